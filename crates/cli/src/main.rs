@@ -1,0 +1,77 @@
+//! `pacw`: the Portable ACW Wargame on the command line.
+
+mod board;
+mod check;
+mod play;
+mod replay;
+mod source;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The Portable ACW Wargame: play it, know the odds, test the rules.
+#[derive(Parser)]
+#[command(name = "pacw", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check scenario files and report every mistake in them (exit 1 if any is bad).
+    Check {
+        /// Scenario files (TOML), or names of shipped scenarios.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a scenario's board as text: terrain, elevation, fences, objectives and units.
+    Show {
+        /// A scenario file, or the name of a shipped scenario (see `pacw scenarios`).
+        scenario: String,
+        /// Print the checked scenario as JSON instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a game in the terminal: hot-seat, or against the computer with --vs.
+    Play(play::PlayArgs),
+    /// Replay a saved game and print its full event log.
+    Replay {
+        /// The save file (JSON) written by `pacw play --save`.
+        file: PathBuf,
+        /// Print the events as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the shipped scenarios.
+    Scenarios,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Check { files, json }) => check::run(&files, json),
+        Some(Command::Show { scenario, json }) => check::show(&scenario, json),
+        Some(Command::Play(args)) => play::run(args),
+        Some(Command::Replay { file, json }) => replay::run(&file, json),
+        Some(Command::Scenarios) => {
+            for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
+                let title = pacw_engine::Scenario::parse(text, name).map(|s| s.name).unwrap_or_default();
+                println!("{name:<20} {title}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        None => play::run(play::PlayArgs::default()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

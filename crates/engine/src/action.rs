@@ -1,0 +1,93 @@
+//! The decisions a side can make (RULES.md R3.4, R4.2).
+
+use crate::geometry::{Dir, Square};
+use crate::unit::UnitId;
+use serde::{Deserialize, Serialize};
+
+/// One decision of a side. Each is checked by [`crate::Battle::apply`] against the rules.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Activate a unit (R3.4); its shaken status is removed at once (R4.1). Its order follows.
+    Activate(UnitId),
+    /// Stop activating units: on this card (R3.4), or for the turn under `igougo` / `alternate` (R3.7).
+    EndActivations,
+    /// The Hold order: do nothing (R4.2).
+    Hold,
+    /// The Move order: move up to the allowance, then face (R4.2, R5).
+    Move {
+        /// Where the unit ends (may be its own square, to change facing only).
+        to: Square,
+        /// Its facing at the end.
+        facing: Dir,
+    },
+    /// The Fire order: attack without moving (R4.2, R6). `facing` is the unit's own facing, or with
+    /// `pivot_is_move = false` a new facing it takes first (R5.5).
+    Fire {
+        /// The unit attacked.
+        target: UnitId,
+        /// The facing it fires with.
+        facing: Dir,
+    },
+    /// The Move & Fire order: at most one square and/or a change of facing, then attack (R4.2, R4.5).
+    MoveFire {
+        /// Where it moves (its own square to only change facing).
+        to: Square,
+        /// Its facing after moving.
+        facing: Dir,
+        /// The unit attacked.
+        target: UnitId,
+    },
+    /// The Fire & Move order: attack first, then [`Action::Advance`] (R4.2, R4.4, R4.5).
+    FireMove {
+        /// The unit attacked.
+        target: UnitId,
+    },
+    /// The move after a Fire & Move attack: one square or none, then a facing (R4.2, R4.4).
+    Advance {
+        /// Where it ends (its own square to stay).
+        to: Square,
+        /// Its facing at the end.
+        facing: Dir,
+    },
+}
+
+impl Action {
+    /// The unit this order attacks, if any.
+    pub fn target(&self) -> Option<UnitId> {
+        match *self {
+            Action::Fire { target, .. } | Action::MoveFire { target, .. } | Action::FireMove { target } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// The order's name as RULES.md R4.2 gives it.
+    pub fn order_name(&self) -> &'static str {
+        match self {
+            Action::Activate(_) => "Activate",
+            Action::EndActivations => "End activations",
+            Action::Hold => "Hold",
+            Action::Move { .. } => "Move",
+            Action::Fire { .. } => "Fire",
+            Action::MoveFire { .. } => "Move & Fire",
+            Action::FireMove { .. } => "Fire & Move",
+            Action::Advance { .. } => "Advance",
+        }
+    }
+}
+
+/// Why an action was refused: the rule that forbids it and the details. The battle is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason} ({rule})")]
+pub struct Illegal {
+    /// The RULES.md id, such as `R5.2`.
+    pub rule: &'static str,
+    /// What is wrong, in words.
+    pub reason: String,
+}
+
+impl Illegal {
+    pub(crate) fn new(rule: &'static str, reason: impl Into<String>) -> Illegal {
+        Illegal { rule, reason: reason.into() }
+    }
+}

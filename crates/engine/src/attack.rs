@@ -1,0 +1,216 @@
+//! The arithmetic of an attack: to-hit modifiers and hit results (RULES.md R6.4, R7.1).
+//!
+//! These pure functions are the one place these rules live: the battle resolves real attacks with them and the
+//! odds are computed from them.
+
+use crate::map::Terrain;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a target is in cover (R6.3); cover is never counted twice.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cover {
+    /// (a) it stands in woods, town or sunken road.
+    Terrain(Terrain),
+    /// (b) a charge against a target standing higher.
+    Uphill,
+    /// (c) shooting across a fence on the target's edge.
+    Fence,
+}
+
+/// One to-hit modifier (R6.4).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Modifier {
+    /// +1 the attacker has not moved this activation (not artillery).
+    DidNotMove,
+    /// +1 artillery at distance 1.
+    Canister,
+    /// +1 artillery firing again at the same unit in the same square, neither having moved.
+    Ranging,
+    /// +1 a charge from the target's flank square.
+    FlankCharge,
+    /// +1 a charge from the target's rear square.
+    RearCharge,
+    /// −1 the target is in cover.
+    Cover(Cover),
+}
+
+impl Modifier {
+    /// Its effect on the die.
+    pub const fn value(self) -> i8 {
+        match self {
+            Modifier::Cover(_) => -1,
+            _ => 1,
+        }
+    }
+
+    /// The RULES.md id it comes from.
+    pub const fn rule(self) -> &'static str {
+        match self {
+            Modifier::Cover(Cover::Terrain(_)) => "R6.3a",
+            Modifier::Cover(Cover::Uphill) => "R6.3b",
+            Modifier::Cover(Cover::Fence) => "R6.3c",
+            _ => "R6.4",
+        }
+    }
+
+    /// What it is, in words.
+    pub fn reason(self) -> String {
+        match self {
+            Modifier::DidNotMove => "attacker did not move".into(),
+            Modifier::Canister => "artillery at distance 1 (canister)".into(),
+            Modifier::Ranging => "artillery ranging on the same target".into(),
+            Modifier::FlankCharge => "charge from the target's flank".into(),
+            Modifier::RearCharge => "charge from the target's rear".into(),
+            Modifier::Cover(Cover::Terrain(t)) => format!("cover: {}", t.name()),
+            Modifier::Cover(Cover::Uphill) => "cover: target uphill of the charge".into(),
+            Modifier::Cover(Cover::Fence) => "cover: fence".into(),
+        }
+    }
+}
+
+impl fmt::Display for Modifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {:+} {}", self.rule(), self.value(), self.reason())
+    }
+}
+
+/// The modifiers of one attack: at most four apply at once, kept without allocation.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Modifiers {
+    items: [Option<Modifier>; 5],
+}
+
+impl Modifiers {
+    /// Adds one.
+    pub fn push(&mut self, m: Modifier) {
+        if let Some(slot) = self.items.iter_mut().find(|s| s.is_none()) {
+            *slot = Some(m);
+        }
+    }
+
+    /// The modifiers in the order they were found.
+    pub fn iter(&self) -> impl Iterator<Item = Modifier> + '_ {
+        self.items.iter().map_while(|m| *m)
+    }
+
+    /// Their sum.
+    pub fn total(&self) -> i8 {
+        self.iter().map(Modifier::value).sum()
+    }
+
+    /// Whether `m` is among them.
+    pub fn contains(&self, m: Modifier) -> bool {
+        self.iter().any(|x| x == m)
+    }
+}
+
+impl Serialize for Modifiers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Modifiers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let list = Vec::<Modifier>::deserialize(d)?;
+        if list.len() > 5 {
+            return Err(serde::de::Error::custom("at most five modifiers"));
+        }
+        let mut m = Modifiers::default();
+        list.into_iter().for_each(|x| m.push(x));
+        Ok(m)
+    }
+}
+
+/// The number needed on a D6: the base (option `to_hit`, default 5) less the modifiers, kept within 2..=6
+/// because a 6 always hits and a 1 always misses (R6.4).
+///
+/// ```
+/// use pacw_engine::attack::needed;
+/// assert_eq!(needed(5, 1), 4);
+/// assert_eq!(needed(5, -2), 6);
+/// assert_eq!(needed(5, 4), 2);
+/// ```
+pub fn needed(base: u8, total: i8) -> u8 {
+    (base as i16 - total as i16).clamp(2, 6) as u8
+}
+
+/// Whether a roll hits when `needed` is required (R6.4).
+pub fn hits(roll: u8, needed: u8) -> bool {
+    roll >= needed
+}
+
+/// The result of a hit (R7.1).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitResult {
+    /// The target becomes shaken.
+    Shaken,
+    /// The target retreats (and becomes shaken, R7.2).
+    Retreat,
+    /// The target is destroyed.
+    Destroyed,
+}
+
+impl HitResult {
+    /// In words.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HitResult::Shaken => "shaken",
+            HitResult::Retreat => "retreat",
+            HitResult::Destroyed => "destroyed",
+        }
+    }
+}
+
+/// Whether the target suffers the severe column of R7.1: it is shaken, or the attack is a charge.
+pub const fn severe(target_shaken: bool, charge: bool) -> bool {
+    target_shaken || charge
+}
+
+/// The target's D6 against its strength (R7.1).
+///
+/// ```
+/// use pacw_engine::attack::{hit_result, HitResult};
+/// assert_eq!(hit_result(4, false, 4), HitResult::Shaken);
+/// assert_eq!(hit_result(4, false, 5), HitResult::Retreat);
+/// assert_eq!(hit_result(4, true, 3), HitResult::Retreat);
+/// assert_eq!(hit_result(4, true, 6), HitResult::Destroyed);
+/// ```
+pub const fn hit_result(strength: u8, severe: bool, roll: u8) -> HitResult {
+    match (roll <= strength, severe) {
+        (true, false) => HitResult::Shaken,
+        (true, true) | (false, false) => HitResult::Retreat,
+        (false, true) => HitResult::Destroyed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r6_4_six_always_hits_and_one_always_misses() {
+        assert_eq!(needed(5, -3), 6);
+        assert!(hits(6, needed(6, -1)));
+        assert_eq!(needed(2, 3), 2);
+        assert!(!hits(1, needed(2, 3)));
+    }
+
+    #[test]
+    fn r7_1_hit_results_follow_the_table() {
+        for strength in 1..=5 {
+            for roll in 1..=6u8 {
+                let low = roll <= strength;
+                assert_eq!(hit_result(strength, false, roll), if low { HitResult::Shaken } else { HitResult::Retreat });
+                assert_eq!(
+                    hit_result(strength, true, roll),
+                    if low { HitResult::Retreat } else { HitResult::Destroyed }
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! Changing the battle: actions of the sides and outcomes of chance (RULES.md R3–R8).
+
+use super::deck::{Card, Deck};
+use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct};
+use crate::action::{Action, Illegal};
+use crate::attack::{HitResult, hit_result, hits, severe};
+use crate::chance::{Outcome, Prob, d6};
+use crate::event::{EndReason, Event, GameResult};
+use crate::geometry::{Dir, Square};
+use crate::options::{BlockedRetreat, Initiative};
+use crate::unit::{Side, UnitId};
+use rand::{Rng, RngExt};
+
+impl Battle {
+    /// Applies a side's action and returns what happened; on error nothing changes.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
+        let mut events = Vec::new();
+        self.apply_into(action, &mut events)?;
+        Ok(events)
+    }
+
+    /// As [`Battle::apply`], appending the events to a buffer the caller reuses.
+    pub fn apply_into(&mut self, action: Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        self.check(action)?;
+        match (self.phase, action) {
+            (Phase::ChooseUnit, Action::Activate(unit)) => {
+                let bit = 1u64 << unit.0;
+                self.activated_card |= bit;
+                self.activated_turn |= bit;
+                let state = &mut self.units[unit.index()];
+                let rallied = std::mem::replace(&mut state.shaken, false); // R4.1
+                events.push(Event::Activated { unit, rallied });
+                self.phase = Phase::ChooseOrder { unit };
+            }
+            (Phase::ChooseUnit, _) => {
+                events.push(Event::ActivationsEnded { side: self.active });
+                match self.options.initiative {
+                    Initiative::Cards => self.phase = Phase::DrawCard,
+                    _ => {
+                        self.done[self.active.index()] = true;
+                        self.next_activation(true, events);
+                    }
+                }
+            }
+            (Phase::ChooseOrder { unit }, Action::Hold) => {
+                events.push(Event::Held { unit });
+                self.end_activation(unit, events);
+            }
+            (Phase::ChooseOrder { unit }, Action::Move { to, facing }) => {
+                self.move_unit(unit, to, facing, events);
+                self.end_activation(unit, events);
+            }
+            (Phase::ChooseOrder { unit }, Action::Fire { target, facing }) => {
+                if facing != self.units[unit.index()].facing {
+                    self.move_unit(unit, self.units[unit.index()].at, facing, events);
+                }
+                self.declare(unit, target, false, false, events);
+            }
+            (Phase::ChooseOrder { unit }, Action::MoveFire { to, facing, target }) => {
+                self.move_unit(unit, to, facing, events);
+                self.declare(unit, target, true, false, events);
+            }
+            (Phase::ChooseOrder { unit }, Action::FireMove { target }) => {
+                self.declare(unit, target, true, true, events)
+            }
+            (Phase::Advance { unit, .. }, Action::Advance { to, facing }) => {
+                self.move_unit(unit, to, facing, events);
+                self.end_activation(unit, events);
+            }
+            _ => unreachable!("check() admitted an action this phase does not take"),
+        }
+        Ok(())
+    }
+
+    /// The outcomes of the pending chance event with their exact probabilities (R9.2); empty when a side acts.
+    pub fn chance_outcomes(&self) -> Vec<(Outcome, Prob)> {
+        match self.to_act() {
+            ToAct::Chance(ChanceKind::Card) => {
+                let total = self.deck.len() as u32;
+                self.deck.cards().map(|(c, n)| (Outcome::Card(c), Prob::new(n as u32, total))).collect()
+            }
+            ToAct::Chance(_) => d6().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Samples the pending chance event from `rng`: a fair die, or a uniformly random card of those left (R3.3).
+    /// Returns `None` when no chance event is pending.
+    pub fn sample_chance<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Outcome> {
+        match self.to_act() {
+            ToAct::Chance(ChanceKind::Card) => self.deck.nth(rng.random_range(0..self.deck.len())).map(Outcome::Card),
+            ToAct::Chance(_) => Some(Outcome::Die(rng.random_range(1..=6))),
+            _ => None,
+        }
+    }
+
+    /// Applies the outcome of the pending chance event; on error nothing changes.
+    pub fn apply_chance(&mut self, outcome: Outcome) -> Result<Vec<Event>, Illegal> {
+        let mut events = Vec::new();
+        self.apply_chance_into(outcome, &mut events)?;
+        Ok(events)
+    }
+
+    /// As [`Battle::apply_chance`], appending the events to a buffer the caller reuses.
+    pub fn apply_chance_into(&mut self, outcome: Outcome, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        match (self.phase, outcome) {
+            (Phase::DrawCard, Outcome::Card(card)) => {
+                if !self.deck.take(card) {
+                    return Err(Illegal::new("R3.3", format!("no {card} card is left in the deck")));
+                }
+                events.push(Event::CardDrawn { card, left: self.deck.len() });
+                match card {
+                    Card::Joker => self.end_turn(events),
+                    Card::Side { side, value } => {
+                        self.active = side;
+                        self.left = value;
+                        self.activated_card = 0;
+                        self.next_activation(false, events);
+                    }
+                }
+            }
+            (Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), Outcome::Die(n))
+                if !(1..=6).contains(&n) =>
+            {
+                return Err(Illegal::new("R9.1", format!("a D6 cannot roll {n}")));
+            }
+            (Phase::InitiativeRoll { a: None }, Outcome::Die(roll)) => {
+                events.push(Event::InitiativeRolled { side: Side::A, roll });
+                self.phase = Phase::InitiativeRoll { a: Some(roll) };
+            }
+            (Phase::InitiativeRoll { a: Some(a) }, Outcome::Die(b)) => {
+                events.push(Event::InitiativeRolled { side: Side::B, roll: b });
+                if a == b {
+                    self.phase = Phase::InitiativeRoll { a: None }; // R3.7: re-roll ties
+                } else {
+                    let winner = if a > b { Side::A } else { Side::B };
+                    events.push(Event::InitiativeWon { side: winner });
+                    self.active = winner;
+                    self.next_activation(false, events);
+                }
+            }
+            (Phase::ToHit(attack), Outcome::Die(roll)) => {
+                let hit = hits(roll, attack.needed);
+                events.push(Event::ToHitRolled { roll, hit });
+                self.units[attack.attacker.index()].ranging = attack.target.0; // R6.4: remember the target
+                if hit {
+                    self.phase = Phase::HitResult(attack);
+                } else {
+                    self.after_attack(attack, None, events);
+                }
+            }
+            (Phase::HitResult(attack), Outcome::Die(roll)) => self.resolve_hit(attack, roll, events),
+            (Phase::DrawCard, _) => return Err(Illegal::new("R9.1", "a card is to be drawn, not a die")),
+            (Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
+                return Err(Illegal::new("R9.1", "a die is to be rolled, not a card"));
+            }
+            _ => return Err(Illegal::new("R9.1", "no chance event is pending: a side acts now")),
+        }
+        Ok(())
+    }
+
+    /// Moves or turns a unit. A change of square, or of facing when `pivot_is_move`, is a move for the
+    /// ranging bonus (R5.5).
+    fn move_unit(&mut self, unit: UnitId, to: Square, facing: Dir, events: &mut Vec<Event>) {
+        let from = self.units[unit.index()].at;
+        let old_facing = self.units[unit.index()].facing;
+        if from == to && facing == old_facing {
+            return;
+        }
+        self.units[unit.index()].at = to;
+        self.units[unit.index()].facing = facing;
+        if from != to || self.options.pivot_is_move {
+            self.forget_ranging(unit);
+        }
+        events.push(Event::Moved { unit, from, to, facing });
+    }
+
+    /// A unit moved: no gun keeps ranging on it, and it keeps no ranging of its own (R6.4, R5.5).
+    fn forget_ranging(&mut self, unit: UnitId) {
+        self.units[unit.index()].ranging = NO_UNIT;
+        for u in &mut self.units[..self.unit_count as usize] {
+            if u.ranging == unit.0 {
+                u.ranging = NO_UNIT;
+            }
+        }
+    }
+
+    fn declare(&mut self, attacker: UnitId, target: UnitId, moved: bool, then_advance: bool, events: &mut Vec<Event>) {
+        let at = self.units[attacker.index()];
+        let a = self.assess(attacker, at.at, at.facing, target, moved).expect("checked before");
+        events.push(Event::Attack { attacker, target, charge: a.charge, needed: a.needed, modifiers: a.modifiers });
+        self.phase = Phase::ToHit(PendingAttack { attacker, target, charge: a.charge, needed: a.needed, then_advance });
+    }
+
+    fn resolve_hit(&mut self, attack: PendingAttack, roll: u8, events: &mut Vec<Event>) {
+        let target = attack.target;
+        let state = self.units[target.index()];
+        let strength = self.info(target).strength();
+        let result = hit_result(strength, severe(state.shaken, attack.charge), roll);
+        events.push(Event::HitResultRolled { unit: target, roll, strength, result });
+        let mut vacated = None;
+        match result {
+            HitResult::Shaken => self.shake(target, events),
+            HitResult::Retreat => match self.retreat_square(target, attack.attacker) {
+                Some(to) => {
+                    self.units[target.index()].at = to;
+                    self.forget_ranging(target); // R5.5: a retreat is a move for the bonuses
+                    events.push(Event::Retreated { unit: target, from: state.at, to });
+                    self.shake(target, events); // R7.2
+                    self.note_holder(target, events);
+                    vacated = Some(state.at);
+                }
+                None => {
+                    events.push(Event::RetreatBlocked { unit: target });
+                    match self.options.blocked_retreat {
+                        BlockedRetreat::Destroyed => {
+                            self.destroy(target, events);
+                            vacated = Some(state.at);
+                        }
+                        BlockedRetreat::Stand => self.shake(target, events),
+                    }
+                }
+            },
+            HitResult::Destroyed => {
+                self.destroy(target, events);
+                vacated = Some(state.at);
+            }
+        }
+        self.after_attack(attack, vacated, events);
+    }
+
+    fn shake(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        if !std::mem::replace(&mut self.units[unit.index()].shaken, true) {
+            events.push(Event::Shaken { unit });
+        }
+    }
+
+    fn destroy(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        self.units[unit.index()].alive = false;
+        self.units[unit.index()].shaken = false;
+        self.forget_ranging(unit);
+        let side = self.info(unit).side;
+        self.destroyed[side.index()] += 1;
+        events.push(Event::Destroyed { unit });
+        if self.destroyed[side.index()] >= self.scenario.side(side).exhaustion {
+            self.finish(Some(side.other()), EndReason::Exhaustion(side), events); // R8.1
+        }
+    }
+
+    fn after_attack(&mut self, attack: PendingAttack, vacated: Option<Square>, events: &mut Vec<Event>) {
+        if matches!(self.phase, Phase::Over(_)) {
+            return; // R8.1: the game ends after the current attack
+        }
+        if attack.then_advance {
+            self.phase = Phase::Advance { unit: attack.attacker, vacated };
+        } else {
+            self.end_activation(attack.attacker, events);
+        }
+    }
+
+    /// The side of `unit` now holds the objective it stands on, if any (R8.2).
+    fn note_holder(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        let at = self.units[unit.index()].at;
+        let side = self.info(unit).side;
+        if let Some(i) = self.scenario.objectives.iter().position(|o| o.at == at) {
+            let code = side.index() as u8 + 1;
+            if self.holders[i] != code {
+                self.holders[i] = code;
+                events.push(Event::ObjectiveTaken { at, side });
+            }
+        }
+    }
+
+    fn end_activation(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        self.note_holder(unit, events);
+        self.left = self.left.saturating_sub(1);
+        self.next_activation(true, events);
+    }
+
+    /// Decides who acts after an activation or a pass (`switch`), or at the start of a card or turn.
+    fn next_activation(&mut self, switch: bool, events: &mut Vec<Event>) {
+        let me = self.active;
+        match self.options.initiative {
+            Initiative::Cards => {
+                self.phase = if self.left > 0 && self.has_eligible(me) { Phase::ChooseUnit } else { Phase::DrawCard };
+            }
+            Initiative::Igougo => {
+                if !self.has_eligible(me) {
+                    self.done[me.index()] = true;
+                }
+                if !self.done[me.index()] {
+                    self.phase = Phase::ChooseUnit;
+                } else if !self.done[me.other().index()] && self.has_eligible(me.other()) {
+                    self.active = me.other();
+                    self.phase = Phase::ChooseUnit;
+                } else {
+                    self.end_turn(events);
+                }
+            }
+            Initiative::Alternate => {
+                for side in Side::BOTH {
+                    if !self.has_eligible(side) {
+                        self.done[side.index()] = true;
+                    }
+                }
+                let other = me.other();
+                if switch && !self.done[other.index()] {
+                    self.active = other;
+                    self.phase = Phase::ChooseUnit;
+                } else if !self.done[me.index()] {
+                    self.phase = Phase::ChooseUnit;
+                } else if !self.done[other.index()] {
+                    self.active = other;
+                    self.phase = Phase::ChooseUnit;
+                } else {
+                    self.end_turn(events);
+                }
+            }
+        }
+    }
+
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        events.push(Event::TurnEnded { turn: self.turn });
+        if self.turn >= self.scenario.turns {
+            let points = self.points();
+            let winner = match points[0].cmp(&points[1]) {
+                std::cmp::Ordering::Greater => Some(Side::A),
+                std::cmp::Ordering::Less => Some(Side::B),
+                std::cmp::Ordering::Equal => None,
+            };
+            self.finish(winner, EndReason::TurnLimit, events);
+            return;
+        }
+        self.turn += 1;
+        self.activated_turn = 0;
+        self.activated_card = 0;
+        self.left = 0;
+        self.done = [false; 2];
+        let iv = self.initiative_values(); // R3.6
+        self.deck = Deck::full(iv);
+        self.phase = match self.options.initiative {
+            Initiative::Cards => Phase::DrawCard,
+            _ => Phase::InitiativeRoll { a: None },
+        };
+        events.push(Event::TurnStarted { turn: self.turn, iv });
+    }
+
+    /// Each side's points now, as they would be counted at the turn limit (R8.2).
+    pub fn points(&self) -> [u16; 2] {
+        let mut points = [0u16; 2];
+        for (i, o) in self.scenario.objectives.iter().enumerate() {
+            if let Some(side) = self.objective_holder(i) {
+                points[side.index()] += o.points as u16;
+            }
+        }
+        for side in Side::BOTH {
+            points[side.other().index()] +=
+                self.destroyed[side.index()] as u16 * self.scenario.points_per_destroyed as u16;
+        }
+        points
+    }
+
+    fn finish(&mut self, winner: Option<Side>, reason: EndReason, events: &mut Vec<Event>) {
+        let result = GameResult { winner, reason, points: self.points() };
+        self.phase = Phase::Over(result);
+        events.push(Event::GameOver { result });
+    }
+}

@@ -1,0 +1,260 @@
+//! Attacks on the board: range, front arc, line of sight, cover, modifiers and retreats (RULES.md R6, R7.3).
+
+use super::Battle;
+use crate::action::{Action, Illegal};
+use crate::attack::{Cover, Modifier, Modifiers, needed};
+use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
+use crate::map::Map;
+use crate::unit::{Arm, UnitId};
+use serde::{Deserialize, Serialize};
+
+/// Everything an attack needs before its dice: who, whether it is a charge, the modifiers and the number needed.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct AttackAssessment {
+    /// The attacking unit.
+    pub attacker: UnitId,
+    /// The target.
+    pub target: UnitId,
+    /// The distance (R1.2).
+    pub distance: u8,
+    /// An attack at distance 1 (R6.1).
+    pub charge: bool,
+    /// The modifiers (R6.3, R6.4).
+    pub modifiers: Modifiers,
+    /// The number needed on the die (R6.4).
+    pub needed: u8,
+    /// The target's strength (R2.2).
+    pub strength: u8,
+    /// Whether the target is shaken now.
+    pub target_shaken: bool,
+}
+
+/// How the line of sight enters the target's square: across one edge, or exactly at a corner between two.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Entry {
+    Edge(Dir),
+    Corner(Dir, Dir),
+}
+
+/// Walks the squares the segment between two square centres passes through (R6.2), exact in integers.
+/// `blocks` is asked about each square strictly between the ends; at an exact corner the two squares beside the
+/// corner block only together. Returns `None` if blocked, else how the line enters the target square.
+fn trace(from: Square, to: Square, mut blocks: impl FnMut(Square) -> bool) -> Option<Entry> {
+    let (dx, dy) = (to.x as i16 - from.x as i16, to.y as i16 - from.y as i16);
+    let (nx, ny) = (dx.abs(), dy.abs());
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let (mut x, mut y) = (from.x as i16, from.y as i16);
+    let (mut ix, mut iy) = (0, 0);
+    let dir_x = if sx > 0 { Dir::W } else { Dir::E }; // the target-side edge crossed moving in x
+    let dir_y = if sy > 0 { Dir::S } else { Dir::N };
+    let at = |x: i16, y: i16| Square::new(x as u8, y as u8);
+    while ix < nx || iy < ny {
+        let decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
+        let entry = if decision == 0 {
+            let (beside_x, beside_y) = (blocks(at(x + sx, y)), blocks(at(x, y + sy)));
+            if beside_x && beside_y {
+                return None;
+            }
+            x += sx;
+            y += sy;
+            ix += 1;
+            iy += 1;
+            Entry::Corner(dir_x, dir_y)
+        } else if decision < 0 {
+            x += sx;
+            ix += 1;
+            Entry::Edge(dir_x)
+        } else {
+            y += sy;
+            iy += 1;
+            Entry::Edge(dir_y)
+        };
+        if (x, y) == (to.x as i16, to.y as i16) {
+            return Some(entry);
+        }
+        if blocks(at(x, y)) {
+            return None;
+        }
+    }
+    Some(Entry::Edge(Dir::N)) // from == to: never asked for by the rules
+}
+
+/// Whether a fence lies on the target's edge the line of sight enters by (R6.3c).
+fn fence_on_entry(map: &Map, target: Square, entry: Entry) -> bool {
+    match entry {
+        Entry::Edge(d) => map.fence(target, d),
+        Entry::Corner(a, b) => map.fence(target, a) || map.fence(target, b),
+    }
+}
+
+impl Battle {
+    /// The line of sight from `from` (where `attacker` stands or will stand) to `to`, if not blocked (R6.2).
+    fn sight(&self, attacker: UnitId, from: Square, to: Square) -> Option<Entry> {
+        let map = &self.scenario.map;
+        let gun = self.info(attacker).arm == Arm::Artillery;
+        let (e_from, e_to) = (map.elevation(from), map.elevation(to));
+        trace(from, to, |s| {
+            let cell = map.cell(s);
+            let unit_blocks = self.unit_at(s).is_some_and(|u| u != attacker) && !(gun && e_from > cell.elevation);
+            cell.terrain.blocks_sight() || unit_blocks || (cell.elevation > e_from && cell.elevation > e_to)
+        })
+    }
+
+    /// Checks that `attacker`, standing on `from` and facing `facing`, may attack `target` (R6.1, R6.2), and
+    /// works out the charge, cover and modifiers (R6.3, R6.4). `moved` says whether it has moved this activation.
+    pub(crate) fn assess(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        facing: Dir,
+        target: UnitId,
+        moved: bool,
+    ) -> Result<AttackAssessment, Illegal> {
+        let a_info = self.info(attacker);
+        let t_state = *self.unit(target);
+        let t_info = self.info(target);
+        if !t_state.alive || t_info.side == a_info.side {
+            return Err(Illegal::new("R6.1", "the target must be an enemy unit on the board"));
+        }
+        let distance = from.distance(t_state.at);
+        let range = self.options.range.get(a_info.arm);
+        if distance > range {
+            return Err(Illegal::new(
+                "R6.1",
+                format!("{} is {distance} squares away; {}'s range is {range}", t_info.name, a_info.name),
+            ));
+        }
+        if !in_front_arc(from, facing, t_state.at) {
+            return Err(Illegal::new(
+                "R6.1",
+                format!(
+                    "{} at {} is not in the front arc of {} at {from} facing {facing} (R2.3)",
+                    t_info.name, t_state.at, a_info.name
+                ),
+            ));
+        }
+        let Some(entry) = self.sight(attacker, from, t_state.at) else {
+            return Err(Illegal::new("R6.2", format!("no line of sight from {from} to {}", t_state.at)));
+        };
+        let charge = distance == 1;
+        let map = &self.scenario.map;
+        let gun = a_info.arm == Arm::Artillery;
+        let mut modifiers = Modifiers::default();
+        if !moved && !gun {
+            modifiers.push(Modifier::DidNotMove);
+        }
+        if gun && charge {
+            modifiers.push(Modifier::Canister);
+        }
+        let a_state = self.unit(attacker);
+        if gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from {
+            modifiers.push(Modifier::Ranging);
+        }
+        if charge {
+            match aspect(t_state.at, t_state.facing, from) {
+                Some(Aspect::Flank) => modifiers.push(Modifier::FlankCharge),
+                Some(Aspect::Rear) => modifiers.push(Modifier::RearCharge),
+                _ => {}
+            }
+        }
+        let terrain = map.terrain(t_state.at);
+        let cover = if terrain.gives_cover() {
+            Some(Cover::Terrain(terrain))
+        } else if charge && map.elevation(t_state.at) > map.elevation(from) {
+            Some(Cover::Uphill)
+        } else if !charge && fence_on_entry(map, t_state.at, entry) {
+            Some(Cover::Fence)
+        } else {
+            None
+        };
+        if let Some(c) = cover {
+            modifiers.push(Modifier::Cover(c));
+        }
+        Ok(AttackAssessment {
+            attacker,
+            target,
+            distance,
+            charge,
+            modifiers,
+            needed: needed(self.options.to_hit, modifiers.total()),
+            strength: t_info.strength(),
+            target_shaken: t_state.shaken,
+        })
+    }
+
+    /// The assessment of an attacking order (Fire, Move & Fire, Fire & Move) by `unit`, exactly as the attack
+    /// would be made: checked against the rules, with its modifiers and the number needed (R4.2, R6).
+    pub fn assess_order(&self, unit: UnitId, order: &Action) -> Result<AttackAssessment, Illegal> {
+        let state = self.unit(unit);
+        if !state.alive {
+            return Err(Illegal::new("R6.1", format!("{} is not on the board", self.info(unit).name)));
+        }
+        self.check_order(unit, *order)?;
+        match *order {
+            Action::Fire { target, facing } => self.assess(unit, state.at, facing, target, false),
+            Action::MoveFire { to, facing, target } => self.assess(unit, to, facing, target, true),
+            Action::FireMove { target } => self.assess(unit, state.at, state.facing, target, true),
+            _ => Err(Illegal::new("R4.2", format!("{} is not an attacking order", order.order_name()))),
+        }
+    }
+
+    /// The square a unit retreats to when hit by `attacker`, or `None` when it has none (R7.3).
+    pub fn retreat_square(&self, unit: UnitId, attacker: UnitId) -> Option<Square> {
+        let map = &self.scenario.map;
+        let at = self.unit(unit).at;
+        let from = self.unit(attacker).at;
+        let home = self.scenario.side(self.info(unit).side).home;
+        let (ox, oy) = (at.x as i16 - from.x as i16, at.y as i16 - from.y as i16);
+        let straight = |d: Dir| {
+            let (dx, dy) = d.delta();
+            let along_x = ox.abs() >= oy.abs() && ox != 0 && dx as i16 == ox.signum();
+            let along_y = oy.abs() >= ox.abs() && oy != 0 && dy as i16 == oy.signum();
+            along_x || along_y
+        };
+        Dir::ALL
+            .into_iter()
+            .filter_map(|d| map.step(at, d).map(|s| (d, s)))
+            .filter(|&(_, s)| {
+                map.terrain(s).passable() && self.unit_at(s).is_none() && s.distance(from) > at.distance(from)
+            })
+            .min_by_key(|&(d, s)| {
+                let toward_home = map.distance_to_edge(s, home) < map.distance_to_edge(at, home);
+                (!straight(d), !toward_home, d.index())
+            })
+            .map(|(_, s)| s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn path(from: &str, to: &str) -> Vec<Square> {
+        let mut seen = vec![];
+        trace(sq(from), sq(to), |s| {
+            seen.push(s);
+            false
+        });
+        seen
+    }
+
+    #[test]
+    fn r6_2_trace_passes_through_the_squares_between_centres() {
+        assert_eq!(path("a1", "a4"), vec![sq("a2"), sq("a3")]);
+        assert_eq!(path("a1", "c2"), vec![sq("b1"), sq("b2")]);
+        // An exact diagonal passes through corners: the squares beside each corner are asked in pairs.
+        assert_eq!(path("a1", "c3"), vec![sq("b1"), sq("a2"), sq("b2"), sq("c2"), sq("b3")]);
+    }
+
+    #[test]
+    fn r6_2_a_corner_blocks_only_if_both_squares_beside_it_block() {
+        let one = |blocked: &[&str]| trace(sq("a1"), sq("b2"), |s| blocked.iter().any(|b| sq(b) == s)).is_some();
+        assert!(one(&[]));
+        assert!(one(&["b1"]));
+        assert!(!one(&["b1", "a2"]));
+    }
+}

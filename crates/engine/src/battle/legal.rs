@@ -1,0 +1,250 @@
+//! Which actions the rules allow now (RULES.md R3.4–R3.7, R4, R5, R6.1), and why any other is refused.
+//!
+//! [`Battle::check`] is the one judge of legality; [`Battle::legal_actions_into`] lists candidates built from the
+//! same primitives, and the tests assert the two agree.
+
+use super::movement::MoveKind;
+use super::{Battle, Phase};
+use crate::action::{Action, Illegal};
+use crate::geometry::{Dir, Square};
+use crate::options::Initiative;
+use crate::unit::{Arm, UnitId};
+
+impl Battle {
+    /// Whether `unit` may be activated now by the active side (R3.4, R3.5, R3.7).
+    fn activation_refusal(&self, unit: UnitId) -> Option<Illegal> {
+        if unit.0 >= self.unit_count || !self.units[unit.index()].alive {
+            return Some(Illegal::new("R3.4", format!("there is no unit {} on the board", unit.0)));
+        }
+        let name = &self.info(unit).name;
+        if self.info(unit).side != self.active {
+            return Some(Illegal::new("R3.4", format!("{name} is not a unit of the side to act")));
+        }
+        let bit = 1u64 << unit.0;
+        match self.options.initiative {
+            Initiative::Cards if self.activated_card & bit != 0 => {
+                Some(Illegal::new("R3.4", format!("{name} was already activated on this card")))
+            }
+            Initiative::Cards if self.options.once_per_turn && self.activated_turn & bit != 0 => {
+                Some(Illegal::new("R3.5", format!("{name} was already activated this turn (once_per_turn)")))
+            }
+            Initiative::Igougo | Initiative::Alternate if self.activated_turn & bit != 0 => {
+                Some(Illegal::new("R3.7", format!("{name} was already activated this turn")))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `side` has a unit it could still activate (on this card, or this turn).
+    pub(crate) fn has_eligible(&self, side: Side) -> bool {
+        self.alive_units().any(|u| {
+            self.info(u).side == side && {
+                let bit = 1u64 << u.0;
+                match self.options.initiative {
+                    Initiative::Cards => {
+                        self.activated_card & bit == 0
+                            && !(self.options.once_per_turn && self.activated_turn & bit != 0)
+                    }
+                    _ => self.activated_turn & bit == 0,
+                }
+            }
+        })
+    }
+
+    fn move_kind(&self, unit: UnitId) -> MoveKind {
+        MoveKind { allowance: self.options.movement.get(self.info(unit).arm), road_bonus: true, take_ground: None }
+    }
+
+    const ONE_STEP: MoveKind = MoveKind { allowance: 1, road_bonus: false, take_ground: None };
+
+    /// Whether the change of square or facing is allowed for a move of `kind` (R5), naming the rule if not.
+    fn check_move(&self, unit: UnitId, to: Square, facing: Dir, kind: MoveKind) -> Result<(), Illegal> {
+        let at = self.units[unit.index()].at;
+        let map = &self.scenario.map;
+        if to != at && !self.destinations(unit, kind).contains(to) {
+            let why = if !map.contains(to) {
+                Illegal::new("R1.1", format!("{to} is off the board"))
+            } else if !map.terrain(to).passable() {
+                Illegal::new("R5.1", format!("{to} is a river"))
+            } else if let Some(other) = self.unit_at(to) {
+                Illegal::new(
+                    "R5.1",
+                    format!("{to} is held by {}: a move must end on an empty square", self.info(other).name),
+                )
+            } else if at.distance(to) > kind.allowance + kind.road_bonus as u8 {
+                Illegal::new("R2.6", format!("{to} is beyond the unit's move of {}", kind.allowance))
+            } else if self.enemy_adjacent(at, self.info(unit).side, None)
+                && self.enemy_adjacent(to, self.info(unit).side, None)
+            {
+                Illegal::new(
+                    "R5.3",
+                    format!("a unit in contact may only move to squares not adjacent to an enemy; {to} is"),
+                )
+            } else {
+                Illegal::new(
+                    "R5",
+                    format!("{to} cannot be reached (zone of control, terrain, river or enemy in the way)"),
+                )
+            };
+            return Err(why);
+        }
+        if !self.facings_at(unit, to)[facing.index()] {
+            return Err(Illegal::new(
+                "R5.4",
+                format!("a unit ending next to an enemy must face one; {facing} does not"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks an action against the rules without changing anything.
+    pub fn check(&self, action: Action) -> Result<(), Illegal> {
+        match (self.phase, action) {
+            (Phase::Over(_), _) => Err(Illegal::new("R8", "the game is over")),
+            (Phase::DrawCard | Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
+                Err(Illegal::new("R9.1", "chance acts now: a card or a die is pending"))
+            }
+            (Phase::ChooseUnit, Action::Activate(u)) => self.activation_refusal(u).map_or(Ok(()), Err),
+            (Phase::ChooseUnit, Action::EndActivations) => Ok(()),
+            (Phase::ChooseUnit, _) => Err(Illegal::new("R3.4", "activate a unit first (or end activations)")),
+            (Phase::ChooseOrder { unit }, order) => self.check_order(unit, order),
+            (Phase::Advance { unit, vacated }, Action::Advance { to, facing }) => {
+                let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
+                self.check_move(unit, to, facing, kind)
+            }
+            (Phase::Advance { .. }, _) => Err(Illegal::new(
+                "R4.2",
+                "after a Fire & Move attack the unit may move one square (Advance), nothing else",
+            )),
+        }
+    }
+
+    pub(crate) fn check_order(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
+        let state = self.units[unit.index()];
+        let arm = self.info(unit).arm;
+        let no_guns = |what: &str| Illegal::new("R4.3", format!("artillery cannot {what}"));
+        match order {
+            Action::Hold => Ok(()),
+            Action::Move { to, facing } => {
+                if to == state.at && facing == state.facing {
+                    return Err(Illegal::new("R4.2", "a Move must change square or facing; use Hold to stay"));
+                }
+                self.check_move(unit, to, facing, self.move_kind(unit))
+            }
+            Action::Fire { target, facing } => {
+                if facing != state.facing {
+                    if self.options.pivot_is_move {
+                        return Err(Illegal::new("R5.5", "a Fire order keeps the unit's facing (pivot_is_move)"));
+                    }
+                    self.check_move(unit, state.at, facing, self.move_kind(unit))?;
+                }
+                self.assess(unit, state.at, facing, target, false).map(|_| ())
+            }
+            Action::MoveFire { to, facing, target } => {
+                if arm == Arm::Artillery {
+                    return Err(no_guns("move and fire"));
+                }
+                if to == state.at && facing == state.facing {
+                    return Err(Illegal::new("R4.2", "Move & Fire must move or change facing; use Fire"));
+                }
+                self.check_move(unit, to, facing, Self::ONE_STEP)?;
+                self.assess(unit, to, facing, target, true).map(|_| ())
+            }
+            Action::FireMove { target } => {
+                if arm == Arm::Artillery {
+                    return Err(no_guns("fire and move"));
+                }
+                self.assess(unit, state.at, state.facing, target, true).map(|_| ())
+            }
+            Action::Activate(_) | Action::EndActivations => {
+                Err(Illegal::new("R4.2", format!("{} must carry out an order first", self.info(unit).name)))
+            }
+            Action::Advance { .. } => Err(Illegal::new("R4.2", "Advance follows a Fire & Move attack only")),
+        }
+    }
+
+    /// Whether the action is legal now.
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Every legal action of the side to act, in a fixed order (empty when chance acts or the game is over).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// As [`Battle::legal_actions`], into a buffer the caller reuses (cleared first).
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::ChooseUnit => {
+                out.extend(self.alive_units().filter(|&u| self.activation_refusal(u).is_none()).map(Action::Activate));
+                out.push(Action::EndActivations);
+            }
+            Phase::ChooseOrder { unit } => self.orders_into(unit, out),
+            Phase::Advance { unit, vacated } => {
+                let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
+                self.for_each_move(unit, kind, true, |to, facing| out.push(Action::Advance { to, facing }));
+            }
+            _ => {}
+        }
+    }
+
+    /// Calls `visit` with every (square, facing) a move of `kind` may end with, optionally including staying as it is.
+    fn for_each_move(&self, unit: UnitId, kind: MoveKind, include_stay: bool, mut visit: impl FnMut(Square, Dir)) {
+        let state = self.units[unit.index()];
+        let mut add = |to: Square| {
+            let facings = self.facings_at(unit, to);
+            for d in Dir::ALL {
+                if facings[d.index()] && (include_stay || to != state.at || d != state.facing) {
+                    visit(to, d);
+                }
+            }
+        };
+        add(state.at);
+        self.destinations(unit, kind).iter().for_each(add);
+    }
+
+    fn orders_into(&self, unit: UnitId, out: &mut Vec<Action>) {
+        let state = self.units[unit.index()];
+        let side = self.info(unit).side;
+        out.push(Action::Hold);
+        self.for_each_move(unit, self.move_kind(unit), false, |to, facing| out.push(Action::Move { to, facing }));
+        let enemies = || self.alive_units().filter(move |&e| self.info(e).side != side);
+        let fire_facings = if self.options.pivot_is_move {
+            let mut only = [false; 4];
+            only[state.facing.index()] = true;
+            only
+        } else {
+            let mut pivots = self.facings_at(unit, state.at);
+            pivots[state.facing.index()] = true;
+            pivots
+        };
+        for facing in Dir::ALL.into_iter().filter(|d| fire_facings[d.index()]) {
+            for target in enemies() {
+                if self.assess(unit, state.at, facing, target, false).is_ok() {
+                    out.push(Action::Fire { target, facing });
+                }
+            }
+        }
+        if self.info(unit).arm == Arm::Artillery {
+            return; // R4.3
+        }
+        self.for_each_move(unit, Self::ONE_STEP, false, |to, facing| {
+            for target in enemies() {
+                if self.assess(unit, to, facing, target, true).is_ok() {
+                    out.push(Action::MoveFire { to, facing, target });
+                }
+            }
+        });
+        for target in enemies() {
+            if self.assess(unit, state.at, state.facing, target, true).is_ok() {
+                out.push(Action::FireMove { target });
+            }
+        }
+    }
+}
+
+use crate::unit::Side;

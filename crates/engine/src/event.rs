@@ -1,0 +1,160 @@
+//! What happened: the single source for logs, replays, statistics and the UI (DESIGN.md).
+
+use crate::attack::{HitResult, Modifiers};
+use crate::battle::deck::Card;
+use crate::geometry::{Dir, Square};
+use crate::unit::{Side, UnitId};
+use serde::{Deserialize, Serialize};
+
+/// How a game ended (R8).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why it ended.
+    pub reason: EndReason,
+    /// Points scored by each side (R8.2); zero when it ended by exhaustion.
+    pub points: [u16; 2],
+}
+
+/// Why a game ended (R8).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// This side reached its exhaustion point (R8.1).
+    Exhaustion(Side),
+    /// The last turn ended and points were counted (R8.2).
+    TurnLimit,
+}
+
+/// One thing that happened in a battle.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum Event {
+    /// A turn began; for the cards, the deck was built from these initiative values (R3.1, R3.2).
+    TurnStarted {
+        /// The turn number, from 1.
+        turn: u8,
+        /// Each side's initiative value.
+        iv: [u8; 2],
+    },
+    /// A card was drawn (R3.3).
+    CardDrawn {
+        /// The card.
+        card: Card,
+        /// Cards left in the deck after it.
+        left: u8,
+    },
+    /// A side rolled for initiative (R3.7).
+    InitiativeRolled {
+        /// Who rolled.
+        side: Side,
+        /// The die.
+        roll: u8,
+    },
+    /// A side won the initiative roll and acts first (R3.7).
+    InitiativeWon {
+        /// The winner.
+        side: Side,
+    },
+    /// A unit was activated; `rallied` when its shaken status was removed (R4.1).
+    Activated {
+        /// The unit.
+        unit: UnitId,
+        /// Whether it was shaken.
+        rallied: bool,
+    },
+    /// A side stopped activating units (R3.4, R3.7).
+    ActivationsEnded {
+        /// The side.
+        side: Side,
+    },
+    /// A unit held (R4.2).
+    Held {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A unit moved or changed facing (R5); also the move after Fire & Move.
+    Moved {
+        /// The unit.
+        unit: UnitId,
+        /// Where it was.
+        from: Square,
+        /// Where it is.
+        to: Square,
+        /// Its new facing.
+        facing: Dir,
+    },
+    /// An attack was made, with what it needs on the die and why (R6.4).
+    Attack {
+        /// The attacking unit.
+        attacker: UnitId,
+        /// The target.
+        target: UnitId,
+        /// Whether it is a charge (R6.1).
+        charge: bool,
+        /// The number needed on the die (2..=6).
+        needed: u8,
+        /// The modifiers applied.
+        modifiers: Modifiers,
+    },
+    /// The to-hit die (R6.4).
+    ToHitRolled {
+        /// The die.
+        roll: u8,
+        /// Whether it hit.
+        hit: bool,
+    },
+    /// The target's die against its strength (R7.1).
+    HitResultRolled {
+        /// The target.
+        unit: UnitId,
+        /// The die.
+        roll: u8,
+        /// The target's strength.
+        strength: u8,
+        /// The result.
+        result: HitResult,
+    },
+    /// A unit became shaken (R7.1, R7.2).
+    Shaken {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A unit retreated one square (R7.3).
+    Retreated {
+        /// The unit.
+        unit: UnitId,
+        /// Where it was.
+        from: Square,
+        /// Where it went.
+        to: Square,
+    },
+    /// A unit could not retreat (R7.4): it stands, shaken (`blocked_retreat = stand`), or is destroyed (next event).
+    RetreatBlocked {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A unit was destroyed (R7.1, R7.4).
+    Destroyed {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A side now holds an objective (R8.2).
+    ObjectiveTaken {
+        /// The objective's square.
+        at: Square,
+        /// The new holder.
+        side: Side,
+    },
+    /// The turn ended (R3.6, R3.7).
+    TurnEnded {
+        /// Its number.
+        turn: u8,
+    },
+    /// The game ended (R8).
+    GameOver {
+        /// How.
+        result: GameResult,
+    },
+}

@@ -1,0 +1,244 @@
+//! A game: a scenario, options, a seed and the sides' decisions (DESIGN.md). Chance is sampled from a ChaCha
+//! generator seeded with the seed, so the same decisions always give the same game; saves hold exactly that.
+
+use crate::action::{Action, Illegal};
+use crate::battle::{Battle, ToAct};
+use crate::event::Event;
+use crate::options::Options;
+use crate::scenario::{Scenario, ScenarioError};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The `format` field of every save file.
+pub const SAVE_FORMAT: &str = "pacw-save";
+/// The save format version this build writes and reads.
+pub const SAVE_VERSION: u32 = 1;
+
+/// A game driven from a seed: the battle, its random source and the record of decisions and events.
+#[derive(Clone, Debug)]
+pub struct Game {
+    scenario_file: String,
+    scenario_text: String,
+    seed: u64,
+    actions: Vec<Action>,
+    battle: Battle,
+    rng: ChaCha8Rng,
+    log: Vec<Event>,
+}
+
+/// A saved game as written to disk: readable JSON (see [`Game::save`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveFile {
+    /// Always `pacw-save`.
+    pub format: String,
+    /// The save format version.
+    pub version: u32,
+    /// The scenario's file name, for messages.
+    pub scenario_file: String,
+    /// The scenario's full text, so a save does not depend on files that may change.
+    pub scenario: String,
+    /// The options in force (R11).
+    pub options: Options,
+    /// The seed of the chance events.
+    pub seed: u64,
+    /// The sides' decisions in order.
+    pub actions: Vec<Action>,
+    /// How many events the game had when saved, and a fingerprint of them, to detect a save that was edited.
+    pub events: usize,
+    /// FNV-1a hash of the event log's JSON, in hex.
+    pub fingerprint: String,
+}
+
+/// Why a save could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// Not JSON of the save's shape.
+    #[error("the save is damaged: {0}")]
+    Json(#[from] serde_json::Error),
+    /// JSON, but not a pacw save of this version.
+    #[error("not a pacw save (format '{format}', version {version}; expected '{SAVE_FORMAT}', version {SAVE_VERSION})")]
+    Format {
+        /// The format field found.
+        format: String,
+        /// The version found.
+        version: u32,
+    },
+    /// Its scenario no longer passes the checks.
+    #[error("the save's scenario is not valid:\n{0}")]
+    Scenario(#[from] ScenarioError),
+    /// Its options are out of range.
+    #[error("the save's options are not valid: {0}")]
+    Options(#[from] crate::options::OptionError),
+    /// A decision is not legal when replayed.
+    #[error("decision {index} of the save ({action:?}) is illegal: {error}")]
+    Illegal {
+        /// Its position, from 1.
+        index: usize,
+        /// The decision.
+        action: Action,
+        /// Why.
+        error: Illegal,
+    },
+    /// The replay does not give the events the save recorded.
+    #[error(
+        "the save was altered: replaying its decisions gives {found} events with fingerprint {found_hash}, the save says {expected} with {expected_hash}"
+    )]
+    Tampered {
+        /// Events the save recorded.
+        expected: usize,
+        /// Fingerprint it recorded.
+        expected_hash: String,
+        /// Events the replay made.
+        found: usize,
+        /// Their fingerprint.
+        found_hash: String,
+    },
+}
+
+impl Game {
+    /// A new game of the scenario `text` (named `file` in messages), under `options` (the scenario's own when
+    /// `None`), with chance drawn from `seed`.
+    pub fn new(text: &str, file: &str, options: Option<Options>, seed: u64) -> Result<Game, ScenarioError> {
+        let scenario = Arc::new(Scenario::parse(text, file)?);
+        Ok(Game::with_scenario(scenario, text, file, options, seed))
+    }
+
+    /// A new game of an already parsed scenario (`text` is kept for saves).
+    pub fn with_scenario(scenario: Arc<Scenario>, text: &str, file: &str, options: Option<Options>, seed: u64) -> Game {
+        let options = options.unwrap_or(scenario.options);
+        let battle = Battle::new(scenario, options);
+        let mut game = Game {
+            scenario_file: file.to_string(),
+            scenario_text: text.to_string(),
+            seed,
+            actions: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            log: vec![Event::TurnStarted { turn: 1, iv: battle.initiative_values() }],
+            battle,
+        };
+        let mut events = Vec::new();
+        game.run_chance(&mut events);
+        game.log.extend(events);
+        game
+    }
+
+    /// The battle as it stands.
+    pub fn battle(&self) -> &Battle {
+        &self.battle
+    }
+
+    /// Every event so far.
+    pub fn log(&self) -> &[Event] {
+        &self.log
+    }
+
+    /// The sides' decisions so far.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The scenario's file name.
+    pub fn scenario_file(&self) -> &str {
+        &self.scenario_file
+    }
+
+    /// Applies a side's action, then resolves chance until a side must act or the game ends.
+    /// Returns the events; on error nothing changes.
+    pub fn act(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
+        let mut events = self.battle.apply(action)?;
+        self.actions.push(action);
+        self.run_chance(&mut events);
+        self.log.extend_from_slice(&events);
+        Ok(events)
+    }
+
+    fn run_chance(&mut self, events: &mut Vec<Event>) {
+        while let Some(outcome) = self.battle.sample_chance(&mut self.rng) {
+            self.battle.apply_chance_into(outcome, events).expect("a sampled outcome is always legal");
+        }
+    }
+
+    /// The game as a save: scenario text, options, seed, decisions and a fingerprint of the events.
+    pub fn save(&self) -> SaveFile {
+        SaveFile {
+            format: SAVE_FORMAT.to_string(),
+            version: SAVE_VERSION,
+            scenario_file: self.scenario_file.clone(),
+            scenario: self.scenario_text.clone(),
+            options: *self.battle.options(),
+            seed: self.seed,
+            actions: self.actions.clone(),
+            events: self.log.len(),
+            fingerprint: fingerprint(&self.log),
+        }
+    }
+
+    /// The save as pretty JSON.
+    pub fn save_json(&self) -> String {
+        serde_json::to_string_pretty(&self.save()).expect("a save always serialises")
+    }
+
+    /// Loads a save and replays it, checking every decision and the events' fingerprint.
+    pub fn load(json: &str) -> Result<Game, SaveError> {
+        let save: SaveFile = serde_json::from_str(json)?;
+        Game::from_save(&save)
+    }
+
+    /// Replays a parsed save.
+    pub fn from_save(save: &SaveFile) -> Result<Game, SaveError> {
+        if save.format != SAVE_FORMAT || save.version != SAVE_VERSION {
+            return Err(SaveError::Format { format: save.format.clone(), version: save.version });
+        }
+        save.options.validate()?;
+        let mut game = Game::new(&save.scenario, &save.scenario_file, Some(save.options), save.seed)?;
+        for (i, &action) in save.actions.iter().enumerate() {
+            game.act(action).map_err(|error| SaveError::Illegal { index: i + 1, action, error })?;
+        }
+        let found_hash = fingerprint(&game.log);
+        if game.log.len() != save.events || found_hash != save.fingerprint {
+            return Err(SaveError::Tampered {
+                expected: save.events,
+                expected_hash: save.fingerprint.clone(),
+                found: game.log.len(),
+                found_hash,
+            });
+        }
+        Ok(game)
+    }
+
+    /// The same game with its last `n` decisions taken back (replayed from the start without them).
+    pub fn undo(&self, n: usize) -> Game {
+        let keep = self.actions.len().saturating_sub(n);
+        let mut game = Game::with_scenario(
+            self.battle.scenario().clone(),
+            &self.scenario_text,
+            &self.scenario_file,
+            Some(*self.battle.options()),
+            self.seed,
+        );
+        for &a in &self.actions[..keep] {
+            game.act(a).expect("a prefix of legal decisions stays legal");
+        }
+        game
+    }
+
+    /// Whether the game is waiting for a side (not over).
+    pub fn waiting_for_side(&self) -> bool {
+        matches!(self.battle.to_act(), ToAct::Side(_))
+    }
+}
+
+/// FNV-1a over the events' JSON: stable, dependency-free, enough to notice an edited save.
+fn fingerprint(events: &[Event]) -> String {
+    let json = serde_json::to_vec(events).expect("events always serialise");
+    let hash = json.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3));
+    format!("{hash:016x}")
+}

@@ -1,0 +1,50 @@
+//! # pacw-engine
+//!
+//! The rules of the Portable ACW Wargame (see `RULES.md`) as a library: scenarios ([`Scenario`]), the battle state
+//! machine with chance nodes ([`Battle`]), the events it reports ([`Event`]), and a seeded game driver with saves
+//! and replays ([`Game`]). No I/O, no threads, no global state.
+//!
+//! ```
+//! use pacw_engine::{Game, Options, ToAct};
+//! let mut game = Game::new(pacw_engine::DEFAULT_SCENARIO, "meeting-engagement.toml", None, 7).unwrap();
+//! while let ToAct::Side(_) = game.battle().to_act() {
+//!     let action = game.battle().legal_actions()[0];
+//!     game.act(action).unwrap();
+//! }
+//! ```
+
+pub mod action;
+pub mod attack;
+pub mod battle;
+pub mod chance;
+pub mod event;
+pub mod game;
+pub mod geometry;
+pub mod map;
+pub mod narrate;
+pub mod options;
+pub mod scenario;
+pub mod unit;
+
+pub use action::{Action, Illegal};
+pub use battle::deck::{Card, Deck};
+pub use battle::{AttackAssessment, Battle, ChanceKind, ToAct, UnitState};
+pub use chance::{Outcome, Prob};
+pub use event::{EndReason, Event, GameResult};
+pub use game::{Game, SaveError, SaveFile};
+pub use geometry::{Dir, Square};
+pub use map::{Map, Terrain};
+pub use options::{BlockedRetreat, Initiative, Options};
+pub use scenario::{Scenario, ScenarioError};
+pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
+
+/// The default scenario, a small symmetric meeting engagement, embedded in the library.
+pub const DEFAULT_SCENARIO: &str = include_str!("../../../scenarios/meeting-engagement.toml");
+
+/// The scenarios shipped with pacw, embedded: (short name, file name, text). The first is the default.
+pub const SHIPPED_SCENARIOS: &[(&str, &str, &str)] = &[
+    ("meeting-engagement", "meeting-engagement.toml", DEFAULT_SCENARIO),
+    ("bloody-lane", "bloody-lane.toml", include_str!("../../../scenarios/bloody-lane.toml")),
+    ("maryes-heights", "maryes-heights.toml", include_str!("../../../scenarios/maryes-heights.toml")),
+    ("mcpherson-ridge", "mcpherson-ridge.toml", include_str!("../../../scenarios/mcpherson-ridge.toml")),
+];

@@ -1,0 +1,147 @@
+//! Events and actions in words, with the rule ids they follow: for logs, replays and the terminal game.
+
+use crate::action::Action;
+use crate::attack::HitResult;
+use crate::battle::Battle;
+use crate::battle::deck::Card;
+use crate::event::{EndReason, Event};
+use crate::scenario::Scenario;
+use crate::unit::{Side, UnitId};
+
+fn unit(s: &Scenario, u: UnitId) -> String {
+    let info = &s.units[u.index()];
+    format!("{} ({} {})", info.name, info.quality, info.arm)
+}
+
+fn side(s: &Scenario, side: Side) -> &str {
+    &s.side(side).name
+}
+
+/// Describes a card, naming its side.
+pub fn card(s: &Scenario, c: Card) -> String {
+    match c {
+        Card::Joker => "the Joker".to_string(),
+        Card::Side { side: sd, value } => format!("{} {value}", side(s, sd)),
+    }
+}
+
+/// One event in words.
+pub fn event(s: &Scenario, e: &Event) -> String {
+    match *e {
+        Event::TurnStarted { turn, iv } => format!(
+            "Turn {turn} of {} begins; initiative values {} {}, {} {} (R3.1)",
+            s.turns,
+            side(s, Side::A),
+            iv[0],
+            side(s, Side::B),
+            iv[1]
+        ),
+        Event::CardDrawn { card: Card::Joker, left } => {
+            format!("The Joker is drawn ({left} cards left): the turn ends (R3.6)")
+        }
+        Event::CardDrawn { card: c, left } => {
+            let value = match c {
+                Card::Side { value, .. } => value,
+                Card::Joker => 0,
+            };
+            format!("Card: {} ({left} left): activate up to {value} units (R3.4)", card(s, c))
+        }
+        Event::InitiativeRolled { side: sd, roll } => format!("{} rolls {roll} for initiative (R3.7)", side(s, sd)),
+        Event::InitiativeWon { side: sd } => format!("{} wins the initiative (R3.7)", side(s, sd)),
+        Event::Activated { unit: u, rallied: true } => {
+            format!("{} is activated and rallies: no longer shaken (R4.1)", unit(s, u))
+        }
+        Event::Activated { unit: u, rallied: false } => format!("{} is activated", unit(s, u)),
+        Event::ActivationsEnded { side: sd } => format!("{} ends its activations", side(s, sd)),
+        Event::Held { unit: u } => format!("{} holds (R4.2)", unit(s, u)),
+        Event::Moved { unit: u, from, to, facing } if from == to => {
+            format!("{} turns to face {facing} (R5.4)", unit(s, u))
+        }
+        Event::Moved { unit: u, from, to, facing } => {
+            format!("{} moves {from} → {to}, facing {facing} (R5)", unit(s, u))
+        }
+        Event::Attack { attacker, target, charge, needed, modifiers } => {
+            let kind = if charge { "charges" } else { "fires at" };
+            let mods: Vec<String> = modifiers.iter().map(|m| m.to_string()).collect();
+            let mods = if mods.is_empty() { "no modifiers".to_string() } else { mods.join(", ") };
+            format!("{} {kind} {}: needs {needed}+ ({mods}) (R6.1, R6.4)", unit(s, attacker), unit(s, target))
+        }
+        Event::ToHitRolled { roll, hit: true } => format!("  rolls {roll}: hit"),
+        Event::ToHitRolled { roll, hit: false } => format!("  rolls {roll}: miss"),
+        Event::HitResultRolled { unit: u, roll, strength, result } => {
+            let cmp = if roll <= strength { "≤" } else { ">" };
+            let what = match result {
+                HitResult::Shaken => "shaken",
+                HitResult::Retreat => "retreats",
+                HitResult::Destroyed => "destroyed",
+            };
+            format!("  {} rolls {roll} {cmp} strength {strength}: {what} (R7.1)", unit(s, u))
+        }
+        Event::Shaken { unit: u } => format!("  {} is shaken (R7.1, R7.2)", unit(s, u)),
+        Event::Retreated { unit: u, from, to } => format!("  {} retreats {from} → {to} (R7.3)", unit(s, u)),
+        Event::RetreatBlocked { unit: u } => format!("  {} has nowhere to retreat (R7.4)", unit(s, u)),
+        Event::Destroyed { unit: u } => format!("  {} is destroyed", unit(s, u)),
+        Event::ObjectiveTaken { at, side: sd } => format!("{} takes the objective at {at} (R8.2)", side(s, sd)),
+        Event::TurnEnded { turn } => format!("Turn {turn} ends"),
+        Event::GameOver { result } => {
+            let how = match result.reason {
+                EndReason::Exhaustion(sd) => format!("{} is exhausted (R8.1)", side(s, sd)),
+                EndReason::TurnLimit => format!(
+                    "the turn limit is reached: {} {} points, {} {} (R8.2)",
+                    side(s, Side::A),
+                    result.points[0],
+                    side(s, Side::B),
+                    result.points[1]
+                ),
+            };
+            match result.winner {
+                Some(w) => format!("Game over: {how}. {} wins.", side(s, w)),
+                None => format!("Game over: {how}. A draw."),
+            }
+        }
+    }
+}
+
+/// One action in words, as offered to the side to act.
+pub fn action(b: &Battle, a: &Action) -> String {
+    let s = b.scenario();
+    let unit_at = |u: UnitId| format!("{} at {}", unit(s, u), b.unit(u).at);
+    match *a {
+        Action::Activate(u) => {
+            let shaken = if b.unit(u).shaken { ", shaken" } else { "" };
+            format!("Activate {}{shaken}", unit_at(u))
+        }
+        Action::EndActivations => "End activations".to_string(),
+        Action::Hold => "Hold".to_string(),
+        Action::Move { to, facing } => format!("Move to {to}, face {facing}"),
+        Action::Fire { target, facing } => {
+            let odds = b
+                .active_unit()
+                .and_then(|me| b.assess_order(me, a).ok())
+                .map_or(String::new(), |x| format!(" ({}+)", x.needed));
+            if Some(facing) == b.active_unit().map(|u| b.unit(u).facing) {
+                format!("Fire at {}{odds}", unit_at(target))
+            } else {
+                format!("Face {facing} and fire at {}{odds}", unit_at(target))
+            }
+        }
+        Action::MoveFire { to, facing, target } => {
+            let odds = b
+                .active_unit()
+                .and_then(|me| b.assess_order(me, a).ok())
+                .map_or(String::new(), |x| format!(" ({}+)", x.needed));
+            format!("Move to {to}, face {facing}, fire at {}{odds}", unit_at(target))
+        }
+        Action::FireMove { target } => {
+            let odds = b
+                .active_unit()
+                .and_then(|me| b.assess_order(me, a).ok())
+                .map_or(String::new(), |x| format!(" ({}+)", x.needed));
+            format!("Fire & Move: fire at {}{odds}, then move", unit_at(target))
+        }
+        Action::Advance { to, facing } if Some(to) == b.active_unit().map(|u| b.unit(u).at) => {
+            format!("Stay, face {facing}")
+        }
+        Action::Advance { to, facing } => format!("Move to {to}, face {facing}"),
+    }
+}

@@ -1,0 +1,681 @@
+//! Reading a scenario file: raw TOML first, then every check of SCENARIO_FORMAT.md, all problems reported together.
+
+use super::{Colour, MAX_OBJECTIVES, MAX_TURNS, MAX_UNITS, Objective, Scenario, SideInfo};
+use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
+use crate::map::{Cell, Map, Terrain};
+use crate::options::Options;
+use crate::unit::{Arm, Quality, Side, UnitInfo};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
+
+/// One thing wrong with a scenario, with its place in the file where known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line, where known.
+    pub line: Option<usize>,
+    /// 1-based column, where known.
+    pub column: Option<usize>,
+    /// What is wrong, naming the square or unit concerned.
+    pub message: String,
+}
+
+/// Everything wrong with a scenario file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ScenarioError {
+    /// The file's name as the user gave it.
+    pub file: String,
+    /// Every problem found, in file order where known.
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            match (p.line, p.column) {
+                (Some(l), Some(c)) => write!(f, "{}:{l}:{c}: {}", self.file, p.message)?,
+                _ => write!(f, "{}: {}", self.file, p.message)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+struct RawScenario {
+    name: Option<Spanned<String>>,
+    description: Option<String>,
+    turns: Option<Spanned<i64>>,
+    points_per_destroyed: Option<Spanned<i64>>,
+    map: Option<Spanned<RawMap>>,
+    #[serde(default)]
+    sides: Vec<Spanned<RawSide>>,
+    #[serde(default)]
+    units: Vec<Spanned<RawUnit>>,
+    #[serde(default)]
+    objectives: Vec<Spanned<RawObjective>>,
+    options: Option<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
+}
+
+#[derive(Deserialize)]
+struct RawMap {
+    terrain: Option<Spanned<String>>,
+    elevation: Option<Spanned<String>>,
+    roads: Option<Spanned<String>>,
+    #[serde(default)]
+    fences: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+struct RawSide {
+    id: Option<Spanned<String>>,
+    name: Option<String>,
+    home: Option<Spanned<String>>,
+    colour: Option<Spanned<String>>,
+    exhaustion: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+struct RawUnit {
+    side: Option<Spanned<String>>,
+    name: Option<String>,
+    arm: Option<Spanned<String>>,
+    quality: Option<Spanned<String>>,
+    at: Option<Spanned<String>>,
+    facing: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+struct RawObjective {
+    at: Option<Spanned<String>>,
+    points: Option<Spanned<i64>>,
+    holder: Option<Spanned<String>>,
+}
+
+/// Collects problems with their positions.
+struct Report<'a> {
+    source: &'a str,
+    problems: Vec<Problem>,
+}
+
+impl Report<'_> {
+    fn at(&mut self, span: Option<Range<usize>>, message: impl Into<String>) {
+        let (line, column) = match span {
+            Some(span) => {
+                let (l, c) = line_col(self.source, span.start);
+                (Some(l), Some(c))
+            }
+            None => (None, None),
+        };
+        self.problems.push(Problem { line, column, message: message.into() });
+    }
+}
+
+fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let before = &source[..offset.min(source.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// A map layer split into rows, north first, with spaces removed; each row keeps the byte offset of each character.
+fn layer_rows(text: &Spanned<String>, source: &str) -> Vec<Vec<(char, usize)>> {
+    // The span covers the quoted literal; find where the string content begins in the source to place characters.
+    let span = text.span();
+    let literal = &source[span.clone()];
+    let content_start = span.start + literal.find(|c: char| c != '"' && c != '\'').unwrap_or(0);
+    let skip_newline = if literal.starts_with("\"\"\"") || literal.starts_with("'''") { 1 } else { 0 };
+    let mut rows = Vec::new();
+    let mut offset = content_start + skip_newline;
+    for line in text.get_ref().split('\n') {
+        let row: Vec<(char, usize)> =
+            line.char_indices().filter(|(_, c)| !c.is_whitespace()).map(|(i, c)| (c, offset + i)).collect();
+        if !row.is_empty() {
+            rows.push(row);
+        }
+        offset += line.len() + 1;
+    }
+    rows
+}
+
+impl Scenario {
+    /// Parses and checks a scenario; `file` names it in messages.
+    ///
+    /// ```
+    /// use pacw_engine::Scenario;
+    /// let text = r#"
+    /// name = "Tiny"
+    /// turns = 3
+    /// [map]
+    /// terrain = """
+    /// ....
+    /// ....
+    /// ....
+    /// ....
+    /// """
+    /// [[sides]]
+    /// id = "blue"
+    /// name = "Blue"
+    /// home = "south"
+    /// [[sides]]
+    /// id = "grey"
+    /// name = "Grey"
+    /// home = "north"
+    /// [[units]]
+    /// side = "blue"
+    /// arm = "inf"
+    /// at = "b1"
+    /// [[units]]
+    /// side = "grey"
+    /// arm = "cav"
+    /// at = "c4"
+    /// "#;
+    /// let s = Scenario::parse(text, "tiny.toml").unwrap();
+    /// assert_eq!(s.units.len(), 2);
+    /// let bad = Scenario::parse(&text.replace("b1", "q9"), "tiny.toml").unwrap_err();
+    /// assert!(bad.to_string().contains("q9"));
+    /// ```
+    pub fn parse(source: &str, file: &str) -> Result<Scenario, ScenarioError> {
+        let fail = |problems| ScenarioError { file: file.to_string(), problems };
+        let raw: RawScenario = match toml::from_str(source) {
+            Ok(raw) => raw,
+            Err(e) => {
+                let mut r = Report { source, problems: vec![] };
+                r.at(e.span(), e.message().trim().to_string());
+                return Err(fail(r.problems));
+            }
+        };
+        let mut r = Report { source, problems: vec![] };
+        let scenario = check(raw, &mut r);
+        match scenario {
+            Some(s) if r.problems.is_empty() => Ok(s),
+            _ => {
+                r.problems.sort_by_key(|p| (p.line.unwrap_or(usize::MAX), p.column.unwrap_or(0)));
+                Err(fail(r.problems))
+            }
+        }
+    }
+}
+
+fn parse_side_key(r: &mut Report, ids: &[String], value: &Spanned<String>, what: &str) -> Option<Side> {
+    let side = ids.iter().position(|id| id == value.get_ref()).map(|i| if i == 0 { Side::A } else { Side::B });
+    if side.is_none() {
+        r.at(
+            Some(value.span()),
+            format!("{what} names unknown side '{}' (sides: {})", value.get_ref(), ids.join(", ")),
+        );
+    }
+    side
+}
+
+fn parse_square(r: &mut Report, map: Option<&Map>, value: &Spanned<String>, what: &str) -> Option<Square> {
+    match value.get_ref().parse::<Square>() {
+        Ok(s) => match map {
+            Some(m) if !m.contains(s) => {
+                r.at(Some(value.span()), format!("{what}: square {s} is off the board ({}×{})", m.width(), m.height()));
+                None
+            }
+            _ => Some(s),
+        },
+        Err(e) => {
+            r.at(Some(value.span()), format!("{what}: {e}"));
+            None
+        }
+    }
+}
+
+fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
+    let name = match raw.name {
+        Some(n) if !n.get_ref().trim().is_empty() => n.into_inner(),
+        Some(n) => {
+            r.at(Some(n.span()), "name must not be empty");
+            String::new()
+        }
+        None => {
+            r.at(None, "missing `name`");
+            String::new()
+        }
+    };
+    let turns = match raw.turns {
+        Some(t) if (1..=MAX_TURNS as i64).contains(t.get_ref()) => *t.get_ref() as u8,
+        Some(t) => {
+            r.at(Some(t.span()), format!("turns = {} is out of range (1 to {MAX_TURNS}) (R8.2)", t.get_ref()));
+            1
+        }
+        None => {
+            r.at(None, "missing `turns` (the turn limit, R8.2)");
+            1
+        }
+    };
+    let points_per_destroyed = match raw.points_per_destroyed {
+        None => 1,
+        Some(p) if (0..=99).contains(p.get_ref()) => *p.get_ref() as u8,
+        Some(p) => {
+            r.at(Some(p.span()), format!("points_per_destroyed = {} is out of range (0 to 99)", p.get_ref()));
+            1
+        }
+    };
+    let map = match raw.map {
+        Some(m) => check_map(m, r),
+        None => {
+            r.at(None, "missing [map] table");
+            None
+        }
+    };
+    let sides = check_sides(&raw.sides, r);
+    let ids: Vec<String> =
+        raw.sides.iter().filter_map(|s| s.get_ref().id.as_ref().map(|i| i.get_ref().clone())).collect();
+    let units = check_units(&raw.units, r, map.as_ref(), &ids, sides.as_ref());
+    let objectives = check_objectives(&raw.objectives, r, map.as_ref(), &ids);
+    let mut options = Options::default();
+    if let Some(table) = raw.options {
+        check_options(&table, r, &mut options);
+    }
+    let mut sides = sides?;
+    // Exhaustion needs the unit counts (R8.1).
+    for side in Side::BOTH {
+        let count = units.iter().filter(|u| u.side == side).count();
+        let (given, span) = &mut sides.1[side.index()];
+        let info = &mut sides.0[side.index()];
+        if count == 0 {
+            r.at(span.clone(), format!("side '{}' has no units", info.id));
+            continue;
+        }
+        match given {
+            None => info.exhaustion = count.div_ceil(2) as u8,
+            Some(e) if *e >= 1 && *e as usize <= count => info.exhaustion = *e as u8,
+            Some(e) => r.at(
+                span.clone(),
+                format!("side '{}': exhaustion = {e} must be from 1 to its number of units, {count} (R8.1)", info.id),
+            ),
+        }
+    }
+    Some(Scenario {
+        name,
+        description: raw.description.unwrap_or_default(),
+        turns,
+        points_per_destroyed,
+        map: map?,
+        sides: sides.0,
+        units,
+        objectives,
+        options,
+    })
+}
+
+fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
+    let map_span = raw.span();
+    let raw = raw.into_inner();
+    let Some(terrain) = raw.terrain else {
+        r.at(Some(map_span), "[map] has no `terrain`");
+        return None;
+    };
+    let rows = layer_rows(&terrain, r.source);
+    if rows.is_empty() {
+        r.at(Some(terrain.span()), "the terrain map is empty");
+        return None;
+    }
+    let height = rows.len();
+    let width = rows[0].len();
+    let mut ok = true;
+    for (i, row) in rows.iter().enumerate() {
+        if row.len() != width {
+            r.at(
+                Some(row[0].1..row[0].1),
+                format!(
+                    "terrain row {} (map row {}) has {} squares, the first row has {width}",
+                    i + 1,
+                    height - i,
+                    row.len()
+                ),
+            );
+            ok = false;
+        }
+    }
+    for (what, n) in [("width", width), ("height", height)] {
+        if !(MIN_SIDE as usize..=MAX_SIDE as usize).contains(&n) {
+            r.at(Some(terrain.span()), format!("map {what} {n} is outside 4 to 26 (R1.1)"));
+            ok = false;
+        }
+    }
+    let mut cells = vec![Cell { terrain: Terrain::Open, elevation: 0, road: false, fences: 0 }; width * height];
+    let index = |i: usize, j: usize| (height - 1 - i) * width + j;
+    let square_name = |i: usize, j: usize| Square::new(j as u8, (height - 1 - i) as u8).to_string();
+    for (i, row) in rows.iter().enumerate() {
+        for (j, &(c, at)) in row.iter().enumerate().take(width) {
+            match Terrain::from_char(c) {
+                Some(t) => cells[index(i, j)].terrain = t,
+                None => {
+                    r.at(
+                        Some(at..at),
+                        format!("unknown terrain character '{c}' at {} (expected . W T S ~ F)", square_name(i, j)),
+                    );
+                    ok = false;
+                }
+            }
+        }
+    }
+    let mut layer =
+        |text: &Option<Spanned<String>>, what: &str, cells: &mut Vec<Cell>, apply: &dyn Fn(char, &mut Cell) -> bool| {
+            let Some(text) = text else { return true };
+            let rows = layer_rows(text, r.source);
+            if rows.len() != height || rows.iter().any(|row| row.len() != width) {
+                let shape = rows.first().map_or(0, |r| r.len());
+                r.at(
+                    Some(text.span()),
+                    format!("the {what} layer is {shape}×{} but the terrain is {width}×{height}", rows.len()),
+                );
+                return false;
+            }
+            let mut fine = true;
+            for (i, row) in rows.iter().enumerate() {
+                for (j, &(c, at)) in row.iter().enumerate() {
+                    if !apply(c, &mut cells[index(i, j)]) {
+                        r.at(Some(at..at), format!("unknown {what} character '{c}' at {}", square_name(i, j)));
+                        fine = false;
+                    }
+                }
+            }
+            fine
+        };
+    ok &= layer(&raw.elevation, "elevation", &mut cells, &|c, cell| match c.to_digit(10) {
+        Some(d @ 0..=3) => {
+            cell.elevation = d as u8;
+            true
+        }
+        _ => false,
+    });
+    ok &= layer(&raw.roads, "road", &mut cells, &|c, cell| match c {
+        '#' => {
+            cell.road = true;
+            true
+        }
+        '.' => true,
+        _ => false,
+    });
+    if !ok {
+        return None;
+    }
+    let mut map = Map::new(width as u8, height as u8, cells);
+    for fence in &raw.fences {
+        let Some((a, b)) = fence.get_ref().split_once('-') else {
+            r.at(Some(fence.span()), format!("fence '{}' is not of the form c2-c3", fence.get_ref()));
+            continue;
+        };
+        let a = parse_square(r, Some(&map), &Spanned::new(fence.span(), a.trim().to_string()), "fence");
+        let b = parse_square(r, Some(&map), &Spanned::new(fence.span(), b.trim().to_string()), "fence");
+        if let (Some(a), Some(b)) = (a, b) {
+            if a.is_adjacent(b) {
+                map.add_fence(a, b);
+            } else {
+                r.at(Some(fence.span()), format!("fence {a}-{b}: the squares are not adjacent (R1.4)"));
+            }
+        }
+    }
+    Some(map)
+}
+
+/// The sides, and for each its given exhaustion with its place (checked once units are known).
+type CheckedSides = ([SideInfo; 2], [(Option<i64>, Option<Range<usize>>); 2]);
+
+fn check_sides(raw: &[Spanned<RawSide>], r: &mut Report) -> Option<CheckedSides> {
+    if raw.len() != 2 {
+        r.at(
+            raw.get(2).map(|s| s.span()),
+            format!("a scenario needs exactly two [[sides]], this one has {}", raw.len()),
+        );
+    }
+    let mut out = Vec::new();
+    for (i, spanned) in raw.iter().enumerate() {
+        let s = spanned.get_ref();
+        let id = match &s.id {
+            Some(id) if !id.get_ref().is_empty() => id.get_ref().clone(),
+            _ => {
+                r.at(Some(spanned.span()), format!("side {} has no `id`", i + 1));
+                format!("side{}", i + 1)
+            }
+        };
+        let home = match &s.home {
+            Some(h) => match h.get_ref().as_str() {
+                "north" => Some(Dir::N),
+                "east" => Some(Dir::E),
+                "south" => Some(Dir::S),
+                "west" => Some(Dir::W),
+                other => {
+                    r.at(
+                        Some(h.span()),
+                        format!("side '{id}': unknown home edge '{other}' (north, south, east or west)"),
+                    );
+                    None
+                }
+            },
+            None => {
+                r.at(Some(spanned.span()), format!("side '{id}' has no `home` edge"));
+                None
+            }
+        };
+        let colour = match &s.colour {
+            None => Some(if i == 0 { Colour::Red } else { Colour::Black }),
+            Some(c) => match c.get_ref().as_str() {
+                "red" => Some(Colour::Red),
+                "black" => Some(Colour::Black),
+                other => {
+                    r.at(Some(c.span()), format!("side '{id}': unknown colour '{other}' (red or black)"));
+                    None
+                }
+            },
+        };
+        let info = SideInfo {
+            name: s.name.clone().unwrap_or_else(|| id.clone()),
+            id,
+            home: home.unwrap_or(Dir::N),
+            colour: colour.unwrap_or(Colour::Red),
+            exhaustion: 1,
+        };
+        let exhaustion = (
+            s.exhaustion.as_ref().map(|e| *e.get_ref()),
+            Some(s.exhaustion.as_ref().map_or(spanned.span(), |e| e.span())),
+        );
+        out.push((info, exhaustion, home.is_some(), colour.is_some(), spanned.span()));
+    }
+    if out.len() == 2 {
+        let (a, b) = (&out[0], &out[1]);
+        if a.0.id == b.0.id {
+            r.at(Some(b.4.clone()), format!("two sides have the id '{}'", b.0.id));
+        }
+        if a.3 && b.3 && a.0.colour == b.0.colour {
+            r.at(Some(b.4.clone()), "the two sides have the same card colour (R2.1)");
+        }
+        if a.2 && b.2 && a.0.home == b.0.home {
+            r.at(Some(b.4.clone()), "the two sides have the same home edge (R2.1)");
+        }
+    }
+    if out.len() != 2 {
+        return None;
+    }
+    let mut it = out.into_iter();
+    let (a, ea, ..) = it.next()?;
+    let (b, eb, ..) = it.next()?;
+    Some(([a, b], [ea, eb]))
+}
+
+fn check_units(
+    raw: &[Spanned<RawUnit>],
+    r: &mut Report,
+    map: Option<&Map>,
+    ids: &[String],
+    sides: Option<&CheckedSides>,
+) -> Vec<UnitInfo> {
+    if raw.len() > MAX_UNITS {
+        r.at(Some(raw[MAX_UNITS].span()), format!("too many units: {} (at most {MAX_UNITS})", raw.len()));
+    }
+    let mut units: Vec<UnitInfo> = Vec::new();
+    let mut counts = [0usize; 3 * 2];
+    for (i, spanned) in raw.iter().enumerate() {
+        let u = spanned.get_ref();
+        let label = match &u.name {
+            Some(n) => format!("unit {} ({n})", i + 1),
+            None => format!("unit {}", i + 1),
+        };
+        let side = match &u.side {
+            Some(s) => parse_side_key(r, ids, s, &label),
+            None => {
+                r.at(Some(spanned.span()), format!("{label} has no `side`"));
+                None
+            }
+        };
+        let arm = match &u.arm {
+            Some(a) => {
+                let arm = Arm::parse(a.get_ref());
+                if arm.is_none() {
+                    r.at(
+                        Some(a.span()),
+                        format!("{label}: unknown arm '{}' (infantry, cavalry, artillery)", a.get_ref()),
+                    );
+                }
+                arm
+            }
+            None => {
+                r.at(Some(spanned.span()), format!("{label} has no `arm`"));
+                None
+            }
+        };
+        let quality = match &u.quality {
+            None => Some(Quality::Regular),
+            Some(q) => {
+                let quality = Quality::parse(q.get_ref());
+                if quality.is_none() {
+                    r.at(
+                        Some(q.span()),
+                        format!("{label}: unknown quality '{}' (green, regular, veteran)", q.get_ref()),
+                    );
+                }
+                quality
+            }
+        };
+        let at = match &u.at {
+            Some(at) => parse_square(r, map, at, &label),
+            None => {
+                r.at(Some(spanned.span()), format!("{label} has no square (`at`)"));
+                None
+            }
+        };
+        let label = match at {
+            Some(at) => format!("{label} at {at}"),
+            None => label,
+        };
+        let facing = match &u.facing {
+            Some(f) => match f.get_ref().parse::<Dir>() {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    r.at(Some(f.span()), format!("{label}: {e}"));
+                    None
+                }
+            },
+            // Toward the enemy's home edge.
+            None => side.and_then(|s| sides.map(|sd| sd.0[s.other().index()].home)),
+        };
+        if let (Some(at), Some(map)) = (at, map)
+            && !map.terrain(at).passable()
+        {
+            r.at(u.at.as_ref().map(|a| a.span()), format!("{label}: a unit cannot stand on a river (R1.5)"));
+        }
+        if let Some(at) = at
+            && let Some(other) = units.iter().position(|o| o.at == at)
+        {
+            r.at(
+                u.at.as_ref().map(|a| a.span()),
+                format!("{label}: square {at} already holds unit {} (R2.5)", other + 1),
+            );
+        }
+        if let (Some(side), Some(arm), Some(quality), Some(at), Some(facing)) = (side, arm, quality, at, facing) {
+            counts[side.index() * 3 + arm.index()] += 1;
+            let n = counts[side.index() * 3 + arm.index()];
+            let side_name = sides.map_or(ids[side.index()].clone(), |s| s.0[side.index()].name.clone());
+            let name = u.name.clone().unwrap_or_else(|| format!("{side_name} {} {n}", arm.short()));
+            units.push(UnitInfo { name, side, arm, quality, at, facing });
+        } else {
+            // Keep indices aligned with the file for later messages; this scenario is rejected anyway.
+            units.push(UnitInfo {
+                name: String::new(),
+                side: Side::A,
+                arm: Arm::Infantry,
+                quality: Quality::Regular,
+                at: Square::new(255, 255),
+                facing: Dir::N,
+            });
+        }
+    }
+    units
+}
+
+fn check_objectives(
+    raw: &[Spanned<RawObjective>],
+    r: &mut Report,
+    map: Option<&Map>,
+    ids: &[String],
+) -> Vec<Objective> {
+    if raw.len() > MAX_OBJECTIVES {
+        r.at(
+            Some(raw[MAX_OBJECTIVES].span()),
+            format!("too many objectives: {} (at most {MAX_OBJECTIVES})", raw.len()),
+        );
+    }
+    let mut out: Vec<Objective> = Vec::new();
+    for (i, spanned) in raw.iter().enumerate() {
+        let o = spanned.get_ref();
+        let label = format!("objective {}", i + 1);
+        let at = match &o.at {
+            Some(at) => parse_square(r, map, at, &label),
+            None => {
+                r.at(Some(spanned.span()), format!("{label} has no square (`at`)"));
+                None
+            }
+        };
+        let points = match &o.points {
+            Some(p) if (0..=99).contains(p.get_ref()) => *p.get_ref() as u8,
+            Some(p) => {
+                r.at(Some(p.span()), format!("{label}: points = {} is out of range (0 to 99)", p.get_ref()));
+                0
+            }
+            None => 1,
+        };
+        let holder = o.holder.as_ref().and_then(|h| parse_side_key(r, ids, h, &label));
+        if let Some(at) = at {
+            if out.iter().any(|x| x.at == at) {
+                r.at(o.at.as_ref().map(|a| a.span()), format!("{label}: square {at} already has an objective"));
+            }
+            out.push(Objective { at, points, holder });
+        }
+    }
+    out
+}
+
+fn check_options(table: &BTreeMap<Spanned<String>, Spanned<toml::Value>>, r: &mut Report, options: &mut Options) {
+    let text = |v: &toml::Value| match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for (key, value) in table {
+        let name = key.get_ref().as_str();
+        if matches!(name, "move" | "range") {
+            let Some(arms) = value.get_ref().as_table() else {
+                r.at(Some(value.span()), format!("option {name} must be a table like {{ infantry = 1, cavalry = 2 }}"));
+                continue;
+            };
+            for (arm, v) in arms {
+                if let Err(e) = options.set(&format!("{name}.{arm}"), &text(v)) {
+                    r.at(Some(value.span()), e.to_string());
+                }
+            }
+        } else if let Err(e) = options.set(name, &text(value.get_ref())) {
+            let span = if matches!(e, crate::options::OptionError::Unknown(_)) { key.span() } else { value.span() };
+            r.at(Some(span), e.to_string());
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Sides, arms, qualities and the static description of a unit (RULES.md R2).
+
+use crate::geometry::{Dir, Square};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One of the two sides: the scenario's first (`Side::A`) or second (`Side::B`) `[[sides]]` entry.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+pub enum Side {
+    /// The first side of the scenario.
+    A,
+    /// The second side of the scenario.
+    B,
+}
+
+impl Side {
+    /// Both sides, first then second.
+    pub const BOTH: [Side; 2] = [Side::A, Side::B];
+
+    /// The other side.
+    pub const fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+
+    /// 0 for the first side, 1 for the second.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The arm of service (R2.2).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arm {
+    /// Foot.
+    Infantry,
+    /// Horse.
+    Cavalry,
+    /// Guns.
+    Artillery,
+}
+
+impl Arm {
+    /// All arms.
+    pub const ALL: [Arm; 3] = [Arm::Infantry, Arm::Cavalry, Arm::Artillery];
+
+    /// The base strength: artillery 2, cavalry 3, infantry 4 (R2.2).
+    pub const fn base_strength(self) -> u8 {
+        match self {
+            Arm::Infantry => 4,
+            Arm::Cavalry => 3,
+            Arm::Artillery => 2,
+        }
+    }
+
+    /// Short notation (R10).
+    pub const fn short(self) -> &'static str {
+        match self {
+            Arm::Infantry => "inf",
+            Arm::Cavalry => "cav",
+            Arm::Artillery => "art",
+        }
+    }
+
+    /// Full name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Arm::Infantry => "infantry",
+            Arm::Cavalry => "cavalry",
+            Arm::Artillery => "artillery",
+        }
+    }
+
+    /// Index 0..3 in the order of [`Arm::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Parses `infantry`/`inf`, `cavalry`/`cav`, `artillery`/`art`.
+    pub fn parse(s: &str) -> Option<Arm> {
+        match s {
+            "infantry" | "inf" => Some(Arm::Infantry),
+            "cavalry" | "cav" => Some(Arm::Cavalry),
+            "artillery" | "art" => Some(Arm::Artillery),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Arm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Troop quality (R2.2).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quality {
+    /// −1 strength.
+    Green,
+    /// No change.
+    Regular,
+    /// +1 strength.
+    Veteran,
+}
+
+impl Quality {
+    /// All qualities.
+    pub const ALL: [Quality; 3] = [Quality::Green, Quality::Regular, Quality::Veteran];
+
+    /// Its name (R10).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Quality::Green => "green",
+            Quality::Regular => "regular",
+            Quality::Veteran => "veteran",
+        }
+    }
+
+    /// Parses `green`, `regular`, `veteran`.
+    pub fn parse(s: &str) -> Option<Quality> {
+        match s {
+            "green" => Some(Quality::Green),
+            "regular" => Some(Quality::Regular),
+            "veteran" => Some(Quality::Veteran),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Quality {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A unit's strength: the arm's base, +1 veteran, −1 green (R2.2).
+pub const fn strength(arm: Arm, quality: Quality) -> u8 {
+    match quality {
+        Quality::Green => arm.base_strength() - 1,
+        Quality::Regular => arm.base_strength(),
+        Quality::Veteran => arm.base_strength() + 1,
+    }
+}
+
+/// Index of a unit in its scenario (its order in the file).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(transparent)]
+pub struct UnitId(pub u8);
+
+impl UnitId {
+    /// As an array index.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The fixed description of a unit, as the scenario gives it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct UnitInfo {
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Its arm.
+    pub arm: Arm,
+    /// Its quality.
+    pub quality: Quality,
+    /// Where it starts.
+    pub at: Square,
+    /// Which way it faces at the start.
+    pub facing: Dir,
+}
+
+impl UnitInfo {
+    /// Its strength (R2.2).
+    pub fn strength(&self) -> u8 {
+        strength(self.arm, self.quality)
+    }
+}
