@@ -73,7 +73,7 @@ pub enum SaveError {
     #[error("the save's options are not valid: {0}")]
     Options(#[from] crate::options::OptionError),
     /// A decision is not legal when replayed.
-    #[error("decision {index} of the save ({action:?}) is illegal: {error}")]
+    #[error("decision {index} of the save ({action:?}) is illegal: {error}; the save was altered or damaged")]
     Illegal {
         /// Its position, from 1.
         index: usize,

@@ -187,7 +187,8 @@ impl Battle {
 
     fn declare(&mut self, attacker: UnitId, target: UnitId, moved: bool, then_advance: bool, events: &mut Vec<Event>) {
         let at = self.units[attacker.index()];
-        let a = self.assess(attacker, at.at, at.facing, target, moved).expect("checked before");
+        let occ = self.occupancy(self.info(attacker).side);
+        let a = self.assess(attacker, at.at, at.facing, target, moved, &occ).expect("checked before");
         events.push(Event::Attack { attacker, target, charge: a.charge, needed: a.needed, modifiers: a.modifiers });
         self.phase = Phase::ToHit(PendingAttack { attacker, target, charge: a.charge, needed: a.needed, then_advance });
     }

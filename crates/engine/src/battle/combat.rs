@@ -1,6 +1,7 @@
 //! Attacks on the board: range, front arc, line of sight, cover, modifiers and retreats (RULES.md R6, R7.3).
 
 use super::Battle;
+use super::movement::Occupancy;
 use crate::action::{Action, Illegal};
 use crate::attack::{Cover, Modifier, Modifiers, needed};
 use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
@@ -89,13 +90,15 @@ fn fence_on_entry(map: &Map, target: Square, entry: Entry) -> bool {
 
 impl Battle {
     /// The line of sight from `from` (where `attacker` stands or will stand) to `to`, if not blocked (R6.2).
-    fn sight(&self, attacker: UnitId, from: Square, to: Square) -> Option<Entry> {
+    fn sight(&self, attacker: UnitId, from: Square, to: Square, occ: &Occupancy) -> Option<Entry> {
         let map = &self.scenario.map;
         let gun = self.info(attacker).arm == Arm::Artillery;
         let (e_from, e_to) = (map.elevation(from), map.elevation(to));
+        let own_square = self.units[attacker.index()].at; // empty once a Move & Fire has left it
         trace(from, to, |s| {
             let cell = map.cell(s);
-            let unit_blocks = self.unit_at(s).is_some_and(|u| u != attacker) && !(gun && e_from > cell.elevation);
+            let held = occ.all.contains(s) && s != own_square;
+            let unit_blocks = held && !(gun && e_from > cell.elevation);
             cell.terrain.blocks_sight() || unit_blocks || (cell.elevation > e_from && cell.elevation > e_to)
         })
     }
@@ -109,6 +112,7 @@ impl Battle {
         facing: Dir,
         target: UnitId,
         moved: bool,
+        occ: &Occupancy,
     ) -> Result<AttackAssessment, Illegal> {
         let a_info = self.info(attacker);
         let t_state = *self.unit(target);
@@ -133,7 +137,7 @@ impl Battle {
                 ),
             ));
         }
-        let Some(entry) = self.sight(attacker, from, t_state.at) else {
+        let Some(entry) = self.sight(attacker, from, t_state.at, occ) else {
             return Err(Illegal::new("R6.2", format!("no line of sight from {from} to {}", t_state.at)));
         };
         let charge = distance == 1;
@@ -185,15 +189,19 @@ impl Battle {
     /// The assessment of an attacking order (Fire, Move & Fire, Fire & Move) by `unit`, exactly as the attack
     /// would be made: checked against the rules, with its modifiers and the number needed (R4.2, R6).
     pub fn assess_order(&self, unit: UnitId, order: &Action) -> Result<AttackAssessment, Illegal> {
+        if unit.0 >= self.unit_count {
+            return Err(Illegal::new("R6.1", format!("there is no unit {}", unit.0)));
+        }
         let state = self.unit(unit);
         if !state.alive {
             return Err(Illegal::new("R6.1", format!("{} is not on the board", self.info(unit).name)));
         }
         self.check_order(unit, *order)?;
+        let occ = self.occupancy(self.info(unit).side);
         match *order {
-            Action::Fire { target, facing } => self.assess(unit, state.at, facing, target, false),
-            Action::MoveFire { to, facing, target } => self.assess(unit, to, facing, target, true),
-            Action::FireMove { target } => self.assess(unit, state.at, state.facing, target, true),
+            Action::Fire { target, facing } => self.assess(unit, state.at, facing, target, false, &occ),
+            Action::MoveFire { to, facing, target } => self.assess(unit, to, facing, target, true, &occ),
+            Action::FireMove { target } => self.assess(unit, state.at, state.facing, target, true, &occ),
             _ => Err(Illegal::new("R4.2", format!("{} is not an attacking order", order.order_name()))),
         }
     }

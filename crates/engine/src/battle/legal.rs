@@ -3,11 +3,12 @@
 //! [`Battle::check`] is the one judge of legality; [`Battle::legal_actions_into`] lists candidates built from the
 //! same primitives, and the tests assert the two agree.
 
-use super::movement::MoveKind;
+use super::movement::{MoveKind, Occupancy};
 use super::{Battle, Phase};
 use crate::action::{Action, Illegal};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
+use crate::scenario::MAX_UNITS;
 use crate::unit::{Arm, UnitId};
 
 impl Battle {
@@ -61,38 +62,30 @@ impl Battle {
     fn check_move(&self, unit: UnitId, to: Square, facing: Dir, kind: MoveKind) -> Result<(), Illegal> {
         let at = self.units[unit.index()].at;
         let map = &self.scenario.map;
-        if to != at && !self.destinations(unit, kind).contains(to) {
-            let why = if !map.contains(to) {
-                Illegal::new("R1.1", format!("{to} is off the board"))
-            } else if !map.terrain(to).passable() {
+        if !map.contains(to) {
+            return Err(Illegal::new("R1.1", format!("{to} is off the board")));
+        }
+        let occ = self.occupancy(self.info(unit).side);
+        if to != at && !self.destinations(unit, kind, &occ).contains(to) {
+            let why = if !map.terrain(to).passable() {
                 Illegal::new("R5.1", format!("{to} is a river"))
             } else if let Some(other) = self.unit_at(to) {
-                Illegal::new(
-                    "R5.1",
-                    format!("{to} is held by {}: a move must end on an empty square", self.info(other).name),
-                )
+                let holder = &self.info(other).name;
+                Illegal::new("R5.1", format!("{to} is held by {holder}: a move must end on an empty square"))
             } else if at.distance(to) > kind.allowance + kind.road_bonus as u8 {
                 Illegal::new("R2.6", format!("{to} is beyond the unit's move of {}", kind.allowance))
-            } else if self.enemy_adjacent(at, self.info(unit).side, None)
-                && self.enemy_adjacent(to, self.info(unit).side, None)
-            {
-                Illegal::new(
-                    "R5.3",
-                    format!("a unit in contact may only move to squares not adjacent to an enemy; {to} is"),
-                )
+            } else if occ.zoc.contains(at) && occ.zoc.contains(to) && kind.take_ground != Some(to) {
+                let why = format!("a unit in contact may only move to squares not adjacent to an enemy; {to} is");
+                Illegal::new("R5.3", why)
             } else {
-                Illegal::new(
-                    "R5",
-                    format!("{to} cannot be reached (zone of control, terrain, river or enemy in the way)"),
-                )
+                let why = format!("{to} cannot be reached (zone of control, terrain, river or enemy in the way)");
+                Illegal::new("R5", why)
             };
             return Err(why);
         }
-        if !self.facings_at(unit, to)[facing.index()] {
-            return Err(Illegal::new(
-                "R5.4",
-                format!("a unit ending next to an enemy must face one; {facing} does not"),
-            ));
+        if !self.facings_at(to, &occ)[facing.index()] {
+            let why = format!("a unit ending next to an enemy must face one; {facing} does not");
+            return Err(Illegal::new("R5.4", why));
         }
         Ok(())
     }
@@ -120,8 +113,14 @@ impl Battle {
     }
 
     pub(crate) fn check_order(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
+        if let Some(target) = order.target()
+            && target.0 >= self.unit_count
+        {
+            return Err(Illegal::new("R6.1", format!("there is no unit {} to attack", target.0)));
+        }
         let state = self.units[unit.index()];
         let arm = self.info(unit).arm;
+        let side = self.info(unit).side;
         let no_guns = |what: &str| Illegal::new("R4.3", format!("artillery cannot {what}"));
         match order {
             Action::Hold => Ok(()),
@@ -138,7 +137,7 @@ impl Battle {
                     }
                     self.check_move(unit, state.at, facing, self.move_kind(unit))?;
                 }
-                self.assess(unit, state.at, facing, target, false).map(|_| ())
+                self.assess(unit, state.at, facing, target, false, &self.occupancy(side)).map(|_| ())
             }
             Action::MoveFire { to, facing, target } => {
                 if arm == Arm::Artillery {
@@ -148,13 +147,13 @@ impl Battle {
                     return Err(Illegal::new("R4.2", "Move & Fire must move or change facing; use Fire"));
                 }
                 self.check_move(unit, to, facing, Self::ONE_STEP)?;
-                self.assess(unit, to, facing, target, true).map(|_| ())
+                self.assess(unit, to, facing, target, true, &self.occupancy(side)).map(|_| ())
             }
             Action::FireMove { target } => {
                 if arm == Arm::Artillery {
                     return Err(no_guns("fire and move"));
                 }
-                self.assess(unit, state.at, state.facing, target, true).map(|_| ())
+                self.assess(unit, state.at, state.facing, target, true, &self.occupancy(side)).map(|_| ())
             }
             Action::Activate(_) | Action::EndActivations => {
                 Err(Illegal::new("R4.2", format!("{} must carry out an order first", self.info(unit).name)))
@@ -186,17 +185,25 @@ impl Battle {
             Phase::ChooseOrder { unit } => self.orders_into(unit, out),
             Phase::Advance { unit, vacated } => {
                 let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
-                self.for_each_move(unit, kind, true, |to, facing| out.push(Action::Advance { to, facing }));
+                let occ = self.occupancy(self.info(unit).side);
+                self.for_each_move(unit, kind, true, &occ, |to, facing| out.push(Action::Advance { to, facing }));
             }
             _ => {}
         }
     }
 
     /// Calls `visit` with every (square, facing) a move of `kind` may end with, optionally including staying as it is.
-    fn for_each_move(&self, unit: UnitId, kind: MoveKind, include_stay: bool, mut visit: impl FnMut(Square, Dir)) {
+    fn for_each_move(
+        &self,
+        unit: UnitId,
+        kind: MoveKind,
+        include_stay: bool,
+        occ: &Occupancy,
+        mut visit: impl FnMut(Square, Dir),
+    ) {
         let state = self.units[unit.index()];
         let mut add = |to: Square| {
-            let facings = self.facings_at(unit, to);
+            let facings = self.facings_at(to, occ);
             for d in Dir::ALL {
                 if facings[d.index()] && (include_stay || to != state.at || d != state.facing) {
                     visit(to, d);
@@ -204,27 +211,41 @@ impl Battle {
             }
         };
         add(state.at);
-        self.destinations(unit, kind).iter().for_each(add);
+        self.destinations(unit, kind, occ).iter().for_each(add);
     }
 
     fn orders_into(&self, unit: UnitId, out: &mut Vec<Action>) {
         let state = self.units[unit.index()];
         let side = self.info(unit).side;
+        let occ = self.occupancy(side);
         out.push(Action::Hold);
-        self.for_each_move(unit, self.move_kind(unit), false, |to, facing| out.push(Action::Move { to, facing }));
-        let enemies = || self.alive_units().filter(move |&e| self.info(e).side != side);
+        self.for_each_move(unit, self.move_kind(unit), false, &occ, |to, facing| out.push(Action::Move { to, facing }));
+        // Only enemies within range (one step more for Move & Fire) can be attacked.
+        let range = self.options.range.get(self.info(unit).arm);
+        let mut targets = [UnitId(0); MAX_UNITS];
+        let mut n = 0;
+        for e in self.alive_units() {
+            if self.info(e).side != side && self.units[e.index()].at.distance(state.at) <= range + 1 {
+                targets[n] = e;
+                n += 1;
+            }
+        }
+        let targets = &targets[..n];
+        if targets.is_empty() {
+            return;
+        }
         let fire_facings = if self.options.pivot_is_move {
             let mut only = [false; 4];
             only[state.facing.index()] = true;
             only
         } else {
-            let mut pivots = self.facings_at(unit, state.at);
+            let mut pivots = self.facings_at(state.at, &occ);
             pivots[state.facing.index()] = true;
             pivots
         };
         for facing in Dir::ALL.into_iter().filter(|d| fire_facings[d.index()]) {
-            for target in enemies() {
-                if self.assess(unit, state.at, facing, target, false).is_ok() {
+            for &target in targets {
+                if self.assess(unit, state.at, facing, target, false, &occ).is_ok() {
                     out.push(Action::Fire { target, facing });
                 }
             }
@@ -232,15 +253,15 @@ impl Battle {
         if self.info(unit).arm == Arm::Artillery {
             return; // R4.3
         }
-        self.for_each_move(unit, Self::ONE_STEP, false, |to, facing| {
-            for target in enemies() {
-                if self.assess(unit, to, facing, target, true).is_ok() {
+        self.for_each_move(unit, Self::ONE_STEP, false, &occ, |to, facing| {
+            for &target in targets {
+                if self.assess(unit, to, facing, target, true, &occ).is_ok() {
                     out.push(Action::MoveFire { to, facing, target });
                 }
             }
         });
-        for target in enemies() {
-            if self.assess(unit, state.at, state.facing, target, true).is_ok() {
+        for &target in targets {
+            if self.assess(unit, state.at, state.facing, target, true, &occ).is_ok() {
                 out.push(Action::FireMove { target });
             }
         }

@@ -302,20 +302,14 @@ impl Battle {
             _ => None,
         }
     }
+}
 
-    /// Whether an enemy of `side` stands next to `s`, ignoring `except`.
-    pub(crate) fn enemy_adjacent(&self, s: Square, side: Side, except: Option<UnitId>) -> bool {
-        self.enemies_adjacent(s, side, except).next().is_some()
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// The enemies of `side` next to `s`, ignoring `except`.
-    pub(crate) fn enemies_adjacent(
-        &self,
-        s: Square,
-        side: Side,
-        except: Option<UnitId>,
-    ) -> impl Iterator<Item = UnitId> + '_ {
-        self.alive_units()
-            .filter(move |&u| Some(u) != except && self.info(u).side != side && self.units[u.index()].at.is_adjacent(s))
+    #[test]
+    fn a_battle_fits_in_one_kibibyte_so_search_can_hold_millions() {
+        assert!(std::mem::size_of::<Battle>() <= 1024, "{} bytes", std::mem::size_of::<Battle>());
     }
 }

@@ -2,7 +2,7 @@
 
 use super::Battle;
 use crate::geometry::{Dir, Square};
-use crate::unit::UnitId;
+use crate::unit::{Side, UnitId};
 
 /// A set of squares of a board of up to 26 × 26.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -43,6 +43,50 @@ impl SquareSet {
     }
 }
 
+/// Where units stand, seen from one side: computed once per query so that movement, facing and line of sight
+/// look squares up in bit sets instead of scanning the units.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Occupancy {
+    /// Squares holding any unit.
+    pub all: SquareSet,
+    /// Squares holding an enemy of the side.
+    pub enemy: SquareSet,
+    /// Squares adjacent to an enemy of the side (R5.2, R5.3).
+    pub zoc: SquareSet,
+}
+
+/// A breadth-first queue that lives on the stack for ordinary allowances and spills to the heap for huge ones.
+struct Queue<T: Copy> {
+    near: [Option<T>; 64],
+    far: Vec<T>,
+    head: usize,
+    tail: usize,
+}
+
+impl<T: Copy> Queue<T> {
+    fn new() -> Self {
+        Queue { near: [None; 64], far: Vec::new(), head: 0, tail: 0 }
+    }
+
+    fn push(&mut self, item: T) {
+        if self.tail < self.near.len() {
+            self.near[self.tail] = Some(item);
+        } else {
+            self.far.push(item);
+        }
+        self.tail += 1;
+    }
+
+    fn pop(&mut self) -> Option<T> {
+        if self.head == self.tail {
+            return None;
+        }
+        let i = self.head;
+        self.head += 1;
+        if i < self.near.len() { self.near[i] } else { Some(self.far[i - self.near.len()]) }
+    }
+}
+
 /// How a move is made: a Move order may use the road bonus (R1.6); the moves of Move & Fire and Fire & Move may not,
 /// and Fire & Move may take ground (R4.4).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -53,43 +97,52 @@ pub(crate) struct MoveKind {
 }
 
 impl Battle {
-    /// The squares `unit` may end a move on, other than its own (R5.1–R5.3, R1.5, R1.6).
-    pub(crate) fn destinations(&self, unit: UnitId, kind: MoveKind) -> SquareSet {
-        let state = self.units[unit.index()];
-        let side = self.info(unit).side;
+    /// Where the units stand, as seen by `side`.
+    pub(crate) fn occupancy(&self, side: Side) -> Occupancy {
+        let mut occ = Occupancy::default();
         let map = &self.scenario.map;
-        let started_in_contact = self.enemy_adjacent(state.at, side, None);
+        for u in self.alive_units() {
+            let at = self.units[u.index()].at;
+            occ.all.insert(at);
+            if self.info(u).side != side {
+                occ.enemy.insert(at);
+                for d in Dir::ALL {
+                    if let Some(n) = map.step(at, d) {
+                        occ.zoc.insert(n);
+                    }
+                }
+            }
+        }
+        occ
+    }
+
+    /// The squares `unit` may end a move on, other than its own (R5.1–R5.3, R1.5, R1.6).
+    pub(crate) fn destinations(&self, unit: UnitId, kind: MoveKind, occ: &Occupancy) -> SquareSet {
+        let state = self.units[unit.index()];
+        let map = &self.scenario.map;
+        let started_in_contact = occ.zoc.contains(state.at);
         let start_on_road = kind.road_bonus && map.road(state.at);
         let mut result = SquareSet::default();
         // Breadth-first over (square, still on road) states; a road path may go one step further (R1.6).
         let mut seen = [SquareSet::default(); 2];
-        let mut queue = [(state.at, 0u8, false); 26 * 26 * 2];
-        let (mut head, mut tail) = (0, 1);
-        queue[0] = (state.at, 0, start_on_road);
+        let mut queue = Queue::new();
+        queue.push((state.at, 0u8, start_on_road));
         seen[start_on_road as usize].insert(state.at);
-        while head < tail {
-            let (at, steps, on_road) = queue[head];
-            head += 1;
-            let limit = kind.allowance + on_road as u8;
-            if steps >= limit {
+        while let Some((at, steps, on_road)) = queue.pop() {
+            if steps >= kind.allowance + on_road as u8 {
                 continue;
             }
             for dir in Dir::ALL {
                 let Some(next) = map.step(at, dir) else { continue };
-                if !map.terrain(next).passable() {
-                    continue; // R5.1: never into a river.
+                if !map.terrain(next).passable() || occ.enemy.contains(next) {
+                    continue; // R5.1: never into a river or an enemy's square.
                 }
-                let occupant = self.unit_at(next);
-                if occupant.is_some_and(|o| self.info(o).side != side) {
-                    continue; // R5.1: never into an enemy's square.
-                }
-                let near_enemy = self.enemy_adjacent(next, side, None);
-                let taking_ground = kind.take_ground == Some(next);
-                if started_in_contact && near_enemy && !taking_ground {
+                let near_enemy = occ.zoc.contains(next);
+                if started_in_contact && near_enemy && kind.take_ground != Some(next) {
                     continue; // R5.3.
                 }
-                if occupant.is_none() && next != state.at {
-                    result.insert(next);
+                if !occ.all.contains(next) {
+                    result.insert(next); // R5.1: end only on an empty square.
                 }
                 // R5.2 zone of control and R1.5 terrain end the move here.
                 if near_enemy || map.terrain(next).ends_move() {
@@ -97,8 +150,7 @@ impl Battle {
                 }
                 let still_road = on_road && map.road(next);
                 if seen[still_road as usize].insert(next) {
-                    queue[tail] = (next, steps + 1, still_road);
-                    tail += 1;
+                    queue.push((next, steps + 1, still_road));
                 }
             }
         }
@@ -106,14 +158,9 @@ impl Battle {
     }
 
     /// The facings a unit may take at the end of a move to `to` (R5.4): any, or toward an adjacent enemy.
-    pub(crate) fn facings_at(&self, unit: UnitId, to: Square) -> [bool; 4] {
-        let side = self.info(unit).side;
-        let mut allowed = [false; 4];
-        for enemy in self.enemies_adjacent(to, side, Some(unit)) {
-            if let Some(d) = to.dir_to(self.units[enemy.index()].at) {
-                allowed[d.index()] = true;
-            }
-        }
+    pub(crate) fn facings_at(&self, to: Square, occ: &Occupancy) -> [bool; 4] {
+        let map = &self.scenario.map;
+        let allowed = Dir::ALL.map(|d| map.step(to, d).is_some_and(|n| occ.enemy.contains(n)));
         if allowed.iter().any(|&a| a) { allowed } else { [true; 4] }
     }
 }

@@ -322,6 +322,8 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
     }
     let height = rows.len();
     let width = rows[0].len();
+    // A map of the right shape is kept even with bad characters (read as open), so that the checks that need it
+    // (squares on the board, rivers, fences) still run and every problem is reported at once.
     let mut ok = true;
     for (i, row) in rows.iter().enumerate() {
         if row.len() != width {
@@ -355,14 +357,13 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
                         Some(at..at),
                         format!("unknown terrain character '{c}' at {} (expected . W T S ~ F)", square_name(i, j)),
                     );
-                    ok = false;
                 }
             }
         }
     }
     let mut layer =
         |text: &Option<Spanned<String>>, what: &str, cells: &mut Vec<Cell>, apply: &dyn Fn(char, &mut Cell) -> bool| {
-            let Some(text) = text else { return true };
+            let Some(text) = text else { return };
             let rows = layer_rows(text, r.source);
             if rows.len() != height || rows.iter().any(|row| row.len() != width) {
                 let shape = rows.first().map_or(0, |r| r.len());
@@ -370,27 +371,24 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
                     Some(text.span()),
                     format!("the {what} layer is {shape}×{} but the terrain is {width}×{height}", rows.len()),
                 );
-                return false;
+                return;
             }
-            let mut fine = true;
             for (i, row) in rows.iter().enumerate() {
                 for (j, &(c, at)) in row.iter().enumerate() {
                     if !apply(c, &mut cells[index(i, j)]) {
                         r.at(Some(at..at), format!("unknown {what} character '{c}' at {}", square_name(i, j)));
-                        fine = false;
                     }
                 }
             }
-            fine
         };
-    ok &= layer(&raw.elevation, "elevation", &mut cells, &|c, cell| match c.to_digit(10) {
+    layer(&raw.elevation, "elevation", &mut cells, &|c, cell| match c.to_digit(10) {
         Some(d @ 0..=3) => {
             cell.elevation = d as u8;
             true
         }
         _ => false,
     });
-    ok &= layer(&raw.roads, "road", &mut cells, &|c, cell| match c {
+    layer(&raw.roads, "road", &mut cells, &|c, cell| match c {
         '#' => {
             cell.road = true;
             true

@@ -1,0 +1,193 @@
+//! End-to-end tests of the `pacw` binary: check, show, play, save, load and replay.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn pacw(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pacw runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pacw-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path).to_string_lossy().into_owned()
+}
+
+#[test]
+fn check_accepts_every_shipped_scenario() {
+    let files: Vec<String> = ["meeting-engagement", "bloody-lane", "maryes-heights", "mcpherson-ridge"]
+        .iter()
+        .map(|n| repo(&format!("scenarios/{n}.toml")))
+        .collect();
+    let args: Vec<&str> = std::iter::once("check").chain(files.iter().map(String::as_str)).collect();
+    let out = pacw(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).matches(": ok").count(), 4);
+}
+
+#[test]
+fn check_reports_every_mistake_with_line_and_column() {
+    let dir = temp_dir("check");
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        r#"name = "Bad"
+turns = 0
+[map]
+terrain = """
+..X.
+....
+..~.
+....
+"""
+fences = ["a1-c3"]
+[[sides]]
+id = "blue"
+home = "south"
+[[sides]]
+id = "grey"
+home = "south"
+[[units]]
+side = "blue"
+arm = "dragoons"
+at = "b1"
+[[units]]
+side = "green"
+arm = "inf"
+at = "c2"
+[[units]]
+side = "grey"
+arm = "inf"
+at = "q9"
+[options]
+to_hit = 9
+fog = true
+"#,
+    )
+    .unwrap();
+    let out = pacw(&["check", bad.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    for expected in [
+        "bad.toml:2:9: turns = 0",
+        "unknown terrain character 'X' at c4",
+        "fence a1-c3: the squares are not adjacent",
+        "same home edge",
+        "unknown arm 'dragoons'",
+        "unknown side 'green'",
+        "c2: a unit cannot stand on a river",
+        "square q9 is off the board",
+        "to_hit",
+        "unknown option 'fog'",
+    ] {
+        assert!(err.contains(expected), "missing «{expected}» in:\n{err}");
+    }
+    let json = pacw(&["check", "--json", bad.to_str().unwrap()], "");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v[0]["ok"], false);
+    assert!(v[0]["problems"].as_array().unwrap().len() >= 10);
+}
+
+#[test]
+fn show_draws_the_board_with_units() {
+    let out = pacw(&["show", "bloody-lane"], "");
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(s.contains("Bloody Lane"));
+    assert!(s.contains("S1@i+^"), "a veteran Confederate brigade in the sunken road facing north:\n{s}");
+    assert!(s.contains("Rodes' Brigade"));
+}
+
+#[test]
+fn a_whole_game_is_played_saved_and_replayed_identically() {
+    let dir = temp_dir("play");
+    let save = dir.join("game.json");
+    // Always the first listed choice: activate a unit, then hold, until the turn limit.
+    let input = "1\n".repeat(5000);
+    let out = pacw(&["play", "bloody-lane", "--seed", "11", "--save", save.to_str().unwrap()], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let played = text(&out.stdout);
+    assert!(played.contains("Game over"), "the game ends:\n{}", &played[played.len().saturating_sub(2000)..]);
+    let replay = pacw(&["replay", save.to_str().unwrap()], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    let replayed = text(&replay.stdout);
+    // Every event line of the game appears in the replay, in order.
+    let game_events: Vec<&str> = played.lines().filter(|l| l.starts_with("Card:") || l.contains("rolls")).collect();
+    let replay_events: Vec<&str> = replayed.lines().filter(|l| l.starts_with("Card:") || l.contains("rolls")).collect();
+    assert_eq!(game_events, replay_events);
+    assert!(replayed.contains("Game over"));
+}
+
+#[test]
+fn a_saved_game_continues_where_it_stopped() {
+    let dir = temp_dir("resume");
+    let save = dir.join("game.json");
+    let out = pacw(&["play", "--seed", "5", "--save", save.to_str().unwrap()], "1\n1\nq\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let before: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(before["actions"].as_array().unwrap().len(), 2);
+    let out = pacw(&["play", "--load", save.to_str().unwrap()], "1\nq\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let after: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(after["actions"].as_array().unwrap().len(), 3);
+    assert_eq!(after["actions"][0], before["actions"][0]);
+}
+
+#[test]
+fn a_damaged_or_altered_save_gets_a_clear_message() {
+    let dir = temp_dir("damaged");
+    let save = dir.join("game.json");
+    pacw(&["play", "--seed", "9", "--save", save.to_str().unwrap()], &"1\n".repeat(40));
+    let good = std::fs::read_to_string(&save).unwrap();
+    let cases = [
+        ("truncated", good[..good.len() / 2].to_string(), "damaged"),
+        ("seed", good.replace("\"seed\": 9", "\"seed\": 10"), "altered"),
+        ("illegal", good.replacen("\"hold\"", "{\"activate\": 40}", 1), "illegal"),
+        ("format", good.replace("pacw-save", "chess"), "not a pacw save"),
+    ];
+    for (name, content, expected) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, content).unwrap();
+        let out = pacw(&["replay", path.to_str().unwrap()], "");
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = text(&out.stderr);
+        assert!(err.contains(expected), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn playing_against_the_random_player_reaches_the_end() {
+    let out =
+        pacw(&["play", "maryes-heights", "--seed", "3", "--vs", "random", "--side", "second"], &"1\n".repeat(5000));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("Union (random):"), "the computer plays the Union");
+    assert!(s.contains("Game over"));
+}
+
+#[test]
+fn bad_usage_exits_with_two() {
+    assert_eq!(pacw(&["play", "--vs", "nobody"], "").status.code(), Some(2));
+    assert_eq!(pacw(&["frobnicate"], "").status.code(), Some(2));
+    let out = pacw(&["play", "--set", "to_hit=9", "--seed", "1"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("to_hit"));
+}

@@ -1,0 +1,54 @@
+//! Golden playthroughs: seed + decisions → event transcript, checked in under `tests/snapshots/`.
+//! Any change to how the rules resolve shows up in review as a change to these transcripts.
+
+use pacw_engine::{Game, Initiative, Options, SHIPPED_SCENARIOS, ToAct, narrate};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write;
+
+/// Plays a game choosing uniformly among legal actions with its own seeded generator; returns the transcript.
+fn playthrough(scenario: usize, options: Option<Options>, seed: u64) -> String {
+    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
+    let mut game = Game::new(text, file, options, seed).unwrap();
+    let mut chooser = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(31));
+    let mut out = String::new();
+    let s = game.battle().scenario().clone();
+    writeln!(out, "{} — seed {seed} — {}", s.name, game.battle().options()).unwrap();
+    for e in game.log() {
+        writeln!(out, "{}", narrate::event(&s, e)).unwrap();
+    }
+    while let ToAct::Side(side) = game.battle().to_act() {
+        let actions = game.battle().legal_actions();
+        let action = actions[chooser.random_range(0..actions.len())];
+        writeln!(out, "> {}: {}", s.side(side).name, narrate::action(game.battle(), &action)).unwrap();
+        for e in game.act(action).unwrap() {
+            writeln!(out, "{}", narrate::event(&s, &e)).unwrap();
+        }
+    }
+    out
+}
+
+#[test]
+fn golden_meeting_engagement_cards_seed_1() {
+    insta::assert_snapshot!(playthrough(0, None, 1));
+}
+
+#[test]
+fn golden_bloody_lane_igougo_seed_2() {
+    let mut o = Options::default();
+    o.initiative = Initiative::Igougo;
+    insta::assert_snapshot!(playthrough(1, Some(o), 2));
+}
+
+#[test]
+fn golden_maryes_heights_alternate_seed_3() {
+    let mut o = Options::default();
+    o.initiative = Initiative::Alternate;
+    o.pivot_is_move = false;
+    insta::assert_snapshot!(playthrough(2, Some(o), 3));
+}
+
+#[test]
+fn golden_mcpherson_ridge_cards_seed_4() {
+    insta::assert_snapshot!(playthrough(3, None, 4));
+}
