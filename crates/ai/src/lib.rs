@@ -1,29 +1,70 @@
 //! # pacw-ai
 //!
 //! Computer players. Each sees only the battle as it stands, never the seeded future: chance is the engine's.
+//!
+//! - `random`: uniform over the legal actions;
+//! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;
+//! - `mcts`: Monte Carlo tree search over the engine's chance nodes, with greedy rollouts.
 
+pub mod evaluate;
+mod greedy;
+mod mcts;
 mod random;
 
+pub use greedy::GreedyPlayer;
+pub use mcts::{Budget, DEFAULT_ITERATIONS, MctsConfig, MctsPlayer};
 pub use random::RandomPlayer;
 
 use pacw_engine::{Action, Battle};
 
 /// A computer player: given a battle where its side acts, it picks one of the legal actions.
 pub trait Player {
-    /// Its name, as on the command line (`random`, …).
+    /// Its name, as on the command line (`random`, `greedy`, `mcts`).
     fn name(&self) -> &str;
 
     /// Picks an action; `battle.to_act()` is this player's side and at least one action is legal.
     fn choose(&mut self, battle: &Battle) -> Action;
 }
 
-/// The names of the players [`player`] knows.
-pub const PLAYERS: &[&str] = &["random"];
+/// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
+/// `:tTHREADS` (parallel trees), `:kCHILDREN` (widest branching), `:rDECISIONS` (rollout length, or `:rend`), as in
+/// `mcts:2000:t2` or `mcts:500ms:k4:r20`.
+pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
-/// A player by name, seeded for determinism; `None` for an unknown name.
+/// A player by name, seeded for determinism; `None` for an unknown name or bad settings.
+///
+/// ```
+/// assert!(pacw_ai::player("greedy", 1).is_some());
+/// assert!(pacw_ai::player("mcts:500:t2", 1).is_some());
+/// assert!(pacw_ai::player("chess", 1).is_none());
+/// ```
 pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
-    match name {
-        "random" => Some(Box::new(RandomPlayer::new(seed))),
+    let mut parts = name.split(':');
+    match parts.next()? {
+        "random" if parts.next().is_none() => Some(Box::new(RandomPlayer::new(seed))),
+        "greedy" if parts.next().is_none() => Some(Box::new(GreedyPlayer::new(seed))),
+        "mcts" => {
+            let mut config = MctsConfig::default();
+            for part in parts {
+                if let Some(ms) = part.strip_suffix("ms") {
+                    config.budget = Budget::Millis(ms.parse().ok().filter(|&m| m > 0)?);
+                } else if let Some(k) = part.strip_prefix('k') {
+                    config.max_children = k.parse().ok().filter(|&k| k > 0)?;
+                } else if let Some(r) = part.strip_prefix('r') {
+                    config.rollout_decisions = if r == "end" { u16::MAX } else { r.parse().ok()? };
+                } else if let Some(t) = part.strip_prefix('t') {
+                    config.threads = t.parse().ok().filter(|&t| (1..=64).contains(&t))?;
+                } else {
+                    config.budget = Budget::Iterations(part.parse().ok().filter(|&n| n > 0)?);
+                }
+            }
+            Some(Box::new(MctsPlayer::new(config, seed)))
+        }
         _ => None,
     }
+}
+
+/// Whether [`player`] accepts this name.
+pub fn is_player(name: &str) -> bool {
+    player(name, 0).is_some()
 }

@@ -2,6 +2,7 @@
 
 mod board;
 mod check;
+mod odds;
 mod play;
 mod replay;
 mod source;
@@ -39,6 +40,8 @@ enum Command {
     },
     /// Play a game in the terminal: hot-seat, or against the computer with --vs.
     Play(play::PlayArgs),
+    /// The exact odds of an attack before the dice are rolled: abstract, on a scenario's board, or the full table.
+    Odds(odds::OddsArgs),
     /// Replay a saved game and print its full event log.
     Replay {
         /// The save file (JSON) written by `pacw play --save`.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Some(Command::Check { files, json }) => check::run(&files, json),
         Some(Command::Show { scenario, json }) => check::show(&scenario, json),
         Some(Command::Play(args)) => play::run(args),
+        Some(Command::Odds(args)) => odds::run(args),
         Some(Command::Replay { file, json }) => replay::run(&file, json),
         Some(Command::Scenarios) => {
             for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {

@@ -20,7 +20,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Play against this computer player instead of hot-seat.
-    #[arg(long, value_name = "PLAYER", value_parser = clap::builder::PossibleValuesParser::new(PLAYERS))]
+    #[arg(long, value_name = "PLAYER", value_parser = parse_player)]
     pub vs: Option<String>,
     /// With --vs, the side you play: `first`, `second`, or a side id from the scenario.
     #[arg(long, default_value = "first")]
@@ -34,6 +34,18 @@ pub struct PlayArgs {
     /// Set a rule option, as NAME=VALUE (RULES.md R11), e.g. --set initiative=igougo.
     #[arg(long = "set", value_name = "OPTION=VALUE")]
     pub set: Vec<String>,
+}
+
+/// Accepts the names `pacw_ai::player` knows (random, greedy, mcts with settings such as mcts:2000).
+fn parse_player(name: &str) -> Result<String, String> {
+    if pacw_ai::is_player(name) {
+        Ok(name.to_string())
+    } else {
+        Err(format!(
+            "unknown player '{name}' (known: {}; mcts also as mcts:ITERATIONS, mcts:MSms, mcts:...:tTHREADS)",
+            PLAYERS.join(", ")
+        ))
+    }
 }
 
 /// Runs the game on the terminal.
@@ -96,11 +108,7 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
     }
     let mut lines = input.lines();
     let mut show_board = true;
-    loop {
-        let side = match game.battle().to_act() {
-            ToAct::Side(side) => side,
-            _ => break,
-        };
+    while let ToAct::Side(side) = game.battle().to_act() {
         let actions = game.battle().legal_actions();
         let events = if let Some((_, p)) = computer.as_mut().filter(|(s, _)| *s == side) {
             let action = p.choose(game.battle());

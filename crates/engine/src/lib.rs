@@ -22,6 +22,7 @@ pub mod game;
 pub mod geometry;
 pub mod map;
 pub mod narrate;
+pub mod odds;
 pub mod options;
 pub mod scenario;
 pub mod unit;

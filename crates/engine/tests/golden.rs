@@ -35,16 +35,13 @@ fn golden_meeting_engagement_cards_seed_1() {
 
 #[test]
 fn golden_bloody_lane_igougo_seed_2() {
-    let mut o = Options::default();
-    o.initiative = Initiative::Igougo;
+    let o = Options { initiative: Initiative::Igougo, ..Options::default() };
     insta::assert_snapshot!(playthrough(1, Some(o), 2));
 }
 
 #[test]
 fn golden_maryes_heights_alternate_seed_3() {
-    let mut o = Options::default();
-    o.initiative = Initiative::Alternate;
-    o.pivot_is_move = false;
+    let o = Options { initiative: Initiative::Alternate, pivot_is_move: false, ..Options::default() };
     insta::assert_snapshot!(playthrough(2, Some(o), 3));
 }
 

@@ -14,13 +14,14 @@ use std::sync::Arc;
 
 fn options_strategy() -> impl Strategy<Value = Options> {
     (0..3u8, any::<bool>(), any::<bool>(), any::<bool>(), 3..=6u8).prop_map(|(init, once, stand, pivot, to_hit)| {
-        let mut o = Options::default();
-        o.initiative = [Initiative::Cards, Initiative::Igougo, Initiative::Alternate][init as usize];
-        o.once_per_turn = once;
-        o.blocked_retreat = if stand { BlockedRetreat::Stand } else { BlockedRetreat::Destroyed };
-        o.pivot_is_move = pivot;
-        o.to_hit = to_hit;
-        o
+        Options {
+            initiative: [Initiative::Cards, Initiative::Igougo, Initiative::Alternate][init as usize],
+            once_per_turn: once,
+            blocked_retreat: if stand { BlockedRetreat::Stand } else { BlockedRetreat::Destroyed },
+            pivot_is_move: pivot,
+            to_hit,
+            ..Options::default()
+        }
     })
 }
 
@@ -88,12 +89,10 @@ fn play_random_game(scenario: usize, options: Options, seed: u64) {
         game.act(action).unwrap();
         for e in &game.log()[seen_events..] {
             match *e {
-                Event::Activated { unit, .. } => {
-                    // The unit may have been hit since (not within its own activation), so check right away only
-                    // when it is still the active unit.
-                    if game.battle().active_unit() == Some(unit) {
-                        assert!(!game.battle().unit(unit).shaken, "R4.1: activation removes shaken");
-                    }
+                // The unit may have been hit since (not within its own activation), so check it only while it
+                // is still the active unit.
+                Event::Activated { unit, .. } if game.battle().active_unit() == Some(unit) => {
+                    assert!(!game.battle().unit(unit).shaken, "R4.1: activation removes shaken");
                 }
                 Event::TurnStarted { iv, .. } if options.initiative == Initiative::Cards => {
                     assert_eq!(iv, game.battle().initiative_values(), "R3.6: IVs recomputed");

@@ -72,7 +72,7 @@ impl Battle {
             } else if let Some(other) = self.unit_at(to) {
                 let holder = &self.info(other).name;
                 Illegal::new("R5.1", format!("{to} is held by {holder}: a move must end on an empty square"))
-            } else if at.distance(to) > kind.allowance + kind.road_bonus as u8 {
+            } else if at.distance(to) > kind.allowance + (kind.road_bonus && map.road(at) && map.road(to)) as u8 {
                 Illegal::new("R2.6", format!("{to} is beyond the unit's move of {}", kind.allowance))
             } else if occ.zoc.contains(at) && occ.zoc.contains(to) && kind.take_ground != Some(to) {
                 let why = format!("a unit in contact may only move to squares not adjacent to an enemy; {to} is");

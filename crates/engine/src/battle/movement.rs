@@ -137,6 +137,10 @@ impl Battle {
                 if !map.terrain(next).passable() || occ.enemy.contains(next) {
                     continue; // R5.1: never into a river or an enemy's square.
                 }
+                let still_road = on_road && map.road(next);
+                if steps + 1 > kind.allowance && !still_road {
+                    continue; // R1.6: the extra square is only for a move entirely along the road.
+                }
                 let near_enemy = occ.zoc.contains(next);
                 if started_in_contact && near_enemy && kind.take_ground != Some(next) {
                     continue; // R5.3.
@@ -148,7 +152,6 @@ impl Battle {
                 if near_enemy || map.terrain(next).ends_move() {
                     continue;
                 }
-                let still_road = on_road && map.road(next);
                 if seen[still_road as usize].insert(next) {
                     queue.push((next, steps + 1, still_road));
                 }

@@ -1,12 +1,13 @@
 //! Validated scenarios (SCENARIO_FORMAT.md): a battlefield, two sides, their units, objectives, turns and options.
 //!
-//! A [`Scenario`] is only made by [`Scenario::parse`], which checks everything once; the battle then trusts it.
+//! A [`Scenario`] is made by [`Scenario::parse`], which checks everything once, or built in code by
+//! [`Scenario::synthetic`], which checks what it is given; the battle then trusts it.
 
 mod parse;
 
 pub use parse::{Problem, ScenarioError};
 
-use crate::geometry::{Dir, Square};
+use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::Map;
 use crate::options::Options;
 use crate::unit::{Side, UnitInfo};
@@ -92,5 +93,87 @@ impl Scenario {
     /// The side whose id is `id`.
     pub fn side_by_id(&self, id: &str) -> Option<Side> {
         Side::BOTH.into_iter().find(|s| self.sides[s.index()].id == id)
+    }
+}
+
+impl Scenario {
+    /// A scenario built in code instead of read from a file: for the odds of abstract situations
+    /// ([`crate::odds::Situation`]), tests and examples.
+    ///
+    /// It has two sides, `a` ("Side A", home edge south, red cards) and `b` ("Side B", home edge north, black
+    /// cards), each exhausted at half its starting units rounded up (R8.1); no objectives, one point per destroyed
+    /// unit and the longest turn limit. The units' `side` fields say which side each is on. The checks of
+    /// SCENARIO_FORMAT.md that concern these parts are made: the board size (R1.1), every unit on a passable
+    /// square of the board (R5.1), at most one unit per square (R2.5), each side at least one unit, at most
+    /// [`MAX_UNITS`] units, and the options' ranges (R11). Every problem is reported, under the file name `name`.
+    ///
+    /// ```
+    /// use pacw_engine::{Arm, Dir, Map, Options, Quality, Scenario, Side, Square, UnitInfo};
+    /// let unit = |side, x, y, facing| UnitInfo {
+    ///     name: format!("{side:?}"), side, arm: Arm::Infantry, quality: Quality::Regular,
+    ///     at: Square::new(x, y), facing,
+    /// };
+    /// let units = vec![unit(Side::A, 2, 0, Dir::N), unit(Side::B, 2, 2, Dir::S)];
+    /// let s = Scenario::synthetic("two brigades", Map::open(5, 4), units, Options::default()).unwrap();
+    /// assert_eq!(s.side(Side::B).home, Dir::N);
+    /// assert!(Scenario::synthetic("bad", Map::open(5, 4), vec![], Options::default()).is_err());
+    /// ```
+    pub fn synthetic(name: &str, map: Map, units: Vec<UnitInfo>, options: Options) -> Result<Scenario, ScenarioError> {
+        let mut problems = Vec::new();
+        let mut problem = |message: String| problems.push(Problem { line: None, column: None, message });
+        for (what, n) in [("width", map.width()), ("height", map.height())] {
+            if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
+                problem(format!("the map's {what} is {n}; it must be from {MIN_SIDE} to {MAX_SIDE} (R1.1)"));
+            }
+        }
+        if units.len() > MAX_UNITS {
+            problem(format!("{} units: at most {MAX_UNITS} are allowed", units.len()));
+        }
+        for (i, u) in units.iter().enumerate() {
+            if !map.contains(u.at) {
+                problem(format!("unit {} ({}): {} is off the board (R1.1)", i + 1, u.name, u.at));
+            } else if !map.terrain(u.at).passable() {
+                problem(format!("unit {} ({}): {} is a river (R5.1)", i + 1, u.name, u.at));
+            }
+            if let Some(other) = units[..i].iter().position(|o| o.at == u.at) {
+                problem(format!(
+                    "unit {} ({}): square {} already holds unit {} (R2.5)",
+                    i + 1,
+                    u.name,
+                    u.at,
+                    other + 1
+                ));
+            }
+        }
+        let counts = Side::BOTH.map(|side| units.iter().filter(|u| u.side == side).count());
+        for side in Side::BOTH {
+            if counts[side.index()] == 0 {
+                problem(format!("side {side:?} has no units"));
+            }
+        }
+        if let Err(e) = options.validate() {
+            problem(e.to_string());
+        }
+        if !problems.is_empty() {
+            return Err(ScenarioError { file: name.to_string(), problems });
+        }
+        let side = |side: Side, id: &str, home, colour| SideInfo {
+            id: id.to_string(),
+            name: format!("Side {}", id.to_uppercase()),
+            home,
+            colour,
+            exhaustion: counts[side.index()].div_ceil(2) as u8,
+        };
+        Ok(Scenario {
+            name: name.to_string(),
+            description: String::new(),
+            turns: MAX_TURNS,
+            points_per_destroyed: 1,
+            map,
+            sides: [side(Side::A, "a", Dir::S, Colour::Red), side(Side::B, "b", Dir::N, Colour::Black)],
+            units,
+            objectives: Vec::new(),
+            options,
+        })
     }
 }

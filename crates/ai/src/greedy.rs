@@ -1,0 +1,98 @@
+//! The `greedy` player: each decision by its immediate expected value from the exact odds, plus a positional
+//! judgement of the square it leads to (cover, objectives, flanks, guns out of charge range).
+
+use crate::Player;
+use crate::evaluate::{View, order_value};
+use pacw_engine::{Action, Battle, ToAct, UnitId};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Picks the action of greatest immediate value; ties are broken at random from its seed.
+#[derive(Clone, Debug)]
+pub struct GreedyPlayer {
+    rng: ChaCha8Rng,
+    buffer: Vec<Action>,
+}
+
+/// A gain below this is not worth an activation's risk of noise.
+const WORTH_ACTIVATING: f32 = 0.05;
+
+impl GreedyPlayer {
+    /// A greedy player seeded for its tie-breaks.
+    pub fn new(seed: u64) -> Self {
+        GreedyPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: Vec::new() }
+    }
+
+    /// The best order of the active unit and its value.
+    fn best_order(&mut self, b: &Battle, unit: UnitId) -> (Action, f32) {
+        let view = View::new(b, b.info(unit).side);
+        b.legal_actions_into(&mut self.buffer);
+        let mut best = (Action::Hold, f32::MIN);
+        for &a in &self.buffer {
+            // A small random jitter breaks ties without favouring the order actions are listed in.
+            let v = order_value(b, &view, unit, &a) + self.rng.random_range(0.0..1e-3);
+            if v > best.1 {
+                best = (a, v);
+            }
+        }
+        best
+    }
+}
+
+/// The best immediate choice for the side to act in `b` (used by `greedy` and by the search's rollouts).
+pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
+    match b.active_unit() {
+        Some(unit) => p.best_order(b, unit).0,
+        None => {
+            let mut best = (Action::EndActivations, WORTH_ACTIVATING);
+            for (a, gain) in activation_gains(p, b) {
+                if gain > best.1 {
+                    best = (a, gain);
+                }
+            }
+            best.0
+        }
+    }
+}
+
+/// For each unit the side may activate, the gain of its best order (rallying a shaken unit counts).
+fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
+    let mut gains = Vec::new();
+    for a in b.legal_actions() {
+        let Action::Activate(unit) = a else { continue };
+        let mut after = b.clone();
+        if after.apply(a).is_err() || !matches!(after.to_act(), ToAct::Side(_)) {
+            continue;
+        }
+        let rally = if b.unit(unit).shaken { 0.5 } else { 0.0 };
+        gains.push((a, p.best_order(&after, unit).1 + rally));
+    }
+    gains
+}
+
+/// Every legal action with its immediate value, best first: the search's order of expansion.
+pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
+    let mut scored: Vec<(Action, f32)> = match b.active_unit() {
+        Some(unit) => {
+            let view = View::new(b, b.info(unit).side);
+            b.legal_actions().into_iter().map(|a| (a, order_value(b, &view, unit, &a))).collect()
+        }
+        None => {
+            let mut gains = activation_gains(p, b);
+            gains.push((Action::EndActivations, WORTH_ACTIVATING));
+            gains
+        }
+    };
+    scored.sort_by(|x, y| y.1.total_cmp(&x.1));
+    scored.into_iter().map(|(a, _)| a).collect()
+}
+
+impl Player for GreedyPlayer {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn choose(&mut self, battle: &Battle) -> Action {
+        greedy_choice(self, battle)
+    }
+}

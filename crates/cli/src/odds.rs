@@ -1,0 +1,530 @@
+//! `pacw odds`: the exact chance of every result of an attack, before the dice are rolled (RULES.md R6.4, R7).
+//!
+//! Three forms: an abstract situation (`--attacker inf --target cav:veteran --cover`), an attack on a scenario's
+//! board (`--scenario FILE --attacker d1 --target d7`), and the reference chart (`--table`). The arithmetic is the
+//! engine's (`pacw_engine::odds`); this module only reads arguments and prints.
+
+use crate::source::scenario_text;
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use pacw_engine::geometry::Aspect;
+use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
+use pacw_engine::{Action, Arm, Battle, Dir, Options, Prob, Quality, Scenario, Square, UnitId};
+use serde_json::{Value, json};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// The longest run of attacks `--attacks` accepts: the fractions grow with every attack.
+const MAX_ATTACKS: u32 = 1000;
+
+/// Arguments of `pacw odds`.
+#[derive(Args, Debug, Default)]
+#[command(after_help = "\
+Examples:
+  pacw odds --attacker inf --target cav:veteran --cover
+  pacw odds --attacker cav --target art:green --distance 1 --flank --attacks 3
+  pacw odds --scenario meeting-engagement --attacker d1 --target d5
+  pacw odds --table --json
+
+Each modifier is shown with its RULES.md id. With --attacks K, a run of K attacks with the same modifiers and no
+activation of the target in between: a retreat counts as the target shaken and still there (unless blocked, R7.4).")]
+pub struct OddsArgs {
+    /// Print the reference chart: every arm and quality of target, shooting or charge, cover or not, steady or
+    /// shaken (the attacker is --attacker ARM, default infantry, that did not move unless --moved).
+    #[arg(long)]
+    pub table: bool,
+    /// A scenario file or shipped scenario: the attack is made on its board, by the units on the given squares.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<String>,
+    /// The attacker: ARM[:QUALITY] (infantry/inf, cavalry/cav, artillery/art; green, regular, veteran), or a
+    /// SQUARE with --scenario.
+    #[arg(long, value_name = "ARM[:QUALITY]|SQUARE")]
+    pub attacker: Option<String>,
+    /// The target: ARM[:QUALITY], or a SQUARE with --scenario.
+    #[arg(long, value_name = "ARM[:QUALITY]|SQUARE")]
+    pub target: Option<String>,
+    /// The distance in squares (default 2); 1 is a charge (R6.1).
+    #[arg(long, value_name = "N")]
+    pub distance: Option<u8>,
+    /// The attacker has moved this activation: no "did not move" bonus (R6.4).
+    #[arg(long)]
+    pub moved: bool,
+    /// The target is in cover: woods (R6.3a).
+    #[arg(long)]
+    pub cover: bool,
+    /// A charge from the target's flank (R6.4).
+    #[arg(long, conflicts_with = "rear")]
+    pub flank: bool,
+    /// A charge from the target's rear (R6.4).
+    #[arg(long)]
+    pub rear: bool,
+    /// The target is shaken (R7.1). On a board: as if it were.
+    #[arg(long)]
+    pub shaken: bool,
+    /// Artillery attacking the same target again, neither having moved (R6.4 ranging bonus).
+    #[arg(long)]
+    pub ranging: bool,
+    /// The target has no square to retreat to (R7.3, R7.4).
+    #[arg(long)]
+    pub blocked: bool,
+    /// Also the target's state after K attacks in a row, and the expected number of attacks to destroy it.
+    #[arg(long, value_name = "K")]
+    pub attacks: Option<u32>,
+    /// With --scenario: the attacking order (R4.2).
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub order: Option<OrderArg>,
+    /// With --scenario and --order move-fire: the square the attacker moves to (default: its own).
+    #[arg(long, value_name = "SQUARE")]
+    pub to: Option<String>,
+    /// With --scenario: the attacker's facing for Fire or Move & Fire (default: its own), N, E, S or W.
+    #[arg(long, value_name = "N|E|S|W")]
+    pub facing: Option<String>,
+    /// Set a rule option, as NAME=VALUE (RULES.md R11), e.g. --set blocked_retreat=stand.
+    #[arg(long = "set", value_name = "OPTION=VALUE")]
+    pub set: Vec<String>,
+    /// Print JSON: results as reduced fraction strings ("1/6", "0", "1").
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The attacking orders (R4.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    /// Fire: stay in place and attack.
+    Fire,
+    /// Move & Fire: move at most one square and/or turn, then attack (needs --to and/or --facing).
+    MoveFire,
+    /// Fire & Move: attack, then move one square.
+    FireMove,
+}
+
+/// A mistake in the command line or an attack the rules do not allow: printed, exit code 2.
+struct Usage(String);
+
+fn usage<T>(message: impl Into<String>) -> Result<T, Usage> {
+    Err(Usage(message.into()))
+}
+
+/// Runs `pacw odds`.
+pub fn run(args: OddsArgs) -> Result<ExitCode> {
+    let outcome = if args.table {
+        table(&args)
+    } else if args.scenario.is_some() {
+        on_board(&args)
+    } else {
+        abstract_odds(&args)
+    };
+    match outcome {
+        Ok(Ok(text)) => {
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(Err(e)) => Err(e),
+        Err(Usage(message)) => {
+            eprintln!("error: {message}");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+/// The options: the defaults (or the scenario's) with each --set applied.
+fn options(base: Options, set: &[String]) -> Result<Options, Usage> {
+    let mut options = base;
+    for pair in set {
+        let Some((name, value)) = pair.split_once('=') else {
+            return usage(format!("--set takes OPTION=VALUE, not '{pair}'"));
+        };
+        if let Err(e) = options.set(name.trim(), value.trim()) {
+            return usage(e.to_string());
+        }
+    }
+    Ok(options)
+}
+
+/// Refuses the flags that do not belong to the form in use.
+fn refuse(form: &str, given: &[(&str, bool)]) -> Result<(), Usage> {
+    let wrong: Vec<&str> = given.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
+    if wrong.is_empty() { Ok(()) } else { usage(format!("{} cannot be used {form}", wrong.join(", "))) }
+}
+
+fn parse_unit(what: &str, text: &str) -> Result<(Arm, Quality), Usage> {
+    let (arm, quality) = text.split_once(':').unwrap_or((text, "regular"));
+    let Some(arm) = Arm::parse(&arm.to_ascii_lowercase()) else {
+        return usage(format!(
+            "--{what} {text}: '{arm}' is not an arm (infantry, cavalry, artillery or inf, cav, art){}",
+            if text.parse::<Square>().is_ok() { "; a square needs --scenario" } else { "" }
+        ));
+    };
+    let Some(quality) = Quality::parse(&quality.to_ascii_lowercase()) else {
+        return usage(format!("--{what} {text}: '{quality}' is not a quality (green, regular, veteran)"));
+    };
+    Ok((arm, quality))
+}
+
+fn check_attacks(args: &OddsArgs) -> Result<(), Usage> {
+    match args.attacks {
+        Some(k) if k > MAX_ATTACKS => usage(format!("--attacks is at most {MAX_ATTACKS}")),
+        _ => Ok(()),
+    }
+}
+
+fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
+    refuse(
+        "without --scenario",
+        &[("--order", args.order.is_some()), ("--to", args.to.is_some()), ("--facing", args.facing.is_some())],
+    )?;
+    check_attacks(args)?;
+    let (Some(attacker), Some(target)) = (&args.attacker, &args.target) else {
+        return usage("give --attacker and --target (ARM[:QUALITY]), or --scenario FILE with squares, or --table");
+    };
+    let (attacker, attacker_quality) = parse_unit("attacker", attacker)?;
+    let (target, target_quality) = parse_unit("target", target)?;
+    let options = options(Options::default(), &args.set)?;
+    let distance = args.distance.unwrap_or(2);
+    let from = if args.flank {
+        Aspect::Flank
+    } else if args.rear {
+        Aspect::Rear
+    } else {
+        Aspect::Front
+    };
+    let situation = Situation {
+        attacker,
+        attacker_quality,
+        target,
+        target_quality,
+        distance,
+        moved: args.moved,
+        cover: args.cover,
+        from,
+        target_shaken: args.shaken,
+        ranging: args.ranging,
+        blocked: args.blocked,
+    };
+    let odds = match situation.odds(&options) {
+        Ok(odds) => odds,
+        Err(e) => return usage(format!("impossible: {e}")),
+    };
+    let title = describe(&situation);
+    Ok(Ok(report(&title, &odds, &options, args)))
+}
+
+/// "regular infantry shoots at veteran cavalry 2 squares away, in woods".
+fn describe(s: &Situation) -> String {
+    let verb = if s.charge() { "charges" } else { "shoots at" };
+    let mut text = format!(
+        "{} {}{} {verb} {} {} (strength {})",
+        s.attacker_quality,
+        s.attacker,
+        if s.moved { " that moved" } else { "" },
+        s.target_quality,
+        s.target,
+        s.target_strength()
+    );
+    if !s.charge() {
+        text += &format!(" {} squares away", s.distance);
+    }
+    match s.from {
+        Aspect::Flank => text += " from its flank",
+        Aspect::Rear => text += " from its rear",
+        Aspect::Front => {}
+    }
+    let mut state = vec![if s.target_shaken { "shaken" } else { "steady" }];
+    if s.cover {
+        state.push("in woods");
+    }
+    if s.blocked {
+        state.push("cannot retreat");
+    }
+    if s.ranging {
+        state.push("ranged on");
+    }
+    format!("{text}; target {}", state.join(", "))
+}
+
+fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
+    refuse(
+        "with --scenario (the board decides them)",
+        &[
+            ("--distance", args.distance.is_some()),
+            ("--moved", args.moved),
+            ("--cover", args.cover),
+            ("--flank", args.flank),
+            ("--rear", args.rear),
+            ("--ranging", args.ranging),
+            ("--blocked", args.blocked),
+        ],
+    )?;
+    check_attacks(args)?;
+    let file = args.scenario.as_deref().expect("checked by the caller");
+    let (text, name) = match scenario_text(file) {
+        Ok(found) => found,
+        Err(e) => return Ok(Err(e)),
+    };
+    let scenario = match Scenario::parse(&text, &name) {
+        Ok(s) => s,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let options = options(scenario.options, &args.set)?;
+    let battle = Battle::new(Arc::new(scenario), options);
+    let square = |flag: &str, value: &Option<String>| -> Result<Option<Square>, Usage> {
+        match value {
+            None => Ok(None),
+            Some(v) => match v.parse::<Square>() {
+                Ok(s) if battle.scenario().map.contains(s) => Ok(Some(s)),
+                Ok(s) => usage(format!("--{flag} {s} is off the board (R1.1)")),
+                Err(e) => usage(format!("--{flag}: {e}")),
+            },
+        }
+    };
+    let unit = |flag: &str, value: &Option<String>| -> Result<UnitId, Usage> {
+        let Some(at) = square(flag, value)? else {
+            return usage(format!("--{flag} SQUARE is needed with --scenario"));
+        };
+        match battle.unit_at(at) {
+            Some(u) => Ok(u),
+            None => usage(format!("--{flag}: there is no unit on {at}")),
+        }
+    };
+    let attacker = unit("attacker", &args.attacker)?;
+    let target = unit("target", &args.target)?;
+    let to = square("to", &args.to)?;
+    let facing = match &args.facing {
+        None => None,
+        Some(f) => match f.parse::<Dir>() {
+            Ok(d) => Some(d),
+            Err(e) => return usage(format!("--facing: {e}")),
+        },
+    };
+    let here = *battle.unit(attacker);
+    let order = match args.order.unwrap_or(OrderArg::Fire) {
+        OrderArg::Fire => {
+            if to.is_some() {
+                return usage("--to is for --order move-fire");
+            }
+            Action::Fire { target, facing: facing.unwrap_or(here.facing) }
+        }
+        OrderArg::MoveFire => {
+            if to.is_none() && facing.is_none() {
+                return usage("--order move-fire needs --to SQUARE and/or --facing N|E|S|W");
+            }
+            Action::MoveFire { to: to.unwrap_or(here.at), facing: facing.unwrap_or(here.facing), target }
+        }
+        OrderArg::FireMove => {
+            if to.is_some() || facing.is_some() {
+                return usage("--to and --facing are for --order move-fire (Fire & Move moves after the dice)");
+            }
+            Action::FireMove { target }
+        }
+    };
+    let mut odds = match battle.attack_odds(attacker, &order) {
+        Ok(odds) => odds,
+        Err(e) => {
+            return usage(format!("{} cannot make this attack: {} ({})", battle.info(attacker).name, e.reason, e.rule));
+        }
+    };
+    if args.shaken {
+        odds = odds.with_target_shaken(true);
+    }
+    let (a, t) = (battle.info(attacker), battle.info(target));
+    let order_text = match order {
+        Action::MoveFire { to, facing, .. } => format!("Move & Fire (to {to}, facing {facing})"),
+        other => other.order_name().to_string(),
+    };
+    let title = format!(
+        "{} ({} {}, {}) — {order_text} at {} ({} {}, {}, strength {}), distance {}{}; target {}{}",
+        a.name,
+        a.quality,
+        a.arm,
+        here.at,
+        t.name,
+        t.quality,
+        t.arm,
+        battle.unit(target).at,
+        t.strength(),
+        odds.assessment.distance,
+        if odds.assessment.charge { " (a charge)" } else { "" },
+        if odds.assessment.target_shaken { "shaken" } else { "steady" },
+        if odds.retreat_blocked { ", cannot retreat" } else { "" }
+    );
+    Ok(Ok(report(&title, &odds, &options, args)))
+}
+
+/// The width of the chance column for a distribution of states: its longest fraction, at least 7.
+fn after_width(after: &odds::StateDistribution) -> usize {
+    [&after.steady, &after.shaken, &after.destroyed].iter().map(|p| p.to_string().len()).max().unwrap_or(0).max(7)
+}
+
+fn pct(p: Prob) -> String {
+    format!("{:5.1}%", *p.numer() as f64 * 100.0 / *p.denom() as f64)
+}
+
+fn pct_exact(x: &Exact) -> String {
+    format!("{:5.1}%", odds::approx(x) * 100.0)
+}
+
+/// The odds as text or JSON, with the run of attacks if asked.
+fn report(title: &str, odds: &AttackOdds, options: &Options, args: &OddsArgs) -> String {
+    let run = args.attacks.map(|k| {
+        let seq: Sequence = odds.sequence();
+        let start = Sequence::start(odds);
+        (k, seq.after(start, k), seq.expected_attacks_to_destroy(start))
+    });
+    if args.json {
+        let mut v = serde_json::to_value(odds).expect("odds serialize");
+        v["situation"] = Value::String(title.to_string());
+        if let Some((k, after, expected)) = &run {
+            v["attacks"] = json!(k);
+            v["after"] = serde_json::to_value(after).expect("states serialize");
+            v["expected_attacks_to_destroy"] = expected.as_ref().map_or(Value::Null, |e| json!(e.to_string()));
+        }
+        return serde_json::to_string_pretty(&v).expect("JSON") + "\n";
+    }
+    let mut out = format!("{title}\n\n");
+    let total: i8 = odds.modifiers().total();
+    if odds.modifiers().iter().next().is_none() {
+        out += "Modifiers: none\n";
+    } else {
+        out += "Modifiers:\n";
+        for m in odds.modifiers().iter() {
+            out += &format!("  {:<6} {:+}  {}\n", m.rule(), m.value(), m.reason());
+        }
+    }
+    out += &format!(
+        "To hit: {}+ on a D6 (base {}, modifiers {total:+}; a 6 always hits, a 1 always misses, R6.4): {} ({})\n\n",
+        odds.to_hit(),
+        options.to_hit,
+        odds.hit(),
+        pct(odds.hit()).trim()
+    );
+    out += &format!("{:<10} {:>7} {:>6}\n", "result", "chance", "≈");
+    for (r, p) in odds.results() {
+        out += &format!("{:<10} {:>7} {}\n", r.name(), p.to_string(), pct(p));
+    }
+    if odds.retreat_blocked {
+        out += &format!(
+            "(a retreat is blocked and counts as {}, R7.4 blocked_retreat = {})\n",
+            if odds.has_stand() { "stand" } else { "destroyed" },
+            odds.blocked_retreat.name()
+        );
+    }
+    if let Some((k, after, expected)) = run {
+        out += &format!(
+            "\nAfter {k} attack{} in a row (same modifiers, the target not activated between; a retreat counts as\n\
+             shaken and still there{}):\n{:<10} {:>w$} {:>6}\n",
+            if k == 1 { "" } else { "s" },
+            if odds.retreat_blocked { "; a blocked retreat follows R7.4" } else { "" },
+            "state",
+            "chance",
+            "≈",
+            w = after_width(&after)
+        );
+        for state in [TargetState::Steady, TargetState::Shaken, TargetState::Destroyed] {
+            let name = match state {
+                TargetState::Steady => "steady",
+                TargetState::Shaken => "shaken",
+                TargetState::Destroyed => "destroyed",
+            };
+            let p = after.get(state);
+            out += &format!("{name:<10} {:>w$} {}\n", p.to_string(), pct_exact(p), w = after_width(&after));
+        }
+        match expected {
+            Some(e) => out += &format!("Expected attacks to destroy it: {e} (≈ {:.2})\n", odds::approx(&e)),
+            None => out += "Expected attacks to destroy it: never (it cannot be destroyed)\n",
+        }
+    }
+    out
+}
+
+fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
+    refuse(
+        "with --table",
+        &[
+            ("--scenario", args.scenario.is_some()),
+            ("--target", args.target.is_some()),
+            ("--distance", args.distance.is_some()),
+            ("--cover", args.cover),
+            ("--flank", args.flank),
+            ("--rear", args.rear),
+            ("--shaken", args.shaken),
+            ("--ranging", args.ranging),
+            ("--blocked", args.blocked),
+            ("--attacks", args.attacks.is_some()),
+            ("--order", args.order.is_some()),
+            ("--to", args.to.is_some()),
+            ("--facing", args.facing.is_some()),
+        ],
+    )?;
+    let (attacker, _) = match &args.attacker {
+        Some(a) => parse_unit("attacker", a)?,
+        None => (Arm::Infantry, Quality::Regular),
+    };
+    let options = options(Options::default(), &args.set)?;
+    let rows = match odds::table(attacker, args.moved, &options) {
+        Ok(rows) => rows,
+        Err(e) => return usage(format!("impossible: {e}")),
+    };
+    let moved = if args.moved { "that moved" } else { "that did not move" };
+    let shooting = if options.range.get(attacker) >= 2 {
+        "shooting at distance 2, charges at distance 1 from the front"
+    } else {
+        "charges at distance 1 from the front (its range is 1: no shooting)"
+    };
+    let title = format!("Odds for {attacker} {moved}: {shooting}; cover is woods (R6.3a)");
+    if args.json {
+        let rows: Vec<Value> = rows.iter().map(row_json).collect();
+        let v = json!({
+            "attacker": attacker.name(),
+            "moved": args.moved,
+            "to_hit_base": options.to_hit,
+            "blocked_retreat": options.blocked_retreat.name(),
+            "rows": rows,
+        });
+        return Ok(Ok(serde_json::to_string_pretty(&v).expect("JSON") + "\n"));
+    }
+    let mut out = format!("{title}\n\n");
+    out += &format!(
+        "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>6}  {:>6} {:>7} {:>7} {:>9}\n",
+        "target", "str", "attack", "cover", "state", "to hit", "miss", "shaken", "retreat", "destroyed"
+    );
+    for r in &rows {
+        let s = &r.situation;
+        let o = &r.odds;
+        out += &format!(
+            "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>5}+  {:>6} {:>7} {:>7} {:>9}\n",
+            format!("{} {}", s.target_quality, s.target),
+            s.target_strength(),
+            if s.charge() { "charge" } else { "shooting" },
+            if s.cover { "yes" } else { "no" },
+            if s.target_shaken { "shaken" } else { "steady" },
+            o.to_hit(),
+            o.miss.to_string(),
+            o.shaken.to_string(),
+            o.retreat.to_string(),
+            o.destroyed.to_string(),
+        );
+    }
+    let modifiers: Vec<String> = rows
+        .iter()
+        .flat_map(|r| r.odds.modifiers().iter())
+        .map(|m| format!("{} {:+} {}", m.rule(), m.value(), m.reason()))
+        .fold(Vec::new(), |mut seen, m| {
+            if !seen.contains(&m) {
+                seen.push(m);
+            }
+            seen
+        });
+    out += &format!("\nModifiers used: {}\n", modifiers.join("; "));
+    Ok(Ok(out))
+}
+
+fn row_json(r: &TableRow) -> Value {
+    let s = &r.situation;
+    let mut v = serde_json::to_value(r.odds).expect("odds serialize");
+    v["target"] = json!(s.target.name());
+    v["quality"] = json!(s.target_quality.name());
+    v["attack"] = json!(if s.charge() { "charge" } else { "shooting" });
+    v["cover"] = json!(s.cover);
+    v["target_state"] = json!(if s.target_shaken { "shaken" } else { "steady" });
+    v
+}

@@ -1,0 +1,271 @@
+//! End-to-end tests of `pacw odds`: the abstract form, attacks on a scenario's board, the reference table, the
+//! JSON shape and the refusals (exit code 2) of impossible combinations, citing RULES.md ids.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn pacw(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pacw")).arg("odds").args(args).output().expect("pacw runs")
+}
+
+fn ok_json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = pacw(&all);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// Runs a command that must be refused with exit code 2; returns its message.
+fn refused(args: &[&str]) -> String {
+    let out = pacw(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?} should be refused: {err}");
+    assert!(out.stdout.is_empty(), "{args:?} printed {}", String::from_utf8_lossy(&out.stdout));
+    err
+}
+
+fn results(v: &Value) -> [&str; 4] {
+    ["miss", "shaken", "retreat", "destroyed"].map(|k| v[k].as_str().unwrap_or_else(|| panic!("{k} in {v}")))
+}
+
+#[test]
+fn odds_abstract_r6_4_r7_1_shooting_in_the_open() {
+    let v = ok_json(&["--attacker", "inf", "--target", "infantry"]);
+    assert_eq!(results(&v), ["1/2", "1/3", "1/6", "0"]);
+    assert_eq!(v["to_hit"], 4);
+    assert_eq!(v["modifiers"], serde_json::json!([{"rule": "R6.4", "value": 1, "reason": "attacker did not move"}]));
+    assert!(v.get("stand").is_none());
+    assert!(v.get("after").is_none());
+}
+
+#[test]
+fn odds_abstract_r6_3a_cover_and_quality() {
+    let v = ok_json(&["--attacker", "infantry:green", "--target", "cav:veteran", "--cover"]);
+    // +1 did not move, −1 woods: needs 5 (1/3). Veteran cavalry, strength 4: 1–4 shaken, 5–6 retreat.
+    assert_eq!(v["to_hit"], 5);
+    let rules: Vec<(&str, i64, &str)> = v["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["rule"].as_str().unwrap(), m["value"].as_i64().unwrap(), m["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(rules, [("R6.4", 1, "attacker did not move"), ("R6.3a", -1, "cover: woods")]);
+    assert_eq!(results(&v), ["2/3", "2/9", "1/9", "0"]);
+}
+
+#[test]
+fn odds_abstract_charges_canister_and_ranging() {
+    // R6.4: cavalry charge from the rear, having moved: +1 rear only; needs 4. Green artillery, strength 1.
+    let v = ok_json(&["--attacker", "cav", "--target", "art:green", "--distance", "1", "--rear", "--moved"]);
+    assert_eq!(v["charge"], true);
+    assert_eq!(v["to_hit"], 4);
+    assert_eq!(v["modifiers"][0]["reason"], "charge from the target's rear");
+    assert_eq!(results(&v), ["1/2", "0", "1/12", "5/12"]);
+    // R6.4: canister at distance 1, and the ranging bonus at distance 4.
+    let v = ok_json(&["--attacker", "art", "--target", "inf", "--distance", "1"]);
+    assert_eq!(v["modifiers"][0]["reason"], "artillery at distance 1 (canister)");
+    let v = ok_json(&["--attacker", "art", "--target", "inf", "--distance", "4", "--ranging", "--shaken"]);
+    assert_eq!(v["modifiers"][0]["reason"], "artillery ranging on the same target");
+    assert_eq!(v["to_hit"], 4);
+    assert_eq!(v["target_shaken"], true);
+    assert_eq!(results(&v), ["1/2", "0", "1/3", "1/6"]);
+}
+
+#[test]
+fn odds_abstract_r7_4_blocked_retreat_destroyed_or_stand() {
+    let v = ok_json(&["--attacker", "inf", "--target", "inf", "--blocked"]);
+    assert_eq!(results(&v), ["1/2", "1/3", "0", "1/6"]);
+    assert!(v.get("stand").is_none());
+    let v = ok_json(&["--attacker", "inf", "--target", "inf", "--blocked", "--set", "blocked_retreat=stand"]);
+    assert_eq!(results(&v), ["1/2", "1/3", "0", "0"]);
+    assert_eq!(v["stand"], "1/6");
+}
+
+#[test]
+fn odds_abstract_sequence_of_attacks() {
+    let v = ok_json(&["--attacker", "inf", "--target", "inf", "--attacks", "2"]);
+    assert_eq!(v["after"], serde_json::json!({"steady": "1/4", "shaken": "2/3", "destroyed": "1/12"}));
+    assert_eq!(v["expected_attacks_to_destroy"], "8");
+    let v = ok_json(&["--attacker", "inf", "--target", "inf", "--attacks", "0", "--shaken"]);
+    assert_eq!(v["after"]["shaken"], "1");
+    assert_eq!(v["expected_attacks_to_destroy"], "6");
+}
+
+#[test]
+fn odds_abstract_prints_a_readable_table() {
+    let out = pacw(&["--attacker", "inf", "--target", "inf", "--cover", "--attacks", "3"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in ["R6.4", "+1  attacker did not move", "R6.3a", "-1  cover: woods", "5+", "destroyed", "After 3 attacks"]
+    {
+        assert!(text.contains(want), "{want:?} missing from:\n{text}");
+    }
+    assert!(text.contains("Expected attacks to destroy it: 12"), "{text}");
+}
+
+#[test]
+fn odds_refuses_impossible_combinations_with_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--attacker", "inf", "--target", "inf", "--flank"], "R6.4"),
+        (&["--attacker", "inf", "--target", "inf", "--rear", "--distance", "2"], "R6.4"),
+        (&["--attacker", "inf", "--target", "inf", "--ranging"], "artillery only"),
+        (&["--attacker", "art", "--target", "inf", "--ranging", "--distance", "1"], "canister"),
+        (&["--attacker", "inf", "--target", "inf", "--distance", "3"], "range"),
+        (&["--attacker", "cav", "--target", "inf"], "R6.1"),
+        (&["--attacker", "art", "--target", "inf", "--moved"], "R4.3"),
+        (&["--attacker", "inf", "--target", "inf", "--distance", "0"], "R6.1"),
+        (&["--attacker", "horse", "--target", "inf"], "not an arm"),
+        (&["--attacker", "inf:elite", "--target", "inf"], "not a quality"),
+        (&["--attacker", "inf", "--target", "inf", "--order", "fire"], "--scenario"),
+        (&["--attacker", "inf", "--target", "inf", "--attacks", "5000"], "at most"),
+        (&["--attacker", "inf", "--target", "inf", "--set", "to_hit=9"], "to_hit"),
+        (&["--attacker", "inf"], "--target"),
+        (&["--attacker", "inf", "--target", "inf", "--flank", "--rear", "--distance", "1"], "cannot be used with"),
+        (&["--table", "--cover"], "--table"),
+    ];
+    for (args, want) in cases {
+        let err = refused(args);
+        assert!(err.contains(want), "{args:?}: {want:?} not in {err}");
+    }
+}
+
+#[test]
+fn odds_table_covers_every_case() {
+    let v = ok_json(&["--table"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3 * 3 * 2 * 2 * 2); // target arm × quality × shooting/charge × cover × steady/shaken
+    for r in rows {
+        for key in ["target", "quality", "attack", "cover", "target_state", "to_hit", "modifiers"] {
+            assert!(r.get(key).is_some(), "{key} missing in {r}");
+        }
+        results(r);
+    }
+    let green_inf_shooting_open_steady = &rows[0];
+    assert_eq!(results(green_inf_shooting_open_steady), ["1/2", "1/4", "1/4", "0"]);
+    let out = pacw(&["--table"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("infantry") || l.contains("cavalry") || l.contains("artillery")).count(),
+        73
+    );
+    // Cavalry only charges (range 1): half the rows.
+    assert_eq!(ok_json(&["--table", "--attacker", "cav"])["rows"].as_array().unwrap().len(), 36);
+}
+
+/// A small board: a battery on c1, infantry on d2; enemy infantry in woods on c4, cavalry behind a fence on d4.
+fn scenario() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pacw-odds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("odds.toml");
+    let text = r#"
+name = "Odds on a board"
+turns = 3
+[map]
+terrain = """
+......
+......
+..W...
+......
+......
+......
+"""
+fences = ["d3-d4"]
+[[sides]]
+id = "union"
+name = "Union"
+home = "south"
+[[sides]]
+id = "confederate"
+name = "Confederate"
+home = "north"
+[[units]]
+side = "union"
+arm = "artillery"
+at = "c1"
+facing = "N"
+[[units]]
+side = "union"
+arm = "infantry"
+at = "d2"
+facing = "N"
+[[units]]
+side = "confederate"
+arm = "infantry"
+at = "c4"
+facing = "S"
+[[units]]
+side = "confederate"
+arm = "cavalry"
+at = "d4"
+facing = "S"
+"#;
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn odds_on_a_board_use_its_terrain_fences_and_orders() {
+    let file = scenario();
+    let file = file.to_str().unwrap();
+    // The battery at c1 fires at infantry in woods 3 squares away: no bonus for guns, −1 woods (R6.3a): needs 6.
+    let v = ok_json(&["--scenario", file, "--attacker", "c1", "--target", "c4"]);
+    assert_eq!(v["to_hit"], 6);
+    assert_eq!(v["modifiers"][0]["rule"], "R6.3a");
+    assert_eq!(results(&v), ["5/6", "1/9", "1/18", "0"]);
+    // Infantry at d2 fires across the fence on d4's edge (R6.3c): +1 −1, needs 5; regular cavalry, strength 3.
+    let v = ok_json(&["--scenario", file, "--attacker", "d2", "--target", "d4"]);
+    let rules: Vec<&str> = v["modifiers"].as_array().unwrap().iter().map(|m| m["rule"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["R6.4", "R6.3c"]);
+    assert_eq!(results(&v), ["2/3", "1/6", "1/6", "0"]);
+    // Move & Fire to d3 makes it a charge: moved (no bonus), the fence does not count for a charge: needs 5.
+    let v = ok_json(&[
+        "--scenario",
+        file,
+        "--attacker",
+        "d2",
+        "--target",
+        "d4",
+        "--order",
+        "move-fire",
+        "--to",
+        "d3",
+        "--facing",
+        "N",
+    ]);
+    assert_eq!(v["charge"], true);
+    assert_eq!(v["modifiers"], serde_json::json!([]));
+    assert_eq!(results(&v), ["2/3", "0", "1/6", "1/6"]);
+    // Fire & Move counts as moved (R4.2); --attacks works on a board too.
+    let v =
+        ok_json(&["--scenario", file, "--attacker", "d2", "--target", "d4", "--order", "fire-move", "--attacks", "1"]);
+    assert_eq!(v["to_hit"], 6);
+    assert_eq!(v["after"]["steady"], "5/6");
+    let out = pacw(&["--scenario", file, "--attacker", "d2", "--target", "d4"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("R6.3c  -1  cover: fence"));
+}
+
+#[test]
+fn odds_on_a_board_say_why_an_attack_is_not_legal() {
+    let file = scenario();
+    let file = file.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--attacker", "d2", "--target", "c4"], "range is 2 (R6.1)"),
+        (&["--attacker", "c1", "--target", "c4", "--order", "fire-move"], "R4.3"),
+        (&["--attacker", "d2", "--target", "d4", "--order", "move-fire"], "--to"),
+        (&["--attacker", "d2", "--target", "d4", "--order", "move-fire", "--to", "e2", "--facing", "N"], "R6.1"),
+        (&["--attacker", "d2", "--target", "d4", "--order", "move-fire", "--to", "d4", "--facing", "N"], "R5.1"),
+        (&["--attacker", "e5", "--target", "d4"], "no unit on e5"),
+        (&["--attacker", "d2", "--target", "d4", "--cover"], "--cover"),
+        (&["--attacker", "d2", "--target", "z9"], "off the board"),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["--scenario", file];
+        all.extend_from_slice(args);
+        let err = refused(&all);
+        assert!(err.contains(want), "{args:?}: {want:?} not in {err}");
+    }
+}
