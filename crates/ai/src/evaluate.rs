@@ -1,9 +1,9 @@
 //! Judgements shared by the computer players: the expected value of an attack from the engine's exact odds, the
 //! worth of a square for a unit, and the value of a whole battle.
 
-use pacw_engine::attack::{HitResult, hit_result, severe};
 use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
-use pacw_engine::{Action, Arm, AttackAssessment, Battle, Dir, Side, Square, UnitId};
+use pacw_engine::odds::AttackOdds;
+use pacw_engine::{Action, Arm, AttackAssessment, Battle, Dir, Prob, Side, Square, UnitId};
 
 /// What a side sees when it judges squares: the enemies and the objectives it should go for.
 pub struct View {
@@ -81,31 +81,16 @@ impl View {
     }
 }
 
-/// The worth of a result against a target: shaken is passing, retreat is more, destroyed most (and the game when it
-/// exhausts the enemy).
-fn result_value(b: &Battle, target: UnitId, result: HitResult, blocked: bool) -> f32 {
-    let side = b.info(target).side;
-    let worth = b.info(target).strength() as f32 / 4.0 + 0.5;
-    let destroyed_value = if b.destroyed(side) + 1 >= b.scenario().side(side).exhaustion { 100.0 } else { 6.0 * worth };
-    match result {
-        HitResult::Shaken => 1.0 * worth,
-        HitResult::Retreat if blocked => match b.options().blocked_retreat {
-            pacw_engine::BlockedRetreat::Destroyed => destroyed_value,
-            pacw_engine::BlockedRetreat::Stand => 1.5 * worth,
-        },
-        HitResult::Retreat => 2.5 * worth,
-        HitResult::Destroyed => destroyed_value,
-    }
-}
-
-/// The expected worth of an attack, from its exact odds: P(hit) × the mean worth of the hit results (R6.4, R7.1).
+/// The expected worth of an attack, from its exact odds (the engine's `attack_odds` arithmetic, R6.4, R7.1):
+/// shaken is passing, a retreat is more, destruction most — and the game when it exhausts the enemy.
 pub fn attack_value(b: &Battle, a: &AttackAssessment) -> f32 {
-    let p_hit = (7 - a.needed) as f32 / 6.0;
     let blocked = b.retreat_square(a.target, a.attacker).is_none();
-    let severe = severe(a.target_shaken, a.charge);
-    let mean: f32 =
-        (1..=6).map(|roll| result_value(b, a.target, hit_result(a.strength, severe, roll), blocked)).sum::<f32>() / 6.0;
-    p_hit * mean
+    let odds = AttackOdds::from_assessment(a, blocked, b.options().blocked_retreat);
+    let side = b.info(a.target).side;
+    let worth = b.info(a.target).strength() as f32 / 4.0 + 0.5;
+    let destroyed = if b.destroyed(side) + 1 >= b.scenario().side(side).exhaustion { 100.0 } else { 6.0 * worth };
+    let p = |x: Prob| *x.numer() as f32 / *x.denom() as f32;
+    p(odds.shaken) * worth + p(odds.stand) * 1.5 * worth + p(odds.retreat) * 2.5 * worth + p(odds.destroyed) * destroyed
 }
 
 /// The gain of an order for the unit carrying it out, against holding where it is.
@@ -124,8 +109,8 @@ pub fn order_value(b: &Battle, view: &View, unit: UnitId, action: &Action) -> f3
 }
 
 /// The value of a battle for the first side, from 0 (lost) to 1 (won): points, material and how close each side is
-/// to exhaustion.
-pub fn evaluate(b: &Battle) -> f32 {
+/// to exhaustion, and with `positional` the squares' worth to their units.
+pub fn evaluate(b: &Battle, positional: bool) -> f32 {
     if let Some(result) = b.result() {
         return match result.winner {
             Some(Side::A) => 1.0,
@@ -133,15 +118,17 @@ pub fn evaluate(b: &Battle) -> f32 {
             None => 0.5,
         };
     }
-    let views = [View::new(b, Side::A), View::new(b, Side::B)];
+    let views = if positional { vec![View::new(b, Side::A), View::new(b, Side::B)] } else { Vec::new() };
     let mut score = 0.0f32;
     for u in b.alive_units() {
         let info = b.info(u);
         let sign = if info.side == Side::A { 1.0 } else { -1.0 };
         let strength = info.strength() as f32 * if b.unit(u).shaken { 0.7 } else { 1.0 };
         score += sign * 0.5 * strength;
-        let state = b.unit(u);
-        score += sign * 0.2 * views[info.side.index()].square_score(b, u, state.at, state.facing);
+        if positional {
+            let state = b.unit(u);
+            score += sign * 0.2 * views[info.side.index()].square_score(b, u, state.at, state.facing);
+        }
     }
     let points = b.points();
     let lateness = b.turn() as f32 / b.scenario().turns as f32;

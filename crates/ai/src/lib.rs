@@ -4,7 +4,8 @@
 //!
 //! - `random`: uniform over the legal actions;
 //! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;
-//! - `mcts`: Monte Carlo tree search over the engine's chance nodes, with greedy rollouts.
+//! - `mcts`: Monte Carlo search over the engine's chance nodes with greedy rollouts: by default the best candidates
+//!   of the greedy ranking compared on common random worlds, or (`mcts:tree`) a UCB tree with progressive widening.
 
 pub mod evaluate;
 mod greedy;
@@ -27,8 +28,9 @@ pub trait Player {
 }
 
 /// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
-/// `:tTHREADS` (parallel trees), `:kCHILDREN` (widest branching), `:rDECISIONS` (rollout length, or `:rend`), as in
-/// `mcts:2000:t2` or `mcts:500ms:k4:r20`.
+/// `:tTHREADS` (parallel searches), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or `:rend`), `:tree`
+/// (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), as in `mcts:2000:t2` or
+/// `mcts:500ms:k4:r20`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
 /// A player by name, seeded for determinism; `None` for an unknown name or bad settings.
@@ -52,6 +54,12 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                     config.max_children = k.parse().ok().filter(|&k| k > 0)?;
                 } else if let Some(r) = part.strip_prefix('r') {
                     config.rollout_decisions = if r == "end" { u16::MAX } else { r.parse().ok()? };
+                } else if part == "crn" {
+                    config.common_worlds = true;
+                } else if part == "tree" {
+                    config.common_worlds = false;
+                } else if let Some(e) = part.strip_prefix('e') {
+                    config.positional = e == "1";
                 } else if let Some(t) = part.strip_prefix('t') {
                     config.threads = t.parse().ok().filter(|&t| (1..=64).contains(&t))?;
                 } else {

@@ -1,8 +1,17 @@
-//! The `mcts` player: Monte Carlo tree search over the engine's explicit chance nodes.
+//! The `mcts` player: Monte Carlo search over the engine's explicit chance nodes, with greedy rollouts.
 //!
-//! Decision nodes choose by UCB1; chance nodes draw their outcome with the engine's exact probabilities (the real
-//! game's seeded future is never looked at: the search has its own generator). A new leaf is valued by a short
-//! greedy rollout and then the static evaluation of [`crate::evaluate::evaluate`].
+//! Chance is always drawn with the engine's exact probabilities from the search's own generator: the real game's
+//! seeded future is never looked at. Two searches are offered:
+//!
+//! - **common random worlds** (the default): the root's best candidates by the greedy ranking are each played out
+//!   in the same sampled worlds — every world seeds the dice, the cards and the rollout policy alike for every
+//!   candidate — so their comparison is not drowned by the dice (a paired comparison). Each play-out is a greedy
+//!   rollout of sixteen decisions, then the static evaluation of [`crate::evaluate::evaluate`] (points, strength,
+//!   exhaustion).
+//! - **a UCB tree** (`mcts:tree`): decision nodes choose by UCB1 and widen progressively through the greedy ranking
+//!   of their actions; chance nodes sample their outcome; a new leaf is valued by the same rollout and evaluation.
+//!
+//! Measured against `greedy` the paired search is the stronger (docs/findings.md).
 
 use crate::Player;
 use crate::evaluate::evaluate;
@@ -34,6 +43,10 @@ pub struct MctsConfig {
     pub rollout_decisions: u16,
     /// The most children a decision node may have: the best candidates by the greedy judgement.
     pub max_children: usize,
+    /// Whether the leaf evaluation includes the positional judgement, or only points, strength and exhaustion.
+    pub positional: bool,
+    /// Compare the root's best candidates on common random worlds (the default), instead of growing a UCB tree.
+    pub common_worlds: bool,
 }
 
 impl Default for MctsConfig {
@@ -42,15 +55,17 @@ impl Default for MctsConfig {
             budget: Budget::Iterations(DEFAULT_ITERATIONS),
             threads: 1,
             exploration: 0.5,
-            rollout_decisions: u16::MAX,
-            max_children: 3,
+            rollout_decisions: 16,
+            max_children: 4,
+            positional: false,
+            common_worlds: true,
         }
     }
 }
 
 /// The default number of iterations a decision: keeps a whole game's thinking under a minute on a 2-core machine
 /// (docs/findings.md).
-pub const DEFAULT_ITERATIONS: u32 = 300;
+pub const DEFAULT_ITERATIONS: u32 = 600;
 
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Edge {
@@ -148,7 +163,7 @@ fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
             }
             path.push(node);
         }
-        let value = value_after_rollout(b, &mut rollout, &mut rng, config.rollout_decisions);
+        let value = value_after_rollout(b, &mut rollout, &mut rng, config);
         for &n in &path {
             nodes[n].visits += 1;
             nodes[n].value += value;
@@ -161,6 +176,37 @@ fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
             Edge::Action(a) => Some((a, nodes[n].visits)),
             Edge::Outcome(_) => None,
         })
+        .collect()
+}
+
+/// The root's best `max_children` candidates, each valued over the same sampled worlds: every world seeds the chance
+/// and the rollout policy identically for every candidate, so the candidates are compared on common random numbers.
+fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
+    let mut ranker = GreedyPlayer::new(seed);
+    let candidates: Vec<Action> = ranked_actions(&mut ranker, root).into_iter().take(config.max_children).collect();
+    if candidates.len() == 1 {
+        return vec![(candidates[0], 1)];
+    }
+    let worlds = match config.budget {
+        Budget::Iterations(n) => (n as usize / candidates.len()).max(1),
+        Budget::Millis(_) => 64,
+    };
+    let mut totals = vec![0.0f32; candidates.len()];
+    for w in 0..worlds as u64 {
+        let world = seed ^ w.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        for (i, &a) in candidates.iter().enumerate() {
+            let mut b = root.clone();
+            b.apply(a).expect("ranked actions are legal");
+            let mut rng = ChaCha8Rng::seed_from_u64(world);
+            let mut policy = GreedyPlayer::new(world);
+            totals[i] += value_after_rollout(b, &mut policy, &mut rng, config);
+        }
+    }
+    let side_a = matches!(root.to_act(), ToAct::Side(Side::A));
+    candidates
+        .iter()
+        .zip(totals)
+        .map(|(&a, t)| (a, ((if side_a { t } else { worlds as f32 - t }) * 1000.0) as u32))
         .collect()
 }
 
@@ -194,8 +240,8 @@ fn select(nodes: &[Node], node: usize, side: Side, c: f32) -> (Action, usize) {
 }
 
 /// Plays a few greedy decisions (chance sampled) from a new leaf, then evaluates.
-fn value_after_rollout(mut b: Battle, policy: &mut GreedyPlayer, rng: &mut ChaCha8Rng, decisions: u16) -> f32 {
-    let mut left = decisions;
+fn value_after_rollout(mut b: Battle, policy: &mut GreedyPlayer, rng: &mut ChaCha8Rng, config: &MctsConfig) -> f32 {
+    let mut left = config.rollout_decisions;
     loop {
         match b.to_act() {
             ToAct::Over(_) => break,
@@ -211,7 +257,7 @@ fn value_after_rollout(mut b: Battle, policy: &mut GreedyPlayer, rng: &mut ChaCh
             }
         }
     }
-    evaluate(&b)
+    evaluate(&b, config.positional)
 }
 
 impl Player for MctsPlayer {
@@ -227,16 +273,20 @@ impl Player for MctsPlayer {
         self.decisions += 1;
         let base = self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let threads = self.config.threads.max(1);
+        let config = self.config;
+        let one = move |seed: u64| {
+            if config.common_worlds {
+                common_world_search(battle, &config, seed)
+            } else {
+                search(battle, &config, seed)
+            }
+        };
         let results: Vec<Vec<(Action, u32)>> = if threads == 1 {
-            vec![search(battle, &self.config, base)]
+            vec![one(base)]
         } else {
             std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads as u64)
-                    .map(|t| {
-                        let config = self.config;
-                        scope.spawn(move || search(battle, &config, base.wrapping_add(t)))
-                    })
-                    .collect();
+                let handles: Vec<_> =
+                    (0..threads as u64).map(|t| scope.spawn(move || one(base.wrapping_add(t)))).collect();
                 handles.into_iter().map(|h| h.join().expect("search threads do not panic")).collect()
             })
         };

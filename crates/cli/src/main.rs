@@ -5,6 +5,8 @@ mod check;
 mod odds;
 mod play;
 mod replay;
+mod serve;
+mod simulate;
 mod source;
 
 use clap::{Parser, Subcommand};
@@ -50,8 +52,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Simulate many computer-vs-computer games, with statistics, intervals, charts and reports.
+    Simulate(simulate::SimulateArgs),
     /// List the shipped scenarios.
     Scenarios,
+    /// Start the web app (also what `pacw` alone does): play in the browser, solo, hot-seat or on two machines.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Odds(args)) => odds::run(args),
         Some(Command::Replay { file, json }) => replay::run(&file, json),
+        Some(Command::Simulate(args)) => simulate::run_simulate(args),
         Some(Command::Scenarios) => {
             for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
                 let title = pacw_engine::Scenario::parse(text, name).map(|s| s.name).unwrap_or_default();
@@ -69,7 +76,8 @@ fn main() -> ExitCode {
             }
             Ok(ExitCode::SUCCESS)
         }
-        None => play::run(play::PlayArgs::default()),
+        Some(Command::Serve(args)) => serve::run(args),
+        None => serve::run(serve::ServeArgs::default()),
     };
     match result {
         Ok(code) => code,

@@ -13,7 +13,7 @@ pub struct GameResult {
     pub winner: Option<Side>,
     /// Why it ended.
     pub reason: EndReason,
-    /// Points scored by each side (R8.2); zero when it ended by exhaustion.
+    /// Points of each side as R8.2 counts them when the game ended (also when it ended by exhaustion).
     pub points: [u16; 2],
 }
 

@@ -1,0 +1,44 @@
+//! `pacw serve` (and `pacw` with no subcommand): the web app.
+
+use anyhow::Result;
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Arguments of `pacw serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on; 127.0.0.1 keeps it to this machine, 0.0.0.0 lets others join with their link.
+    #[arg(long, default_value = pacw_server::DEFAULT_ADDR)]
+    pub addr: SocketAddr,
+    /// The data directory for the games database (created on first start; default: pacw-data in the platform's
+    /// data directory, e.g. ~/.local/share/pacw-data).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Milliseconds between the computer's decisions, so a person can follow them.
+    #[arg(long, value_name = "MS", default_value_t = pacw_server::DEFAULT_COMPUTER_DELAY.as_millis() as u64)]
+    pub computer_delay_ms: u64,
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs {
+            addr: pacw_server::DEFAULT_ADDR.parse().expect("a valid address"),
+            data: None,
+            computer_delay_ms: pacw_server::DEFAULT_COMPUTER_DELAY.as_millis() as u64,
+        }
+    }
+}
+
+/// Runs the server until Ctrl-C.
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    let config = pacw_server::ServerConfig {
+        addr: args.addr,
+        data_dir: args.data.unwrap_or_else(pacw_server::default_data_dir),
+        computer_delay: Duration::from_millis(args.computer_delay_ms),
+    };
+    pacw_server::run(config)?;
+    Ok(ExitCode::SUCCESS)
+}

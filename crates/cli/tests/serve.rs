@@ -1,0 +1,110 @@
+//! `pacw serve` end to end: the real binary as a child process, killed with SIGKILL and started again on the same
+//! data directory; no acknowledged action is lost.
+
+use serde_json::{Value, json};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `pacw serve` on a free port; returns it and its base URL, read from what it prints.
+fn serve(data: &Path, delay_ms: u64) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--computer-delay-ms", &delay_ms.to_string(), "--data"])
+        .arg(data)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("pacw starts");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("pacw prints its address").unwrap();
+        if let Some(at) = line.find("http://") {
+            break line[at..].trim().trim_end_matches('/').to_string();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    (Server(child), url)
+}
+
+async fn call(req: reqwest::RequestBuilder) -> (u16, Value) {
+    let r = req.send().await.unwrap();
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+fn data_dir() -> PathBuf {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    std::env::temp_dir().join(format!("pacw-serve-test-{}-{nanos}", std::process::id()))
+}
+
+#[tokio::test]
+async fn pacw_serve_killed_with_sigkill_keeps_every_acknowledged_action() {
+    let dir = data_dir();
+    let http = reqwest::Client::new();
+    let (mut server, base) = serve(&dir, 60_000);
+    assert!(dir.join("pacw.sqlite3").exists(), "the data directory and database are created on first start");
+
+    let (s, created) =
+        call(http.post(format!("{base}/api/games")).json(&json!({"scenario": "bloody-lane", "mode": "hotseat"}))).await;
+    assert_eq!(s, 201, "{created}");
+    let t = created["tokens"]["hotseat"].as_str().unwrap().to_string();
+    let mut last = 0;
+    for _ in 0..12 {
+        let (_, v) = call(http.get(format!("{base}/api/play/{t}"))).await;
+        let index = v["legal_actions"].as_array().unwrap().len() / 2;
+        let (s, r) = call(http.post(format!("{base}/api/play/{t}/actions")).json(&json!({"index": index}))).await;
+        assert_eq!(s, 200, "{r}");
+        last = r["decisions"].as_u64().unwrap();
+    }
+    let (_, before) = call(http.get(format!("{base}/api/play/{t}"))).await;
+
+    // A game against the computer, killed while the computer's move is pending (it waits a minute).
+    let (_, vs) = call(
+        http.post(format!("{base}/api/games")).json(&json!({"scenario": "meeting-engagement", "mode": "computer"})),
+    )
+    .await;
+    let h = vs["tokens"]["A"].as_str().unwrap().to_string();
+    let mut pending_at = None;
+    for _ in 0..200 {
+        let (_, v) = call(http.get(format!("{base}/api/play/{h}"))).await;
+        if v["to_act"]["computer"] == true {
+            pending_at = v["decisions"].as_u64();
+            break;
+        }
+        let end = v["legal_actions"].as_array().unwrap().iter().find(|a| a["action"] == "end_activations").cloned();
+        let index = end.map_or(0, |a| a["index"].as_u64().unwrap());
+        let (s, r) = call(http.post(format!("{base}/api/play/{h}/actions")).json(&json!({"index": index}))).await;
+        assert_eq!(s, 200, "{r}");
+    }
+    let pending_at = pending_at.expect("the computer's turn comes");
+
+    server.0.kill().unwrap(); // SIGKILL on Unix
+    server.0.wait().unwrap();
+    drop(server);
+
+    let (_server, base) = serve(&dir, 0);
+    let (s, after) = call(http.get(format!("{base}/api/play/{t}"))).await;
+    assert_eq!(s, 200, "{after}");
+    assert_eq!(after["decisions"], last);
+    assert_eq!(after["log"], before["log"]);
+    assert_eq!(after["units"], before["units"]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, v) = call(http.get(format!("{base}/api/play/{h}"))).await;
+        if v["decisions"].as_u64().unwrap() > pending_at {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the computer's pending turn was not resumed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(_server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,45 @@
+//! Live updates: a server-sent-events stream per game and token.
+
+use super::AppState;
+use crate::error::ApiResult;
+use axum::extract::{Path, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::stream::{self, Stream, StreamExt};
+use serde_json::json;
+use std::convert::Infallible;
+use tokio::sync::broadcast::error::RecvError;
+
+/// `GET /api/play/{token}/events`: first a `hello` event with the current revision, then an `update` event for
+/// every action or undo (by anyone, the computer included), a `resync` event if this stream fell behind (reload
+/// the view), and a comment every 15 s to keep the connection open. The stream ends when the server stops.
+pub async fn stream(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let (entry, role) = games.by_token(&token)?;
+    let rx = entry.subscribe(); // before reading the revision, so no update falls between
+    let (revision, decisions, log_len) = games.revision(&entry)?;
+    let hello = Event::default().event("hello").data(
+        json!({ "id": entry.id, "role": role.name(), "revision": revision, "decisions": decisions, "log_len": log_len })
+            .to_string(),
+    );
+    let shutdown = games.shutdown_signal();
+    let updates = stream::unfold((rx, shutdown), |(mut rx, mut shutdown)| async move {
+        if *shutdown.borrow() {
+            return None;
+        }
+        let event = tokio::select! {
+            r = rx.recv() => match r {
+                Ok(u) => Event::default().event("update").id(u.revision.to_string()).data(&*u.json),
+                Err(RecvError::Lagged(n)) => {
+                    Event::default().event("resync").data(json!({ "missed": n }).to_string())
+                }
+                Err(RecvError::Closed) => return None,
+            },
+            _ = shutdown.wait_for(|&stop| stop) => return None,
+        };
+        Some((Ok(event), (rx, shutdown)))
+    });
+    let all = stream::once(async move { Ok(hello) }).chain(updates);
+    Ok(Sse::new(all).keep_alive(KeepAlive::default()))
+}

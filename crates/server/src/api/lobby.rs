@@ -1,0 +1,144 @@
+//! The lobby: what the server offers (players, options, modes), the shipped scenarios with previews, checking an
+//! uploaded scenario, creating a game and listing the games.
+
+use super::{AppState, Body, blocking};
+use crate::error::{ApiError, ApiResult, ProblemView, problems};
+use crate::session::{CreateGame, GameListItem, shipped};
+use crate::view::{ScenarioView, scenario_view};
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use pacw_engine::{Options, Scenario};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What the server offers.
+#[derive(Serialize)]
+pub struct Info {
+    /// `pacw`.
+    pub name: &'static str,
+    /// The version of pacw.
+    pub version: &'static str,
+    /// The computer players' names (mcts also takes settings, such as `mcts:500` or `mcts:300ms`).
+    pub players: &'static [&'static str],
+    /// The game modes.
+    pub modes: [&'static str; 4],
+    /// The rule options and their default values (R11), name → value.
+    pub options: BTreeMap<String, String>,
+    /// The largest request body, in bytes.
+    pub body_limit: usize,
+}
+
+/// `GET /api/info`.
+pub async fn info() -> Json<Info> {
+    Json(Info {
+        name: "pacw",
+        version: env!("CARGO_PKG_VERSION"),
+        players: pacw_ai::PLAYERS,
+        modes: ["computer", "hotseat", "two_players", "watch"],
+        options: Options::default().pairs().into_iter().collect(),
+        body_limit: crate::BODY_LIMIT,
+    })
+}
+
+/// A shipped scenario, parsed.
+#[derive(Serialize)]
+pub struct ShippedScenario {
+    /// Its file name.
+    pub file: &'static str,
+    /// The checked scenario.
+    #[serde(flatten)]
+    pub scenario: ScenarioView,
+    /// Its text (TOML), to start an edited copy from.
+    pub text: &'static str,
+}
+
+fn shipped_view(name: &'static str, file: &'static str, text: &'static str) -> ApiResult<ShippedScenario> {
+    let s = Scenario::parse(text, file).map_err(|e| ApiError::Internal(format!("shipped scenario {name}: {e}")))?;
+    Ok(ShippedScenario { file, scenario: scenario_view(name, &s), text })
+}
+
+/// `GET /api/scenarios`: every shipped scenario, the default first.
+pub async fn scenarios() -> ApiResult<Json<Vec<ShippedScenario>>> {
+    let all: ApiResult<Vec<_>> =
+        pacw_engine::SHIPPED_SCENARIOS.iter().map(|&(n, f, t)| shipped_view(n, f, t)).collect();
+    Ok(Json(all?))
+}
+
+/// `GET /api/scenarios/{name}`.
+pub async fn scenario(Path(name): Path<String>) -> ApiResult<Json<ShippedScenario>> {
+    let (n, f, t) = shipped(&name)
+        .ok_or_else(|| ApiError::NotFound(format!("no shipped scenario '{name}' (see /api/scenarios)")))?;
+    Ok(Json(shipped_view(n, f, t)?))
+}
+
+/// A scenario text to check.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// The TOML text.
+    pub text: String,
+    /// Its file name, for messages (default `uploaded.toml`).
+    pub file: Option<String>,
+}
+
+/// The result of a check, as `pacw check` reports it.
+#[derive(Serialize)]
+pub struct CheckReply {
+    /// Whether the scenario passed every check.
+    pub ok: bool,
+    /// The file name used in messages.
+    pub file: String,
+    /// Every problem, with line and column where known.
+    pub problems: Vec<ProblemView>,
+    /// The problems as `pacw check` prints them, one per line (`file:line:column: message`).
+    pub message: String,
+    /// The checked scenario, when ok.
+    pub scenario: Option<ScenarioView>,
+}
+
+/// `POST /api/scenarios/check`: checks a scenario text without creating a game (always 200; see `ok`).
+pub async fn check(Body(req): Body<CheckRequest>) -> Json<CheckReply> {
+    let file = req.file.unwrap_or_else(|| "uploaded.toml".to_string());
+    Json(match Scenario::parse(&req.text, &file) {
+        Ok(s) => CheckReply {
+            ok: true,
+            problems: Vec::new(),
+            message: String::new(),
+            scenario: Some(scenario_view(&file, &s)),
+            file,
+        },
+        Err(e) => CheckReply { ok: false, problems: problems(&e), message: e.to_string(), scenario: None, file },
+    })
+}
+
+/// The games list.
+#[derive(Serialize)]
+pub struct GameList {
+    /// Most recently changed first; damaged rows last.
+    pub games: Vec<GameListItem>,
+}
+
+/// Whether the request names this machine as its host (not a foreign name pointing here: DNS rebinding).
+fn local_host(headers: &HeaderMap) -> bool {
+    let Some(host) = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()) else { return false };
+    let name = match host.rsplit_once(':') {
+        Some((n, port)) if port.bytes().all(|b| b.is_ascii_digit()) => n,
+        _ => host,
+    };
+    name == "localhost" || name == "[::1]" || name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// `GET /api/games`.
+pub async fn list_games(State(games): State<AppState>, headers: HeaderMap) -> Json<GameList> {
+    Json(GameList { games: games.list(local_host(&headers)) })
+}
+
+/// `POST /api/games` → 201 with the tokens, links and first view.
+pub async fn create_game(
+    State(games): State<AppState>,
+    Body(req): Body<CreateGame>,
+) -> ApiResult<(StatusCode, Json<crate::session::Created>)> {
+    let created = blocking(move || games.create(req)).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}

@@ -1,0 +1,65 @@
+//! The JSON API under `/api` (docs/api.md): one module per resource. Handlers only read the request, call the
+//! session layer and write the reply; changes run on a blocking thread (engine, then SQLite commit).
+
+pub mod actions;
+pub mod events;
+pub mod games;
+pub mod lobby;
+pub mod replay;
+
+use crate::error::{ApiError, ApiResult};
+use crate::session::Games;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+
+/// The shared state of the handlers.
+pub type AppState = Arc<Games>;
+
+/// The API's routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api", get(lobby::info))
+        .route("/api/info", get(lobby::info))
+        .route("/api/scenarios", get(lobby::scenarios))
+        .route("/api/scenarios/check", post(lobby::check))
+        .route("/api/scenarios/{name}", get(lobby::scenario))
+        .route("/api/games", get(lobby::list_games).post(lobby::create_game))
+        .route("/api/play/{token}", get(games::view))
+        .route("/api/play/{token}/save", get(games::save))
+        .route("/api/play/{token}/actions", post(actions::act))
+        .route("/api/play/{token}/undo", post(actions::undo))
+        .route("/api/play/{token}/events", get(events::stream))
+        .route("/api/play/{token}/replay", get(replay::steps))
+        .route("/api/play/{token}/replay/{decision}", get(replay::at))
+        .route("/api/play/{token}/ledger", get(replay::ledger))
+}
+
+/// A JSON request body. Unlike axum's `Json` it accepts any content type, reads an empty body as `{}`, and turns
+/// every failure into the API's JSON error (400, or 413 past the size limit).
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::TooLarge(format!("the request body is larger than {} KiB", crate::BODY_LIMIT / 1024))
+            } else {
+                ApiError::BadRequest(format!("cannot read the request body: {}", rejection.body_text()))
+            }
+        })?;
+        let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+        serde_json::from_slice(text).map(Body).map_err(|e| ApiError::BadRequest(format!("bad JSON request: {e}")))
+    }
+}
+
+/// Runs a change on a blocking thread: the engine's work and the database commit never stall the runtime.
+pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::Internal(format!("the request failed: {e}")))?
+}

@@ -1,0 +1,35 @@
+//! Replay and review: every decision with the events it caused, the state after any decision, the luck ledger.
+
+use super::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::ledger::{Ledger, ledger as make_ledger};
+use crate::view::{GameView, ReplayView, replay_view};
+use axum::Json;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+
+/// `GET /api/play/{token}/replay`: the events before the first decision, then every decision with its side,
+/// action, words and the events it caused.
+pub async fn steps(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<ReplayView>> {
+    let (entry, _) = games.by_token(&token)?;
+    let live = games.snapshot(&entry)?;
+    Ok(Json(replay_view(&live, &entry.players)))
+}
+
+/// `GET /api/play/{token}/replay/{decision}`: the full view of the game after that many decisions (0: the start).
+pub async fn at(
+    State(games): State<AppState>,
+    path: Result<Path<(String, usize)>, PathRejection>,
+) -> ApiResult<Json<GameView>> {
+    let Path((token, k)) =
+        path.map_err(|e| ApiError::BadRequest(format!("the decision must be a whole number: {}", e.body_text())))?;
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(games.view_at(&entry, role, k)?))
+}
+
+/// `GET /api/play/{token}/ledger`: each side's expected and actual attack results so far.
+pub async fn ledger(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<Ledger>> {
+    let (entry, _) = games.by_token(&token)?;
+    let live = games.snapshot(&entry)?;
+    Ok(Json(make_ledger(&live.game)))
+}

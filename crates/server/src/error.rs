@@ -1,0 +1,125 @@
+//! Errors of the API: each becomes an HTTP status and a JSON body `{"error": "..."}` (docs/api.md).
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use pacw_engine::{Illegal, ScenarioError};
+use serde::Serialize;
+
+/// One problem of a scenario, with its place in the text where known (as `pacw check` reports it).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ProblemView {
+    /// 1-based line.
+    pub line: Option<usize>,
+    /// 1-based column.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The problems of a scenario error, one per entry.
+pub fn problems(e: &ScenarioError) -> Vec<ProblemView> {
+    e.problems.iter().map(|p| ProblemView { line: p.line, column: p.column, message: p.message.clone() }).collect()
+}
+
+/// A refused or failed request. Nothing was changed by it.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request is malformed: bad JSON, a missing or unknown field, a value out of range (400).
+    #[error("{0}")]
+    BadRequest(String),
+    /// No game has this token, or no such resource (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// The token may not do this: a spectator acting, a side acting out of turn (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The request was made against a state that has changed since (409).
+    #[error("{0}")]
+    Conflict(String),
+    /// The request body is larger than the limit (413).
+    #[error("{0}")]
+    TooLarge(String),
+    /// The engine refused the action, naming the rule (422).
+    #[error("{0}")]
+    Illegal(Illegal),
+    /// A scenario failed its checks (422), with every problem.
+    #[error("{0}")]
+    Scenario(ScenarioError),
+    /// An option name or value is not allowed (422).
+    #[error("{0}")]
+    Unprocessable(String),
+    /// Something failed on the server, such as the database (500). Nothing was changed.
+    #[error("{0}")]
+    Internal(String),
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    error: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problems: Option<Vec<ProblemView>>,
+}
+
+impl ApiError {
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Illegal(_) | ApiError::Scenario(_) | ApiError::Unprocessable(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// A 404 for a token that opens no game.
+    pub fn no_game() -> ApiError {
+        ApiError::NotFound("no game has this token (check the link)".into())
+    }
+}
+
+impl From<Illegal> for ApiError {
+    fn from(e: Illegal) -> Self {
+        ApiError::Illegal(e)
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(e: rusqlite::Error) -> Self {
+        ApiError::Internal(format!("database error: {e}"))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(m) = &self {
+            eprintln!("pacw server: {m}");
+        }
+        let body = Body {
+            error: match &self {
+                ApiError::Illegal(e) => format!("illegal action: {e}"),
+                ApiError::Scenario(e) => format!("the scenario has {} problem(s):\n{e}", e.problems.len()),
+                other => other.to_string(),
+            },
+            rule: match &self {
+                ApiError::Illegal(e) => Some(e.rule),
+                _ => None,
+            },
+            problems: match &self {
+                ApiError::Scenario(e) => Some(problems(e)),
+                _ => None,
+            },
+        };
+        (self.status(), Json(body)).into_response()
+    }
+}
+
+/// The result of a handler.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,267 @@
+//! # pacw-server
+//!
+//! The pacw web app: the browser UI embedded from `web/`, a JSON API with server-sent events (`docs/api.md`),
+//! and the games in a SQLite database in a data directory. Games are played through secret links (a token per
+//! side, a hot-seat token, a spectator token); every action is checked by the engine and committed before it is
+//! acknowledged; the dice are rolled on the server from a seed no client sees until the game is over; the
+//! computer's moves are made by a task per game, thinking on a blocking thread.
+//!
+//! ```no_run
+//! let config = pacw_server::ServerConfig::default(); // 127.0.0.1:8080, the platform's data directory
+//! pacw_server::run(config).unwrap(); // until Ctrl-C
+//! ```
+
+pub mod api;
+mod assets;
+pub mod error;
+pub mod ledger;
+pub mod session;
+pub mod store;
+pub mod tokens;
+pub mod view;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use session::{Games, SessionConfig};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+/// The largest request body accepted, in bytes (larger ones get 413).
+pub const BODY_LIMIT: usize = 256 * 1024;
+
+/// The default address: this machine only.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+
+/// The default pause between the computer's decisions.
+pub const DEFAULT_COMPUTER_DELAY: Duration = Duration::from_millis(600);
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Where it listens (port 0: any free port).
+    pub addr: SocketAddr,
+    /// The data directory, holding the database (created on first start).
+    pub data_dir: PathBuf,
+    /// The pause between the computer's decisions, so a person can follow them (0 in tests).
+    pub computer_delay: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            addr: DEFAULT_ADDR.parse().expect("a valid address"),
+            data_dir: default_data_dir(),
+            computer_delay: DEFAULT_COMPUTER_DELAY,
+        }
+    }
+}
+
+/// The default data directory: `pacw-data` in the platform's data directory (`$XDG_DATA_HOME`, else
+/// `~/.local/share` on Linux), else in the current directory.
+pub fn default_data_dir() -> PathBuf {
+    let base = dirs::data_dir()
+        .or_else(|| std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()).map(PathBuf::from))
+        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("pacw-data")
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The games could not be read.
+    #[error("cannot load the games: {0}")]
+    Load(String),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Serving failed.
+    #[error("the server failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The whole application: the UI, the API, limits and headers.
+pub fn router(games: Arc<Games>) -> Router {
+    Router::new()
+        .merge(api::routes())
+        .fallback(assets::serve)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(headers))
+        .with_state(games)
+}
+
+async fn method_not_allowed(req: Request) -> Response {
+    let msg = format!("{} is not allowed on {} (see docs/api.md)", req.method(), req.uri().path());
+    let mut r = error::ApiError::BadRequest(msg).into_response();
+    *r.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+    r
+}
+
+async fn headers(req: Request, next: Next) -> Response {
+    let api = req.uri().path().starts_with("/api");
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")); // links carry tokens
+    if api {
+        h.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    }
+    res
+}
+
+/// A server bound to its address, its games loaded, not yet serving.
+pub struct Server {
+    listener: TcpListener,
+    games: Arc<Games>,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Opens the data directory and its database (migrating the schema), loads every game (reporting damaged
+    /// ones), resumes the computer players whose turn it is, and binds the address.
+    pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
+        let store = Store::open(&config.data_dir)?;
+        let listener =
+            TcpListener::bind(config.addr).await.map_err(|source| ServerError::Bind { addr: config.addr, source })?;
+        let addr = listener.local_addr()?;
+        let session = SessionConfig { computer_delay: config.computer_delay, list_all_tokens: addr.ip().is_loopback() };
+        let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
+        Ok(Server { listener, games, addr })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The address to open in a browser.
+    pub fn url(&self) -> String {
+        url(self.addr)
+    }
+
+    /// The games (for tests).
+    pub fn games(&self) -> &Arc<Games> {
+        &self.games
+    }
+
+    /// Serves until `stop` completes; then stops the computer players and event streams, lets the requests under
+    /// way finish, and closes the database.
+    pub async fn run_until(self, stop: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
+        let games = self.games.clone();
+        let on_stop = games.clone();
+        let result = axum::serve(self.listener, router(games.clone()))
+            .with_graceful_shutdown(async move {
+                stop.await;
+                on_stop.begin_shutdown();
+            })
+            .await;
+        games.shut_down();
+        Ok(result?)
+    }
+
+    /// Serves on a task of the current runtime (for tests): stop it with [`RunningServer::stop`].
+    pub fn spawn(self) -> RunningServer {
+        let (tx, rx) = oneshot::channel::<()>();
+        let addr = self.addr;
+        let games = self.games.clone();
+        let task = tokio::spawn(self.run_until(async move {
+            let _ = rx.await;
+        }));
+        RunningServer { addr, games, stop: Some(tx), task: Some(task) }
+    }
+}
+
+fn url(addr: SocketAddr) -> String {
+    if addr.ip().is_unspecified() { format!("http://127.0.0.1:{}/", addr.port()) } else { format!("http://{addr}/") }
+}
+
+/// A server serving on a task.
+pub struct RunningServer {
+    addr: SocketAddr,
+    games: Arc<Games>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<Result<(), ServerError>>>,
+}
+
+impl RunningServer {
+    /// Its address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Its base URL, such as `http://127.0.0.1:41234`.
+    pub fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The games (for tests).
+    pub fn games(&self) -> &Arc<Games> {
+        &self.games
+    }
+
+    /// Stops it and waits until it has closed its database.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Runs the server until Ctrl-C (or SIGTERM), printing its address: what `pacw` and `pacw serve` do.
+pub fn run(config: ServerConfig) -> Result<(), ServerError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let data_dir = config.data_dir.clone();
+        let server = Server::bind(config).await?;
+        println!("pacw: the web app is at {}", server.url());
+        println!("pacw: games are kept in {}", data_dir.join(store::DB_FILE).display());
+        if !server.local_addr().ip().is_loopback() {
+            println!("pacw: listening on {}: other machines can reach it; share the links a game gives", server.addr);
+        }
+        println!("pacw: press Ctrl-C to stop");
+        server.run_until(stop_signal()).await
+    })
+}
+
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending().await } } => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,279 @@
+//! The games on disk: one SQLite database in the data directory, in WAL mode, its schema migrated on start-up.
+//!
+//! A game is stored as the engine's save (scenario text, options, seed, decisions and a fingerprint of the events)
+//! plus what the server adds: mode, players, tokens and timestamps. Every accepted action rewrites the game's row
+//! in one transaction before the reply is sent, so a killed server loses nothing it has acknowledged.
+
+use crate::session::{Mode, PlayerKind};
+use crate::tokens::Tokens;
+use pacw_engine::{GameResult, SaveFile};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The database's file name inside the data directory.
+pub const DB_FILE: &str = "pacw.sqlite3";
+
+/// The schema, one migration per entry; `PRAGMA user_version` holds how many have been applied.
+const MIGRATIONS: &[&str] = &[
+    // 1: the games.
+    "CREATE TABLE games (
+        id            TEXT PRIMARY KEY,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL,
+        scenario_name TEXT NOT NULL,
+        mode          TEXT NOT NULL,
+        players       TEXT NOT NULL,
+        tokens        TEXT NOT NULL,
+        save          TEXT NOT NULL,
+        status        TEXT NOT NULL,
+        result        TEXT
+    );
+    CREATE INDEX games_by_update ON games (updated_at);",
+];
+
+/// A failure of the database.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The data directory could not be made.
+    #[error("cannot create the data directory {path}: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// SQLite failed.
+    #[error("database error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    /// The database was written by a newer pacw.
+    #[error("the database {path} has schema version {found}, newer than this pacw knows ({known}); use a newer pacw")]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+        /// Ours.
+        known: usize,
+    },
+    /// The database was closed (the server is shutting down).
+    #[error("the database is closed")]
+    Closed,
+}
+
+/// One stored game, its JSON columns parsed.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The public id.
+    pub id: String,
+    /// When it was created, in milliseconds since 1970.
+    pub created_at: i64,
+    /// When it last changed.
+    pub updated_at: i64,
+    /// The scenario's short name (shipped) or file name (uploaded).
+    pub scenario_name: String,
+    /// How it is played.
+    pub mode: Mode,
+    /// Who plays each side.
+    pub players: [PlayerKind; 2],
+    /// Its tokens.
+    pub tokens: Tokens,
+    /// The engine's save.
+    pub save: SaveFile,
+    /// The result, once over.
+    pub result: Option<GameResult>,
+}
+
+/// A stored row that could not be read: its id (if readable) and why.
+#[derive(Clone, Debug)]
+pub struct DamagedRow {
+    /// The game id, or `?` when even that is unreadable.
+    pub id: String,
+    /// What is wrong.
+    pub error: String,
+}
+
+/// The database: one connection, used by one thread at a time.
+pub struct Store {
+    path: PathBuf,
+    conn: Mutex<Option<Connection>>,
+}
+
+/// Milliseconds since 1970.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in `dir` and brings its schema up to date.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir { path: dir.to_path_buf(), source })?;
+        let path = dir.join(DB_FILE);
+        let mut conn = Connection::open(&path)?;
+        // WAL: readers never block the writer; synchronous=NORMAL: a commit is in the WAL file (the OS's cache)
+        // when it returns, so a killed process loses nothing (only a power cut could lose the last commits).
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrate(&mut conn, &path)?;
+        Ok(Store { path, conn: Mutex::new(Some(conn)) })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let conn = guard.as_mut().ok_or(StoreError::Closed)?;
+        Ok(f(conn)?)
+    }
+
+    /// Closes the connection; later calls fail with [`StoreError::Closed`].
+    pub fn close(&self) {
+        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        guard.take();
+    }
+
+    /// Stores a new game.
+    pub fn insert(&self, g: &GameRecord) -> Result<(), StoreError> {
+        let players = serde_json::to_string(&g.players).expect("players serialise");
+        let tokens = serde_json::to_string(&g.tokens).expect("tokens serialise");
+        let mode = serde_json::to_string(&g.mode).expect("modes serialise");
+        let save = serde_json::to_string(&g.save).expect("saves serialise");
+        let result = g.result.map(|r| serde_json::to_string(&r).expect("results serialise"));
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status, result)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    g.id,
+                    g.created_at,
+                    g.updated_at,
+                    g.scenario_name,
+                    mode,
+                    players,
+                    tokens,
+                    save,
+                    status(&g.result),
+                    result
+                ],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// Replaces a game's save (after an action or an undo), committed before it returns.
+    pub fn update_save(
+        &self,
+        id: &str,
+        save: &SaveFile,
+        result: Option<GameResult>,
+        updated_at: i64,
+    ) -> Result<(), StoreError> {
+        let save = serde_json::to_string(save).expect("saves serialise");
+        let result_json = result.map(|r| serde_json::to_string(&r).expect("results serialise"));
+        self.with(|c| {
+            let n = c.execute(
+                "UPDATE games SET save = ?2, status = ?3, result = ?4, updated_at = ?5 WHERE id = ?1",
+                params![id, save, status(&result), result_json, updated_at],
+            )?;
+            if n == 1 { Ok(()) } else { Err(rusqlite::Error::QueryReturnedNoRows) }
+        })
+    }
+
+    /// Every stored game, oldest first; rows that cannot be read are returned apart.
+    pub fn load_all(&self) -> Result<(Vec<GameRecord>, Vec<DamagedRow>), StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result
+                 FROM games ORDER BY created_at, id",
+            )?;
+            let mut rows = stmt.query([])?;
+            let (mut good, mut bad) = (Vec::new(), Vec::new());
+            while let Some(row) = rows.next()? {
+                match read_row(row) {
+                    Ok(g) => good.push(g),
+                    Err(d) => bad.push(d),
+                }
+            }
+            Ok((good, bad))
+        })
+    }
+
+    /// One stored game by id.
+    pub fn load(&self, id: &str) -> Result<Option<Result<GameRecord, DamagedRow>>, StoreError> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result
+                 FROM games WHERE id = ?1",
+                [id],
+                |row| Ok(read_row(row)),
+            )
+            .optional()
+        })
+    }
+
+    /// Runs raw SQL (for tests that damage a row on purpose).
+    #[doc(hidden)]
+    pub fn execute_raw(&self, sql: &str) -> Result<usize, StoreError> {
+        self.with(|c| c.execute(sql, []))
+    }
+}
+
+fn status(result: &Option<GameResult>) -> &'static str {
+    if result.is_some() { "finished" } else { "in_progress" }
+}
+
+fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
+    let id: String = row.get(0).unwrap_or_else(|_| "?".to_string());
+    let damaged = |what: &str, e: &dyn std::fmt::Display| DamagedRow { id: id.clone(), error: format!("{what}: {e}") };
+    let text = |i: usize, what: &str| row.get::<_, String>(i).map_err(|e| damaged(what, &e));
+    let created_at: i64 = row.get(1).map_err(|e| damaged("created_at", &e))?;
+    let updated_at: i64 = row.get(2).map_err(|e| damaged("updated_at", &e))?;
+    let scenario_name = text(3, "scenario_name")?;
+    let mode = serde_json::from_str(&text(4, "mode")?).map_err(|e| damaged("mode", &e))?;
+    let players = serde_json::from_str(&text(5, "players")?).map_err(|e| damaged("players", &e))?;
+    let tokens = serde_json::from_str(&text(6, "tokens")?).map_err(|e| damaged("tokens", &e))?;
+    let save = serde_json::from_str(&text(7, "save")?).map_err(|e| damaged("the save is not valid", &e))?;
+    let result = match row.get::<_, Option<String>>(8).map_err(|e| damaged("result", &e))? {
+        Some(r) => Some(serde_json::from_str(&r).map_err(|e| damaged("result", &e))?),
+        None => None,
+    };
+    Ok(GameRecord { id, created_at, updated_at, scenario_name, mode, players, tokens, save, result })
+}
+
+fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version > MIGRATIONS.len() as i64 {
+        return Err(StoreError::TooNew { path: path.to_path_buf(), found: version, known: MIGRATIONS.len() });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_run_once_and_record_the_version() {
+        let dir = std::env::temp_dir().join(format!("pacw-store-test-{}", crate::tokens::new_game_id()));
+        let store = Store::open(&dir).unwrap();
+        let v: i64 = store.with(|c| c.pragma_query_value(None, "user_version", |r| r.get(0))).unwrap();
+        assert_eq!(v, MIGRATIONS.len() as i64);
+        drop(store);
+        let store = Store::open(&dir).unwrap(); // a second start does not migrate again
+        assert!(store.load_all().unwrap().0.is_empty());
+        let mode: String = store.with(|c| c.pragma_query_value(None, "journal_mode", |r| r.get(0))).unwrap();
+        assert_eq!(mode, "wal");
+        drop(store);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

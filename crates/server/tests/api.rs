@@ -1,0 +1,670 @@
+//! API tests against a real server on an ephemeral loopback port (docs/api.md).
+
+use pacw_server::{RunningServer, Server, ServerConfig};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A fresh data directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes).unwrap();
+        let suffix: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        TempDir(std::env::temp_dir().join(format!("pacw-api-{name}-{suffix}")))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+async fn start(dir: &Path) -> RunningServer {
+    let config = ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.to_path_buf(),
+        computer_delay: Duration::ZERO,
+    };
+    Server::bind(config).await.expect("the server starts").spawn()
+}
+
+struct Api {
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Api {
+    fn new(server: &RunningServer) -> Api {
+        Api { base: server.base(), http: reqwest::Client::new() }
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let r = self.http.get(format!("{}{path}", self.base)).send().await.unwrap();
+        let status = r.status();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let r = self.http.post(format!("{}{path}", self.base)).json(&body).send().await.unwrap();
+        let status = r.status();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn post_raw(&self, path: &str, body: impl Into<reqwest::Body>) -> (StatusCode, Value) {
+        let r = self.http.post(format!("{}{path}", self.base)).body(body).send().await.unwrap();
+        let status = r.status();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn create(&self, body: Value) -> Value {
+        let (s, v) = self.post("/api/games", body).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        v
+    }
+
+    async fn view(&self, token: &str) -> Value {
+        let (s, v) = self.get(&format!("/api/play/{token}")).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        v
+    }
+
+    async fn act(&self, token: &str, body: Value) -> (StatusCode, Value) {
+        self.post(&format!("/api/play/{token}/actions"), body).await
+    }
+
+    /// Waits until the token may act or the game is over.
+    async fn wait_turn(&self, token: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let v = self.view(token).await;
+            if v["your_turn"] == true || !v["result"].is_null() {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "the computer did not move: {}", v["to_act"]);
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+fn token(created: &Value, role: &str) -> String {
+    created["tokens"][role].as_str().unwrap_or_else(|| panic!("no {role} token in {}", created["tokens"])).to_string()
+}
+
+/// The index of the first legal action whose JSON matches `pred`.
+fn find(view: &Value, pred: impl Fn(&Value) -> bool) -> Option<u64> {
+    view["legal_actions"].as_array().unwrap().iter().find(|a| pred(&a["action"])).map(|a| a["index"].as_u64().unwrap())
+}
+
+fn is_activate(a: &Value) -> bool {
+    a.get("activate").is_some()
+}
+
+#[tokio::test]
+async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
+    let dir = TempDir::new("lobby");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let (s, list) = api.get("/api/scenarios").await;
+    assert_eq!(s, StatusCode::OK);
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), pacw_engine::SHIPPED_SCENARIOS.len());
+    let first = &list[0];
+    assert_eq!(first["name"], "meeting-engagement");
+    let (w, h) = (first["map"]["width"].as_u64().unwrap(), first["map"]["height"].as_u64().unwrap());
+    assert_eq!(first["map"]["squares"].as_array().unwrap().len() as u64, w * h);
+    assert!(!first["units"].as_array().unwrap().is_empty());
+    assert!(first["text"].as_str().unwrap().contains("[[units]]"));
+
+    let (s, one) = api.get("/api/scenarios/bloody-lane").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(one["name"], "bloody-lane");
+    let (s, e) = api.get("/api/scenarios/no-such").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(e["error"].as_str().unwrap().contains("no-such"));
+
+    let (s, info) = api.get("/api/info").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(info["options"]["to_hit"], "5");
+
+    // A broken upload: every problem with its line and column, as `pacw check` prints them.
+    let bad = "name = \"x\"\nturns = 0\n";
+    let (s, c) = api.post("/api/scenarios/check", json!({"text": bad, "file": "mine.toml"})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(c["ok"], false);
+    assert!(c["message"].as_str().unwrap().starts_with("mine.toml"), "{c}");
+    assert!(c["problems"].as_array().unwrap().iter().any(|p| p["line"].is_u64()), "{c}");
+    let (s, e) =
+        api.post("/api/games", json!({"scenario_text": bad, "scenario_file": "mine.toml", "mode": "hotseat"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!e["problems"].as_array().unwrap().is_empty(), "{e}");
+
+    // An uploaded copy of a shipped scenario is accepted.
+    let text = pacw_engine::DEFAULT_SCENARIO;
+    let created = api
+        .create(
+            json!({"scenario_text": text, "scenario_file": "copy.toml", "mode": "hotseat", "options": ["to_hit=4"]}),
+        )
+        .await;
+    assert_eq!(created["view"]["options"]["to_hit"], "4");
+    assert_eq!(created["view"]["scenario"]["name"], "copy.toml");
+
+    // Bad options and players are refused with the engine's words.
+    let (s, e) =
+        api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "hotseat", "options": {"to_hit": 9}})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e["error"].as_str().unwrap().contains("to_hit"), "{e}");
+    let (s, e) =
+        api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "computer", "computer": "chess"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e["error"].as_str().unwrap().contains("chess"), "{e}");
+    let (s, _) = api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "solitaire"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn create_view_and_act_by_index_or_by_json() {
+    let dir = TempDir::new("act");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    assert!(created["tokens"]["A"].is_null());
+    let v = api.view(&t).await;
+    assert_eq!(v["role"], "hotseat");
+    assert_eq!(v["your_turn"], true);
+    assert_eq!(v["decisions"], 0);
+    assert!(v["seed"].is_null(), "the seed stays secret while the game runs");
+    assert!(v["deck"]["next"]["joker"].is_string());
+    assert!(v["card"]["text"].is_string());
+    assert!(v["log"].as_array().unwrap().iter().all(|e| e["text"].is_string() && e["event"].is_object()));
+    let n_units = v["units"].as_array().unwrap().len();
+    assert_eq!(n_units, v["scenario"]["units"].as_array().unwrap().len());
+
+    // By index.
+    let i = find(&v, is_activate).unwrap();
+    let (s, after) = api.act(&t, json!({"index": i, "decisions": 0})).await;
+    assert_eq!(s, StatusCode::OK, "{after}");
+    assert_eq!(after["decisions"], 1);
+    assert_eq!(after["log_from"], v["log_len"]);
+    assert!(after["log"][0]["text"].as_str().unwrap().contains("activated"));
+    // By JSON: the first order offered now.
+    let action = after["legal_actions"][0]["action"].clone();
+    let (s, after2) = api.act(&t, json!({"action": action})).await;
+    assert_eq!(s, StatusCode::OK, "{after2}");
+    assert_eq!(after2["decisions"], 2);
+    // Both, disagreeing: refused.
+    let (s, e) = api.act(&t, json!({"index": 0, "action": after2["legal_actions"][1]["action"], "decisions": 2})).await;
+    if after2["legal_actions"].as_array().unwrap().len() > 1 {
+        assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    }
+    // A stale view: refused.
+    let (s, e) = api.act(&t, json!({"index": 0, "decisions": 1})).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    assert_eq!(api.view(&t).await["decisions"], 2);
+
+    // The view with part of the log.
+    let (s, part) = api.get(&format!("/api/play/{t}?log_from=2")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(part["log"][0]["index"], 2);
+    let (s, _) = api.get(&format!("/api/play/{t}?log_from=x")).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+
+    // The list shows it, with its tokens (the server is on loopback).
+    let (_, list) = api.get("/api/games").await;
+    let game = list["games"].as_array().unwrap().iter().find(|g| g["id"] == created["id"]).unwrap().clone();
+    assert_eq!(game["status"], "in_progress");
+    assert_eq!(game["decisions"], 2);
+    assert_eq!(game["tokens"]["hotseat"], t.as_str());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn illegal_and_malformed_requests_are_refused_and_change_nothing() {
+    let dir = TempDir::new("illegal");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let before = api.view(&t).await;
+
+    // Illegal by the rules: ordering a Hold before activating a unit (R3.4).
+    let (s, e) = api.act(&t, json!({"action": "hold"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert_eq!(e["rule"], "R3.4");
+    assert!(e["error"].as_str().unwrap().contains("R3.4"), "{e}");
+    // A unit that does not exist.
+    let (s, e) = api.act(&t, json!({"action": {"activate": 200}})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(e["rule"].is_string());
+    // Index out of range, nothing given, bad JSON, unknown fields, an unknown action.
+    for body in [json!({"index": 9999}), json!({}), json!({"index": 0, "extra": 1}), json!({"action": {"teleport": 1}})]
+    {
+        let (s, e) = api.act(&t, body.clone()).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {e}");
+        assert!(e["error"].is_string());
+    }
+    let (s, e) = api.post_raw(&format!("/api/play/{t}/actions"), "{not json").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(e["error"].as_str().unwrap().contains("JSON"));
+    // Too large.
+    let big = format!("{{\"index\": 0, \"pad\": \"{}\"}}", "x".repeat(300 * 1024));
+    let (s, e) = api.post_raw(&format!("/api/play/{t}/actions"), big).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{e}");
+    assert!(e["error"].is_string());
+    // Unknown endpoint and method: JSON too.
+    let (s, e) = api.get("/api/nothing").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(e["error"].is_string());
+    let (s, e) = api.get(&format!("/api/play/{t}/actions")).await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(e["error"].is_string());
+
+    let after = api.view(&t).await;
+    assert_eq!(after["decisions"], 0);
+    assert_eq!(after["log_len"], before["log_len"]);
+    assert_eq!(after["revision"], before["revision"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn each_token_acts_only_for_its_side_and_spectators_only_watch() {
+    let dir = TempDir::new("tokens");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "two_players"})).await;
+    let (a, b, spec) = (token(&created, "A"), token(&created, "B"), token(&created, "spectator"));
+    assert!(created["tokens"]["hotseat"].is_null());
+    assert_ne!(a, b);
+    let v = api.view(&spec).await;
+    let side = v["to_act"]["side"].as_str().unwrap().to_string();
+    let (mover, waiter) = if side == "A" { (&a, &b) } else { (&b, &a) };
+    assert_eq!(api.view(mover).await["your_turn"], true);
+    assert_eq!(api.view(waiter).await["your_turn"], false);
+    assert_eq!(v["your_turn"], false);
+
+    let (s, e) = api.act(waiter, json!({"index": 0})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("turn"));
+    let (s, e) = api.act(&spec, json!({"index": 0})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("spectator"));
+    let (s, _) = api.post(&format!("/api/play/{spec}/undo"), json!({})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let unknown = "0123456789abcdef0123456789abcdef";
+    let (s, e) = api.act(unknown, json!({"index": 0})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{e}");
+    let (s, _) = api.get("/api/play/not-a-token").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = api.get(&format!("/api/play/{}", created["id"].as_str().unwrap())).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "a game id is not a token");
+    assert_eq!(api.view(&spec).await["decisions"], 0);
+
+    let (s, r) = api.act(mover, json!({"index": 0})).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    // The save (with the seed) is not given while the game runs.
+    let (s, _) = api.get(&format!("/api/play/{a}/save")).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn undo_takes_back_decisions_until_a_die_or_a_card() {
+    let dir = TempDir::new("undo");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let v = api.view(&t).await;
+    assert_eq!(v["undo"]["possible"], false);
+    let (s, _) = api.post(&format!("/api/play/{t}/undo"), json!({})).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+
+    // Ending the activations draws a card: it cannot be taken back.
+    let end = find(&v, |a| a == "end_activations").unwrap();
+    let (s, v) = api.act(&t, json!({"index": end})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["undo"]["possible"], false);
+    let (s, e) = api.post_raw(&format!("/api/play/{t}/undo"), "").await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+
+    // Activating a unit rolls nothing: it can.
+    let v = api.view(&t).await;
+    let log_len = v["log_len"].clone();
+    let i = find(&v, is_activate).unwrap();
+    let (_, v2) = api.act(&t, json!({"index": i})).await;
+    assert_eq!(v2["undo"]["possible"], true);
+    assert_eq!(v2["undo"]["decisions"], 1);
+    let (s, back) = api.post(&format!("/api/play/{t}/undo"), json!({"count": 1})).await;
+    assert_eq!(s, StatusCode::OK, "{back}");
+    assert_eq!(back["decisions"], 1);
+    assert_eq!(back["log_len"], log_len);
+    assert_eq!(back["legal_actions"], v["legal_actions"]);
+    // Two to take back, then one too many.
+    let (_, v3) = api.act(&t, json!({"index": i})).await;
+    let hold = find(&v3, |a| a == "hold").unwrap();
+    let (_, v4) = api.act(&t, json!({"index": hold})).await;
+    if v4["undo"]["decisions"] == 2 {
+        let (s, _) = api.post(&format!("/api/play/{t}/undo"), json!({"count": 3})).await;
+        assert_eq!(s, StatusCode::CONFLICT);
+        let (s, back) = api.post(&format!("/api/play/{t}/undo"), json!({"count": 2})).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(back["decisions"], 1);
+    }
+
+    // Two players: one cannot take back the other's decisions.
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "two_players"})).await;
+    let spec = token(&created, "spectator");
+    let side = api.view(&spec).await["to_act"]["side"].as_str().unwrap().to_string();
+    let (mover, other) = if side == "A" {
+        (token(&created, "A"), token(&created, "B"))
+    } else {
+        (token(&created, "B"), token(&created, "A"))
+    };
+    let v = api.view(&mover).await;
+    let (_, _) = api.act(&mover, json!({"index": find(&v, is_activate).unwrap()})).await;
+    let (s, _) = api.post(&format!("/api/play/{other}/undo"), json!({})).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    let (s, _) = api.post(&format!("/api/play/{mover}/undo"), json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    server.stop().await;
+}
+
+/// Plays a game to its end through the API, preferring attacks.
+async fn play_out(api: &Api, t: &str) -> Value {
+    let mut n = 0;
+    loop {
+        let v = api.wait_turn(t).await;
+        if !v["result"].is_null() {
+            return v;
+        }
+        let legal = v["legal_actions"].as_array().unwrap();
+        let pick = legal
+            .iter()
+            .find(|a| !a["odds"].is_null())
+            .or_else(|| legal.iter().find(|a| a["action"].get("move").is_some()))
+            .unwrap_or(&legal[n % legal.len()]);
+        let (s, r) = api.act(t, json!({"index": pick["index"], "decisions": v["decisions"]})).await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+        n += 1;
+        assert!(n < 5000, "the game does not end");
+    }
+}
+
+#[tokio::test]
+async fn a_game_against_the_computer_runs_to_its_end_with_replay_and_ledger() {
+    let dir = TempDir::new("computer");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api
+        .create(
+            json!({"scenario": "meeting-engagement", "mode": "computer", "human_side": "second", "computer": "greedy"}),
+        )
+        .await;
+    let t = token(&created, "B");
+    assert!(created["tokens"]["A"].is_null());
+    assert_eq!(created["view"]["players"][0]["kind"], "computer");
+    let end = play_out(&api, &t).await;
+    assert!(end["result"]["text"].as_str().unwrap().starts_with("Game over"));
+    assert!(end["seed"].is_u64(), "the seed is shown once the game is over");
+    assert!(end["legal_actions"].as_array().unwrap().is_empty());
+    let ledger = &end["ledger"];
+    let attacks = ledger["attacks"].as_array().unwrap();
+    for side in ledger["sides"].as_array().unwrap() {
+        let n = side["attacks"].as_u64().unwrap();
+        let actual: u64 = ["miss", "shaken", "retreat", "destroyed", "stand"]
+            .iter()
+            .map(|k| side["actual"][k].as_u64().unwrap())
+            .sum();
+        assert_eq!(actual, n);
+    }
+    assert!(attacks.iter().all(|a| a["odds"]["fractions"]["hit"].is_string()));
+    let (s, l2) = api.get(&format!("/api/play/{t}/ledger")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(&l2, ledger);
+
+    // The replay: every decision and the state after any of them.
+    let decisions = end["decisions"].as_u64().unwrap();
+    let (s, r) = api.get(&format!("/api/play/{t}/replay")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(r["steps"].as_array().unwrap().len() as u64, decisions);
+    assert!(r["steps"].as_array().unwrap().iter().any(|s| s["computer"] == true));
+    let mut events = r["start"].as_array().unwrap().len();
+    for s in r["steps"].as_array().unwrap() {
+        events += s["events"].as_array().unwrap().len();
+    }
+    assert_eq!(events as u64, end["log_len"].as_u64().unwrap());
+    let (s, first) = api.get(&format!("/api/play/{t}/replay/0")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(first["decisions"], 0);
+    assert_eq!(first["replay"]["of"], decisions);
+    assert!(first["seed"].is_null());
+    let (_, mid) = api.get(&format!("/api/play/{t}/replay/{}", decisions / 2)).await;
+    assert_eq!(mid["decisions"], decisions / 2);
+    assert_eq!(mid["your_turn"], false);
+    let (_, last) = api.get(&format!("/api/play/{t}/replay/{decisions}")).await;
+    assert_eq!(last["units"], end["units"]);
+    let (s, _) = api.get(&format!("/api/play/{t}/replay/{}", decisions + 1)).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = api.get(&format!("/api/play/{t}/replay/x")).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+
+    // The save replays to the same game in the engine.
+    let (s, save) = api.get(&format!("/api/play/{t}/save")).await;
+    assert_eq!(s, StatusCode::OK);
+    let game = pacw_engine::Game::load(&save.to_string()).unwrap();
+    assert_eq!(game.actions().len() as u64, decisions);
+    // Acting after the end is refused.
+    let (s, _) = api.act(&t, json!({"index": 0})).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    let (_, list) = api.get("/api/games").await;
+    assert_eq!(list["games"][0]["status"], "finished");
+    server.stop().await;
+}
+
+/// Reads server-sent events until one named `name` arrives.
+async fn next_event(resp: &mut reqwest::Response, buf: &mut String, name: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        while let Some(end) = buf.find("\n\n") {
+            let block: String = buf.drain(..end + 2).collect();
+            let mut event = "message";
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(e) = line.strip_prefix("event:") {
+                    event = e.trim();
+                } else if let Some(d) = line.strip_prefix("data:") {
+                    data.push_str(d.trim_start());
+                }
+            }
+            if event == name {
+                return serde_json::from_str(&data).unwrap();
+            }
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let chunk = tokio::time::timeout(left, resp.chunk()).await.expect("an event in time").unwrap().unwrap();
+        buf.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+}
+
+#[tokio::test]
+async fn subscribers_are_told_of_every_change() {
+    let dir = TempDir::new("sse");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "two_players"})).await;
+    let spec = token(&created, "spectator");
+    let mut resp = api.http.get(format!("{}/api/play/{spec}/events", api.base)).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let mut buf = String::new();
+    let hello = next_event(&mut resp, &mut buf, "hello").await;
+    assert_eq!(hello["role"], "spectator");
+    assert_eq!(hello["decisions"], 0);
+
+    let side = api.view(&spec).await["to_act"]["side"].as_str().unwrap().to_string();
+    let mover = token(&created, &side);
+    let v = api.view(&mover).await;
+    let (s, _) = api.act(&mover, json!({"index": find(&v, is_activate).unwrap()})).await;
+    assert_eq!(s, StatusCode::OK);
+    let update = next_event(&mut resp, &mut buf, "update").await;
+    assert_eq!(update["kind"], "action");
+    assert_eq!(update["decisions"], 1);
+    assert_eq!(update["side"], side.as_str());
+    assert!(update["events"][0]["text"].as_str().unwrap().contains("activated"));
+    let (s, _) = api.post(&format!("/api/play/{mover}/undo"), json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    let update = next_event(&mut resp, &mut buf, "update").await;
+    assert_eq!(update["kind"], "undo");
+    assert_eq!(update["decisions"], 0);
+
+    server.stop().await;
+
+    // The computer's moves are pushed too, one by one, at the server's pace (here 20 ms, so the game cannot end
+    // before the test subscribes).
+    let config = ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.0.clone(),
+        computer_delay: Duration::from_millis(20),
+    };
+    let server = Server::bind(config).await.unwrap().spawn();
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "watch", "computer": "random"})).await;
+    let spec = token(&created, "spectator");
+    let mut resp = api.http.get(format!("{}/api/play/{spec}/events", api.base)).send().await.unwrap();
+    let mut buf = String::new();
+    next_event(&mut resp, &mut buf, "hello").await;
+    let u = next_event(&mut resp, &mut buf, "update").await;
+    assert_eq!(u["computer"], true);
+    let u2 = next_event(&mut resp, &mut buf, "update").await;
+    assert_eq!(u2["revision"].as_u64().unwrap(), u["revision"].as_u64().unwrap() + 1, "one by one");
+    drop(resp);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_restarted_server_keeps_every_game_and_reports_damaged_rows() {
+    let dir = TempDir::new("restart");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "bloody-lane", "mode": "hotseat", "options": {"to_hit": 4}})).await;
+    let t = token(&created, "hotseat");
+    let other = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    for _ in 0..6 {
+        let v = api.view(&t).await;
+        let i = find(&v, |a| a != "end_activations").unwrap_or(0);
+        let (s, r) = api.act(&t, json!({"index": i})).await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+    }
+    let before = api.view(&t).await;
+    server.stop().await;
+
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let after = api.view(&t).await;
+    for key in ["decisions", "log", "units", "legal_actions", "deck", "options", "turn"] {
+        assert_eq!(after[key], before[key], "{key} differs after the restart");
+    }
+    let (s, r) = api.act(&t, json!({"index": 0})).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    server.stop().await;
+
+    // Damage one row: it is listed as damaged and skipped; the other game still loads.
+    let db = rusqlite_path(&dir.0);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("UPDATE games SET save = '{\"format\": \"garbage' WHERE id = ?1", [other["id"].as_str().unwrap()])
+        .unwrap();
+    drop(conn);
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let (_, list) = api.get("/api/games").await;
+    let games = list["games"].as_array().unwrap();
+    let damaged = games.iter().find(|g| g["id"] == other["id"]).unwrap();
+    assert_eq!(damaged["status"], "damaged");
+    assert!(damaged["error"].as_str().unwrap().contains("save"), "{damaged}");
+    assert_eq!(api.view(&t).await["decisions"], before["decisions"].as_u64().unwrap() + 1);
+    let (s, _) = api.get(&format!("/api/play/{}", token(&other, "hotseat"))).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    server.stop().await;
+}
+
+fn rusqlite_path(dir: &Path) -> PathBuf {
+    dir.join(pacw_server::store::DB_FILE)
+}
+
+#[tokio::test]
+async fn the_ui_is_served_with_the_game_links() {
+    let dir = TempDir::new("ui");
+    let server = start(&dir.0).await;
+    let http = reqwest::Client::new();
+    for path in ["/", "/index.html", "/game/0123456789abcdef0123456789abcdef"] {
+        let r = http.get(format!("{}{path}", server.base())).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
+        assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+        assert!(r.text().await.unwrap().contains("<html"));
+    }
+    let r = http.get(format!("{}/missing.js", server.base())).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    server.stop().await;
+}
+
+// SIGKILL is tested on the real binary: crates/cli/tests/serve.rs.
+
+#[tokio::test]
+async fn arbitrary_actions_get_a_clear_answer_never_a_server_error() {
+    let dir = TempDir::new("fuzz");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "mcpherson-ridge", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let (mut ok, mut refused) = (0, 0);
+    for _ in 0..400 {
+        let sq = format!("{}{}", (b'a' + next(26) as u8) as char, 1 + next(26));
+        let facing = ["N", "E", "S", "W"][next(4) as usize];
+        let unit = next(80);
+        let action = match next(8) {
+            0 => json!({"activate": unit}),
+            1 => json!("end_activations"),
+            2 => json!("hold"),
+            3 => json!({"move": {"to": sq, "facing": facing}}),
+            4 => json!({"fire": {"target": unit, "facing": facing}}),
+            5 => json!({"move_fire": {"to": sq, "facing": facing, "target": unit}}),
+            6 => json!({"fire_move": {"target": unit}}),
+            _ => json!({"advance": {"to": sq, "facing": facing}}),
+        };
+        let (s, r) = api.act(&t, json!({"action": action})).await;
+        match s {
+            StatusCode::OK => ok += 1,
+            StatusCode::UNPROCESSABLE_ENTITY => {
+                assert!(r["rule"].as_str().is_some_and(|r| r.starts_with('R')), "{r}");
+                refused += 1;
+            }
+            StatusCode::CONFLICT if !api.view(&t).await["result"].is_null() => break,
+            other => panic!("{action}: {other} {r}"),
+        }
+        // Now and then a legal action, to move the game on.
+        if next(3) == 0 {
+            let v = api.view(&t).await;
+            if v["result"].is_null() {
+                let n = v["legal_actions"].as_array().unwrap().len() as u64;
+                let (s, r) = api.act(&t, json!({"index": next(n)})).await;
+                assert_eq!(s, StatusCode::OK, "{r}");
+            }
+        }
+    }
+    assert!(refused > 0);
+    let _ = ok;
+    server.stop().await;
+}

@@ -1,0 +1,452 @@
+//! One game's record, extracted from its event stream alone (DESIGN.md: events are the single source of what
+//! happened). The scenario is consulted only for static facts: which side and arm a unit is.
+
+use pacw_engine::attack::HitResult;
+use pacw_engine::scenario::MAX_UNITS;
+use pacw_engine::{Card, EndReason, Event, Scenario, Side, UnitId};
+use serde::Serialize;
+
+/// The kinds of attack: shooting (distance 2 or more) and charges (distance 1, R6.1).
+pub const ATTACK_KINDS: [&str; 2] = ["shooting", "charge"];
+/// Index of shooting in [`GameStats::attacks`].
+pub const SHOOTING: usize = 0;
+/// Index of charges in [`GameStats::attacks`].
+pub const CHARGE: usize = 1;
+
+/// The outcome of an attack as it befell the target, in the order of [`GameStats::attacks`]' inner arrays.
+/// A retreat that was blocked counts as `destroyed` (R7.4 `destroyed`) or `shaken` (R7.4 `stand`).
+pub const OUTCOMES: [&str; 4] = ["miss", "shaken", "retreat", "destroyed"];
+const MISS: usize = 0;
+const SHAKEN: usize = 1;
+const RETREAT: usize = 2;
+const DESTROYED: usize = 3;
+
+/// The results of one kind of attack: counts by outcome ([`OUTCOMES`]).
+pub type OutcomeCounts = [u32; 4];
+
+/// What happened to shaken units before they recovered (the seed's "hit it twice" question).
+///
+/// A *spell* runs from the moment a unit becomes shaken (R7.1, R7.2) until it is activated (and recovers, R4.1),
+/// is destroyed, or the game ends.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ShakenSpells {
+    /// Spells that ended (every spell ends, at the latest with the game).
+    pub spells: u32,
+    /// Spells in which the unit was attacked again.
+    pub attacked_again: u32,
+    /// Spells in which the unit was hit again.
+    pub hit_again: u32,
+    /// Retreats of units hit again while shaken.
+    pub retreated_again: u32,
+    /// Units destroyed while shaken (hit again, or a blocked retreat).
+    pub destroyed_again: u32,
+    /// Spells ended by the unit's activation.
+    pub recovered: u32,
+}
+
+impl ShakenSpells {
+    /// Adds another game's spells.
+    pub fn add(&mut self, o: &ShakenSpells) {
+        self.spells += o.spells;
+        self.attacked_again += o.attacked_again;
+        self.hit_again += o.hit_again;
+        self.retreated_again += o.retreated_again;
+        self.destroyed_again += o.destroyed_again;
+        self.recovered += o.recovered;
+    }
+}
+
+/// Everything the statistics need from one game, read from its events.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameStats {
+    /// The winning side, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Points per side (R8.2).
+    pub points: [u16; 2],
+    /// The turn in which the game ended.
+    pub turns: u8,
+    /// Unit activations, both sides.
+    pub activations: u32,
+    /// Unit activations of each side.
+    pub side_activations: [u32; 2],
+    /// Units each side lost.
+    pub destroyed: [u32; 2],
+    /// Times a unit of each side became shaken.
+    pub shaken: [u32; 2],
+    /// Retreats of each side's units.
+    pub retreats: [u32; 2],
+    /// Attacks by kind ([`SHOOTING`], [`CHARGE`]) and outcome ([`OUTCOMES`]).
+    pub attacks: [OutcomeCounts; 2],
+    /// Shooting by the attacker's arm (infantry, cavalry, artillery) and outcome.
+    pub shooting_by_arm: [OutcomeCounts; 3],
+    /// What happened to shaken units before they recovered.
+    pub spells: ShakenSpells,
+    /// The side that acted first in turn 1: the first side card drawn in turn 1 (cards), or the winner of the first
+    /// initiative roll (igougo, alternate). `None` when the Joker came out before any side card.
+    pub first_mover: Option<Side>,
+    /// Double activations per side: a unit activated again with no enemy unit activated in between, within a turn
+    /// (under cards: on two consecutive cards of its side).
+    pub double_activations: [u32; 2],
+    /// The same across a turn's end (the last units of one turn acting first in the next).
+    pub doubles_across_turns: [u32; 2],
+    /// Side doubles: under cards, a side drawing two cards in a row in a turn; under igougo and alternate, a side
+    /// that acted last in a turn winning the next initiative roll.
+    pub side_doubles: [u32; 2],
+}
+
+impl GameStats {
+    /// Double activations of a side, within and across turns.
+    pub fn all_doubles(&self, side: Side) -> u32 {
+        self.double_activations[side.index()] + self.doubles_across_turns[side.index()]
+    }
+
+    /// Reads a finished game's events. Returns `None` if the events hold no `GameOver`.
+    pub fn from_events(scenario: &Scenario, events: &[Event]) -> Option<GameStats> {
+        let mut tally = Tally::new(scenario);
+        for e in events {
+            tally.event(e);
+        }
+        tally.finish()
+    }
+}
+
+/// An open shaken spell.
+#[derive(Copy, Clone, Default)]
+struct Spell {
+    attacked: bool,
+    hit: bool,
+}
+
+/// Reads events one at a time into a [`GameStats`].
+pub struct Tally<'a> {
+    scenario: &'a Scenario,
+    stats: GameStats,
+    over: bool,
+    turn: u8,
+    /// The attack under way: its kind, and the attacker's arm when it is shooting.
+    attack: Option<(usize, Option<usize>)>,
+    /// The outcome the current attack was counted under, while a blocked retreat may still change it.
+    counted: Option<usize>,
+    /// Whether the current attack's target could not retreat (R7.4).
+    blocked: bool,
+    spells: [Option<Spell>; MAX_UNITS],
+    /// Per side, the units activated since the enemy last activated one.
+    since_enemy: [u64; 2],
+    /// The turn of each unit's last activation.
+    last_turn: [u8; MAX_UNITS],
+    /// The side of the last card drawn this turn.
+    last_card: Option<Side>,
+    /// The side of the last unit activated.
+    last_active: Option<Side>,
+}
+
+impl<'a> Tally<'a> {
+    /// A tally for a game of `scenario`, before its first event.
+    pub fn new(scenario: &'a Scenario) -> Tally<'a> {
+        Tally {
+            scenario,
+            stats: GameStats {
+                winner: None,
+                reason: EndReason::TurnLimit,
+                points: [0; 2],
+                turns: 1,
+                activations: 0,
+                side_activations: [0; 2],
+                destroyed: [0; 2],
+                shaken: [0; 2],
+                retreats: [0; 2],
+                attacks: [[0; 4]; 2],
+                shooting_by_arm: [[0; 4]; 3],
+                spells: ShakenSpells::default(),
+                first_mover: None,
+                double_activations: [0; 2],
+                doubles_across_turns: [0; 2],
+                side_doubles: [0; 2],
+            },
+            over: false,
+            turn: 1,
+            attack: None,
+            counted: None,
+            blocked: false,
+            spells: [None; MAX_UNITS],
+            since_enemy: [0; 2],
+            last_turn: [0; MAX_UNITS],
+            last_card: None,
+            last_active: None,
+        }
+    }
+
+    fn side(&self, unit: UnitId) -> Side {
+        self.scenario.units[unit.index()].side
+    }
+
+    /// Counts an attack outcome under the current attack's kind (and arm).
+    fn count(&mut self, outcome: usize, delta: i32) {
+        if let Some((kind, arm)) = self.attack {
+            let add = |c: &mut u32| *c = c.wrapping_add_signed(delta);
+            add(&mut self.stats.attacks[kind][outcome]);
+            if let Some(arm) = arm {
+                add(&mut self.stats.shooting_by_arm[arm][outcome]);
+            }
+        }
+    }
+
+    fn close_spell(&mut self, unit: UnitId, recovered: bool) {
+        if let Some(spell) = self.spells[unit.index()].take() {
+            let s = &mut self.stats.spells;
+            s.spells += 1;
+            s.attacked_again += spell.attacked as u32;
+            s.hit_again += spell.hit as u32;
+            s.recovered += recovered as u32;
+        }
+    }
+
+    /// Reads the next event.
+    pub fn event(&mut self, event: &Event) {
+        match *event {
+            Event::TurnStarted { turn, .. } => {
+                self.turn = turn;
+                self.last_card = None;
+            }
+            Event::CardDrawn { card: Card::Side { side, .. }, .. } => {
+                if self.turn == 1 && self.stats.first_mover.is_none() {
+                    self.stats.first_mover = Some(side);
+                }
+                if self.last_card == Some(side) {
+                    self.stats.side_doubles[side.index()] += 1;
+                }
+                self.last_card = Some(side);
+            }
+            Event::CardDrawn { card: Card::Joker, .. } => {}
+            Event::InitiativeWon { side } => {
+                if self.turn == 1 && self.stats.first_mover.is_none() {
+                    self.stats.first_mover = Some(side);
+                }
+                if self.turn > 1 && self.last_active == Some(side) {
+                    self.stats.side_doubles[side.index()] += 1;
+                }
+            }
+            Event::Activated { unit, rallied } => {
+                let side = self.side(unit);
+                let bit = 1u64 << unit.0;
+                self.stats.activations += 1;
+                self.stats.side_activations[side.index()] += 1;
+                if self.since_enemy[side.index()] & bit != 0 {
+                    if self.last_turn[unit.index()] == self.turn {
+                        self.stats.double_activations[side.index()] += 1;
+                    } else {
+                        self.stats.doubles_across_turns[side.index()] += 1;
+                    }
+                }
+                self.since_enemy[side.index()] |= bit;
+                self.since_enemy[side.other().index()] = 0;
+                self.last_turn[unit.index()] = self.turn;
+                self.last_active = Some(side);
+                if rallied {
+                    self.close_spell(unit, true);
+                }
+            }
+            Event::Attack { attacker, target, charge, .. } => {
+                let kind = if charge { CHARGE } else { SHOOTING };
+                let arm = (!charge).then(|| self.scenario.units[attacker.index()].arm.index());
+                self.attack = Some((kind, arm));
+                self.counted = None;
+                self.blocked = false;
+                if let Some(spell) = &mut self.spells[target.index()] {
+                    spell.attacked = true;
+                }
+            }
+            Event::ToHitRolled { hit: false, .. } => self.count(MISS, 1),
+            Event::ToHitRolled { hit: true, .. } => {}
+            Event::HitResultRolled { unit, result, .. } => {
+                let outcome = match result {
+                    HitResult::Shaken => SHAKEN,
+                    HitResult::Retreat => RETREAT,
+                    HitResult::Destroyed => DESTROYED,
+                };
+                self.count(outcome, 1);
+                self.counted = Some(outcome);
+                if let Some(spell) = &mut self.spells[unit.index()] {
+                    spell.hit = true;
+                }
+            }
+            Event::RetreatBlocked { .. } => {
+                // R7.4: the unit stands, shaken, unless a Destroyed event follows.
+                if self.counted == Some(RETREAT) {
+                    self.count(RETREAT, -1);
+                    self.count(SHAKEN, 1);
+                    self.counted = Some(SHAKEN);
+                    self.blocked = true;
+                }
+            }
+            Event::Shaken { unit } => {
+                self.stats.shaken[self.side(unit).index()] += 1;
+                self.spells[unit.index()] = Some(Spell::default());
+            }
+            Event::Retreated { unit, .. } => {
+                self.stats.retreats[self.side(unit).index()] += 1;
+                if self.spells[unit.index()].is_some() {
+                    self.stats.spells.retreated_again += 1;
+                }
+            }
+            Event::Destroyed { unit } => {
+                self.stats.destroyed[self.side(unit).index()] += 1;
+                if std::mem::take(&mut self.blocked) {
+                    // A blocked retreat that destroyed the unit (R7.4 `destroyed`).
+                    self.count(SHAKEN, -1);
+                    self.count(DESTROYED, 1);
+                    self.counted = Some(DESTROYED);
+                }
+                if self.spells[unit.index()].is_some() {
+                    self.stats.spells.destroyed_again += 1;
+                }
+                self.close_spell(unit, false);
+            }
+            Event::GameOver { result } => {
+                self.stats.winner = result.winner;
+                self.stats.reason = result.reason;
+                self.stats.points = result.points;
+                self.stats.turns = self.turn;
+                self.over = true;
+                for i in 0..MAX_UNITS {
+                    self.close_spell(UnitId(i as u8), false);
+                }
+            }
+            Event::InitiativeRolled { .. }
+            | Event::ActivationsEnded { .. }
+            | Event::Held { .. }
+            | Event::Moved { .. }
+            | Event::ObjectiveTaken { .. }
+            | Event::TurnEnded { .. } => {}
+        }
+    }
+
+    /// The record, once the game is over; `None` if no `GameOver` event was read.
+    pub fn finish(self) -> Option<GameStats> {
+        self.over.then_some(self.stats)
+    }
+}
+
+/// One simulated game: where it sits in the simulation, who played which side, and what happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    /// The variant's index (order of `--compare` values; 0 without it).
+    pub variant: usize,
+    /// The game's index within its variant, from 0.
+    pub index: usize,
+    /// The game's seed (its dice and cards; `pacw play --seed` takes it).
+    pub seed: u64,
+    /// Whether player 2 played the scenario's first side.
+    pub swapped: bool,
+    /// What happened.
+    #[serde(flatten)]
+    pub stats: GameStats,
+}
+
+impl GameRecord {
+    /// The player (0 or 1, the order of `--players`) who played `side`.
+    pub fn player_of(&self, side: Side) -> usize {
+        side.index() ^ self.swapped as usize
+    }
+
+    /// The winning player (0 or 1), or `None` for a draw.
+    pub fn winning_player(&self) -> Option<usize> {
+        self.stats.winner.map(|s| self.player_of(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pacw_engine::attack::Modifiers;
+    use pacw_engine::{GameResult, Square};
+    use std::sync::Arc;
+
+    fn scenario() -> Arc<Scenario> {
+        Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap())
+    }
+
+    fn unit_of(s: &Scenario, side: Side, nth: usize) -> UnitId {
+        UnitId(s.units.iter().enumerate().filter(|(_, u)| u.side == side).nth(nth).unwrap().0 as u8)
+    }
+
+    fn attack(attacker: UnitId, target: UnitId, charge: bool) -> Event {
+        Event::Attack { attacker, target, charge, needed: 5, modifiers: Modifiers::default() }
+    }
+
+    #[test]
+    fn a_shaken_unit_hit_again_before_it_recovers_is_counted_once() {
+        let s = scenario();
+        let (a, b) = (unit_of(&s, Side::A, 0), unit_of(&s, Side::B, 0));
+        let sq = Square::new(0, 0);
+        let over = GameResult { winner: Some(Side::A), reason: EndReason::TurnLimit, points: [1, 0] };
+        let events = [
+            Event::TurnStarted { turn: 1, iv: [3, 3] },
+            Event::CardDrawn { card: Card::Side { side: Side::A, value: 2 }, left: 12 },
+            Event::Activated { unit: a, rallied: false },
+            attack(a, b, false),
+            Event::ToHitRolled { roll: 6, hit: true },
+            Event::HitResultRolled { unit: b, roll: 1, strength: 4, result: HitResult::Shaken },
+            Event::Shaken { unit: b },
+            Event::CardDrawn { card: Card::Side { side: Side::A, value: 2 }, left: 11 },
+            Event::Activated { unit: a, rallied: false },
+            attack(a, b, true),
+            Event::ToHitRolled { roll: 6, hit: true },
+            Event::HitResultRolled { unit: b, roll: 1, strength: 4, result: HitResult::Retreat },
+            Event::Retreated { unit: b, from: sq, to: sq },
+            Event::CardDrawn { card: Card::Side { side: Side::B, value: 2 }, left: 10 },
+            Event::Activated { unit: b, rallied: true },
+            Event::TurnEnded { turn: 1 },
+            Event::GameOver { result: over },
+        ];
+        let g = GameStats::from_events(&s, &events).unwrap();
+        assert_eq!(g.first_mover, Some(Side::A));
+        assert_eq!(g.side_doubles, [1, 0]);
+        assert_eq!(g.double_activations, [1, 0]);
+        assert_eq!(g.attacks[SHOOTING], [0, 1, 0, 0]);
+        assert_eq!(g.attacks[CHARGE], [0, 0, 1, 0]);
+        assert_eq!(g.shooting_by_arm.iter().map(|c| c[SHAKEN]).sum::<u32>(), 1);
+        assert_eq!(
+            g.spells,
+            ShakenSpells {
+                spells: 1,
+                attacked_again: 1,
+                hit_again: 1,
+                retreated_again: 1,
+                destroyed_again: 0,
+                recovered: 1
+            }
+        );
+        assert_eq!((g.shaken, g.retreats, g.activations, g.turns), ([0, 1], [0, 1], 3, 1));
+        assert_eq!(g.side_activations, [2, 1]);
+        assert_eq!(g.winner, Some(Side::A));
+    }
+
+    #[test]
+    fn a_blocked_retreat_counts_as_destroyed_and_a_game_without_end_has_no_record() {
+        let s = scenario();
+        let (a, b) = (unit_of(&s, Side::A, 0), unit_of(&s, Side::B, 0));
+        let mut events = vec![
+            Event::TurnStarted { turn: 1, iv: [3, 3] },
+            Event::InitiativeRolled { side: Side::A, roll: 2 },
+            Event::InitiativeRolled { side: Side::B, roll: 5 },
+            Event::InitiativeWon { side: Side::B },
+            Event::Activated { unit: b, rallied: false },
+            attack(b, a, true),
+            Event::ToHitRolled { roll: 6, hit: true },
+            Event::HitResultRolled { unit: a, roll: 1, strength: 4, result: HitResult::Retreat },
+            Event::RetreatBlocked { unit: a },
+            Event::Destroyed { unit: a },
+        ];
+        assert!(GameStats::from_events(&s, &events).is_none());
+        let over = GameResult { winner: Some(Side::B), reason: EndReason::Exhaustion(Side::A), points: [0, 0] };
+        events.push(Event::GameOver { result: over });
+        let g = GameStats::from_events(&s, &events).unwrap();
+        assert_eq!(g.first_mover, Some(Side::B));
+        assert_eq!(g.attacks[CHARGE], [0, 0, 0, 1]);
+        assert_eq!(g.destroyed, [1, 0]);
+        assert_eq!(g.spells.spells, 0);
+    }
+}

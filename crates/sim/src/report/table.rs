@@ -1,0 +1,230 @@
+//! The summary tables, as rows of text cells with one column per variant: shared by the text and HTML reports.
+
+use super::Report;
+use crate::stats::{Advantage, AttackMix, Rate, Summary};
+
+/// One table: a title, a note, and rows of a label and one cell per column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    /// The title.
+    pub title: String,
+    /// A sentence explaining it (may be empty).
+    pub note: String,
+    /// (label, cells).
+    pub rows: Vec<(String, Vec<String>)>,
+}
+
+/// A percentage with one decimal.
+pub(crate) fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// A rate with its 95% interval: `41.2% [39.0–43.4]`.
+pub(crate) fn rate_ci(r: &Rate) -> String {
+    format!("{:.1}% [{:.1}–{:.1}]", 100.0 * r.rate, 100.0 * r.ci_low, 100.0 * r.ci_high)
+}
+
+/// A p-value: `p=0.012` or `p<0.001`.
+pub(crate) fn p_value(p: f64) -> String {
+    if p < 0.001 { "p<0.001".to_string() } else { format!("p={p:.3}") }
+}
+
+fn mix(m: &AttackMix) -> String {
+    if m.attacks == 0 {
+        return "—".to_string();
+    }
+    let n = m.attacks as f64;
+    let p = |x: u64| format!("{:.1}", 100.0 * x as f64 / n);
+    format!("{} / {} / {} / {} %", p(m.miss), p(m.shaken), p(m.retreat), p(m.destroyed))
+}
+
+fn advantage(a: &Advantage) -> String {
+    let r = Rate { count: a.wins, of: a.games, rate: a.win_rate, ci_low: a.ci_low, ci_high: a.ci_high };
+    format!("{} of {}", rate_ci(&r), a.games)
+}
+
+fn share(a: &Advantage) -> String {
+    if a.wins + a.losses == 0 {
+        return "—".to_string();
+    }
+    format!("{} ({})", pct(a.decisive_share), p_value(a.test.p_value))
+}
+
+/// One side's win rate with the advantage against without it, and the z-test's p-value.
+fn split(a: &Advantage, side: usize) -> String {
+    let x = &a.by_side[side];
+    format!("{} vs {} ({})", pct(x.with.rate), pct(x.without.rate), p_value(x.test.p_value))
+}
+
+/// The summary tables of a report, one column per variant (or one for a plain simulation).
+pub fn sections(report: &Report) -> Vec<Section> {
+    let columns = report.columns();
+    let row = |label: String, f: &dyn Fn(&Summary) -> String| (label, columns.iter().map(|(_, s)| f(s)).collect());
+    let s0 = columns[0].1;
+    let (a, b) = (&s0.sides[0].name, &s0.sides[1].name);
+    let pair = |x: f64, y: f64| format!("{x:.2} / {y:.2}");
+
+    let mut results = vec![
+        row(format!("{a} (first side) wins"), &|s| rate_ci(&side_rate(s, 0))),
+        row(format!("{b} (second side) wins"), &|s| rate_ci(&side_rate(s, 1))),
+        row("draws".into(), &|s| rate_ci(&s.draw_rate)),
+    ];
+    for (i, p) in s0.players.iter().enumerate() {
+        results.push(row(format!("{} wins", p.name), &|s| {
+            let p = &s.players[i];
+            rate_ci(&Rate { count: p.wins, of: p.games, rate: p.win_rate, ci_low: p.ci_low, ci_high: p.ci_high })
+        }));
+    }
+    results.push(row(format!("ended by exhaustion of {a} / {b}"), &|s| {
+        let g = s.games.max(1) as f64;
+        format!("{} / {}", pct(s.sides[0].exhausted as f64 / g), pct(s.sides[1].exhausted as f64 / g))
+    }));
+    results.push(row("ended at the turn limit".into(), &|s| pct(s.length.turn_limit.rate)));
+
+    let length = vec![
+        row("turns (mean; min–max)".into(), &|s| {
+            format!("{:.2}; {}–{}", s.length.turns_mean, s.length.turns_min, s.length.turns_max)
+        }),
+        row("activations (mean ± sd; median)".into(), &|s| {
+            format!(
+                "{:.1} ± {:.1}; {}",
+                s.length.activations_mean, s.length.activations_sd, s.length.activations_median
+            )
+        }),
+    ];
+
+    let losses = vec![
+        row("unit activations".into(), &|s| pair(s.sides[0].activations.per_game, s.sides[1].activations.per_game)),
+        row("units destroyed".into(), &|s| pair(s.sides[0].destroyed.per_game, s.sides[1].destroyed.per_game)),
+        row("times shaken".into(), &|s| pair(s.sides[0].shaken.per_game, s.sides[1].shaken.per_game)),
+        row("retreats".into(), &|s| pair(s.sides[0].retreats.per_game, s.sides[1].retreats.per_game)),
+    ];
+
+    let mut attacks = Vec::new();
+    for (name, pick) in [
+        ("shooting (distance ≥ 2)", (|s: &Summary| &s.attacks.shooting) as fn(&Summary) -> &AttackMix),
+        ("charges (distance 1)", |s| &s.attacks.charges),
+        ("  infantry shooting", |s| &s.attacks.infantry_shooting),
+        ("  artillery shooting", |s| &s.attacks.artillery_shooting),
+    ] {
+        attacks.push(row(format!("{name}: attacks a game"), &|s| format!("{:.2}", pick(s).per_game)));
+        attacks.push(row(format!("{name}: miss / shaken / retreat / destroyed"), &|s| mix(pick(s))));
+        attacks.push(row(format!("{name}: retreat or destroyed"), &|s| rate_ci(&pick(s).decisive_rate)));
+    }
+    attacks
+        .push(row("losses to shooting (share of units destroyed)".into(), &|s| rate_ci(&s.attacks.losses_to_shooting)));
+    attacks.push(row("destroyed per attack: shooting vs charges".into(), &|s| {
+        format!(
+            "{} vs {} ({})",
+            pct(s.attacks.shooting.destroyed_rate.rate),
+            pct(s.attacks.charges.destroyed_rate.rate),
+            p_value(s.attacks.destroyed_rate_test.p_value)
+        )
+    }));
+
+    let shaken = vec![
+        row("shaken spells a game".into(), &|s| format!("{:.2}", s.shaken.per_game)),
+        row("attacked again before recovering".into(), &|s| rate_ci(&s.shaken.attacked_again)),
+        row("hit again before recovering".into(), &|s| rate_ci(&s.shaken.hit_again)),
+        row("  then retreated / destroyed (count)".into(), &|s| {
+            format!("{} / {}", s.shaken.retreated_again, s.shaken.destroyed_again)
+        }),
+        row("recovered by activation".into(), &|s| rate_ci(&s.shaken.recovered)),
+    ];
+
+    let mut initiative = vec![
+        row("side that acted first in turn 1 wins".into(), &|s| advantage(&s.first_mover)),
+        row("  its share of decisive games (z-test vs 50%)".into(), &|s| share(&s.first_mover)),
+    ];
+    for i in 0..2 {
+        let side = &s0.sides[i].name;
+        initiative.push(row(format!("  {side} wins: acting first vs second"), &|s| split(&s.first_mover, i)));
+    }
+
+    let mut doubles = vec![
+        row("double activations a game: in a turn / across turns".into(), &|s| {
+            pair(s.doubles.in_turn_per_game, s.doubles.across_turns_per_game)
+        }),
+        row("games with a double activation".into(), &|s| rate_ci(&s.doubles.games_with_double)),
+        row("side doubles a game".into(), &|s| format!("{:.2}", s.doubles.side_doubles_per_game)),
+        row(format!("double activations a game: {a} / {b}"), &|s| {
+            let per = |i: usize| s.sides[i].double_activations.per_game + s.sides[i].doubles_across_turns.per_game;
+            pair(per(0), per(1))
+        }),
+        row("side with more double activations wins".into(), &|s| advantage(&s.doubles.more_double_activations)),
+        row("  its share of decisive games (z-test vs 50%)".into(), &|s| share(&s.doubles.more_double_activations)),
+        row("side with more side doubles wins".into(), &|s| advantage(&s.doubles.more_side_doubles)),
+        row("  its share of decisive games (z-test vs 50%)".into(), &|s| share(&s.doubles.more_side_doubles)),
+    ];
+    for i in 0..2 {
+        let side = &s0.sides[i].name;
+        doubles.push(row(format!("  {side} wins: more vs fewer double activations"), &|s| {
+            split(&s.doubles.more_double_activations, i)
+        }));
+    }
+
+    vec![
+        Section { title: "Results".into(), note: "Rates with 95% Wilson score intervals.".into(), rows: results },
+        Section { title: "Game length".into(), note: String::new(), rows: length },
+        Section { title: format!("Per side, a game ({a} / {b})"), note: String::new(), rows: losses },
+        Section {
+            title: "Shooting versus charges".into(),
+            note: "Outcome of each attack as it befell the target; a blocked retreat (R7.4) counts as destroyed \
+                   (or shaken, with blocked_retreat=stand)."
+                .into(),
+            rows: attacks,
+        },
+        Section {
+            title: "Shaken units hit again".into(),
+            note: "A spell runs from a unit becoming shaken until its next activation (R4.1), its destruction or the \
+                   game's end."
+                .into(),
+            rows: shaken,
+        },
+        Section {
+            title: "First mover".into(),
+            note: "Acting first: under cards, drawing the first side card of turn 1; under igougo and alternate, \
+                   winning the first initiative roll. Games where the Joker came first have no first mover. Within a side, \
+                   its win rate when it acted first is compared with its win rate when the enemy did."
+                .into(),
+            rows: initiative,
+        },
+        Section {
+            title: "Double activations".into(),
+            note: "A double activation: a unit activated again before any enemy unit is (under cards, on two \
+                   consecutive cards of its side). A side double: under cards, a side drawing two cards in a row \
+                   in a turn; under igougo and alternate, the side that acted last in a turn winning the next roll. \
+                   Within a side, its win rate when it had more double activations than the enemy is compared with \
+                   its win rate when it had fewer (two-proportion z-test), so that an imbalance of the scenario does \
+                   not pass for an effect."
+                .into(),
+            rows: doubles,
+        },
+    ]
+}
+
+fn side_rate(s: &Summary, i: usize) -> Rate {
+    let x = &s.sides[i];
+    Rate { count: x.wins, of: s.games, rate: x.win_rate, ci_low: x.ci_low, ci_high: x.ci_high }
+}
+
+/// The differences table: (header, rows).
+pub(crate) fn differences_table(report: &Report) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = ["rate", "variants", "rates", "difference", "z", "p", "significant"].map(String::from).to_vec();
+    let rows = report
+        .differences
+        .iter()
+        .map(|d| {
+            vec![
+                d.metric.clone(),
+                format!("{} − {}", d.a, d.b),
+                format!("{} vs {}", pct(d.rate_a), pct(d.rate_b)),
+                format!("{:+.1} points", 100.0 * d.difference),
+                format!("{:.2}", d.z),
+                p_value(d.p_value),
+                if d.significant { "yes".into() } else { "no".into() },
+            ]
+        })
+        .collect();
+    (header.to_vec(), rows)
+}

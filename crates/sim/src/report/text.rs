@@ -1,0 +1,80 @@
+//! The report as plain text for the terminal: the summary tables side by side, then the differences.
+
+use super::Report;
+use super::table::{differences_table, sections};
+use crate::significance::ALPHA;
+
+/// Pads `s` to `width` characters (counting characters, not bytes).
+fn pad(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+/// The whole report as text.
+pub fn render_text(report: &Report) -> String {
+    let mut out = String::new();
+    let players = report.player_names.join(" vs ");
+    let sides = if report.fixed_sides { "fixed sides" } else { "sides swap every other game" };
+    out.push_str(&format!("{} ({})\n", report.scenario, report.scenario_file));
+    out.push_str(&format!(
+        "{} games{}, seed {}, {players} ({sides})\n",
+        report.games_per_variant,
+        if report.variants.is_empty() { String::new() } else { format!(" a variant × {}", report.variants.len()) },
+        report.seed
+    ));
+    let options: Vec<String> = report.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    out.push_str(&format!("options: {}\n", options.join(" ")));
+    out.push_str(&format!(
+        "{:.2} s on {} thread{} ({:.0} games/s)\n",
+        report.seconds,
+        report.threads,
+        if report.threads == 1 { "" } else { "s" },
+        report.games_per_second
+    ));
+
+    let columns = report.columns();
+    let sections = sections(report);
+    let label_width = sections.iter().flat_map(|s| &s.rows).map(|(l, _)| l.chars().count() + 2).max().unwrap_or(0) + 2;
+    let widths: Vec<usize> = (0..columns.len())
+        .map(|i| {
+            let cells = sections.iter().flat_map(|s| &s.rows).map(|(_, c)| c[i].chars().count());
+            cells.chain(std::iter::once(columns[i].0.chars().count())).max().unwrap_or(0) + 3
+        })
+        .collect();
+    for section in &sections {
+        out.push('\n');
+        out.push_str(&pad(&section.title, label_width));
+        for ((label, _), w) in columns.iter().zip(&widths) {
+            out.push_str(&pad(label, *w));
+        }
+        out.push('\n');
+        for (label, cells) in &section.rows {
+            out.push_str(&pad(&format!("  {label}"), label_width));
+            for (cell, w) in cells.iter().zip(&widths) {
+                out.push_str(&pad(cell, *w));
+            }
+            out.push('\n');
+        }
+    }
+
+    if !report.differences.is_empty() {
+        out.push_str(&format!("\nDifferences between variants ({}; significant when p < {ALPHA})\n", report.test));
+        let (header, rows) = differences_table(report);
+        let widths: Vec<usize> = (0..header.len())
+            .map(|i| rows.iter().map(|r| r[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0) + 2)
+            .collect();
+        for line in std::iter::once(&header).chain(&rows) {
+            out.push_str("  ");
+            for (cell, w) in line.iter().zip(&widths) {
+                out.push_str(&pad(cell, *w));
+            }
+            out.truncate(out.trim_end().len());
+            out.push('\n');
+        }
+    }
+    let mut trimmed: String = out.lines().map(|l| format!("{}\n", l.trim_end())).collect();
+    if trimmed.is_empty() {
+        trimmed.push('\n');
+    }
+    trimmed
+}

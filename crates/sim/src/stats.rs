@@ -1,0 +1,558 @@
+//! Aggregation: from the records of many games to the statistics the reports show, with 95% Wilson intervals.
+
+use crate::record::{CHARGE, GameRecord, OutcomeCounts, SHOOTING, ShakenSpells};
+use crate::significance::{ZTest, one_proportion, two_proportion};
+use crate::wilson;
+use pacw_engine::{EndReason, Side};
+use serde::Serialize;
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    /// Successes.
+    pub count: u64,
+    /// Trials.
+    pub of: u64,
+    /// count / of (0 when there are no trials).
+    pub rate: f64,
+    /// Lower end of the 95% Wilson interval.
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+}
+
+impl Rate {
+    /// `count` of `of`, with its interval.
+    pub fn new(count: u64, of: u64) -> Rate {
+        let (ci_low, ci_high) = wilson::interval(count, of);
+        Rate { count, of, rate: if of == 0 { 0.0 } else { count as f64 / of as f64 }, ci_low, ci_high }
+    }
+}
+
+/// A total and its mean per game.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct PerGame {
+    /// The total over all games.
+    pub total: u64,
+    /// The mean per game.
+    pub per_game: f64,
+}
+
+impl PerGame {
+    fn new(total: u64, games: u64) -> PerGame {
+        PerGame { total, per_game: if games == 0 { 0.0 } else { total as f64 / games as f64 } }
+    }
+}
+
+/// One computer player's results, whichever side it played.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerSummary {
+    /// Its label (`random (1)` when both players have the same name).
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// wins / games.
+    pub win_rate: f64,
+    /// Lower end of the 95% Wilson interval of the win rate.
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+}
+
+/// One side's results and losses, whichever player played it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideSummary {
+    /// `A` (the scenario's first side) or `B`.
+    pub side: String,
+    /// The scenario's id for it.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// wins / games.
+    pub win_rate: f64,
+    /// Lower end of the 95% Wilson interval of the win rate.
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+    /// Games it lost by reaching its exhaustion point (R8.1).
+    pub exhausted: u64,
+    /// Its unit activations.
+    pub activations: PerGame,
+    /// Its units destroyed.
+    pub destroyed: PerGame,
+    /// Times its units became shaken.
+    pub shaken: PerGame,
+    /// Its units' retreats.
+    pub retreats: PerGame,
+    /// Its double activations within a turn.
+    pub double_activations: PerGame,
+    /// Its double activations across a turn's end.
+    pub doubles_across_turns: PerGame,
+    /// Its side doubles (two cards in a row; or acting last in a turn and first in the next).
+    pub side_doubles: PerGame,
+}
+
+/// How long the games lasted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LengthSummary {
+    /// Mean turns (the turn in which each game ended).
+    pub turns_mean: f64,
+    /// Fewest turns.
+    pub turns_min: u8,
+    /// Most turns.
+    pub turns_max: u8,
+    /// Games by the turn they ended in: entry `i` counts games that ended in turn `i + 1`.
+    pub turns_histogram: Vec<u64>,
+    /// Mean unit activations a game, both sides.
+    pub activations_mean: f64,
+    /// Their standard deviation.
+    pub activations_sd: f64,
+    /// Fewest.
+    pub activations_min: u32,
+    /// Median.
+    pub activations_median: u32,
+    /// Most.
+    pub activations_max: u32,
+    /// Games that ended at the turn limit (R8.2) rather than by exhaustion (R8.1).
+    pub turn_limit: Rate,
+}
+
+/// The outcomes of one kind of attack.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttackMix {
+    /// Attacks made.
+    pub attacks: u64,
+    /// Attacks a game.
+    pub per_game: f64,
+    /// Missed.
+    pub miss: u64,
+    /// Target shaken (including a blocked retreat that stood, R7.4).
+    pub shaken: u64,
+    /// Target retreated.
+    pub retreat: u64,
+    /// Target destroyed (including a blocked retreat, R7.4).
+    pub destroyed: u64,
+    /// Hits / attacks.
+    pub hit_rate: Rate,
+    /// (Retreat + destroyed) / attacks: attacks that moved or removed the target.
+    pub decisive_rate: Rate,
+    /// Destroyed / attacks.
+    pub destroyed_rate: Rate,
+}
+
+impl AttackMix {
+    fn new(c: &[u64; 4], games: u64) -> AttackMix {
+        let attacks: u64 = c.iter().sum();
+        AttackMix {
+            attacks,
+            per_game: PerGame::new(attacks, games).per_game,
+            miss: c[0],
+            shaken: c[1],
+            retreat: c[2],
+            destroyed: c[3],
+            hit_rate: Rate::new(attacks - c[0], attacks),
+            decisive_rate: Rate::new(c[2] + c[3], attacks),
+            destroyed_rate: Rate::new(c[3], attacks),
+        }
+    }
+}
+
+/// Shooting (distance ≥ 2) against charges (distance 1), R6.1.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttackSummary {
+    /// Attacks at distance 2 or more.
+    pub shooting: AttackMix,
+    /// Attacks at distance 1.
+    pub charges: AttackMix,
+    /// Shooting by infantry.
+    pub infantry_shooting: AttackMix,
+    /// Shooting by cavalry.
+    pub cavalry_shooting: AttackMix,
+    /// Shooting by artillery (including distance 2–4).
+    pub artillery_shooting: AttackMix,
+    /// Of the units destroyed by attacks, the share destroyed by shooting.
+    pub losses_to_shooting: Rate,
+    /// Whether shooting and charges destroy at different rates per attack (two-proportion z-test).
+    pub destroyed_rate_test: ZTest,
+}
+
+/// What happened to shaken units before they recovered (the seed's "hit it twice" question).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShakenSummary {
+    /// Spells of shakenness, from becoming shaken to recovery by activation (R4.1), destruction or the game's end.
+    pub spells: u64,
+    /// Spells a game.
+    pub per_game: f64,
+    /// Spells in which the unit was attacked again.
+    pub attacked_again: Rate,
+    /// Spells in which the unit was hit again before it recovered.
+    pub hit_again: Rate,
+    /// Retreats of units hit again while shaken.
+    pub retreated_again: u64,
+    /// Units destroyed while shaken.
+    pub destroyed_again: u64,
+    /// Spells that ended with the unit's activation.
+    pub recovered: Rate,
+}
+
+/// One side's win rate when it had an advantage against when the other side had it: the advantage measured
+/// within a side, so that a scenario's imbalance between the sides does not pass for an effect of the advantage.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideSplit {
+    /// The side's name.
+    pub side: String,
+    /// Its wins in the games where it had the advantage.
+    pub with: Rate,
+    /// Its wins in the games where the other side had it.
+    pub without: Rate,
+    /// Two-proportion z-test of `with` against `without`.
+    pub test: ZTest,
+}
+
+/// The results of the side that had some advantage in a game (acted first; had more double activations).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Advantage {
+    /// What the advantage is.
+    pub rule: String,
+    /// Games in which one side had it.
+    pub games: u64,
+    /// Games that side won.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost.
+    pub losses: u64,
+    /// wins / games.
+    pub win_rate: f64,
+    /// Lower end of the 95% Wilson interval.
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+    /// Of the decisive games, the share it won.
+    pub decisive_share: f64,
+    /// One-proportion z-test of that share against 50%.
+    pub test: ZTest,
+    /// The same advantage within each side, first side first.
+    pub by_side: Vec<SideSplit>,
+}
+
+impl Advantage {
+    /// The results of the side `who` says had the advantage in each game (`None`: neither).
+    fn new(rule: &str, records: &[GameRecord], names: &Names, who: impl Fn(&GameRecord) -> Option<Side>) -> Advantage {
+        let (mut games, mut wins, mut draws) = (0u64, 0u64, 0u64);
+        // Per side: [games with, wins with, games without, wins without].
+        let mut split = [[0u64; 4]; 2];
+        for r in records {
+            let Some(side) = who(r) else { continue };
+            games += 1;
+            match r.stats.winner {
+                None => draws += 1,
+                Some(w) if w == side => wins += 1,
+                Some(_) => {}
+            }
+            let (me, other) = (side.index(), side.other().index());
+            split[me][0] += 1;
+            split[me][1] += (r.stats.winner == Some(side)) as u64;
+            split[other][2] += 1;
+            split[other][3] += (r.stats.winner == Some(side.other())) as u64;
+        }
+        let losses = games - wins - draws;
+        let rate = Rate::new(wins, games);
+        let decisive = wins + losses;
+        let by_side = Side::BOTH
+            .iter()
+            .map(|s| {
+                let [gw, ww, go, wo] = split[s.index()];
+                SideSplit {
+                    side: names.sides[s.index()].1.clone(),
+                    with: Rate::new(ww, gw),
+                    without: Rate::new(wo, go),
+                    test: two_proportion(ww, gw, wo, go),
+                }
+            })
+            .collect();
+        Advantage {
+            rule: rule.to_string(),
+            games,
+            wins,
+            draws,
+            losses,
+            win_rate: rate.rate,
+            ci_low: rate.ci_low,
+            ci_high: rate.ci_high,
+            decisive_share: if decisive == 0 { 0.0 } else { wins as f64 / decisive as f64 },
+            test: one_proportion(wins, decisive, 0.5),
+            by_side,
+        }
+    }
+}
+
+/// How often double activations happen, and whether the side with more of them wins.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DoublesSummary {
+    /// Double activations within a turn, a game (both sides).
+    pub in_turn_per_game: f64,
+    /// Double activations across a turn's end, a game.
+    pub across_turns_per_game: f64,
+    /// Games with at least one double activation (within or across turns).
+    pub games_with_double: Rate,
+    /// Side doubles a game.
+    pub side_doubles_per_game: f64,
+    /// Games with at least one side double.
+    pub games_with_side_double: Rate,
+    /// The side with more double activations (within and across turns).
+    pub more_double_activations: Advantage,
+    /// The side with more side doubles.
+    pub more_side_doubles: Advantage,
+}
+
+/// The statistics of a set of games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Games.
+    pub games: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// draws / games.
+    pub draw_rate: Rate,
+    /// Each player's results, in `--players` order.
+    pub players: Vec<PlayerSummary>,
+    /// Each side's results, the scenario's first side first.
+    pub sides: Vec<SideSummary>,
+    /// Game length.
+    pub length: LengthSummary,
+    /// Shooting against charges.
+    pub attacks: AttackSummary,
+    /// Shaken units hit again.
+    pub shaken: ShakenSummary,
+    /// The side that acted first in turn 1.
+    pub first_mover: Advantage,
+    /// Double activations.
+    pub doubles: DoublesSummary,
+}
+
+/// What a summary needs besides the records: names.
+#[derive(Clone, Debug)]
+pub struct Names {
+    /// The players' labels, in `--players` order.
+    pub players: [String; 2],
+    /// Each side's (id, name), first side first.
+    pub sides: [(String, String); 2],
+    /// What "acting first" means (see [`crate::config::first_mover_rule`]).
+    pub first_mover_rule: String,
+}
+
+/// The side that had more of something, if either did.
+fn more(counts: [u32; 2]) -> Option<Side> {
+    match counts[0].cmp(&counts[1]) {
+        std::cmp::Ordering::Greater => Some(Side::A),
+        std::cmp::Ordering::Less => Some(Side::B),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+fn sum_outcomes(records: &[GameRecord], pick: impl Fn(&GameRecord) -> OutcomeCounts) -> [u64; 4] {
+    let mut total = [0u64; 4];
+    for r in records {
+        for (t, c) in total.iter_mut().zip(pick(r)) {
+            *t += c as u64;
+        }
+    }
+    total
+}
+
+impl Summary {
+    /// The statistics of `records` (which must not be empty for the means to mean anything).
+    pub fn new(records: &[GameRecord], names: &Names) -> Summary {
+        let games = records.len() as u64;
+        let count = |f: &dyn Fn(&GameRecord) -> bool| records.iter().filter(|r| f(r)).count() as u64;
+        let sum = |f: &dyn Fn(&GameRecord) -> u32| records.iter().map(|r| f(r) as u64).sum::<u64>();
+        let draws = count(&|r| r.stats.winner.is_none());
+
+        let players = (0..2)
+            .map(|slot| {
+                let wins = count(&|r| r.winning_player() == Some(slot));
+                let rate = Rate::new(wins, games);
+                PlayerSummary {
+                    name: names.players[slot].clone(),
+                    games,
+                    wins,
+                    draws,
+                    losses: games - wins - draws,
+                    win_rate: rate.rate,
+                    ci_low: rate.ci_low,
+                    ci_high: rate.ci_high,
+                }
+            })
+            .collect();
+
+        let sides = Side::BOTH
+            .iter()
+            .map(|&side| {
+                let i = side.index();
+                let wins = count(&|r| r.stats.winner == Some(side));
+                let rate = Rate::new(wins, games);
+                SideSummary {
+                    side: format!("{side:?}"),
+                    id: names.sides[i].0.clone(),
+                    name: names.sides[i].1.clone(),
+                    wins,
+                    draws,
+                    losses: games - wins - draws,
+                    win_rate: rate.rate,
+                    ci_low: rate.ci_low,
+                    ci_high: rate.ci_high,
+                    exhausted: count(&|r| r.stats.reason == EndReason::Exhaustion(side)),
+                    activations: PerGame::new(sum(&|r| r.stats.side_activations[i]), games),
+                    destroyed: PerGame::new(sum(&|r| r.stats.destroyed[i]), games),
+                    shaken: PerGame::new(sum(&|r| r.stats.shaken[i]), games),
+                    retreats: PerGame::new(sum(&|r| r.stats.retreats[i]), games),
+                    double_activations: PerGame::new(sum(&|r| r.stats.double_activations[i]), games),
+                    doubles_across_turns: PerGame::new(sum(&|r| r.stats.doubles_across_turns[i]), games),
+                    side_doubles: PerGame::new(sum(&|r| r.stats.side_doubles[i]), games),
+                }
+            })
+            .collect();
+
+        let length = length(records);
+
+        let shooting = sum_outcomes(records, |r| r.stats.attacks[SHOOTING]);
+        let charges = sum_outcomes(records, |r| r.stats.attacks[CHARGE]);
+        let by_arm = |arm: usize| AttackMix::new(&sum_outcomes(records, |r| r.stats.shooting_by_arm[arm]), games);
+        let attacks = AttackSummary {
+            shooting: AttackMix::new(&shooting, games),
+            charges: AttackMix::new(&charges, games),
+            infantry_shooting: by_arm(0),
+            cavalry_shooting: by_arm(1),
+            artillery_shooting: by_arm(2),
+            losses_to_shooting: Rate::new(shooting[3], shooting[3] + charges[3]),
+            destroyed_rate_test: crate::significance::two_proportion(
+                shooting[3],
+                shooting.iter().sum(),
+                charges[3],
+                charges.iter().sum(),
+            ),
+        };
+
+        let mut spells = ShakenSpells::default();
+        for r in records {
+            spells.add(&r.stats.spells);
+        }
+        let n = spells.spells as u64;
+        let shaken = ShakenSummary {
+            spells: n,
+            per_game: PerGame::new(n, games).per_game,
+            attacked_again: Rate::new(spells.attacked_again as u64, n),
+            hit_again: Rate::new(spells.hit_again as u64, n),
+            retreated_again: spells.retreated_again as u64,
+            destroyed_again: spells.destroyed_again as u64,
+            recovered: Rate::new(spells.recovered as u64, n),
+        };
+
+        let first_mover = Advantage::new(&names.first_mover_rule, records, names, |r| r.stats.first_mover);
+        let doubles = DoublesSummary {
+            in_turn_per_game: PerGame::new(sum(&|r| r.stats.double_activations.iter().sum()), games).per_game,
+            across_turns_per_game: PerGame::new(sum(&|r| r.stats.doubles_across_turns.iter().sum()), games).per_game,
+            games_with_double: Rate::new(
+                count(&|r| r.stats.all_doubles(Side::A) + r.stats.all_doubles(Side::B) > 0),
+                games,
+            ),
+            side_doubles_per_game: PerGame::new(sum(&|r| r.stats.side_doubles.iter().sum()), games).per_game,
+            games_with_side_double: Rate::new(count(&|r| r.stats.side_doubles.iter().sum::<u32>() > 0), games),
+            more_double_activations: Advantage::new("the side with more double activations", records, names, |r| {
+                more([r.stats.all_doubles(Side::A), r.stats.all_doubles(Side::B)])
+            }),
+            more_side_doubles: Advantage::new("the side with more side doubles", records, names, |r| {
+                more(r.stats.side_doubles)
+            }),
+        };
+
+        Summary {
+            games,
+            draws,
+            draw_rate: Rate::new(draws, games),
+            players,
+            sides,
+            length,
+            attacks,
+            shaken,
+            first_mover,
+            doubles,
+        }
+    }
+}
+
+fn length(records: &[GameRecord]) -> LengthSummary {
+    let games = records.len().max(1) as f64;
+    let turns: Vec<u8> = records.iter().map(|r| r.stats.turns).collect();
+    let turns_max = turns.iter().copied().max().unwrap_or(0);
+    let mut turns_histogram = vec![0u64; turns_max as usize];
+    for &t in &turns {
+        turns_histogram[t as usize - 1] += 1;
+    }
+    let mut activations: Vec<u32> = records.iter().map(|r| r.stats.activations).collect();
+    activations.sort_unstable();
+    let mean = activations.iter().map(|&a| a as f64).sum::<f64>() / games;
+    let var = activations.iter().map(|&a| (a as f64 - mean).powi(2)).sum::<f64>() / (games - 1.0).max(1.0);
+    LengthSummary {
+        turns_mean: turns.iter().map(|&t| t as f64).sum::<f64>() / games,
+        turns_min: turns.iter().copied().min().unwrap_or(0),
+        turns_max,
+        turns_histogram,
+        activations_mean: mean,
+        activations_sd: var.sqrt(),
+        activations_min: activations.first().copied().unwrap_or(0),
+        activations_median: activations.get(activations.len() / 2).copied().unwrap_or(0),
+        activations_max: activations.last().copied().unwrap_or(0),
+        turn_limit: Rate::new(
+            records.iter().filter(|r| r.stats.reason == EndReason::TurnLimit).count() as u64,
+            records.len() as u64,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SimConfig;
+    use crate::run::run;
+    use pacw_engine::Scenario;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_summary_adds_up() {
+        let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+        let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
+        c.games = 40;
+        c.threads = Some(1);
+        let sim = run(&c, &|| {}).unwrap();
+        let names = Names {
+            players: c.player_labels(),
+            sides: [("a".into(), "A".into()), ("b".into(), "B".into())],
+            first_mover_rule: "first".into(),
+        };
+        let s = Summary::new(&sim.records, &names);
+        assert_eq!(s.games, 40);
+        assert_eq!(s.sides[0].wins + s.sides[1].wins + s.draws, 40);
+        assert_eq!(s.players[0].wins + s.players[1].wins + s.draws, 40);
+        assert_eq!(s.sides[0].wins, s.sides[1].losses);
+        assert_eq!(s.length.turns_histogram.iter().sum::<u64>(), 40);
+        assert!(s.players[0].ci_low <= s.players[0].win_rate && s.players[0].win_rate <= s.players[0].ci_high);
+        assert!(s.first_mover.games <= 40);
+        let destroyed: u64 = s.sides.iter().map(|x| x.destroyed.total).sum();
+        assert_eq!(destroyed, s.attacks.shooting.destroyed + s.attacks.charges.destroyed);
+        assert!(s.shaken.hit_again.count <= s.shaken.attacked_again.count);
+    }
+}
