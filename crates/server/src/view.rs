@@ -9,7 +9,7 @@ use pacw_engine::odds::AttackOdds;
 use pacw_engine::scenario::Colour;
 use pacw_engine::{
     Action, Arm, Battle, Card, Dir, EndReason, Event, GameResult, Initiative, Prob, Quality, Scenario, Side, Square,
-    Terrain, ToAct,
+    Terrain, ToAct, UnitInfo,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -88,6 +88,22 @@ pub struct UnitInfoView {
     pub y: u8,
     /// Its facing at the start.
     pub facing: Dir,
+}
+
+/// A unit of the scenario shown on `at`, facing `facing`.
+fn unit_info_view(id: u8, u: &UnitInfo, at: Square, facing: Dir) -> UnitInfoView {
+    UnitInfoView {
+        id,
+        name: u.name.clone(),
+        side: u.side,
+        arm: u.arm,
+        quality: u.quality,
+        strength: u.strength(),
+        at,
+        x: at.x,
+        y: at.y,
+        facing,
+    }
 }
 
 /// An objective square.
@@ -180,50 +196,17 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             .iter()
             .map(|o| ObjectiveView { at: o.at, x: o.at.x, y: o.at.y, points: o.points, holder: o.holder })
             .collect(),
-        units: s
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| UnitInfoView {
-                id: i as u8,
-                name: u.name.clone(),
-                side: u.side,
-                arm: u.arm,
-                quality: u.quality,
-                strength: u.strength(),
-                at: u.at,
-                x: u.at.x,
-                y: u.at.y,
-                facing: u.facing,
-            })
-            .collect(),
+        units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(i as u8, u, u.at, u.facing)).collect(),
         options: s.options.pairs().into_iter().collect(),
     }
 }
 
-/// A unit as it stands now.
+/// A unit as it stands now: its description at its current square and facing, and its state.
 #[derive(Serialize, Clone, Debug)]
 pub struct UnitView {
-    /// Its id.
-    pub id: u8,
-    /// Its name.
-    pub name: String,
-    /// Its side.
-    pub side: Side,
-    /// Its arm.
-    pub arm: Arm,
-    /// Its quality.
-    pub quality: Quality,
-    /// Its strength (R2.2).
-    pub strength: u8,
-    /// Its square (its last square if destroyed).
-    pub at: Square,
-    /// Column.
-    pub x: u8,
-    /// Row.
-    pub y: u8,
-    /// Its facing.
-    pub facing: Dir,
+    /// Id, name, side, arm, quality, strength, square (its last square if destroyed) and facing.
+    #[serde(flatten)]
+    pub unit: UnitInfoView,
     /// Whether it is on the board.
     pub alive: bool,
     /// Whether it is shaken (R2.4).
@@ -644,16 +627,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
             .map(|u| {
                 let (st, info) = (b.unit(u), b.info(u));
                 UnitView {
-                    id: u.0,
-                    name: info.name.clone(),
-                    side: info.side,
-                    arm: info.arm,
-                    quality: info.quality,
-                    strength: info.strength(),
-                    at: st.at,
-                    x: st.at.x,
-                    y: st.at.y,
-                    facing: st.facing,
+                    unit: unit_info_view(u.0, info, st.at, st.facing),
                     alive: st.alive,
                     shaken: st.shaken,
                     activated_this_turn: b.activated_this_turn(u),

@@ -1,0 +1,47 @@
+//! Search speed: iterations per second of `mcts` (both searches) and the time of one `greedy` decision, on a
+//! mid-game position of the default scenario. Run: `cargo bench -p pacw-ai --bench mcts`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use pacw_ai::{Budget, GreedyPlayer, MctsConfig, MctsPlayer, Player};
+use pacw_engine::{Battle, DEFAULT_SCENARIO, Game, ToAct};
+use std::hint::black_box;
+
+/// A position after greedy play where a unit has many orders to choose from.
+fn position() -> Battle {
+    let mut game = Game::new(DEFAULT_SCENARIO, "default", None, 3).unwrap();
+    let mut greedy = GreedyPlayer::new(3);
+    let mut best: Option<Battle> = None;
+    while let ToAct::Side(_) = game.battle().to_act() {
+        let b = game.battle();
+        if b.active_unit().is_some() && b.legal_actions().len() > best.as_ref().map_or(0, |x| x.legal_actions().len()) {
+            best = Some(b.clone());
+        }
+        if game.actions().len() > 60 {
+            break;
+        }
+        let a = greedy.choose(b);
+        game.act(a).unwrap();
+    }
+    best.expect("a decision with orders")
+}
+
+fn benches(c: &mut Criterion) {
+    let battle = position();
+    eprintln!("position: {} legal actions", battle.legal_actions().len());
+    let iterations = 200;
+    let mut g = c.benchmark_group("mcts");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(iterations as u64));
+    for (name, common_worlds) in [("common_worlds", true), ("tree", false)] {
+        let config = MctsConfig { budget: Budget::Iterations(iterations), common_worlds, ..MctsConfig::default() };
+        g.bench_function(format!("{name}_{iterations}_iterations"), |b| {
+            b.iter(|| black_box(MctsPlayer::new(config, 1).choose(&battle)))
+        });
+    }
+    g.finish();
+    let mut greedy = GreedyPlayer::new(1);
+    c.bench_function("greedy_decision", |b| b.iter(|| black_box(greedy.choose(&battle))));
+}
+
+criterion_group!(search, benches);
+criterion_main!(search);
