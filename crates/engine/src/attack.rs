@@ -4,6 +4,7 @@
 //! odds are computed from them.
 
 use crate::map::Terrain;
+use crate::options::BlockedRetreat;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -185,6 +186,43 @@ pub const fn hit_result(strength: u8, severe: bool, roll: u8) -> HitResult {
         (true, false) => HitResult::Shaken,
         (true, true) | (false, false) => HitResult::Retreat,
         (false, true) => HitResult::Destroyed,
+    }
+}
+
+/// One result of an attack (R6.4, R7).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackResult {
+    /// The to-hit die failed (R6.4).
+    Miss,
+    /// The target became shaken (R7.1).
+    Shaken,
+    /// The target retreated one square, and is shaken (R7.1–R7.3).
+    Retreat,
+    /// The target was destroyed (R7.1), also when its retreat was blocked under `blocked_retreat = destroyed` (R7.4).
+    Destroyed,
+    /// The target had to retreat and could not: under `blocked_retreat = stand` it stays, shaken (R7.4).
+    Stand,
+}
+
+/// What a hit does to its target once it is known whether the target can retreat (R7.1, R7.4): the hit result,
+/// except that a retreat with no square to go to becomes destruction or a stand, as `blocked_retreat` says.
+/// The battle resolves hits with this, and the odds weigh the die faces with it.
+///
+/// ```
+/// use pacw_engine::attack::{after_hit, AttackResult, HitResult};
+/// use pacw_engine::BlockedRetreat;
+/// assert_eq!(after_hit(HitResult::Retreat, false, BlockedRetreat::Destroyed), AttackResult::Retreat);
+/// assert_eq!(after_hit(HitResult::Retreat, true, BlockedRetreat::Destroyed), AttackResult::Destroyed);
+/// assert_eq!(after_hit(HitResult::Retreat, true, BlockedRetreat::Stand), AttackResult::Stand);
+/// ```
+pub const fn after_hit(result: HitResult, retreat_blocked: bool, rule: BlockedRetreat) -> AttackResult {
+    match (result, retreat_blocked, rule) {
+        (HitResult::Shaken, _, _) => AttackResult::Shaken,
+        (HitResult::Retreat, false, _) => AttackResult::Retreat,
+        (HitResult::Retreat, true, BlockedRetreat::Destroyed) => AttackResult::Destroyed,
+        (HitResult::Retreat, true, BlockedRetreat::Stand) => AttackResult::Stand,
+        (HitResult::Destroyed, _, _) => AttackResult::Destroyed,
     }
 }
 

@@ -24,7 +24,8 @@
 //! ```
 
 use crate::action::{Action, Illegal};
-use crate::attack::{HitResult, Modifiers, hit_result, hits, severe};
+pub use crate::attack::AttackResult;
+use crate::attack::{HitResult, Modifiers, after_hit, hit_result, hits, severe};
 use crate::battle::deck::Card;
 use crate::battle::{AttackAssessment, Battle, ChanceKind, ToAct};
 use crate::chance::{Outcome, Prob, d6};
@@ -44,22 +45,6 @@ use std::sync::Arc;
 pub type Exact = BigRational;
 
 const ZERO: Prob = Prob::new_raw(0, 1);
-
-/// One result of an attack (R6.4, R7).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AttackResult {
-    /// The to-hit die failed (R6.4).
-    Miss,
-    /// The target became shaken (R7.1).
-    Shaken,
-    /// The target retreated one square, and is shaken (R7.1–R7.3).
-    Retreat,
-    /// The target was destroyed (R7.1), also when its retreat was blocked under `blocked_retreat = destroyed` (R7.4).
-    Destroyed,
-    /// The target had to retreat and could not: under `blocked_retreat = stand` it stays, shaken (R7.4).
-    Stand,
-}
 
 impl AttackResult {
     /// Every result, in the order of the odds tables.
@@ -145,21 +130,13 @@ impl AttackOdds {
             }
         }
         let column = severe(a.target_shaken, a.charge);
-        let mut given_hit = [ZERO; 3];
+        // Given a hit, each face of the target's die, through the same rule the battle resolves hits with.
+        let mut given_hit = [ZERO; AttackResult::ALL.len()];
         for (roll, p) in die() {
-            let i = match hit_result(a.strength, column, roll) {
-                HitResult::Shaken => 0,
-                HitResult::Retreat => 1,
-                HitResult::Destroyed => 2,
-            };
-            given_hit[i] += p;
+            let result = after_hit(hit_result(a.strength, column, roll), retreat_blocked, rule);
+            given_hit[result as usize] += p;
         }
-        let [shaken, retreat, destroyed] = given_hit.map(|q| hit * q);
-        let (retreat, destroyed, stand) = match (retreat_blocked, rule) {
-            (false, _) => (retreat, destroyed, ZERO),
-            (true, BlockedRetreat::Destroyed) => (ZERO, destroyed + retreat, ZERO),
-            (true, BlockedRetreat::Stand) => (ZERO, destroyed, retreat),
-        };
+        let [_, shaken, retreat, destroyed, stand] = given_hit.map(|q| hit * q);
         AttackOdds { assessment: *a, retreat_blocked, blocked_retreat: rule, miss, shaken, retreat, destroyed, stand }
     }
 

@@ -3,11 +3,11 @@
 use super::deck::{Card, Deck};
 use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct};
 use crate::action::{Action, Illegal};
-use crate::attack::{HitResult, hit_result, hits, severe};
+use crate::attack::{AttackResult, HitResult, after_hit, hit_result, hits, severe};
 use crate::chance::{Outcome, Prob, d6};
 use crate::event::{EndReason, Event, GameResult};
 use crate::geometry::{Dir, Square};
-use crate::options::{BlockedRetreat, Initiative};
+use crate::options::Initiative;
 use crate::unit::{Side, UnitId};
 use rand::{Rng, RngExt};
 
@@ -199,33 +199,31 @@ impl Battle {
         let strength = self.info(target).strength();
         let result = hit_result(strength, severe(state.shaken, attack.charge), roll);
         events.push(Event::HitResultRolled { unit: target, roll, strength, result });
+        let retreat_to = match result {
+            HitResult::Retreat => self.retreat_square(target, attack.attacker),
+            _ => None,
+        };
+        let blocked = result == HitResult::Retreat && retreat_to.is_none();
+        if blocked {
+            events.push(Event::RetreatBlocked { unit: target });
+        }
         let mut vacated = None;
-        match result {
-            HitResult::Shaken => self.shake(target, events),
-            HitResult::Retreat => match self.retreat_square(target, attack.attacker) {
-                Some(to) => {
-                    self.units[target.index()].at = to;
-                    self.forget_ranging(target); // R5.5: a retreat is a move for the bonuses
-                    events.push(Event::Retreated { unit: target, from: state.at, to });
-                    self.shake(target, events); // R7.2
-                    self.note_holder(target, events);
-                    vacated = Some(state.at);
-                }
-                None => {
-                    events.push(Event::RetreatBlocked { unit: target });
-                    match self.options.blocked_retreat {
-                        BlockedRetreat::Destroyed => {
-                            self.destroy(target, events);
-                            vacated = Some(state.at);
-                        }
-                        BlockedRetreat::Stand => self.shake(target, events),
-                    }
-                }
-            },
-            HitResult::Destroyed => {
+        match after_hit(result, blocked, self.options.blocked_retreat) {
+            AttackResult::Shaken | AttackResult::Stand => self.shake(target, events),
+            AttackResult::Retreat => {
+                let to = retreat_to.expect("a retreat that is not blocked has a square");
+                self.units[target.index()].at = to;
+                self.forget_ranging(target); // R5.5: a retreat is a move for the bonuses
+                events.push(Event::Retreated { unit: target, from: state.at, to });
+                self.shake(target, events); // R7.2
+                self.note_holder(target, events);
+                vacated = Some(state.at);
+            }
+            AttackResult::Destroyed => {
                 self.destroy(target, events);
                 vacated = Some(state.at);
             }
+            AttackResult::Miss => unreachable!("a hit never misses"),
         }
         self.after_attack(attack, vacated, events);
     }
