@@ -99,31 +99,15 @@ pub fn win_rates(report: &Report) -> Result<String, SimError> {
     let s0 = columns[0].1;
     type Pick = Box<dyn Fn(&Summary) -> (f64, f64, f64)>;
     let bars: Vec<(String, RGBColor, Pick)> = vec![
-        (
-            format!("{} wins", s0.sides[0].name),
-            SIDE_A,
-            Box::new(|s: &Summary| (s.sides[0].win_rate, s.sides[0].ci_low, s.sides[0].ci_high)),
-        ),
-        (
-            format!("{} wins", s0.sides[1].name),
-            SIDE_B,
-            Box::new(|s: &Summary| (s.sides[1].win_rate, s.sides[1].ci_low, s.sides[1].ci_high)),
-        ),
+        (format!("{} wins", s0.sides[0].name), SIDE_A, Box::new(|s: &Summary| triple(&s.sides[0].results))),
+        (format!("{} wins", s0.sides[1].name), SIDE_B, Box::new(|s: &Summary| triple(&s.sides[1].results))),
         (
             "draws".to_string(),
             DRAW,
             Box::new(|s: &Summary| (s.draw_rate.rate, s.draw_rate.ci_low, s.draw_rate.ci_high)),
         ),
-        (
-            format!("{} wins", s0.players[0].name),
-            PLAYER_1,
-            Box::new(|s: &Summary| (s.players[0].win_rate, s.players[0].ci_low, s.players[0].ci_high)),
-        ),
-        (
-            format!("{} wins", s0.players[1].name),
-            PLAYER_2,
-            Box::new(|s: &Summary| (s.players[1].win_rate, s.players[1].ci_low, s.players[1].ci_high)),
-        ),
+        (format!("{} wins", s0.players[0].name), PLAYER_1, Box::new(|s: &Summary| triple(&s.players[0].results))),
+        (format!("{} wins", s0.players[1].name), PLAYER_2, Box::new(|s: &Summary| triple(&s.players[1].results))),
     ];
     let top = columns.iter().flat_map(|(_, s)| bars.iter().map(move |(_, _, f)| f(s).2)).fold(0.0f64, f64::max);
     let top = ((top * 10.0).ceil() / 10.0 + 0.1).min(1.0);
@@ -211,7 +195,8 @@ pub fn outcomes(report: &Report) -> Result<String, SimError> {
         for (part, (_, colour)) in parts.iter().enumerate() {
             let span = |s: &Summary| {
                 let g = s.games.max(1) as f64;
-                let shares = [s.sides[0].wins as f64 / g, s.draws as f64 / g, s.sides[1].wins as f64 / g];
+                let shares =
+                    [s.sides[0].results.wins as f64 / g, s.draws as f64 / g, s.sides[1].results.wins as f64 / g];
                 let start: f64 = shares[..part].iter().sum();
                 (start, start + shares[part])
             };
@@ -319,6 +304,11 @@ pub fn game_length(report: &Report, sim: &Simulation) -> Result<String, SimError
         }
         Ok(())
     })
+}
+
+/// A win rate and its interval, as the charts plot them.
+fn triple(r: &crate::stats::Results) -> (f64, f64, f64) {
+    (r.win_rate, r.ci_low, r.ci_high)
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ pub fn differences(variants: &[(String, &Summary)]) -> Vec<Difference> {
     /// (successes, trials).
     type Count = fn(&Summary) -> (u64, u64);
     let metrics: [(&str, Count); 3] = [
-        ("first side wins", |s| (s.sides[0].wins, s.games)),
+        ("first side wins", |s| (s.sides[0].results.wins, s.games)),
         ("draws", |s| (s.draws, s.games)),
         ("shaken units hit again", |s| (s.shaken.hit_again.count, s.shaken.hit_again.of)),
     ];
@@ -88,8 +88,8 @@ mod tests {
             ("first side wins", "initiative=cards", "initiative=igougo")
         );
         let (a, b) = (&report.variants[0].summary, &report.variants[1].summary);
-        assert_eq!(first.rate_a, a.sides[0].win_rate);
-        assert_eq!(first.rate_b, b.sides[0].win_rate);
+        assert_eq!(first.rate_a, a.sides[0].results.win_rate);
+        assert_eq!(first.rate_b, b.sides[0].results.win_rate);
         assert!((first.difference - (first.rate_a - first.rate_b)).abs() < 1e-12);
         assert_eq!(first.significant, first.p_value < 0.05);
         assert!(d.iter().all(|x| (0.0..=1.0).contains(&x.p_value)));

@@ -44,12 +44,10 @@ impl PerGame {
     }
 }
 
-/// One computer player's results, whichever side it played.
+/// Games won, drawn and lost, with the win rate and its 95% Wilson interval.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayerSummary {
-    /// Its label (`random (1)` when both players have the same name).
-    pub name: String,
-    /// Games played.
+pub struct Results {
+    /// Games counted.
     pub games: u64,
     /// Games won.
     pub wins: u64,
@@ -65,6 +63,37 @@ pub struct PlayerSummary {
     pub ci_high: f64,
 }
 
+impl Results {
+    /// `wins` and `draws` out of `games`.
+    pub fn new(wins: u64, draws: u64, games: u64) -> Results {
+        let rate = Rate::new(wins, games);
+        Results {
+            games,
+            wins,
+            draws,
+            losses: games - wins - draws,
+            win_rate: rate.rate,
+            ci_low: rate.ci_low,
+            ci_high: rate.ci_high,
+        }
+    }
+
+    /// The win rate as a [`Rate`].
+    pub fn win(&self) -> Rate {
+        Rate { count: self.wins, of: self.games, rate: self.win_rate, ci_low: self.ci_low, ci_high: self.ci_high }
+    }
+}
+
+/// One computer player's results, whichever side it played.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerSummary {
+    /// Its label (`random (1)` when both players have the same name).
+    pub name: String,
+    /// Its games.
+    #[serde(flatten)]
+    pub results: Results,
+}
+
 /// One side's results and losses, whichever player played it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SideSummary {
@@ -74,18 +103,9 @@ pub struct SideSummary {
     pub id: String,
     /// Its name.
     pub name: String,
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-    /// wins / games.
-    pub win_rate: f64,
-    /// Lower end of the 95% Wilson interval of the win rate.
-    pub ci_low: f64,
-    /// Upper end.
-    pub ci_high: f64,
+    /// Its games.
+    #[serde(flatten)]
+    pub results: Results,
     /// Games it lost by reaching its exhaustion point (R8.1).
     pub exhausted: u64,
     /// Its unit activations.
@@ -226,20 +246,9 @@ pub struct SideSplit {
 pub struct Advantage {
     /// What the advantage is.
     pub rule: String,
-    /// Games in which one side had it.
-    pub games: u64,
-    /// Games that side won.
-    pub wins: u64,
-    /// Drawn.
-    pub draws: u64,
-    /// Lost.
-    pub losses: u64,
-    /// wins / games.
-    pub win_rate: f64,
-    /// Lower end of the 95% Wilson interval.
-    pub ci_low: f64,
-    /// Upper end.
-    pub ci_high: f64,
+    /// The games in which one side had it, from that side's point of view.
+    #[serde(flatten)]
+    pub results: Results,
     /// Of the decisive games, the share it won.
     pub decisive_share: f64,
     /// One-proportion z-test of that share against 50%.
@@ -268,9 +277,8 @@ impl Advantage {
             split[other][2] += 1;
             split[other][3] += (r.stats.winner == Some(side.other())) as u64;
         }
-        let losses = games - wins - draws;
-        let rate = Rate::new(wins, games);
-        let decisive = wins + losses;
+        let results = Results::new(wins, draws, games);
+        let decisive = wins + results.losses;
         let by_side = Side::BOTH
             .iter()
             .map(|s| {
@@ -285,13 +293,7 @@ impl Advantage {
             .collect();
         Advantage {
             rule: rule.to_string(),
-            games,
-            wins,
-            draws,
-            losses,
-            win_rate: rate.rate,
-            ci_low: rate.ci_low,
-            ci_high: rate.ci_high,
+            results,
             decisive_share: if decisive == 0 { 0.0 } else { wins as f64 / decisive as f64 },
             test: one_proportion(wins, decisive, 0.5),
             by_side,
@@ -384,17 +386,7 @@ impl Summary {
         let players = (0..2)
             .map(|slot| {
                 let wins = count(&|r| r.winning_player() == Some(slot));
-                let rate = Rate::new(wins, games);
-                PlayerSummary {
-                    name: names.players[slot].clone(),
-                    games,
-                    wins,
-                    draws,
-                    losses: games - wins - draws,
-                    win_rate: rate.rate,
-                    ci_low: rate.ci_low,
-                    ci_high: rate.ci_high,
-                }
+                PlayerSummary { name: names.players[slot].clone(), results: Results::new(wins, draws, games) }
             })
             .collect();
 
@@ -403,17 +395,11 @@ impl Summary {
             .map(|&side| {
                 let i = side.index();
                 let wins = count(&|r| r.stats.winner == Some(side));
-                let rate = Rate::new(wins, games);
                 SideSummary {
                     side: format!("{side:?}"),
                     id: names.sides[i].0.clone(),
                     name: names.sides[i].1.clone(),
-                    wins,
-                    draws,
-                    losses: games - wins - draws,
-                    win_rate: rate.rate,
-                    ci_low: rate.ci_low,
-                    ci_high: rate.ci_high,
+                    results: Results::new(wins, draws, games),
                     exhausted: count(&|r| r.stats.reason == EndReason::Exhaustion(side)),
                     activations: PerGame::new(sum(&|r| r.stats.side_activations[i]), games),
                     destroyed: PerGame::new(sum(&|r| r.stats.destroyed[i]), games),
@@ -545,12 +531,13 @@ mod tests {
         };
         let s = Summary::new(&sim.records, &names);
         assert_eq!(s.games, 40);
-        assert_eq!(s.sides[0].wins + s.sides[1].wins + s.draws, 40);
-        assert_eq!(s.players[0].wins + s.players[1].wins + s.draws, 40);
-        assert_eq!(s.sides[0].wins, s.sides[1].losses);
+        assert_eq!(s.sides[0].results.wins + s.sides[1].results.wins + s.draws, 40);
+        assert_eq!(s.players[0].results.wins + s.players[1].results.wins + s.draws, 40);
+        assert_eq!(s.sides[0].results.wins, s.sides[1].results.losses);
         assert_eq!(s.length.turns_histogram.iter().sum::<u64>(), 40);
-        assert!(s.players[0].ci_low <= s.players[0].win_rate && s.players[0].win_rate <= s.players[0].ci_high);
-        assert!(s.first_mover.games <= 40);
+        let p = &s.players[0].results;
+        assert!(p.ci_low <= p.win_rate && p.win_rate <= p.ci_high);
+        assert!(s.first_mover.results.games <= 40);
         let destroyed: u64 = s.sides.iter().map(|x| x.destroyed.total).sum();
         assert_eq!(destroyed, s.attacks.shooting.destroyed + s.attacks.charges.destroyed);
         assert!(s.shaken.hit_again.count <= s.shaken.attacked_again.count);

@@ -39,12 +39,12 @@ fn mix(m: &AttackMix) -> String {
 }
 
 fn advantage(a: &Advantage) -> String {
-    let r = Rate { count: a.wins, of: a.games, rate: a.win_rate, ci_low: a.ci_low, ci_high: a.ci_high };
-    format!("{} of {}", rate_ci(&r), a.games)
+    let r = a.results.win();
+    format!("{} of {}", rate_ci(&r), a.results.games)
 }
 
 fn share(a: &Advantage) -> String {
-    if a.wins + a.losses == 0 {
+    if a.results.wins + a.results.losses == 0 {
         return "—".to_string();
     }
     format!("{} ({})", pct(a.decisive_share), p_value(a.test.p_value))
@@ -72,7 +72,7 @@ pub fn sections(report: &Report) -> Vec<Section> {
     for (i, p) in s0.players.iter().enumerate() {
         results.push(row(format!("{} wins", p.name), &|s| {
             let p = &s.players[i];
-            rate_ci(&Rate { count: p.wins, of: p.games, rate: p.win_rate, ci_low: p.ci_low, ci_high: p.ci_high })
+            rate_ci(&p.results.win())
         }));
     }
     results.push(row(format!("ended by exhaustion of {a} / {b}"), &|s| {
@@ -205,7 +205,7 @@ pub fn sections(report: &Report) -> Vec<Section> {
 
 fn side_rate(s: &Summary, i: usize) -> Rate {
     let x = &s.sides[i];
-    Rate { count: x.wins, of: s.games, rate: x.win_rate, ci_low: x.ci_low, ci_high: x.ci_high }
+    x.results.win()
 }
 
 /// The differences table: (header, rows).
