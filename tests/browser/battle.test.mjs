@@ -1,24 +1,13 @@
 // The web app in real headless Chromium: a game against the computer, and two players in two browsers.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, watchErrors, screenshots } from './server.mjs';
+import { serverAndBrowser, watchErrors, screenshots } from './server.mjs';
 
 const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'face-off.toml');
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 /// Waits until it is this page's turn (the computer or the other player may move first).
 async function waitForMyMove(page) {
@@ -26,10 +15,10 @@ async function waitForMyMove(page) {
 }
 
 test('a game against the computer: select a unit, see its squares and odds, attack, read the result', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 1000 } });
   const errors = [];
   watchErrors(page, errors);
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   // Upload the scenario (checked by the server), play Blue against the random player.
   await page.setInputFiles('input[type=file]', fixture);
   await page.locator('.panel h2', { hasText: 'Face-off' }).waitFor();
@@ -75,10 +64,10 @@ test('a game against the computer: select a unit, see its squares and odds, atta
 });
 
 test('two players in two browsers: a move in one appears in the other', async () => {
-  const lobby = await browser.newPage();
+  const lobby = await env.browser.newPage();
   const errors = [];
   watchErrors(lobby, errors);
-  await lobby.goto(server.url);
+  await lobby.goto(env.server.url);
   await lobby.setInputFiles('input[type=file]', fixture);
   await lobby.locator('.panel h2', { hasText: 'Face-off' }).waitFor();
   await lobby.selectOption('select[name=mode]', 'two_players');
@@ -86,8 +75,8 @@ test('two players in two browsers: a move in one appears in the other', async ()
   const linkA = await lobby.locator('input[data-role=A]').inputValue();
   const linkB = await lobby.locator('input[data-role=B]').inputValue();
   assert.notEqual(linkA, linkB, 'each side has its own private link');
-  const contextA = await browser.newContext();
-  const contextB = await browser.newContext();
+  const contextA = await env.browser.newContext();
+  const contextB = await env.browser.newContext();
   const pageA = await contextA.newPage();
   const pageB = await contextB.newPage();
   watchErrors(pageA, errors);
