@@ -88,6 +88,15 @@ fn fence_on_entry(map: &Map, target: Square, entry: Entry) -> bool {
     }
 }
 
+/// Why an attack may not be made (R6.1, R6.2); put into words by [`Battle::assess`].
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Refusal {
+    NotAnEnemy,
+    OutOfRange { distance: u8, range: u8 },
+    OutOfArc,
+    NoSight,
+}
+
 impl Battle {
     /// The line of sight from `from` (where `attacker` stands or will stand) to `to`, if not blocked (R6.2).
     fn sight(&self, attacker: UnitId, from: Square, to: Square, occ: &Occupancy) -> Option<Entry> {
@@ -114,31 +123,52 @@ impl Battle {
         moved: bool,
         occ: &Occupancy,
     ) -> Result<AttackAssessment, Illegal> {
+        self.try_assess(attacker, from, facing, target, moved, occ).map_err(|refusal| {
+            let (a_info, t_info, t_at) = (self.info(attacker), self.info(target), self.unit(target).at);
+            match refusal {
+                Refusal::NotAnEnemy => Illegal::new("R6.1", "the target must be an enemy unit on the board"),
+                Refusal::OutOfRange { distance, range } => Illegal::new(
+                    "R6.1",
+                    format!("{} is {distance} squares away; {}'s range is {range}", t_info.name, a_info.name),
+                ),
+                Refusal::OutOfArc => Illegal::new(
+                    "R6.1",
+                    format!(
+                        "{} at {t_at} is not in the front arc of {} at {from} facing {facing} (R2.3)",
+                        t_info.name, a_info.name
+                    ),
+                ),
+                Refusal::NoSight => Illegal::new("R6.2", format!("no line of sight from {from} to {t_at}")),
+            }
+        })
+    }
+
+    /// As [`Battle::assess`], with the refusal left unworded: the legal actions try many attacks that fail.
+    pub(crate) fn try_assess(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        facing: Dir,
+        target: UnitId,
+        moved: bool,
+        occ: &Occupancy,
+    ) -> Result<AttackAssessment, Refusal> {
         let a_info = self.info(attacker);
         let t_state = *self.unit(target);
         let t_info = self.info(target);
         if !t_state.alive || t_info.side == a_info.side {
-            return Err(Illegal::new("R6.1", "the target must be an enemy unit on the board"));
+            return Err(Refusal::NotAnEnemy);
         }
         let distance = from.distance(t_state.at);
         let range = self.options.range.get(a_info.arm);
         if distance > range {
-            return Err(Illegal::new(
-                "R6.1",
-                format!("{} is {distance} squares away; {}'s range is {range}", t_info.name, a_info.name),
-            ));
+            return Err(Refusal::OutOfRange { distance, range });
         }
         if !in_front_arc(from, facing, t_state.at) {
-            return Err(Illegal::new(
-                "R6.1",
-                format!(
-                    "{} at {} is not in the front arc of {} at {from} facing {facing} (R2.3)",
-                    t_info.name, t_state.at, a_info.name
-                ),
-            ));
+            return Err(Refusal::OutOfArc);
         }
         let Some(entry) = self.sight(attacker, from, t_state.at, occ) else {
-            return Err(Illegal::new("R6.2", format!("no line of sight from {from} to {}", t_state.at)));
+            return Err(Refusal::NoSight);
         };
         let charge = distance == 1;
         let map = &self.scenario.map;

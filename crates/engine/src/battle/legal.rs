@@ -245,7 +245,7 @@ impl Battle {
         };
         for facing in Dir::ALL.into_iter().filter(|d| fire_facings[d.index()]) {
             for &target in targets {
-                if self.assess(unit, state.at, facing, target, false, &occ).is_ok() {
+                if self.try_assess(unit, state.at, facing, target, false, &occ).is_ok() {
                     out.push(Action::Fire { target, facing });
                 }
             }
@@ -255,13 +255,13 @@ impl Battle {
         }
         self.for_each_move(unit, Self::ONE_STEP, false, &occ, |to, facing| {
             for &target in targets {
-                if self.assess(unit, to, facing, target, true, &occ).is_ok() {
+                if self.try_assess(unit, to, facing, target, true, &occ).is_ok() {
                     out.push(Action::MoveFire { to, facing, target });
                 }
             }
         });
         for &target in targets {
-            if self.assess(unit, state.at, state.facing, target, true, &occ).is_ok() {
+            if self.try_assess(unit, state.at, state.facing, target, true, &occ).is_ok() {
                 out.push(Action::FireMove { target });
             }
         }
