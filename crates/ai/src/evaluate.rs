@@ -93,10 +93,10 @@ pub fn attack_value(b: &Battle, a: &AttackAssessment) -> f32 {
     p(odds.shaken) * worth + p(odds.stand) * 1.5 * worth + p(odds.retreat) * 2.5 * worth + p(odds.destroyed) * destroyed
 }
 
-/// The gain of an order for the unit carrying it out, against holding where it is.
-pub fn order_value(b: &Battle, view: &View, unit: UnitId, action: &Action) -> f32 {
+/// The gain of an order for the unit carrying it out, against holding where it is; `here` is the unit's
+/// [`View::square_score`] where it stands (the same for every order, so computed once by the caller).
+pub fn order_value(b: &Battle, view: &View, unit: UnitId, here: f32, action: &Action) -> f32 {
     let state = b.unit(unit);
-    let here = view.square_score(b, unit, state.at, state.facing);
     let attack = || b.assess_order(unit, action).map_or(0.0, |a| attack_value(b, &a));
     match *action {
         Action::Hold => 0.0,

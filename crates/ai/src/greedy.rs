@@ -23,14 +23,14 @@ impl GreedyPlayer {
         GreedyPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: Vec::new() }
     }
 
-    /// The best order of the active unit and its value.
-    fn best_order(&mut self, b: &Battle, unit: UnitId) -> (Action, f32) {
-        let view = View::new(b, b.info(unit).side);
+    /// The best order of the active unit and its value, judged from its side's `view`.
+    fn best_order(&mut self, b: &Battle, view: &View, unit: UnitId) -> (Action, f32) {
         b.legal_actions_into(&mut self.buffer);
+        let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
         let mut best = (Action::Hold, f32::MIN);
         for &a in &self.buffer {
             // A small random jitter breaks ties without favouring the order actions are listed in.
-            let v = order_value(b, &view, unit, &a) + self.rng.random_range(0.0..1e-3);
+            let v = order_value(b, view, unit, here, &a) + self.rng.random_range(0.0..1e-3);
             if v > best.1 {
                 best = (a, v);
             }
@@ -42,7 +42,7 @@ impl GreedyPlayer {
 /// The best immediate choice for the side to act in `b` (used by `greedy` and by the search's rollouts).
 pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
     match b.active_unit() {
-        Some(unit) => p.best_order(b, unit).0,
+        Some(unit) => p.best_order(b, &View::new(b, b.info(unit).side), unit).0,
         None => {
             let mut best = (Action::EndActivations, WORTH_ACTIVATING);
             for (a, gain) in activation_gains(p, b) {
@@ -58,6 +58,9 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
 /// For each unit the side may activate, the gain of its best order (rallying a shaken unit counts).
 fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     let mut gains = Vec::new();
+    let ToAct::Side(side) = b.to_act() else { return gains };
+    // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
+    let view = View::new(b, side);
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
         let mut after = b.clone();
@@ -65,7 +68,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
             continue;
         }
         let rally = if b.unit(unit).shaken { 0.5 } else { 0.0 };
-        gains.push((a, p.best_order(&after, unit).1 + rally));
+        gains.push((a, p.best_order(&after, &view, unit).1 + rally));
     }
     gains
 }
@@ -75,7 +78,8 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
     let mut scored: Vec<(Action, f32)> = match b.active_unit() {
         Some(unit) => {
             let view = View::new(b, b.info(unit).side);
-            b.legal_actions().into_iter().map(|a| (a, order_value(b, &view, unit, &a))).collect()
+            let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
+            b.legal_actions().into_iter().map(|a| (a, order_value(b, &view, unit, here, &a))).collect()
         }
         None => {
             let mut gains = activation_gains(p, b);
@@ -85,6 +89,13 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
     };
     scored.sort_by(|x, y| y.1.total_cmp(&x.1));
     scored.into_iter().map(|(a, _)| a).collect()
+}
+
+impl GreedyPlayer {
+    /// Every legal action, best first by the greedy judgement (the order in which a search considers them).
+    pub fn ranked(&mut self, b: &Battle) -> Vec<Action> {
+        ranked_actions(self, b)
+    }
 }
 
 impl Player for GreedyPlayer {
