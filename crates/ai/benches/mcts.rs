@@ -32,8 +32,11 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("mcts");
     g.sample_size(10);
     g.throughput(Throughput::Elements(iterations as u64));
-    for (name, common_worlds) in [("common_worlds", true), ("tree", false)] {
-        let config = MctsConfig { budget: Budget::Iterations(iterations), common_worlds, ..MctsConfig::default() };
+    for (name, common_worlds, threads) in
+        [("common_worlds_1_thread", true, 1), ("common_worlds_2_threads", true, 2), ("tree", false, 1)]
+    {
+        let config =
+            MctsConfig { budget: Budget::Iterations(iterations), common_worlds, threads, ..MctsConfig::default() };
         g.bench_function(format!("{name}_{iterations}_iterations"), |b| {
             b.iter(|| black_box(MctsPlayer::new(config, 1).choose(&battle)))
         });

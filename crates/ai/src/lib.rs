@@ -4,8 +4,9 @@
 //!
 //! - `random`: uniform over the legal actions;
 //! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;
-//! - `mcts`: Monte Carlo search over the engine's chance nodes with greedy rollouts: by default the best candidates
-//!   of the greedy ranking compared on common random worlds, or (`mcts:tree`) a UCB tree with progressive widening.
+//! - `mcts`: Monte Carlo search over the engine's chance nodes with greedy rollouts: by default the eight best
+//!   candidates of the greedy ranking compared on common random worlds, on every core, or (`mcts:tree`) a UCB tree
+//!   with progressive widening.
 
 pub mod evaluate;
 mod greedy;
@@ -28,7 +29,7 @@ pub trait Player {
 }
 
 /// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
-/// `:tTHREADS` (parallel searches), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or `:rend`), `:tree`
+/// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or `:rend`), `:tree`
 /// (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), as in `mcts:2000:t2` or
 /// `mcts:500ms:k4:r20`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];

@@ -3,11 +3,11 @@
 //! Chance is always drawn with the engine's exact probabilities from the search's own generator: the real game's
 //! seeded future is never looked at. Two searches are offered:
 //!
-//! - **common random worlds** (the default): the root's best candidates by the greedy ranking are each played out
-//!   in the same sampled worlds — every world seeds the dice, the cards and the rollout policy alike for every
+//! - **common random worlds** (the default): the root's eight best candidates by the greedy ranking are each played
+//!   out in the same sampled worlds — every world seeds the dice, the cards and the rollout policy alike for every
 //!   candidate — so their comparison is not drowned by the dice (a paired comparison). Each play-out is a greedy
 //!   rollout of sixteen decisions, then the static evaluation of [`crate::evaluate::evaluate`] (points, strength,
-//!   exhaustion).
+//!   exhaustion). The worlds are shared among all cores.
 //! - **a UCB tree** (`mcts:tree`): decision nodes choose by UCB1 and widen progressively through the greedy ranking
 //!   of their actions; chance nodes sample their outcome; a new leaf is valued by the same rollout and evaluation.
 //!
@@ -35,7 +35,8 @@ pub enum Budget {
 pub struct MctsConfig {
     /// Thinking per decision.
     pub budget: Budget,
-    /// Independent trees searched in parallel (root parallelisation); their visit counts are summed.
+    /// Threads the search uses (default: every core). The common-world search shares its worlds among them and
+    /// makes the same choice whatever their number; the tree search grows one tree per thread and sums their visits.
     pub threads: usize,
     /// The UCB1 exploration constant.
     pub exploration: f32,
@@ -53,10 +54,10 @@ impl Default for MctsConfig {
     fn default() -> Self {
         MctsConfig {
             budget: Budget::Iterations(DEFAULT_ITERATIONS),
-            threads: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             exploration: 0.5,
             rollout_decisions: 16,
-            max_children: 4,
+            max_children: 8,
             positional: false,
             common_worlds: true,
         }
@@ -65,7 +66,7 @@ impl Default for MctsConfig {
 
 /// The default number of iterations a decision: keeps a whole game's thinking under a minute on a 2-core machine
 /// (docs/findings.md).
-pub const DEFAULT_ITERATIONS: u32 = 600;
+pub const DEFAULT_ITERATIONS: u32 = 1600;
 
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Edge {
@@ -181,33 +182,51 @@ fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
 
 /// The root's best `max_children` candidates, each valued over the same sampled worlds: every world seeds the chance
 /// and the rollout policy identically for every candidate, so the candidates are compared on common random numbers.
-fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
+/// The worlds are shared out among `threads`, and each play-out's value is added as a whole number of millionths, so
+/// an iteration budget gives the same choice whatever the number of threads.
+fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Action {
     let mut ranker = GreedyPlayer::new(seed);
     let candidates: Vec<Action> = ranked_actions(&mut ranker, root).into_iter().take(config.max_children).collect();
     if candidates.len() == 1 {
-        return vec![(candidates[0], 1)];
+        return candidates[0];
     }
-    let worlds = match config.budget {
-        Budget::Iterations(n) => (n as usize / candidates.len()).max(1),
-        Budget::Millis(_) => 64,
-    };
-    let mut totals = vec![0.0f32; candidates.len()];
-    for w in 0..worlds as u64 {
-        let world = seed ^ w.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        for (i, &a) in candidates.iter().enumerate() {
-            let mut b = root.clone();
-            b.apply(a).expect("ranked actions are legal");
-            let mut rng = ChaCha8Rng::seed_from_u64(world);
-            let mut policy = GreedyPlayer::new(world);
-            totals[i] += value_after_rollout(b, &mut policy, &mut rng, config);
+    let threads = config.threads.max(1);
+    let started = Instant::now();
+    let worlds = |first: usize| {
+        let mut totals = vec![0u64; candidates.len()];
+        let mut w = first;
+        loop {
+            match config.budget {
+                Budget::Iterations(n) if w >= (n as usize / candidates.len()).max(1) => break,
+                Budget::Millis(ms) if w >= threads && started.elapsed() >= Duration::from_millis(ms) => break,
+                _ => {}
+            }
+            let world = seed ^ (w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for (total, &a) in totals.iter_mut().zip(&candidates) {
+                let mut b = root.clone();
+                b.apply(a).expect("ranked actions are legal");
+                let mut rng = ChaCha8Rng::seed_from_u64(world);
+                let mut policy = GreedyPlayer::new(world);
+                *total += (value_after_rollout(b, &mut policy, &mut rng, config) * 1e6).round() as u64;
+            }
+            w += threads;
         }
-    }
+        totals
+    };
+    let totals: Vec<u64> = if threads == 1 {
+        worlds(0)
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || worlds(t))).collect();
+            let parts = handles.into_iter().map(|h| h.join().expect("search threads do not panic"));
+            parts.fold(vec![0u64; candidates.len()], |sum, part| sum.iter().zip(part).map(|(x, y)| x + y).collect())
+        })
+    };
+    // Values are for the first side; the second side wants the lowest. Ties go to the greedy ranking's first.
     let side_a = matches!(root.to_act(), ToAct::Side(Side::A));
-    candidates
-        .iter()
-        .zip(totals)
-        .map(|(&a, t)| (a, ((if side_a { t } else { worlds as f32 - t }) * 1000.0) as u32))
-        .collect()
+    let score = |i: usize| if side_a { totals[i] as i64 } else { -(totals[i] as i64) };
+    let best = (0..candidates.len()).fold(0, |best, i| if score(i) > score(best) { i } else { best });
+    candidates[best]
 }
 
 /// The child of `node` along `edge`, made if new.
@@ -272,21 +291,18 @@ impl Player for MctsPlayer {
         }
         self.decisions += 1;
         let base = self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let threads = self.config.threads.max(1);
         let config = self.config;
-        let one = move |seed: u64| {
-            if config.common_worlds {
-                common_world_search(battle, &config, seed)
-            } else {
-                search(battle, &config, seed)
-            }
-        };
-        let results: Vec<Vec<(Action, u32)>> = if threads == 1 {
-            vec![one(base)]
+        if config.common_worlds {
+            return common_world_search(battle, &config, base);
+        }
+        // The tree search is parallelised at the root: independent trees whose visit counts are summed.
+        let results: Vec<Vec<(Action, u32)>> = if config.threads <= 1 {
+            vec![search(battle, &config, base)]
         } else {
             std::thread::scope(|scope| {
-                let handles: Vec<_> =
-                    (0..threads as u64).map(|t| scope.spawn(move || one(base.wrapping_add(t)))).collect();
+                let handles: Vec<_> = (0..config.threads as u64)
+                    .map(|t| scope.spawn(move || search(battle, &config, base.wrapping_add(t))))
+                    .collect();
                 handles.into_iter().map(|h| h.join().expect("search threads do not panic")).collect()
             })
         };

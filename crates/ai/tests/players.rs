@@ -1,0 +1,66 @@
+//! The computer players: legal, deterministic given a seed, and as strong as their names promise.
+
+use pacw_ai::{Player, is_player, player};
+use pacw_engine::{Action, Game, SHIPPED_SCENARIOS, Side, ToAct};
+
+/// Plays a whole game between two named players; returns the winner and every action taken.
+fn play(scenario: usize, seed: u64, first: &str, second: &str) -> (Option<Side>, Vec<Action>) {
+    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
+    let mut game = Game::new(text, file, None, seed).expect("shipped scenarios are valid");
+    let mut players: [Box<dyn Player + Send>; 2] =
+        [player(first, seed).expect("known player"), player(second, seed + 1).expect("known player")];
+    while let ToAct::Side(side) = game.battle().to_act() {
+        let action = players[side.index()].choose(game.battle());
+        // Game::act checks the action against the rules: an illegal choice fails the test here.
+        game.act(action).unwrap_or_else(|e| panic!("{} chose an illegal action: {e}", players[side.index()].name()));
+    }
+    (game.battle().result().expect("the game is over").winner, game.actions().to_vec())
+}
+
+#[test]
+fn every_player_finishes_every_shipped_scenario_with_legal_actions() {
+    for scenario in 0..SHIPPED_SCENARIOS.len() {
+        play(scenario, 11, "random", "greedy");
+        play(scenario, 12, "greedy", "random");
+    }
+    play(0, 13, "mcts:24", "greedy");
+    play(0, 14, "greedy", "mcts:24:tree");
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    for name in ["random", "greedy", "mcts:24"] {
+        assert_eq!(play(0, 5, name, "greedy"), play(0, 5, name, "greedy"), "{name}");
+    }
+    assert_ne!(play(0, 5, "random", "random").1, play(0, 6, "random", "random").1);
+}
+
+#[test]
+fn the_common_world_search_chooses_the_same_whatever_the_thread_count() {
+    // The worlds are shared out among the threads and their values added exactly, so only the speed changes.
+    assert_eq!(play(0, 7, "mcts:40:t1", "greedy"), play(0, 7, "mcts:40:t3", "greedy"));
+}
+
+#[test]
+fn greedy_beats_random() {
+    let games = 16;
+    let mut wins = 0;
+    for g in 0..games {
+        let scenario = g as usize % SHIPPED_SCENARIOS.len();
+        // Sides swap every game so that neither side's advantage is credited to greedy.
+        let greedy = if g % 2 == 0 { Side::A } else { Side::B };
+        let (first, second) = if greedy == Side::A { ("greedy", "random") } else { ("random", "greedy") };
+        wins += (play(scenario, g, first, second).0 == Some(greedy)) as u32;
+    }
+    assert!(wins >= 14, "greedy won only {wins} of {games} games against random");
+}
+
+#[test]
+fn player_names_and_settings_are_checked() {
+    for good in ["random", "greedy", "mcts", "mcts:500", "mcts:250ms", "mcts:800:t2:k6:r20", "mcts:rend:tree:e1"] {
+        assert!(is_player(good), "{good}");
+    }
+    for bad in ["", "chess", "greedy:5", "random:x", "mcts:0", "mcts:0ms", "mcts:t0", "mcts:k0", "mcts:fast"] {
+        assert!(!is_player(bad), "{bad}");
+    }
+}
