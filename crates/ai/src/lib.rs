@@ -29,9 +29,9 @@ pub trait Player {
 }
 
 /// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
-/// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or `:rend`), `:tree`
-/// (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), as in `mcts:2000:t2` or
-/// `mcts:500ms:k4:r20`.
+/// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or
+/// `:rend`), `:tree` (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), as in
+/// `mcts:2000:t2` or `mcts:500ms:k4:r20`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
 /// A player by name, seeded for determinism; `None` for an unknown name or bad settings.
