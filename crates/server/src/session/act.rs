@@ -1,0 +1,200 @@
+//! A person's action or undo through a token, and how every change is committed and pushed to subscribers.
+
+use super::{EntryState, GameEntry, Games, Live, PlayerKind, Summary, Update, UpdateBody};
+use crate::error::{ApiError, ApiResult};
+use crate::store::now_ms;
+use crate::tokens::Role;
+use crate::view::{GameView, LogEntry, game_view, log_entries};
+use pacw_engine::{Action, Side, ToAct};
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// A request to act.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ActRequest {
+    /// The index of the action in the view's `legal_actions`.
+    pub index: Option<usize>,
+    /// The action itself, as JSON.
+    pub action: Option<Action>,
+    /// If given, refused with 409 unless the game has exactly this many decisions (the view is current).
+    pub decisions: Option<usize>,
+}
+
+/// A request to undo.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct UndoRequest {
+    /// How many of your decisions to take back (default 1).
+    pub count: Option<usize>,
+    /// If given, refused with 409 unless the game has exactly this many decisions.
+    pub decisions: Option<usize>,
+}
+
+impl Games {
+    /// A person's action through a token: checked, committed, pushed; the reply is the view from the first new
+    /// event on.
+    pub fn act(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: ActRequest) -> ApiResult<GameView> {
+        let mut st = entry.lock();
+        let live = self.loaded(&entry.id, &mut st)?;
+        let b = live.game.battle();
+        let side = match b.to_act() {
+            ToAct::Side(s) => s,
+            _ => return Err(ApiError::Conflict("the game is over (R8)".into())),
+        };
+        if role == Role::Spectator {
+            return Err(ApiError::Forbidden("this is a spectator's link: it can only watch".into()));
+        }
+        let side_name = &b.scenario().side(side).name;
+        if let PlayerKind::Computer { name } = &entry.players[side.index()] {
+            return Err(ApiError::Forbidden(format!("it is {side_name}'s turn, played by the computer ({name})")));
+        }
+        if !role.controls(side) {
+            return Err(ApiError::Forbidden(format!("it is {side_name}'s turn; this link plays the other side")));
+        }
+        if let Some(d) = req.decisions
+            && d != live.decisions()
+        {
+            return Err(ApiError::Conflict(format!(
+                "the game has moved on: it has {} decisions, the request expected {d}; reload the view",
+                live.decisions()
+            )));
+        }
+        let action = match (req.index, req.action) {
+            (Some(i), given) => {
+                let legal = b.legal_actions();
+                let Some(&a) = legal.get(i) else {
+                    return Err(ApiError::BadRequest(format!(
+                        "index {i} is not in the list of legal actions (0 to {})",
+                        legal.len().saturating_sub(1)
+                    )));
+                };
+                if let Some(g) = given
+                    && g != a
+                {
+                    return Err(ApiError::Conflict(format!(
+                        "legal action {i} is {a:?}, not the action given ({g:?}); reload the view"
+                    )));
+                }
+                a
+            }
+            (None, Some(a)) => a,
+            (None, None) => return Err(ApiError::BadRequest("give index (into legal_actions) or action".into())),
+        };
+        let before_len = live.game.log().len();
+        self.commit_action(entry, &mut st, action, false)?;
+        let live = st.live.as_ref().expect("the game is loaded");
+        Ok(game_view(&entry.ctx(role), live, before_len, None))
+    }
+
+    /// Applies an action on a copy, stores it, then makes it current and tells the subscribers.
+    pub(super) fn commit_action(
+        self: &Arc<Self>,
+        entry: &Arc<GameEntry>,
+        st: &mut EntryState,
+        action: Action,
+        computer: bool,
+    ) -> ApiResult<()> {
+        let live = st.live.as_ref().expect("the caller loaded the game");
+        let before_len = live.game.log().len();
+        let mut next = live.clone();
+        next.apply(action)?; // the engine checks it first: only a legal action is described below
+        let text = pacw_engine::narrate::action(live.game.battle(), &action);
+        let now = now_ms();
+        self.store
+            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now)
+            .map_err(|e| ApiError::Internal(format!("the action could not be stored, so it was not made: {e}")))?;
+        let step = *next.steps.last().expect("just applied");
+        st.summary = Summary::of(&next, &entry.players, now);
+        st.live = Some(next);
+        let live = st.live.as_ref().expect("just set");
+        let events = log_entries(live, before_len);
+        self.publish(entry, live, "action", Some((step.side, computer, action, text)), &events);
+        self.ensure_computer(entry, st);
+        Ok(())
+    }
+
+    fn publish(
+        &self,
+        entry: &GameEntry,
+        live: &Live,
+        kind: &'static str,
+        action: Option<(Side, bool, Action, String)>,
+        events: &[LogEntry],
+    ) {
+        let b = live.game.battle();
+        let body = UpdateBody {
+            revision: live.revision,
+            kind,
+            side: action.as_ref().map(|a| a.0),
+            computer: action.as_ref().is_some_and(|a| a.1),
+            action: action.as_ref().map(|a| a.2),
+            text: action.map(|a| a.3),
+            decisions: live.decisions(),
+            log_len: live.game.log().len(),
+            events,
+            to_act: match b.to_act() {
+                ToAct::Side(s) => Some(s),
+                _ => None,
+            },
+            over: b.result().is_some(),
+        };
+        let json: Arc<str> = serde_json::to_string(&body).expect("updates serialise").into();
+        // No subscriber is not an error.
+        let _ = entry.tx.send(Update { revision: live.revision, json });
+    }
+
+    /// Takes back this token's last `count` decisions (and the computer's after them), if no die was rolled and
+    /// no card drawn since.
+    pub fn undo(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: UndoRequest) -> ApiResult<GameView> {
+        if role == Role::Spectator {
+            return Err(ApiError::Forbidden("this is a spectator's link: it can only watch".into()));
+        }
+        let count = req.count.unwrap_or(1);
+        if count == 0 {
+            return Err(ApiError::BadRequest("count must be at least 1".into()));
+        }
+        let mut st = entry.lock();
+        let live = self.loaded(&entry.id, &mut st)?;
+        if let Some(d) = req.decisions
+            && d != live.decisions()
+        {
+            return Err(ApiError::Conflict(format!(
+                "the game has moved on: it has {} decisions, the request expected {d}; reload the view",
+                live.decisions()
+            )));
+        }
+        let (own, remove) = live.undo_plan(role, &entry.players, count);
+        if own < count {
+            let why = if live.game.battle().result().is_some() {
+                "the game is over".to_string()
+            } else if own == 0 {
+                "there is nothing of yours to take back: a die was rolled or a card drawn after your last decision, \
+                 or the other player has acted since"
+                    .to_string()
+            } else {
+                format!("only {own} of your decisions can be taken back (a die or a card came before them)")
+            };
+            return Err(ApiError::Conflict(format!("cannot undo: {why}")));
+        }
+        let keep = live.decisions() - remove;
+        let mut next = Live {
+            game: live.game.undo(remove),
+            start_len: live.start_len,
+            steps: live.steps.clone(),
+            revision: live.revision + 1,
+        };
+        next.steps.truncate(keep);
+        let now = now_ms();
+        self.store
+            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now)
+            .map_err(|e| ApiError::Internal(format!("the undo could not be stored, so it was not made: {e}")))?;
+        st.summary = Summary::of(&next, &entry.players, now);
+        st.live = Some(next);
+        let live = st.live.as_ref().expect("just set");
+        self.publish(entry, live, "undo", None, &[]);
+        let view = game_view(&entry.ctx(role), live, 0, None);
+        self.ensure_computer(entry, &mut st);
+        Ok(view)
+    }
+}

@@ -1,0 +1,112 @@
+//! The computer's play: its seeds, and the task per game that makes its moves one by one.
+
+use super::{EntryState, GameEntry, Games, Live, PlayerKind};
+use pacw_engine::ToAct;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The seed a computer player gets for the decision after `decisions`: fixed by the game, so a restart plays on
+/// the same way, but drawn through ChaCha under a key of its own, so the computer's choices reveal nothing of the
+/// dice's seed.
+fn player_seed(game_seed: u64, decisions: usize) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x243f_6a88_85a3_08d3);
+    rng.set_stream(decisions as u64);
+    rng.random()
+}
+
+impl Games {
+    /// Starts the computer's task if the side to act is the computer's and none runs. Called with the game locked,
+    /// so the task's own check (also under the lock) cannot miss a turn.
+    pub(super) fn ensure_computer(self: &Arc<Games>, entry: &Arc<GameEntry>, st: &mut EntryState) {
+        if st.computer_running || *self.shutdown.borrow() {
+            return;
+        }
+        let Some(live) = &st.live else { return };
+        if computer_to_move(entry, live).is_some() {
+            st.computer_running = true;
+            self.runtime.spawn(computer_loop(self.clone(), entry.clone()));
+        }
+    }
+}
+
+/// The computer's name if its side is to act.
+fn computer_to_move(entry: &GameEntry, live: &Live) -> Option<String> {
+    match live.game.battle().to_act() {
+        ToAct::Side(side) => match &entry.players[side.index()] {
+            PlayerKind::Computer { name } => Some(name.clone()),
+            PlayerKind::Human => None,
+        },
+        _ => None,
+    }
+}
+
+/// The computer's moves, one by one, with a pause between them so a person can follow.
+async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
+    let mut shutdown = games.shutdown_signal();
+    let delay = games.config.computer_delay;
+    loop {
+        let snapshot = {
+            let mut st = entry.lock();
+            let next = match (&st.live, *shutdown.borrow()) {
+                (Some(live), false) => computer_to_move(&entry, live).map(|name| {
+                    (name, live.game.battle().clone(), live.revision, player_seed(live.game.seed(), live.decisions()))
+                }),
+                _ => None,
+            };
+            if next.is_none() {
+                st.computer_running = false;
+            }
+            next
+        };
+        let Some((name, battle, revision, seed)) = snapshot else { return };
+        let started = Instant::now();
+        let chosen = tokio::task::spawn_blocking(move || {
+            let mut player = pacw_ai::player(&name, seed)?;
+            Some(player.choose(&battle))
+        })
+        .await;
+        let action = match chosen {
+            Ok(Some(a)) => a,
+            other => {
+                eprintln!("pacw server: game {}: the computer player failed ({other:?}); it stops", entry.id);
+                entry.lock().computer_running = false;
+                return;
+            }
+        };
+        let wait = delay.saturating_sub(started.elapsed());
+        if !wait.is_zero() {
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = shutdown.changed() => {}
+            }
+        }
+        let (g, e) = (games.clone(), entry.clone());
+        let applied = tokio::task::spawn_blocking(move || {
+            let mut st = e.lock();
+            if *g.shutdown.borrow() {
+                return Ok(());
+            }
+            match &st.live {
+                Some(live) if live.revision == revision => {}
+                _ => return Ok(()), // the game changed meanwhile (an undo): think again
+            }
+            // Keep the flag set while applying: ensure_computer must not start a second task.
+            g.commit_action(&e, &mut st, action, true)
+        })
+        .await;
+        match applied {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => {
+                eprintln!("pacw server: game {}: the computer's move failed: {err}; retrying", entry.id);
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(join) => {
+                eprintln!("pacw server: game {}: the computer's move panicked: {join}", entry.id);
+                entry.lock().computer_running = false;
+                return;
+            }
+        }
+    }
+}

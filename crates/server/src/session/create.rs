@@ -1,0 +1,193 @@
+//! Creating a game: the request, its options, the reply, and `Games::create`.
+
+use super::{Games, Live, Mode, PlayerKind, links, shipped};
+use crate::error::{ApiError, ApiResult};
+use crate::store::{GameRecord, now_ms};
+use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
+use crate::view::{GameView, game_view};
+use pacw_engine::{Game, Options, Scenario, Side};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A request to create a game (docs/api.md).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// A shipped scenario's name.
+    pub scenario: Option<String>,
+    /// Or a scenario's full text (TOML, SCENARIO_FORMAT.md).
+    pub scenario_text: Option<String>,
+    /// The uploaded scenario's file name, for messages.
+    pub scenario_file: Option<String>,
+    /// Rule options (R11): `["to_hit=4", …]` or `{"to_hit": 4, …}`.
+    #[serde(default)]
+    pub options: OptionsInput,
+    /// The mode.
+    pub mode: Mode,
+    /// Against the computer: the human's side (`A`, `B`, `first`, `second` or the scenario's side id).
+    pub human_side: Option<String>,
+    /// The computer player (`greedy` by default).
+    pub computer: Option<String>,
+    /// In `watch` mode: the second side's computer player (default: the same as `computer`).
+    pub computer_b: Option<String>,
+}
+
+/// Options as `name=value` strings or as an object.
+#[derive(Deserialize, Debug, Default)]
+#[serde(untagged)]
+pub enum OptionsInput {
+    /// None.
+    #[default]
+    None,
+    /// `["to_hit=4"]`.
+    Pairs(Vec<String>),
+    /// `{"to_hit": 4}`.
+    Object(serde_json::Map<String, serde_json::Value>),
+}
+
+impl OptionsInput {
+    fn pairs(&self) -> ApiResult<Vec<(String, String)>> {
+        match self {
+            OptionsInput::None => Ok(Vec::new()),
+            OptionsInput::Pairs(v) => v
+                .iter()
+                .map(|p| {
+                    p.split_once('=')
+                        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                        .ok_or_else(|| ApiError::BadRequest(format!("option '{p}' is not of the form name=value")))
+                })
+                .collect(),
+            OptionsInput::Object(m) => m
+                .iter()
+                .map(|(k, v)| match v {
+                    serde_json::Value::String(s) => Ok((k.clone(), s.clone())),
+                    serde_json::Value::Number(n) => Ok((k.clone(), n.to_string())),
+                    serde_json::Value::Bool(b) => Ok((k.clone(), b.to_string())),
+                    _ => Err(ApiError::BadRequest(format!("option {k}: give a string, number or true/false"))),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The reply to a created game.
+#[derive(Serialize, Debug)]
+pub struct Created {
+    /// The id.
+    pub id: String,
+    /// Every token of the game, by role (`A`, `B`, `hotseat`, `spectator`): keep them, they are the only way in.
+    pub tokens: Tokens,
+    /// The link paths for them.
+    pub links: HashMap<String, String>,
+    /// The view for the main token (the human's, the hot-seat's, side A's, or the spectator's).
+    pub view: GameView,
+}
+
+impl Games {
+    /// Creates a game, stores it, and returns its tokens and first view.
+    pub fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<Created> {
+        let (text, file, name) = match (&req.scenario, &req.scenario_text) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::BadRequest("give either scenario (a shipped name) or scenario_text".into()));
+            }
+            (Some(n), None) => {
+                let (short, file, text) = shipped(n)
+                    .ok_or_else(|| ApiError::NotFound(format!("no shipped scenario '{n}' (see GET /api/scenarios)")))?;
+                (text.to_string(), file.to_string(), short.to_string())
+            }
+            (None, Some(t)) => {
+                let file = req.scenario_file.clone().unwrap_or_else(|| "uploaded.toml".to_string());
+                (t.clone(), file.clone(), file)
+            }
+            (None, None) => {
+                return Err(ApiError::BadRequest("give scenario (a shipped name) or scenario_text".into()));
+            }
+        };
+        let scenario = Scenario::parse(&text, &file).map_err(ApiError::Scenario)?;
+        let mut options: Options = scenario.options;
+        for (k, v) in req.options.pairs()? {
+            options.set(&k, &v).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+        }
+        let computer = |n: &Option<String>| -> ApiResult<PlayerKind> {
+            let name = n.clone().unwrap_or_else(|| "greedy".to_string());
+            // Only the plain names: a client must not be able to ask the server for an arbitrarily long search.
+            if pacw_ai::PLAYERS.contains(&name.as_str()) {
+                Ok(PlayerKind::Computer { name })
+            } else {
+                Err(ApiError::Unprocessable(format!(
+                    "unknown computer player '{name}' (known: {})",
+                    pacw_ai::PLAYERS.join(", ")
+                )))
+            }
+        };
+        let spectator = new_token();
+        let (players, tokens) = match req.mode {
+            Mode::Computer => {
+                let human = match req.human_side.as_deref().unwrap_or("A") {
+                    "A" | "a" | "first" => Side::A,
+                    "B" | "b" | "second" => Side::B,
+                    id => scenario.side_by_id(id).ok_or_else(|| {
+                        ApiError::Unprocessable(format!(
+                            "human_side: no side '{id}' (use A, B, {} or {})",
+                            scenario.sides[0].id, scenario.sides[1].id
+                        ))
+                    })?,
+                };
+                let mut players = [PlayerKind::Human, PlayerKind::Human];
+                players[human.other().index()] = computer(&req.computer)?;
+                let mut tokens = Tokens { spectator, ..Tokens::default() };
+                match human {
+                    Side::A => tokens.a = Some(new_token()),
+                    Side::B => tokens.b = Some(new_token()),
+                }
+                (players, tokens)
+            }
+            Mode::Hotseat => (
+                [PlayerKind::Human, PlayerKind::Human],
+                Tokens { hotseat: Some(new_token()), spectator, ..Tokens::default() },
+            ),
+            Mode::TwoPlayers => (
+                [PlayerKind::Human, PlayerKind::Human],
+                Tokens { a: Some(new_token()), b: Some(new_token()), spectator, ..Tokens::default() },
+            ),
+            Mode::Watch => {
+                let a = computer(&req.computer)?;
+                let b = if req.computer_b.is_some() { computer(&req.computer_b)? } else { a.clone() };
+                ([a, b], Tokens { spectator, ..Tokens::default() })
+            }
+        };
+        if req.mode != Mode::Computer && req.human_side.is_some() {
+            return Err(ApiError::BadRequest("human_side is for mode computer only".into()));
+        }
+        if matches!(req.mode, Mode::Hotseat | Mode::TwoPlayers) && (req.computer.is_some() || req.computer_b.is_some())
+        {
+            return Err(ApiError::BadRequest("computer is for modes computer and watch only".into()));
+        }
+        let game = Game::with_scenario(Arc::new(scenario), &text, &file, Some(options), new_seed());
+        let now = now_ms();
+        let record = GameRecord {
+            id: new_game_id(),
+            created_at: now,
+            updated_at: now,
+            scenario_name: name,
+            mode: req.mode,
+            players,
+            tokens: tokens.clone(),
+            save: game.save(),
+            result: game.battle().result(),
+        };
+        self.store.insert(&record).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let id = record.id.clone();
+        let entry = self.register(record, Live::new(game));
+        let main_role =
+            tokens.pairs().into_iter().map(|(_, r)| r).find(|r| *r != Role::Spectator).unwrap_or(Role::Spectator);
+        let view = {
+            let mut st = entry.lock();
+            self.ensure_computer(&entry, &mut st);
+            let live = st.live.as_ref().expect("a new game is loaded");
+            game_view(&entry.ctx(main_role), live, 0, None)
+        };
+        Ok(Created { id, links: links(&tokens), tokens, view })
+    }
+}

@@ -1,0 +1,109 @@
+//! A game in memory: the engine's game and, per decision, who made it and whether chance followed.
+
+use super::PlayerKind;
+use crate::tokens::Role;
+use pacw_engine::{Action, Event, Game, SaveError, Side, ToAct};
+
+/// One decision of a game.
+#[derive(Copy, Clone, Debug)]
+pub struct Step {
+    /// The side that made it.
+    pub side: Side,
+    /// The log's length after it (and the chance it caused).
+    pub log_end: usize,
+    /// Whether a die was rolled or a card drawn after it: it cannot be taken back.
+    pub chance: bool,
+}
+
+/// A game in memory: the engine's game and, per decision, who made it and which events it caused.
+#[derive(Clone, Debug)]
+pub struct Live {
+    /// The engine's game.
+    pub game: Game,
+    /// The log's length before the first decision.
+    pub start_len: usize,
+    /// One entry per decision.
+    pub steps: Vec<Step>,
+    /// Increases with every change.
+    pub revision: u64,
+}
+
+fn is_chance(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::CardDrawn { .. }
+            | Event::InitiativeRolled { .. }
+            | Event::ToHitRolled { .. }
+            | Event::HitResultRolled { .. }
+    )
+}
+
+impl Live {
+    /// A game not yet decided on.
+    pub fn new(game: Game) -> Live {
+        Live { start_len: game.log().len(), game, steps: Vec::new(), revision: 0 }
+    }
+
+    /// Replays a save (checked by the engine: format, scenario, options, every decision, the events' fingerprint).
+    pub fn from_save(save: &pacw_engine::SaveFile) -> Result<Live, SaveError> {
+        let checked = Game::from_save(save)?;
+        let mut live = Live::new(checked.undo(checked.actions().len()));
+        for &a in checked.actions() {
+            live.apply(a).expect("a checked save replays");
+        }
+        Ok(live)
+    }
+
+    /// Decisions made.
+    pub fn decisions(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Applies a decision in place; on error nothing changes.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, pacw_engine::Illegal> {
+        let side = match self.game.battle().to_act() {
+            ToAct::Side(s) => s,
+            _ => self.game.battle().active_side(),
+        };
+        let events = self.game.act(action)?;
+        self.steps.push(Step { side, log_end: self.game.log().len(), chance: events.iter().any(is_chance) });
+        self.revision += 1;
+        Ok(events)
+    }
+
+    /// The log's end after decision `k` (0: before the first decision); past the last, the log's length.
+    pub fn step_end(&self, k: usize) -> usize {
+        if k == 0 { self.start_len } else { self.steps.get(k - 1).map_or(usize::MAX, |s| s.log_end) }
+    }
+
+    /// The decision whose events include log index `i` (0 for the events before the first decision).
+    pub fn decision_of_event(&self, i: usize) -> usize {
+        if i < self.start_len {
+            return 0;
+        }
+        self.steps.partition_point(|s| s.log_end <= i) + 1
+    }
+
+    /// How many of `role`'s decisions can be taken back: those after the last chance event, going back through
+    /// the computer's decisions but stopping at another person's.
+    pub fn undoable(&self, role: Role, players: &[PlayerKind; 2]) -> usize {
+        self.undo_plan(role, players, usize::MAX).0
+    }
+
+    /// Going back from the last decision: (own decisions found, decisions to remove to take back `want` of them).
+    pub(super) fn undo_plan(&self, role: Role, players: &[PlayerKind; 2], want: usize) -> (usize, usize) {
+        let (mut own, mut remove) = (0, 0);
+        for (i, step) in self.steps.iter().enumerate().rev() {
+            if own == want || step.chance || self.game.battle().result().is_some() {
+                break;
+            }
+            if role.controls(step.side) && players[step.side.index()] == PlayerKind::Human {
+                own += 1;
+                remove = self.steps.len() - i;
+            } else if !matches!(players[step.side.index()], PlayerKind::Computer { .. }) {
+                break;
+            }
+        }
+        (own, remove)
+    }
+}

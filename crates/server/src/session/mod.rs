@@ -1,0 +1,450 @@
+//! The live games: each behind its own mutex, with a broadcast channel for the server-sent events and, when the
+//! computer plays a side, a task that makes its moves one by one (thinking on a blocking thread).
+//!
+//! Every change (an action or an undo) is checked by the engine on a copy of the game, committed to the database,
+//! and only then made visible: in memory, to the reply and to the subscribers.
+
+mod act;
+mod computer;
+mod create;
+mod live;
+
+pub use act::{ActRequest, UndoRequest};
+pub use create::{CreateGame, Created, OptionsInput};
+pub use live::{Live, Step};
+
+use crate::error::{ApiError, ApiResult};
+use crate::store::{DamagedRow, GameRecord, Store};
+use crate::tokens::{Role, Tokens};
+use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view, player_views};
+use pacw_engine::{Action, Side, ToAct};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::time::Duration;
+use tokio::sync::{broadcast, watch};
+
+/// How a game is played.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// One human against the computer.
+    Computer,
+    /// Two humans on one screen: one token acts for both sides.
+    Hotseat,
+    /// Two humans on two machines: a token per side.
+    TwoPlayers,
+    /// The computer against itself; only a spectator token.
+    Watch,
+}
+
+/// Who plays a side.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PlayerKind {
+    /// A person, through a token.
+    Human,
+    /// A computer player of `pacw_ai::player`.
+    Computer {
+        /// Its name, such as `greedy` or `mcts:500`.
+        name: String,
+    },
+}
+
+/// The part of a game the list shows, kept up to date without loading it.
+#[derive(Clone, Debug)]
+struct Summary {
+    title: String,
+    turn: u8,
+    turns: u8,
+    decisions: usize,
+    to_act: Option<Side>,
+    result: Option<pacw_engine::GameResult>,
+    result_text: Option<String>,
+    updated_at: i64,
+    players: [PlayerView; 2],
+}
+
+impl Summary {
+    fn of(live: &Live, players: &[PlayerKind; 2], updated_at: i64) -> Summary {
+        let b = live.game.battle();
+        Summary {
+            title: b.scenario().name.clone(),
+            turn: b.turn(),
+            turns: b.scenario().turns,
+            decisions: live.decisions(),
+            to_act: match b.to_act() {
+                ToAct::Side(s) => Some(s),
+                _ => None,
+            },
+            result: b.result(),
+            result_text: b.result().map(|r| crate::view::result_view(b.scenario(), r).text),
+            updated_at,
+            players: player_views(b.scenario(), players),
+        }
+    }
+}
+
+struct EntryState {
+    /// The game, when loaded (finished games found at start-up are loaded on first use).
+    live: Option<Live>,
+    summary: Summary,
+    computer_running: bool,
+}
+
+/// One game: what never changes, and its state behind a mutex.
+pub struct GameEntry {
+    /// The public id.
+    pub id: String,
+    /// Creation time (ms since 1970).
+    pub created_at: i64,
+    /// The scenario's short or file name.
+    pub scenario_name: String,
+    /// The mode.
+    pub mode: Mode,
+    /// Who plays each side.
+    pub players: [PlayerKind; 2],
+    /// The tokens.
+    pub tokens: Tokens,
+    state: Mutex<EntryState>,
+    tx: broadcast::Sender<Update>,
+}
+
+/// A change pushed to the game's subscribers.
+#[derive(Clone, Debug)]
+pub struct Update {
+    /// The revision after the change.
+    pub revision: u64,
+    /// The SSE `update` event's JSON.
+    pub json: Arc<str>,
+}
+
+/// The body of an SSE `update` event.
+#[derive(Serialize)]
+struct UpdateBody<'a> {
+    revision: u64,
+    /// `action` or `undo`.
+    kind: &'static str,
+    /// For an action: the side that made it and whether the computer did.
+    side: Option<Side>,
+    computer: bool,
+    /// For an action: the action and its words.
+    action: Option<Action>,
+    text: Option<String>,
+    decisions: usize,
+    log_len: usize,
+    /// The new log entries (for an undo: none; the log was cut to `log_len`).
+    events: &'a [LogEntry],
+    to_act: Option<Side>,
+    over: bool,
+}
+
+impl GameEntry {
+    fn lock(&self) -> MutexGuard<'_, EntryState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A receiver of this game's updates.
+    pub fn subscribe(&self) -> broadcast::Receiver<Update> {
+        self.tx.subscribe()
+    }
+
+    fn ctx(&self, role: Role) -> ViewCtx<'_> {
+        ViewCtx { id: &self.id, scenario_name: &self.scenario_name, mode: self.mode, players: &self.players, role }
+    }
+}
+
+/// A game in the list.
+#[derive(Serialize, Clone, Debug)]
+pub struct GameListItem {
+    /// The id.
+    pub id: String,
+    /// `in_progress`, `finished` or `damaged`.
+    pub status: &'static str,
+    /// For a damaged row: what is wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The scenario's short name and title.
+    pub scenario: Option<String>,
+    /// The scenario's title.
+    pub title: Option<String>,
+    /// How it is played.
+    pub mode: Option<Mode>,
+    /// Who plays each side.
+    pub players: Option<[PlayerView; 2]>,
+    /// The turn and the limit.
+    pub turn: Option<u8>,
+    /// The turn limit.
+    pub turns: Option<u8>,
+    /// Decisions made.
+    pub decisions: Option<usize>,
+    /// The side to act, while in progress.
+    pub to_act: Option<Side>,
+    /// The result, once finished.
+    pub result: Option<pacw_engine::GameResult>,
+    /// The result in words.
+    pub result_text: Option<String>,
+    /// Created, ms since 1970.
+    pub created_at: Option<i64>,
+    /// Last change, ms since 1970.
+    pub updated_at: Option<i64>,
+    /// The tokens this list may show (all of them on a server reachable only from this machine, else the
+    /// spectator's).
+    pub tokens: Option<Tokens>,
+    /// The links (paths) for those tokens.
+    pub links: Option<HashMap<String, String>>,
+}
+
+/// The link path that opens a token's game in the UI.
+pub fn link(token: &str) -> String {
+    format!("/game/{token}")
+}
+
+/// The links of a set of tokens, by role name.
+pub fn links(tokens: &Tokens) -> HashMap<String, String> {
+    tokens.pairs().into_iter().map(|(t, role)| (role.name().to_string(), link(&t))).collect()
+}
+
+/// Settings of the live games.
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    /// Pause between the computer's decisions.
+    pub computer_delay: Duration,
+    /// Whether the games list shows every token (the server is reachable only from this machine).
+    pub list_all_tokens: bool,
+}
+
+/// Every game of the server, by id and by token, and the database.
+pub struct Games {
+    config: SessionConfig,
+    store: Store,
+    by_id: RwLock<HashMap<String, Arc<GameEntry>>>,
+    by_token: RwLock<HashMap<String, (Arc<GameEntry>, Role)>>,
+    damaged: Mutex<Vec<DamagedRow>>,
+    shutdown: watch::Sender<bool>,
+    runtime: tokio::runtime::Handle,
+}
+
+impl Games {
+    /// Opens the games of the store: each row is replayed and checked; damaged rows are logged and listed apart.
+    /// Games whose computer player is to move are resumed.
+    pub fn open(store: Store, config: SessionConfig, runtime: tokio::runtime::Handle) -> Result<Arc<Games>, String> {
+        let (records, mut damaged) = store.load_all().map_err(|e| e.to_string())?;
+        let games = Arc::new(Games {
+            config,
+            store,
+            by_id: RwLock::new(HashMap::new()),
+            by_token: RwLock::new(HashMap::new()),
+            damaged: Mutex::new(Vec::new()),
+            shutdown: watch::channel(false).0,
+            runtime,
+        });
+        for record in records {
+            let id = record.id.clone();
+            match Live::from_save(&record.save) {
+                Ok(live) => {
+                    let finished = live.game.battle().result().is_some();
+                    let entry = games.register(record, live);
+                    if finished {
+                        entry.lock().live = None; // loaded again when opened
+                    }
+                }
+                Err(e) => damaged.push(DamagedRow { id, error: e.to_string() }),
+            }
+        }
+        for d in &damaged {
+            eprintln!("pacw server: game {} is damaged and was skipped: {}", d.id, d.error);
+        }
+        *games.damaged.lock().unwrap_or_else(|p| p.into_inner()) = damaged;
+        let entries: Vec<_> = games.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        for entry in entries {
+            let mut st = entry.lock();
+            games.ensure_computer(&entry, &mut st);
+        }
+        Ok(games)
+    }
+
+    fn register(&self, record: GameRecord, live: Live) -> Arc<GameEntry> {
+        let summary = Summary::of(&live, &record.players, record.updated_at);
+        let entry = Arc::new(GameEntry {
+            id: record.id.clone(),
+            created_at: record.created_at,
+            scenario_name: record.scenario_name,
+            mode: record.mode,
+            players: record.players,
+            tokens: record.tokens,
+            state: Mutex::new(EntryState { live: Some(live), summary, computer_running: false }),
+            tx: broadcast::channel(256).0,
+        });
+        let mut tokens = self.by_token.write().unwrap_or_else(|p| p.into_inner());
+        for (t, role) in entry.tokens.pairs() {
+            tokens.insert(t, (entry.clone(), role));
+        }
+        self.by_id.write().unwrap_or_else(|p| p.into_inner()).insert(record.id, entry.clone());
+        entry
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Tells the computer players and the event streams to stop.
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    /// Stops the computer players and the event streams, and closes the database.
+    pub fn shut_down(&self) {
+        self.begin_shutdown();
+        self.store.close();
+    }
+
+    /// A receiver that turns true when the server shuts down.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// The game and role of a token.
+    pub fn by_token(&self, token: &str) -> ApiResult<(Arc<GameEntry>, Role)> {
+        if !crate::tokens::looks_like_token(token) {
+            return Err(ApiError::NotFound("a game token is 32 hexadecimal digits; check the link".into()));
+        }
+        self.by_token.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned().ok_or_else(ApiError::no_game)
+    }
+
+    /// Runs `f` on the loaded game (loading it from the database first if needed).
+    fn with_live<T>(
+        &self,
+        entry: &GameEntry,
+        f: impl FnOnce(&mut EntryState, &mut Live) -> ApiResult<T>,
+    ) -> ApiResult<T> {
+        let mut st = entry.lock();
+        let mut live = match st.live.take() {
+            Some(l) => l,
+            None => self.load_live(&entry.id)?,
+        };
+        let out = f(&mut st, &mut live);
+        st.live = Some(live);
+        out
+    }
+
+    /// The game of a locked entry, loaded from the database if it was not in memory.
+    fn loaded<'a>(&self, id: &str, st: &'a mut EntryState) -> ApiResult<&'a Live> {
+        if st.live.is_none() {
+            st.live = Some(self.load_live(id)?);
+        }
+        Ok(st.live.as_ref().expect("loaded above"))
+    }
+
+    fn load_live(&self, id: &str) -> ApiResult<Live> {
+        let damaged = |e: String| ApiError::Internal(format!("game {id} cannot be loaded: {e}"));
+        match self.store.load(id).map_err(|e| damaged(e.to_string()))? {
+            Some(Ok(record)) => Live::from_save(&record.save).map_err(|e| damaged(e.to_string())),
+            Some(Err(d)) => Err(damaged(d.error)),
+            None => Err(damaged("it is no longer in the database".into())),
+        }
+    }
+
+    /// The view of a game for a token, its log from `log_from`.
+    pub fn view(&self, entry: &GameEntry, role: Role, log_from: usize) -> ApiResult<GameView> {
+        self.with_live(entry, |_, live| Ok(game_view(&entry.ctx(role), live, log_from, None)))
+    }
+
+    /// The game's revision, decisions and log length now.
+    pub fn revision(&self, entry: &GameEntry) -> ApiResult<(u64, usize, usize)> {
+        self.with_live(entry, |_, live| Ok((live.revision, live.decisions(), live.game.log().len())))
+    }
+
+    /// A copy of the game as it stands (for replays), with the entry's context.
+    pub fn snapshot(&self, entry: &GameEntry) -> ApiResult<Live> {
+        self.with_live(entry, |_, live| Ok(live.clone()))
+    }
+
+    /// The view after decision `k` of the game.
+    pub fn view_at(&self, entry: &GameEntry, role: Role, k: usize) -> ApiResult<GameView> {
+        let live = self.snapshot(entry)?;
+        let n = live.decisions();
+        if k > n {
+            return Err(ApiError::NotFound(format!("the game has {n} decisions; ask for 0 to {n}")));
+        }
+        let mut past = Live::new(live.game.undo(n));
+        for &a in &live.game.actions()[..k] {
+            past.apply(a).expect("a game's own decisions replay");
+        }
+        past.revision = live.revision;
+        Ok(game_view(&entry.ctx(role), &past, 0, Some(ReplayPos { decision: k, of: n })))
+    }
+
+    /// The engine's save of a finished game (its seed is secret until then).
+    pub fn save_of(&self, entry: &GameEntry) -> ApiResult<pacw_engine::SaveFile> {
+        self.with_live(entry, |_, live| {
+            if live.game.battle().result().is_none() {
+                return Err(ApiError::Forbidden("the save holds the seed: it is given once the game is over".into()));
+            }
+            Ok(live.game.save())
+        })
+    }
+
+    /// The list of games, most recently changed first, with the damaged rows. Every token is shown only when the
+    /// server listens on a loopback address and the request names a loopback host (`local`); otherwise only the
+    /// spectator's.
+    pub fn list(&self, local: bool) -> Vec<GameListItem> {
+        let all_tokens = self.config.list_all_tokens && local;
+        let entries: Vec<_> = self.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        let mut items: Vec<GameListItem> = entries
+            .iter()
+            .map(|e| {
+                let s = e.lock().summary.clone();
+                let tokens = if all_tokens { e.tokens.clone() } else { e.tokens.public() };
+                GameListItem {
+                    id: e.id.clone(),
+                    status: if s.result.is_some() { "finished" } else { "in_progress" },
+                    error: None,
+                    scenario: Some(e.scenario_name.clone()),
+                    title: Some(s.title),
+                    mode: Some(e.mode),
+                    players: Some(s.players),
+                    turn: Some(s.turn),
+                    turns: Some(s.turns),
+                    decisions: Some(s.decisions),
+                    to_act: s.to_act,
+                    result: s.result,
+                    result_text: s.result_text,
+                    created_at: Some(e.created_at),
+                    updated_at: Some(s.updated_at),
+                    links: Some(links(&tokens)),
+                    tokens: Some(tokens),
+                }
+            })
+            .collect();
+        items.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then_with(|| a.id.cmp(&b.id)));
+        for d in self.damaged.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            items.push(GameListItem {
+                id: d.id.clone(),
+                status: "damaged",
+                error: Some(d.error.clone()),
+                scenario: None,
+                title: None,
+                mode: None,
+                players: None,
+                turn: None,
+                turns: None,
+                decisions: None,
+                to_act: None,
+                result: None,
+                result_text: None,
+                created_at: None,
+                updated_at: None,
+                tokens: None,
+                links: None,
+            });
+        }
+        items
+    }
+}
+
+/// The shipped scenario called `name` (short name or file name): (short name, file, text).
+pub fn shipped(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    pacw_engine::SHIPPED_SCENARIOS.iter().copied().find(|(short, file, _)| *short == name || *file == name)
+}
