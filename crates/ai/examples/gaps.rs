@@ -1,9 +1,11 @@
-//! How much does `greedy` leave on the table? `cargo run --release -p pacw-ai --example gaps -- WORLDS POSITIONS [FIRST]`
+//! How much does `greedy` leave on the table, and how much of it does a player pick up?
+//! `cargo run --release -p pacw-ai --example gaps -- WORLDS POSITIONS [FIRST [PLAYER...]]`
 //!
 //! Plays greedy against greedy to a decision somewhere in the game (over the shipped scenarios in turn), then values
 //! greedy's eight best candidates there by WORLDS play-outs each to the end of the game, both sides playing greedy,
 //! on common random worlds (the same dice and cards for every candidate). The gap between the best candidate and
-//! greedy's own choice is what a search with a perfect estimate could gain at that decision (docs/findings.md).
+//! greedy's own choice is what a search with a perfect estimate could gain at that decision; each PLAYER named
+//! (`mcts:…`) is asked the same decision, and its gain is the value of its choice less greedy's (docs/findings.md).
 
 use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, Side, ToAct};
@@ -40,6 +42,8 @@ fn main() {
     let worlds: u64 = args[1].parse().expect("WORLDS is a number");
     let positions: u64 = args[2].parse().expect("POSITIONS is a number");
     let first: u64 = args.get(3).map_or(0, |s| s.parse().expect("FIRST is a number"));
+    let judged: Vec<&String> = args.iter().skip(4).collect();
+    let mut gains = vec![0f32; judged.len()];
     for pos in first..first + positions {
         let (name, file, text) = SHIPPED_SCENARIOS[pos as usize % SHIPPED_SCENARIOS.len()];
         let mut game = Game::new(text, file, None, pos * 31 + 7).expect("shipped scenarios are valid");
@@ -71,12 +75,26 @@ fn main() {
         let best = values.iter().copied().fold(f32::MIN, f32::max);
         let kind = if b.active_unit().is_some() { "order" } else { "activation" };
         let listed: Vec<String> = values.iter().map(|v| format!("{v:.3}")).collect();
+        let mut picks = String::new();
+        for (gain, name) in gains.iter_mut().zip(&judged) {
+            let choice = pacw_ai::player(name, pos).expect("a known player").choose(b);
+            match ranked.iter().take(values.len()).position(|&a| a == choice) {
+                Some(rank) => {
+                    *gain += values[rank] - values[0];
+                    picks += &format!(" | {name} picks #{}", rank + 1);
+                }
+                None => picks += &format!(" | {name} picks outside the eight"),
+            }
+        }
         println!(
-            "{pos:>3} {name:<18} decision {decisions:>3}, {kind:<10} {:>2} legal: greedy {:.3}, best {best:.3}, gap {:.3} | {}",
+            "{pos:>3} {name:<18} decision {decisions:>3}, {kind:<10} {:>2} legal: greedy {:.3}, best {best:.3}, gap {:.3} | {}{picks}",
             ranked.len(),
             values[0],
             best - values[0],
             listed.join(" ")
         );
+    }
+    for (gain, name) in gains.iter().zip(&judged) {
+        println!("{name}: mean gain over greedy's choice {:.4} a decision", gain / positions as f32);
     }
 }
