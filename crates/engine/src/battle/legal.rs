@@ -3,7 +3,7 @@
 //! [`Battle::check`] is the one judge of legality; [`Battle::legal_actions_into`] lists candidates built from the
 //! same primitives, and the tests assert the two agree.
 
-use super::movement::{MoveKind, Occupancy};
+use super::movement::{MoveKind, Occupancy, SquareSet};
 use super::{Battle, Phase};
 use crate::action::{Action, Illegal};
 use crate::geometry::{Dir, Square};
@@ -77,8 +77,12 @@ impl Battle {
             } else if occ.zoc.contains(at) && occ.zoc.contains(to) && kind.take_ground != Some(to) {
                 let why = format!("a unit in contact may only move to squares not adjacent to an enemy; {to} is");
                 Illegal::new("R5.3", why)
+            } else if self.destinations(unit, kind, &Occupancy { zoc: SquareSet::default(), ..occ }).contains(to) {
+                // Reachable but for the zone of control: the path must stop next to an enemy first.
+                let why = format!("{to} lies beyond a square next to an enemy, where a move must stop");
+                Illegal::new("R5.2", why)
             } else {
-                let why = format!("{to} cannot be reached (zone of control, terrain, river or enemy in the way)");
+                let why = format!("{to} cannot be reached (terrain, river or enemy in the way)");
                 Illegal::new("R5", why)
             };
             return Err(why);
