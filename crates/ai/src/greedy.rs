@@ -23,6 +23,11 @@ impl GreedyPlayer {
         GreedyPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: Vec::new() }
     }
 
+    /// Every legal action, best first by the greedy judgement (the order in which a search considers them).
+    pub fn ranked(&mut self, b: &Battle) -> Vec<Action> {
+        ranked_actions(self, b)
+    }
+
     /// The best order of the active unit and its value, judged from its side's `view`.
     fn best_order(&mut self, b: &Battle, view: &View, unit: UnitId) -> (Action, f32) {
         b.legal_actions_into(&mut self.buffer);
@@ -89,13 +94,6 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
     };
     scored.sort_by(|x, y| y.1.total_cmp(&x.1));
     scored.into_iter().map(|(a, _)| a).collect()
-}
-
-impl GreedyPlayer {
-    /// Every legal action, best first by the greedy judgement (the order in which a search considers them).
-    pub fn ranked(&mut self, b: &Battle) -> Vec<Action> {
-        ranked_actions(self, b)
-    }
 }
 
 impl Player for GreedyPlayer {
