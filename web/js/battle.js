@@ -44,6 +44,9 @@ class Battle {
 
   listen() {
     const source = api.events(this.token);
+    // The stream opens with the game's revision: moves made between loading the view and subscribing (the
+    // computer's, say) or while reconnecting would otherwise never reach this page.
+    source.addEventListener('hello', () => this.reload());
     source.addEventListener('update', (ev) => {
       const update = JSON.parse(ev.data);
       if (!this.view || update.revision > this.view.revision) this.reload();
@@ -55,7 +58,8 @@ class Battle {
   async reload() {
     try {
       const view = await api.view(this.token);
-      if (!this.view || view.revision >= this.view.revision) {
+      // A restarted server counts revisions afresh, so a change in decisions counts too.
+      if (!this.view || view.revision >= this.view.revision || view.decisions !== this.view.decisions) {
         this.adopt(view);
       }
     } catch (e) {
