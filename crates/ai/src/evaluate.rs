@@ -4,6 +4,7 @@
 use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
 use pacw_engine::odds::AttackOdds;
 use pacw_engine::{Action, Arm, AttackAssessment, Battle, Dir, Prob, Side, Square, UnitId};
+use std::cell::Cell;
 
 /// What a side sees when it judges squares: the enemies and the objectives it should go for.
 pub struct View {
@@ -12,6 +13,8 @@ pub struct View {
     /// Objectives the side does not hold, with their points; if it holds all, those it holds.
     goals: Vec<(Square, u8)>,
     objectives: Vec<(Square, u8)>,
+    /// The last square scored, for every facing: (unit, square, scores).
+    last: Cell<Option<(UnitId, Square, [f32; 4])>>,
 }
 
 impl View {
@@ -32,49 +35,71 @@ impl View {
         if goals.is_empty() {
             goals = objectives.clone();
         }
-        View { side, enemies, goals, objectives }
+        View { side, enemies, goals, objectives, last: Cell::new(None) }
     }
 
     /// How good it is for `unit` to stand on `at` facing `facing`: objectives, cover, height, threats, flanks,
     /// guns kept out of charge range, and targets in its front arc.
     pub fn square_score(&self, b: &Battle, unit: UnitId, at: Square, facing: Dir) -> f32 {
+        // A unit's orders list every facing of a square in a row: the four are worked out together, once.
+        let scores = match self.last.get() {
+            Some((u, s, scores)) if u == unit && s == at => scores,
+            _ => {
+                let scores = self.square_scores(b, unit, at);
+                self.last.set(Some((unit, at, scores)));
+                scores
+            }
+        };
+        scores[facing.index()]
+    }
+
+    /// [`View::square_score`] for each facing (in the order of [`Dir::ALL`]).
+    fn square_scores(&self, b: &Battle, unit: UnitId, at: Square) -> [f32; 4] {
         let info = b.info(unit);
         debug_assert_eq!(info.side, self.side);
         let shaken = b.unit(unit).shaken;
         let guns = info.arm == Arm::Artillery;
         let map = &b.scenario().map;
-        let mut score = 0.0;
+        // Every term is added to each facing's score in the same order.
+        let mut score = [0.0f32; 4];
+        let add = |score: &mut [f32; 4], term: f32| score.iter_mut().for_each(|s| *s += term);
         if let Some(&(_, points)) = self.objectives.iter().find(|(s, _)| *s == at) {
-            score += 1.5 * points as f32;
+            add(&mut score, 1.5 * points as f32);
         }
         if let Some(d) = self.goals.iter().map(|(s, _)| s.distance(at)).min() {
-            score -= if guns { 0.1 } else { 0.3 } * d as f32;
+            add(&mut score, -(if guns { 0.1 } else { 0.3 } * d as f32));
         }
         if map.terrain(at).gives_cover() {
-            score += if shaken { 1.0 } else { 0.6 };
+            add(&mut score, if shaken { 1.0 } else { 0.6 });
         }
-        score += 0.15 * map.elevation(at) as f32;
+        add(&mut score, 0.15 * map.elevation(at) as f32);
         let my_range = b.options().range.get(info.arm);
         for &(e_at, e_arm, e_range, _, e_shaken) in &self.enemies {
             let d = e_at.distance(at);
             let reach = e_range + (e_arm != Arm::Artillery) as u8;
             if d <= reach {
-                score -= if shaken { 0.5 } else { 0.25 };
+                add(&mut score, -(if shaken { 0.5 } else { 0.25 }));
             }
             if d == 1 {
-                match aspect(at, facing, e_at) {
-                    Some(Aspect::Front) => score += 0.2,
-                    _ => score -= 1.0,
+                for facing in Dir::ALL {
+                    score[facing.index()] += match aspect(at, facing, e_at) {
+                        Some(Aspect::Front) => 0.2,
+                        _ => -1.0,
+                    };
                 }
                 if guns {
-                    score -= 1.5;
+                    add(&mut score, -1.5);
                 }
             }
             if guns && d == 2 && e_arm != Arm::Artillery {
-                score -= 0.5;
+                add(&mut score, -0.5);
             }
-            if d <= my_range && in_front_arc(at, facing, e_at) {
-                score += if e_shaken { 0.5 } else { 0.3 };
+            if d <= my_range {
+                for facing in Dir::ALL {
+                    if in_front_arc(at, facing, e_at) {
+                        score[facing.index()] += if e_shaken { 0.5 } else { 0.3 };
+                    }
+                }
             }
         }
         score
@@ -94,16 +119,24 @@ pub fn attack_value(b: &Battle, a: &AttackAssessment) -> f32 {
 }
 
 /// The gain of an order for the unit carrying it out, against holding where it is; `here` is the unit's
-/// [`View::square_score`] where it stands (the same for every order, so computed once by the caller).
-pub fn order_value(b: &Battle, view: &View, unit: UnitId, here: f32, action: &Action) -> f32 {
+/// [`View::square_score`] where it stands (the same for every order, so computed once by the caller), and
+/// `assessment` the attack's, for an attacking order ([`Battle::assessed_actions_into`]).
+pub fn order_value(
+    b: &Battle,
+    view: &View,
+    unit: UnitId,
+    here: f32,
+    action: &Action,
+    assessment: Option<&AttackAssessment>,
+) -> f32 {
     let state = b.unit(unit);
-    let attack = || b.assess_order(unit, action).map_or(0.0, |a| attack_value(b, &a));
+    let attack = assessment.map_or(0.0, |a| attack_value(b, a));
     match *action {
         Action::Hold => 0.0,
         Action::Move { to, facing } | Action::Advance { to, facing } => view.square_score(b, unit, to, facing) - here,
-        Action::Fire { facing, .. } => attack() + view.square_score(b, unit, state.at, facing) - here,
-        Action::MoveFire { to, facing, .. } => attack() + view.square_score(b, unit, to, facing) - here,
-        Action::FireMove { .. } => attack() + 0.2,
+        Action::Fire { facing, .. } => attack + view.square_score(b, unit, state.at, facing) - here,
+        Action::MoveFire { to, facing, .. } => attack + view.square_score(b, unit, to, facing) - here,
+        Action::FireMove { .. } => attack + 0.2,
         Action::Activate(_) | Action::EndActivations => 0.0,
     }
 }

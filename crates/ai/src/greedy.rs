@@ -3,7 +3,7 @@
 
 use crate::Player;
 use crate::evaluate::{View, order_value};
-use pacw_engine::{Action, Battle, ToAct, UnitId};
+use pacw_engine::{Action, AttackAssessment, Battle, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
     rng: ChaCha8Rng,
-    buffer: Vec<Action>,
+    buffer: Vec<(Action, Option<AttackAssessment>)>,
 }
 
 /// A gain below this is not worth an activation's risk of noise.
@@ -30,14 +30,14 @@ impl GreedyPlayer {
 
     /// The best order of the active unit and its value, judged from its side's `view`.
     fn best_order(&mut self, b: &Battle, view: &View, unit: UnitId) -> (Action, f32) {
-        b.legal_actions_into(&mut self.buffer);
+        b.assessed_actions_into(&mut self.buffer);
         let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
         let mut best = (Action::Hold, f32::MIN);
-        for &a in &self.buffer {
+        for (a, assessment) in &self.buffer {
             // A small random jitter breaks ties without favouring the order actions are listed in.
-            let v = order_value(b, view, unit, here, &a) + self.rng.random_range(0.0..1e-3);
+            let v = order_value(b, view, unit, here, a, assessment.as_ref()) + self.rng.random_range(0.0..1e-3);
             if v > best.1 {
-                best = (a, v);
+                best = (*a, v);
             }
         }
         best
@@ -84,7 +84,11 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
         Some(unit) => {
             let view = View::new(b, b.info(unit).side);
             let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
-            b.legal_actions().into_iter().map(|a| (a, order_value(b, &view, unit, here, &a))).collect()
+            b.assessed_actions_into(&mut p.buffer);
+            p.buffer
+                .iter()
+                .map(|(a, assessment)| (*a, order_value(b, &view, unit, here, a, assessment.as_ref())))
+                .collect()
         }
         None => {
             let mut gains = activation_gains(p, b);

@@ -120,23 +120,19 @@ impl AttackOdds {
     /// (R7.1) the battle rolls its dice with, each die face weighted by [`d6`]. A retreat with no square to go to
     /// (`retreat_blocked`) becomes what `rule` says (R7.4).
     pub fn from_assessment(a: &AttackAssessment, retreat_blocked: bool, rule: BlockedRetreat) -> AttackOdds {
-        let die = || d6().filter_map(|(o, p)| if let Outcome::Die(roll) = o { Some((roll, p)) } else { None });
-        let (mut miss, mut hit) = (ZERO, ZERO);
-        for (roll, p) in die() {
-            if hits(roll, a.needed) {
-                hit += p;
-            } else {
-                miss += p;
-            }
-        }
+        // The die is fair (every face of `d6` weighs the same): count faces, and divide once at the end, which
+        // keeps the computer players' many calls cheap.
+        let faces = || d6().filter_map(|(o, _)| if let Outcome::Die(roll) = o { Some(roll) } else { None });
+        let sides = faces().count() as u32;
+        let hit = faces().filter(|&roll| hits(roll, a.needed)).count() as u32;
         let column = severe(a.target_shaken, a.charge);
         // Given a hit, each face of the target's die, through the same rule the battle resolves hits with.
-        let mut given_hit = [ZERO; AttackResult::ALL.len()];
-        for (roll, p) in die() {
-            let result = after_hit(hit_result(a.strength, column, roll), retreat_blocked, rule);
-            given_hit[result as usize] += p;
+        let mut given_hit = [0u32; AttackResult::ALL.len()];
+        for roll in faces() {
+            given_hit[after_hit(hit_result(a.strength, column, roll), retreat_blocked, rule) as usize] += 1;
         }
-        let [_, shaken, retreat, destroyed, stand] = given_hit.map(|q| hit * q);
+        let [_, shaken, retreat, destroyed, stand] = given_hit.map(|q| Prob::new(hit * q, sides * sides));
+        let miss = Prob::new(sides - hit, sides);
         AttackOdds { assessment: *a, retreat_blocked, blocked_retreat: rule, miss, shaken, retreat, destroyed, stand }
     }
 

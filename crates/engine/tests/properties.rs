@@ -59,6 +59,14 @@ fn check_invariants(b: &Battle) {
             }
             let unique: HashSet<_> = actions.iter().collect();
             assert_eq!(unique.len(), actions.len(), "legal actions are listed once each");
+            // The assessed list is the same list, with each attack assessed as `assess_order` assesses it.
+            let mut assessed = Vec::new();
+            b.assessed_actions_into(&mut assessed);
+            assert_eq!(assessed.iter().map(|(a, _)| *a).collect::<Vec<_>>(), actions);
+            for (a, assessment) in &assessed {
+                let expected = b.active_unit().and_then(|u| b.assess_order(u, a).ok());
+                assert_eq!(*assessment, expected, "assessment of {a:?}");
+            }
         }
         ToAct::Chance(_) => {
             let outcomes = b.chance_outcomes();

@@ -4,7 +4,7 @@
 //! same primitives, and the tests assert the two agree.
 
 use super::movement::{MoveKind, Occupancy, SquareSet};
-use super::{Battle, Phase};
+use super::{AttackAssessment, Battle, Phase};
 use crate::action::{Action, Illegal};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
@@ -181,16 +181,29 @@ impl Battle {
     /// As [`Battle::legal_actions`], into a buffer the caller reuses (cleared first).
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
+        self.for_each_legal(|action, _| out.push(action));
+    }
+
+    /// As [`Battle::legal_actions_into`], each attacking order with its assessment (as [`Battle::assess_order`]
+    /// gives it): for players that judge every order, without assessing each attack twice.
+    pub fn assessed_actions_into(&self, out: &mut Vec<(Action, Option<AttackAssessment>)>) {
+        out.clear();
+        self.for_each_legal(|action, assessment| out.push((action, assessment)));
+    }
+
+    fn for_each_legal(&self, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
         match self.phase {
             Phase::ChooseUnit => {
-                out.extend(self.alive_units().filter(|&u| self.activation_refusal(u).is_none()).map(Action::Activate));
-                out.push(Action::EndActivations);
+                for u in self.alive_units().filter(|&u| self.activation_refusal(u).is_none()) {
+                    visit(Action::Activate(u), None);
+                }
+                visit(Action::EndActivations, None);
             }
-            Phase::ChooseOrder { unit } => self.orders_into(unit, out),
+            Phase::ChooseOrder { unit } => self.for_each_order(unit, visit),
             Phase::Advance { unit, vacated } => {
                 let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
                 let occ = self.occupancy(self.info(unit).side);
-                self.for_each_move(unit, kind, true, &occ, |to, facing| out.push(Action::Advance { to, facing }));
+                self.for_each_move(unit, kind, true, &occ, |to, facing| visit(Action::Advance { to, facing }, None));
             }
             _ => {}
         }
@@ -218,12 +231,15 @@ impl Battle {
         self.destinations(unit, kind, occ).iter().for_each(add);
     }
 
-    fn orders_into(&self, unit: UnitId, out: &mut Vec<Action>) {
+    /// Calls `visit` with every order `unit` may be given, and the assessment of each attacking order.
+    fn for_each_order(&self, unit: UnitId, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
         let state = self.units[unit.index()];
         let side = self.info(unit).side;
         let occ = self.occupancy(side);
-        out.push(Action::Hold);
-        self.for_each_move(unit, self.move_kind(unit), false, &occ, |to, facing| out.push(Action::Move { to, facing }));
+        visit(Action::Hold, None);
+        self.for_each_move(unit, self.move_kind(unit), false, &occ, |to, facing| {
+            visit(Action::Move { to, facing }, None)
+        });
         // Only enemies within range (one step more for Move & Fire) can be attacked.
         let range = self.options.range.get(self.info(unit).arm);
         let mut targets = [UnitId(0); MAX_UNITS];
@@ -249,8 +265,8 @@ impl Battle {
         };
         for facing in Dir::ALL.into_iter().filter(|d| fire_facings[d.index()]) {
             for &target in targets {
-                if self.try_assess(unit, state.at, facing, target, false, &occ).is_ok() {
-                    out.push(Action::Fire { target, facing });
+                if let Ok(a) = self.try_assess(unit, state.at, facing, target, false, &occ) {
+                    visit(Action::Fire { target, facing }, Some(a));
                 }
             }
         }
@@ -259,14 +275,14 @@ impl Battle {
         }
         self.for_each_move(unit, Self::ONE_STEP, false, &occ, |to, facing| {
             for &target in targets {
-                if self.try_assess(unit, to, facing, target, true, &occ).is_ok() {
-                    out.push(Action::MoveFire { to, facing, target });
+                if let Ok(a) = self.try_assess(unit, to, facing, target, true, &occ) {
+                    visit(Action::MoveFire { to, facing, target }, Some(a));
                 }
             }
         });
         for &target in targets {
-            if self.try_assess(unit, state.at, state.facing, target, true, &occ).is_ok() {
-                out.push(Action::FireMove { target });
+            if let Ok(a) = self.try_assess(unit, state.at, state.facing, target, true, &occ) {
+                visit(Action::FireMove { target }, Some(a));
             }
         }
     }
