@@ -39,6 +39,7 @@ fn the_same_seed_plays_the_same_game() {
 fn the_common_world_search_chooses_the_same_whatever_the_thread_count() {
     // The worlds are shared out among the threads and their values added exactly, so only the speed changes.
     assert_eq!(play(0, 7, "mcts:40:t1", "greedy"), play(0, 7, "mcts:40:t3", "greedy"));
+    assert_eq!(play(1, 8, "greedy", "mcts:60:z0.5:sh:t1"), play(1, 8, "greedy", "mcts:60:z0.5:sh:t2"));
 }
 
 #[test]
@@ -57,10 +58,31 @@ fn greedy_beats_random() {
 
 #[test]
 fn player_names_and_settings_are_checked() {
-    for good in ["random", "greedy", "mcts", "mcts:500", "mcts:250ms", "mcts:800:t2:k6:r20", "mcts:rend:tree:e1"] {
+    for good in [
+        "random",
+        "greedy",
+        "mcts",
+        "mcts:500",
+        "mcts:250ms",
+        "mcts:800:t2:k6:r20",
+        "mcts:rend:tree:e1",
+        "mcts:z1.5:sh",
+    ] {
         assert!(is_player(good), "{good}");
     }
-    for bad in ["", "chess", "greedy:5", "random:x", "mcts:0", "mcts:0ms", "mcts:t0", "mcts:k0", "mcts:fast"] {
+    for bad in [
+        "",
+        "chess",
+        "greedy:5",
+        "random:x",
+        "mcts:0",
+        "mcts:0ms",
+        "mcts:t0",
+        "mcts:k0",
+        "mcts:fast",
+        "mcts:z-1",
+        "mcts:zz",
+    ] {
         assert!(!is_player(bad), "{bad}");
     }
 }

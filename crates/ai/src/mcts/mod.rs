@@ -1,0 +1,143 @@
+//! The `mcts` player: Monte Carlo search over the engine's explicit chance nodes, with greedy rollouts.
+//!
+//! Chance is always drawn with the engine's exact probabilities from the search's own generator: the real game's
+//! seeded future is never looked at. Two searches are offered:
+//!
+//! - **common random worlds** (the default): the root's eight best candidates by the greedy ranking are each played
+//!   out in the same sampled worlds — every world seeds the dice, the cards and the rollout policy alike for every
+//!   candidate — so their comparison is not drowned by the dice (a paired comparison). Each play-out is a greedy
+//!   rollout of sixteen decisions, then the static evaluation of [`crate::evaluate::evaluate`] (points, strength,
+//!   exhaustion). The worlds are shared among all cores.
+//! - **a UCB tree** (`mcts:tree`): decision nodes choose by UCB1 and widen progressively through the greedy ranking
+//!   of their actions; chance nodes sample their outcome; a new leaf is valued by the same rollout and evaluation.
+//!
+//! Measured against `greedy` the paired search is the stronger (docs/findings.md).
+
+mod tree;
+mod worlds;
+
+use crate::Player;
+use crate::evaluate::evaluate;
+use crate::greedy::{GreedyPlayer, greedy_choice};
+use pacw_engine::{Action, Battle, ToAct};
+use rand_chacha::ChaCha8Rng;
+
+/// How long the search may think about each decision.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of iterations: deterministic for a given seed.
+    Iterations(u32),
+    /// A wall-clock time per decision: stronger on a fast machine, but not reproducible.
+    Millis(u64),
+}
+
+/// The search's settings.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Thinking per decision.
+    pub budget: Budget,
+    /// Threads the search uses (default: every core). The common-world search shares its worlds among them and
+    /// makes the same choice whatever their number; the tree search grows one tree per thread and sums their visits.
+    pub threads: usize,
+    /// The UCB1 exploration constant.
+    pub exploration: f32,
+    /// Side decisions played by the greedy policy from a new leaf before it is evaluated (`u16::MAX`: to the end).
+    pub rollout_decisions: u16,
+    /// The most children a decision node may have: the best candidates by the greedy judgement.
+    pub max_children: usize,
+    /// Whether the leaf evaluation includes the positional judgement, or only points, strength and exhaustion.
+    pub positional: bool,
+    /// Compare the root's best candidates on common random worlds (the default), instead of growing a UCB tree.
+    pub common_worlds: bool,
+    /// On common worlds, how many standard errors a candidate must beat the greedy choice by to be played instead.
+    pub confidence: f32,
+    /// On common worlds, spend the budget in rounds that halve the candidates (the greedy choice always stays).
+    pub halving: bool,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            budget: Budget::Iterations(DEFAULT_ITERATIONS),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            exploration: 0.5,
+            rollout_decisions: 16,
+            max_children: 8,
+            positional: false,
+            common_worlds: true,
+            confidence: 0.0,
+            halving: false,
+        }
+    }
+}
+
+/// The default number of iterations a decision: keeps a whole game's thinking under a minute on a 2-core machine
+/// (docs/findings.md).
+pub const DEFAULT_ITERATIONS: u32 = 1600;
+
+/// Searches a decision with Monte Carlo tree search.
+#[derive(Clone, Debug)]
+pub struct MctsPlayer {
+    config: MctsConfig,
+    seed: u64,
+    decisions: u64,
+}
+
+impl MctsPlayer {
+    /// A search player with its own seed.
+    pub fn new(config: MctsConfig, seed: u64) -> Self {
+        MctsPlayer { config, seed, decisions: 0 }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+}
+
+/// Plays a few greedy decisions (chance sampled) from a new leaf, then evaluates.
+pub(super) fn value_after_rollout(
+    mut b: Battle,
+    policy: &mut GreedyPlayer,
+    rng: &mut ChaCha8Rng,
+    config: &MctsConfig,
+) -> f32 {
+    let mut left = config.rollout_decisions;
+    loop {
+        match b.to_act() {
+            ToAct::Over(_) => break,
+            ToAct::Chance(_) => {
+                let o = b.sample_chance(rng).expect("chance is pending");
+                b.apply_chance(o).expect("sampled outcomes are legal");
+            }
+            ToAct::Side(_) if left == 0 => break,
+            ToAct::Side(_) => {
+                let a = greedy_choice(policy, &b);
+                b.apply(a).expect("greedy chooses legal actions");
+                left -= 1;
+            }
+        }
+    }
+    evaluate(&b, config.positional)
+}
+
+impl Player for MctsPlayer {
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn choose(&mut self, battle: &Battle) -> Action {
+        let legal = battle.legal_actions();
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        self.decisions += 1;
+        let base = self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let config = self.config;
+        if config.common_worlds {
+            worlds::common_world_search(battle, &config, base)
+        } else {
+            tree::root_parallel_search(battle, &config, base, &legal)
+        }
+    }
+}
