@@ -30,7 +30,7 @@ pub trait Player {
 
 /// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
 /// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or
-/// `:rend`), `:tree` (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), `:zZ` (standard errors a candidate must beat the greedy choice by), `:sh` (rounds that halve the candidates), as in
+/// `:rend`), `:tree` (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), `:zZ` (standard errors a candidate must beat the greedy choice by), as in
 /// `mcts:2000:t2` or `mcts:500ms:k4:r20`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
@@ -55,8 +55,6 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                     config.max_children = k.parse().ok().filter(|&k| k > 0)?;
                 } else if let Some(r) = part.strip_prefix('r') {
                     config.rollout_decisions = if r == "end" { u16::MAX } else { r.parse().ok()? };
-                } else if part == "sh" {
-                    config.halving = true;
                 } else if part == "crn" {
                     config.common_worlds = true;
                 } else if part == "tree" {

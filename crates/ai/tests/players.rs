@@ -39,7 +39,7 @@ fn the_same_seed_plays_the_same_game() {
 fn the_common_world_search_chooses_the_same_whatever_the_thread_count() {
     // The worlds are shared out among the threads and their values added exactly, so only the speed changes.
     assert_eq!(play(0, 7, "mcts:40:t1", "greedy"), play(0, 7, "mcts:40:t3", "greedy"));
-    assert_eq!(play(1, 8, "greedy", "mcts:60:z0.5:sh:t1"), play(1, 8, "greedy", "mcts:60:z0.5:sh:t2"));
+    assert_eq!(play(1, 8, "greedy", "mcts:60:z0.5:t1"), play(1, 8, "greedy", "mcts:60:z0.5:t2"));
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn player_names_and_settings_are_checked() {
         "mcts:250ms",
         "mcts:800:t2:k6:r20",
         "mcts:rend:tree:e1",
-        "mcts:z1.5:sh",
+        "mcts:z1.5:r32",
     ] {
         assert!(is_player(good), "{good}");
     }

@@ -51,8 +51,6 @@ pub struct MctsConfig {
     pub common_worlds: bool,
     /// On common worlds, how many standard errors a candidate must beat the greedy choice by to be played instead.
     pub confidence: f32,
-    /// On common worlds, spend the budget in rounds that halve the candidates (the greedy choice always stays).
-    pub halving: bool,
 }
 
 impl Default for MctsConfig {
@@ -66,7 +64,6 @@ impl Default for MctsConfig {
             positional: false,
             common_worlds: true,
             confidence: 0.0,
-            halving: false,
         }
     }
 }

@@ -10,149 +10,94 @@ use std::time::{Duration, Instant};
 
 /// The root's best `max_children` candidates, each valued over the same sampled worlds: every world seeds the chance
 /// and the rollout policy identically for every candidate, so the candidates are compared on common random numbers.
-/// With `halving`, the budget is spent in rounds, and after each the worse half of the candidates other than the
-/// greedy choice drops out, so the close calls get the play-outs. The worlds are shared out among `threads`, and each
-/// play-out's value is added as a whole number of millionths, so an iteration budget gives the same choice whatever
-/// the number of threads.
+/// The worlds are shared out among `threads`, and each play-out's value is added as a whole number of millionths, so
+/// an iteration budget gives the same choice whatever the number of threads.
 pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Action {
     let mut ranker = GreedyPlayer::new(seed);
     let candidates: Vec<Action> = ranked_actions(&mut ranker, root).into_iter().take(config.max_children).collect();
     if candidates.len() == 1 {
         return candidates[0];
     }
-    let side_a = matches!(root.to_act(), ToAct::Side(Side::A));
-    let rounds = if config.halving { candidates.len().next_power_of_two().trailing_zeros() as usize } else { 1 };
-    let started = Instant::now();
-    let mut alive: Vec<usize> = (0..candidates.len()).collect();
-    let mut tally = Tally::new(candidates.len());
-    let mut first_world = 0;
-    for round in 0..rounds {
-        let stop = match config.budget {
-            Budget::Iterations(n) => Stop::Worlds((n as usize / rounds / alive.len()).max(1)),
-            Budget::Millis(ms) => Stop::At(started + Duration::from_millis(ms) * (round as u32 + 1) / rounds as u32),
-        };
-        let worlds = WorldRange { seed, first: first_world, stop };
-        let part = play_worlds(root, &candidates, &alive, &worlds, config);
-        first_world += part.worlds.iter().max().copied().unwrap_or(0) as usize;
-        tally = tally.merge(part);
-        if round + 1 < rounds {
-            // Keep the greedy choice and the better half of the others.
-            let mut others: Vec<usize> = alive[1..].to_vec();
-            others.sort_by(|&x, &y| tally.lead(y, side_a).total_cmp(&tally.lead(x, side_a)));
-            others.truncate((alive.len() / 2).saturating_sub(1).max(1));
-            alive = std::iter::once(0).chain(others).collect();
-        }
-    }
-    candidates[tally.choice(&alive, side_a, config.confidence)]
-}
-
-/// When a round of worlds ends.
-#[derive(Copy, Clone)]
-enum Stop {
-    /// After this many worlds.
-    Worlds(usize),
-    /// At this time (each thread plays at least one world).
-    At(Instant),
-}
-
-/// The worlds of one round: numbered from `first`, each seeded from `seed` and its number.
-struct WorldRange {
-    seed: u64,
-    first: usize,
-    stop: Stop,
-}
-
-/// Plays the `alive` candidates in the worlds of a round, shared out among the threads.
-fn play_worlds(
-    root: &Battle,
-    candidates: &[Action],
-    alive: &[usize],
-    worlds: &WorldRange,
-    config: &MctsConfig,
-) -> Tally {
     let threads = config.threads.max(1);
-    let thread = |t: usize| {
+    let started = Instant::now();
+    let thread = |first: usize| {
         let mut tally = Tally::new(candidates.len());
         let mut values = vec![0i64; candidates.len()];
-        let mut w = t;
+        let mut w = first;
         loop {
-            match worlds.stop {
-                Stop::Worlds(n) if w >= n => break,
-                Stop::At(time) if w >= threads && Instant::now() >= time => break,
+            match config.budget {
+                Budget::Iterations(n) if w >= (n as usize / candidates.len()).max(1) => break,
+                Budget::Millis(ms) if w >= threads && started.elapsed() >= Duration::from_millis(ms) => break,
                 _ => {}
             }
-            let world = worlds.seed ^ ((worlds.first + w) as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            for &i in alive {
+            let world = seed ^ (w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for (value, &a) in values.iter_mut().zip(&candidates) {
                 let mut b = root.clone();
-                b.apply(candidates[i]).expect("ranked actions are legal");
+                b.apply(a).expect("ranked actions are legal");
                 let mut rng = ChaCha8Rng::seed_from_u64(world);
                 let mut policy = GreedyPlayer::new(world);
-                values[i] = (value_after_rollout(b, &mut policy, &mut rng, config) * 1e6).round() as i64;
+                *value = (value_after_rollout(b, &mut policy, &mut rng, config) * 1e6).round() as i64;
             }
-            tally.add(alive, &values);
+            tally.add(&values);
             w += threads;
         }
         tally
     };
-    if threads == 1 {
-        return thread(0);
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || thread(t))).collect();
-        let parts = handles.into_iter().map(|h| h.join().expect("search threads do not panic"));
-        parts.fold(Tally::new(candidates.len()), Tally::merge)
-    })
+    let tally = if threads == 1 {
+        thread(0)
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || thread(t))).collect();
+            let parts = handles.into_iter().map(|h| h.join().expect("search threads do not panic"));
+            parts.fold(Tally::new(candidates.len()), Tally::merge)
+        })
+    };
+    candidates[tally.choice(matches!(root.to_act(), ToAct::Side(Side::A)), config.confidence)]
 }
 
-/// For each candidate, over the worlds it was played in, the sum and the sum of squares of its play-outs' difference
-/// from the first candidate's (the greedy choice, played in every world), in whole millionths so that the sums do not
-/// depend on the order the threads add them in.
+/// For each candidate, the sum and the sum of squares over the worlds of its play-outs' difference from the first
+/// candidate's (the greedy choice), in whole millionths so that the sums do not depend on the order the threads add
+/// them in.
 struct Tally {
-    worlds: Vec<i64>,
+    worlds: i64,
     differences: Vec<i64>,
     difference_squares: Vec<i128>,
 }
 
 impl Tally {
     fn new(candidates: usize) -> Tally {
-        Tally { worlds: vec![0; candidates], differences: vec![0; candidates], difference_squares: vec![0; candidates] }
+        Tally { worlds: 0, differences: vec![0; candidates], difference_squares: vec![0; candidates] }
     }
 
-    /// One world's values of the `alive` candidates (the first of which is the greedy choice).
-    fn add(&mut self, alive: &[usize], values: &[i64]) {
-        for &i in alive {
-            let d = values[i] - values[0];
-            self.worlds[i] += 1;
+    /// One world's values, one per candidate.
+    fn add(&mut self, values: &[i64]) {
+        self.worlds += 1;
+        for (i, &v) in values.iter().enumerate() {
+            let d = v - values[0];
             self.differences[i] += d;
             self.difference_squares[i] += (d as i128).pow(2);
         }
     }
 
     fn merge(mut self, other: Tally) -> Tally {
-        self.worlds.iter_mut().zip(other.worlds).for_each(|(x, y)| *x += y);
+        self.worlds += other.worlds;
         self.differences.iter_mut().zip(other.differences).for_each(|(x, y)| *x += y);
         self.difference_squares.iter_mut().zip(other.difference_squares).for_each(|(x, y)| *x += y);
         self
     }
 
-    /// How much better candidate `i` did than the greedy choice on average, for the side choosing (values are for
-    /// the first side; `side_a` says whether it chooses).
-    fn lead(&self, i: usize, side_a: bool) -> f64 {
+    /// The candidate to play: the greedy choice, unless another leads it by more than `confidence` standard errors
+    /// of their paired difference — a noisy estimate must not talk the search out of a good move — and then the one
+    /// with the greatest such margin. Values are for the first side; `side_a` says whether it chooses.
+    fn choice(&self, side_a: bool, confidence: f32) -> usize {
+        let n = self.worlds.max(1) as f64;
         let sign = if side_a { 1.0 } else { -1.0 };
-        sign * self.differences[i] as f64 / self.worlds[i].max(1) as f64
-    }
-
-    /// The candidate to play among `alive`: the greedy choice, unless another leads it by more than `confidence`
-    /// standard errors of their paired difference — a noisy estimate must not talk the search out of a good move —
-    /// and then the one with the greatest such margin.
-    fn choice(&self, alive: &[usize], side_a: bool, confidence: f32) -> usize {
         let margin = |i: usize| {
-            let n = self.worlds[i].max(1) as f64;
-            let mean = self.lead(i, side_a);
+            let mean = sign * self.differences[i] as f64 / n;
             let variance = (self.difference_squares[i] as f64 / n - mean * mean).max(0.0);
             mean - confidence as f64 * (variance / n).sqrt()
         };
-        alive.iter().skip(1).fold(0, |best, &i| {
+        (1..self.differences.len()).fold(0, |best, i| {
             let m = margin(i);
             if m > 0.0 && (best == 0 || m > margin(best)) { i } else { best }
         })
@@ -163,12 +108,10 @@ impl Tally {
 mod tests {
     use super::Tally;
 
-    const ALL: [usize; 3] = [0, 1, 2];
-
     /// A tally of worlds, each world's values (in millionths) one per candidate.
     fn tally(worlds: &[[i64; 3]]) -> Tally {
         worlds.iter().fold(Tally::new(3), |mut t, w| {
-            t.add(&ALL, w);
+            t.add(w);
             t
         })
     }
@@ -179,11 +122,9 @@ mod tests {
     fn a_candidate_that_wins_where_the_greedy_choice_loses_is_played() {
         // Candidate 2 turns 30 of 100 lost worlds into wins and never does worse; candidate 1 changes nothing.
         let worlds: Vec<[i64; 3]> = (0..100).map(|w| if w < 30 { [0, 0, WIN] } else { [WIN, WIN, WIN] }).collect();
-        assert_eq!(tally(&worlds).choice(&ALL, true, 2.0), 2);
+        assert_eq!(tally(&worlds).choice(true, 2.0), 2);
         // The second side wants the first side's value low: for it the greedy choice stays.
-        assert_eq!(tally(&worlds).choice(&ALL, false, 2.0), 0);
-        // A candidate that has dropped out is not played.
-        assert_eq!(tally(&worlds).choice(&[0, 1], true, 2.0), 0);
+        assert_eq!(tally(&worlds).choice(false, 2.0), 0);
     }
 
     #[test]
@@ -191,9 +132,9 @@ mod tests {
         // Candidate 1 wins 3 worlds the greedy choice loses and loses 1 it wins: ahead on average, but not by 2 SE.
         let mut worlds = vec![[WIN / 2, WIN / 2, WIN / 2]; 96];
         worlds.extend([[0, WIN, 0], [0, WIN, 0], [0, WIN, 0], [WIN, 0, WIN]]);
-        assert_eq!(tally(&worlds).choice(&ALL, true, 2.0), 0);
+        assert_eq!(tally(&worlds).choice(true, 2.0), 0);
         // Without the demand for confidence, the best mean is played.
-        assert_eq!(tally(&worlds).choice(&ALL, true, 0.0), 1);
+        assert_eq!(tally(&worlds).choice(true, 0.0), 1);
     }
 
     #[test]
