@@ -5,8 +5,8 @@
 //! - `random`: uniform over the legal actions;
 //! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;
 //! - `mcts`: Monte Carlo search over the engine's chance nodes with greedy rollouts: by default the eight best
-//!   candidates of the greedy ranking compared on common random worlds, on every core, or (`mcts:tree`) a UCB tree
-//!   with progressive widening.
+//!   candidates of the greedy ranking compared on common random worlds, on every core, the greedy choice kept unless
+//!   another is confidently better; or (`mcts:tree`) a UCB tree with progressive widening.
 
 pub mod evaluate;
 mod greedy;
@@ -30,8 +30,9 @@ pub trait Player {
 
 /// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
 /// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or
-/// `:rend`), `:tree` (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), `:zZ` (standard errors a candidate must beat the greedy choice by), as in
-/// `mcts:2000:t2` or `mcts:500ms:k4:r20`.
+/// `:rend`), `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean),
+/// `:tree` (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), as in `mcts:2000:t2`
+/// or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
 /// A player by name, seeded for determinism; `None` for an unknown name or bad settings.

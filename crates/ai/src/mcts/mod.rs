@@ -6,8 +6,10 @@
 //! - **common random worlds** (the default): the root's eight best candidates by the greedy ranking are each played
 //!   out in the same sampled worlds — every world seeds the dice, the cards and the rollout policy alike for every
 //!   candidate — so their comparison is not drowned by the dice (a paired comparison). Each play-out is a greedy
-//!   rollout of sixteen decisions, then the static evaluation of [`crate::evaluate::evaluate`] (points, strength,
-//!   exhaustion). The worlds are shared among all cores.
+//!   rollout of thirty-two decisions, then the static evaluation of [`crate::evaluate::evaluate`] (points, strength,
+//!   exhaustion). The greedy choice is kept unless another candidate beats it by two standard errors of their
+//!   paired difference: a lead within the noise is not worth leaving a sound move for. The worlds are shared among
+//!   all cores.
 //! - **a UCB tree** (`mcts:tree`): decision nodes choose by UCB1 and widen progressively through the greedy ranking
 //!   of their actions; chance nodes sample their outcome; a new leaf is valued by the same rollout and evaluation.
 //!
@@ -49,7 +51,8 @@ pub struct MctsConfig {
     pub positional: bool,
     /// Compare the root's best candidates on common random worlds (the default), instead of growing a UCB tree.
     pub common_worlds: bool,
-    /// On common worlds, how many standard errors a candidate must beat the greedy choice by to be played instead.
+    /// On common worlds, how many standard errors a candidate must beat the greedy choice by to be played instead
+    /// (0: the best mean is played).
     pub confidence: f32,
 }
 
@@ -59,11 +62,11 @@ impl Default for MctsConfig {
             budget: Budget::Iterations(DEFAULT_ITERATIONS),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             exploration: 0.5,
-            rollout_decisions: 16,
+            rollout_decisions: 32,
             max_children: 8,
             positional: false,
             common_worlds: true,
-            confidence: 0.0,
+            confidence: 2.0,
         }
     }
 }
