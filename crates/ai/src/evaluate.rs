@@ -3,12 +3,124 @@
 
 use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
 use pacw_engine::odds::AttackOdds;
-use pacw_engine::{Action, Arm, AttackAssessment, Battle, Dir, Prob, Side, Square, UnitId};
+use pacw_engine::{Action, Arm, AttackAssessment, Battle, Card, Dir, Prob, Side, Square, UnitId};
 use std::cell::Cell;
+
+/// The weights of the one-decision judgement ([`View::square_score`], [`attack_value`], [`order_value`]) and of
+/// when an activation is worth it. [`Weights::GREEDY`] are the `greedy` player's.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// A square with an objective, per point.
+    pub objective: f32,
+    /// Each square farther from the nearest objective to take (infantry and cavalry; guns).
+    pub goal_distance: [f32; 2],
+    /// Cover (steady; shaken).
+    pub cover: [f32; 2],
+    /// Each level of elevation.
+    pub elevation: f32,
+    /// Each enemy in reach of the square (steady; shaken): a penalty.
+    pub in_reach: [f32; 2],
+    /// An adjacent enemy in the front arc (a bonus), and one on a flank or the rear (a penalty).
+    pub adjacent: [f32; 2],
+    /// Guns next to an enemy; two squares from enemy foot or horse: penalties.
+    pub guns_exposed: [f32; 2],
+    /// An enemy in range in the front arc (steady; shaken).
+    pub target: [f32; 2],
+    /// An attack's results, as multiples of the target's worth: shaken, hit but standing, retreat, destroyed.
+    pub results: [f32; 4],
+    /// A Fire & Move order's value beyond its attack.
+    pub fire_move: f32,
+    /// The least gain that is worth an activation.
+    pub worth_activating: f32,
+    /// Activating a shaken unit (it rallies, R7.6).
+    pub rally: f32,
+}
+
+impl Weights {
+    /// The `greedy` player's weights.
+    pub const GREEDY: Weights = Weights {
+        objective: 1.5,
+        goal_distance: [0.3, 0.1],
+        cover: [0.6, 1.0],
+        elevation: 0.15,
+        in_reach: [0.25, 0.5],
+        adjacent: [0.2, 1.0],
+        guns_exposed: [1.5, 0.5],
+        target: [0.3, 0.5],
+        results: [1.0, 1.5, 2.5, 6.0],
+        fire_move: 0.2,
+        worth_activating: 0.05,
+        rally: 0.5,
+    };
+
+    /// Weights tuned against `greedy` by `cargo run --release -p pacw-ai --example tune -- 3000 2` (coordinate
+    /// search from [`Weights::GREEDY`]): a greedy player judging by them scores 55.4% against `greedy` in 3,000
+    /// games it was not tuned on (docs/findings.md). The search judges its own side's decisions by them.
+    pub const TUNED: Weights = Weights {
+        objective: 0.75,
+        goal_distance: [0.45, 0.05],
+        cover: [0.45, 1.0],
+        elevation: 0.15,
+        in_reach: [0.25, 0.5],
+        adjacent: [0.2, 1.0],
+        guns_exposed: [0.375, 1.125],
+        target: [0.225, 0.5],
+        results: [1.0, 1.5, 2.5, 6.0],
+        fire_move: 0.2,
+        worth_activating: 0.05,
+        rally: 0.5,
+    };
+
+    /// The weights as one list, in the order of the fields (for tuning).
+    pub fn to_list(&self) -> [f32; 20] {
+        let w = self;
+        [
+            w.objective,
+            w.goal_distance[0],
+            w.goal_distance[1],
+            w.cover[0],
+            w.cover[1],
+            w.elevation,
+            w.in_reach[0],
+            w.in_reach[1],
+            w.adjacent[0],
+            w.adjacent[1],
+            w.guns_exposed[0],
+            w.guns_exposed[1],
+            w.target[0],
+            w.target[1],
+            w.results[0],
+            w.results[1],
+            w.results[2],
+            w.results[3],
+            w.fire_move,
+            w.worth_activating,
+        ]
+    }
+
+    /// Weights from [`Weights::to_list`]'s list (the rally bonus kept).
+    pub fn from_list(l: [f32; 20]) -> Weights {
+        Weights {
+            objective: l[0],
+            goal_distance: [l[1], l[2]],
+            cover: [l[3], l[4]],
+            elevation: l[5],
+            in_reach: [l[6], l[7]],
+            adjacent: [l[8], l[9]],
+            guns_exposed: [l[10], l[11]],
+            target: [l[12], l[13]],
+            results: [l[14], l[15], l[16], l[17]],
+            fire_move: l[18],
+            worth_activating: l[19],
+            rally: Weights::GREEDY.rally,
+        }
+    }
+}
 
 /// What a side sees when it judges squares: the enemies and the objectives it should go for.
 pub struct View {
     side: Side,
+    weights: Weights,
     enemies: Vec<(Square, Arm, u8, Dir, bool)>,
     /// Objectives the side does not hold, with their points; if it holds all, those it holds.
     goals: Vec<(Square, u8)>,
@@ -18,8 +130,8 @@ pub struct View {
 }
 
 impl View {
-    /// The view of `side` of the battle now.
-    pub fn new(b: &Battle, side: Side) -> View {
+    /// The view of `side` of the battle now, judged with `weights`.
+    pub fn new(b: &Battle, side: Side, weights: &Weights) -> View {
         let enemies = b
             .alive_units()
             .filter(|&u| b.info(u).side != side)
@@ -35,7 +147,7 @@ impl View {
         if goals.is_empty() {
             goals = objectives.clone();
         }
-        View { side, enemies, goals, objectives, last: Cell::new(None) }
+        View { side, weights: *weights, enemies, goals, objectives, last: Cell::new(None) }
     }
 
     /// How good it is for `unit` to stand on `at` facing `facing`: objectives, cover, height, threats, flanks,
@@ -60,44 +172,46 @@ impl View {
         let shaken = b.unit(unit).shaken;
         let guns = info.arm == Arm::Artillery;
         let map = &b.scenario().map;
+        let w = &self.weights;
+        let (shaken_i, guns_i) = (shaken as usize, guns as usize);
         // Every term is added to each facing's score in the same order.
         let mut score = [0.0f32; 4];
         let add = |score: &mut [f32; 4], term: f32| score.iter_mut().for_each(|s| *s += term);
         if let Some(&(_, points)) = self.objectives.iter().find(|(s, _)| *s == at) {
-            add(&mut score, 1.5 * points as f32);
+            add(&mut score, w.objective * points as f32);
         }
         if let Some(d) = self.goals.iter().map(|(s, _)| s.distance(at)).min() {
-            add(&mut score, -(if guns { 0.1 } else { 0.3 } * d as f32));
+            add(&mut score, -(w.goal_distance[guns_i] * d as f32));
         }
         if map.terrain(at).gives_cover() {
-            add(&mut score, if shaken { 1.0 } else { 0.6 });
+            add(&mut score, w.cover[shaken_i]);
         }
-        add(&mut score, 0.15 * map.elevation(at) as f32);
+        add(&mut score, w.elevation * map.elevation(at) as f32);
         let my_range = b.options().range.get(info.arm);
         for &(e_at, e_arm, e_range, _, e_shaken) in &self.enemies {
             let d = e_at.distance(at);
             let reach = e_range + (e_arm != Arm::Artillery) as u8;
             if d <= reach {
-                add(&mut score, -(if shaken { 0.5 } else { 0.25 }));
+                add(&mut score, -w.in_reach[shaken_i]);
             }
             if d == 1 {
                 for facing in Dir::ALL {
                     score[facing.index()] += match aspect(at, facing, e_at) {
-                        Some(Aspect::Front) => 0.2,
-                        _ => -1.0,
+                        Some(Aspect::Front) => w.adjacent[0],
+                        _ => -w.adjacent[1],
                     };
                 }
                 if guns {
-                    add(&mut score, -1.5);
+                    add(&mut score, -w.guns_exposed[0]);
                 }
             }
             if guns && d == 2 && e_arm != Arm::Artillery {
-                add(&mut score, -0.5);
+                add(&mut score, -w.guns_exposed[1]);
             }
             if d <= my_range {
                 for facing in Dir::ALL {
                     if in_front_arc(at, facing, e_at) {
-                        score[facing.index()] += if e_shaken { 0.5 } else { 0.3 };
+                        score[facing.index()] += w.target[e_shaken as usize];
                     }
                 }
             }
@@ -108,14 +222,18 @@ impl View {
 
 /// The expected worth of an attack, from its exact odds (the engine's `attack_odds` arithmetic, R6.4, R7.1):
 /// shaken is passing, a retreat is more, destruction most — and the game when it exhausts the enemy.
-pub fn attack_value(b: &Battle, a: &AttackAssessment) -> f32 {
+pub fn attack_value(b: &Battle, a: &AttackAssessment, w: &Weights) -> f32 {
     let blocked = b.retreat_square(a.target, a.attacker).is_none();
     let odds = AttackOdds::from_assessment(a, blocked, b.options().blocked_retreat);
     let side = b.info(a.target).side;
     let worth = b.info(a.target).strength() as f32 / 4.0 + 0.5;
-    let destroyed = if b.destroyed(side) + 1 >= b.scenario().side(side).exhaustion { 100.0 } else { 6.0 * worth };
+    let destroyed =
+        if b.destroyed(side) + 1 >= b.scenario().side(side).exhaustion { 100.0 } else { w.results[3] * worth };
     let p = |x: Prob| *x.numer() as f32 / *x.denom() as f32;
-    p(odds.shaken) * worth + p(odds.stand) * 1.5 * worth + p(odds.retreat) * 2.5 * worth + p(odds.destroyed) * destroyed
+    p(odds.shaken) * w.results[0] * worth
+        + p(odds.stand) * w.results[1] * worth
+        + p(odds.retreat) * w.results[2] * worth
+        + p(odds.destroyed) * destroyed
 }
 
 /// The gain of an order for the unit carrying it out, against holding where it is; `here` is the unit's
@@ -130,13 +248,13 @@ pub fn order_value(
     assessment: Option<&AttackAssessment>,
 ) -> f32 {
     let state = b.unit(unit);
-    let attack = assessment.map_or(0.0, |a| attack_value(b, a));
+    let attack = assessment.map_or(0.0, |a| attack_value(b, a, &view.weights));
     match *action {
         Action::Hold => 0.0,
         Action::Move { to, facing } | Action::Advance { to, facing } => view.square_score(b, unit, to, facing) - here,
         Action::Fire { facing, .. } => attack + view.square_score(b, unit, state.at, facing) - here,
         Action::MoveFire { to, facing, .. } => attack + view.square_score(b, unit, to, facing) - here,
-        Action::FireMove { .. } => attack + 0.2,
+        Action::FireMove { .. } => attack + view.weights.fire_move,
         Action::Activate(_) | Action::EndActivations => 0.0,
     }
 }
@@ -151,7 +269,8 @@ pub fn evaluate(b: &Battle, positional: bool) -> f32 {
             None => 0.5,
         };
     }
-    let views = if positional { vec![View::new(b, Side::A), View::new(b, Side::B)] } else { Vec::new() };
+    let views =
+        if positional { Vec::from(Side::BOTH.map(|side| View::new(b, side, &Weights::GREEDY))) } else { Vec::new() };
     let mut score = 0.0f32;
     for u in b.alive_units() {
         let info = b.info(u);
@@ -172,4 +291,70 @@ pub fn evaluate(b: &Battle, positional: bool) -> f32 {
         score += sign * 3.0 / left.max(1.0);
     }
     1.0 / (1.0 + (-score / 3.0).exp())
+}
+
+/// How many numbers [`leaf_features`] describes a battle by.
+pub const LEAF_FEATURES: usize = 10;
+
+/// A battle described for the fitted leaf value, each number for the first side less the second's: steady strength,
+/// shaken strength, points (R8.2), points weighed by how late it is, closeness to exhaustion (R8.1), strength
+/// weighed by how late it is, units in cover, activations a card left in the deck (R3.2), activations left on the
+/// card in play (R3.4), and units each side may still lose before exhaustion.
+pub fn leaf_features(b: &Battle) -> [f32; LEAF_FEATURES] {
+    let lateness = b.turn() as f32 / b.scenario().turns as f32;
+    let (mut steady, mut shaken, mut cover) = (0.0f32, 0.0f32, 0.0f32);
+    for u in b.alive_units() {
+        let sign = if b.info(u).side == Side::A { 1.0 } else { -1.0 };
+        let strength = sign * b.info(u).strength() as f32;
+        if b.unit(u).shaken {
+            shaken += strength
+        } else {
+            steady += strength
+        }
+        if b.scenario().map.terrain(b.unit(u).at).gives_cover() {
+            cover += sign;
+        }
+    }
+    let points = b.points();
+    let points = points[0] as f32 - points[1] as f32;
+    let left = |side: Side| b.scenario().side(side).exhaustion.saturating_sub(b.destroyed(side)) as f32;
+    let closeness = 1.0 / left(Side::B).max(1.0) - 1.0 / left(Side::A).max(1.0);
+    let mut activations = [0.0f32; 2];
+    for (card, copies) in b.deck().cards() {
+        if let Card::Side { side, value } = card {
+            activations[side.index()] += (value * copies) as f32;
+        }
+    }
+    let per_card = (activations[0] - activations[1]) / b.deck().len().max(1) as f32;
+    let on_card = if b.active_side() == Side::A { 1.0 } else { -1.0 } * b.activations_left() as f32;
+    [
+        steady,
+        shaken,
+        points,
+        points * lateness,
+        closeness,
+        (steady + shaken) * lateness,
+        cover,
+        per_card,
+        on_card,
+        left(Side::A) - left(Side::B),
+    ]
+}
+
+/// The weights of [`fitted_value`], one per [`leaf_features`] number: a logistic model of the outcome of greedy
+/// games from the features' change since the start, fitted with one intercept a scenario (left out here, where
+/// every start counts as even) by `cargo run --release -p pacw-ai --example fit_leaf -- 8000` (docs/findings.md).
+const LEAF_WEIGHTS: [f32; LEAF_FEATURES] =
+    [0.2566, 0.2624, -0.0834, 0.2614, 0.9685, -0.0291, 0.0848, 0.1631, 0.0341, -0.3443];
+
+/// The chance that the first side wins from here if both sides play greedy from now on, by a logistic model of how
+/// [`leaf_features`] have changed since `start` (the features of the battle's first position): what a longer
+/// greedy play-out would find, without playing it.
+pub fn fitted_value(b: &Battle, start: &[f32; LEAF_FEATURES]) -> f32 {
+    if b.result().is_some() {
+        return evaluate(b, false);
+    }
+    let features = leaf_features(b);
+    let z: f32 = (0..LEAF_FEATURES).map(|i| (features[i] - start[i]) * LEAF_WEIGHTS[i]).sum();
+    1.0 / (1.0 + (-z).exp())
 }

@@ -2,8 +2,8 @@
 //! judgement of the square it leads to (cover, objectives, flanks, guns out of charge range).
 
 use crate::Player;
-use crate::evaluate::{View, order_value};
-use pacw_engine::{Action, AttackAssessment, Battle, ToAct, UnitId};
+use crate::evaluate::{View, Weights, order_value};
+use pacw_engine::{Action, AttackAssessment, Battle, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -12,15 +12,24 @@ use rand_chacha::ChaCha8Rng;
 pub struct GreedyPlayer {
     rng: ChaCha8Rng,
     buffer: Vec<(Action, Option<AttackAssessment>)>,
+    /// Each side's judgement (the same for both unless a search plays one side differently).
+    weights: [Weights; 2],
 }
-
-/// A gain below this is not worth an activation's risk of noise.
-const WORTH_ACTIVATING: f32 = 0.05;
 
 impl GreedyPlayer {
     /// A greedy player seeded for its tie-breaks.
     pub fn new(seed: u64) -> Self {
-        GreedyPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: Vec::new() }
+        GreedyPlayer::with_weights(seed, [Weights::GREEDY; 2])
+    }
+
+    /// A player that judges each side's decisions by that side's weights.
+    pub fn with_weights(seed: u64, weights: [Weights; 2]) -> Self {
+        GreedyPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: Vec::new(), weights }
+    }
+
+    /// The view of `side` of the battle, judged by its weights.
+    fn view(&self, b: &Battle, side: Side) -> View {
+        View::new(b, side, &self.weights[side.index()])
     }
 
     /// Every legal action, best first by the greedy judgement (the order in which a search considers them).
@@ -47,9 +56,10 @@ impl GreedyPlayer {
 /// The best immediate choice for the side to act in `b` (used by `greedy` and by the search's rollouts).
 pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
     match b.active_unit() {
-        Some(unit) => p.best_order(b, &View::new(b, b.info(unit).side), unit).0,
+        Some(unit) => p.best_order(b, &p.view(b, b.info(unit).side), unit).0,
         None => {
-            let mut best = (Action::EndActivations, WORTH_ACTIVATING);
+            let ToAct::Side(side) = b.to_act() else { return Action::EndActivations };
+            let mut best = (Action::EndActivations, p.weights[side.index()].worth_activating);
             for (a, gain) in activation_gains(p, b) {
                 if gain > best.1 {
                     best = (a, gain);
@@ -65,14 +75,15 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     let mut gains = Vec::new();
     let ToAct::Side(side) = b.to_act() else { return gains };
     // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
-    let view = View::new(b, side);
+    let view = p.view(b, side);
+    let rally = p.weights[side.index()].rally;
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
         let mut after = b.clone();
         if after.apply(a).is_err() || !matches!(after.to_act(), ToAct::Side(_)) {
             continue;
         }
-        let rally = if b.unit(unit).shaken { 0.5 } else { 0.0 };
+        let rally = if b.unit(unit).shaken { rally } else { 0.0 };
         gains.push((a, p.best_order(&after, &view, unit).1 + rally));
     }
     gains
@@ -82,7 +93,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
 pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
     let mut scored: Vec<(Action, f32)> = match b.active_unit() {
         Some(unit) => {
-            let view = View::new(b, b.info(unit).side);
+            let view = p.view(b, b.info(unit).side);
             let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
             b.assessed_actions_into(&mut p.buffer);
             p.buffer
@@ -92,7 +103,8 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
         }
         None => {
             let mut gains = activation_gains(p, b);
-            gains.push((Action::EndActivations, WORTH_ACTIVATING));
+            let ToAct::Side(side) = b.to_act() else { return Vec::new() };
+            gains.push((Action::EndActivations, p.weights[side.index()].worth_activating));
             gains
         }
     };

@@ -14,9 +14,10 @@ mod mcts;
 mod random;
 
 pub use greedy::GreedyPlayer;
-pub use mcts::{Budget, DEFAULT_ITERATIONS, MctsConfig, MctsPlayer};
+pub use mcts::{Budget, DEFAULT_ITERATIONS, Leaf, MctsConfig, MctsPlayer, WorldChance};
 pub use random::RandomPlayer;
 
+use evaluate::Weights;
 use pacw_engine::{Action, Battle};
 
 /// A computer player: given a battle where its side acts, it picks one of the legal actions.
@@ -30,8 +31,10 @@ pub trait Player {
 
 /// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
 /// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or
-/// `:rend`), `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean),
-/// `:tree` (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation), as in `mcts:2000:t2`
+/// `:rend`), `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree`
+/// (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation) or `:e2` (the fitted leaf value,
+/// [`evaluate::fitted_value`]), `:w1` (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's
+/// weights), `:cevent` (each world decides chance by event, not in sequence: [`WorldChance`]), as in `mcts:2000:t2`
 /// or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
@@ -62,8 +65,23 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                     config.common_worlds = false;
                 } else if let Some(z) = part.strip_prefix('z') {
                     config.confidence = z.parse().ok().filter(|z: &f32| (0.0..=10.0).contains(z))?;
+                } else if part == "cseq" {
+                    config.chance = WorldChance::Sequential;
+                } else if part == "cevent" {
+                    config.chance = WorldChance::ByEvent;
+                } else if let Some(w) = part.strip_prefix('w') {
+                    config.weights = match w {
+                        "0" => Weights::GREEDY,
+                        "1" => Weights::TUNED,
+                        _ => return None,
+                    };
                 } else if let Some(e) = part.strip_prefix('e') {
-                    config.positional = e == "1";
+                    config.leaf = match e {
+                        "0" => Leaf::Material,
+                        "1" => Leaf::Positional,
+                        "2" => Leaf::Fitted,
+                        _ => return None,
+                    };
                 } else if let Some(t) = part.strip_prefix('t') {
                     config.threads = t.parse().ok().filter(|&t| (1..=64).contains(&t))?;
                 } else {

@@ -40,6 +40,7 @@ fn the_common_world_search_chooses_the_same_whatever_the_thread_count() {
     // The worlds are shared out among the threads and their values added exactly, so only the speed changes.
     assert_eq!(play(0, 7, "mcts:40:t1", "greedy"), play(0, 7, "mcts:40:t3", "greedy"));
     assert_eq!(play(1, 8, "greedy", "mcts:60:z0.5:t1"), play(1, 8, "greedy", "mcts:60:z0.5:t2"));
+    assert_eq!(play(2, 9, "mcts:40:cevent:w1:e2:t1", "greedy"), play(2, 9, "mcts:40:cevent:w1:e2:t2", "greedy"));
 }
 
 #[test]
@@ -67,6 +68,7 @@ fn player_names_and_settings_are_checked() {
         "mcts:800:t2:k6:r20",
         "mcts:rend:tree:e1",
         "mcts:z1.5:r32",
+        "mcts:e2:w1:cevent",
     ] {
         assert!(is_player(good), "{good}");
     }
@@ -82,6 +84,9 @@ fn player_names_and_settings_are_checked() {
         "mcts:fast",
         "mcts:z-1",
         "mcts:zz",
+        "mcts:e3",
+        "mcts:w2",
+        "mcts:cards",
     ] {
         assert!(!is_player(bad), "{bad}");
     }

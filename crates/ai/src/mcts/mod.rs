@@ -15,14 +15,14 @@
 //!
 //! Measured against `greedy` the paired search is the stronger (docs/findings.md).
 
+mod chance;
 mod tree;
 mod worlds;
 
 use crate::Player;
-use crate::evaluate::evaluate;
+use crate::evaluate::{LEAF_FEATURES, Weights, evaluate, fitted_value, leaf_features};
 use crate::greedy::{GreedyPlayer, greedy_choice};
-use pacw_engine::{Action, Battle, ToAct};
-use rand_chacha::ChaCha8Rng;
+use pacw_engine::{Action, Battle, Outcome, Side, ToAct};
 
 /// How long the search may think about each decision.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -47,13 +47,18 @@ pub struct MctsConfig {
     pub rollout_decisions: u16,
     /// The most children a decision node may have: the best candidates by the greedy judgement.
     pub max_children: usize,
-    /// Whether the leaf evaluation includes the positional judgement, or only points, strength and exhaustion.
-    pub positional: bool,
+    /// How a play-out's last position is valued.
+    pub leaf: Leaf,
     /// Compare the root's best candidates on common random worlds (the default), instead of growing a UCB tree.
     pub common_worlds: bool,
     /// On common worlds, how many standard errors a candidate must beat the greedy choice by to be played instead
     /// (0: the best mean is played).
     pub confidence: f32,
+    /// On common worlds, how a world decides each chance event.
+    pub chance: WorldChance,
+    /// The search's own judgement of a decision: it ranks the candidates, makes the default choice and plays the
+    /// search's side in the play-outs. The other side is played as `greedy` plays ([`Weights::GREEDY`]).
+    pub weights: Weights,
 }
 
 impl Default for MctsConfig {
@@ -64,11 +69,35 @@ impl Default for MctsConfig {
             exploration: 0.5,
             rollout_decisions: 32,
             max_children: 8,
-            positional: false,
+            leaf: Leaf::Material,
             common_worlds: true,
             confidence: 2.0,
+            chance: WorldChance::Sequential,
+            weights: Weights::GREEDY,
         }
     }
+}
+
+/// How a common world decides the chance events of a play-out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WorldChance {
+    /// From a generator seeded by the world, in the order the events come (`:cseq`): two play-outs share their
+    /// dice only until they part ways.
+    Sequential,
+    /// From the world and each event's identity (`:cevent`): the same attack rolls the same dice in every play-out
+    /// of the world, however they got there.
+    ByEvent,
+}
+
+/// How the search values the position a play-out stops in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// [`evaluate`] on points, strength and exhaustion (`:e0`).
+    Material,
+    /// [`evaluate`] with the squares' worth to their units too (`:e1`).
+    Positional,
+    /// [`fitted_value`]: who wins greedy play from here, as fitted on greedy games (`:e2`).
+    Fitted,
 }
 
 /// The default number of iterations a decision: keeps a whole game's thinking under a minute on a 2-core machine
@@ -95,30 +124,66 @@ impl MctsPlayer {
     }
 }
 
-/// Plays a few greedy decisions (chance sampled) from a new leaf, then evaluates.
-pub(super) fn value_after_rollout(
-    mut b: Battle,
-    policy: &mut GreedyPlayer,
-    rng: &mut ChaCha8Rng,
-    config: &MctsConfig,
-) -> f32 {
-    let mut left = config.rollout_decisions;
-    loop {
-        match b.to_act() {
-            ToAct::Over(_) => break,
-            ToAct::Chance(_) => {
-                let o = b.sample_chance(rng).expect("chance is pending");
-                b.apply_chance(o).expect("sampled outcomes are legal");
-            }
-            ToAct::Side(_) if left == 0 => break,
-            ToAct::Side(_) => {
-                let a = greedy_choice(policy, &b);
-                b.apply(a).expect("greedy chooses legal actions");
-                left -= 1;
+/// The greedy judgement the search plays each side with when `side` is the one searching.
+pub(super) fn side_weights(config: &MctsConfig, side: Side) -> [Weights; 2] {
+    let mut weights = [Weights::GREEDY; 2];
+    weights[side.index()] = config.weights;
+    weights
+}
+
+/// How the search plays out a new leaf and values where the play-out stops: set up once a search.
+pub(super) struct Playout {
+    decisions: u16,
+    /// Each side's greedy judgement in the play-outs.
+    pub(super) weights: [Weights; 2],
+    leaf: Leaf,
+    /// The leaf features of the battle's first position, from which [`Leaf::Fitted`] measures the change.
+    start: [f32; LEAF_FEATURES],
+}
+
+impl Playout {
+    pub(super) fn new(root: &Battle, config: &MctsConfig) -> Playout {
+        let start = match config.leaf {
+            Leaf::Fitted => leaf_features(&Battle::new(root.scenario().clone(), *root.options())),
+            _ => [0.0; LEAF_FEATURES],
+        };
+        let side = match root.to_act() {
+            ToAct::Side(side) => side,
+            _ => root.active_side(),
+        };
+        Playout { decisions: config.rollout_decisions, weights: side_weights(config, side), leaf: config.leaf, start }
+    }
+
+    /// Plays greedy decisions from a new leaf, chance decided by `chance`, then values the position for the first
+    /// side.
+    pub(super) fn value(
+        &self,
+        mut b: Battle,
+        policy: &mut GreedyPlayer,
+        mut chance: impl FnMut(&Battle) -> Outcome,
+    ) -> f32 {
+        let mut left = self.decisions;
+        loop {
+            match b.to_act() {
+                ToAct::Over(_) => break,
+                ToAct::Chance(_) => {
+                    let o = chance(&b);
+                    b.apply_chance(o).expect("chance gives legal outcomes");
+                }
+                ToAct::Side(_) if left == 0 => break,
+                ToAct::Side(_) => {
+                    let a = greedy_choice(policy, &b);
+                    b.apply(a).expect("greedy chooses legal actions");
+                    left -= 1;
+                }
             }
         }
+        match self.leaf {
+            Leaf::Material => evaluate(&b, false),
+            Leaf::Positional => evaluate(&b, true),
+            Leaf::Fitted => fitted_value(&b, &self.start),
+        }
     }
-    evaluate(&b, config.positional)
 }
 
 impl Player for MctsPlayer {

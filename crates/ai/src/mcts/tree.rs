@@ -1,7 +1,7 @@
 //! The UCB tree (`mcts:tree`): decision nodes choose by UCB1 and widen progressively through the greedy ranking of
 //! their actions; chance nodes sample their outcome; a new leaf is valued by a greedy rollout and the evaluation.
 
-use super::{Budget, MctsConfig, value_after_rollout};
+use super::{Budget, MctsConfig, Playout};
 use crate::greedy::{GreedyPlayer, ranked_actions};
 use pacw_engine::{Action, Battle, Outcome, Side, ToAct};
 use rand::SeedableRng;
@@ -56,7 +56,8 @@ pub(super) fn root_parallel_search(battle: &Battle, config: &MctsConfig, seed: u
 /// One tree's search from `root`; returns the root's children as (action, visits).
 fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut rollout = GreedyPlayer::new(seed ^ 0x5eed);
+    let playout = Playout::new(root, config);
+    let mut rollout = GreedyPlayer::with_weights(seed ^ 0x5eed, playout.weights);
     let mut nodes = vec![Node::new()];
     let started = Instant::now();
     let mut iterations = 0u32;
@@ -105,7 +106,7 @@ fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
             }
             path.push(node);
         }
-        let value = value_after_rollout(b, &mut rollout, &mut rng, config);
+        let value = playout.value(b, &mut rollout, |b| b.sample_chance(&mut rng).expect("chance is pending"));
         for &n in &path {
             nodes[n].visits += 1;
             nodes[n].value += value;

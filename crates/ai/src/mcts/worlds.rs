@@ -1,25 +1,29 @@
 //! The common-world search (the default): the root's best candidates by the greedy ranking, each played out in the
 //! same sampled worlds, and the greedy choice kept unless another candidate is confidently better.
 
-use super::{Budget, MctsConfig, value_after_rollout};
+use super::chance::outcome_in_world;
+use super::{Budget, MctsConfig, Playout, WorldChance, side_weights};
 use crate::greedy::{GreedyPlayer, ranked_actions};
 use pacw_engine::{Action, Battle, Side, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
-/// The root's best `max_children` candidates, each valued over the same sampled worlds: every world seeds the chance
-/// and the rollout policy identically for every candidate, so the candidates are compared on common random numbers.
+/// The root's best `max_children` candidates, each valued over the same sampled worlds: every world decides the chance
+/// (as `config.chance` says) and seeds the rollout policy identically for every candidate, so the candidates are
+/// compared on common random numbers.
 /// The worlds are shared out among `threads`, and each play-out's value is added as a whole number of millionths, so
 /// an iteration budget gives the same choice whatever the number of threads.
 pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Action {
-    let mut ranker = GreedyPlayer::new(seed);
+    let ToAct::Side(side) = root.to_act() else { unreachable!("the search is asked only when a side acts") };
+    let mut ranker = GreedyPlayer::with_weights(seed, side_weights(config, side));
     let candidates: Vec<Action> = ranked_actions(&mut ranker, root).into_iter().take(config.max_children).collect();
     if candidates.len() == 1 {
         return candidates[0];
     }
     let threads = config.threads.max(1);
     let started = Instant::now();
+    let playout = Playout::new(root, config);
     let thread = |first: usize| {
         let mut tally = Tally::new(candidates.len());
         let mut values = vec![0i64; candidates.len()];
@@ -34,9 +38,17 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
             for (value, &a) in values.iter_mut().zip(&candidates) {
                 let mut b = root.clone();
                 b.apply(a).expect("ranked actions are legal");
-                let mut rng = ChaCha8Rng::seed_from_u64(world);
-                let mut policy = GreedyPlayer::new(world);
-                *value = (value_after_rollout(b, &mut policy, &mut rng, config) * 1e6).round() as i64;
+                let mut policy = GreedyPlayer::with_weights(world, playout.weights);
+                let v = match config.chance {
+                    WorldChance::Sequential => {
+                        let mut rng = ChaCha8Rng::seed_from_u64(world);
+                        playout.value(b, &mut policy, |b| b.sample_chance(&mut rng).expect("chance is pending"))
+                    }
+                    WorldChance::ByEvent => {
+                        playout.value(b, &mut policy, |b| outcome_in_world(b, world).expect("chance is pending"))
+                    }
+                };
+                *value = (v * 1e6).round() as i64;
             }
             tally.add(&values);
             w += threads;
@@ -52,7 +64,7 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
             parts.fold(Tally::new(candidates.len()), Tally::merge)
         })
     };
-    candidates[tally.choice(matches!(root.to_act(), ToAct::Side(Side::A)), config.confidence)]
+    candidates[tally.choice(side == Side::A, config.confidence)]
 }
 
 /// For each candidate, the sum and the sum of squares over the worlds of its play-outs' difference from the first
