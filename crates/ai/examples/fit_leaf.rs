@@ -7,7 +7,7 @@
 
 use pacw_ai::evaluate::{LEAF_FEATURES, evaluate, leaf_features};
 use pacw_ai::{GreedyPlayer, Player};
-use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, Side, ToAct};
+use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, ToAct};
 
 const SCENARIOS: usize = SHIPPED_SCENARIOS.len();
 const N: usize = LEAF_FEATURES + SCENARIOS;
@@ -36,11 +36,8 @@ fn play(g: u64) -> Vec<Row> {
         let action = players[side.index()].choose(b);
         game.act(action).expect("greedy chooses legal actions");
     }
-    let outcome = match game.battle().result().expect("the game is over").winner {
-        Some(Side::A) => 1.0,
-        Some(Side::B) => 0.0,
-        None => 0.5,
-    };
+    // `evaluate` of a finished battle is its result: 1, ½ or 0 for the first side.
+    let outcome = evaluate(game.battle(), false) as f64;
     rows.iter_mut().for_each(|r| r.2 = outcome);
     rows
 }

@@ -2,7 +2,7 @@
 
 use pacw_ai::evaluate::{evaluate, fitted_value, leaf_features};
 use pacw_ai::{GreedyPlayer, Player};
-use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, Side, ToAct};
+use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, ToAct};
 
 /// The mean log-loss of each judgement's forecast of the winner, over every activation boundary of greedy games
 /// played with seeds the fit did not use.
@@ -24,11 +24,8 @@ fn the_fitted_leaf_value_forecasts_greedy_games_better_than_evaluate() {
             let action = players[side.index()].choose(b);
             game.act(action).expect("greedy chooses legal actions");
         }
-        let outcome = match game.battle().result().expect("the game is over").winner {
-            Some(Side::A) => 1.0,
-            Some(Side::B) => 0.0,
-            None => 0.5,
-        };
+        // `evaluate` of a finished battle is its result: 1, ½ or 0 for the first side.
+        let outcome = evaluate(game.battle(), false) as f64;
         let loss = |p: f64| {
             let p = p.clamp(1e-6, 1.0 - 1e-6);
             -(outcome * p.ln() + (1.0 - outcome) * (1.0 - p).ln())
