@@ -4,7 +4,7 @@
 use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
 use pacw_engine::odds::AttackOdds;
 use pacw_engine::{Action, Arm, AttackAssessment, Battle, Card, Dir, Prob, Side, Square, UnitId};
-use std::cell::Cell;
+use std::cell::RefCell;
 
 /// The weights of the one-decision judgement ([`View::square_score`], [`attack_value`], [`order_value`]) and of
 /// when an activation is worth it. [`Weights::GREEDY`] are the `greedy` player's.
@@ -125,8 +125,21 @@ pub struct View {
     /// Objectives the side does not hold, with their points; if it holds all, those it holds.
     goals: Vec<(Square, u8)>,
     objectives: Vec<(Square, u8)>,
-    /// The last square scored, for every facing: (unit, square, scores).
-    last: Cell<Option<(UnitId, Square, [f32; 4])>>,
+    /// Squares scored so far, every facing of each: a unit's orders come back to the same few squares, and its
+    /// neighbours' to many of them.
+    scored: RefCell<ScoredSquares>,
+    /// Attacks valued so far: a unit's orders make the same attack from many squares.
+    attacks: RefCell<Vec<(AttackKey, f32)>>,
+}
+
+/// What an attack's value depends on besides the battle: who attacks whom, whether it is a charge, and the number
+/// needed.
+#[derive(Copy, Clone, PartialEq, Eq)]
+struct AttackKey {
+    attacker: UnitId,
+    target: UnitId,
+    charge: bool,
+    needed: u8,
 }
 
 impl View {
@@ -147,18 +160,33 @@ impl View {
         if goals.is_empty() {
             goals = objectives.clone();
         }
-        View { side, weights: *weights, enemies, goals, objectives, last: Cell::new(None) }
+        let (scored, attacks) = (RefCell::new(ScoredSquares::new()), RefCell::new(Vec::new()));
+        View { side, weights: *weights, enemies, goals, objectives, scored, attacks }
+    }
+
+    /// [`attack_value`] judged by this view's weights, remembered for the view's battle.
+    pub fn attack_value(&self, b: &Battle, a: &AttackAssessment) -> f32 {
+        let key = AttackKey { attacker: a.attacker, target: a.target, charge: a.charge, needed: a.needed };
+        let mut attacks = self.attacks.borrow_mut();
+        if let Some(&(_, value)) = attacks.iter().find(|(k, _)| *k == key) {
+            return value;
+        }
+        let blocked = b.retreat_square(a.target, a.attacker).is_none();
+        let value = attack_value(b, a, blocked, &self.weights);
+        attacks.push((key, value));
+        value
     }
 
     /// How good it is for `unit` to stand on `at` facing `facing`: objectives, cover, height, threats, flanks,
     /// guns kept out of charge range, and targets in its front arc.
     pub fn square_score(&self, b: &Battle, unit: UnitId, at: Square, facing: Dir) -> f32 {
-        // A unit's orders list every facing of a square in a row: the four are worked out together, once.
-        let scores = match self.last.get() {
-            Some((u, s, scores)) if u == unit && s == at => scores,
-            _ => {
+        let class = b.info(unit).arm as usize * 2 + b.unit(unit).shaken as usize;
+        let mut scored = self.scored.borrow_mut();
+        let scores = match scored.get(class, at) {
+            Some(scores) => scores,
+            None => {
                 let scores = self.square_scores(b, unit, at);
-                self.last.set(Some((unit, at, scores)));
+                scored.put(class, at, scores);
                 scores
             }
         };
@@ -220,10 +248,37 @@ impl View {
     }
 }
 
+/// Squares a [`View`] has scored, by the kind of unit (its arm, and whether it is shaken: all the score knows of
+/// the unit) and the square: a small cache, each entry in one slot, a newer one replacing it.
+struct ScoredSquares([(u16, [f32; 4]); 128]);
+
+impl ScoredSquares {
+    const EMPTY: u16 = u16::MAX;
+
+    fn new() -> ScoredSquares {
+        ScoredSquares([(Self::EMPTY, [0.0; 4]); 128])
+    }
+
+    fn key(class: usize, at: Square) -> u16 {
+        (class * 26 * 26 + at.y as usize * 26 + at.x as usize) as u16
+    }
+
+    fn get(&self, class: usize, at: Square) -> Option<[f32; 4]> {
+        let key = Self::key(class, at);
+        let (k, scores) = self.0[key as usize % self.0.len()];
+        (k == key).then_some(scores)
+    }
+
+    fn put(&mut self, class: usize, at: Square, scores: [f32; 4]) {
+        let key = Self::key(class, at);
+        self.0[key as usize % self.0.len()] = (key, scores);
+    }
+}
+
 /// The expected worth of an attack, from its exact odds (the engine's `attack_odds` arithmetic, R6.4, R7.1):
-/// shaken is passing, a retreat is more, destruction most — and the game when it exhausts the enemy.
-pub fn attack_value(b: &Battle, a: &AttackAssessment, w: &Weights) -> f32 {
-    let blocked = b.retreat_square(a.target, a.attacker).is_none();
+/// shaken is passing, a retreat is more, destruction most — and the game when it exhausts the enemy. `blocked`:
+/// whether the target has no square to retreat to.
+pub fn attack_value(b: &Battle, a: &AttackAssessment, blocked: bool, w: &Weights) -> f32 {
     let odds = AttackOdds::from_assessment(a, blocked, b.options().blocked_retreat);
     let side = b.info(a.target).side;
     let worth = b.info(a.target).strength() as f32 / 4.0 + 0.5;
@@ -248,7 +303,7 @@ pub fn order_value(
     assessment: Option<&AttackAssessment>,
 ) -> f32 {
     let state = b.unit(unit);
-    let attack = assessment.map_or(0.0, |a| attack_value(b, a, &view.weights));
+    let attack = assessment.map_or(0.0, |a| view.attack_value(b, a));
     match *action {
         Action::Hold => 0.0,
         Action::Move { to, facing } | Action::Advance { to, facing } => view.square_score(b, unit, to, facing) - here,

@@ -37,9 +37,8 @@ impl GreedyPlayer {
         ranked_actions(self, b)
     }
 
-    /// The best order of the active unit and its value, judged from its side's `view`.
+    /// The best of the orders of `unit` in the buffer and its value, judged from its side's `view`.
     fn best_order(&mut self, b: &Battle, view: &View, unit: UnitId) -> (Action, f32) {
-        b.assessed_actions_into(&mut self.buffer);
         let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
         let mut best = (Action::Hold, f32::MIN);
         for (a, assessment) in &self.buffer {
@@ -56,7 +55,10 @@ impl GreedyPlayer {
 /// The best immediate choice for the side to act in `b` (used by `greedy` and by the search's rollouts).
 pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
     match b.active_unit() {
-        Some(unit) => p.best_order(b, &p.view(b, b.info(unit).side), unit).0,
+        Some(unit) => {
+            b.assessed_actions_into(&mut p.buffer);
+            p.best_order(b, &p.view(b, b.info(unit).side), unit).0
+        }
         None => {
             let ToAct::Side(side) = b.to_act() else { return Action::EndActivations };
             let mut best = (Action::EndActivations, p.weights[side.index()].worth_activating);
@@ -77,14 +79,20 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
     let view = p.view(b, side);
     let rally = p.weights[side.index()].rally;
+    let orders = b.activation_orders();
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
-        let mut after = b.clone();
-        if after.apply(a).is_err() || !matches!(after.to_act(), ToAct::Side(_)) {
-            continue;
-        }
-        let rally = if b.unit(unit).shaken { rally } else { 0.0 };
-        gains.push((a, p.best_order(&after, &view, unit).1 + rally));
+        let gain = if b.unit(unit).shaken {
+            // Activation rallies it (R4.1): its orders are judged as a steady unit's.
+            let mut after = b.clone();
+            after.apply(a).expect("listed activations are legal");
+            after.assessed_actions_into(&mut p.buffer);
+            p.best_order(&after, &view, unit).1 + rally
+        } else {
+            orders.assessed_into(unit, &mut p.buffer);
+            p.best_order(b, &view, unit).1
+        };
+        gains.push((a, gain));
     }
     gains
 }

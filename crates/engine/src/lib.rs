@@ -29,7 +29,7 @@ pub mod unit;
 
 pub use action::{Action, Illegal};
 pub use battle::deck::{Card, Deck};
-pub use battle::{AttackAssessment, Battle, ChanceKind, ToAct, UnitState};
+pub use battle::{ActivationOrders, AttackAssessment, Battle, ChanceKind, ToAct, UnitState};
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile};

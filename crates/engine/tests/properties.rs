@@ -67,6 +67,18 @@ fn check_invariants(b: &Battle) {
                 let expected = b.active_unit().and_then(|u| b.assess_order(u, a).ok());
                 assert_eq!(*assessment, expected, "assessment of {a:?}");
             }
+            // Each unit's orders listed before activating it are the orders listed once it is activated.
+            let orders = b.activation_orders();
+            for u in (0..b.scenario().units.len() as u8).map(UnitId) {
+                let mut before = Vec::new();
+                orders.assessed_into(u, &mut before);
+                let mut activated = b.clone();
+                let mut after = Vec::new();
+                if activated.apply(Action::Activate(u)).is_ok() && activated.active_unit() == Some(u) {
+                    activated.assessed_actions_into(&mut after);
+                }
+                assert_eq!(before, after, "orders of unit {u:?} before and after activating it");
+            }
         }
         ToAct::Chance(_) => {
             let outcomes = b.chance_outcomes();

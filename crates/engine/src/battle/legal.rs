@@ -12,8 +12,31 @@ use crate::scenario::MAX_UNITS;
 use crate::unit::{Arm, UnitId};
 
 impl Battle {
-    /// Whether `unit` may be activated now by the active side (R3.4, R3.5, R3.7).
+    /// Whether `unit` may be activated now by the active side (R3.4, R3.5, R3.7): the cheap test that lists the
+    /// activations; [`Battle::activation_refusal`] says why not.
+    fn may_activate(&self, unit: UnitId) -> bool {
+        unit.0 < self.unit_count
+            && self.units[unit.index()].alive
+            && self.info(unit).side == self.active
+            && self.not_yet_activated(unit)
+    }
+
+    /// Whether `unit` has not been activated on this card (and, where the rules say so, this turn).
+    fn not_yet_activated(&self, unit: UnitId) -> bool {
+        let bit = 1u64 << unit.0;
+        match self.options.initiative {
+            Initiative::Cards => {
+                self.activated_card & bit == 0 && !(self.options.once_per_turn && self.activated_turn & bit != 0)
+            }
+            Initiative::Igougo | Initiative::Alternate => self.activated_turn & bit == 0,
+        }
+    }
+
+    /// Why `unit` may not be activated now, naming the rule (R3.4, R3.5, R3.7); `None` if it may.
     fn activation_refusal(&self, unit: UnitId) -> Option<Illegal> {
+        if self.may_activate(unit) {
+            return None;
+        }
         if unit.0 >= self.unit_count || !self.units[unit.index()].alive {
             return Some(Illegal::new("R3.4", format!("there is no unit {} on the board", unit.0)));
         }
@@ -22,34 +45,22 @@ impl Battle {
             return Some(Illegal::new("R3.4", format!("{name} is not a unit of the side to act")));
         }
         let bit = 1u64 << unit.0;
-        match self.options.initiative {
+        Some(match self.options.initiative {
             Initiative::Cards if self.activated_card & bit != 0 => {
-                Some(Illegal::new("R3.4", format!("{name} was already activated on this card")))
+                Illegal::new("R3.4", format!("{name} was already activated on this card"))
             }
-            Initiative::Cards if self.options.once_per_turn && self.activated_turn & bit != 0 => {
-                Some(Illegal::new("R3.5", format!("{name} was already activated this turn (once_per_turn)")))
+            Initiative::Cards => {
+                Illegal::new("R3.5", format!("{name} was already activated this turn (once_per_turn)"))
             }
-            Initiative::Igougo | Initiative::Alternate if self.activated_turn & bit != 0 => {
-                Some(Illegal::new("R3.7", format!("{name} was already activated this turn")))
+            Initiative::Igougo | Initiative::Alternate => {
+                Illegal::new("R3.7", format!("{name} was already activated this turn"))
             }
-            _ => None,
-        }
+        })
     }
 
     /// Whether `side` has a unit it could still activate (on this card, or this turn).
     pub(crate) fn has_eligible(&self, side: Side) -> bool {
-        self.alive_units().any(|u| {
-            self.info(u).side == side && {
-                let bit = 1u64 << u.0;
-                match self.options.initiative {
-                    Initiative::Cards => {
-                        self.activated_card & bit == 0
-                            && !(self.options.once_per_turn && self.activated_turn & bit != 0)
-                    }
-                    _ => self.activated_turn & bit == 0,
-                }
-            }
-        })
+        self.alive_units().any(|u| self.info(u).side == side && self.not_yet_activated(u))
     }
 
     fn move_kind(&self, unit: UnitId) -> MoveKind {
@@ -191,10 +202,18 @@ impl Battle {
         self.for_each_legal(|action, assessment| out.push((action, assessment)));
     }
 
+    /// What each unit of the side to act could be ordered to do were it activated now (empty for any other
+    /// decision): lets a player weigh every unit's orders before choosing one to activate, without activating each
+    /// on a copy.
+    pub fn activation_orders(&self) -> ActivationOrders<'_> {
+        let occ = self.occupancy(self.active);
+        ActivationOrders { battle: self, occ }
+    }
+
     fn for_each_legal(&self, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
         match self.phase {
             Phase::ChooseUnit => {
-                for u in self.alive_units().filter(|&u| self.activation_refusal(u).is_none()) {
+                for u in self.alive_units().filter(|&u| self.may_activate(u)) {
                     visit(Action::Activate(u), None);
                 }
                 visit(Action::EndActivations, None);
@@ -232,12 +251,21 @@ impl Battle {
     }
 
     /// Calls `visit` with every order `unit` may be given, and the assessment of each attacking order.
-    fn for_each_order(&self, unit: UnitId, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
+    fn for_each_order(&self, unit: UnitId, visit: impl FnMut(Action, Option<AttackAssessment>)) {
+        self.for_each_order_seen(unit, &self.occupancy(self.info(unit).side), visit)
+    }
+
+    /// As [`Battle::for_each_order`], with the units' squares as seen by the unit's side.
+    fn for_each_order_seen(
+        &self,
+        unit: UnitId,
+        occ: &Occupancy,
+        mut visit: impl FnMut(Action, Option<AttackAssessment>),
+    ) {
         let state = self.units[unit.index()];
         let side = self.info(unit).side;
-        let occ = self.occupancy(side);
         visit(Action::Hold, None);
-        self.for_each_move(unit, self.move_kind(unit), false, &occ, |to, facing| {
+        self.for_each_move(unit, self.move_kind(unit), false, occ, |to, facing| {
             visit(Action::Move { to, facing }, None)
         });
         // Only enemies within range (one step more for Move & Fire) can be attacked.
@@ -259,13 +287,13 @@ impl Battle {
             only[state.facing.index()] = true;
             only
         } else {
-            let mut pivots = self.facings_at(state.at, &occ);
+            let mut pivots = self.facings_at(state.at, occ);
             pivots[state.facing.index()] = true;
             pivots
         };
         for facing in Dir::ALL.into_iter().filter(|d| fire_facings[d.index()]) {
             for &target in targets {
-                if let Ok(a) = self.try_assess(unit, state.at, facing, target, false, &occ) {
+                if let Ok(a) = self.try_assess(unit, state.at, facing, target, false, occ) {
                     visit(Action::Fire { target, facing }, Some(a));
                 }
             }
@@ -273,15 +301,15 @@ impl Battle {
         if self.info(unit).arm == Arm::Artillery {
             return; // R4.3
         }
-        self.for_each_move(unit, Self::ONE_STEP, false, &occ, |to, facing| {
+        self.for_each_move(unit, Self::ONE_STEP, false, occ, |to, facing| {
             for &target in targets {
-                if let Ok(a) = self.try_assess(unit, to, facing, target, true, &occ) {
+                if let Ok(a) = self.try_assess(unit, to, facing, target, true, occ) {
                     visit(Action::MoveFire { to, facing, target }, Some(a));
                 }
             }
         });
         for &target in targets {
-            if let Ok(a) = self.try_assess(unit, state.at, state.facing, target, true, &occ) {
+            if let Ok(a) = self.try_assess(unit, state.at, state.facing, target, true, occ) {
                 visit(Action::FireMove { target }, Some(a));
             }
         }
@@ -289,3 +317,24 @@ impl Battle {
 }
 
 use crate::unit::Side;
+
+/// What each unit of the side to act could be ordered to do were it activated now ([`Battle::activation_orders`]).
+pub struct ActivationOrders<'a> {
+    battle: &'a Battle,
+    /// The units' squares as the side to act sees them: the same for each of its units.
+    occ: Occupancy,
+}
+
+impl ActivationOrders<'_> {
+    /// The orders `unit` could be given were it activated now, each attacking order with its assessment, as
+    /// [`Battle::assessed_actions_into`] lists them after `Activate(unit)` (empty if the unit may not be activated
+    /// now). Activation changes nothing the orders depend on: a shaken unit rallies (R4.1), but no order depends
+    /// on whether the unit giving it is shaken.
+    pub fn assessed_into(&self, unit: UnitId, out: &mut Vec<(Action, Option<AttackAssessment>)>) {
+        out.clear();
+        let b = self.battle;
+        if b.phase == Phase::ChooseUnit && b.may_activate(unit) {
+            b.for_each_order_seen(unit, &self.occ, |action, assessment| out.push((action, assessment)));
+        }
+    }
+}

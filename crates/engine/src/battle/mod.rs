@@ -12,6 +12,7 @@ mod legal;
 mod movement;
 
 pub use combat::AttackAssessment;
+pub use legal::ActivationOrders;
 
 use crate::geometry::{Dir, Square};
 use crate::options::{Initiative, Options};
