@@ -97,6 +97,42 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     gains
 }
 
+/// For each unit the side to act may activate, its `per_unit` best orders and their gains (rallying a shaken unit
+/// counts), best first over all the units: activating a unit and ordering it taken as one choice, as the search
+/// compares them.
+pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usize) -> Vec<(UnitId, Action, f32)> {
+    let mut ranked = Vec::new();
+    let ToAct::Side(side) = b.to_act() else { return ranked };
+    let view = p.view(b, side);
+    let rally = p.weights[side.index()].rally;
+    let orders = b.activation_orders();
+    let mut scored = Vec::new();
+    for a in b.legal_actions() {
+        let Action::Activate(unit) = a else { continue };
+        let rallied;
+        let (judged, bonus) = if b.unit(unit).shaken {
+            // Activation rallies it (R4.1): its orders are judged as a steady unit's.
+            let mut after = b.clone();
+            after.apply(a).expect("listed activations are legal");
+            after.assessed_actions_into(&mut p.buffer);
+            rallied = after;
+            (&rallied, rally)
+        } else {
+            orders.assessed_into(unit, &mut p.buffer);
+            (b, 0.0)
+        };
+        let here = view.square_score(judged, unit, b.unit(unit).at, b.unit(unit).facing);
+        scored.clear();
+        scored.extend(p.buffer.iter().map(|(order, assessment)| {
+            (*order, order_value(judged, &view, unit, here, order, assessment.as_ref()) + bonus)
+        }));
+        scored.sort_by(|x, y| y.1.total_cmp(&x.1));
+        ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, order, gain)));
+    }
+    ranked.sort_by(|x, y| y.2.total_cmp(&x.2));
+    ranked
+}
+
 /// Every legal action with its immediate value, best first: the search's order of expansion.
 pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
     let mut scored: Vec<(Action, f32)> = match b.active_unit() {

@@ -55,6 +55,8 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
             for part in parts {
                 if let Some(ms) = part.strip_suffix("ms") {
                     config.budget = Budget::Millis(ms.parse().ok().filter(|&m| m > 0)?);
+                } else if let Some(n) = part.strip_prefix('p') {
+                    config.orders_per_unit = n.parse().ok()?;
                 } else if let Some(k) = part.strip_prefix('k') {
                     config.max_children = k.parse().ok().filter(|&k| k > 0)?;
                 } else if let Some(r) = part.strip_prefix('r') {

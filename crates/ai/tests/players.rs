@@ -25,6 +25,7 @@ fn every_player_finishes_every_shipped_scenario_with_legal_actions() {
     }
     play(0, 13, "mcts:24", "greedy");
     play(0, 14, "greedy", "mcts:24:tree");
+    play(1, 15, "mcts:36:p2", "greedy");
 }
 
 #[test]
@@ -41,6 +42,7 @@ fn the_common_world_search_chooses_the_same_whatever_the_thread_count() {
     assert_eq!(play(0, 7, "mcts:40:t1", "greedy"), play(0, 7, "mcts:40:t3", "greedy"));
     assert_eq!(play(1, 8, "greedy", "mcts:60:z0.5:t1"), play(1, 8, "greedy", "mcts:60:z0.5:t2"));
     assert_eq!(play(2, 9, "mcts:40:cevent:w1:e2:t1", "greedy"), play(2, 9, "mcts:40:cevent:w1:e2:t2", "greedy"));
+    assert_eq!(play(3, 10, "mcts:48:p3:k12:t1", "greedy"), play(3, 10, "mcts:48:p3:k12:t2", "greedy"));
 }
 
 #[test]
@@ -69,6 +71,7 @@ fn player_names_and_settings_are_checked() {
         "mcts:rend:tree:e1",
         "mcts:z1.5:r32",
         "mcts:e2:w1:cevent",
+        "mcts:3200:p3:k12",
     ] {
         assert!(is_player(good), "{good}");
     }
@@ -87,6 +90,8 @@ fn player_names_and_settings_are_checked() {
         "mcts:e3",
         "mcts:w2",
         "mcts:cards",
+        "mcts:p",
+        "mcts:p-1",
     ] {
         assert!(!is_player(bad), "{bad}");
     }

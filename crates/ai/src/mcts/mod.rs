@@ -56,6 +56,10 @@ pub struct MctsConfig {
     pub confidence: f32,
     /// On common worlds, how a world decides each chance event.
     pub chance: WorldChance,
+    /// On common worlds, how many of each unit's best orders a choice of the unit to activate is compared with (0:
+    /// the activation and the order are searched apart). The order chosen with the unit is then played without a
+    /// second search.
+    pub orders_per_unit: usize,
     /// The search's own judgement of a decision: it ranks the candidates, makes the default choice and plays the
     /// search's side in the play-outs. The other side is played as `greedy` plays ([`Weights::GREEDY`]).
     pub weights: Weights,
@@ -73,6 +77,7 @@ impl Default for MctsConfig {
             common_worlds: true,
             confidence: 2.0,
             chance: WorldChance::Sequential,
+            orders_per_unit: 0,
             weights: Weights::GREEDY,
         }
     }
@@ -110,12 +115,21 @@ pub struct MctsPlayer {
     config: MctsConfig,
     seed: u64,
     decisions: u64,
+    /// The order chosen with the last activation, and the battle it was chosen for (just after the activation).
+    planned: Option<(Battle, Action)>,
+}
+
+/// A choice the search compares: an action, and after an activation the order the unit is to be given.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(super) struct Plan {
+    action: Action,
+    order: Option<Action>,
 }
 
 impl MctsPlayer {
     /// A search player with its own seed.
     pub fn new(config: MctsConfig, seed: u64) -> Self {
-        MctsPlayer { config, seed, decisions: 0 }
+        MctsPlayer { config, seed, decisions: 0, planned: None }
     }
 
     /// Its settings.
@@ -192,6 +206,11 @@ impl Player for MctsPlayer {
     }
 
     fn choose(&mut self, battle: &Battle) -> Action {
+        if let Some((expected, order)) = self.planned.take()
+            && *battle == expected
+        {
+            return order;
+        }
         let legal = battle.legal_actions();
         if legal.len() == 1 {
             return legal[0];
@@ -200,9 +219,50 @@ impl Player for MctsPlayer {
         let base = self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let config = self.config;
         if config.common_worlds {
-            worlds::common_world_search(battle, &config, base)
+            let plan = worlds::common_world_search(battle, &config, base);
+            if let Some(order) = plan.order {
+                let mut after = battle.clone();
+                after.apply(plan.action).expect("the search chooses legal actions");
+                self.planned = Some((after, order));
+            }
+            plan.action
         } else {
             tree::root_parallel_search(battle, &config, base, &legal)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pacw_engine::{DEFAULT_SCENARIO, Game};
+
+    /// The default scenario at its first decision of a side about which unit to activate.
+    fn first_activation() -> Battle {
+        let game = Game::new(DEFAULT_SCENARIO, "default", None, 4).expect("the default scenario is valid");
+        let battle = game.battle().clone();
+        assert!(battle.active_unit().is_none() && battle.legal_actions().len() > 2, "a choice of unit to activate");
+        battle
+    }
+
+    #[test]
+    fn an_order_chosen_with_its_activation_is_played_without_a_second_search() {
+        let config =
+            MctsConfig { budget: Budget::Iterations(48), orders_per_unit: 2, threads: 1, ..Default::default() };
+        let battle = first_activation();
+        let mut player = MctsPlayer::new(config, 3);
+        let Action::Activate(unit) = player.choose(&battle) else { panic!("the search activates a unit here") };
+        let mut after = battle.clone();
+        after.apply(Action::Activate(unit)).unwrap();
+        let (expected, order) = player.planned.clone().expect("an order is planned with the activation");
+        assert_eq!(expected, after);
+        assert!(after.is_legal(order), "the planned order {order:?} is legal");
+        let searches = player.decisions;
+        assert_eq!(player.choose(&after), order);
+        assert_eq!(player.decisions, searches, "the planned order needs no search");
+        // Asked about another battle (here the one before the activation), it searches again.
+        player.planned = Some((after, order));
+        player.choose(&battle);
+        assert_eq!(player.decisions, searches + 1);
     }
 }

@@ -2,8 +2,8 @@
 //! same sampled worlds, and the greedy choice kept unless another candidate is confidently better.
 
 use super::chance::outcome_in_world;
-use super::{Budget, MctsConfig, Playout, WorldChance, side_weights};
-use crate::greedy::{GreedyPlayer, ranked_actions};
+use super::{Budget, MctsConfig, Plan, Playout, WorldChance, side_weights};
+use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
 use pacw_engine::{Action, Battle, Side, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -11,13 +11,14 @@ use std::time::{Duration, Instant};
 
 /// The root's best `max_children` candidates, each valued over the same sampled worlds: every world decides the chance
 /// (as `config.chance` says) and seeds the rollout policy identically for every candidate, so the candidates are
-/// compared on common random numbers.
+/// compared on common random numbers. With `config.orders_per_unit`, a choice of the unit to activate is compared
+/// as activations each with one of the unit's best orders.
 /// The worlds are shared out among `threads`, and each play-out's value is added as a whole number of millionths, so
 /// an iteration budget gives the same choice whatever the number of threads.
-pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Action {
+pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Plan {
     let ToAct::Side(side) = root.to_act() else { unreachable!("the search is asked only when a side acts") };
     let mut ranker = GreedyPlayer::with_weights(seed, side_weights(config, side));
-    let candidates: Vec<Action> = ranked_actions(&mut ranker, root).into_iter().take(config.max_children).collect();
+    let candidates = candidates(&mut ranker, root, config);
     if candidates.len() == 1 {
         return candidates[0];
     }
@@ -35,9 +36,12 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
                 _ => {}
             }
             let world = seed ^ (w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            for (value, &a) in values.iter_mut().zip(&candidates) {
+            for (value, plan) in values.iter_mut().zip(&candidates) {
                 let mut b = root.clone();
-                b.apply(a).expect("ranked actions are legal");
+                b.apply(plan.action).expect("ranked actions are legal");
+                if let Some(order) = plan.order {
+                    b.apply(order).expect("ranked orders are legal");
+                }
                 let mut policy = GreedyPlayer::with_weights(world, playout.weights);
                 let v = match config.chance {
                     WorldChance::Sequential => {
@@ -65,6 +69,25 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
         })
     };
     candidates[tally.choice(side == Side::A, config.confidence)]
+}
+
+/// The search's candidates, best first by the greedy judgement (the first is the greedy choice).
+fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig) -> Vec<Plan> {
+    let single = |action| Plan { action, order: None };
+    if config.orders_per_unit == 0 || root.active_unit().is_some() {
+        return ranked_actions(ranker, root).into_iter().take(config.max_children).map(single).collect();
+    }
+    let mut plans: Vec<(Plan, f32)> = ranked_unit_orders(ranker, root, config.orders_per_unit)
+        .into_iter()
+        .map(|(unit, order, gain)| (Plan { action: Action::Activate(unit), order: Some(order) }, gain))
+        .collect();
+    if root.is_legal(Action::EndActivations) {
+        let end = (single(Action::EndActivations), config.weights.worth_activating);
+        // Greedy ends the activations unless a unit gains more than that (as `greedy_choice`).
+        let at = plans.partition_point(|(_, gain)| *gain > end.1);
+        plans.insert(at, end);
+    }
+    plans.into_iter().take(config.max_children).map(|(plan, _)| plan).collect()
 }
 
 /// For each candidate, the sum and the sum of squares over the worlds of its play-outs' difference from the first

@@ -46,6 +46,7 @@ fn computer_to_move(entry: &GameEntry, live: &Live) -> Option<String> {
 async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
     let mut shutdown = games.shutdown_signal();
     let delay = games.config.computer_delay;
+    let mut thinker: Option<(String, Box<dyn pacw_ai::Player + Send>)> = None;
     loop {
         let snapshot = {
             let mut st = entry.lock();
@@ -62,15 +63,31 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
         };
         let Some((name, battle, revision, seed)) = snapshot else { return };
         let started = Instant::now();
+        // One player for a run of the computer's decisions: a search that chose an order with its activation
+        // plays it next without searching again.
+        let reused = thinker.take().filter(|(n, _)| *n == name);
+        let wanted = name.clone();
         let chosen = tokio::task::spawn_blocking(move || {
-            let mut player = pacw_ai::player(&name, seed)?;
-            Some(player.choose(&battle))
+            let (name, mut player) = match reused {
+                Some(thinker) => thinker,
+                None => (wanted.clone(), pacw_ai::player(&wanted, seed)?),
+            };
+            let action = player.choose(&battle);
+            Some((action, (name, player)))
         })
         .await;
         let action = match chosen {
-            Ok(Some(a)) => a,
-            other => {
-                eprintln!("pacw server: game {}: the computer player failed ({other:?}); it stops", entry.id);
+            Ok(Some((a, player))) => {
+                thinker = Some(player);
+                a
+            }
+            Ok(None) => {
+                eprintln!("pacw server: game {}: the computer player {name:?} is unknown; it stops", entry.id);
+                entry.lock().computer_running = false;
+                return;
+            }
+            Err(join) => {
+                eprintln!("pacw server: game {}: the computer player failed ({join}); it stops", entry.id);
                 entry.lock().computer_running = false;
                 return;
             }
