@@ -105,9 +105,10 @@ pub enum Leaf {
     Fitted,
 }
 
-/// The default number of iterations a decision: keeps a whole game's thinking under a minute on a 2-core machine
-/// (docs/findings.md).
-pub const DEFAULT_ITERATIONS: u32 = 1600;
+/// The default number of iterations a decision (300 worlds for each of eight candidates): the most measured that
+/// keeps a whole game's thinking under a minute on a 2-core machine (docs/findings.md; 3,200 is stronger, but its
+/// longest games take more than a minute).
+pub const DEFAULT_ITERATIONS: u32 = 2400;
 
 /// Searches a decision with Monte Carlo tree search.
 #[derive(Clone, Debug)]
