@@ -3,9 +3,10 @@
 
 use crate::Player;
 use crate::evaluate::{View, Weights, order_value};
-use pacw_engine::{Action, AttackAssessment, Battle, Side, ToAct, UnitId};
+use pacw_engine::{Action, ActivationOrders, AttackAssessment, Battle, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::borrow::Cow;
 
 /// Picks the action of greatest immediate value; ties are broken at random from its seed.
 #[derive(Clone, Debug)]
@@ -72,6 +73,27 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
     }
 }
 
+/// Lists in the player's buffer the orders `unit` could be given were it activated, and gives the battle to judge
+/// them on with the bonus for activating it: the battle itself, or for a shaken unit a copy where the activation has
+/// rallied it (R4.1), so that its orders are judged as a steady unit's, and `rally`.
+fn orders_if_activated<'a>(
+    p: &mut GreedyPlayer,
+    b: &'a Battle,
+    orders: &ActivationOrders,
+    unit: UnitId,
+    rally: f32,
+) -> (Cow<'a, Battle>, f32) {
+    if b.unit(unit).shaken {
+        let mut after = b.clone();
+        after.apply(Action::Activate(unit)).expect("listed activations are legal");
+        after.assessed_actions_into(&mut p.buffer);
+        (Cow::Owned(after), rally)
+    } else {
+        orders.assessed_into(unit, &mut p.buffer);
+        (Cow::Borrowed(b), 0.0)
+    }
+}
+
 /// For each unit the side may activate, the gain of its best order (rallying a shaken unit counts).
 fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     let mut gains = Vec::new();
@@ -82,17 +104,8 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     let orders = b.activation_orders();
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
-        let gain = if b.unit(unit).shaken {
-            // Activation rallies it (R4.1): its orders are judged as a steady unit's.
-            let mut after = b.clone();
-            after.apply(a).expect("listed activations are legal");
-            after.assessed_actions_into(&mut p.buffer);
-            p.best_order(&after, &view, unit).1 + rally
-        } else {
-            orders.assessed_into(unit, &mut p.buffer);
-            p.best_order(b, &view, unit).1
-        };
-        gains.push((a, gain));
+        let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
+        gains.push((a, p.best_order(&judged, &view, unit).1 + bonus));
     }
     gains
 }
@@ -109,22 +122,11 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
     let mut scored = Vec::new();
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
-        let rallied;
-        let (judged, bonus) = if b.unit(unit).shaken {
-            // Activation rallies it (R4.1): its orders are judged as a steady unit's.
-            let mut after = b.clone();
-            after.apply(a).expect("listed activations are legal");
-            after.assessed_actions_into(&mut p.buffer);
-            rallied = after;
-            (&rallied, rally)
-        } else {
-            orders.assessed_into(unit, &mut p.buffer);
-            (b, 0.0)
-        };
-        let here = view.square_score(judged, unit, b.unit(unit).at, b.unit(unit).facing);
+        let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
+        let here = view.square_score(&judged, unit, b.unit(unit).at, b.unit(unit).facing);
         scored.clear();
         scored.extend(p.buffer.iter().map(|(order, assessment)| {
-            (*order, order_value(judged, &view, unit, here, order, assessment.as_ref()) + bonus)
+            (*order, order_value(&judged, &view, unit, here, order, assessment.as_ref()) + bonus)
         }));
         scored.sort_by(|x, y| y.1.total_cmp(&x.1));
         ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, order, gain)));
