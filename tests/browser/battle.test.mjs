@@ -9,6 +9,17 @@ import { serverAndBrowser, watchErrors, screenshots } from './server.mjs';
 const fixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'face-off.toml');
 const env = serverAndBrowser();
 
+/** The element's box, asked again while the page re-renders it (the server's first update after a reload can
+ * replace the board between finding it and measuring it, which gives no box). */
+async function settledBox(locator) {
+  for (let tries = 0; tries < 50; tries++) {
+    const box = await locator.boundingBox();
+    if (box) return box;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the element never stayed on the page long enough to be measured');
+}
+
 /// Waits until it is this page's turn (the computer or the other player may move first).
 async function waitForMyMove(page) {
   await page.locator('#status .you').waitFor({ timeout: 30000 });
@@ -55,8 +66,7 @@ test('a game against the computer: select a unit, see its squares and odds, atta
   // The same page on a phone-sized screen: board and orders are still there.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await page.locator('.board').waitFor();
-  const box = await page.locator('.board').boundingBox();
+  const box = await settledBox(page.locator('.board'));
   assert.ok(box.width <= 390, `the board fits a phone screen (${box.width}px)`);
   await page.screenshot({ path: join(screenshots, 'battle-phone.png'), fullPage: true });
   assert.deepEqual(errors, []);
