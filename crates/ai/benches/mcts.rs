@@ -35,8 +35,9 @@ fn benches(c: &mut Criterion) {
     for (name, common_worlds, threads) in
         [("common_worlds_1_thread", true, 1), ("common_worlds_2_threads", true, 2), ("tree", false, 1)]
     {
-        let config =
-            MctsConfig { budget: Budget::Iterations(iterations), common_worlds, threads, ..MctsConfig::default() };
+        // Every play-out is played (no early stop), so that the time measures play-outs.
+        let budget = Budget::Iterations(iterations);
+        let config = MctsConfig { budget, common_worlds, threads, stop_early: None, ..MctsConfig::default() };
         g.bench_function(format!("{name}_{iterations}_iterations"), |b| {
             b.iter(|| black_box(MctsPlayer::new(config, 1).choose(&battle)))
         });

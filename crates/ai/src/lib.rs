@@ -14,7 +14,7 @@ mod mcts;
 mod random;
 
 pub use greedy::GreedyPlayer;
-pub use mcts::{Budget, DEFAULT_ITERATIONS, Leaf, MctsConfig, MctsPlayer, WorldChance};
+pub use mcts::{Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MctsConfig, MctsPlayer, WorldChance};
 pub use random::RandomPlayer;
 
 use evaluate::Weights;
@@ -34,8 +34,10 @@ pub trait Player {
 /// `:rend`), `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree`
 /// (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation) or `:e2` (the fitted leaf value,
 /// [`evaluate::fitted_value`]), `:w1` (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's
-/// weights), `:cevent` (each world decides chance by event, not in sequence: [`WorldChance`]), as in `mcts:2000:t2`
-/// or `mcts:500ms:k4:r20:z1.5`.
+/// weights), `:cevent` (each world decides chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to
+/// activate compared together with each of its N best orders), `:sZ` (stop early once the choice is settled, Z
+/// standard errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), as in
+/// `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
 /// A player by name, seeded for determinism; `None` for an unknown name or bad settings.
@@ -67,6 +69,11 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                     config.common_worlds = false;
                 } else if let Some(z) = part.strip_prefix('z') {
                     config.confidence = z.parse().ok().filter(|z: &f32| (0.0..=10.0).contains(z))?;
+                } else if let Some(z) = part.strip_prefix('s') {
+                    config.stop_early = match z {
+                        "off" => None,
+                        _ => Some(z.parse().ok().filter(|z: &f32| (0.0..=10.0).contains(z))?),
+                    };
                 } else if part == "cseq" {
                     config.chance = WorldChance::Sequential;
                 } else if part == "cevent" {

@@ -72,6 +72,8 @@ fn player_names_and_settings_are_checked() {
         "mcts:z1.5:r32",
         "mcts:e2:w1:cevent",
         "mcts:3200:p3:k12",
+        "mcts:4000:s2",
+        "mcts:soff",
     ] {
         assert!(is_player(good), "{good}");
     }
@@ -92,6 +94,9 @@ fn player_names_and_settings_are_checked() {
         "mcts:cards",
         "mcts:p",
         "mcts:p-1",
+        "mcts:s",
+        "mcts:s-1",
+        "mcts:sometimes",
     ] {
         assert!(!is_player(bad), "{bad}");
     }

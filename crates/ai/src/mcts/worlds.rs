@@ -7,68 +7,99 @@ use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
 use pacw_engine::{Action, Battle, Side, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The root's best `max_children` candidates, each valued over the same sampled worlds: every world decides the chance
 /// (as `config.chance` says) and seeds the rollout policy identically for every candidate, so the candidates are
 /// compared on common random numbers. With `config.orders_per_unit`, a choice of the unit to activate is compared
 /// as activations each with one of the unit's best orders.
-/// The worlds are shared out among `threads`, and each play-out's value is added as a whole number of millionths, so
-/// an iteration budget gives the same choice whatever the number of threads.
-pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> Plan {
+///
+/// The worlds are played in rounds of [`ROUND_WORLDS`], shared out among `threads`; each play-out's value is added
+/// as a whole number of millionths, so the tally after a round, and with it the choice, is the same whatever the
+/// number of threads. After each round the search stops early if `config.stop_early` says the choice is settled.
+/// Returns the chosen plan and the number of worlds played to choose it.
+pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> (Plan, usize) {
     let ToAct::Side(side) = root.to_act() else { unreachable!("the search is asked only when a side acts") };
     let mut ranker = GreedyPlayer::with_weights(seed, side_weights(config, side));
     let candidates = candidates(&mut ranker, root, config);
     if candidates.len() == 1 {
-        return candidates[0];
+        return (candidates[0], 0);
     }
-    let threads = config.threads.max(1);
     let started = Instant::now();
     let playout = Playout::new(root, config);
-    let thread = |first: usize| {
-        let mut tally = Tally::new(candidates.len());
-        let mut values = vec![0i64; candidates.len()];
-        let mut w = first;
-        loop {
-            match config.budget {
-                Budget::Iterations(n) if w >= (n as usize / candidates.len()).max(1) => break,
-                Budget::Millis(ms) if w >= threads && started.elapsed() >= Duration::from_millis(ms) => break,
-                _ => {}
+    let play_world = |w: usize, values: &mut [i64]| {
+        let world = seed ^ (w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        for (value, plan) in values.iter_mut().zip(&candidates) {
+            let mut b = root.clone();
+            b.apply(plan.action).expect("ranked actions are legal");
+            if let Some(order) = plan.order {
+                b.apply(order).expect("ranked orders are legal");
             }
-            let world = seed ^ (w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            for (value, plan) in values.iter_mut().zip(&candidates) {
-                let mut b = root.clone();
-                b.apply(plan.action).expect("ranked actions are legal");
-                if let Some(order) = plan.order {
-                    b.apply(order).expect("ranked orders are legal");
+            let mut policy = GreedyPlayer::with_weights(world, playout.weights);
+            let v = match config.chance {
+                WorldChance::Sequential => {
+                    let mut rng = ChaCha8Rng::seed_from_u64(world);
+                    playout.value(b, &mut policy, |b| b.sample_chance(&mut rng).expect("chance is pending"))
                 }
-                let mut policy = GreedyPlayer::with_weights(world, playout.weights);
-                let v = match config.chance {
-                    WorldChance::Sequential => {
-                        let mut rng = ChaCha8Rng::seed_from_u64(world);
-                        playout.value(b, &mut policy, |b| b.sample_chance(&mut rng).expect("chance is pending"))
-                    }
-                    WorldChance::ByEvent => {
-                        playout.value(b, &mut policy, |b| outcome_in_world(b, world).expect("chance is pending"))
-                    }
-                };
-                *value = (v * 1e6).round() as i64;
-            }
-            tally.add(&values);
-            w += threads;
+                WorldChance::ByEvent => {
+                    playout.value(b, &mut policy, |b| outcome_in_world(b, world).expect("chance is pending"))
+                }
+            };
+            *value = (v * 1e6).round() as i64;
         }
-        tally
     };
-    let tally = if threads == 1 {
-        thread(0)
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || thread(t))).collect();
-            let parts = handles.into_iter().map(|h| h.join().expect("search threads do not panic"));
-            parts.fold(Tally::new(candidates.len()), Tally::merge)
-        })
+    let planned = match config.budget {
+        Budget::Iterations(n) => (n as usize / candidates.len()).max(1),
+        Budget::Millis(_) => usize::MAX,
     };
-    candidates[tally.choice(side == Side::A, config.confidence)]
+    let side_a = side == Side::A;
+    let mut tally = Tally::new(candidates.len());
+    while tally.worlds < planned {
+        let round = tally.worlds..planned.min(tally.worlds + ROUND_WORLDS);
+        tally = tally.merge(play_round(round, config.threads.max(1), candidates.len(), &play_world));
+        let settled = config.stop_early.is_some_and(|z| tally.settled(side_a, config.confidence, planned, z));
+        let out_of_time = matches!(config.budget, Budget::Millis(ms) if started.elapsed() >= Duration::from_millis(ms));
+        if settled || out_of_time {
+            break;
+        }
+    }
+    (candidates[tally.choice(side_a, config.confidence)], tally.worlds)
+}
+
+/// The worlds a round of the common-world search plays before it asks whether its choice is settled (and, under a
+/// time budget, whether its time is up).
+pub(super) const ROUND_WORLDS: usize = 50;
+
+/// Plays the worlds of one round on `threads` threads, each taking the next world not yet taken, and tallies them.
+fn play_round(
+    worlds: Range<usize>,
+    threads: usize,
+    candidates: usize,
+    play_world: &(impl Fn(usize, &mut [i64]) + Sync),
+) -> Tally {
+    let next = AtomicUsize::new(worlds.start);
+    let work = || {
+        let mut tally = Tally::new(candidates);
+        let mut values = vec![0i64; candidates];
+        loop {
+            let w = next.fetch_add(1, Ordering::Relaxed);
+            if w >= worlds.end {
+                return tally;
+            }
+            play_world(w, &mut values);
+            tally.add(&values);
+        }
+    };
+    if threads == 1 {
+        return work();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        let parts = handles.into_iter().map(|h| h.join().expect("search threads do not panic"));
+        parts.fold(Tally::new(candidates), Tally::merge)
+    })
 }
 
 /// The search's candidates, best first by the greedy judgement (the first is the greedy choice).
@@ -94,7 +125,7 @@ fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig) -> 
 /// candidate's (the greedy choice), in whole millionths so that the sums do not depend on the order the threads add
 /// them in.
 struct Tally {
-    worlds: i64,
+    worlds: usize,
     differences: Vec<i64>,
     difference_squares: Vec<i128>,
 }
@@ -121,16 +152,37 @@ impl Tally {
         self
     }
 
+    /// Whether the choice is settled after the worlds so far, `planned` in all: no candidate other than the greedy
+    /// choice could still beat it by `confidence` standard errors at the end, even were its mean `optimism` standard
+    /// errors better than measured so far. (A candidate that has played exactly as the greedy choice in every world
+    /// so far is settled too.)
+    fn settled(&self, side_a: bool, confidence: f32, planned: usize, optimism: f32) -> bool {
+        let n = self.worlds.max(1) as f64;
+        (1..self.differences.len()).all(|i| {
+            let (mean, deviation) = self.mean_and_deviation(i, side_a);
+            let needed = confidence as f64 * deviation / (planned as f64).sqrt();
+            mean + optimism as f64 * deviation / n.sqrt() <= needed
+        })
+    }
+
+    /// The mean and standard deviation over the worlds of candidate `i`'s paired difference from the greedy choice,
+    /// for the side choosing.
+    fn mean_and_deviation(&self, i: usize, side_a: bool) -> (f64, f64) {
+        let n = self.worlds.max(1) as f64;
+        let sign = if side_a { 1.0 } else { -1.0 };
+        let mean = sign * self.differences[i] as f64 / n;
+        let variance = (self.difference_squares[i] as f64 / n - mean * mean).max(0.0);
+        (mean, variance.sqrt())
+    }
+
     /// The candidate to play: the greedy choice, unless another leads it by more than `confidence` standard errors
     /// of their paired difference — a noisy estimate must not talk the search out of a good move — and then the one
     /// with the greatest such margin. Values are for the first side; `side_a` says whether it chooses.
     fn choice(&self, side_a: bool, confidence: f32) -> usize {
         let n = self.worlds.max(1) as f64;
-        let sign = if side_a { 1.0 } else { -1.0 };
         let margin = |i: usize| {
-            let mean = sign * self.differences[i] as f64 / n;
-            let variance = (self.difference_squares[i] as f64 / n - mean * mean).max(0.0);
-            mean - confidence as f64 * (variance / n).sqrt()
+            let (mean, deviation) = self.mean_and_deviation(i, side_a);
+            mean - confidence as f64 * deviation / n.sqrt()
         };
         (1..self.differences.len()).fold(0, |best, i| {
             let m = margin(i);
@@ -170,6 +222,34 @@ mod tests {
         assert_eq!(tally(&worlds).choice(true, 2.0), 0);
         // Without the demand for confidence, the best mean is played.
         assert_eq!(tally(&worlds).choice(true, 0.0), 1);
+    }
+
+    #[test]
+    fn the_choice_is_settled_when_no_candidate_could_still_overtake_the_greedy_choice() {
+        // Candidates that play as the greedy choice in every world are settled.
+        assert!(tally(&[[WIN, WIN, WIN], [0, 0, 0]]).settled(true, 2.0, 400, 1.5));
+        // Candidate 2 is behind in most worlds: settled for the first side, and not for the second (it wants the
+        // first side's value low, and candidate 2 gives it that).
+        let behind: Vec<[i64; 3]> = (0..50).map(|w| if w < 40 { [WIN, WIN, 0] } else { [0, 0, WIN] }).collect();
+        assert!(tally(&behind).settled(true, 2.0, 400, 1.5));
+        assert!(!tally(&behind).settled(false, 2.0, 400, 1.5));
+        // Slightly ahead after 50 worlds of 400: not settled, for it may yet lead by two standard errors at the end.
+        let close: Vec<[i64; 3]> = (0..50).map(|w| if w < 26 { [0, WIN, 0] } else { [WIN, 0, WIN] }).collect();
+        assert!(!tally(&close).settled(true, 2.0, 400, 1.5));
+        // Slightly behind: settled unless the search is optimistic enough.
+        let slightly_behind: Vec<[i64; 3]> = (0..50)
+            .map(|w| {
+                if w < 22 {
+                    [0, WIN, 0]
+                } else if w < 50 - 2 {
+                    [WIN, 0, WIN]
+                } else {
+                    [0, 0, 0]
+                }
+            })
+            .collect();
+        assert!(tally(&slightly_behind).settled(true, 2.0, 400, 0.5));
+        assert!(!tally(&slightly_behind).settled(true, 2.0, 400, 3.0));
     }
 
     #[test]
