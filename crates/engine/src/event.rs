@@ -25,6 +25,8 @@ pub enum EndReason {
     Exhaustion(Side),
     /// The last turn ended and points were counted (R8.2).
     TurnLimit,
+    /// This side resigned; the other wins ([`crate::Battle::resign`]).
+    Resigned(Side),
 }
 
 /// One thing that happened in a battle.

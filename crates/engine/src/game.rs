@@ -6,6 +6,7 @@ use crate::battle::{Battle, ToAct};
 use crate::event::Event;
 use crate::options::Options;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::unit::Side;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,7 @@ pub struct Game {
     battle: Battle,
     rng: ChaCha8Rng,
     log: Vec<Event>,
+    resigned: Option<Side>,
 }
 
 /// A saved game as written to disk: readable JSON (see [`Game::save`]).
@@ -46,6 +48,9 @@ pub struct SaveFile {
     pub seed: u64,
     /// The sides' decisions in order.
     pub actions: Vec<Action>,
+    /// The side that resigned after the last decision, if one did ([`Game::resign`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resigned: Option<Side>,
     /// How many events the game had when saved, and a fingerprint of them, to detect a save that was edited.
     pub events: usize,
     /// FNV-1a hash of the event log's JSON, in hex.
@@ -82,6 +87,9 @@ pub enum SaveError {
         /// Why.
         error: Illegal,
     },
+    /// The save says a side resigned after the game had ended.
+    #[error("the save says a side resigned after the game was over; the save was altered or damaged")]
+    ResignedAfterEnd,
     /// The replay does not give the events the save recorded.
     #[error(
         "the save was altered: replaying its decisions gives {found} events with fingerprint {found_hash}, the save says {expected} with {expected_hash}"
@@ -118,6 +126,7 @@ impl Game {
             rng: ChaCha8Rng::seed_from_u64(seed),
             log: vec![Event::TurnStarted { turn: 1, iv: battle.initiative_values() }],
             battle,
+            resigned: None,
         };
         let mut events = Vec::new();
         game.run_chance(&mut events);
@@ -160,6 +169,20 @@ impl Game {
         Ok(events)
     }
 
+    /// `side` resigns: the game ends and the other side wins ([`Battle::resign`]). Returns the events; on error
+    /// (the game is over) nothing changes.
+    pub fn resign(&mut self, side: Side) -> Result<Vec<Event>, Illegal> {
+        let events = self.battle.resign(side)?;
+        self.resigned = Some(side);
+        self.log.extend_from_slice(&events);
+        Ok(events)
+    }
+
+    /// The side that resigned, if one did.
+    pub fn resigned(&self) -> Option<Side> {
+        self.resigned
+    }
+
     fn run_chance(&mut self, events: &mut Vec<Event>) {
         while let Some(outcome) = self.battle.sample_chance(&mut self.rng) {
             self.battle.apply_chance_into(outcome, events).expect("a sampled outcome is always legal");
@@ -176,6 +199,7 @@ impl Game {
             options: *self.battle.options(),
             seed: self.seed,
             actions: self.actions.clone(),
+            resigned: self.resigned,
             events: self.log.len(),
             fingerprint: fingerprint(&self.log),
         }
@@ -201,6 +225,9 @@ impl Game {
         let mut game = Game::new(&save.scenario, &save.scenario_file, Some(save.options), save.seed)?;
         for (i, &action) in save.actions.iter().enumerate() {
             game.act(action).map_err(|error| SaveError::Illegal { index: i + 1, action, error })?;
+        }
+        if let Some(side) = save.resigned {
+            game.resign(side).map_err(|_| SaveError::ResignedAfterEnd)?;
         }
         let found_hash = fingerprint(&game.log);
         if game.log.len() != save.events || found_hash != save.fingerprint {

@@ -86,6 +86,7 @@ pub fn event(s: &Scenario, e: &Event) -> String {
         Event::GameOver { result } => {
             let how = match result.reason {
                 EndReason::Exhaustion(sd) => format!("{} is exhausted (R8.1)", side(s, sd)),
+                EndReason::Resigned(sd) => format!("{} resigns", side(s, sd)),
                 EndReason::TurnLimit => format!(
                     "the turn limit is reached: {} {} points, {} {} (R8.2)",
                     side(s, Side::A),

@@ -315,6 +315,18 @@ fn two_sides_with_the_same_colour_or_home_edge() {
 }
 
 #[test]
+fn a_side_counter_colour_is_a_colour_name_or_hex_and_differs_from_the_other_side() {
+    let named = edit("colour = \"black\"", "colour = \"black\"\ncounter = \"DarkSlateGray\"");
+    let s = Scenario::parse(&named, "ok.toml").unwrap();
+    assert_eq!(s.sides[1].counter.as_str(), "darkslategray");
+    assert_eq!(s.sides[0].counter.as_str(), "#2b4c7e", "the first side is blue when none is given");
+    let text = edit("colour = \"black\"", "colour = \"black\"\ncounter = \"#12g456\"");
+    expect_line(&text, 36, &["counter", "#12g456"]);
+    let text = edit("colour = \"black\"", "colour = \"black\"\ncounter = \"#2B4C7E\"");
+    expect_at(&text, GREY_SIDE, None, &["same counter colour"]);
+}
+
+#[test]
 fn turns_below_1() {
     let text = edit("turns = 3", "turns = 0");
     expect_at(&text, 2..=2, Some(9), &["turns", "0"]);

@@ -359,6 +359,18 @@ impl Battle {
         points
     }
 
+    /// `side` concedes: the game ends at once and the other side wins, with the points as they stand (R8.2).
+    /// Resigning is not an order and not among the legal actions: a player may resign whoever is to act, as long
+    /// as the game is not over (else the battle is unchanged).
+    pub fn resign(&mut self, side: Side) -> Result<Vec<Event>, Illegal> {
+        if self.result().is_some() {
+            return Err(Illegal::new("R8", "the game is over"));
+        }
+        let mut events = Vec::new();
+        self.finish(Some(side.other()), EndReason::Resigned(side), &mut events);
+        Ok(events)
+    }
+
     fn finish(&mut self, winner: Option<Side>, reason: EndReason, events: &mut Vec<Event>) {
         let result = GameResult { winner, reason, points: self.points() };
         self.phase = Phase::Over(result);

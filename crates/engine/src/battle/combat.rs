@@ -39,8 +39,9 @@ enum Entry {
 
 /// Walks the squares the segment between two square centres passes through (R6.2), exact in integers.
 /// `blocks` is asked about each square strictly between the ends; at an exact corner the two squares beside the
-/// corner block only together. Returns `None` if blocked, else how the line enters the target square.
-fn trace(from: Square, to: Square, mut blocks: impl FnMut(Square) -> bool) -> Option<Entry> {
+/// corner block only together. Returns how the line enters the target square, or the first square that blocks it
+/// (at a corner, the one beside it along x).
+fn trace(from: Square, to: Square, mut blocks: impl FnMut(Square) -> bool) -> Result<Entry, Square> {
     let (dx, dy) = (to.x as i16 - from.x as i16, to.y as i16 - from.y as i16);
     let (nx, ny) = (dx.abs(), dy.abs());
     let (sx, sy) = (dx.signum(), dy.signum());
@@ -54,7 +55,7 @@ fn trace(from: Square, to: Square, mut blocks: impl FnMut(Square) -> bool) -> Op
         let entry = if decision == 0 {
             let (beside_x, beside_y) = (blocks(at(x + sx, y)), blocks(at(x, y + sy)));
             if beside_x && beside_y {
-                return None;
+                return Err(at(x + sx, y));
             }
             x += sx;
             y += sy;
@@ -71,13 +72,13 @@ fn trace(from: Square, to: Square, mut blocks: impl FnMut(Square) -> bool) -> Op
             Entry::Edge(dir_y)
         };
         if (x, y) == (to.x as i16, to.y as i16) {
-            return Some(entry);
+            return Ok(entry);
         }
         if blocks(at(x, y)) {
-            return None;
+            return Err(at(x, y));
         }
     }
-    Some(Entry::Edge(Dir::N)) // from == to: never asked for by the rules
+    Ok(Entry::Edge(Dir::N)) // from == to: never asked for by the rules
 }
 
 /// Whether a fence lies on the target's edge the line of sight enters by (R6.3c).
@@ -94,12 +95,13 @@ pub(crate) enum Refusal {
     NotAnEnemy,
     OutOfRange { distance: u8, range: u8 },
     OutOfArc,
-    NoSight,
+    NoSight { blocked_at: Square },
 }
 
 impl Battle {
-    /// The line of sight from `from` (where `attacker` stands or will stand) to `to`, if not blocked (R6.2).
-    fn sight(&self, attacker: UnitId, from: Square, to: Square, occ: &Occupancy) -> Option<Entry> {
+    /// The line of sight from `from` (where `attacker` stands or will stand) to `to`, or the square that blocks it
+    /// (R6.2).
+    fn sight(&self, attacker: UnitId, from: Square, to: Square, occ: &Occupancy) -> Result<Entry, Square> {
         let map = &self.scenario.map;
         let gun = self.info(attacker).arm == Arm::Artillery;
         let (e_from, e_to) = (map.elevation(from), map.elevation(to));
@@ -110,6 +112,31 @@ impl Battle {
             let unit_blocks = held && !(gun && e_from > cell.elevation);
             cell.terrain.blocks_sight() || unit_blocks || (cell.elevation > e_from && cell.elevation > e_to)
         })
+    }
+
+    /// Whether `attacker`, standing on `from`, would see the centre of `to` as the units stand now (R6.2): `Ok`, or
+    /// the first square that blocks the line (for showing it on the board; a target still has to be in range and
+    /// in the front arc to be attacked).
+    pub fn line_of_sight(&self, attacker: UnitId, from: Square, to: Square) -> Result<(), Square> {
+        let occ = self.occupancy(self.info(attacker).side);
+        self.sight(attacker, from, to, &occ).map(|_| ())
+    }
+
+    /// Why `square` blocks the line of sight from `from` to `to` (R6.2a–c), in words.
+    fn why_blocks(&self, attacker: UnitId, from: Square, to: Square, square: Square) -> String {
+        let map = &self.scenario.map;
+        let terrain = map.terrain(square);
+        if terrain.blocks_sight() {
+            return format!("{}, R6.2a", terrain.name().replace('_', " "));
+        }
+        let high = map.elevation(square);
+        if high > map.elevation(from) && high > map.elevation(to) {
+            return format!("higher ground, elevation {high}, R6.2c");
+        }
+        match self.unit_at(square).filter(|&u| u != attacker) {
+            Some(u) => format!("{} stands there, R6.2b", self.info(u).name),
+            None => "R6.2".to_string(),
+        }
     }
 
     /// Checks that `attacker`, standing on `from` and facing `facing`, may attack `target` (R6.1, R6.2), and
@@ -138,7 +165,13 @@ impl Battle {
                         t_info.name, a_info.name
                     ),
                 ),
-                Refusal::NoSight => Illegal::new("R6.2", format!("no line of sight from {from} to {t_at}")),
+                Refusal::NoSight { blocked_at } => Illegal::new(
+                    "R6.2",
+                    format!(
+                        "no line of sight from {from} to {t_at}: {blocked_at} blocks it ({})",
+                        self.why_blocks(attacker, from, t_at, blocked_at)
+                    ),
+                ),
             }
         })
     }
@@ -167,9 +200,8 @@ impl Battle {
         if !in_front_arc(from, facing, t_state.at) {
             return Err(Refusal::OutOfArc);
         }
-        let Some(entry) = self.sight(attacker, from, t_state.at, occ) else {
-            return Err(Refusal::NoSight);
-        };
+        let entry =
+            self.sight(attacker, from, t_state.at, occ).map_err(|blocked_at| Refusal::NoSight { blocked_at })?;
         let charge = distance == 1;
         let map = &self.scenario.map;
         let gun = a_info.arm == Arm::Artillery;
@@ -273,10 +305,11 @@ mod tests {
 
     fn path(from: &str, to: &str) -> Vec<Square> {
         let mut seen = vec![];
-        trace(sq(from), sq(to), |s| {
+        let clear = trace(sq(from), sq(to), |s| {
             seen.push(s);
             false
         });
+        assert!(clear.is_ok(), "nothing blocks");
         seen
     }
 
@@ -290,7 +323,7 @@ mod tests {
 
     #[test]
     fn r6_2_a_corner_blocks_only_if_both_squares_beside_it_block() {
-        let one = |blocked: &[&str]| trace(sq("a1"), sq("b2"), |s| blocked.iter().any(|b| sq(b) == s)).is_some();
+        let one = |blocked: &[&str]| trace(sq("a1"), sq("b2"), |s| blocked.iter().any(|b| sq(b) == s)).is_ok();
         assert!(one(&[]));
         assert!(one(&["b1"]));
         assert!(!one(&["b1", "a2"]));

@@ -42,7 +42,14 @@ impl Battle {
         }
         let name = &self.info(unit).name;
         if self.info(unit).side != self.active {
-            return Some(Illegal::new("R3.4", format!("{name} is not a unit of the side to act")));
+            let active = &self.scenario.side(self.active).name;
+            let why = match self.options.initiative {
+                Initiative::Cards => {
+                    format!("the card drawn is {active}'s: only {active} units may be activated on it")
+                }
+                _ => format!("{name} is not a unit of {active}, the side to act"),
+            };
+            return Some(Illegal::new("R3.4", why));
         }
         let bit = 1u64 << unit.0;
         Some(match self.options.initiative {
@@ -175,6 +182,38 @@ impl Battle {
             }
             Action::Advance { .. } => Err(Illegal::new("R4.2", "Advance follows a Fire & Move attack only")),
         }
+    }
+
+    /// Checks `order` for `unit` as the player choosing it sees it: while a unit is to be chosen, as if `unit` were
+    /// activated now (its activation is checked first); while `unit` gives or carries out its order, as
+    /// [`Battle::check`]. Lets a player ask why an order is refused before activating the unit. Changes nothing.
+    pub fn check_order_for(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
+        match self.phase {
+            Phase::ChooseUnit => {
+                self.check(Action::Activate(unit))?;
+                self.check_order(unit, order)
+            }
+            Phase::ChooseOrder { unit: active } | Phase::Advance { unit: active, .. } if active != unit => {
+                let name = &self.info(active).name;
+                Err(Illegal::new("R3.4", format!("{name} is carrying out its order; one activation at a time")))
+            }
+            _ => self.check(order),
+        }
+    }
+
+    /// The orders `unit` may be given, each attacking order with its assessment: while a unit is to be chosen,
+    /// those it could be given were it activated now; while it gives or carries out its order, the legal actions.
+    /// Empty for any other unit.
+    pub fn orders_for(&self, unit: UnitId) -> Vec<(Action, Option<AttackAssessment>)> {
+        let mut out = Vec::new();
+        match self.phase {
+            Phase::ChooseUnit => self.activation_orders().assessed_into(unit, &mut out),
+            Phase::ChooseOrder { unit: active } | Phase::Advance { unit: active, .. } if active == unit => {
+                self.assessed_actions_into(&mut out)
+            }
+            _ => {}
+        }
+        out
     }
 
     /// Whether the action is legal now.

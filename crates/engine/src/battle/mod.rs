@@ -266,6 +266,15 @@ impl Battle {
         self.activated_turn & (1 << id.0) != 0
     }
 
+    /// Whether a unit was activated on the card in play (cards), or this turn (other initiative systems).
+    pub fn activated_this_card(&self, id: UnitId) -> bool {
+        let set = match self.options.initiative {
+            Initiative::Cards => self.activated_card,
+            Initiative::Igougo | Initiative::Alternate => self.activated_turn,
+        };
+        set & (1 << id.0) != 0
+    }
+
     /// The unit whose order is being given or carried out, if any.
     pub fn active_unit(&self) -> Option<UnitId> {
         match self.phase {

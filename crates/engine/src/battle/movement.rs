@@ -118,11 +118,64 @@ impl Battle {
 
     /// The squares `unit` may end a move on, other than its own (R5.1–R5.3, R1.5, R1.6).
     pub(crate) fn destinations(&self, unit: UnitId, kind: MoveKind, occ: &Occupancy) -> SquareSet {
+        let mut result = SquareSet::default();
+        self.search(unit, kind, occ, |next, _, _| {
+            if !occ.all.contains(next) {
+                result.insert(next); // R5.1: end only on an empty square.
+            }
+        });
+        result
+    }
+
+    /// The squares a Move order of `unit` passes through to end on `to`, its own square first and `to` last: one
+    /// of the shortest paths the rules allow (R5.1–R5.3, R1.6), or `None` if the move is not allowed.
+    pub fn move_path(&self, unit: UnitId, to: Square) -> Option<Vec<Square>> {
+        let occ = self.occupancy(self.info(unit).side);
+        let kind =
+            MoveKind { allowance: self.options.movement.get(self.info(unit).arm), road_bonus: true, take_ground: None };
+        let start = self.units[unit.index()].at;
+        if to == start {
+            return Some(vec![start]);
+        }
+        if occ.all.contains(to) {
+            return None;
+        }
+        // The state (square, still on the road) each state was first entered from, breadth first: a shortest path.
+        let mut came_from: Vec<Option<(Square, bool)>> = vec![None; 2 * 26 * 26];
+        let index = |s: Square, road: bool| road as usize * 26 * 26 + s.y as usize * 26 + s.x as usize;
+        let mut end = None;
+        self.search(unit, kind, &occ, |next, road, from| {
+            if came_from[index(next, road)].is_none() {
+                came_from[index(next, road)] = Some(from);
+                if next == to && end.is_none() {
+                    end = Some(road);
+                }
+            }
+        });
+        let mut state = (to, end?);
+        let mut path = vec![to];
+        while state.0 != start {
+            state = came_from[index(state.0, state.1)]?;
+            path.push(state.0);
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// The breadth-first search of a move (R5.1–R5.3, R1.5, R1.6): calls `entered(square, on_road, from)` for
+    /// every square the unit may enter, whether it is still on a road all the way, and the state (square, on road)
+    /// it came from; nearest first (a square may be entered more than once).
+    fn search(
+        &self,
+        unit: UnitId,
+        kind: MoveKind,
+        occ: &Occupancy,
+        mut entered: impl FnMut(Square, bool, (Square, bool)),
+    ) {
         let state = self.units[unit.index()];
         let map = &self.scenario.map;
         let started_in_contact = occ.zoc.contains(state.at);
         let start_on_road = kind.road_bonus && map.road(state.at);
-        let mut result = SquareSet::default();
         // Breadth-first over (square, still on road) states; a road path may go one step further (R1.6).
         let mut seen = [SquareSet::default(); 2];
         let mut queue = Queue::new();
@@ -145,9 +198,7 @@ impl Battle {
                 if started_in_contact && near_enemy && kind.take_ground != Some(next) {
                     continue; // R5.3.
                 }
-                if !occ.all.contains(next) {
-                    result.insert(next); // R5.1: end only on an empty square.
-                }
+                entered(next, still_road, (at, on_road));
                 // R5.2 zone of control and R1.5 terrain end the move here.
                 if near_enemy || map.terrain(next).ends_move() {
                     continue;
@@ -157,7 +208,6 @@ impl Battle {
                 }
             }
         }
-        result
     }
 
     /// The facings a unit may take at the end of a move to `to` (R5.4): any, or toward an adjacent enemy.

@@ -3,8 +3,10 @@
 //! A [`Scenario`] is made by [`Scenario::parse`], which checks everything once, or built in code by
 //! [`Scenario::synthetic`], which checks what it is given; the battle then trusts it.
 
+mod counter;
 mod parse;
 
+pub use counter::CounterColour;
 pub use parse::{Problem, ScenarioError};
 
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
@@ -41,6 +43,8 @@ pub struct SideInfo {
     pub home: Dir,
     /// Its card colour.
     pub colour: Colour,
+    /// Its display colour on the board (the scenario key `counter`).
+    pub counter: CounterColour,
     /// Destroyed units at which it is exhausted (R8.1).
     pub exhaustion: u8,
 }
@@ -162,6 +166,7 @@ impl Scenario {
             name: format!("Side {}", id.to_uppercase()),
             home,
             colour,
+            counter: CounterColour::default_for(side),
             exhaustion: counts[side.index()].div_ceil(2) as u8,
         };
         Ok(Scenario {

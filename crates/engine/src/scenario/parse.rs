@@ -1,6 +1,6 @@
 //! Reading a scenario file: raw TOML first, then every check of SCENARIO_FORMAT.md, all problems reported together.
 
-use super::{Colour, MAX_OBJECTIVES, MAX_TURNS, MAX_UNITS, Objective, Scenario, SideInfo};
+use super::{Colour, CounterColour, MAX_OBJECTIVES, MAX_TURNS, MAX_UNITS, Objective, Scenario, SideInfo};
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::{Cell, Map, Terrain};
 use crate::options::Options;
@@ -77,6 +77,7 @@ struct RawSide {
     name: Option<String>,
     home: Option<Spanned<String>>,
     colour: Option<Spanned<String>>,
+    counter: Option<Spanned<String>>,
     exhaustion: Option<Spanned<i64>>,
 }
 
@@ -468,11 +469,21 @@ fn check_sides(raw: &[Spanned<RawSide>], r: &mut Report) -> Option<CheckedSides>
                 }
             },
         };
+        let side = if i == 0 { Side::A } else { Side::B };
+        let counter = match &s.counter {
+            None => CounterColour::default_for(side),
+            Some(c) => CounterColour::parse(c.get_ref()).unwrap_or_else(|| {
+                let why = format!("side '{id}': counter '{}' is not a colour name or #rrggbb", c.get_ref());
+                r.at(Some(c.span()), why);
+                CounterColour::default_for(side)
+            }),
+        };
         let info = SideInfo {
             name: s.name.clone().unwrap_or_else(|| id.clone()),
             id,
             home: home.unwrap_or(Dir::N),
             colour: colour.unwrap_or(Colour::Red),
+            counter,
             exhaustion: 1,
         };
         let exhaustion = (
@@ -488,6 +499,9 @@ fn check_sides(raw: &[Spanned<RawSide>], r: &mut Report) -> Option<CheckedSides>
         }
         if a.3 && b.3 && a.0.colour == b.0.colour {
             r.at(Some(b.4.clone()), "the two sides have the same card colour (R2.1)");
+        }
+        if a.0.counter == b.0.counter {
+            r.at(Some(b.4.clone()), format!("the two sides have the same counter colour '{}'", b.0.counter));
         }
         if a.2 && b.2 && a.0.home == b.0.home {
             r.at(Some(b.4.clone()), "the two sides have the same home edge (R2.1)");

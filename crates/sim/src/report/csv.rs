@@ -70,6 +70,7 @@ pub fn games_csv(sim: &Simulation) -> String {
             match s.reason {
                 EndReason::TurnLimit => "turn_limit".into(),
                 EndReason::Exhaustion(side) => format!("exhaustion:{}", side_id(side)),
+                EndReason::Resigned(side) => format!("resigned:{}", side_id(side)),
             },
             s.points[0].to_string(),
             s.points[1].to_string(),
