@@ -8,9 +8,15 @@ use crate::event::{EndReason, Event};
 use crate::scenario::Scenario;
 use crate::unit::{Side, UnitId};
 
-fn unit(s: &Scenario, u: UnitId) -> String {
+/// A unit named with its side, so that a log line is clear on its own: "Union 3rd Brigade (regular infantry)".
+pub fn unit(s: &Scenario, u: UnitId) -> String {
     let info = &s.units[u.index()];
-    format!("{} ({} {})", info.name, info.quality, info.arm)
+    let side = side(s, info.side);
+    if info.name.starts_with(side) {
+        format!("{} ({} {})", info.name, info.quality, info.arm)
+    } else {
+        format!("{side} {} ({} {})", info.name, info.quality, info.arm)
+    }
 }
 
 fn side(s: &Scenario, side: Side) -> &str {
