@@ -111,8 +111,16 @@ pub fn event(s: &Scenario, e: &Event) -> String {
 
 /// One action in words, as offered to the side to act.
 pub fn action(b: &Battle, a: &Action) -> String {
+    order(b, b.active_unit(), a)
+}
+
+/// An order in words as `unit` would give it (with the number needed for attacks): also for a unit not yet
+/// activated, whose orders a player looks at before choosing it ([`Battle::orders_for`]).
+pub fn order(b: &Battle, unit: Option<UnitId>, a: &Action) -> String {
     let s = b.scenario();
-    let unit_at = |u: UnitId| format!("{} at {}", unit(s, u), b.unit(u).at);
+    let unit_at = |u: UnitId| format!("{} at {}", self::unit(s, u), b.unit(u).at);
+    let needed =
+        || unit.and_then(|me| b.assess_order(me, a).ok()).map_or(String::new(), |x| format!(" ({}+)", x.needed));
     match *a {
         Action::Activate(u) => {
             let shaken = if b.unit(u).shaken { ", shaken" } else { "" };
@@ -121,34 +129,15 @@ pub fn action(b: &Battle, a: &Action) -> String {
         Action::EndActivations => "End activations".to_string(),
         Action::Hold => "Hold".to_string(),
         Action::Move { to, facing } => format!("Move to {to}, face {facing}"),
-        Action::Fire { target, facing } => {
-            let odds = b
-                .active_unit()
-                .and_then(|me| b.assess_order(me, a).ok())
-                .map_or(String::new(), |x| format!(" ({}+)", x.needed));
-            if Some(facing) == b.active_unit().map(|u| b.unit(u).facing) {
-                format!("Fire at {}{odds}", unit_at(target))
-            } else {
-                format!("Face {facing} and fire at {}{odds}", unit_at(target))
-            }
+        Action::Fire { target, facing } if Some(facing) == unit.map(|u| b.unit(u).facing) => {
+            format!("Fire at {}{}", unit_at(target), needed())
         }
+        Action::Fire { target, facing } => format!("Face {facing} and fire at {}{}", unit_at(target), needed()),
         Action::MoveFire { to, facing, target } => {
-            let odds = b
-                .active_unit()
-                .and_then(|me| b.assess_order(me, a).ok())
-                .map_or(String::new(), |x| format!(" ({}+)", x.needed));
-            format!("Move to {to}, face {facing}, fire at {}{odds}", unit_at(target))
+            format!("Move to {to}, face {facing}, fire at {}{}", unit_at(target), needed())
         }
-        Action::FireMove { target } => {
-            let odds = b
-                .active_unit()
-                .and_then(|me| b.assess_order(me, a).ok())
-                .map_or(String::new(), |x| format!(" ({}+)", x.needed));
-            format!("Fire & Move: fire at {}{odds}, then move", unit_at(target))
-        }
-        Action::Advance { to, facing } if Some(to) == b.active_unit().map(|u| b.unit(u).at) => {
-            format!("Stay, face {facing}")
-        }
+        Action::FireMove { target } => format!("Fire & Move: fire at {}{}, then move", unit_at(target), needed()),
+        Action::Advance { to, facing } if Some(to) == unit.map(|u| b.unit(u).at) => format!("Stay, face {facing}"),
         Action::Advance { to, facing } => format!("Move to {to}, face {facing}"),
     }
 }

@@ -41,6 +41,9 @@ pub async fn serve(uri: Uri) -> Response {
         return crate::error::ApiError::NotFound(format!("no API endpoint {} (see docs/api.md)", uri.path()))
             .into_response();
     }
+    if let Some(page) = crate::pages::page(path) {
+        return page;
+    }
     if path.split('/').any(|part| part == "..") {
         return (StatusCode::BAD_REQUEST, "bad path").into_response();
     }

@@ -13,8 +13,10 @@
 
 pub mod api;
 mod assets;
+pub mod board;
 pub mod error;
 pub mod ledger;
+pub mod pages;
 pub mod session;
 pub mod store;
 pub mod tokens;

@@ -59,6 +59,8 @@ pub struct SideView {
     pub home: Dir,
     /// Its card colour.
     pub colour: Colour,
+    /// Its display colour on the board, in the log and the ledger (the scenario key `counter`).
+    pub counter: String,
     /// Destroyed units at which it is exhausted (R8.1).
     pub exhaustion: u8,
     /// Units at the start.
@@ -179,6 +181,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             name: i.name.clone(),
             home: i.home,
             colour: i.colour,
+            counter: i.counter.to_string(),
             exhaustion: i.exhaustion,
             starting_units: s.starting_units(sd),
         }
@@ -213,6 +216,8 @@ pub struct UnitView {
     pub shaken: bool,
     /// Whether it has been activated this turn.
     pub activated_this_turn: bool,
+    /// Whether it has been activated on the card in play (cards; this turn under the other initiative systems).
+    pub activated_this_card: bool,
     /// For guns: the unit it ranged on with its previous attack (R6.4).
     pub ranging_on: Option<u8>,
 }
@@ -409,6 +414,8 @@ pub fn log_entries(live: &Live, from: usize) -> Vec<LogEntry> {
                 decision += 1;
                 next_end = live.step_end(decision);
             }
+            // A resignation follows the last decision without being one.
+            let decision = decision.min(live.decisions());
             LogEntry { index, decision, text: narrate::event(s, e), event: *e }
         })
         .collect()
@@ -487,6 +494,9 @@ pub struct UndoView {
     pub possible: bool,
     /// How many of this token's decisions can be taken back.
     pub decisions: usize,
+    /// How many of them one press of Undo takes back (`count` for `POST …/undo`): the last order together with
+    /// the activation that began it, or the last decision alone.
+    pub last_order: usize,
 }
 
 /// Where a replay view stands.
@@ -599,6 +609,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
     let live_view = replay.is_none();
     let your_turn = live_view && side_to_act.is_some_and(|sd| ctx.role.controls(sd) && !to_act.computer);
     let undo = if live_view { live.undoable(ctx.role, ctx.players) } else { 0 };
+    let last_order = live.last_order_len(ctx.role, ctx.players).min(undo);
     let over = b.result();
     let last_card = live.game.log().iter().rev().find_map(|e| match e {
         Event::CardDrawn { card, .. } => Some(*card),
@@ -631,6 +642,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
                     alive: st.alive,
                     shaken: st.shaken,
                     activated_this_turn: b.activated_this_turn(u),
+                    activated_this_card: b.activated_this_card(u),
                     ranging_on: st.ranging_on().map(|r| r.0),
                 }
             })
@@ -648,7 +660,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
         log_from: log_from.min(live.game.log().len()),
         log_len: live.game.log().len(),
         log: log_entries(live, log_from),
-        undo: UndoView { possible: undo > 0, decisions: undo },
+        undo: UndoView { possible: undo > 0, decisions: undo, last_order },
         result: over.map(|r| result_view(s, r)),
         seed: over.map(|_| live.game.seed()),
         ledger: over.map(|_| ledger(&live.game)),
@@ -711,6 +723,8 @@ pub struct ReplayView {
     pub start: Vec<LogEntry>,
     /// Every decision.
     pub steps: Vec<ReplayStep>,
+    /// The events after the last decision that no decision caused: a resignation.
+    pub end: Vec<LogEntry>,
 }
 
 /// The replay of a game, rebuilt from its start.
@@ -732,5 +746,9 @@ pub fn replay_view(live: &Live, players: &[PlayerKind; 2]) -> ReplayView {
             events: log_entries(&past, from),
         });
     }
-    ReplayView { decisions: live.decisions(), start, steps }
+    let from = past.game.log().len();
+    if let Some(side) = live.game.resigned() {
+        past.game.resign(side).expect("a game's own resignation replays");
+    }
+    ReplayView { decisions: live.decisions(), start, steps, end: log_entries(&past, from) }
 }

@@ -1,109 +1,13 @@
 //! API tests against a real server on an ephemeral loopback port (docs/api.md).
 
-use pacw_server::{RunningServer, Server, ServerConfig};
+mod common;
+
+use common::*;
+use pacw_server::{Server, ServerConfig};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// A fresh data directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes).unwrap();
-        let suffix: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        TempDir(std::env::temp_dir().join(format!("pacw-api-{name}-{suffix}")))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-async fn start(dir: &Path) -> RunningServer {
-    let config = ServerConfig {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.to_path_buf(),
-        computer_delay: Duration::ZERO,
-    };
-    Server::bind(config).await.expect("the server starts").spawn()
-}
-
-struct Api {
-    base: String,
-    http: reqwest::Client,
-}
-
-impl Api {
-    fn new(server: &RunningServer) -> Api {
-        Api { base: server.base(), http: reqwest::Client::new() }
-    }
-
-    async fn get(&self, path: &str) -> (StatusCode, Value) {
-        let r = self.http.get(format!("{}{path}", self.base)).send().await.unwrap();
-        let status = r.status();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
-        let r = self.http.post(format!("{}{path}", self.base)).json(&body).send().await.unwrap();
-        let status = r.status();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn post_raw(&self, path: &str, body: impl Into<reqwest::Body>) -> (StatusCode, Value) {
-        let r = self.http.post(format!("{}{path}", self.base)).body(body).send().await.unwrap();
-        let status = r.status();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn create(&self, body: Value) -> Value {
-        let (s, v) = self.post("/api/games", body).await;
-        assert_eq!(s, StatusCode::CREATED, "{v}");
-        v
-    }
-
-    async fn view(&self, token: &str) -> Value {
-        let (s, v) = self.get(&format!("/api/play/{token}")).await;
-        assert_eq!(s, StatusCode::OK, "{v}");
-        v
-    }
-
-    async fn act(&self, token: &str, body: Value) -> (StatusCode, Value) {
-        self.post(&format!("/api/play/{token}/actions"), body).await
-    }
-
-    /// Waits until the token may act or the game is over.
-    async fn wait_turn(&self, token: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let v = self.view(token).await;
-            if v["your_turn"] == true || !v["result"].is_null() {
-                return v;
-            }
-            assert!(Instant::now() < deadline, "the computer did not move: {}", v["to_act"]);
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    }
-}
-
-fn token(created: &Value, role: &str) -> String {
-    created["tokens"][role].as_str().unwrap_or_else(|| panic!("no {role} token in {}", created["tokens"])).to_string()
-}
-
-/// The index of the first legal action whose JSON matches `pred`.
-fn find(view: &Value, pred: impl Fn(&Value) -> bool) -> Option<u64> {
-    view["legal_actions"].as_array().unwrap().iter().find(|a| pred(&a["action"])).map(|a| a["index"].as_u64().unwrap())
-}
-
-fn is_activate(a: &Value) -> bool {
-    a.get("activate").is_some()
-}
-
 #[tokio::test]
 async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
     let dir = TempDir::new("lobby");

@@ -1,11 +1,13 @@
-//! Acting and taking back: every action is checked by the engine and committed to the database before the reply.
+//! Acting, taking back, resigning and a rematch: every change is checked by the engine and committed to the
+//! database before the reply.
 
 use super::{AppState, Body, blocking};
 use crate::error::ApiResult;
-use crate::session::{ActRequest, UndoRequest};
+use crate::session::{ActRequest, Created, ResignRequest, UndoRequest};
 use crate::view::GameView;
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 
 /// `POST /api/play/{token}/actions`: `{"index": 3}` and/or `{"action": {...}}`, optionally `"decisions": n`.
 /// The reply is the view with the log from the first event the action caused.
@@ -26,4 +28,34 @@ pub async fn undo(
 ) -> ApiResult<Json<GameView>> {
     let (entry, role) = games.by_token(&token)?;
     Ok(Json(blocking(move || games.undo(&entry, role, req)).await?))
+}
+
+/// `POST /api/play/{token}/resign`: `{}` (a hot-seat link may name `"side"`); the reply is the full view.
+pub async fn resign(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+    Body(req): Body<ResignRequest>,
+) -> ApiResult<Json<GameView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.resign(&entry, role, req)).await?))
+}
+
+/// The reply to a rematch: the new game, and which of its roles continues the requester's part.
+#[derive(serde::Serialize)]
+pub struct Rematch {
+    /// The new game, as `POST /api/games` gives it.
+    #[serde(flatten)]
+    pub created: Created,
+    /// The requester's role in it (`A`, `B`, `hotseat` or `spectator`): the side swapped.
+    pub you: &'static str,
+}
+
+/// `POST /api/play/{token}/rematch`: a new game of the same scenario and options with the sides swapped.
+pub async fn rematch(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<(StatusCode, Json<Rematch>)> {
+    let (entry, role) = games.by_token(&token)?;
+    let (created, you) = blocking(move || games.rematch(&entry, role)).await?;
+    Ok((StatusCode::CREATED, Json(Rematch { created, you })))
 }

@@ -1,10 +1,13 @@
-//! The battle page's view of a game, for a token; and the save of a finished game.
+//! The battle page's view of a game for a token, the questions it asks without changing it (a unit's orders, an
+//! order explained, the game's summary), and the save of a finished game.
 
-use super::AppState;
+use super::{AppState, Body, blocking};
+use crate::board::{ExplainRequest, Explanation, UnitOrders};
 use crate::error::{ApiError, ApiResult};
+use crate::session::GameSummary;
 use crate::view::GameView;
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use serde::Deserialize;
 
@@ -37,4 +40,33 @@ pub async fn view(
 pub async fn save(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<pacw_engine::SaveFile>> {
     let (entry, _) = games.by_token(&token)?;
     Ok(Json(games.save_of(&entry)?))
+}
+
+/// `GET /api/play/{token}/summary`: the game's public facts for this token (for a "your games" list).
+pub async fn summary(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<GameSummary>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(games.summary(&entry, role)))
+}
+
+/// `GET /api/play/{token}/units/{unit}`: a unit's orders (also before its activation) with their odds, the path
+/// of each move, the line of sight to every square, and why every other square and enemy is refused.
+pub async fn unit(
+    State(games): State<AppState>,
+    path: Result<Path<(String, u8)>, PathRejection>,
+) -> ApiResult<Json<UnitOrders>> {
+    let Path((token, unit)) =
+        path.map_err(|e| ApiError::BadRequest(format!("the unit must be a number from 0: {}", e.body_text())))?;
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.unit_orders(&entry, role, unit)).await?))
+}
+
+/// `POST /api/play/{token}/explain`: `{"unit": 3, "action": {...}}`: whether that order is legal now (after the
+/// unit's activation, if it is not yet activated), why not, and its odds. Changes nothing.
+pub async fn explain(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+    Body(req): Body<ExplainRequest>,
+) -> ApiResult<Json<Explanation>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.explain(&entry, role, req)).await?))
 }

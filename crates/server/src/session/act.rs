@@ -114,7 +114,7 @@ impl Games {
         Ok(())
     }
 
-    fn publish(
+    pub(super) fn publish(
         &self,
         entry: &GameEntry,
         live: &Live,

@@ -51,6 +51,9 @@ impl Live {
         for &a in checked.actions() {
             live.apply(a).expect("a checked save replays");
         }
+        if let Some(side) = checked.resigned() {
+            live.game.resign(side).expect("a checked save's resignation replays");
+        }
         Ok(live)
     }
 
@@ -88,6 +91,17 @@ impl Live {
     /// the computer's decisions but stopping at another person's.
     pub fn undoable(&self, role: Role, players: &[PlayerKind; 2]) -> usize {
         self.undo_plan(role, players, usize::MAX).0
+    }
+
+    /// How many of `role`'s decisions one press of Undo takes back: its last order together with the activation
+    /// that began it (2), or its last decision alone (1); 0 if it has none. [`Live::undoable`] bounds it.
+    pub fn last_order_len(&self, role: Role, players: &[PlayerKind; 2]) -> usize {
+        let own =
+            |i: usize| role.controls(self.steps[i].side) && players[self.steps[i].side.index()] == PlayerKind::Human;
+        let Some(last) = (0..self.steps.len()).rev().find(|&i| own(i)) else { return 0 };
+        let actions = self.game.actions();
+        let is_order = !matches!(actions[last], Action::Activate(_) | Action::EndActivations);
+        if is_order && last > 0 && own(last - 1) && matches!(actions[last - 1], Action::Activate(_)) { 2 } else { 1 }
     }
 
     /// Going back from the last decision: (own decisions found, decisions to remove to take back `want` of them).

@@ -5,12 +5,16 @@
 //! and only then made visible: in memory, to the reply and to the subscribers.
 
 mod act;
+mod ask;
 mod computer;
 mod create;
+mod end;
 mod live;
 
 pub use act::{ActRequest, UndoRequest};
+pub use ask::GameSummary;
 pub use create::{CreateGame, Created, OptionsInput};
+pub use end::ResignRequest;
 pub use live::{Live, Step};
 
 use crate::error::{ApiError, ApiResult};
@@ -371,6 +375,9 @@ impl Games {
         let mut past = Live::new(live.game.undo(n));
         for &a in &live.game.actions()[..k] {
             past.apply(a).expect("a game's own decisions replay");
+        }
+        if let Some(side) = live.game.resigned().filter(|_| k == n) {
+            past.game.resign(side).expect("a game's own resignation replays");
         }
         past.revision = live.revision;
         Ok(game_view(&entry.ctx(role), &past, 0, Some(ReplayPos { decision: k, of: n })))
