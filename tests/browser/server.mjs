@@ -11,26 +11,41 @@ import { chromium } from 'playwright-core';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const screenshots = join(root, 'target', 'browser-screenshots');
 
-/// Runs `pacw serve` on 127.0.0.1:0; resolves with { url, stop }.
-export function startServer() {
+/// Runs `pacw serve` on 127.0.0.1 (any free port) with a fresh data directory; resolves with { url, stop, restart }.
+/// `restart` stops it and starts it again on the same port and data, as after an upgrade or a crash.
+export async function startServer() {
   const data = mkdtempSync(join(tmpdir(), 'pacw-browser-'));
   const binary = process.env.PACW_BIN || join(root, 'target', 'debug', 'pacw');
-  const child = spawn(binary, ['serve', '--addr', '127.0.0.1:0', '--data', data, '--computer-delay-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`pacw serve did not start:\n${out}`)), 20000);
-    const onData = (chunk) => {
-      out += chunk;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[0], stop: () => child.kill('SIGTERM') });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`pacw serve exited with ${code}:\n${out}`)));
+  let child = null;
+  const spawnOn = (addr) => {
+    child = spawn(binary, ['serve', '--addr', addr, '--data', data, '--computer-delay-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    return new Promise((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`pacw serve did not start:\n${out}`)), 20000);
+      const onData = (chunk) => {
+        out += chunk;
+        const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[0]);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.on('exit', (code) => reject(new Error(`pacw serve exited with ${code}:\n${out}`)));
+    });
+  };
+  const url = await spawnOn('127.0.0.1:0');
+  const stop = () => new Promise((resolve) => {
+    if (!child || child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
   });
+  const restart = async () => {
+    await stop();
+    await spawnOn(new URL(url).host);
+  };
+  return { url, stop, restart };
 }
 
 /// Debian's Chromium, headless, with a fresh profile and no background networking.
@@ -61,4 +76,53 @@ export function serverAndBrowser() {
     env.server?.stop();
   });
   return env;
+}
+
+/// A new page in a fresh browser context whose local storage has the given page settings (by default the other
+/// side's moves shown at once, and no hot-seat hand-over screen), failing the test on any page error.
+export async function freshPage(browser, { viewport = { width: 1366, height: 900 }, settings = {} } = {}) {
+  const context = await browser.newContext({ viewport });
+  const all = { pace: 0, handover: false, ...settings };
+  await context.addInitScript((all) => {
+    for (const [k, v] of Object.entries(all)) localStorage.setItem(`pacw-setting-${k}`, JSON.stringify(v));
+  }, all);
+  const page = await context.newPage();
+  const errors = [];
+  watchErrors(page, errors);
+  page.errors = errors;
+  return page;
+}
+
+/// Creates a game through the API: { created, token } for the role asked.
+export async function createGame(url, request, role) {
+  const reply = await fetch(`${url}api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+  const created = await reply.json();
+  if (reply.status !== 201) throw new Error(`cannot create the game: ${JSON.stringify(created)}`);
+  return { created, token: created.tokens[role] };
+}
+
+/// The game's view for a token, from the API.
+export async function view(url, token) {
+  return (await fetch(`${url}api/play/${token}`)).json();
+}
+
+/// Acts through the API (for setting a position up quickly).
+export async function act(url, token, body) {
+  const reply = await fetch(`${url}api/play/${token}/actions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (reply.status !== 200) throw new Error(`refused: ${await reply.text()}`);
+  return reply.json();
+}
+
+/// Hot-seat: ends activations (through the API) until `side` chooses a unit on a card with at least `left`
+/// activations; returns the view.
+export async function cardFor(url, token, side, left = 1) {
+  for (let i = 0; i < 400; i++) {
+    const v = await view(url, token);
+    const ready = v.active_side === side && v.active_unit === null && (v.activations_left ?? 99) >= left && v.legal_actions.some((a) => a.action.activate !== undefined);
+    if (ready) return v;
+    if (v.result) throw new Error('the game ended first');
+    const end = v.legal_actions.find((a) => a.action === 'end_activations');
+    await act(url, token, { index: end.index, decisions: v.decisions });
+  }
+  throw new Error(`${side} never got a card of ${left}`);
 }

@@ -1,12 +1,19 @@
-// The page router: `/` is the lobby, `/game/{token}` a battle (with `?replay` the replay view).
+// The page router: `/` is the lobby, `/game/{token}` a battle, `/game/{token}?replay` its replay.
 
 import { showLobby } from './lobby.js';
 import { showBattle } from './battle.js';
+import { showReplay } from './replay.js';
 
 const app = document.getElementById('app');
 const match = location.pathname.match(/^\/game\/([0-9a-fA-F]+)\/?$/);
-if (match) {
-  showBattle(app, match[1], new URLSearchParams(location.search).has('replay'));
-} else {
+if (!match) {
   showLobby(app);
+} else if (new URLSearchParams(location.search).has('replay')) {
+  showReplay(app, match[1]);
+} else {
+  showBattle(app, match[1]);
 }
+
+import { showKeys } from './keys.js';
+
+document.querySelector('.keys-button')?.addEventListener('click', showKeys);

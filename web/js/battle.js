@@ -1,300 +1,795 @@
-// The battle page: board, card and deck, orders with their exact odds, dice, log, undo, replay and luck ledger.
+// The battle page: the board is the interface. Select a unit, square or objective to read about it; select one of
+// your units to see what it can do, then click a square (and a facing), an enemy, and confirm. The opponent's
+// decisions are played back as they happen; the log, dice, cards, odds and result sit beside the board.
 
 import { api } from './api.js';
-import { renderBoard } from './board.js';
-import { h, percent } from './util.js';
+import { Board, moveArrows, neighbour, parseSquare, squareName } from './board.js';
+import { forget, remember, setSetting, setShownDecisions, setting, shownDecisions } from './games.js';
+import { installKeys } from './keys.js';
+import { UnitChoices, kindOf } from './orders.js';
+import { cardFace, deckPanel, diceTray, ledgerTable, logLine, losses, oddsBox, resultHeadline, squareInfo, unitInfo, unitLabel } from './panels.js';
+import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 
-const RESULTS = ['miss', 'shaken', 'retreat', 'destroyed', 'stand'];
-
-export async function showBattle(app, token, replayMode) {
-  const page = new Battle(app, token, replayMode);
+export async function showBattle(app, token) {
+  const page = new Battle(app, token);
   await page.start();
+  return page;
 }
 
+const ARROWS = { ArrowUp: 'N', ArrowRight: 'E', ArrowDown: 'S', ArrowLeft: 'W' };
+
 class Battle {
-  constructor(app, token, replayMode) {
+  constructor(app, token) {
     this.app = app;
     this.token = token;
-    this.replayMode = replayMode;
-    this.view = null;
-    this.filter = null; // { square } or { target }: narrows the orders list after a click on the board
-    this.selected = null; // index of the chosen legal action
-    this.seenLog = 0;
-    this.error = '';
+    this.view = null; // the live view, its log merged in `this.log`
+    this.log = [];
+    this.shown = null; // the view on screen: the live one, or a past one while playing back
+    this.selected = null; // a unit id
+    this.square = null; // the square last picked or under the keyboard cursor
+    this.choices = null; // the selected unit's orders (UnitChoices)
+    this.pending = null; // the order being built: { stage: 'attack' | 'facing' | 'confirm', … }
+    this.refusal = null; // the last refused click: { rule, reason, line, square }
+    this.hover = null;
+    this.cursor = null;
+    this.queue = []; // decisions of others still to be played back
+    this.playing = false;
     this.busy = false;
+    this.error = '';
+    this.connection = 'live';
+    this.lastMove = [];
+    this.since = []; // the others' decisions since this token's last one, in words
+    this.freshFrom = Infinity; // log index from which dice are new (animated)
+    this.handedTo = null; // hot-seat: the side the screen was last handed to
   }
+
+  // ------------------------------------------------------------------ loading and following the game
 
   async start() {
     try {
       this.view = await api.view(this.token);
     } catch (e) {
-      this.app.innerHTML = '';
-      this.app.append(h('p', { class: 'error' }, `This game cannot be opened: ${e.message}`), h('a', { href: '/' }, 'Back to the lobby'));
+      this.app.replaceChildren(h('p', { class: 'error' }, `This game cannot be opened: ${e.message}`), h('a', { href: '/' }, 'Back to the lobby'));
       return;
     }
-    this.seenLog = this.view.log_len;
-    if (this.replayMode) {
-      this.replay = { at: 0, of: this.view.decisions };
-      await this.showReplayAt(0);
-      return;
+    this.log = this.view.log;
+    remember(this.token, { id: this.view.id, role: this.view.role, title: this.view.scenario.title });
+    this.layout();
+    const shown = shownDecisions(this.token);
+    const startAt = Math.min(shown, this.view.decisions);
+    if (startAt < this.view.decisions && !this.view.result) {
+      // Decisions this page has not shown: the computer's opening moves, or the other player's while away.
+      await this.catchUp(startAt);
+    } else {
+      this.adopt(this.view);
     }
-    this.render();
     this.listen();
   }
 
   listen() {
     const source = api.events(this.token);
-    // The stream opens with the game's revision: moves made between loading the view and subscribing (the
-    // computer's, say) or while reconnecting would otherwise never reach this page.
-    source.addEventListener('hello', () => this.reload());
-    source.addEventListener('update', (ev) => {
-      const update = JSON.parse(ev.data);
-      if (!this.view || update.revision > this.view.revision) this.reload();
+    source.addEventListener('hello', () => {
+      this.connection = 'live';
+      this.reload();
     });
+    source.addEventListener('update', (ev) => this.onUpdate(JSON.parse(ev.data)));
     source.addEventListener('resync', () => this.reload());
-    source.onerror = () => { /* EventSource reconnects by itself */ };
+    source.onerror = () => {
+      this.connection = 'reconnecting';
+      this.renderStatus();
+    };
+    this.source = source;
   }
 
-  async reload() {
+  async onUpdate(update) {
+    if (update.kind === 'action' && !this.mine(update.side, update.computer)) {
+      this.since.push({ side: update.side, text: update.text, events: update.events });
+      this.queue.push(update);
+      this.playQueue();
+      return;
+    }
+    if (!this.view || update.decisions !== this.view.decisions || update.log_len !== this.log.length) this.reload();
+  }
+
+  /// Whether a decision by `side` was made through this page's token.
+  mine(side, computer) {
+    return !computer && this.view.you_play.includes(side) && this.view.mode !== 'watch';
+  }
+
+  /// Shows the others' decisions one by one, paced, then the live view.
+  async playQueue() {
+    if (this.playing) return;
+    this.playing = true;
+    const pace = setting('pace', 700);
+    while (this.queue.length) {
+      const update = this.queue.shift();
+      this.playingSide = update.side;
+      if (pace > 0 && this.queue.length) {
+        // Behind: show the game as it was after this decision, with the move marked.
+        try {
+          const past = await api.replayAt(this.token, update.decisions);
+          this.showPast(past, update.events);
+          await sleep(pace);
+          continue;
+        } catch { /* the game changed under us (an undo): fall through to the live view */ }
+      }
+      await this.reload(update.events);
+      if (pace > 0 && this.queue.length) await sleep(pace);
+    }
+    this.playing = false;
+    this.render();
+  }
+
+  /// Plays back the decisions after `from` that this page has not shown, from the game's replay.
+  async catchUp(from) {
+    let steps = [];
     try {
-      const view = await api.view(this.token);
-      // A restarted server counts revisions afresh, so a change in decisions counts too.
-      if (!this.view || view.revision >= this.view.revision || view.decisions !== this.view.decisions) {
+      steps = (await api.replay(this.token)).steps.slice(from);
+    } catch { /* nothing to play back */ }
+    const others = steps.filter((s) => !this.mine(s.side, s.computer));
+    this.since = others.map((s) => ({ side: s.side, text: s.text, events: s.events }));
+    const pace = setting('pace', 700);
+    if (pace > 0 && others.length) {
+      this.playing = true;
+      for (const step of steps) {
+        this.playingSide = step.side;
+        try {
+          const past = await api.replayAt(this.token, step.decision);
+          this.showPast(past, step.events);
+          await sleep(this.mine(step.side, step.computer) ? 0 : pace);
+        } catch { break; }
+      }
+      this.playing = false;
+    }
+    await this.reload();
+  }
+
+  showPast(past, events) {
+    this.lastMove = moveArrows(events || [], past);
+    this.shown = past;
+    this.render();
+  }
+
+  async reload(events) {
+    try {
+      const from = this.log.length;
+      const view = await api.view(this.token, from);
+      if (view.log_len < from || view.decisions < (this.view?.decisions ?? 0)) {
+        this.adopt(await api.view(this.token)); // an undo cut the log back
+      } else {
+        if (events) this.lastMove = moveArrows(events, view);
         this.adopt(view);
       }
+      this.error = '';
+    } catch (e) {
+      this.error = e.message;
+      this.renderStatus();
+    }
+  }
+
+  /// Makes `view` the live view, merging its log into the page's.
+  adopt(view) {
+    const decisionsChanged = !this.view || view.decisions !== this.view.decisions || view.log_from === 0;
+    const from = Math.min(view.log_from, this.log.length);
+    this.freshFrom = this.log.length;
+    this.log = this.log.slice(0, from).concat(view.log);
+    view.log = this.log;
+    this.view = view;
+    this.shown = view;
+    setShownDecisions(this.token, view.decisions);
+    if (decisionsChanged) {
+      this.pending = null;
+      this.refusal = null;
+      this.choices = null;
+      if (view.your_turn && view.active_unit !== null && view.active_unit !== undefined) {
+        this.selected = view.active_unit; // its order, or its Advance after Fire & Move, comes next
+      } else if (this.selected !== null && !view.units[this.selected]?.alive) {
+        this.selected = null;
+      }
+      if (this.selected !== null) this.fetchChoices(this.selected);
+    }
+    this.remembered();
+    this.render();
+    this.announceTurn();
+  }
+
+  remembered() {
+    const v = this.view;
+    remember(this.token, { status: v.result ? 'finished' : 'in_progress', title: v.scenario.title, turn: v.turn });
+  }
+
+  // ------------------------------------------------------------------ selection and orders
+
+  get live() {
+    return !this.playing && this.shown === this.view;
+  }
+
+  async fetchChoices(unit) {
+    const v = this.view;
+    const u = v.units[unit];
+    if (!v.your_turn || !u || !v.you_play.includes(u.side)) return;
+    try {
+      const reply = await api.unit(this.token, unit);
+      if (this.selected !== unit || reply.decisions !== this.view.decisions) return;
+      this.choices = new UnitChoices(reply, this.view.units[unit].at);
+      this.render();
     } catch (e) {
       this.error = e.message;
       this.render();
     }
   }
 
-  adopt(view) {
-    const decisionsChanged = !this.view || view.decisions !== this.view.decisions;
-    this.view = view;
-    if (decisionsChanged) {
-      this.filter = null;
-      this.selected = null;
+  select(unit) {
+    this.selected = unit;
+    this.choices = null;
+    this.pending = null;
+    this.refusal = null;
+    if (unit !== null) this.fetchChoices(unit);
+    this.render();
+  }
+
+  refuse(refusal, extra = {}) {
+    this.refusal = refusal ? { ...refusal, ...extra } : null;
+    this.render();
+  }
+
+  /// A click (or Enter) on the board: a unit, or a square.
+  onPick({ unit, square }) {
+    if (square) this.square = square;
+    this.refusal = null;
+    const v = this.shown;
+    if (!this.live || !v) {
+      if (unit !== null) this.selected = unit;
+      this.render();
+      return;
+    }
+    const u = unit !== null ? v.units[unit] : null;
+    const sel = this.selected !== null ? v.units[this.selected] : null;
+    const ch = this.choices;
+    if (u) {
+      if (sel && u.id === sel.id) {
+        if (ch?.canAct && ch.moveSquares().has(sel.at)) return this.startFacing(sel.at, 'move');
+        if (ch && !ch.canAct) return this.refuse(ch.reply.refusal);
+        return this.render();
+      }
+      if (ch && u.side !== sel.side) return this.pickEnemy(u);
+      return this.select(u.id);
+    }
+    if (ch && square) {
+      if (!ch.canAct) return this.refuse(ch.reply.refusal, { square });
+      const target = this.pending?.target;
+      if (target !== undefined && ch.moveFireSquares(target).has(square)) return this.startFacing(square, 'move_fire', target);
+      if (ch.moveSquares().has(square)) return this.startFacing(square, 'move');
+      const why = ch.reply.squares[square];
+      if (why) return this.refuse(why, { square });
     }
     this.render();
   }
 
-  async act(index) {
-    if (this.busy) return;
+  /// An enemy clicked while one of your units is selected: Fire, Fire & Move, or Move & Fire from a square.
+  async pickEnemy(enemy) {
+    const ch = this.choices;
+    if (!ch.canAct) return this.refuse(ch.reply.refusal);
+    const p = this.pending;
+    if (p && p.to && (p.kind === 'move' || p.kind === 'move_fire') && p.to !== ch.at) {
+      // A square is picked: Move & Fire from it.
+      if (p.facing) {
+        const order = ch.moveFire(enemy.id, p.to, p.facing);
+        if (order) return this.setConfirm({ ...p, kind: 'move_fire', target: enemy.id, order });
+      }
+      const facings = ch.moveFireFacings(enemy.id, p.to);
+      if (Object.values(facings).some(Boolean)) return this.startFacing(p.to, 'move_fire', enemy.id);
+      return this.explainRefusal({ move_fire: { to: p.to, facing: p.facing || this.shown.units[ch.reply.unit].facing, target: enemy.id } }, enemy);
+    }
+    const t = ch.targets().get(enemy.id);
+    if (!t) {
+      const why = ch.reply.enemies[enemy.id];
+      return this.refuse(why, why?.blocked_at || why?.rule === 'R6.2' ? { line: { from: ch.at, to: enemy.at, blockedAt: why.blocked_at } } : { square: enemy.at });
+    }
+    const facings = Object.values(ch.fireFacings(enemy.id)).filter(Boolean).length;
+    if (facings > 1) return this.startFacing(ch.at, 'fire', enemy.id);
+    this.pending = { stage: 'attack', target: enemy.id, order: t.fire[0] || null };
+    this.render();
+  }
+
+  async explainRefusal(action, enemy) {
+    try {
+      const why = await api.explain(this.token, this.choices.reply.unit, action);
+      const line = why.refusal?.blocked_at ? { from: kindOf(action)[1].to, to: enemy.at, blockedAt: why.refusal.blocked_at } : null;
+      this.refuse(why.refusal, line ? { line } : { square: enemy.at });
+    } catch (e) {
+      this.error = e.message;
+      this.render();
+    }
+  }
+
+  startFacing(square, kind, target) {
+    const ch = this.choices;
+    const facings = kind === 'move' ? ch.moveFacings(square) : kind === 'move_fire' ? ch.moveFireFacings(target, square) : ch.fireFacings(target);
+    this.pending = { stage: 'facing', kind, to: square, target, facings, facing: null };
+    this.refusal = null;
+    this.render();
+  }
+
+  async onFacing(dir) {
+    const p = this.pending;
+    const ch = this.choices;
+    if (!p || p.stage !== 'facing' && p.stage !== 'confirm' || !p.facings) return;
+    if (!p.facings[dir]) {
+      const probe = p.kind === 'move'
+        ? (ch.advancing ? { advance: { to: p.to, facing: dir } } : { move: { to: p.to, facing: dir } })
+        : p.kind === 'move_fire' ? { move_fire: { to: p.to, facing: dir, target: p.target } } : { fire: { target: p.target, facing: dir } };
+      try {
+        const why = await api.explain(this.token, ch.reply.unit, probe);
+        this.refuse(why.refusal || { rule: 'R5.4', reason: `facing ${dir} is not allowed here (R5.4)` }, { square: p.to });
+      } catch (e) {
+        this.error = e.message;
+        this.render();
+      }
+      return;
+    }
+    const order = p.kind === 'move' ? ch.moveTo(p.to, dir) : p.kind === 'move_fire' ? ch.moveFire(p.target, p.to, dir) : ch.find({ fire: { target: p.target, facing: dir } });
+    this.setConfirm({ ...p, facing: dir, order });
+  }
+
+  setConfirm(p) {
+    this.pending = { ...p, stage: 'confirm' };
+    this.refusal = null;
+    this.render();
+  }
+
+  /// Gives the pending order: the unit's activation first when it is not yet activated (two guarded decisions).
+  async confirm(order = this.pending?.order) {
+    if (!order || this.busy || !this.live) return;
+    await this.give(order.action);
+  }
+
+  async give(action) {
+    const ch = this.choices;
+    if (!ch || this.busy) return;
     this.busy = true;
     this.error = '';
     try {
-      const view = await api.act(this.token, index, this.view.decisions);
-      this.filter = null;
-      this.selected = null;
-      if (view && view.legal_actions) this.adopt(view); else await this.reload();
+      let n = ch.reply.decisions;
+      if (ch.reply.activate) {
+        await api.act(this.token, ch.reply.activate, n);
+        n += 1;
+      }
+      const view = await api.act(this.token, action, n);
+      this.pending = null;
+      this.since = [];
+      this.lastMove = moveArrows(view.log, view);
+      this.adopt(view);
     } catch (e) {
       this.error = e.message;
       await this.reload();
     } finally {
       this.busy = false;
+      this.render();
+    }
+  }
+
+  async hold() {
+    const order = this.choices?.hold();
+    if (order) await this.give(order.action);
+  }
+
+  async fireMove() {
+    const t = this.pending?.target;
+    const order = t !== undefined ? this.choices?.targets().get(t)?.fireMove : null;
+    if (order) this.setConfirm({ ...this.pending, kind: 'fire_move', order });
+  }
+
+  async endActivations() {
+    const v = this.view;
+    const end = v.your_turn && v.legal_actions.find((a) => a.action === 'end_activations');
+    if (!end || this.busy) return;
+    this.busy = true;
+    try {
+      const view = await api.act(this.token, 'end_activations', v.decisions);
+      this.selected = null;
+      this.since = [];
+      this.adopt(view);
+    } catch (e) {
+      this.error = e.message;
+      await this.reload();
+    } finally {
+      this.busy = false;
+      this.render();
     }
   }
 
   async undo() {
-    this.error = '';
+    const v = this.view;
+    if (!v.undo.possible || this.busy) return;
+    this.busy = true;
     try {
-      const view = await api.undo(this.token);
-      this.filter = null;
+      const view = await api.undo(this.token, v.undo.last_order || 1, v.decisions);
+      this.log = [];
       this.selected = null;
-      if (view && view.legal_actions) this.adopt(view); else await this.reload();
+      this.adopt(view);
+    } catch (e) {
+      this.error = e.message;
+      this.render();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  cancel() {
+    if (this.pending) this.pending = null;
+    else if (this.refusal) this.refusal = null;
+    else this.select(null);
+    this.render();
+  }
+
+  async resign() {
+    if (!window.confirm('Resign this game? The other side wins.')) return;
+    try {
+      this.adopt(await api.resign(this.token));
     } catch (e) {
       this.error = e.message;
       this.render();
     }
   }
 
-  /// Legal actions of interest: all of them, or those matching the last board click.
-  actions() {
+  async rematch() {
+    try {
+      const again = await api.rematch(this.token);
+      const token = again.tokens[again.you] || again.tokens.hotseat || again.tokens.spectator;
+      remember(token, { id: again.id, role: again.you, title: again.view.scenario.title, links: again.links });
+      location.href = `/game/${token}`;
+    } catch (e) {
+      this.error = e.message;
+      this.render();
+    }
+  }
+
+  // ------------------------------------------------------------------ keyboard
+
+  onKey(ev) {
     const v = this.view;
-    if (!v.your_turn) return [];
-    return v.legal_actions.filter((a) => {
-      if (!this.filter) return true;
-      const x = a.action;
-      const body = typeof x === 'object' ? Object.values(x)[0] : null;
-      if (this.filter.square && body && body.to === this.filter.square) return true;
-      if (this.filter.target !== undefined && a.odds && a.odds.target === this.filter.target) return true;
+    if (!v) return false;
+    if (ev.key in ARROWS) {
+      if (this.pending?.stage === 'facing' || (this.pending?.stage === 'confirm' && this.pending.facings)) {
+        this.onFacing(ARROWS[ev.key]);
+        return true;
+      }
+      const start = this.cursor || (this.selected !== null ? v.units[this.selected].at : squareName(0, 0));
+      this.cursor = neighbour(v.scenario.map, start, ARROWS[ev.key]) || start;
+      this.square = this.cursor;
+      this.board.svg.parentElement.focus({ preventScroll: true });
+      this.render();
+      return true;
+    }
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      if (this.pending?.stage === 'confirm' || (this.pending?.stage === 'attack' && this.pending.order)) {
+        this.confirm();
+        return true;
+      }
+      if (this.cursor) {
+        const unit = v.units.find((u) => u.alive && u.at === this.cursor);
+        this.onPick({ unit: unit ? unit.id : null, square: this.cursor });
+        return true;
+      }
       return false;
+    }
+    if (ev.key === 'Escape') {
+      this.cancel();
+      return true;
+    }
+    if (ev.key === 'z') this.undo();
+    else if (ev.key === 'e') this.endActivations();
+    else if (ev.key === 'h') this.hold();
+    else return false;
+    return true;
+  }
+
+  // ------------------------------------------------------------------ the page
+
+  layout() {
+    const v = this.view;
+    this.els = {
+      status: h('div', { class: 'status-bar', id: 'status' }),
+      board: h('div', { class: 'board-wrap', id: 'board', tabindex: 0, 'aria-label': 'The board: arrow keys move the cursor, Enter selects, ? lists the keys' }),
+      cursorText: h('div', { class: 'visually-hidden', 'aria-live': 'polite' }),
+      orderBar: h('div', { class: 'order-bar', id: 'order-bar' }),
+      info: h('div', { class: 'panel info', id: 'info' }),
+      odds: h('div', { class: 'panel odds-panel', id: 'odds-panel' }),
+      since: h('div', { class: 'since', id: 'since' }),
+      dice: h('div', { class: 'panel', id: 'dice-panel' }),
+      deck: h('div', { class: 'panel', id: 'deck' }),
+      list: h('details', { class: 'panel order-list', id: 'order-list' }),
+      log: h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Game log' }),
+      menu: h('div', { class: 'game-menu' }),
+      result: h('div', { class: 'result-screen', id: 'result-screen', hidden: true }),
+      handover: h('div', { class: 'handover', id: 'handover', hidden: true }),
+    };
+    const e = this.els;
+    this.app.replaceChildren(h('div', { class: 'battle-page' },
+      h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
+      e.status,
+      h('div', { class: 'battle' },
+        h('div', { class: 'board-column' }, e.board, e.cursorText, e.orderBar),
+        h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
+          h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log), e.menu)),
+      e.result, e.handover));
+    this.board = new Board(e.board, v.scenario, {
+      onPick: (p) => this.onPick(p),
+      onFacing: (d) => this.onFacing(d),
+      onHover: (s) => { this.hover = s; this.renderBoard(); },
     });
-  }
-
-  onBoardClick({ unit, square }) {
-    const v = this.view;
-    if (!v || !v.your_turn) return;
-    const activate = v.legal_actions.find((a) => a.action.activate === unit && unit !== null);
-    if (activate) {
-      this.act(activate.index);
-      return;
-    }
-    const targeted = unit !== null && v.legal_actions.some((a) => a.odds && a.odds.target === unit);
-    if (targeted) this.filter = { target: unit };
-    else if (square && v.legal_actions.some((a) => typeof a.action === 'object' && Object.values(a.action)[0].to === square)) this.filter = { square };
-    else this.filter = null;
-    const matching = this.actions();
-    this.selected = matching.length ? matching[0].index : null;
-    this.render();
-  }
-
-  status() {
-    const v = this.view;
-    const side = (s) => v.scenario.sides.find((x) => x.side === s).name;
-    if (v.result) return h('div', { class: 'banner', id: 'result' }, v.result.text);
-    const who = v.to_act.side ? side(v.to_act.side) : '';
-    const unit = v.active_unit !== null && v.active_unit !== undefined ? v.units[v.active_unit] : null;
-    let line;
-    if (this.replay) {
-      line = [`Replay: decision ${this.replay.at} of ${this.replay.of}; ${who} to act`];
-    } else if (v.your_turn) {
-      line = [h('span', { class: 'you' }, `Your move (${who})`), unit ? `: orders for ${unit.name} at ${unit.at}` : ': click a unit with a green ring to activate it, or end activations'];
-    } else if (v.to_act.computer) {
-      line = [`The computer is moving for ${who}…`];
-    } else {
-      line = [`Waiting for ${who}`];
-    }
-    const left = v.activations_left !== null && v.activations_left !== undefined ? ` · ${v.activations_left} activation(s) left on this card` : '';
-    return h('div', { class: 'status panel', id: 'status' }, h('div', {}, `Turn ${v.turn} of ${v.scenario.turns}${left}`), h('div', {}, ...line),
-      h('div', { class: 'muted' }, `Points ${side('A')} ${v.points[0]}, ${side('B')} ${v.points[1]} · lost ${v.destroyed[0]}/${v.scenario.sides[0].exhaustion} and ${v.destroyed[1]}/${v.scenario.sides[1].exhaustion}`));
-  }
-
-  deckPanel() {
-    const v = this.view;
-    if (!v.deck) return h('div', { class: 'panel deck' }, h('h3', {}, 'Initiative'), `${v.options.initiative}: by dice rolls (R3.7)`);
-    const colour = (card) => (card.side ? v.scenario.sides.find((s) => s.side === card.side).colour : 'joker');
-    const cardBox = (c) => h('span', { class: `card ${colour(c)}` }, c.text);
-    const sideName = (s) => v.scenario.sides.find((x) => x.side === s).name;
-    return h('div', { class: 'panel deck', id: 'deck' },
-      h('h3', {}, 'Cards'),
-      h('div', {}, 'Drawn: ', v.card ? cardBox(v.card) : h('span', { class: 'muted' }, 'none yet')),
-      h('div', { class: 'chances' }, `${v.deck.left} left · next card: ${sideName('A')} ${v.deck.next.A}, ${sideName('B')} ${v.deck.next.B}, Joker ${v.deck.next.joker}`),
-      h('div', { class: 'chances muted' }, v.deck.cards.map((c) => `${c.text} ×${c.count}`).join(' · ')));
-  }
-
-  ordersPanel() {
-    const v = this.view;
-    const panel = h('div', { class: 'panel', id: 'orders' }, h('h3', {}, 'Orders'));
-    if (!v.your_turn) {
-      panel.append(h('p', { class: 'muted' }, v.result ? 'The game is over.' : 'Not your turn.'));
-      return panel;
-    }
-    const list = h('div', { class: 'orders' });
-    for (const a of this.actions()) {
-      const hit = a.odds ? ` — hit ${percent(a.odds.decimals.hit)}` : '';
-      list.append(h('button', {
-        class: `order${a.odds ? ' attack' : ''}${a.index === this.selected ? ' selected' : ''}`,
-        'data-index': a.index,
-        onclick: () => { this.selected = a.index; this.render(); },
-        ondblclick: () => this.act(a.index),
-      }, `${a.text}${hit}`));
-    }
-    if (this.filter) panel.append(h('p', {}, h('button', { class: 'secondary', onclick: () => { this.filter = null; this.render(); } }, 'Show every order')));
-    panel.append(list);
-    const chosen = v.legal_actions.find((a) => a.index === this.selected);
-    if (chosen) {
-      if (chosen.odds) panel.append(oddsBox(chosen.odds, v));
-      panel.append(h('p', {}, h('button', { id: 'confirm', onclick: () => this.act(chosen.index) }, `Confirm: ${chosen.text}`)));
-    }
-    return panel;
-  }
-
-  dicePanel() {
-    const v = this.view;
-    const tray = h('div', { class: 'dice-tray', id: 'dice' });
-    // The dice of the last attack, animated when they are new.
-    const log = v.log;
-    let i = log.length - 1;
-    while (i >= 0 && log[i].event.event !== 'attack') i--;
-    if (i >= 0) {
-      const fresh = log[i].index >= this.seenLog;
-      for (const entry of log.slice(i + 1)) {
-        const e = entry.event;
-        if (e.event === 'to_hit_rolled') tray.append(h('div', { class: `die${e.hit ? ' hit' : ''}${fresh ? ' roll' : ''}`, title: e.hit ? 'hit' : 'miss' }, e.roll));
-        if (e.event === 'hit_result_rolled') tray.append(h('div', { class: `die hit${fresh ? ' roll' : ''}`, title: e.result }, e.roll), h('span', {}, e.result));
-      }
-    }
-    return h('div', { class: 'panel' }, h('h3', {}, 'Dice'), tray);
-  }
-
-  logPanel() {
-    const v = this.view;
-    const box = h('div', { class: 'log', id: 'log' });
-    for (const entry of v.log) {
-      const kind = entry.event.event;
-      const cls = kind === 'to_hit_rolled' || kind === 'hit_result_rolled' ? 'dice' : kind === 'card_drawn' ? 'card-line' : '';
-      box.append(h('div', { class: cls }, entry.text));
-    }
-    const panel = h('div', { class: 'panel' }, h('h3', {}, 'Log'), box);
-    requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
-    return panel;
-  }
-
-  controls() {
-    const v = this.view;
-    const row = h('div', { class: 'row' });
-    const end = v.your_turn && v.legal_actions.find((a) => a.action === 'end_activations');
-    if (end) row.append(h('button', { class: 'secondary', id: 'end-activations', onclick: () => this.act(end.index) }, 'End activations'));
-    row.append(h('button', { class: 'secondary', id: 'undo', disabled: !v.undo.possible, onclick: () => this.undo() }, 'Undo'));
-    row.append(h('a', { href: `/game/${this.token}?replay` }, 'Replay'), h('a', { href: '/' }, 'Lobby'));
-    return h('div', { class: 'panel' }, row, this.error ? h('div', { class: 'error', id: 'error' }, this.error) : '');
-  }
-
-  boardState() {
-    const v = this.view;
-    const state = { units: v.units, objectives: v.objectives, activeUnit: v.active_unit, selectable: new Set(), targets: new Set(), squares: new Set() };
-    if (v.your_turn) {
-      for (const a of v.legal_actions) {
-        if (a.action.activate !== undefined) state.selectable.add(a.action.activate);
-        if (a.odds) state.targets.add(a.odds.target);
-        const body = typeof a.action === 'object' ? Object.values(a.action)[0] : null;
-        if (body && body.to && !(a.action.advance && body.to === v.units[v.active_unit]?.at)) state.squares.add(body.to);
-      }
-    }
-    const chosen = v.legal_actions.find((a) => a.index === this.selected);
-    if (chosen && typeof chosen.action === 'object') {
-      const body = Object.values(chosen.action)[0];
-      if (body.to) state.preview = body.to;
-      if (chosen.odds) state.targets = new Set([chosen.odds.target]);
-    }
-    return state;
+    installKeys((ev) => this.onKey(ev));
+    e.menu.append(
+      h('button', { class: 'secondary', id: 'resign', onclick: () => this.resign() }, 'Resign'),
+      h('a', { href: `/game/${this.token}?replay` }, 'Replay'),
+      h('a', { href: '/rules', target: 'pacw-rules' }, 'Rules'),
+      h('a', { href: '/guide', target: 'pacw-rules' }, 'Guide'),
+      h('a', { href: '/' }, 'Lobby'),
+      settingsMenu());
   }
 
   render() {
-    const v = this.view;
-    this.app.innerHTML = '';
-    const boardBox = h('div', { class: 'board-wrap', id: 'board' });
-    const side = h('div');
-    this.app.append(h('h2', {}, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)), h('div', { class: 'battle' }, h('div', {}, boardBox, this.replay ? this.replayControls() : ''), side));
-    renderBoard(boardBox, v.scenario, this.boardState(), (click) => this.onBoardClick(click));
-    side.append(this.status());
-    if (v.result && v.ledger) side.append(ledgerPanel(v));
-    if (!this.replay) side.append(this.controls(), this.ordersPanel());
-    side.append(this.dicePanel(), this.deckPanel(), this.logPanel());
-    this.seenLog = v.log_from + v.log.length;
+    if (!this.els) return;
+    this.renderStatus();
+    this.renderBoard();
+    this.renderOrderBar();
+    this.renderInfo();
+    this.renderSide();
+    this.renderResult();
+    this.renderHandover();
   }
 
-  async showReplayAt(k) {
-    try {
-      const view = await api.replayAt(this.token, k);
-      this.replay.at = k;
-      this.view = view;
-      this.render();
-    } catch (e) {
-      this.app.append(h('p', { class: 'error' }, e.message));
+  renderStatus() {
+    const v = this.shown;
+    const s = v.scenario;
+    const who = v.to_act.side;
+    const el = this.els.status;
+    const parts = [];
+    const left = v.activations_left !== null && v.activations_left !== undefined ? `, ${v.activations_left} activation${v.activations_left === 1 ? '' : 's'} left` : '';
+    parts.push(h('span', { class: 'turn' }, `Turn ${v.turn} of ${s.turns}`));
+    if (v.deck) parts.push(h('span', { class: 'card-drawn', id: 'card' }, 'Card: ', cardFace(v, v.card), left));
+    if (v.result) parts.push(h('span', { class: 'whose', id: 'result' }, withRuleLinks(v.result.text)));
+    else if (this.playing) parts.push(h('span', { class: 'whose playing' }, 'Showing ', sideTag(s, this.playingSide || who || v.active_side), '’s move… ', h('button', { class: 'link', onclick: () => this.skipPlayback() }, 'skip')));
+    else if (v.your_turn) parts.push(h('span', { class: 'whose you', style: `--side:${sideColour(s, who)}` }, 'Your move: ', sideTag(s, who)));
+    else if (v.to_act.computer) parts.push(h('span', { class: 'whose' }, sideTag(s, who), ' (computer) is thinking…'));
+    else parts.push(h('span', { class: 'whose' }, 'Waiting for ', sideTag(s, who)));
+    parts.push(h('span', { class: 'score muted' }, `Points ${sideName(s, 'A')} ${v.points[0]}, ${sideName(s, 'B')} ${v.points[1]} · lost ${v.destroyed[0]}/${s.sides[0].exhaustion} and ${v.destroyed[1]}/${s.sides[1].exhaustion}`));
+    if (this.connection !== 'live') parts.push(h('span', { class: 'reconnecting', id: 'reconnecting' }, 'reconnecting…'));
+    if (this.error) parts.push(h('span', { class: 'error', id: 'error' }, this.error));
+    el.replaceChildren(...parts);
+    el.style.setProperty('--side', sideColour(s, who || v.active_side));
+    document.title = v.your_turn && !v.result ? `(Your move) pacw` : `${s.title} — pacw`;
+  }
+
+  skipPlayback() {
+    this.queue = [];
+    this.reload();
+  }
+
+  boardState() {
+    const v = this.shown;
+    const ch = this.live ? this.choices : null;
+    const p = this.pending;
+    const state = {
+      units: v.units,
+      objectives: v.objectives,
+      selected: this.selected,
+      cursor: this.cursor,
+      lastMove: this.lastMove,
+      selectable: new Set(),
+      highlight: new Set(this.lastMove.flatMap((m) => m.units || [])),
+    };
+    if (this.live && v.your_turn) {
+      for (const a of v.legal_actions) if (a.action.activate !== undefined) state.selectable.add(a.action.activate);
+    }
+    if (ch?.canAct) {
+      const targets = ch.targets();
+      state.targets = new Map([...targets].map(([id, t]) => [id, { needed: t.needed, direct: t.direct }]));
+      state.reachable = new Set([...ch.moveSquares()].filter((sq) => sq !== ch.at));
+      if (p?.target !== undefined && (p.stage === 'attack' || p.kind === 'move_fire')) {
+        state.alternative = ch.moveFireSquares(p.target);
+        state.targets = new Map([[p.target, state.targets.get(p.target)]]);
+      }
+      if (p?.to) {
+        state.picked = p.to;
+        state.path = ch.reply.paths[p.to];
+        if (p.facing && p.kind === 'move') {
+          // From the square and facing picked, the enemies a Move & Fire could still attack.
+          const also = ch.moveFireTargetsFrom(p.to, p.facing);
+          state.targets = new Map([...also].map((id) => [id, { needed: ch.moveFire(id, p.to, p.facing)?.odds?.needed, direct: true }]));
+        }
+      } else if (this.hover && state.reachable.has(this.hover)) {
+        state.path = ch.reply.paths[this.hover];
+      }
+      if (p?.stage === 'facing' || (p?.stage === 'confirm' && p.facings)) state.facings = { at: p.to, allowed: p.facings, chosen: p.facing };
+      const sightTo = this.hover || this.cursor;
+      if (sightTo && sightTo !== ch.at && !p?.to) {
+        const { x, y } = parseSquare(sightTo);
+        const blockedAt = ch.reply.sight[y * v.scenario.map.width + x];
+        state.sight = { from: ch.at, to: sightTo, blockedAt };
+      }
+    }
+    if (this.refusal) state.refused = { ...(this.refusal.line || {}), square: this.refusal.square };
+    return state;
+  }
+
+  renderBoard() {
+    this.board.update(this.boardState());
+    this.els.board.dataset.decisions = this.shown.decisions;
+    if (this.cursor) {
+      const v = this.shown;
+      const u = v.units.find((x) => x.alive && x.at === this.cursor);
+      const s = v.scenario.map.squares.find((q) => q.at === this.cursor);
+      this.els.cursorText.textContent = `${this.cursor}: ${s.terrain.replace('_', ' ')}${u ? `, ${sideName(v.scenario, u.side)} ${u.name}` : ''}`;
     }
   }
 
-  replayControls() {
-    const { at, of } = this.replay;
-    const slider = h('input', { type: 'range', min: 0, max: of, value: at, id: 'replay-slider', onchange: (e) => this.showReplayAt(Number(e.target.value)) });
-    return h('div', { class: 'panel row', id: 'replay' },
-      h('button', { class: 'secondary', disabled: at === 0, onclick: () => this.showReplayAt(at - 1) }, '◀'),
-      slider,
-      h('button', { class: 'secondary', id: 'replay-next', disabled: at >= of, onclick: () => this.showReplayAt(at + 1) }, '▶'),
-      h('span', {}, `decision ${at} of ${of}`),
-      h('a', { href: `/game/${this.token}` }, 'back to the game'));
+  /// Under the board: what to do next, why a click was refused, and the buttons of the order in hand.
+  renderOrderBar() {
+    const v = this.shown;
+    const ch = this.live ? this.choices : null;
+    const p = this.pending;
+    const bar = this.els.orderBar;
+    const parts = [];
+    const prompt = h('div', { class: 'prompt', id: 'prompt' });
+    if (this.refusal) {
+      prompt.classList.add('refused');
+      prompt.id = 'why-not';
+      prompt.append(h('strong', {}, 'Not allowed: '), withRuleLinks(this.refusal.reason));
+    } else if (!this.live || !v.your_turn) {
+      prompt.append(v.result ? 'The game is over.' : this.playing ? 'Watching the other side’s move.' : 'Not your move: select anything to read about it.');
+    } else if (!ch) {
+      prompt.append(this.selected !== null ? 'Reading the unit’s orders…' : 'Select one of your units (green dashed ring) to see what it can do, or end activations.');
+    } else if (!ch.canAct) {
+      prompt.append(withRuleLinks(ch.reply.refusal?.reason || 'This unit cannot act now.'));
+    } else if (!p) {
+      prompt.append(ch.advancing
+        ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
+        : 'Click a green dot to move, a ringed enemy to attack (number needed shown), or Hold.');
+    } else if (p.stage === 'facing') {
+      prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
+    } else if (p.stage === 'attack') {
+      const t = v.units[p.target];
+      prompt.append(p.order ? `${p.order.text}. ` : `Attack ${t.name}: `, 'Or pick an orange square to Move & Fire from',
+        ch.targets().get(p.target)?.fireMove ? ', or Fire & Move.' : '.');
+    } else if (p.stage === 'confirm') {
+      prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ' — or click a ringed enemy to fire from there too.' : '');
+    }
+    parts.push(prompt);
+    const buttons = h('div', { class: 'row buttons' });
+    const ready = p && (p.stage === 'confirm' || (p.stage === 'attack' && p.order)) ? p.order : null;
+    if (this.live && v.your_turn) {
+      buttons.append(h('button', { 'data-confirm': '', id: 'confirm', disabled: !ready || this.busy, onclick: () => this.confirm() }, ready ? `Confirm: ${ready.text}` : 'Confirm'));
+      if (ch?.canAct && ch.hold()) buttons.append(h('button', { class: 'secondary', 'data-order': 'hold', onclick: () => this.hold() }, 'Hold'));
+      if (p?.target !== undefined && ch?.targets().get(p.target)?.fireMove) buttons.append(h('button', { class: 'secondary', 'data-order': 'fire_move', onclick: () => this.fireMove() }, 'Fire & Move'));
+      if (v.legal_actions.some((a) => a.action === 'end_activations')) buttons.append(h('button', { class: 'secondary', 'data-order': 'end', id: 'end-activations', onclick: () => this.endActivations() }, 'End activations'));
+      if (p || this.refusal) buttons.append(h('button', { class: 'secondary', onclick: () => this.cancel() }, 'Cancel'));
+    }
+    if (this.live && this.view.undo?.possible) buttons.append(h('button', { class: 'secondary', id: 'undo', onclick: () => this.undo() }, 'Undo'));
+    parts.push(buttons);
+    const focused = document.activeElement?.closest?.('#order-bar button')?.textContent;
+    bar.replaceChildren(...parts);
+    if (focused) [...bar.querySelectorAll('button')].find((b) => b.textContent === focused)?.focus();
+  }
+
+  renderInfo() {
+    const v = this.shown;
+    const parts = [];
+    if (this.selected !== null && v.units[this.selected]) parts.push(unitInfo(v, this.selected));
+    const square = this.square || (this.selected !== null ? v.units[this.selected]?.at : null);
+    if (square && (this.selected === null || square !== v.units[this.selected]?.at || this.square)) parts.push(squareInfo(v, square));
+    if (!parts.length) parts.push(h('p', { class: 'muted' }, 'Select a unit, a square or an objective to read about it.'));
+    this.els.info.replaceChildren(...parts);
+    const p = this.pending;
+    const odds = p?.order?.odds;
+    this.els.odds.hidden = !odds;
+    if (odds) this.els.odds.replaceChildren(oddsBox(v, odds, p.order.text));
+  }
+
+  renderSide() {
+    const v = this.shown;
+    const e = this.els;
+    e.deck.replaceChildren(h('h3', {}, 'Cards'), deckPanel(v));
+    e.dice.replaceChildren(h('h3', {}, 'Dice'), diceTray(v, v.log, this.freshFrom));
+    // The log grows line by line, so that a screen reader announces only the new lines.
+    const have = e.log.children.length;
+    const firstShown = e.log.firstChild ? Number(e.log.firstChild.dataset.index) : 0;
+    if (have > v.log.length || firstShown !== 0 || [...e.log.children].some((c, i) => Number(c.dataset.index) !== v.log[i]?.index)) e.log.replaceChildren();
+    for (const entry of v.log.slice(e.log.children.length)) e.log.append(logLine(v, entry));
+    e.log.scrollTop = e.log.scrollHeight;
+    e.since.replaceChildren();
+    if (this.since.length && this.live) {
+      // Each decision by what it did: its first event (activated, moved, fired …) and the results that followed.
+      const worth = new Set(['hit_result_rolled', 'retreated', 'destroyed', 'objective_taken', 'card_drawn', 'game_over']);
+      const line = (s) => {
+        const [main, ...rest] = s.events.length ? s.events : [{ text: s.text, event: {} }];
+        return h('li', { class: 'log-line', style: `--side:${sideColour(v.scenario, s.side)}` }, withRuleLinks(main.text),
+          ...rest.filter((e) => worth.has(e.event.event)).map((e) => h('div', { class: 'muted' }, withRuleLinks(e.text))));
+      };
+      e.since.append(h('details', { class: 'panel', open: true }, h('summary', {}, `Since your last decision (${this.since.length})`),
+        h('ol', {}, ...this.since.map(line))));
+    }
+    this.renderOrderList();
+  }
+
+  /// The text list of orders: a fallback to the board, and for screen readers.
+  renderOrderList() {
+    const v = this.shown;
+    const list = this.els.list;
+    const open = list.open;
+    const focusKey = document.activeElement?.dataset?.key;
+    const items = [];
+    if (this.live && v.your_turn) {
+      if (this.choices?.canAct) {
+        for (const o of this.choices.orders) {
+          items.push(h('button', { class: `order${o.odds ? ' attack' : ''}`, 'data-key': JSON.stringify(o.action), onclick: () => this.setConfirm({ order: o, kind: kindOf(o.action)[0] }) }, o.text));
+        }
+      } else {
+        for (const a of v.legal_actions) {
+          const unit = a.action.activate;
+          items.push(h('button', { class: 'order', 'data-key': JSON.stringify(a.action), onclick: () => (unit !== undefined ? this.select(unit) : this.endActivations()) }, unit !== undefined ? `Select ${a.text.replace(/^Activate /, '')}` : a.text));
+        }
+      }
+    }
+    list.replaceChildren(h('summary', {}, `Orders as a list (${items.length})`), h('div', { class: 'orders' }, ...items));
+    list.open = open;
+    if (focusKey) list.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
+  }
+
+  renderResult() {
+    const v = this.view;
+    const box = this.els.result;
+    if (!v.result || !this.live) {
+      box.hidden = true;
+      return;
+    }
+    if (box.dataset.decisions === String(v.decisions) && !box.hidden) return;
+    box.dataset.decisions = String(v.decisions);
+    box.hidden = this.resultClosed === v.decisions;
+    const save = h('a', { href: `/api/play/${this.token}/save`, download: `pacw-${v.scenario.name}-${v.id}.json`, class: 'button secondary', id: 'download-save' }, 'Download the save');
+    box.replaceChildren(h('div', { class: 'panel result-card', role: 'dialog', 'aria-label': 'Result' },
+      h('h2', {}, 'Game over'), resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : '',
+      h('div', { class: 'row' },
+        h('button', { id: 'rematch', onclick: () => this.rematch() }, 'Rematch (sides swapped)'), save,
+        h('a', { href: `/game/${this.token}?replay`, class: 'button secondary' }, 'Replay'),
+        h('button', { class: 'secondary', id: 'forget', onclick: () => { forget(this.token); location.href = '/'; } }, 'Remove from your games'),
+        h('button', { class: 'secondary', id: 'close-result', onclick: () => { this.resultClosed = v.decisions; box.hidden = true; } }, 'Look at the board'))));
+  }
+
+  /// Hot-seat: a screen between the sides, so each player looks only at his own turn (optional, on by default).
+  renderHandover() {
+    const v = this.view;
+    const box = this.els.handover;
+    const side = v.your_turn ? v.to_act.side : null;
+    if (v.mode !== 'hotseat' || !setting(`handover-${this.token}`, setting('handover', true)) || !side || v.result || !this.live) {
+      box.hidden = true;
+      if (side) this.handedTo = side;
+      return;
+    }
+    if (this.handedTo === null) this.handedTo = side;
+    if (this.handedTo === side) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.replaceChildren(h('div', { class: 'panel handover-card' },
+      h('h2', {}, 'Hand over to ', sideTag(v.scenario, side)),
+      h('p', {}, `It is ${sideName(v.scenario, side)}'s move. Pass the screen, then:`),
+      h('button', { 'data-handover': '', autofocus: true, onclick: () => { this.handedTo = side; this.render(); } }, `I play ${sideName(v.scenario, side)}: show the board`),
+      h('label', {}, h('input', { type: 'checkbox', onchange: (e) => { setSetting(`handover-${this.token}`, !e.target.checked); this.render(); } }), ' no hand-over screen in this game')));
+  }
+
+  /// Sound and notification when it becomes this page's move (if switched on).
+  announceTurn() {
+    const mine = this.view.your_turn && !this.view.result;
+    if (mine && this.wasMine === false) {
+      if (setting('sound', false)) beep();
+      if (setting('notify', false) && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+        new Notification('pacw: your move', { body: this.view.scenario.title });
+      }
+    }
+    this.wasMine = mine;
   }
 }
 
@@ -305,28 +800,33 @@ function roleText(v) {
   return s ? `you play ${s.name}` : v.role;
 }
 
-/// The exact odds of an attack with its modifiers and their rule ids (RULES.md R6.4, R7.1).
-function oddsBox(odds, v) {
-  const target = v.units[odds.target];
-  const mods = odds.modifiers.length
-    ? odds.modifiers.map((m) => h('div', {}, `${m.rule} ${m.value > 0 ? '+' : ''}${m.value} ${m.reason}`))
-    : [h('div', { class: 'muted' }, 'no modifiers')];
-  const rows = RESULTS.filter((r) => r !== 'stand' || odds.fractions.stand !== '0').map((r) =>
-    h('tr', {}, h('td', {}, r), h('td', {}, odds.fractions[r]), h('td', {}, percent(odds.decimals[r])), h('td', {}, h('span', { class: 'bar', style: `width:${Math.round(odds.decimals[r] * 120)}px` }))));
-  return h('div', { class: 'odds panel', id: 'odds' },
-    h('strong', {}, `${odds.charge ? 'Charge' : 'Fire'} at ${target.name} (strength ${odds.target_strength}${odds.target_shaken ? ', shaken' : ''}): needs ${odds.needed}+`),
-    ...mods,
-    odds.retreat_blocked ? h('div', {}, 'R7.4: the target has nowhere to retreat') : '',
-    h('table', {}, ...rows));
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/// Each side's expected against actual results of its attacks, from the exact odds.
-function ledgerPanel(v) {
-  const keys = ['hit', 'shaken', 'retreat', 'destroyed'];
-  const rows = v.ledger.sides.map((s) => {
-    const name = v.scenario.sides.find((x) => x.side === s.side).name;
-    return h('tr', {}, h('td', {}, `${name} (${s.attacks} attacks)`), ...keys.map((k) => h('td', {}, `${(s.expected_decimal[k] ?? 0).toFixed(2)} / ${s.actual[k] ?? 0}`)));
-  });
-  return h('div', { class: 'panel ledger', id: 'ledger' }, h('h3', {}, 'Luck ledger: expected / actual'),
-    h('table', {}, h('tr', {}, h('th', {}, ''), ...keys.map((k) => h('th', {}, k))), ...rows));
+function beep() {
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.4);
+  } catch { /* no sound */ }
+}
+
+/// The page's settings: sound, notification, the pace of the other side's moves.
+function settingsMenu() {
+  const check = (name, text, after) => h('label', {}, h('input', { type: 'checkbox', checked: setting(name, false), onchange: async (e) => { setSetting(name, e.target.checked); if (after) await after(e); } }), ` ${text}`);
+  const pace = h('select', { 'aria-label': 'Pace of the other side’s moves', onchange: (e) => setSetting('pace', Number(e.target.value)) },
+    ...[[0, 'at once'], [400, 'quick'], [700, 'normal'], [1200, 'slow']].map(([ms, text]) => h('option', { value: ms, selected: setting('pace', 700) === ms }, text)));
+  return h('details', { class: 'settings' }, h('summary', {}, 'Settings'),
+    check('sound', 'a sound when it becomes your move'),
+    check('notify', 'a browser notification when it becomes your move (browsers allow it only on https or localhost)', async (e) => {
+      if (e.target.checked && 'Notification' in window) await Notification.requestPermission();
+    }),
+    h('label', {}, 'Show the other side’s moves ', pace));
 }

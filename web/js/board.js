@@ -1,110 +1,57 @@
-// The battlefield as SVG: terrain, elevation, roads, fences on edges, objectives and unit counters.
+// The battlefield as SVG. The map (terrain, contours of height, roads, fences, coordinates) is drawn once; units,
+// objectives and the marks of a selection are redrawn by `update`. The testing contract (docs/api.md): exactly one
+// element per square carries `data-square`, one per unit on the board `data-unit`, one per facing choice
+// `data-facing`; marks and overlays use other names and never take the pointer.
 
-const SIZE = 60;
+import { sideColour, sideName } from './util.js';
+
+export const SIZE = 60;
+const MARGIN = 16; // room for the coordinates, west and south of the board
 const NS = 'http://www.w3.org/2000/svg';
+const DIRS = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
+const FACING_ANGLE = { N: 0, E: 90, S: 180, W: 270 };
 
 const TERRAIN = {
   open: '#e9e3c4',
-  woods: '#86a970',
-  town: '#cfae86',
-  sunken_road: '#b89f6c',
-  river: '#6fa8dc',
-  ford: '#a9cbe8',
+  woods: '#9cbc84',
+  town: '#d8bf9c',
+  sunken_road: '#c9b07a',
+  river: '#7fb2e0',
+  ford: '#b4d3ec',
 };
-const SIDE_COLOUR = { A: '#2b4c7e', B: '#7b7b7b' };
+
+export const TERRAIN_WORDS = {
+  open: 'open ground',
+  woods: 'woods',
+  town: 'town',
+  sunken_road: 'sunken road',
+  river: 'river',
+  ford: 'ford',
+};
 
 function el(name, attrs = {}, parent) {
   const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
 }
 
-/// Screen position of a square (row 1 at the bottom).
-function origin(map, x, y) {
-  return [x * SIZE, (map.height - 1 - y) * SIZE];
+/// A square's name from its column and row (from 0).
+export function squareName(x, y) {
+  return String.fromCharCode(97 + x) + (y + 1);
 }
 
-function centre(map, x, y) {
-  const [px, py] = origin(map, x, y);
-  return [px + SIZE / 2, py + SIZE / 2];
-}
-
-function parseSquare(name) {
+export function parseSquare(name) {
   return { x: name.charCodeAt(0) - 97, y: parseInt(name.slice(1), 10) - 1 };
 }
 
-/// Draws the static battlefield into `svg`.
-function drawMap(svg, scenario) {
-  const map = scenario.map;
-  const ground = el('g', { class: 'ground' }, svg);
-  const byName = new Map(map.squares.map((s) => [s.at, s]));
-  for (const s of map.squares) {
-    const [px, py] = origin(map, s.x, s.y);
-    const cell = el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: TERRAIN[s.terrain] || '#eee', stroke: '#b9b094', 'stroke-width': 1, 'data-square': s.at, class: 'square' }, ground);
-    if (s.elevation > 0) {
-      el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: '#5b3a1a', opacity: 0.09 * s.elevation, 'pointer-events': 'none' }, ground);
-      el('text', { x: px + 4, y: py + SIZE - 5, 'font-size': 11, fill: '#5b3a1a', 'pointer-events': 'none' }, ground).textContent = '▲'.repeat(s.elevation);
-    }
-    if (s.terrain === 'woods') {
-      for (const [dx, dy] of [[15, 16], [40, 14], [27, 34], [48, 40], [12, 44]]) el('circle', { cx: px + dx, cy: py + dy, r: 6, fill: '#4f7a3d', 'pointer-events': 'none' }, ground);
-    } else if (s.terrain === 'town') {
-      for (const [dx, dy] of [[10, 10], [34, 14], [16, 36], [38, 38]]) el('rect', { x: px + dx, y: py + dy, width: 12, height: 10, fill: '#8a5a3b', 'pointer-events': 'none' }, ground);
-    } else if (s.terrain === 'sunken_road') {
-      el('rect', { x: px, y: py + SIZE / 2 - 7, width: SIZE, height: 14, fill: '#8d7446', 'pointer-events': 'none' }, ground);
-    } else if (s.terrain === 'river') {
-      el('path', { d: `M${px} ${py + 20} q15 -8 30 0 t30 0 M${px} ${py + 40} q15 -8 30 0 t30 0`, stroke: '#3d7fbf', fill: 'none', 'pointer-events': 'none' }, ground);
-    } else if (s.terrain === 'ford') {
-      el('path', { d: `M${px} ${py + 30} q15 -8 30 0 t30 0`, stroke: '#3d7fbf', 'stroke-dasharray': '4 4', fill: 'none', 'pointer-events': 'none' }, ground);
-    }
-    cell.appendChild(el('title')).textContent = `${s.at}: ${s.terrain.replace('_', ' ')}, elevation ${s.elevation}${s.road ? ', road' : ''}`;
-  }
-  // Roads: a line from the centre toward each neighbouring road square.
-  const roads = el('g', { class: 'roads', 'pointer-events': 'none' }, svg);
-  for (const s of map.squares.filter((q) => q.road)) {
-    const [cx, cy] = centre(map, s.x, s.y);
-    let joined = false;
-    for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
-      const n = map.squares.find((q) => q.x === s.x + dx && q.y === s.y + dy && q.road);
-      if (!n) continue;
-      joined = true;
-      const [nx, ny] = centre(map, n.x, n.y);
-      el('line', { x1: cx, y1: cy, x2: (cx + nx) / 2, y2: (cy + ny) / 2, stroke: '#7a5230', 'stroke-width': 5, 'stroke-linecap': 'round' }, roads);
-    }
-    if (!joined) el('circle', { cx, cy, r: 4, fill: '#7a5230' }, roads);
-  }
-  // Fences lie on edges.
-  const fences = el('g', { class: 'fences', 'pointer-events': 'none' }, svg);
-  for (const [a, b] of map.fences) {
-    const p = byName.get(a);
-    const q = byName.get(b);
-    const [ax, ay] = origin(map, p.x, p.y);
-    let line;
-    if (p.x !== q.x) {
-      const x = ax + (q.x > p.x ? SIZE : 0);
-      line = [x, ay + 3, x, ay + SIZE - 3];
-    } else {
-      const y = ay + (q.y > p.y ? 0 : SIZE);
-      line = [ax + 3, y, ax + SIZE - 3, y];
-    }
-    el('line', { x1: line[0], y1: line[1], x2: line[2], y2: line[3], stroke: '#3b2a1a', 'stroke-width': 5, 'stroke-dasharray': '7 3' }, fences);
-  }
-  // Coordinates.
-  const labels = el('g', { class: 'labels', 'pointer-events': 'none', 'font-size': 10, fill: '#6b604a' }, svg);
-  for (let x = 0; x < map.width; x++) el('text', { x: x * SIZE + SIZE - 11, y: map.height * SIZE - 3 }, labels).textContent = String.fromCharCode(97 + x);
-  for (let y = 0; y < map.height; y++) el('text', { x: 2, y: (map.height - 1 - y) * SIZE + 11 }, labels).textContent = y + 1;
-}
-
-function drawObjectives(svg, map, objectives, sides) {
-  const g = el('g', { class: 'objectives', 'pointer-events': 'none' }, svg);
-  for (const o of objectives) {
-    const [px, py] = origin(map, o.x, o.y);
-    const colour = o.holder ? SIDE_COLOUR[o.holder] : '#c9a400';
-    el('path', { d: star(px + SIZE - 9, py + 9, 8, 3.5), fill: colour, stroke: '#3b2a1a', 'stroke-width': 1 }, g);
-    el('text', { x: px + SIZE - 9, y: py + 12.5, 'font-size': 8, 'text-anchor': 'middle', fill: 'white', 'font-weight': 'bold' }, g).textContent = o.points;
-    const holder = o.holder ? sides.find((s) => s.side === o.holder).name : 'nobody';
-    g.appendChild(el('title')).textContent = `Objective ${o.at}: ${o.points} points, held by ${holder}`;
-  }
+/// The neighbouring square's name in a direction, or null off the board.
+export function neighbour(map, name, dir) {
+  const { x, y } = parseSquare(name);
+  const [dx, dy] = DIRS[dir];
+  const nx = x + dx;
+  const ny = y + dy;
+  return nx >= 0 && ny >= 0 && nx < map.width && ny < map.height ? squareName(nx, ny) : null;
 }
 
 function star(cx, cy, r1, r2) {
@@ -117,77 +64,324 @@ function star(cx, cy, r1, r2) {
   return `${d}Z`;
 }
 
-const FACING_ANGLE = { N: 0, E: 90, S: 180, W: 270 };
-
-/// A unit counter: side colour, arm symbol, quality, strength, facing notch, shaken marker.
-function drawUnit(g, map, u, opts) {
-  const [cx, cy] = centre(map, u.x, u.y);
-  const group = el('g', { class: `unit side-${u.side}${u.shaken ? ' shaken' : ''}`, 'data-unit': u.id, transform: `translate(${cx} ${cy})`, cursor: 'pointer' }, g);
-  const body = el('g', { transform: `rotate(${FACING_ANGLE[u.facing]})` }, group);
-  el('rect', { x: -21, y: -21, width: 42, height: 42, rx: 4, fill: SIDE_COLOUR[u.side], stroke: u.shaken ? '#d62828' : '#111', 'stroke-width': u.shaken ? 3 : 1.5, 'stroke-dasharray': u.shaken ? '5 3' : '' }, body);
-  el('path', { d: 'M-9 -21 L0 -29 L9 -21 Z', fill: '#111' }, body); // the facing notch, on the front edge
-  // The arm symbol stays upright.
-  const sym = el('g', { stroke: 'white', 'stroke-width': 2, fill: 'none' }, group);
-  el('rect', { x: -13, y: -9, width: 26, height: 16 }, sym);
-  if (u.arm === 'infantry') {
-    el('path', { d: 'M-13 -9 L13 7 M13 -9 L-13 7' }, sym);
-  } else if (u.arm === 'cavalry') {
-    el('path', { d: 'M-13 7 L13 -9' }, sym);
-  } else {
-    el('circle', { cx: 0, cy: -1, r: 4, fill: 'white' }, sym);
-  }
-  const quality = { green: 'G', regular: '', veteran: '★' }[u.quality];
-  if (quality) el('text', { x: -18, y: 18, 'font-size': 10, fill: 'white' }, group).textContent = quality;
-  el('text', { x: 18, y: 18, 'font-size': 10, fill: 'white', 'text-anchor': 'end' }, group).textContent = u.strength;
-  if (u.shaken) el('text', { x: 0, y: 19, 'font-size': 10, fill: '#ffd6d6', 'text-anchor': 'middle', 'font-weight': 'bold' }, group).textContent = 'SHAKEN';
-  if (opts.active) el('rect', { x: -25, y: -25, width: 50, height: 50, rx: 6, fill: 'none', stroke: '#f2c200', 'stroke-width': 4, class: 'active-ring' }, group);
-  if (opts.selectable) el('rect', { x: -25, y: -25, width: 50, height: 50, rx: 6, fill: 'none', stroke: '#2e6b34', 'stroke-width': 3, 'stroke-dasharray': '6 3', class: 'selectable-ring' }, group);
-  if (opts.target) el('circle', { r: 27, fill: 'none', stroke: '#d62828', 'stroke-width': 3, class: 'target-ring' }, group);
-  group.appendChild(el('title')).textContent = `${u.name}: ${u.quality} ${u.arm}, strength ${u.strength}, facing ${u.facing}${u.shaken ? ', shaken' : ''} (${u.at})`;
+/// A small text with a dark outline, readable on any side colour.
+function label(parent, x, y, text, size, attrs = {}) {
+  const t = el('text', { x, y, 'font-size': size, class: 'counter-text', ...attrs }, parent);
+  t.textContent = text;
+  return t;
 }
 
-/// Renders the board into `container`; returns the SVG. `state` gives units, objectives and highlights:
-/// { units, objectives, activeUnit, selectable: Set(unitId), targets: Set(unitId), squares: Set(name), preview }.
-export function renderBoard(container, scenario, state, onClick) {
-  const map = scenario.map;
-  container.innerHTML = '';
-  const svg = el('svg', { viewBox: `-2 -2 ${map.width * SIZE + 4} ${map.height * SIZE + 4}`, class: 'board', role: 'img', 'aria-label': `${scenario.title} board` });
-  container.appendChild(svg);
-  drawMap(svg, scenario);
-  const marks = el('g', { class: 'marks', 'pointer-events': 'none' }, svg);
-  for (const name of state.squares || []) {
+export class Board {
+  /// Draws the map of `scenario` into `container`. `handlers`: onPick({ unit, square }), onFacing(dir),
+  /// onHover(square or null); all optional (a preview takes none).
+  constructor(container, scenario, handlers = {}) {
+    this.scenario = scenario;
+    this.map = scenario.map;
+    this.handlers = handlers;
+    const w = this.map.width * SIZE;
+    const hgt = this.map.height * SIZE;
+    container.innerHTML = '';
+    this.svg = el('svg', {
+      viewBox: `${-MARGIN} -2 ${w + MARGIN + 2} ${hgt + MARGIN + 2}`,
+      class: 'board',
+      role: 'img',
+      'aria-label': `${scenario.title}: the board, ${this.map.width} by ${this.map.height} squares`,
+    });
+    container.appendChild(this.svg);
+    this.squares = new Map(this.map.squares.map((s) => [s.at, s]));
+    this.drawMap();
+    this.marks = el('g', { class: 'marks', 'pointer-events': 'none' }, this.svg);
+    this.unitLayer = el('g', { class: 'units' }, this.svg);
+    this.objectiveLayer = el('g', { class: 'objectives' }, this.svg);
+    this.overlay = el('g', { class: 'overlay', 'pointer-events': 'none' }, this.svg);
+    this.facingLayer = el('g', { class: 'facings' }, this.svg);
+    if (handlers.onPick) this.listen();
+  }
+
+  origin(name) {
     const { x, y } = parseSquare(name);
-    const [cx, cy] = centre(map, x, y);
-    el('circle', { cx, cy, r: 9, fill: '#2e6b34', opacity: 0.75, class: 'reachable', 'data-square': name }, marks);
+    return [x * SIZE, (this.map.height - 1 - y) * SIZE];
   }
-  if (state.preview) {
-    const { x, y } = parseSquare(state.preview);
-    const [px, py] = origin(map, x, y);
-    el('rect', { x: px + 3, y: py + 3, width: SIZE - 6, height: SIZE - 6, fill: 'none', stroke: '#f2c200', 'stroke-width': 4 }, marks);
+
+  centre(name) {
+    const [px, py] = this.origin(name);
+    return [px + SIZE / 2, py + SIZE / 2];
   }
-  const units = el('g', { class: 'units' }, svg);
-  for (const u of state.units || scenario.units.map((x) => ({ ...x, alive: true, shaken: false }))) {
-    if (u.alive === false) continue;
-    drawUnit(units, map, u, {
-      active: state.activeUnit === u.id,
-      selectable: state.selectable && state.selectable.has(u.id),
-      target: state.targets && state.targets.has(u.id),
-    });
+
+  /// The square under a point of the page, or null.
+  squareAt(clientX, clientY) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm) return null;
+    const p = pt.matrixTransform(ctm.inverse());
+    const x = Math.floor(p.x / SIZE);
+    const y = this.map.height - 1 - Math.floor(p.y / SIZE);
+    return x >= 0 && y >= 0 && x < this.map.width && y < this.map.height ? squareName(x, y) : null;
   }
-  // Objectives on top, so that a unit standing on one does not hide it.
-  drawObjectives(svg, map, state.objectives || scenario.objectives, scenario.sides);
-  if (onClick) {
-    svg.addEventListener('click', (ev) => {
+
+  listen() {
+    this.svg.addEventListener('click', (ev) => {
+      const facing = ev.target.closest('[data-facing]');
+      if (facing) {
+        this.handlers.onFacing?.(facing.dataset.facing);
+        return;
+      }
       const unit = ev.target.closest('[data-unit]');
-      const pt = svg.createSVGPoint();
-      pt.x = ev.clientX;
-      pt.y = ev.clientY;
-      const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-      const x = Math.floor(p.x / SIZE);
-      const y = map.height - 1 - Math.floor(p.y / SIZE);
-      const square = x >= 0 && y >= 0 && x < map.width && y < map.height ? String.fromCharCode(97 + x) + (y + 1) : null;
-      onClick({ unit: unit ? Number(unit.dataset.unit) : null, square });
+      const square = unit ? unit.dataset.at : this.squareAt(ev.clientX, ev.clientY);
+      this.handlers.onPick({ unit: unit ? Number(unit.dataset.unit) : null, square });
     });
+    let pending = false;
+    let last = null;
+    this.svg.addEventListener('pointermove', (ev) => {
+      last = ev;
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        this.handlers.onHover?.(this.squareAt(last.clientX, last.clientY));
+      });
+    });
+    this.svg.addEventListener('pointerleave', () => this.handlers.onHover?.(null));
   }
-  return svg;
+
+  drawMap() {
+    const map = this.map;
+    const ground = el('g', { class: 'ground' }, this.svg);
+    const same = (s, dir, test) => {
+      const n = neighbour(map, s.at, dir);
+      return n && test(this.squares.get(n));
+    };
+    for (const s of map.squares) {
+      const [px, py] = this.origin(s.at);
+      el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: TERRAIN[s.terrain] || '#eee', class: 'square', 'data-square': s.at }, ground);
+      const deco = el('g', { 'pointer-events': 'none' }, ground);
+      if (s.elevation > 0) {
+        el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: '#6b4a24', opacity: 0.1 * s.elevation }, deco);
+        label(deco, px + 2, py + SIZE - 3, `▲${s.elevation}`, 9, { class: 'height-mark' });
+      }
+      if (s.terrain === 'woods') {
+        for (const [dx, dy] of [[12, 12], [46, 10], [30, 30], [50, 48], [10, 46], [30, 54]]) el('circle', { cx: px + dx, cy: py + dy, r: 6, fill: '#55804a' }, deco);
+      } else if (s.terrain === 'town') {
+        for (const [dx, dy] of [[5, 5], [41, 6], [5, 42], [42, 43]]) el('rect', { x: px + dx, y: py + dy, width: 13, height: 11, fill: '#8a5a3b' }, deco);
+      } else if (s.terrain === 'sunken_road') {
+        // Along the neighbouring sunken road squares: north–south, east–west, or both at a junction.
+        const ns = same(s, 'N', (q) => q.terrain === 'sunken_road') || same(s, 'S', (q) => q.terrain === 'sunken_road');
+        const ew = same(s, 'E', (q) => q.terrain === 'sunken_road') || same(s, 'W', (q) => q.terrain === 'sunken_road');
+        if (ew || !ns) el('rect', { x: px, y: py + SIZE / 2 - 8, width: SIZE, height: 16, fill: '#8d7446' }, deco);
+        if (ns) el('rect', { x: px + SIZE / 2 - 8, y: py, width: 16, height: SIZE, fill: '#8d7446' }, deco);
+      } else if (s.terrain === 'river') {
+        el('path', { d: `M${px} ${py + 20} q15 -8 30 0 t30 0 M${px} ${py + 40} q15 -8 30 0 t30 0`, stroke: '#3d7fbf', 'stroke-width': 2, fill: 'none' }, deco);
+      } else if (s.terrain === 'ford') {
+        el('path', { d: `M${px} ${py + 30} q15 -8 30 0 t30 0`, stroke: '#3d7fbf', 'stroke-width': 2, 'stroke-dasharray': '4 4', fill: 'none' }, deco);
+      }
+    }
+    // Contours: a line on every edge between squares of different height, thicker for a steeper step.
+    const contours = el('g', { class: 'contours', 'pointer-events': 'none' }, this.svg);
+    for (const s of map.squares) {
+      for (const dir of ['N', 'E']) {
+        const n = neighbour(map, s.at, dir);
+        if (!n) continue;
+        const step = Math.abs(this.squares.get(n).elevation - s.elevation);
+        if (!step) continue;
+        const [px, py] = this.origin(s.at);
+        const line = dir === 'N' ? [px, py, px + SIZE, py] : [px + SIZE, py, px + SIZE, py + SIZE];
+        el('line', { x1: line[0], y1: line[1], x2: line[2], y2: line[3], stroke: '#5b3a1a', 'stroke-width': 1 + step, 'stroke-opacity': 0.7 }, contours);
+      }
+    }
+    // Roads: a line from the centre toward each neighbouring road square.
+    const roads = el('g', { class: 'roads', 'pointer-events': 'none' }, this.svg);
+    for (const s of map.squares.filter((q) => q.road)) {
+      const [cx, cy] = this.centre(s.at);
+      let joined = false;
+      for (const dir of Object.keys(DIRS)) {
+        const n = neighbour(map, s.at, dir);
+        if (!n || !this.squares.get(n).road) continue;
+        joined = true;
+        const [nx, ny] = this.centre(n);
+        el('line', { x1: cx, y1: cy, x2: (cx + nx) / 2, y2: (cy + ny) / 2, stroke: '#7a5230', 'stroke-width': 6, 'stroke-linecap': 'round' }, roads);
+      }
+      if (!joined) el('circle', { cx, cy, r: 4, fill: '#7a5230' }, roads);
+    }
+    // Fences lie on edges.
+    const fences = el('g', { class: 'fences', 'pointer-events': 'none' }, this.svg);
+    for (const [a, b] of map.fences) {
+      const p = parseSquare(a);
+      const q = parseSquare(b);
+      const [ax, ay] = this.origin(a);
+      let line;
+      if (p.x !== q.x) {
+        const x = ax + (q.x > p.x ? SIZE : 0);
+        line = [x, ay + 3, x, ay + SIZE - 3];
+      } else {
+        const y = ay + (q.y > p.y ? 0 : SIZE);
+        line = [ax + 3, y, ax + SIZE - 3, y];
+      }
+      el('line', { x1: line[0], y1: line[1], x2: line[2], y2: line[3], stroke: '#3b2a1a', 'stroke-width': 5, 'stroke-dasharray': '7 3' }, fences);
+    }
+    // Coordinates, outside the board.
+    const labels = el('g', { class: 'coords', 'pointer-events': 'none' }, this.svg);
+    for (let x = 0; x < map.width; x++) el('text', { x: x * SIZE + SIZE / 2, y: map.height * SIZE + 12, 'text-anchor': 'middle' }, labels).textContent = String.fromCharCode(97 + x);
+    for (let y = 0; y < map.height; y++) el('text', { x: -MARGIN / 2, y: (map.height - 1 - y) * SIZE + SIZE / 2 + 4, 'text-anchor': 'middle' }, labels).textContent = y + 1;
+  }
+
+  /// Redraws units, objectives and marks. `state`:
+  /// { units, objectives, selected (unit id), cursor (square), selectable: Set(unit), targets: Map(unit → { needed,
+  ///   fireMove }), reachable: Set(square), alternative: Set(square), path: [square], sight: { from, to, blockedAt },
+  ///   refused: { from, to, blockedAt, square }, lastMove: [{ from, to, kind }], picked: square, highlight: Set(unit),
+  ///   facings: { at, allowed: { N: bool, … }, chosen } }
+  update(state) {
+    this.marks.replaceChildren();
+    this.unitLayer.replaceChildren();
+    this.objectiveLayer.replaceChildren();
+    this.overlay.replaceChildren();
+    this.facingLayer.replaceChildren();
+    for (const mv of (state.lastMove || []).filter((m) => m.kind !== 'none')) this.arrow(this.marks, mv.from, mv.to, mv.kind === 'attack' ? 'last-attack' : 'last-move');
+    for (const name of state.reachable || []) {
+      const [cx, cy] = this.centre(name);
+      el('circle', { cx, cy, r: 8, class: 'reachable-dot' }, this.marks);
+    }
+    for (const name of state.alternative || []) {
+      const [cx, cy] = this.centre(name);
+      el('circle', { cx, cy, r: 9, class: 'move-fire-dot' }, this.marks);
+    }
+    if (state.picked) {
+      const [px, py] = this.origin(state.picked);
+      el('rect', { x: px + 3, y: py + 3, width: SIZE - 6, height: SIZE - 6, class: 'picked-square' }, this.marks);
+    }
+    if (state.path && state.path.length > 1) {
+      el('polyline', { points: state.path.map((s) => this.centre(s).join(',')).join(' '), class: 'path-line' }, this.marks);
+    }
+    const units = (state.units || []).filter((u) => u.alive !== false);
+    for (const u of units) this.drawUnit(u, state);
+    this.drawObjectives(state.objectives || this.scenario.objectives);
+    if (state.sight) this.sightLine(state.sight, 'sight');
+    if (state.refused) {
+      if (state.refused.to) this.sightLine(state.refused, 'refused');
+      if (state.refused.square) {
+        const [px, py] = this.origin(state.refused.square);
+        el('rect', { x: px + 2, y: py + 2, width: SIZE - 4, height: SIZE - 4, class: 'refused-square' }, this.overlay);
+      }
+    }
+    if (state.cursor) {
+      const [px, py] = this.origin(state.cursor);
+      el('rect', { x: px + 1, y: py + 1, width: SIZE - 2, height: SIZE - 2, class: 'cursor' }, this.overlay);
+    }
+    if (state.facings) this.drawFacings(state.facings);
+  }
+
+  arrow(parent, from, to, cls) {
+    const [x1, y1] = this.centre(from);
+    const [x2, y2] = this.centre(to);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+    const tip = [x2 - ux * 14, y2 - uy * 14];
+    el('line', { x1, y1, x2: tip[0], y2: tip[1], class: cls }, parent);
+    const side = [-uy * 7, ux * 7];
+    el('path', { d: `M${tip[0] + ux * 10} ${tip[1] + uy * 10} L${tip[0] + side[0]} ${tip[1] + side[1]} L${tip[0] - side[0]} ${tip[1] - side[1]} Z`, class: `${cls}-head` }, parent);
+  }
+
+  sightLine({ from, to, blockedAt }, cls) {
+    const [x1, y1] = this.centre(from);
+    const [x2, y2] = this.centre(to);
+    el('line', { x1, y1, x2, y2, class: blockedAt ? `${cls}-line blocked` : `${cls}-line clear` }, this.overlay);
+    if (blockedAt) {
+      const [px, py] = this.origin(blockedAt);
+      el('rect', { x: px + 4, y: py + 4, width: SIZE - 8, height: SIZE - 8, class: 'blocking-square' }, this.overlay);
+      const [cx, cy] = this.centre(blockedAt);
+      el('path', { d: `M${cx - 9} ${cy - 9} L${cx + 9} ${cy + 9} M${cx + 9} ${cy - 9} L${cx - 9} ${cy + 9}`, class: 'blocking-cross' }, this.overlay);
+    }
+  }
+
+  /// A unit counter: side colour, arm symbol, quality, strength, facing notch, shaken badge, activated mark.
+  drawUnit(u, state) {
+    const [cx, cy] = this.centre(u.at);
+    const colour = sideColour(this.scenario, u.side);
+    const activated = u.activated_this_card;
+    const cls = ['unit', `side-${u.side}`, u.shaken && 'shaken', activated && 'activated', state.selected === u.id && 'selected'].filter(Boolean).join(' ');
+    const g = el('g', { class: cls, 'data-unit': u.id, 'data-at': u.at, transform: `translate(${cx} ${cy})` }, this.unitLayer);
+    const face = el('g', { transform: `rotate(${FACING_ANGLE[u.facing]})` }, g);
+    el('path', { d: 'M-10 -21 L0 -29 L10 -21 Z', class: 'facing-notch' }, face);
+    el('rect', { x: -21, y: -21, width: 42, height: 42, rx: 4, fill: colour, class: 'counter-body' }, g);
+    const sym = el('g', { class: 'arm-symbol' }, g);
+    el('rect', { x: -11, y: -11, width: 22, height: 15 }, sym);
+    if (u.arm === 'infantry') el('path', { d: 'M-11 -11 L11 4 M11 -11 L-11 4' }, sym);
+    else if (u.arm === 'cavalry') el('path', { d: 'M-11 4 L11 -11' }, sym);
+    else el('circle', { cx: 0, cy: -3.5, r: 3.5, class: 'gun' }, sym);
+    const quality = { green: 'G', regular: '', veteran: '★' }[u.quality];
+    if (quality) label(g, -17, 17, quality, 12);
+    label(g, 17, 18, u.strength, 15, { 'text-anchor': 'end', 'font-weight': 'bold' });
+    if (u.shaken) {
+      el('circle', { cx: -14, cy: -14, r: 7, class: 'shaken-badge' }, g);
+      label(g, -14, -10.5, 'S', 10, { 'text-anchor': 'middle', class: 'shaken-letter' });
+    }
+    if (activated) label(g, 15, -9, '✓', 11, { 'text-anchor': 'middle', class: 'counter-text done-mark' });
+    if (state.selectable?.has(u.id)) el('rect', { x: -26, y: -26, width: 52, height: 52, rx: 7, class: 'selectable-ring' }, g);
+    if (state.selected === u.id) el('rect', { x: -27, y: -27, width: 54, height: 54, rx: 7, class: 'selected-ring' }, g);
+    if (state.highlight?.has(u.id)) el('rect', { x: -28, y: -28, width: 56, height: 56, rx: 8, class: 'highlight-ring' }, g);
+    const target = state.targets?.get(u.id);
+    if (target) {
+      el('circle', { r: 27, class: target.direct ? 'target-ring' : 'target-ring indirect' }, g);
+      if (target.needed) {
+        el('circle', { cx: 20, cy: -20, r: 10, class: 'needed-badge' }, g);
+        label(g, 20, -16.5, `${target.needed}+`, 10, { 'text-anchor': 'middle', class: 'needed-text' });
+      }
+    }
+    const side = sideName(this.scenario, u.side);
+    el('title', {}, g).textContent = `${side} ${u.name}: ${u.quality} ${u.arm}, strength ${u.strength}, facing ${u.facing}${u.shaken ? ', shaken' : ''}${activated ? ', activated on this card' : ''} (${u.at})`;
+  }
+
+  drawObjectives(objectives) {
+    for (const o of objectives) {
+      const [px, py] = this.origin(o.at);
+      const g = el('g', { class: 'objective' }, this.objectiveLayer);
+      const colour = o.holder ? sideColour(this.scenario, o.holder) : '#d4a800';
+      el('path', { d: star(px + 9, py + 9, 9, 4), fill: colour, class: 'objective-star' }, g);
+      label(g, px + 9, py + 12.5, o.points, 8, { 'text-anchor': 'middle', 'font-weight': 'bold' });
+      const holder = o.holder ? sideName(this.scenario, o.holder) : 'nobody';
+      el('title', {}, g).textContent = `Objective ${o.at}: ${o.points} point${o.points === 1 ? '' : 's'}, held by ${holder} (R8.2)`;
+    }
+  }
+
+  /// The four facing arrows around a square: allowed ones solid, the others crossed out (a click says why).
+  drawFacings({ at, allowed, chosen }) {
+    const [cx, cy] = this.centre(at);
+    for (const dir of ['N', 'E', 'S', 'W']) {
+      const ok = allowed[dir];
+      const g = el('g', {
+        'data-facing': dir,
+        class: `facing-choice${ok ? ' allowed' : ' not-allowed'}${chosen === dir ? ' chosen' : ''}`,
+        transform: `translate(${cx} ${cy}) rotate(${FACING_ANGLE[dir]}) translate(0 -36)`,
+        role: 'button',
+        'aria-label': `face ${dir}${ok ? '' : ' (not allowed)'}`,
+      }, this.facingLayer);
+      el('circle', { r: 12, class: 'facing-disc' }, g);
+      el('path', { d: 'M0 -8 L7 4 L-7 4 Z', class: 'facing-arrow' }, g);
+      if (!ok) el('path', { d: 'M-7 -7 L7 7', class: 'facing-cross' }, g);
+      el('title', {}, g).textContent = ok ? `Face ${dir}` : `Facing ${dir} is not allowed here (R5.4)`;
+    }
+  }
+}
+
+/// The moves and attacks of a decision's events, to draw as arrows, with the units concerned (to ring them).
+export function moveArrows(events, v) {
+  const out = [];
+  const list = events.map((entry) => entry.event || entry);
+  // Where a unit stood before it retreated: an attack's arrow points at the square it was made against.
+  const before = new Map(list.filter((e) => e.event === 'retreated').map((e) => [e.unit, e.from]));
+  for (const e of list) {
+    if ((e.event === 'moved' && e.from !== e.to) || e.event === 'retreated') out.push({ from: e.from, to: e.to, kind: 'move', units: [e.unit] });
+    else if (e.event === 'attack') out.push({ from: v.units[e.attacker].at, to: before.get(e.target) || v.units[e.target].at, kind: 'attack', units: [e.attacker, e.target] });
+    else if (['activated', 'held', 'moved'].includes(e.event)) out.push({ kind: 'none', units: [e.unit] });
+  }
+  return out;
+}
+
+/// A small, static picture of a scenario's board at the start (lobby previews).
+export function previewBoard(container, scenario) {
+  const board = new Board(container, scenario);
+  board.update({ units: scenario.units.map((u) => ({ ...u, alive: true, shaken: false })), objectives: scenario.objectives });
+  board.svg.setAttribute('aria-label', `${scenario.title}: a map preview`);
+  return board;
 }

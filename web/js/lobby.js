@@ -1,173 +1,322 @@
-// The lobby: choose a scenario (shipped or uploaded), rule options and a mode; the list of games.
+// The lobby: choose a battle (shipped or your own file, each with a map preview), a mode, the computer and the rule
+// options, each explained where it is chosen; and "your games", the links this browser keeps.
 
 import { api } from './api.js';
-import { renderBoard } from './board.js';
-import { h } from './util.js';
+import { previewBoard } from './board.js';
+import { exportText, forget, importText, remember, rememberCreated, remembered, setSetting } from './games.js';
+import { copyText, h, sideTag, when, withRuleLinks } from './util.js';
+
+const MODES = [
+  ['computer', 'Against the computer', 'You against the computer: choose your side and the computer player.'],
+  ['hotseat', 'Hot-seat (one screen)', 'Two people at one screen, taking turns; a hand-over screen between the sides (optional).'],
+  ['two_players', 'Two players (a link each)', 'Two people on two machines: each side gets a private link; send the other one to your opponent.'],
+  ['watch', 'Watch the computer play itself', 'The computer plays both sides while you watch, move by move.'],
+];
+
+const PLAYERS = {
+  greedy: 'takes the order that looks best right now, judged by the exact odds: quick, and a fair opponent',
+  mcts: 'searches ahead through thousands of simulated continuations of the battle: the strongest; thinks a few seconds a move',
+  random: 'picks any legal order at random: for learning the controls',
+};
 
 const OPTION_FIELDS = [
-  { name: 'initiative', label: 'Initiative (R3.7)', values: ['cards', 'igougo', 'alternate'] },
-  { name: 'once_per_turn', label: 'Once per turn (R3.5)', values: ['false', 'true'] },
-  { name: 'blocked_retreat', label: 'Blocked retreat (R7.4)', values: ['destroyed', 'stand'] },
-  { name: 'pivot_is_move', label: 'Pivot is a move (R5.5)', values: ['true', 'false'] },
-  { name: 'to_hit', label: 'To hit (R6.4)', values: ['5', '2', '3', '4', '6'] },
+  { name: 'initiative', label: 'Initiative', rule: 'R3.7', values: {
+    cards: 'a deck of cards decides which side activates units and how many (the designer’s system, R3)',
+    igougo: 'each turn the winner of a die roll activates all its units, then the other side',
+    alternate: 'the sides activate one unit at a time, in turn' } },
+  { name: 'once_per_turn', label: 'Once per turn', rule: 'R3.5', values: {
+    false: 'a unit may be activated again on a later card of the same turn (the double activation)',
+    true: 'each unit at most once a turn' } },
+  { name: 'blocked_retreat', label: 'Blocked retreat', rule: 'R7.4', values: {
+    destroyed: 'a unit that must retreat and cannot is destroyed',
+    stand: 'it stays where it is, shaken' } },
+  { name: 'pivot_is_move', label: 'Pivot is a move', rule: 'R5.5', values: {
+    true: 'turning counts as moving: it loses the “did not move” bonus',
+    false: 'a unit may turn before it fires and still count as not moved' } },
+  { name: 'to_hit', label: 'To hit', rule: 'R6.4', values: {
+    5: 'the number needed on the die before modifiers (5 by default)', 2: 'needs 2: very bloody', 3: 'needs 3: bloody', 4: 'needs 4: bloodier than usual', 6: 'needs 6: hardly anyone hits' } },
 ];
 
 export async function showLobby(app) {
-  app.innerHTML = '';
-  const left = h('div');
-  const right = h('div');
-  app.append(h('div', { class: 'lobby' }, left, right));
+  document.title = 'pacw — the Portable ACW Wargame';
   let scenarios = [];
   let info = { players: ['random', 'greedy', 'mcts'] };
   try {
     [scenarios, info] = await Promise.all([api.scenarios(), api.info()]);
   } catch (e) {
-    left.append(h('p', { class: 'error' }, `The server did not answer: ${e.message}`));
+    app.replaceChildren(h('p', { class: 'error' }, `The server did not answer: ${e.message}`));
     return;
   }
-  let chosen = { kind: "shipped", name: scenarios[0].name, scenario: scenarios[0] };
+  const lobby = new Lobby(app, scenarios, info);
+  lobby.render();
+}
 
-  const cards = h('div', { class: 'scenarios' });
-  const detail = h('div', { class: 'panel' });
-  function showDetail() {
-    detail.innerHTML = '';
-    const s = chosen.scenario;
-    const sides = s.sides.map((x) => `${x.name} (${x.home} edge, exhausted at ${x.exhaustion} lost)`).join(' against ');
-    detail.append(h('h2', {}, s.title), h('p', { class: 'muted' }, `${s.map.width}×${s.map.height}, ${s.turns} turns. ${sides}.`), h('div', { class: 'description' }, ...paragraphs(s.description)));
-    for (const card of cards.children) card.classList.toggle('selected', card.dataset.name === chosen.name);
-    renderSides();
-  }
-  for (const entry of scenarios) {
-    const preview = h('div');
-    const card = h('div', { class: 'scenario-card', 'data-name': entry.name, tabindex: 0, onclick: () => { chosen = { kind: "shipped", name: entry.name, scenario: entry }; showDetail(); } }, h("h3", {}, entry.title), preview);
-    renderBoard(preview, entry, {});
-    cards.append(card);
+class Lobby {
+  constructor(app, scenarios, info) {
+    this.app = app;
+    this.scenarios = scenarios;
+    this.info = info;
+    this.chosen = { kind: 'shipped', name: scenarios[0].name, scenario: scenarios[0] };
   }
 
-  // Upload a scenario of one's own.
-  const upload = h('input', { type: 'file', accept: '.toml,text/plain', 'aria-label': 'Scenario file' });
-  const uploadProblems = h('div', { class: 'error' });
-  upload.addEventListener('change', async () => {
-    uploadProblems.textContent = '';
-    const file = upload.files[0];
+  render() {
+    this.cards = h('div', { class: 'scenarios', role: 'listbox', 'aria-label': 'Battles' });
+    for (const entry of this.scenarios) {
+      const preview = h('div', { class: 'preview' });
+      const pick = () => this.choose({ kind: 'shipped', name: entry.name, scenario: entry });
+      const card = h('div', {
+        class: 'scenario-card', 'data-name': entry.name, tabindex: 0, role: 'option', 'aria-label': entry.title,
+        onclick: pick,
+        onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } },
+      }, h('h3', {}, entry.title), preview, h('p', { class: 'muted situation' }, firstSentence(entry.description)));
+      previewBoard(preview, entry);
+      this.cards.append(card);
+    }
+    this.detail = h('div', { class: 'panel detail', id: 'detail' });
+    this.uploadProblems = h('div', { class: 'error', id: 'upload-problems' });
+    const upload = h('input', { type: 'file', accept: '.toml,text/plain', 'aria-label': 'Scenario file', id: 'upload' });
+    upload.addEventListener('change', () => this.upload(upload.files[0]));
+    const left = h('div', {},
+      h('div', { class: 'panel' }, h('h2', {}, 'Choose a battle'), this.cards,
+        h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems),
+      this.detail);
+    const right = h('div', {}, this.setupPanel(), this.gamesPanel = h('div', { class: 'panel', id: 'your-games' }));
+    this.app.replaceChildren(h('div', { class: 'lobby' }, left, right),
+      h('p', { class: 'muted footer' }, 'New here? Read ', h('a', { href: '/guide' }, 'your first game'), ', or ', h('a', { href: '/rules' }, 'the rules of play'), '.'));
+    this.showDetail();
+    this.renderGames();
+    setInterval(() => this.renderGames(), 10000);
+    document.addEventListener('visibilitychange', () => { if (!document.hidden) this.renderGames(); });
+  }
+
+  choose(chosen) {
+    this.chosen = chosen;
+    this.uploadProblems.textContent = '';
+    this.showDetail();
+  }
+
+  async upload(file) {
+    this.uploadProblems.textContent = '';
     if (!file) return;
     const text = await file.text();
     try {
       const reply = await api.check(text, file.name);
       if (!reply.ok) {
-        uploadProblems.textContent = reply.message;
+        // A bad file is not a choice: Start stays off until a battle is chosen again.
+        this.chosen = null;
+        this.showDetail();
+        this.uploadProblems.textContent = reply.message;
         return;
       }
-      chosen = { kind: 'upload', name: file.name, text, scenario: reply.scenario };
-      showDetail();
+      this.choose({ kind: 'upload', name: file.name, text, scenario: reply.scenario });
     } catch (e) {
-      uploadProblems.textContent = e.message;
+      this.chosen = null;
+      this.showDetail();
+      this.uploadProblems.textContent = e.message;
     }
-  });
-
-  left.append(h('div', { class: 'panel' }, h('h2', {}, 'Choose a battle'), cards, h('p', {}, 'Or your own scenario file: ', upload), uploadProblems), detail);
-
-  // Options, mode and start.
-  const options = {};
-  const optionInputs = OPTION_FIELDS.map((f) => {
-    const select = h('select', { name: f.name, onchange: () => { options[f.name] = select.value; } }, ...f.values.map((v) => h('option', { value: v }, v)));
-    return h('label', {}, f.label, select);
-  });
-  const mode = h('select', { name: 'mode' },
-    h('option', { value: 'computer' }, 'Against the computer'),
-    h('option', { value: 'hotseat' }, 'Hot-seat (one screen)'),
-    h('option', { value: 'two_players' }, 'Two players (a link each)'),
-    h('option', { value: 'watch' }, 'Watch the computer play itself'));
-  const humanSide = h('select', { name: 'human_side' });
-  const level = h('select', { name: 'computer' }, ...info.players.filter((p) => p !== 'random').concat(['random']).map((p) => h('option', { value: p }, p)));
-  function renderSides() {
-    humanSide.innerHTML = '';
-    for (const s of chosen.scenario.sides) humanSide.append(h('option', { value: s.side }, `Play ${s.name}`));
   }
-  const computerRow = h('div', { class: 'row' }, humanSide, h('label', {}, 'Computer:', level));
-  mode.addEventListener('change', () => { computerRow.style.display = mode.value === 'computer' || mode.value === 'watch' ? '' : 'none'; humanSide.style.display = mode.value === 'computer' ? '' : 'none'; });
-  const startProblems = h('div', { class: 'error' });
-  const links = h('div', { class: 'links' });
-  const start = h('button', { id: 'start', onclick: async () => {
-    startProblems.textContent = '';
-    const request = { mode: mode.value, options };
-    if (chosen.kind === 'shipped') request.scenario = chosen.name;
-    else { request.scenario_text = chosen.text; request.scenario_file = chosen.name; }
-    if (mode.value === 'computer') { request.human_side = humanSide.value; request.computer = level.value; }
-    if (mode.value === 'watch') request.computer = level.value;
-    start.disabled = true;
+
+  showDetail() {
+    const c = this.chosen;
+    for (const card of this.cards.children) {
+      const on = c && c.kind === 'shipped' && card.dataset.name === c.name;
+      card.classList.toggle('selected', Boolean(on));
+      card.setAttribute('aria-selected', on ? 'true' : 'false');
+    }
+    this.start.disabled = !c;
+    if (!c) {
+      this.detail.replaceChildren(h('p', { class: 'muted' }, 'No battle chosen: pick one above, or upload a file that passes the checks.'));
+      return;
+    }
+    const s = c.scenario;
+    const preview = h('div', { class: 'preview large', id: 'detail-preview' });
+    const sides = s.sides.map((x) => h('li', {}, sideTag(s, x.side), ` — ${x.starting_units} units from the ${{ N: 'north', S: 'south', E: 'east', W: 'west' }[x.home]} edge; exhausted after losing ${x.exhaustion}`));
+    this.detail.replaceChildren(h('h2', {}, s.title, c.kind === 'upload' ? h('span', { class: 'muted' }, ` (${c.name})`) : ''),
+      h('div', { class: 'detail-grid' }, preview, h('div', {},
+        h('p', { class: 'muted' }, `${s.map.width}×${s.map.height} squares, ${s.turns} turns, ${s.points_per_destroyed} point${s.points_per_destroyed === 1 ? '' : 's'} per enemy unit destroyed.`),
+        h('ul', {}, ...sides),
+        h('div', { class: 'description' }, ...paragraphs(s.description)))));
+    previewBoard(preview, s);
+    this.renderSides();
+    for (const f of OPTION_FIELDS) {
+      const select = this.optionInputs[f.name];
+      select.value = s.options[f.name] ?? Object.keys(f.values)[0];
+      select.dispatchEvent(new Event('change'));
+    }
+  }
+
+  setupPanel() {
+    const modeHelp = h('p', { class: 'help', id: 'mode-help' });
+    this.mode = h('select', { name: 'mode', 'aria-describedby': 'mode-help' }, ...MODES.map(([v, text]) => h('option', { value: v }, text)));
+    this.humanSide = h('select', { name: 'human_side', 'aria-label': 'Your side' });
+    const players = this.info.players.filter((p) => p !== 'random').concat(['random']);
+    const playerHelp = h('p', { class: 'help', id: 'player-help' });
+    this.level = h('select', { name: 'computer', 'aria-describedby': 'player-help' }, ...players.map((p) => h('option', { value: p }, p)));
+    const showPlayer = () => { playerHelp.textContent = `${this.level.value}: ${PLAYERS[this.level.value] || ''}`; };
+    this.level.addEventListener('change', showPlayer);
+    showPlayer();
+    this.handover = h('input', { type: 'checkbox', name: 'handover', checked: true });
+    const computerRow = h('div', { class: 'row' }, this.humanSide, h('label', {}, 'Computer:', this.level));
+    const handoverRow = h('label', { class: 'handover-option' }, this.handover, ' a hand-over screen between the sides');
+    const showMode = () => {
+      const m = this.mode.value;
+      modeHelp.textContent = MODES.find(([v]) => v === m)[2];
+      computerRow.hidden = !(m === 'computer' || m === 'watch');
+      playerHelp.hidden = computerRow.hidden;
+      this.humanSide.hidden = m !== 'computer';
+      handoverRow.hidden = m !== 'hotseat';
+    };
+    this.mode.addEventListener('change', showMode);
+    this.optionInputs = {};
+    const optionRows = OPTION_FIELDS.map((f) => {
+      const help = h('span', { class: 'help' });
+      const select = h('select', { name: f.name }, ...Object.keys(f.values).map((v) => h('option', { value: v }, v)));
+      select.addEventListener('change', () => { help.textContent = f.values[select.value]; });
+      this.optionInputs[f.name] = select;
+      return h('div', { class: 'option-row' }, h('label', {}, f.label, ' ', h('a', { href: `/rules#${f.rule}`, target: 'pacw-rules', class: 'rule' }, f.rule), select), help);
+    });
+    this.startProblems = h('div', { class: 'error', id: 'start-problems' });
+    this.links = h('div', { class: 'links', id: 'links' });
+    this.start = h('button', { id: 'start', onclick: () => this.create() }, 'Start the battle');
+    showMode();
+    return h('div', { class: 'panel setup' },
+      h('h2', {}, 'How to play it'),
+      h('fieldset', {}, h('legend', {}, 'Mode'), this.mode, modeHelp, computerRow, playerHelp, handoverRow),
+      h('fieldset', {}, h('legend', {}, 'Rule options ', h('a', { href: '/rules#R11', target: 'pacw-rules', class: 'rule' }, 'R11')),
+        h('p', { class: 'help' }, 'The battle’s own settings are chosen first; change them to try a variant.'), ...optionRows),
+      this.start, this.startProblems, this.links);
+  }
+
+  renderSides() {
+    this.humanSide.replaceChildren(...this.chosen.scenario.sides.map((s) => h('option', { value: s.side }, `Play ${s.name}`)));
+  }
+
+  async create() {
+    const c = this.chosen;
+    this.startProblems.textContent = '';
+    if (!c) {
+      this.startProblems.textContent = 'Choose a battle first.';
+      return;
+    }
+    const mode = this.mode.value;
+    const options = {};
+    for (const f of OPTION_FIELDS) {
+      const v = this.optionInputs[f.name].value;
+      if (String(c.scenario.options[f.name]) !== v) options[f.name] = v;
+    }
+    const request = { mode, options };
+    if (c.kind === 'shipped') request.scenario = c.name;
+    else { request.scenario_text = c.text; request.scenario_file = c.name; }
+    if (mode === 'computer') { request.human_side = this.humanSide.value; request.computer = this.level.value; }
+    if (mode === 'watch') request.computer = this.level.value;
+    this.start.disabled = true;
     try {
       const created = await api.create(request);
-      remember(created);
-      if (mode.value === 'two_players') {
-        showLinks(links, created);
+      const main = mainRole(created, mode, request.human_side);
+      rememberCreated(created, main);
+      if (mode === 'hotseat') setSetting(`handover-${created.tokens.hotseat}`, this.handover.checked);
+      if (mode === 'two_players') {
+        this.showLinks(created);
+        this.renderGames();
       } else {
-        location.href = created.links[mainRole(created)];
+        location.href = created.links[main];
       }
     } catch (e) {
-      startProblems.textContent = e.message;
+      this.startProblems.textContent = e.message;
     } finally {
-      start.disabled = false;
+      this.start.disabled = !this.chosen;
     }
-  } }, 'Start the battle');
-  right.append(h('div', { class: 'panel' },
-    h('h2', {}, 'How to play it'),
-    h('fieldset', {}, h('legend', {}, 'Mode'), mode, computerRow),
-    h('fieldset', {}, h('legend', {}, 'Rule options (RULES.md R11)'), ...optionInputs),
-    start, startProblems, links));
-  right.append(await gamesPanel());
-  showDetail();
+  }
+
+  showLinks(created) {
+    const box = this.links;
+    box.replaceChildren(h('h3', {}, 'Send each player their link'), h('p', { class: 'help' }, 'Each link is private: whoever has it plays that side. Keep yours; send the other one.'));
+    for (const [role, path] of Object.entries(created.links)) {
+      const url = new URL(path, location.href).href;
+      const name = role === 'spectator' ? 'Spectators' : created.view.players.find((p) => p.side === role)?.name || role;
+      box.append(h('div', { class: 'link-row' }, h('label', {}, name),
+        h('input', { value: url, readonly: true, 'data-role': role, onclick: (e) => e.target.select() }),
+        copyButton(url), h('a', { href: path, target: '_blank' }, 'open')));
+    }
+  }
+
+  /// "Your games": the links kept in this browser, with each game's public facts from the server.
+  async renderGames() {
+    const panel = this.gamesPanel;
+    const mine = remembered();
+    const tokens = Object.keys(mine).sort((a, b) => (mine[b].added || 0) - (mine[a].added || 0));
+    const summaries = await Promise.all(tokens.map((t) => api.summary(t).catch((e) => ({ missing: e.message }))));
+    const rows = tokens.map((t, i) => gameRow(t, mine[t], summaries[i], () => this.renderGames()));
+    const file = h('input', { type: 'file', accept: '.json,application/json', id: 'import-games', 'aria-label': 'Import your games', hidden: true });
+    const note = h('span', { class: 'muted', id: 'games-note' });
+    file.addEventListener('change', async () => {
+      try {
+        const n = importText(await file.files[0].text());
+        note.textContent = `${n} game${n === 1 ? '' : 's'} added.`;
+        this.renderGames();
+      } catch (e) {
+        note.textContent = e.message;
+      }
+    });
+    panel.replaceChildren(h('h2', {}, 'Your games'),
+      rows.length
+        ? h('table', { class: 'games' }, h('tr', {}, h('th', {}, 'Battle'), h('th', {}, 'Started'), h('th', {}, 'Mode and players'), h('th', {}, 'State'), h('th', {}, '')), ...rows)
+        : h('p', { class: 'muted' }, 'No games in this browser yet.'),
+      h('div', { class: 'row' },
+        h('button', { class: 'secondary', id: 'export-games', onclick: () => download('pacw-your-games.json', exportText()) }, 'Export your games'),
+        h('button', { class: 'secondary', onclick: () => file.click() }, 'Import'), file, note),
+      h('p', { class: 'help' }, 'Games are kept by their links in this browser. Lost them? The operator can list every game of the server with ', h('code', {}, 'pacw games'), '.'));
+  }
 }
 
-function mainRole(created) {
+function gameRow(token, facts, s, refresh) {
+  const link = `/game/${token}`;
+  const remove = h('button', { class: 'link', onclick: () => { forget(token); refresh(); } }, 'remove');
+  if (s.missing) {
+    return h('tr', { class: 'missing' }, h('td', {}, facts.title || facts.id || token.slice(0, 8)), h('td', {}, when(facts.added)), h('td', {}, ''), h('td', { class: 'muted' }, `not on this server (${s.missing})`), h('td', {}, remove));
+  }
+  remember(token, { id: s.id, role: s.role, title: s.title });
+  const players = s.players.map((p) => `${p.name}: ${p.kind === 'computer' ? p.computer : p.side === s.role || s.role === 'hotseat' ? 'you' : 'a person'}`).join(', ');
+  const state = s.status === 'finished' ? s.result_text : s.your_turn ? h('strong', { class: 'your-move' }, `your move (turn ${s.turn}/${s.turns})`) : `turn ${s.turn}/${s.turns}, ${s.to_act ? s.players.find((p) => p.side === s.to_act).name : ''} to move`;
+  const others = Object.entries(facts.links || {}).filter(([role, path]) => path !== link && role !== 'spectator');
+  return h('tr', { 'data-token': token },
+    h('td', {}, h('a', { href: link }, s.title)),
+    h('td', {}, when(s.created_at)),
+    h('td', {}, `${s.mode.replace('_', ' ')} — ${players}`),
+    h('td', {}, state),
+    h('td', { class: 'actions' }, h('a', { href: link }, s.status === 'finished' ? 'review' : 'resume'), ' ', h('a', { href: `${link}?replay` }, 'replay'), ' ',
+      copyButton(new URL(link, location.href).href, 'copy link'),
+      ...others.map(([role, path]) => copyButton(new URL(path, location.href).href, `copy ${s.players.find((p) => p.side === role)?.name || role}'s link`)),
+      ' ', remove));
+}
+
+function copyButton(text, label = 'copy') {
+  const b = h('button', { class: 'link copy', 'data-copy': text, onclick: async () => { b.textContent = (await copyText(text)) ? 'copied' : 'select and copy'; } }, label);
+  return b;
+}
+
+function download(name, text) {
+  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function mainRole(created, mode, humanSide) {
   const t = created.tokens;
-  return t.hotseat ? 'hotseat' : t.A && created.view.you_play.includes('A') ? 'A' : t.B && created.view.you_play.includes('B') ? 'B' : t.A ? 'A' : 'spectator';
-}
-
-function showLinks(box, created) {
-  box.innerHTML = '';
-  box.append(h('h3', {}, 'Send each player their link'));
-  for (const [role, path] of Object.entries(created.links)) {
-    const url = new URL(path, location.href).href;
-    const name = role === 'spectator' ? 'Spectators' : created.view.players.find((p) => p.side === role)?.name || role;
-    box.append(h('label', {}, name), h('div', { class: 'row' }, h('input', { value: url, readonly: true, 'data-role': role, onclick: (e) => e.target.select() }), h('a', { href: path, target: '_blank' }, 'open')));
-  }
-}
-
-/// Games created in this browser are remembered with their links, so they can be resumed.
-function remember(created) {
-  const saved = JSON.parse(localStorage.getItem('pacw-games') || '{}');
-  saved[created.id] = created.links;
-  localStorage.setItem('pacw-games', JSON.stringify(saved));
-}
-
-async function gamesPanel() {
-  const panel = h('div', { class: 'panel' }, h('h2', {}, 'Games'));
-  let list;
-  try {
-    list = (await api.games()).games;
-  } catch (e) {
-    panel.append(h('p', { class: 'error' }, e.message));
-    return panel;
-  }
-  if (!list.length) {
-    panel.append(h('p', { class: 'muted' }, 'No games yet.'));
-    return panel;
-  }
-  const mine = JSON.parse(localStorage.getItem('pacw-games') || '{}');
-  const rows = list.map((g) => {
-    const links = g.links || mine[g.id] || {};
-    const link = links.hotseat || links.A || links.B || links.spectator;
-    const state = g.status === 'damaged' ? `damaged: ${g.error}` : g.status === 'finished' ? g.result_text : `turn ${g.turn}/${g.turns}`;
-    const open = link ? h('a', { href: link }, g.status === 'finished' ? 'review' : 'resume') : h('span', { class: 'muted' }, 'no link here');
-    const replay = link && g.status !== 'damaged' ? h('a', { href: `${link}?replay` }, 'replay') : '';
-    return h('tr', {}, h('td', {}, g.title || g.scenario || g.id), h('td', {}, g.mode || ''), h('td', {}, state || ''), h('td', {}, open, ' ', replay));
-  });
-  panel.append(h('table', { class: 'games' }, h('tr', {}, h('th', {}, 'Battle'), h('th', {}, 'Mode'), h('th', {}, 'State'), h('th', {}, '')), ...rows));
-  return panel;
+  if (mode === 'hotseat') return 'hotseat';
+  if (mode === 'computer') return humanSide === 'B' ? 'B' : 'A';
+  if (mode === 'two_players') return 'A';
+  return t.A ? 'A' : 'spectator';
 }
 
 /// A description's paragraphs, with the hard line breaks of the TOML file joined.
 function paragraphs(text) {
-  return text.trim().split(/\n\s*\n/).map((p) => h('p', {}, p.replace(/\s*\n\s*/g, ' ')));
+  return text.trim().split(/\n\s*\n/).map((p) => h('p', {}, withRuleLinks(p.replace(/\s*\n\s*/g, ' '))));
+}
+
+function firstSentence(text) {
+  const flat = text.trim().replace(/\s+/g, ' ');
+  const m = flat.match(/^.{20,160}?[.!?](\s|$)/);
+  return m ? m[0].trim() : flat.slice(0, 140);
 }

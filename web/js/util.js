@@ -1,4 +1,4 @@
-// Small DOM helpers shared by the pages.
+// Small DOM helpers shared by the pages: elements, percentages, side colours and links to the rules.
 
 /// Makes an element: h('button', { class: 'x', onclick }, 'text', child…).
 export function h(tag, attrs = {}, ...children) {
@@ -7,11 +7,10 @@ export function h(tag, attrs = {}, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
     else if (k === 'class') node.className = v;
-    else if (k === 'html') node.innerHTML = v;
     else node.setAttribute(k, v === true ? '' : v);
   }
   for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
+    if (c === undefined || c === null || c === false || c === '') continue;
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return node;
@@ -20,4 +19,58 @@ export function h(tag, attrs = {}, ...children) {
 /// A percentage of a decimal probability.
 export function percent(p) {
   return `${(100 * p).toFixed(1)}%`;
+}
+
+/// A rule id such as R6.4 or R6.3c: its section on the rules page (lettered parts have anchors of their own).
+export function ruleHref(id) {
+  return `/rules#${id}`;
+}
+
+const RULE_ID = /\bR\d+(?:\.\d+[a-z]?)?\b/g;
+
+/// Text with every rule id (R6.4, R6.3c …) turned into a link to its section of the rules: a fragment.
+export function withRuleLinks(text) {
+  const out = document.createDocumentFragment();
+  let last = 0;
+  for (const m of String(text).matchAll(RULE_ID)) {
+    if (m.index > last) out.append(text.slice(last, m.index));
+    out.append(h('a', { class: 'rule', href: ruleHref(m[0]), target: 'pacw-rules', title: `Rule ${m[0]}` }, m[0]));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.append(text.slice(last));
+  return out;
+}
+
+/// A side's display colour (the scenario's `counter`), and its name.
+export function sideColour(scenario, side) {
+  return scenario.sides.find((s) => s.side === side)?.counter || (side === 'A' ? '#2b4c7e' : '#6b6b6b');
+}
+
+export function sideName(scenario, side) {
+  return scenario.sides.find((s) => s.side === side)?.name || side;
+}
+
+/// A side's name in its colour, as an element.
+export function sideTag(scenario, side, text) {
+  return h('span', { class: 'side-tag', style: `--side:${sideColour(scenario, side)}` }, text ?? sideName(scenario, side));
+}
+
+/// A date and time in the reader's locale, short.
+export function when(ms) {
+  return ms ? new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
+}
+
+/// Puts text on the clipboard; resolves true when it worked (it needs a secure context or a user gesture).
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h('textarea', { style: 'position:fixed;opacity:0' }, text);
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand && document.execCommand('copy');
+    area.remove();
+    return Boolean(ok);
+  }
 }

@@ -1,0 +1,192 @@
+// Orders given on the board, through the testing contract of docs/api.md: `data-unit`, `data-square`, `data-facing`,
+// `data-confirm`, `data-order`. Selecting shows the info panel and changes nothing; a move, an attack, a Move & Fire
+// and a Fire & Move are each given by clicks on the board; one Undo takes back the activation and the order.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serverAndBrowser, freshPage, createGame, view, cardFor, screenshots } from './server.mjs';
+
+const skirmish = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'skirmish.toml'), 'utf8');
+const env = serverAndBrowser();
+
+/// A hot-seat game of the Skirmish, on a Blue card of at least `left` activations, open in a page.
+async function skirmishPage(left = 2, options = {}, pageOptions = {}) {
+  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat', options }, 'hotseat');
+  const v = await cardFor(env.server.url, token, 'A', left);
+  const page = await freshPage(env.browser, pageOptions);
+  await page.goto(`${env.server.url}game/${token}`);
+  await page.locator('#status .you').waitFor();
+  return { page, token, v };
+}
+
+async function decisions(token) {
+  return (await view(env.server.url, token)).decisions;
+}
+
+test('the contract: one element per square and per unit, and selecting changes nothing', async () => {
+  const { page, token, v } = await skirmishPage(1);
+  assert.equal(await page.locator('[data-square]').count(), 64, 'one data-square per square');
+  assert.equal(await page.locator('[data-square="d3"]').count(), 1);
+  assert.equal(await page.locator('[data-unit]').count(), 8, 'one data-unit per unit on the board');
+  // Select an enemy: the info panel names its side, arm, quality, strength, facing, state and activation.
+  await page.click('[data-unit="3"]');
+  const info = page.locator('#info');
+  await info.getByText('Vedettes').first().waitFor();
+  const text = await info.textContent();
+  for (const want of ['Grey', 'infantry', 'green', 'Strength3', 'c3, facing S', 'steady', 'no on this card']) {
+    assert.ok(text.replace(/\s+/g, '').includes(want.replace(/\s+/g, '')), `the info panel shows ${want}: ${text}`);
+  }
+  // A square: terrain, elevation, road, fences, cover, objective.
+  await page.click('[data-square="d7"]');
+  await info.getByText('Square d7').first().waitFor();
+  const square = await info.textContent();
+  assert.match(square, /sunken road/);
+  assert.match(square, /Cover\s*yes/);
+  assert.match(square, /Objective\s*2 points, held by nobody/);
+  // The objective's tooltip is there to be hovered.
+  assert.match(await page.locator('.objective title').first().textContent(), /Objective d7: 2 points/);
+  // The sunken road runs north–south here, and is drawn so (a tall stripe, not a wide one).
+  assert.equal(await decisions(token), v.decisions, 'selecting never changes the game');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a move by clicks: unit, square, facing, confirm; one Undo takes back the activation and the order', async () => {
+  const { page, token, v } = await skirmishPage(2);
+  await page.click('[data-unit="0"]');
+  // Its reachable squares and its path preview; the enemy it can charge after a move is ringed.
+  await page.locator('.reachable-dot').first().waitFor();
+  await page.locator('[data-unit="3"] .target-ring').waitFor();
+  await page.hover('[data-square="a3"]');
+  await page.locator('.path-line').waitFor();
+  await page.click('[data-square="a3"]');
+  await page.locator('[data-facing]').first().waitFor();
+  assert.equal(await page.locator('[data-facing]').count(), 4, 'four facings, allowed or not');
+  await page.click('[data-facing="N"]');
+  const confirm = page.locator('[data-confirm]');
+  assert.match(await confirm.textContent(), /Move to a3, face N/);
+  const started = Date.now();
+  await confirm.click();
+  await page.locator('[data-unit="0"][data-at="a3"]').waitFor();
+  const redraw = Date.now() - started;
+  assert.equal(await decisions(token), v.decisions + 2, 'the activation and the order: two decisions');
+  await page.locator('[data-unit="0"].activated').waitFor();
+  await page.click('#undo');
+  await page.locator('[data-unit="0"][data-at="b2"]').waitFor();
+  assert.equal(await decisions(token), v.decisions, 'one Undo took back both');
+  assert.ok(redraw < 5000, `redrawn after ${redraw} ms`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an attack by clicks: the odds before confirming, then the dice say who rolled what', async () => {
+  const { page } = await skirmishPage(1);
+  await page.click('[data-unit="1"]');
+  // The Pickets on e4 are in range and ahead: ringed, with the number needed (5+, +1 not moved: 4+).
+  await page.locator('[data-unit="4"] .needed-text', { hasText: '4+' }).waitFor();
+  await page.click('[data-unit="4"]');
+  const odds = page.locator('#odds');
+  await odds.waitFor();
+  const oddsText = await odds.textContent();
+  assert.match(oddsText, /needs 4\+/);
+  assert.match(oddsText, /R6\.4 \+1 attacker did not move/);
+  assert.match(oddsText, /miss\s*1\/2/);
+  assert.ok(await page.locator('#odds a.rule[href="/rules#R6.4"]').count() > 0, 'the rule ids link to the rules');
+  await page.screenshot({ path: join(screenshots, 'odds-1366.png') });
+  await page.click('[data-confirm]');
+  await page.locator('#dice .die').first().waitFor();
+  const dice = await page.locator('#dice').textContent();
+  assert.match(dice, /Blue Iron Brigade fires at Grey Pickets: needs 4\+/);
+  assert.match(dice, /Blue rolls to hit: \d, a (hit|miss)/);
+  // Every log line names units with their side.
+  await page.locator('#log', { hasText: 'Blue Iron Brigade (veteran infantry) fires at Grey Pickets' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Move & Fire: the enemy, then the square to fire from, then the facing; Fire & Move offers its advance', async () => {
+  const { page } = await skirmishPage(2);
+  await page.click('[data-unit="0"]');
+  await page.locator('[data-unit="3"] .target-ring').waitFor();
+  await page.click('[data-unit="3"]');
+  // The squares a Move & Fire can be made from are marked; pick b3 and face east to charge.
+  await page.locator('.move-fire-dot').first().waitFor();
+  await page.click('[data-square="b3"]');
+  await page.locator('[data-facing="E"].allowed').waitFor();
+  assert.equal(await page.locator('[data-facing="N"].allowed').count(), 0, 'facing north does not reach the Vedettes');
+  await page.click('[data-facing="E"]');
+  await page.locator('#odds', { hasText: 'A charge' }).waitFor();
+  assert.match(await page.locator('[data-confirm]').textContent(), /Move to b3, face E, fire at Grey Vedettes/);
+  await page.click('[data-confirm]');
+  await page.locator('#dice', { hasText: 'Blue Horse charges Grey Vedettes' }).waitFor();
+  // Fire & Move with the Iron Brigade: attack the Pickets, then the advance is asked on the board.
+  await page.click('[data-unit="1"]');
+  await page.locator('[data-unit="4"] .target-ring').waitFor();
+  await page.click('[data-unit="4"]');
+  await page.click('[data-order="fire_move"]');
+  assert.match(await page.locator('[data-confirm]').textContent(), /Fire & Move: fire at Grey Pickets/);
+  await page.click('[data-confirm]');
+  await page.locator('#prompt', { hasText: 'Fire & Move: move one square' }).waitFor();
+  // Stay: click the unit itself, keep its facing, confirm.
+  await page.click('[data-unit="1"]');
+  await page.locator('[data-facing="N"].allowed').waitFor();
+  await page.click('[data-facing="N"]');
+  assert.match(await page.locator('[data-confirm]').textContent(), /Stay, face N/);
+  await page.click('[data-confirm]');
+  await page.locator('#log', { hasText: /Blue Iron Brigade .* (turns to face N|holds|moves)|Blue ends/ }).first().waitFor({ timeout: 5000 }).catch(() => {});
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the keyboard: arrows move the cursor, Enter selects and confirms, Escape cancels, z undoes, ? lists the keys', async () => {
+  const { page, token, v } = await skirmishPage(2);
+  await page.locator('#board').focus();
+  // From a1, up to b2 (the Horse): right, up.
+  await page.keyboard.press('ArrowRight');
+  await page.locator('.cursor').waitFor();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await page.locator('#info', { hasText: 'Horse' }).waitFor();
+  await page.locator('.reachable-dot').first().waitFor();
+  // Left to a2, Enter picks the square; the up arrow picks the facing; Enter confirms.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  await page.locator('[data-facing]').first().waitFor();
+  await page.keyboard.press('ArrowUp');
+  await page.locator('[data-confirm]', { hasText: 'Move to a2, face N' }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('[data-unit="0"][data-at="a2"]').waitFor();
+  await page.keyboard.press('z');
+  await page.locator('[data-unit="0"][data-at="b2"]').waitFor();
+  assert.equal(await decisions(token), v.decisions);
+  await page.keyboard.press('?');
+  await page.locator('#keys-help', { hasText: 'end activations' }).waitFor();
+  await page.keyboard.press('Escape');
+  // e ends the activations.
+  await page.keyboard.press('e');
+  await page.waitForFunction((n) => Number(document.querySelector('#board').dataset.decisions) > n, v.decisions);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the line of sight follows the pointer, and the phone screen keeps the counters legible', async () => {
+  const { page } = await skirmishPage(1, {}, { viewport: { width: 390, height: 844 } });
+  await page.click('[data-unit="2"]');
+  await page.locator('.reachable-dot').first().waitFor();
+  await page.hover('[data-square="h6"]');
+  await page.locator('.sight-line.blocked').waitFor({ state: 'attached' });
+  await page.locator('.blocking-square').waitFor({ state: 'attached' });
+  await page.hover('[data-square="h2"]');
+  await page.locator('.path-line').waitFor({ state: 'attached' });
+  const box = await page.locator('.board').boundingBox();
+  assert.ok(box.width <= 390, `the board fits the phone (${box.width}px)`);
+  // A counter's strength digit is at least 9 px tall on the phone.
+  const digit = await page.locator('[data-unit="2"] .counter-text').last().boundingBox();
+  assert.ok(digit.height >= 9, `digits are legible (${digit.height}px)`);
+  await page.screenshot({ path: join(screenshots, 'unit-selected-390.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,99 @@
+// Whose turn, and what happened: two players in two browsers, the other side's decisions played back with the moving
+// unit marked, "since your last decision", the page title, the side colours from the scenario, a game against the
+// computer that opens before the computer's first move is shown, and a page that follows again after a restart.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serverAndBrowser, freshPage, createGame, view, act, cardFor, startServer, screenshots } from './server.mjs';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const skirmish = readFileSync(join(fixtures, 'skirmish.toml'), 'utf8');
+const env = serverAndBrowser();
+
+test('two players: the mover sees "Your move" in the title, the other sees the move played back and summarised', async () => {
+  const { created } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'two_players' }, 'A');
+  const url = env.server.url;
+  const pages = {};
+  for (const side of ['A', 'B']) {
+    pages[side] = await freshPage(env.browser, { settings: { pace: 300 } });
+    await pages[side].goto(`${url}game/${created.tokens[side]}`);
+    await pages[side].locator('#status .whose').waitFor();
+  }
+  const v = await view(url, created.tokens.A);
+  const mover = pages[v.to_act.side];
+  const watcher = pages[v.to_act.side === 'A' ? 'B' : 'A'];
+  assert.equal(await mover.title(), '(Your move) pacw');
+  assert.notEqual(await watcher.title(), '(Your move) pacw');
+  // The status bar names the side to move in its own colour (the scenario's counter colour for Grey).
+  const colour = await mover.locator('#status .side-tag').first().evaluate((e) => getComputedStyle(e).color);
+  assert.ok(['rgb(43, 76, 126)', 'rgb(139, 58, 58)'].includes(colour), colour);
+  const greyFill = await mover.locator('.unit.side-B .counter-body').first().getAttribute('fill');
+  assert.equal(greyFill, '#8b3a3a', 'Grey counters take the scenario\'s counter colour');
+  // The mover activates a unit and holds, by the board.
+  const unit = mover.locator('.unit:has(.selectable-ring)').first();
+  const id = await unit.getAttribute('data-unit');
+  await unit.click();
+  await mover.click('[data-order="hold"]');
+  // The watcher's page follows by itself, marks the unit that acted, and lists what happened since its last decision.
+  await watcher.locator('#since', { hasText: /holds \(R4\.2\)/ }).waitFor({ timeout: 10000 });
+  assert.match(await watcher.locator('#since').textContent(), /is activated/);
+  await watcher.locator(`[data-unit="${id}"] .highlight-ring`).waitFor({ state: 'attached' });
+  await watcher.locator('#log', { hasText: /holds \(R4\.2\)/ }).waitFor();
+  await watcher.screenshot({ path: join(screenshots, 'two-players-1366.png') });
+  // The log never shrinks to the last lines after an action.
+  const lines = await mover.locator('#log .log-line').count();
+  assert.ok(lines >= 4, `the mover's log keeps every line (${lines})`);
+  assert.equal(await watcher.locator('#log .log-line').count(), lines);
+  for (const p of Object.values(pages)) {
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});
+
+test('against the computer the page opens on the start and shows the computer\'s first moves paced', async () => {
+  // The computer plays Blue, which moves first as often as not: retry until it does.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const { created, token } = await createGame(env.server.url, { scenario_text: skirmish, mode: 'computer', human_side: 'B', computer: 'random' }, 'B');
+    const page = await freshPage(env.browser, { settings: { pace: 400 } });
+    await page.goto(`${env.server.url}game/${token}`);
+    await page.locator('#status .whose').waitFor();
+    const first = created.view.to_act;
+    if (first.side !== 'A') {
+      await page.context().close();
+      continue;
+    }
+    // The computer's decisions are played back one by one: the page shows them being shown.
+    await page.locator('#status .playing').waitFor({ timeout: 15000 });
+    await page.locator('.highlight-ring').first().waitFor({ state: 'attached' });
+    await page.locator('#status .you').waitFor({ timeout: 60000 });
+    assert.ok(await page.locator('#since li').count() > 0, 'the computer\'s moves are summarised');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+    return;
+  }
+  throw new Error('the computer never moved first in 20 games');
+});
+
+test('after a server restart an open page says it is reconnecting, then follows the other side again', async () => {
+  const server = await startServer();
+  try {
+    const { token } = await createGame(server.url, { scenario_text: skirmish, mode: 'hotseat' }, 'hotseat');
+    const page = await freshPage(env.browser);
+    await page.goto(`${server.url}game/${token}`);
+    await page.locator('#status .whose').waitFor();
+    await server.restart();
+    await page.locator('#reconnecting').waitFor({ timeout: 10000 }).catch(() => {});
+    await page.locator('#reconnecting').waitFor({ state: 'detached', timeout: 20000 });
+    // A decision made elsewhere after the restart reaches the page.
+    const v = await cardFor(server.url, token, 'A');
+    await act(server.url, token, { action: 'end_activations', decisions: v.decisions });
+    await page.waitForFunction((n) => Number(document.querySelector('#board').dataset.decisions) > n, v.decisions, { timeout: 10000 });
+    assert.deepEqual(page.errors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(e)), []);
+    await page.context().close();
+  } finally {
+    server.stop();
+  }
+});

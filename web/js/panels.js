@@ -1,0 +1,182 @@
+// The battle page's panels, each a function of the view: the info panel (unit and square), the exact odds of an
+// attack, the dice tray, the cards, the log, the luck ledger and the result.
+
+import { TERRAIN_WORDS } from './board.js';
+import { h, percent, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
+
+const RESULTS = ['miss', 'shaken', 'retreat', 'destroyed', 'stand'];
+const COVER_TERRAIN = new Set(['woods', 'town', 'sunken_road']);
+
+/// A unit's side tag and name: "Union 1st Brigade".
+export function unitLabel(v, id) {
+  const u = v.units[id];
+  return h('span', {}, sideTag(v.scenario, u.side), ' ', u.name);
+}
+
+function row(name, ...value) {
+  return h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, ...value));
+}
+
+/// The info panel of a unit: side, arm, quality, strength (R2.2), facing, shaken, activation, ranging (R6.4).
+export function unitInfo(v, id) {
+  const u = v.units[id];
+  const ranged = v.units.filter((g) => g.ranging_on === id && g.alive).map((g) => g.name);
+  const cards = v.options.initiative === 'cards';
+  const quality = { green: 'green (−1)', regular: 'regular', veteran: 'veteran (+1)' }[u.quality];
+  return h('div', { class: 'unit-info' },
+    h('h3', {}, sideTag(v.scenario, u.side), ' ', u.name),
+    h('table', { class: 'facts' },
+      row('Arm', u.arm),
+      row('Quality', quality),
+      row('Strength', String(u.strength), ' ', h('span', { class: 'muted' }, withRuleLinks('(R2.2: the hit-result roll must not exceed it)'))),
+      row('Square', `${u.at}, facing ${u.facing}`),
+      row('State', u.alive ? (u.shaken ? h('strong', { class: 'shaken-text' }, 'shaken (S)') : 'steady') : 'destroyed', u.shaken ? h('span', { class: 'muted' }, ' ', withRuleLinks('rallies when activated (R4.1)')) : ''),
+      row('Activated', cards ? `${u.activated_this_card ? 'yes' : 'no'} on this card, ${u.activated_this_turn ? 'yes' : 'no'} this turn` : (u.activated_this_turn ? 'yes, this turn' : 'not yet this turn')),
+      u.ranging_on !== null && u.ranging_on !== undefined ? row('Ranged on', v.units[u.ranging_on].name, ' ', withRuleLinks('(+1 to hit it again, R6.4)')) : '',
+      ranged.length ? row('Guns ranged on it', ranged.join(', '), ' ', withRuleLinks('(R6.4)')) : ''));
+}
+
+/// The info panel of a square: terrain, elevation, road, fences, cover, objective.
+export function squareInfo(v, name) {
+  const s = v.scenario.map.squares.find((q) => q.at === name);
+  if (!s) return '';
+  const objective = v.objectives.find((o) => o.at === name);
+  const occupant = v.units.find((u) => u.alive && u.at === name);
+  const cover = COVER_TERRAIN.has(s.terrain)
+    ? withRuleLinks('yes: the terrain gives cover (R6.3a), −1 to hit')
+    : s.fences.length
+      ? withRuleLinks(`against fire across its fence (${s.fences.join(', ')} edge), R6.3c`)
+      : withRuleLinks(s.elevation > 0 ? 'against a charge from lower ground (R6.3b)' : 'none');
+  const terrainNote = { woods: 'blocks sight; entering ends a move (R1.5)', town: 'blocks sight; entering ends a move (R1.5)', river: 'impassable (R5.1)', ford: 'entering ends a move (R1.5)' }[s.terrain];
+  return h('div', { class: 'square-info' },
+    h('h3', {}, `Square ${name}`),
+    h('table', { class: 'facts' },
+      row('Terrain', TERRAIN_WORDS[s.terrain], terrainNote ? h('span', { class: 'muted' }, ' — ', withRuleLinks(terrainNote)) : ''),
+      row('Elevation', String(s.elevation), s.elevation ? h('span', { class: 'muted' }, ' ', withRuleLinks('(R1.3, R6.2c)')) : ''),
+      row('Road', s.road ? withRuleLinks('yes: +1 square for a Move along it (R1.6)') : 'no'),
+      row('Fences', s.fences.length ? s.fences.join(', ') : 'none'),
+      row('Cover', cover),
+      objective ? row('Objective', `${objective.points} point${objective.points === 1 ? '' : 's'}, held by `, objective.holder ? sideTag(v.scenario, objective.holder) : 'nobody', ' ', withRuleLinks('(R8.2)')) : '',
+      occupant ? row('Unit', sideTag(v.scenario, occupant.side), ` ${occupant.name}`) : ''));
+}
+
+/// The exact odds of an attacking order, with every modifier and its rule (R6.4, R7.1).
+export function oddsBox(v, odds, title) {
+  const target = v.units[odds.target];
+  const mods = odds.modifiers.length
+    ? odds.modifiers.map((m) => h('li', {}, withRuleLinks(`${m.rule} ${m.value > 0 ? '+' : ''}${m.value} ${m.reason}`)))
+    : [h('li', { class: 'muted' }, 'no modifiers')];
+  const rows = RESULTS.filter((r) => r !== 'stand' || odds.fractions.stand !== '0').map((r) =>
+    h('tr', {}, h('td', {}, r), h('td', { class: 'fraction' }, odds.fractions[r]), h('td', {}, percent(odds.decimals[r])),
+      h('td', { class: 'bar-cell' }, h('span', { class: `bar ${r}`, style: `width:${Math.round(odds.decimals[r] * 100)}%` }))));
+  return h('div', { class: 'odds', id: 'odds' },
+    h('strong', {}, title || `${odds.charge ? 'Charge' : 'Fire at'} ${target.name}`),
+    h('div', {}, withRuleLinks(`${odds.charge ? 'A charge (R6.1, R7.1)' : `Fire at distance ${odds.distance}`}: needs ${odds.needed}+ on the die (R6.4); target strength ${odds.target_strength}${odds.target_shaken ? ', shaken' : ''}`)),
+    h('ul', { class: 'modifiers' }, ...mods),
+    odds.retreat_blocked ? h('div', {}, withRuleLinks('The target has nowhere to retreat (R7.3, R7.4)')) : '',
+    h('table', {}, h('caption', { class: 'visually-hidden' }, 'Chance of each result'), ...rows));
+}
+
+/// The dice of the last attack (or initiative roll), saying who rolled what for what.
+export function diceTray(v, log, fresh) {
+  const tray = h('div', { class: 'dice-tray', id: 'dice' });
+  let i = log.length - 1;
+  while (i >= 0 && !['attack', 'initiative_rolled'].includes(log[i].event.event)) i--;
+  if (i < 0) return h('div', { class: 'dice-tray', id: 'dice' }, h('span', { class: 'muted' }, 'No dice rolled yet.'));
+  const anim = log[i].index >= fresh ? ' roll' : '';
+  const e0 = log[i].event;
+  if (e0.event === 'initiative_rolled') {
+    let j = i;
+    while (j > 0 && log[j - 1].event.event === 'initiative_rolled') j--;
+    for (const entry of log.slice(j, i + 1)) {
+      const e = entry.event;
+      tray.append(h('div', { class: 'die-line' }, h('div', { class: `die${anim}` }, e.roll), sideTag(v.scenario, e.side), ' rolls for initiative ', withRuleLinks('(R3.7)')));
+    }
+    return tray;
+  }
+  const attacker = v.units[e0.attacker];
+  const target = v.units[e0.target];
+  tray.append(h('div', { class: 'die-caption' }, unitLabel(v, e0.attacker), e0.charge ? ' charges ' : ' fires at ', unitLabel(v, e0.target), `: needs ${e0.needed}+`));
+  for (const entry of log.slice(i + 1)) {
+    const e = entry.event;
+    if (e.event === 'to_hit_rolled') {
+      tray.append(h('div', { class: 'die-line' }, h('div', { class: `die${e.hit ? ' hit' : ''}${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
+        sideTag(v.scenario, attacker.side), ` rolls to hit: ${e.roll}, `, h('strong', {}, e.hit ? 'a hit' : 'a miss'), ' ', withRuleLinks('(R6.4)')));
+    } else if (e.event === 'hit_result_rolled') {
+      const what = { shaken: 'shaken', retreat: 'retreats', destroyed: 'destroyed' }[e.result];
+      tray.append(h('div', { class: 'die-line' }, h('div', { class: `die hit${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
+        sideTag(v.scenario, target.side), ` rolls for the result: ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} strength ${e.strength}: `, h('strong', {}, what), ' ', withRuleLinks('(R7.1)')));
+    } else if (e.event === 'retreat_blocked') {
+      tray.append(h('div', { class: 'die-line' }, withRuleLinks('Nowhere to retreat (R7.4)')));
+    } else if (['card_drawn', 'attack', 'activated', 'turn_started'].includes(e.event)) {
+      break;
+    }
+  }
+  return tray;
+}
+
+/// The card drawn and the deck, with the exact chance of the next card (R3.2, R3.3); or the dice systems (R3.7).
+export function deckPanel(v) {
+  if (!v.deck) return h('div', { class: 'deck' }, withRuleLinks(`Initiative: ${v.options.initiative}, by dice rolls (R3.7)`));
+  const next = v.deck.next;
+  return h('div', { class: 'deck' },
+    h('div', { class: 'chances' }, withRuleLinks(`${v.deck.left} cards left (R3.3). Next card: `), sideTag(v.scenario, 'A'), ` ${next.A}, `, sideTag(v.scenario, 'B'), ` ${next.B}, Joker ${next.joker}`),
+    h('div', { class: 'chances muted' }, v.deck.cards.map((c) => `${c.text} ×${c.count}`).join(' · ')));
+}
+
+/// A card as drawn: its value in the side's colour, framed, with the red or black suit mark (R3.2).
+export function cardFace(v, card) {
+  if (!card) return h('span', { class: 'card-face none' }, 'no card yet');
+  if (!card.side) return h('span', { class: 'card-face joker' }, '★ Joker');
+  const s = v.scenario.sides.find((x) => x.side === card.side);
+  const suit = s.colour === 'red' ? '♥' : '♠';
+  return h('span', { class: `card-face suit-${s.colour}`, style: `--side:${sideColour(v.scenario, card.side)}` },
+    h('span', { class: 'suit', 'aria-label': `${s.colour} card` }, suit), ` ${s.name} ${card.value}`);
+}
+
+/// The side an event concerns, for the colour of its log line.
+export function eventSide(v, e) {
+  if (e.side) return e.side;
+  const unit = e.unit ?? e.attacker;
+  if (unit !== undefined) return v.units[unit]?.side;
+  if (e.card && e.card.side) return e.card.side.side;
+  if (e.result) return e.result.winner;
+  return null;
+}
+
+/// One log line, in the colour of the side it concerns.
+export function logLine(v, entry) {
+  const kind = entry.event.event;
+  const side = eventSide(v, entry.event);
+  const cls = ['log-line', kind === 'to_hit_rolled' || kind === 'hit_result_rolled' ? 'dice' : '', kind === 'card_drawn' || kind === 'turn_started' ? 'card-line' : ''].join(' ');
+  return h('div', { class: cls, style: side ? `--side:${sideColour(v.scenario, side)}` : '', 'data-index': entry.index }, withRuleLinks(entry.text));
+}
+
+/// Each side's expected against actual results of its attacks, from the exact odds.
+export function ledgerTable(v) {
+  const keys = ['hit', 'miss', 'shaken', 'retreat', 'destroyed'];
+  const rows = v.ledger.sides.map((s) => h('tr', {},
+    h('td', {}, sideTag(v.scenario, s.side), ` (${s.attacks} attacks)`),
+    ...keys.map((k) => h('td', {}, `${(s.expected_decimal[k] ?? 0).toFixed(2)} / ${s.actual[k] ?? 0}`))));
+  return h('div', { class: 'ledger', id: 'ledger' },
+    h('h3', {}, 'Luck ledger: expected / actual'),
+    h('table', {}, h('tr', {}, h('th', {}, ''), ...keys.map((k) => h('th', {}, k))), ...rows),
+    h('p', { class: 'muted' }, 'Expected: the sum of each attack’s exact odds when it was ordered. More than expected is luck.'));
+}
+
+/// Each side's destroyed units, by name.
+export function losses(v) {
+  return v.scenario.sides.map((s) => {
+    const lost = v.units.filter((u) => u.side === s.side && !u.alive).map((u) => u.name);
+    return h('div', { class: 'losses' }, sideTag(v.scenario, s.side), ` lost ${lost.length}/${s.starting_units}`, lost.length ? `: ${lost.join(', ')}` : '');
+  });
+}
+
+/// The result in a few words: who won and why.
+export function resultHeadline(v) {
+  const r = v.result;
+  const why = r.reason === 'turn_limit' ? 'on points at the turn limit (R8.2)' : r.reason.exhaustion ? `${sideName(v.scenario, r.reason.exhaustion)} is exhausted (R8.1)` : `${sideName(v.scenario, r.reason.resigned)} resigned`;
+  return h('div', { class: 'headline' },
+    r.winner ? [sideTag(v.scenario, r.winner), ' wins'] : 'A draw',
+    h('div', { class: 'muted' }, withRuleLinks(why), ` · points ${sideName(v.scenario, 'A')} ${r.points[0]}, ${sideName(v.scenario, 'B')} ${r.points[1]}`));
+}

@@ -1,0 +1,107 @@
+// The replay: every decision of a game, step by step, with a full-width slider that follows while it is dragged,
+// a clickable move list, the arrow keys, and each decision's moves and attacks drawn as arrows.
+
+import { api } from './api.js';
+import { Board, moveArrows } from './board.js';
+import { installKeys } from './keys.js';
+import { cardFace, diceTray, ledgerTable, logLine, losses, resultHeadline } from './panels.js';
+import { h, sideTag, withRuleLinks } from './util.js';
+
+export async function showReplay(app, token) {
+  let steps;
+  try {
+    steps = await api.replay(token);
+  } catch (e) {
+    app.replaceChildren(h('p', { class: 'error' }, `This game cannot be replayed: ${e.message}`), h('a', { href: '/' }, 'Back to the lobby'));
+    return;
+  }
+  const first = await api.replayAt(token, 0);
+  new Replay(app, token, steps, first).start();
+}
+
+class Replay {
+  constructor(app, token, steps, first) {
+    this.app = app;
+    this.token = token;
+    this.steps = steps.steps;
+    this.of = steps.decisions;
+    this.views = new Map([[0, first]]);
+    this.at = 0;
+    this.wanted = 0;
+    this.scenario = first.scenario;
+  }
+
+  start() {
+    const s = this.scenario;
+    this.slider = h('input', { type: 'range', min: 0, max: this.of, value: 0, id: 'replay-slider', class: 'replay-slider', 'aria-label': 'Decision', oninput: (e) => this.go(Number(e.target.value)) });
+    this.position = h('span', { id: 'replay-position' });
+    this.boardBox = h('div', { class: 'board-wrap', id: 'board' });
+    this.moves = h('ol', { class: 'move-list', id: 'move-list' }, h('li', {}, h('button', { class: 'link', 'data-step': 0, onclick: () => this.go(0) }, 'The start')),
+      ...this.steps.map((st) => h('li', {}, h('button', { class: 'link', 'data-step': st.decision, onclick: () => this.go(st.decision) }, sideTag(s, st.side), ` ${st.text}`))));
+    this.log = h('div', { class: 'log', id: 'log' });
+    this.side = h('div', { class: 'panel', id: 'replay-info' });
+    this.dice = h('div', { class: 'panel', id: 'dice-panel' });
+    this.app.replaceChildren(h('div', { class: 'battle-page replay-page' },
+      h('h1', { class: 'battle-title' }, s.title, h('span', { class: 'muted' }, ' — replay')),
+      h('div', { class: 'battle' },
+        h('div', { class: 'board-column' }, this.boardBox,
+          h('div', { class: 'replay-controls', id: 'replay' },
+            h('button', { class: 'secondary', id: 'replay-prev', 'aria-label': 'previous decision', onclick: () => this.go(this.wanted - 1) }, '◀'),
+            this.slider,
+            h('button', { class: 'secondary', id: 'replay-next', 'aria-label': 'next decision', onclick: () => this.go(this.wanted + 1) }, '▶'),
+            this.position),
+          h('p', { class: 'muted' }, '← → step, Home and End jump; drag the slider to run through the game. ',
+            h('a', { href: `/game/${this.token}` }, 'Back to the game'), ' · ', h('a', { href: '/' }, 'Lobby'))),
+        h('aside', { class: 'side-column' }, this.side, this.dice, h('div', { class: 'panel' }, h('h3', {}, 'Decisions'), this.moves), h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), this.log)))));
+    this.board = new Board(this.boardBox, s, { onPick: () => {} });
+    installKeys((ev) => {
+      const to = { ArrowLeft: this.wanted - 1, ArrowRight: this.wanted + 1, Home: 0, End: this.of }[ev.key];
+      if (to === undefined) return false;
+      this.go(to);
+      return true;
+    });
+    this.show(0);
+  }
+
+  /// Shows decision `k` (clamped), fetching its view if it is not known yet; while the slider is dragged only
+  /// the latest position asked for is fetched next.
+  async go(k) {
+    k = Math.max(0, Math.min(this.of, k));
+    this.wanted = k;
+    this.slider.value = k;
+    if (this.views.has(k)) return this.show(k);
+    if (this.fetching) return;
+    this.fetching = true;
+    try {
+      while (!this.views.has(this.wanted)) {
+        const want = this.wanted;
+        this.views.set(want, await api.replayAt(this.token, want));
+        if (this.wanted !== want) this.show(want); // dragging on: show what arrived, fetch the latest next
+      }
+    } finally {
+      this.fetching = false;
+    }
+    this.show(this.wanted);
+  }
+
+  show(k) {
+    const v = this.views.get(k);
+    if (!v) return;
+    this.at = k;
+    const step = this.steps[k - 1];
+    const arrows = step ? moveArrows(step.events, v) : [];
+    this.board.update({ units: v.units, objectives: v.objectives, lastMove: arrows, highlight: new Set(arrows.flatMap((m) => m.units)) });
+    this.boardBox.dataset.decisions = k;
+    this.position.textContent = `decision ${k} of ${this.of}`;
+    for (const b of this.moves.querySelectorAll('button')) b.classList.toggle('current', Number(b.dataset.step) === k);
+    this.moves.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    const s = this.scenario;
+    this.side.replaceChildren(h('h3', {}, `Turn ${v.turn} of ${s.turns}`),
+      v.deck ? h('div', {}, 'Card: ', cardFace(v, v.card)) : '',
+      step ? h('p', {}, sideTag(s, step.side), step.computer ? ' (computer): ' : ': ', withRuleLinks(step.text)) : h('p', {}, 'The start of the battle.'),
+      v.result ? [resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : ''] : '');
+    this.dice.replaceChildren(h('h3', {}, 'Dice'), diceTray(v, v.log, Infinity));
+    this.log.replaceChildren(...v.log.map((e) => logLine(v, e)));
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+}
