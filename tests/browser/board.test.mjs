@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverAndBrowser, freshPage, createGame, view, cardFor, screenshots } from './server.mjs';
+import { serverAndBrowser, freshPage, createGame, view, cardFor, settledBox, screenshots } from './server.mjs';
 
 const skirmish = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'skirmish.toml'), 'utf8');
 const env = serverAndBrowser();
@@ -181,10 +181,10 @@ test('the line of sight follows the pointer, and the phone screen keeps the coun
   await page.locator('.blocking-square').waitFor({ state: 'attached' });
   await page.hover('[data-square="h2"]');
   await page.locator('.path-line').waitFor({ state: 'attached' });
-  const box = await page.locator('.board').boundingBox();
+  const box = await settledBox(page.locator('.board'));
   assert.ok(box.width <= 390, `the board fits the phone (${box.width}px)`);
   // A counter's strength digit is at least 9 px tall on the phone.
-  const digit = await page.locator('[data-unit="2"] .counter-text').last().boundingBox();
+  const digit = await settledBox(page.locator('[data-unit="2"] .counter-text').last());
   assert.ok(digit.height >= 9, `digits are legible (${digit.height}px)`);
   await page.screenshot({ path: join(screenshots, 'unit-selected-390.png'), fullPage: true });
   assert.deepEqual(page.errors, []);

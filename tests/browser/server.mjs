@@ -126,3 +126,13 @@ export async function cardFor(url, token, side, left = 1) {
   }
   throw new Error(`${side} never got a card of ${left}`);
 }
+
+/// An element's box, asked again while the page redraws it (a redraw between finding and measuring gives none).
+export async function settledBox(locator) {
+  for (let tries = 0; tries < 50; tries++) {
+    const box = await locator.boundingBox().catch(() => null);
+    if (box) return box;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the element never stayed on the page long enough to be measured');
+}

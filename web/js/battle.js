@@ -68,9 +68,13 @@ class Battle {
 
   listen() {
     const source = api.events(this.token);
-    source.addEventListener('hello', () => {
+    source.addEventListener('hello', (ev) => {
+      // The stream opens with where the game stands: catch up on what happened while the page was away.
+      const hello = JSON.parse(ev.data);
+      const wasAway = this.connection !== 'live';
       this.connection = 'live';
-      this.reload();
+      if (hello.decisions !== this.view.decisions || hello.log_len !== this.log.length) this.reload();
+      else if (wasAway) this.render();
     });
     source.addEventListener('update', (ev) => this.onUpdate(JSON.parse(ev.data)));
     source.addEventListener('resync', () => this.reload());
@@ -221,6 +225,7 @@ class Battle {
 
   select(unit) {
     this.selected = unit;
+    this.inspected = null;
     this.choices = null;
     this.pending = null;
     this.refusal = null;
@@ -269,6 +274,7 @@ class Battle {
   /// An enemy clicked while one of your units is selected: Fire, Fire & Move, or Move & Fire from a square.
   async pickEnemy(enemy) {
     const ch = this.choices;
+    this.inspected = enemy.id;
     if (!ch.canAct) return this.refuse(ch.reply.refusal);
     const p = this.pending;
     if (p && p.to && (p.kind === 'move' || p.kind === 'move_fire') && p.to !== ch.at) {
@@ -604,7 +610,7 @@ class Battle {
       }
       if (p?.stage === 'facing' || (p?.stage === 'confirm' && p.facings)) state.facings = { at: p.to, allowed: p.facings, chosen: p.facing };
       const sightTo = this.hover || this.cursor;
-      if (sightTo && sightTo !== ch.at && !p?.to) {
+      if (sightTo && sightTo !== ch.at && !p?.to && !this.refusal?.line) {
         const { x, y } = parseSquare(sightTo);
         const blockedAt = ch.reply.sight[y * v.scenario.map.width + x];
         state.sight = { from: ch.at, to: sightTo, blockedAt };
@@ -617,6 +623,9 @@ class Battle {
   renderBoard() {
     this.board.update(this.boardState());
     this.els.board.dataset.decisions = this.shown.decisions;
+    // Which unit's orders the marks show (tests wait for it).
+    if (this.live && this.choices) this.els.board.dataset.choices = this.choices.reply.unit;
+    else delete this.els.board.dataset.choices;
     if (this.cursor) {
       const v = this.shown;
       const u = v.units.find((x) => x.alive && x.at === this.cursor);
@@ -677,6 +686,7 @@ class Battle {
     const v = this.shown;
     const parts = [];
     if (this.selected !== null && v.units[this.selected]) parts.push(unitInfo(v, this.selected));
+    if (this.inspected !== null && this.inspected !== undefined && v.units[this.inspected]) parts.push(h('div', { class: 'target-info' }, unitInfo(v, this.inspected)));
     const square = this.square || (this.selected !== null ? v.units[this.selected]?.at : null);
     if (square && (this.selected === null || square !== v.units[this.selected]?.at || this.square)) parts.push(squareInfo(v, square));
     if (!parts.length) parts.push(h('p', { class: 'muted' }, 'Select a unit, a square or an objective to read about it.'));
@@ -718,7 +728,7 @@ class Battle {
     const v = this.shown;
     const list = this.els.list;
     const open = list.open;
-    const focusKey = document.activeElement?.dataset?.key;
+    const focusKey = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const items = [];
     if (this.live && v.your_turn) {
       if (this.choices?.canAct) {
@@ -734,7 +744,8 @@ class Battle {
     }
     list.replaceChildren(h('summary', {}, `Orders as a list (${items.length})`), h('div', { class: 'orders' }, ...items));
     list.open = open;
-    if (focusKey) list.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
+    // Keep the keyboard in the list: on the same order, or on the first of a new list (a unit just selected).
+    if (focusKey) (list.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) || list.querySelector('button.order'))?.focus();
   }
 
   renderResult() {

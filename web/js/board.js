@@ -74,8 +74,10 @@ function label(parent, x, y, text, size, attrs = {}) {
 export class Board {
   /// Draws the map of `scenario` into `container`. `handlers`: onPick({ unit, square }), onFacing(dir),
   /// onHover(square or null); all optional (a preview takes none).
-  constructor(container, scenario, handlers = {}) {
+  constructor(container, scenario, handlers = {}, { preview = false } = {}) {
     this.scenario = scenario;
+    // A preview (the lobby's) is a picture: it carries no contract attributes, so that only the battle's board does.
+    this.preview = preview;
     this.map = scenario.map;
     this.handlers = handlers;
     const w = this.map.width * SIZE;
@@ -155,7 +157,7 @@ export class Board {
     };
     for (const s of map.squares) {
       const [px, py] = this.origin(s.at);
-      el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: TERRAIN[s.terrain] || '#eee', class: 'square', 'data-square': s.at }, ground);
+      el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: TERRAIN[s.terrain] || '#eee', class: 'square', 'data-square': this.preview ? null : s.at }, ground);
       const deco = el('g', { 'pointer-events': 'none' }, ground);
       if (s.elevation > 0) {
         el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: '#6b4a24', opacity: 0.1 * s.elevation }, deco);
@@ -169,8 +171,8 @@ export class Board {
         // Along the neighbouring sunken road squares: north–south, east–west, or both at a junction.
         const ns = same(s, 'N', (q) => q.terrain === 'sunken_road') || same(s, 'S', (q) => q.terrain === 'sunken_road');
         const ew = same(s, 'E', (q) => q.terrain === 'sunken_road') || same(s, 'W', (q) => q.terrain === 'sunken_road');
-        if (ew || !ns) el('rect', { x: px, y: py + SIZE / 2 - 8, width: SIZE, height: 16, fill: '#8d7446' }, deco);
-        if (ns) el('rect', { x: px + SIZE / 2 - 8, y: py, width: 16, height: SIZE, fill: '#8d7446' }, deco);
+        if (ew || !ns) el('rect', { x: px, y: py + SIZE / 2 - 8, width: SIZE, height: 16, class: 'sunken-stripe east-west' }, deco);
+        if (ns) el('rect', { x: px + SIZE / 2 - 8, y: py, width: 16, height: SIZE, class: 'sunken-stripe north-south' }, deco);
       } else if (s.terrain === 'river') {
         el('path', { d: `M${px} ${py + 20} q15 -8 30 0 t30 0 M${px} ${py + 40} q15 -8 30 0 t30 0`, stroke: '#3d7fbf', 'stroke-width': 2, fill: 'none' }, deco);
       } else if (s.terrain === 'ford') {
@@ -300,7 +302,7 @@ export class Board {
     const colour = sideColour(this.scenario, u.side);
     const activated = u.activated_this_card;
     const cls = ['unit', `side-${u.side}`, u.shaken && 'shaken', activated && 'activated', state.selected === u.id && 'selected'].filter(Boolean).join(' ');
-    const g = el('g', { class: cls, 'data-unit': u.id, 'data-at': u.at, transform: `translate(${cx} ${cy})` }, this.unitLayer);
+    const g = el('g', { class: cls, 'data-unit': this.preview ? null : u.id, 'data-at': u.at, transform: `translate(${cx} ${cy})` }, this.unitLayer);
     const face = el('g', { transform: `rotate(${FACING_ANGLE[u.facing]})` }, g);
     el('path', { d: 'M-10 -21 L0 -29 L10 -21 Z', class: 'facing-notch' }, face);
     el('rect', { x: -21, y: -21, width: 42, height: 42, rx: 4, fill: colour, class: 'counter-body' }, g);
@@ -380,7 +382,7 @@ export function moveArrows(events, v) {
 
 /// A small, static picture of a scenario's board at the start (lobby previews).
 export function previewBoard(container, scenario) {
-  const board = new Board(container, scenario);
+  const board = new Board(container, scenario, {}, { preview: true });
   board.update({ units: scenario.units.map((u) => ({ ...u, alive: true, shaken: false })), objectives: scenario.objectives });
   board.svg.setAttribute('aria-label', `${scenario.title}: a map preview`);
   return board;

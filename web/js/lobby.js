@@ -248,15 +248,15 @@ class Lobby {
     const summaries = await Promise.all(tokens.map((t) => api.summary(t).catch((e) => ({ missing: e.message }))));
     const rows = tokens.map((t, i) => gameRow(t, mine[t], summaries[i], () => this.renderGames()));
     const file = h('input', { type: 'file', accept: '.json,application/json', id: 'import-games', 'aria-label': 'Import your games', hidden: true });
-    const note = h('span', { class: 'muted', id: 'games-note' });
+    const note = h('span', { class: 'muted', id: 'games-note' }, this.gamesNote || '');
     file.addEventListener('change', async () => {
       try {
         const n = importText(await file.files[0].text());
-        note.textContent = `${n} game${n === 1 ? '' : 's'} added.`;
-        this.renderGames();
+        this.gamesNote = `${n} game${n === 1 ? '' : 's'} added.`;
       } catch (e) {
-        note.textContent = e.message;
+        this.gamesNote = e.message;
       }
+      this.renderGames();
     });
     panel.replaceChildren(h('h2', {}, 'Your games'),
       rows.length

@@ -36,7 +36,7 @@ class Replay {
     this.slider = h('input', { type: 'range', min: 0, max: this.of, value: 0, id: 'replay-slider', class: 'replay-slider', 'aria-label': 'Decision', oninput: (e) => this.go(Number(e.target.value)) });
     this.position = h('span', { id: 'replay-position' });
     this.boardBox = h('div', { class: 'board-wrap', id: 'board' });
-    this.moves = h('ol', { class: 'move-list', id: 'move-list' }, h('li', {}, h('button', { class: 'link', 'data-step': 0, onclick: () => this.go(0) }, 'The start')),
+    this.moves = h('ol', { class: 'move-list', id: 'move-list', start: 0 }, h('li', {}, h('button', { class: 'link', 'data-step': 0, onclick: () => this.go(0) }, 'The start')),
       ...this.steps.map((st) => h('li', {}, h('button', { class: 'link', 'data-step': st.decision, onclick: () => this.go(st.decision) }, sideTag(s, st.side), ` ${st.text}`))));
     this.log = h('div', { class: 'log', id: 'log' });
     this.side = h('div', { class: 'panel', id: 'replay-info' });

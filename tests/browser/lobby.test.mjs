@@ -1,0 +1,120 @@
+// The lobby: a map preview for every battle and for an uploaded one, a failed upload that leaves Start off, the
+// scenario cards by keyboard, every option explained, "your games" from this browser's links (date, mode, players,
+// whose turn, copy, remove, export and import), the hot-seat hand-over screen, and the rules one click away.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serverAndBrowser, freshPage, screenshots } from './server.mjs';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const env = serverAndBrowser();
+
+test('every battle has a map preview; an upload is previewed, a bad one leaves Start off', async () => {
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  const cards = page.locator('.scenario-card');
+  assert.ok(await cards.count() >= 4);
+  for (let i = 0; i < await cards.count(); i++) assert.equal(await cards.nth(i).locator('.preview svg').count(), 1);
+  assert.equal(await page.locator('[data-square], [data-unit]').count(), 0, 'previews carry no board contract attributes');
+  await page.screenshot({ path: join(screenshots, 'lobby-1366.png') });
+  // Keyboard: Enter and Space choose a card.
+  await cards.nth(1).focus();
+  await page.keyboard.press('Enter');
+  assert.match(await cards.nth(1).getAttribute('class'), /selected/);
+  await cards.nth(2).focus();
+  await page.keyboard.press(' ');
+  assert.match(await cards.nth(2).getAttribute('class'), /selected/);
+  // A good upload is previewed; a bad one is refused and Start stays off until a battle is chosen again.
+  await page.setInputFiles('#upload', join(fixtures, 'skirmish.toml'));
+  await page.locator('#detail h2', { hasText: 'Skirmish' }).waitFor();
+  assert.equal(await page.locator('#detail-preview svg').count(), 1);
+  const bad = join(mkdtempSync(join(tmpdir(), 'pacw-bad-')), 'bad.toml');
+  writeFileSync(bad, readFileSync(join(fixtures, 'skirmish.toml'), 'utf8').replace('at = "b2"', 'at = "q9"'));
+  await page.setInputFiles('#upload', bad);
+  await page.locator('#upload-problems', { hasText: 'q9' }).waitFor();
+  assert.equal(await page.locator('#start').isDisabled(), true, 'Start does not launch the previous choice');
+  await cards.nth(0).click();
+  assert.equal(await page.locator('#start').isDisabled(), false);
+  // Every option and computer player is explained where it is chosen.
+  await page.selectOption('select[name=computer]', 'mcts');
+  assert.match(await page.locator('#player-help').textContent(), /searches ahead/);
+  await page.selectOption('select[name=initiative]', 'igougo');
+  assert.match(await page.locator('.option-row', { hasText: 'Initiative' }).textContent(), /winner of a die roll/);
+  await page.selectOption('select[name=mode]', 'two_players');
+  assert.match(await page.locator('#mode-help').textContent(), /private link/);
+  assert.equal(await page.locator('a[href="/rules#R3.7"]').count(), 1, 'the option links to its rule');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'lobby-390.png') });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('your games: links kept in this browser, with date, mode, players, whose turn, copy, remove, export and import', async () => {
+  const page = await freshPage(env.browser);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(env.server.url);
+  await page.click('.scenario-card[data-name="bloody-lane"]');
+  await page.selectOption('select[name=mode]', 'two_players');
+  await page.click('#start');
+  await page.locator('#links input[data-role=A]').waitFor();
+  const linkB = await page.locator('#links input[data-role=B]').inputValue();
+  const row = page.locator('#your-games tr[data-token]');
+  await row.first().waitFor();
+  const text = await row.first().textContent();
+  assert.match(text, /Bloody Lane/);
+  assert.match(text, /two players/);
+  assert.match(text, /Union: you/);
+  assert.match(text, /\d{4}/, 'the date it was started');
+  assert.match(text, /turn 1\/\d+/);
+  // Copy the opponent's link.
+  await row.first().locator('button.copy', { hasText: /Confederate/ }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), linkB);
+  // Export, remove, import.
+  const download = page.waitForEvent('download');
+  await page.click('#export-games');
+  const file = await (await download).path();
+  await row.first().locator('button', { hasText: 'remove' }).click();
+  await page.locator('#your-games', { hasText: 'No games in this browser yet' }).waitFor();
+  await page.setInputFiles('#import-games', file);
+  await page.locator('#games-note', { hasText: '1 game added' }).waitFor();
+  await row.first().waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('hot-seat: a hand-over screen between the sides; the rules and the guide one click away', async () => {
+  const page = await freshPage(env.browser, { settings: { handover: true } });
+  await page.goto(env.server.url);
+  await page.click('.scenario-card[data-name="meeting-engagement"]');
+  await page.selectOption('select[name=mode]', 'hotseat');
+  assert.equal(await page.locator('input[name=handover]').isChecked(), true, 'on by default');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  await page.locator('#status .you').waitFor();
+  // End activations until the other side is to move: the screen is covered until its player says so.
+  const first = await page.locator('#status .you .side-tag').textContent();
+  for (let i = 0; i < 30 && !(await page.locator('#handover:not([hidden])').count()); i++) {
+    await page.click('[data-order="end"]');
+    await page.waitForTimeout(100);
+  }
+  const cover = page.locator('#handover:not([hidden])');
+  await cover.waitFor();
+  assert.notEqual(await cover.locator('.side-tag').textContent(), first);
+  await page.screenshot({ path: join(screenshots, 'handover-1366.png') });
+  await page.click('[data-handover]');
+  await page.locator('#handover').waitFor({ state: 'hidden' });
+  // The guide and the rules, from the game page; a rule id links to its section.
+  const [rules] = await Promise.all([page.context().waitForEvent('page'), page.click('.game-menu a[href="/rules"]')]);
+  await rules.waitForLoadState();
+  assert.equal(await rules.locator('h3[id="R6.4"]').count(), 1);
+  await rules.goto(`${env.server.url}guide`);
+  assert.match(await rules.locator('h1').textContent(), /Your first game/);
+  assert.ok(await rules.locator('a[href="/rules#R6.4"]').count() > 0);
+  await rules.close();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
