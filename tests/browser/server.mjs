@@ -79,9 +79,11 @@ export function serverAndBrowser() {
 }
 
 /// A new page in a fresh browser context whose local storage has the given page settings (by default the other
-/// side's moves shown at once, and no hot-seat hand-over screen), failing the test on any page error.
-export async function freshPage(browser, { viewport = { width: 1366, height: 900 }, settings = {} } = {}) {
-  const context = await browser.newContext({ viewport });
+/// side's moves shown at once, and no hot-seat hand-over screen), with more context options (`context`) and a script
+/// run before the page's own (`init`); its errors are collected in `page.errors`.
+export async function freshPage(browser, { viewport = { width: 1366, height: 900 }, settings = {}, context: more = {}, init = null } = {}) {
+  const context = await browser.newContext({ viewport, ...more });
+  if (init) await context.addInitScript(init);
   const all = { pace: 0, handover: false, ...settings };
   await context.addInitScript((all) => {
     for (const [k, v] of Object.entries(all)) localStorage.setItem(`pacw-setting-${k}`, JSON.stringify(v));

@@ -97,3 +97,43 @@ test('after a server restart an open page says it is reconnecting, then follows 
     server.stop();
   }
 });
+
+test('a tap selects on a touch screen; a sound and a notification say when it becomes your move', async () => {
+  const { created } = await createGame(env.server.url, { scenario_text: skirmish, mode: 'two_players' }, 'A');
+  // Record the sound and the notification instead of making them; the page is not the focused window.
+  const init = () => {
+    window.announced = [];
+    window.AudioContext = class {
+      constructor() { this.currentTime = 0; this.destination = {}; }
+      createOscillator() { return { frequency: {}, connect: (g) => g, start: () => window.announced.push('sound'), stop() {} }; }
+      createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d }; }
+    };
+    window.Notification = class {
+      static permission = 'granted';
+      static requestPermission() { return Promise.resolve('granted'); }
+      constructor(title) { window.announced.push(`notification: ${title}`); }
+    };
+    document.hasFocus = () => false;
+  };
+  const url = env.server.url;
+  const v = await view(url, created.tokens.A);
+  const waiting = v.to_act.side === 'A' ? 'B' : 'A';
+  const page = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { hasTouch: true, isMobile: true }, settings: { sound: true, notify: true }, init });
+  await page.goto(`${url}game/${created.tokens[waiting]}`);
+  await page.locator('#status .whose', { hasText: 'Waiting for' }).waitFor();
+  // A tap on a counter selects it and shows its details.
+  await page.tap('[data-unit="3"]');
+  await page.locator('#info', { hasText: 'Vedettes' }).first().waitFor();
+  // The other player ends his cards until it is this page's move.
+  for (let now = v; now.to_act.side !== waiting; now = await view(url, created.tokens.A)) {
+    await act(url, created.tokens[now.to_act.side], { action: 'end_activations', decisions: now.decisions });
+  }
+  await page.locator('#status .you').waitFor({ timeout: 10000 });
+  await page.waitForFunction(() => window.announced.length >= 2);
+  const announced = await page.evaluate(() => window.announced);
+  assert.ok(announced.includes('sound'), announced.join());
+  assert.ok(announced.includes('notification: pacw: your move'), announced.join());
+  assert.match(await page.locator('.settings').textContent(), /only on https or localhost/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

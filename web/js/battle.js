@@ -591,7 +591,7 @@ class Battle {
     }
     if (ch?.canAct) {
       const targets = ch.targets();
-      state.targets = new Map([...targets].map(([id, t]) => [id, { needed: t.needed, direct: t.direct }]));
+      state.targets = new Map([...targets].map(([id, t]) => [id, { needed: t.needed, direct: t.direct, fireMove: Boolean(t.fireMove) }]));
       state.reachable = new Set([...ch.moveSquares()].filter((sq) => sq !== ch.at));
       if (p?.target !== undefined && (p.stage === 'attack' || p.kind === 'move_fire')) {
         state.alternative = ch.moveFireSquares(p.target);
@@ -655,7 +655,7 @@ class Battle {
     } else if (!p) {
       prompt.append(ch.advancing
         ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
-        : 'Click a green dot to move, a ringed enemy to attack (number needed shown), or Hold.');
+        : 'Click a green dot to move, or a ringed enemy to attack (the number needed is shown; a double ring: Fire & Move too), or Hold.');
     } else if (p.stage === 'facing') {
       prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
     } else if (p.stage === 'attack') {
@@ -796,7 +796,7 @@ class Battle {
     const mine = this.view.your_turn && !this.view.result;
     if (mine && this.wasMine === false) {
       if (setting('sound', false)) beep();
-      if (setting('notify', false) && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+      if (setting('notify', false) && (document.hidden || !document.hasFocus()) && 'Notification' in window && Notification.permission === 'granted') {
         new Notification('pacw: your move', { body: this.view.scenario.title });
       }
     }
