@@ -119,8 +119,11 @@ pub fn action(b: &Battle, a: &Action) -> String {
 pub fn order(b: &Battle, unit: Option<UnitId>, a: &Action) -> String {
     let s = b.scenario();
     let unit_at = |u: UnitId| format!("{} at {}", self::unit(s, u), b.unit(u).at);
-    let needed =
-        || unit.and_then(|me| b.assess_order(me, a).ok()).map_or(String::new(), |x| format!(" ({}+)", x.needed));
+    let assessed = unit.and_then(|me| b.assess_order(me, a).ok());
+    let needed = assessed.map_or(String::new(), |x| format!(" ({}+)", x.needed));
+    // An attack at distance 1 is a charge (R6.1), and says so.
+    let charge = assessed.is_some_and(|x| x.charge);
+    let attack = |target: UnitId| format!("{} {}{needed}", if charge { "charge" } else { "fire at" }, unit_at(target));
     match *a {
         Action::Activate(u) => {
             let shaken = if b.unit(u).shaken { ", shaken" } else { "" };
@@ -130,13 +133,11 @@ pub fn order(b: &Battle, unit: Option<UnitId>, a: &Action) -> String {
         Action::Hold => "Hold".to_string(),
         Action::Move { to, facing } => format!("Move to {to}, face {facing}"),
         Action::Fire { target, facing } if Some(facing) == unit.map(|u| b.unit(u).facing) => {
-            format!("Fire at {}{}", unit_at(target), needed())
+            format!("{} {}{needed}", if charge { "Charge" } else { "Fire at" }, unit_at(target))
         }
-        Action::Fire { target, facing } => format!("Face {facing} and fire at {}{}", unit_at(target), needed()),
-        Action::MoveFire { to, facing, target } => {
-            format!("Move to {to}, face {facing}, fire at {}{}", unit_at(target), needed())
-        }
-        Action::FireMove { target } => format!("Fire & Move: fire at {}{}, then move", unit_at(target), needed()),
+        Action::Fire { target, facing } => format!("Face {facing} and {}", attack(target)),
+        Action::MoveFire { to, facing, target } => format!("Move to {to}, face {facing}, {}", attack(target)),
+        Action::FireMove { target } => format!("Fire & Move: {}, then move", attack(target)),
         Action::Advance { to, facing } if Some(to) == unit.map(|u| b.unit(u).at) => format!("Stay, face {facing}"),
         Action::Advance { to, facing } => format!("Move to {to}, face {facing}"),
     }

@@ -98,7 +98,7 @@ async fn a_unit_selected_before_activation_shows_its_orders_paths_and_every_refu
         .find(|o| o["action"] == json!({"move_fire": {"to": "b3", "facing": "E", "target": 2}}))
         .expect("Move & Fire: into b3, face east, charge the foot on c3");
     assert_eq!(charge["odds"]["charge"], true);
-    assert!(charge["text"].as_str().unwrap().contains("Grey Foot"), "{charge}");
+    assert!(charge["text"].as_str().unwrap().contains("charge Grey Foot"), "{charge}");
     // Paths: square by square; b3 is next to the enemy, so the move stops there (R5.2).
     assert_eq!(horse["paths"]["a3"], json!(["b2", "a2", "a3"]));
     assert_eq!(horse["paths"]["b3"], json!(["b2", "b3"]));
