@@ -119,7 +119,7 @@ test('Move & Fire: the enemy, then the square to fire from, then the facing; Fir
   assert.equal(await page.locator('[data-facing="N"].allowed').count(), 0, 'facing north does not reach the Vedettes');
   await page.click('[data-facing="E"]');
   await page.locator('#odds', { hasText: 'A charge' }).waitFor();
-  assert.match(await page.locator('[data-confirm]').textContent(), /Move to b3, face E, fire at Grey Vedettes/);
+  assert.match(await page.locator('[data-confirm]').textContent(), /Move to b3, face E, charge Grey Vedettes/);
   await page.click('[data-confirm]');
   await page.locator('#dice', { hasText: 'Blue Horse charges Grey Vedettes' }).waitFor();
   // Fire & Move with the Iron Brigade: attack the Pickets, then the advance is asked on the board.

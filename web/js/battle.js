@@ -7,7 +7,7 @@ import { Board, moveArrows, neighbour, parseSquare, squareName } from './board.j
 import { forget, remember, setSetting, setShownDecisions, setting, shownDecisions } from './games.js';
 import { installKeys } from './keys.js';
 import { UnitChoices, kindOf } from './orders.js';
-import { cardFace, deckPanel, diceTray, ledgerTable, logLine, losses, oddsBox, resultHeadline, squareInfo, unitInfo, unitLabel } from './panels.js';
+import { cardFace, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
 import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 
 export async function showBattle(app, token) {
@@ -148,8 +148,15 @@ class Battle {
     await this.reload();
   }
 
+  /// Draws a decision's moves and rings its units; `keep` adds them to the arrows already drawn (the other side's
+  /// moves since this page's last decision), else they replace them.
+  mark(arrows, keep) {
+    this.lastMove = keep ? this.lastMove.concat(arrows) : arrows;
+    this.latestUnits = new Set(arrows.flatMap((m) => m.units || []));
+  }
+
   showPast(past, events) {
-    this.lastMove = moveArrows(events || [], past);
+    this.mark(moveArrows(events || [], past), true);
     this.shown = past;
     this.render();
   }
@@ -161,7 +168,8 @@ class Battle {
       if (view.log_len < from || view.decisions < (this.view?.decisions ?? 0)) {
         this.adopt(await api.view(this.token)); // an undo cut the log back
       } else {
-        if (events) this.lastMove = moveArrows(events, view);
+        // The other side's moves since this page's last decision stay drawn, as lichess keeps the last move.
+        if (events) this.mark(moveArrows(events, view), true);
         this.adopt(view);
       }
       this.error = '';
@@ -173,7 +181,11 @@ class Battle {
 
   /// Makes `view` the live view, merging its log into the page's.
   adopt(view) {
-    const decisionsChanged = !this.view || view.decisions !== this.view.decisions || view.log_from === 0;
+    const first = !this.adopted;
+    this.adopted = true;
+    const decisionsChanged = first || !this.view || view.decisions !== this.view.decisions || view.log_from === 0;
+    if (this.view && view.decisions < this.view.decisions) this.mark([], false); // an undo: its moves are gone
+    const newCard = view.log.some((e) => e.index >= this.log.length && e.event.event === 'card_drawn');
     const from = Math.min(view.log_from, this.log.length);
     this.freshFrom = this.log.length;
     this.log = this.log.slice(0, from).concat(view.log);
@@ -187,9 +199,11 @@ class Battle {
       this.choices = null;
       if (view.your_turn && view.active_unit !== null && view.active_unit !== undefined) {
         this.selected = view.active_unit; // its order, or its Advance after Fire & Move, comes next
-      } else if (this.selected !== null && !view.units[this.selected]?.alive) {
-        this.selected = null;
+      } else if (this.selected !== null && (!view.units[this.selected]?.alive || newCard || this.ordered)) {
+        this.selected = null; // its order is given, or a new card is up: start afresh
+        this.inspected = null;
       }
+      this.ordered = false;
       if (this.selected !== null) this.fetchChoices(this.selected);
     }
     this.remembered();
@@ -253,6 +267,9 @@ class Battle {
     const ch = this.choices;
     if (u) {
       if (sel && u.id === sel.id) {
+        // The unit itself: turn in place and fire (Move & Fire to its own square), turn in place, or stay.
+        const target = this.pending?.target;
+        if (ch?.canAct && target !== undefined && ch.moveFireSquares(target).has(sel.at)) return this.startFacing(sel.at, 'move_fire', target);
         if (ch?.canAct && ch.moveSquares().has(sel.at)) return this.startFacing(sel.at, 'move');
         if (ch && !ch.canAct) return this.refuse(ch.reply.refusal);
         return this.render();
@@ -277,7 +294,7 @@ class Battle {
     this.inspected = enemy.id;
     if (!ch.canAct) return this.refuse(ch.reply.refusal);
     const p = this.pending;
-    if (p && p.to && (p.kind === 'move' || p.kind === 'move_fire') && p.to !== ch.at) {
+    if (p && p.to && (p.kind === 'move' || p.kind === 'move_fire')) {
       // A square is picked: Move & Fire from it.
       if (p.facing) {
         const order = ch.moveFire(enemy.id, p.to, p.facing);
@@ -364,7 +381,8 @@ class Battle {
       const view = await api.act(this.token, action, n);
       this.pending = null;
       this.since = [];
-      this.lastMove = moveArrows(view.log, view);
+      this.mark(moveArrows(view.log, view), false);
+      this.ordered = true;
       this.adopt(view);
     } catch (e) {
       this.error = e.message;
@@ -395,6 +413,7 @@ class Battle {
       const view = await api.act(this.token, 'end_activations', v.decisions);
       this.selected = null;
       this.since = [];
+      this.mark([], false);
       this.adopt(view);
     } catch (e) {
       this.error = e.message;
@@ -413,6 +432,7 @@ class Battle {
       const view = await api.undo(this.token, v.undo.last_order || 1, v.decisions);
       this.log = [];
       this.selected = null;
+      this.mark([], false);
       this.adopt(view);
     } catch (e) {
       this.error = e.message;
@@ -527,7 +547,7 @@ class Battle {
     });
     installKeys((ev) => this.onKey(ev));
     e.menu.append(
-      h('button', { class: 'secondary', id: 'resign', onclick: () => this.resign() }, 'Resign'),
+      v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => this.resign() }, 'Resign') : '',
       h('a', { href: `/game/${this.token}?replay` }, 'Replay'),
       h('a', { href: '/rules', target: 'pacw-rules' }, 'Rules'),
       h('a', { href: '/guide', target: 'pacw-rules' }, 'Guide'),
@@ -560,7 +580,7 @@ class Battle {
     else if (v.your_turn) parts.push(h('span', { class: 'whose you', style: `--side:${sideColour(s, who)}` }, 'Your move: ', sideTag(s, who)));
     else if (v.to_act.computer) parts.push(h('span', { class: 'whose' }, sideTag(s, who), ' (computer) is thinking…'));
     else parts.push(h('span', { class: 'whose' }, 'Waiting for ', sideTag(s, who)));
-    parts.push(h('span', { class: 'score muted' }, `Points ${sideName(s, 'A')} ${v.points[0]}, ${sideName(s, 'B')} ${v.points[1]} · lost ${v.destroyed[0]}/${s.sides[0].exhaustion} and ${v.destroyed[1]}/${s.sides[1].exhaustion}`));
+    parts.push(h('span', { class: 'score muted' }, withRuleLinks(`Points ${sideName(s, 'A')} ${v.points[0]}, ${sideName(s, 'B')} ${v.points[1]} (R8.2) · ${sideName(s, 'A')} lost ${v.destroyed[0]} (exhausted at ${s.sides[0].exhaustion}), ${sideName(s, 'B')} lost ${v.destroyed[1]} (at ${s.sides[1].exhaustion}, R8.1)`)));
     if (this.connection !== 'live') parts.push(h('span', { class: 'reconnecting', id: 'reconnecting' }, 'reconnecting…'));
     if (this.error) parts.push(h('span', { class: 'error', id: 'error' }, this.error));
     el.replaceChildren(...parts);
@@ -581,10 +601,11 @@ class Battle {
       units: v.units,
       objectives: v.objectives,
       selected: this.selected,
+      active: v.active_unit,
       cursor: this.cursor,
       lastMove: this.lastMove,
       selectable: new Set(),
-      highlight: new Set(this.lastMove.flatMap((m) => m.units || [])),
+      highlight: this.latestUnits || new Set(),
     };
     if (this.live && v.your_turn) {
       for (const a of v.legal_actions) if (a.action.activate !== undefined) state.selectable.add(a.action.activate);
@@ -647,11 +668,12 @@ class Battle {
       prompt.id = 'why-not';
       prompt.append(h('strong', {}, 'Not allowed: '), withRuleLinks(this.refusal.reason));
     } else if (!this.live || !v.your_turn) {
-      prompt.append(v.result ? 'The game is over.' : this.playing ? 'Watching the other side’s move.' : 'Not your move: select anything to read about it.');
+      const watching = v.role === 'spectator' ? 'You are watching this game: select anything to read about it.' : 'Not your move: select anything to read about it.';
+      prompt.append(v.result ? 'The game is over.' : this.playing ? 'Showing the other side’s move.' : watching);
     } else if (!ch) {
       prompt.append(this.selected !== null ? 'Reading the unit’s orders…' : 'Select one of your units (green dashed ring) to see what it can do, or end activations.');
     } else if (!ch.canAct) {
-      prompt.append(withRuleLinks(ch.reply.refusal?.reason || 'This unit cannot act now.'));
+      prompt.append(`${v.units[ch.reply.unit].name} cannot act now: `, withRuleLinks(ch.reply.refusal?.reason || 'it is not its turn'), '. Select one of your units with a green dashed ring.');
     } else if (!p) {
       prompt.append(ch.advancing
         ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
@@ -660,14 +682,22 @@ class Battle {
       prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
     } else if (p.stage === 'attack') {
       const t = v.units[p.target];
-      prompt.append(p.order ? `${p.order.text}. ` : `Attack ${t.name}: `, 'Or pick an orange square to Move & Fire from',
-        ch.targets().get(p.target)?.fireMove ? ', or Fire & Move.' : '.');
+      const ways = [];
+      const squares = ch.moveFireSquares(p.target);
+      if (squares.has(ch.at)) ways.push('click your unit to turn and fire');
+      if ([...squares].some((sq) => sq !== ch.at)) ways.push('pick an orange square to Move & Fire from');
+      if (ch.targets().get(p.target)?.fireMove) ways.push('Fire & Move');
+      const intro = p.order ? `${p.order.text}. ` : `Attack ${t.name}: `;
+      prompt.append(intro, ways.length ? `${p.order ? 'Or ' : ''}${ways.join(', or ')}.` : '');
     } else if (p.stage === 'confirm') {
       prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ' — or click a ringed enemy to fire from there too.' : '');
     }
-    parts.push(prompt);
-    const buttons = h('div', { class: 'row buttons' });
     const ready = p && (p.stage === 'confirm' || (p.stage === 'attack' && p.order)) ? p.order : null;
+    const roll = this.live ? lastRoll(v, v.log) : null;
+    if (roll) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, roll));
+    parts.push(prompt);
+    if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(ready.odds)));
+    const buttons = h('div', { class: 'row buttons' });
     if (this.live && v.your_turn) {
       buttons.append(h('button', { 'data-confirm': '', id: 'confirm', disabled: !ready || this.busy, onclick: () => this.confirm() }, ready ? `Confirm: ${ready.text}` : 'Confirm'));
       if (ch?.canAct && ch.hold()) buttons.append(h('button', { class: 'secondary', 'data-order': 'hold', onclick: () => this.hold() }, 'Hold'));
@@ -711,7 +741,7 @@ class Battle {
     e.since.replaceChildren();
     if (this.since.length && this.live) {
       // Each decision by what it did: its first event (activated, moved, fired …) and the results that followed.
-      const worth = new Set(['hit_result_rolled', 'retreated', 'destroyed', 'objective_taken', 'card_drawn', 'game_over']);
+      const worth = new Set(['attack', 'to_hit_rolled', 'hit_result_rolled', 'retreated', 'destroyed', 'objective_taken', 'card_drawn', 'game_over']);
       const line = (s) => {
         const [main, ...rest] = s.events.length ? s.events : [{ text: s.text, event: {} }];
         return h('li', { class: 'log-line', style: `--side:${sideColour(v.scenario, s.side)}` }, withRuleLinks(main.text),
@@ -751,6 +781,8 @@ class Battle {
   renderResult() {
     const v = this.view;
     const box = this.els.result;
+    const resign = this.els.menu.querySelector('#resign');
+    if (resign) resign.hidden = Boolean(v.result);
     if (!v.result || !this.live) {
       box.hidden = true;
       return;
@@ -787,7 +819,7 @@ class Battle {
     box.replaceChildren(h('div', { class: 'panel handover-card' },
       h('h2', {}, 'Hand over to ', sideTag(v.scenario, side)),
       h('p', {}, `It is ${sideName(v.scenario, side)}'s move. Pass the screen, then:`),
-      h('button', { 'data-handover': '', autofocus: true, onclick: () => { this.handedTo = side; this.render(); } }, `I play ${sideName(v.scenario, side)}: show the board`),
+      h('button', { 'data-handover': '', autofocus: true, onclick: () => { this.handedTo = side; this.select(null); } }, `I play ${sideName(v.scenario, side)}: show the board`),
       h('label', {}, h('input', { type: 'checkbox', onchange: (e) => { setSetting(`handover-${this.token}`, !e.target.checked); this.render(); } }), ' no hand-over screen in this game')));
   }
 

@@ -89,6 +89,7 @@ export class Board {
       role: 'img',
       'aria-label': `${scenario.title}: the board, ${this.map.width} by ${this.map.height} squares`,
     });
+    this.svg.style.setProperty('--cols', this.map.width);
     container.appendChild(this.svg);
     this.squares = new Map(this.map.squares.map((s) => [s.at, s]));
     this.drawMap();
@@ -161,7 +162,9 @@ export class Board {
       const deco = el('g', { 'pointer-events': 'none' }, ground);
       if (s.elevation > 0) {
         el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: '#6b4a24', opacity: 0.1 * s.elevation }, deco);
-        label(deco, px + 2, py + SIZE - 3, `▲${s.elevation}`, 9, { class: 'height-mark' });
+        // The height is written only where the ground rises (a lower neighbour), not on every square of a plateau.
+        const edge = Object.keys(DIRS).some((d) => same(s, d, (q) => q.elevation < s.elevation));
+        if (edge) label(deco, px + 2, py + SIZE - 3, `▲${s.elevation}`, 9, { class: 'height-mark' });
       }
       if (s.terrain === 'woods') {
         for (const [dx, dy] of [[12, 12], [46, 10], [30, 30], [50, 48], [10, 46], [30, 54]]) el('circle', { cx: px + dx, cy: py + dy, r: 6, fill: '#55804a' }, deco);
@@ -244,9 +247,12 @@ export class Board {
       const [cx, cy] = this.centre(name);
       el('circle', { cx, cy, r: 8, class: 'reachable-dot' }, this.marks);
     }
+    const occupied = new Set((state.units || []).filter((u) => u.alive !== false).map((u) => u.at));
     for (const name of state.alternative || []) {
       const [cx, cy] = this.centre(name);
-      el('circle', { cx, cy, r: 9, class: 'move-fire-dot' }, this.marks);
+      // On the unit's own square (turn and fire) the mark rings the counter instead of hiding under it.
+      if (occupied.has(name)) el('circle', { cx, cy, r: 29, class: 'move-fire-ring' }, this.overlay);
+      else el('circle', { cx, cy, r: 9, class: 'move-fire-dot' }, this.marks);
     }
     if (state.picked) {
       const [px, py] = this.origin(state.picked);
@@ -300,7 +306,8 @@ export class Board {
   drawUnit(u, state) {
     const [cx, cy] = this.centre(u.at);
     const colour = sideColour(this.scenario, u.side);
-    const activated = u.activated_this_card;
+    // Done for this card: faded and ticked (the unit giving its order now is not done yet).
+    const activated = u.activated_this_card && state.active !== u.id;
     const cls = ['unit', `side-${u.side}`, u.shaken && 'shaken', activated && 'activated', state.selected === u.id && 'selected'].filter(Boolean).join(' ');
     const g = el('g', { class: cls, 'data-unit': this.preview ? null : u.id, 'data-at': u.at, transform: `translate(${cx} ${cy})` }, this.unitLayer);
     const face = el('g', { transform: `rotate(${FACING_ANGLE[u.facing]})` }, g);
@@ -340,8 +347,9 @@ export class Board {
       const [px, py] = this.origin(o.at);
       const g = el('g', { class: 'objective' }, this.objectiveLayer);
       const colour = o.holder ? sideColour(this.scenario, o.holder) : '#d4a800';
-      el('path', { d: star(px + 9, py + 9, 9, 4), fill: colour, class: 'objective-star' }, g);
-      label(g, px + 9, py + 12.5, o.points, 8, { 'text-anchor': 'middle', 'font-weight': 'bold' });
+      el('path', { d: star(px + 10, py + 10, 10, 4.5), class: 'objective-halo' }, g);
+      el('path', { d: star(px + 10, py + 10, 10, 4.5), fill: colour, class: 'objective-star' }, g);
+      label(g, px + 10, py + 13.5, o.points, 8, { 'text-anchor': 'middle', 'font-weight': 'bold' });
       const holder = o.holder ? sideName(this.scenario, o.holder) : 'nobody';
       el('title', {}, g).textContent = `Objective ${o.at}: ${o.points} point${o.points === 1 ? '' : 's'}, held by ${holder} (R8.2)`;
     }
@@ -355,13 +363,13 @@ export class Board {
       const g = el('g', {
         'data-facing': dir,
         class: `facing-choice${ok ? ' allowed' : ' not-allowed'}${chosen === dir ? ' chosen' : ''}`,
-        transform: `translate(${cx} ${cy}) rotate(${FACING_ANGLE[dir]}) translate(0 -36)`,
+        transform: `translate(${cx} ${cy}) rotate(${FACING_ANGLE[dir]}) translate(0 -28)`,
         role: 'button',
         'aria-label': `face ${dir}${ok ? '' : ' (not allowed)'}`,
       }, this.facingLayer);
       el('circle', { r: 12, class: 'facing-disc' }, g);
-      el('path', { d: 'M0 -8 L7 4 L-7 4 Z', class: 'facing-arrow' }, g);
-      if (!ok) el('path', { d: 'M-7 -7 L7 7', class: 'facing-cross' }, g);
+      el('path', { d: 'M0 -8 L7 5 L-7 5 Z', class: 'facing-arrow' }, g);
+      if (!ok) el('path', { d: 'M-8 -8 L8 8', class: 'facing-cross' }, g);
       el('title', {}, g).textContent = ok ? `Face ${dir}` : `Facing ${dir} is not allowed here (R5.4)`;
     }
   }

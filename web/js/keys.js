@@ -22,6 +22,7 @@ export function installKeys(onKey) {
   installKeys.done = true;
   document.addEventListener('keydown', (ev) => {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (dialog?.open) return; // the list of keys is up: Escape closes it, nothing reaches the game
     const tag = ev.target.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
     if (ev.key === '?') {

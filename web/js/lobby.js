@@ -76,12 +76,11 @@ class Lobby {
     this.uploadProblems = h('div', { class: 'error', id: 'upload-problems' });
     const upload = h('input', { type: 'file', accept: '.toml,text/plain', 'aria-label': 'Scenario file', id: 'upload' });
     upload.addEventListener('change', () => this.upload(upload.files[0]));
-    const left = h('div', {},
-      h('div', { class: 'panel' }, h('h2', {}, 'Choose a battle'), this.cards,
-        h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems),
-      this.detail);
-    const right = h('div', {}, this.setupPanel(), this.gamesPanel = h('div', { class: 'panel', id: 'your-games' }));
-    this.app.replaceChildren(h('div', { class: 'lobby' }, left, right),
+    const choose = h('div', { class: 'panel choose' }, h('h2', {}, 'Choose a battle'), this.cards,
+      h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems);
+    this.gamesPanel = h('div', { class: 'panel games-panel', id: 'your-games' });
+    // Four blocks that the stylesheet places: two columns on a wide screen; one, with Start near the top, on a phone.
+    this.app.replaceChildren(h('div', { class: 'lobby' }, choose, this.setupPanel(), this.detail, this.gamesPanel),
       h('p', { class: 'muted footer' }, 'New here? Read ', h('a', { href: '/guide' }, 'your first game'), ', or ', h('a', { href: '/rules' }, 'the rules of play'), '.'));
     this.showDetail();
     this.renderGames();

@@ -20,7 +20,8 @@ function row(name, ...value) {
 /// The info panel of a unit: side, arm, quality, strength (R2.2), facing, shaken, activation, ranging (R6.4).
 export function unitInfo(v, id) {
   const u = v.units[id];
-  const ranged = v.units.filter((g) => g.ranging_on === id && g.alive).map((g) => g.name);
+  // The ranging bonus is the guns' alone (R6.4): the memory is shown for artillery only.
+  const ranged = v.units.filter((g) => g.arm === 'artillery' && g.ranging_on === id && g.alive).map((g) => g.name);
   const cards = v.options.initiative === 'cards';
   const quality = { green: 'green (−1)', regular: 'regular', veteran: 'veteran (+1)' }[u.quality];
   return h('div', { class: 'unit-info' },
@@ -32,7 +33,7 @@ export function unitInfo(v, id) {
       row('Square', `${u.at}, facing ${u.facing}`),
       row('State', u.alive ? (u.shaken ? h('strong', { class: 'shaken-text' }, 'shaken (S)') : 'steady') : 'destroyed', u.shaken ? h('span', { class: 'muted' }, ' ', withRuleLinks('rallies when activated (R4.1)')) : ''),
       row('Activated', cards ? `${u.activated_this_card ? 'yes' : 'no'} on this card, ${u.activated_this_turn ? 'yes' : 'no'} this turn` : (u.activated_this_turn ? 'yes, this turn' : 'not yet this turn')),
-      u.ranging_on !== null && u.ranging_on !== undefined ? row('Ranged on', v.units[u.ranging_on].name, ' ', withRuleLinks('(+1 to hit it again, R6.4)')) : '',
+      u.arm === 'artillery' && u.ranging_on !== null && u.ranging_on !== undefined ? row('Ranged on', v.units[u.ranging_on].name, ' ', withRuleLinks('(+1 to hit it again, R6.4)')) : '',
       ranged.length ? row('Guns ranged on it', ranged.join(', '), ' ', withRuleLinks('(R6.4)')) : ''));
 }
 
@@ -156,7 +157,7 @@ export function logLine(v, entry) {
 export function ledgerTable(v) {
   const keys = ['hit', 'miss', 'shaken', 'retreat', 'destroyed'];
   const rows = v.ledger.sides.map((s) => h('tr', {},
-    h('td', {}, sideTag(v.scenario, s.side), ` (${s.attacks} attacks)`),
+    h('td', {}, sideTag(v.scenario, s.side), ` (${s.attacks} attack${s.attacks === 1 ? '' : 's'})`),
     ...keys.map((k) => h('td', {}, `${(s.expected_decimal[k] ?? 0).toFixed(2)} / ${s.actual[k] ?? 0}`))));
   return h('div', { class: 'ledger', id: 'ledger' },
     h('h3', {}, 'Luck ledger: expected / actual'),
@@ -168,7 +169,7 @@ export function ledgerTable(v) {
 export function losses(v) {
   return v.scenario.sides.map((s) => {
     const lost = v.units.filter((u) => u.side === s.side && !u.alive).map((u) => u.name);
-    return h('div', { class: 'losses' }, sideTag(v.scenario, s.side), ` lost ${lost.length}/${s.starting_units}`, lost.length ? `: ${lost.join(', ')}` : '');
+    return h('div', { class: 'losses' }, sideTag(v.scenario, s.side), ` lost ${lost.length} of ${s.starting_units} units${lost.length ? `: ${lost.join(', ')}` : ''}`);
   });
 }
 
@@ -179,4 +180,28 @@ export function resultHeadline(v) {
   return h('div', { class: 'headline' },
     r.winner ? [sideTag(v.scenario, r.winner), ' wins'] : 'A draw',
     h('div', { class: 'muted' }, withRuleLinks(why), ` · points ${sideName(v.scenario, 'A')} ${r.points[0]}, ${sideName(v.scenario, 'B')} ${r.points[1]}`));
+}
+
+/// The exact odds of an order on one line, for the order bar: "hit 50.0% · shaken 33.3% · …".
+export function oddsLine(odds) {
+  const parts = ['hit', 'shaken', 'retreat', 'destroyed'].map((r) => `${r} ${percent(odds.decimals[r])}`);
+  if (odds.fractions.stand !== '0') parts.push(`stands ${percent(odds.decimals.stand)}`);
+  return `Needs ${odds.needed}+: ${parts.join(' · ')}`;
+}
+
+/// The dice of the last attack in one line, if it came with the latest decision: "Blue rolled 5: a hit; Grey
+/// rolled 3 ≤ 4: shaken".
+export function lastRoll(v, log) {
+  let i = log.length - 1;
+  while (i >= 0 && log[i].event.event !== 'attack') i--;
+  if (i < 0 || log[i].decision < v.decisions) return null;
+  const a = log[i].event;
+  const parts = [];
+  for (const entry of log.slice(i + 1)) {
+    const e = entry.event;
+    if (e.event === 'to_hit_rolled') parts.push(`${sideName(v.scenario, v.units[a.attacker].side)} rolled ${e.roll}: ${e.hit ? 'a hit' : 'a miss'}`);
+    else if (e.event === 'hit_result_rolled') parts.push(`${sideName(v.scenario, v.units[a.target].side)} rolled ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} ${e.strength}: ${{ shaken: 'shaken', retreat: 'retreats', destroyed: 'destroyed' }[e.result]}`);
+    else if (e.event === 'attack') break;
+  }
+  return parts.length ? `${a.charge ? 'Charge' : 'Fire'} at ${v.units[a.target].name}: ${parts.join('; ')}` : null;
 }
