@@ -3,12 +3,11 @@
 // decisions are played back as they happen; the log, dice, cards, odds and result sit beside the board.
 
 import { api } from './api.js';
-import { Board, moveArrows, neighbour, parseSquare, squareName } from './board.js';
-import { forget, remember, setSetting, setShownDecisions, setting, shownDecisions } from './games.js';
-import { installKeys } from './keys.js';
+import { moveArrows, neighbour, squareName } from './board.js';
+import { announceTurn, layout, render, renderStatus } from './battle-view.js';
+import { remember, setShownDecisions, setting, shownDecisions } from './games.js';
 import { UnitChoices, kindOf } from './orders.js';
-import { cardFace, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
-import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
+import { h } from './util.js';
 
 export async function showBattle(app, token) {
   const page = new Battle(app, token);
@@ -80,7 +79,7 @@ class Battle {
     source.addEventListener('resync', () => this.reload());
     source.onerror = () => {
       this.connection = 'reconnecting';
-      this.renderStatus();
+      renderStatus(this);
     };
     this.source = source;
   }
@@ -175,7 +174,7 @@ class Battle {
       this.error = '';
     } catch (e) {
       this.error = e.message;
-      this.renderStatus();
+      renderStatus(this);
     }
   }
 
@@ -513,363 +512,26 @@ class Battle {
 
   // ------------------------------------------------------------------ the page
 
-  layout() {
-    const v = this.view;
-    this.els = {
-      status: h('div', { class: 'status-bar', id: 'status' }),
-      board: h('div', { class: 'board-wrap', id: 'board', tabindex: 0, 'aria-label': 'The board: arrow keys move the cursor, Enter selects, ? lists the keys' }),
-      cursorText: h('div', { class: 'visually-hidden', 'aria-live': 'polite' }),
-      orderBar: h('div', { class: 'order-bar', id: 'order-bar' }),
-      info: h('div', { class: 'panel info', id: 'info' }),
-      odds: h('div', { class: 'panel odds-panel', id: 'odds-panel' }),
-      since: h('div', { class: 'since', id: 'since' }),
-      dice: h('div', { class: 'panel', id: 'dice-panel' }),
-      deck: h('div', { class: 'panel', id: 'deck' }),
-      list: h('details', { class: 'panel order-list', id: 'order-list' }),
-      log: h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Game log' }),
-      menu: h('div', { class: 'game-menu' }),
-      result: h('div', { class: 'result-screen', id: 'result-screen', hidden: true }),
-      handover: h('div', { class: 'handover', id: 'handover', hidden: true }),
-    };
-    const e = this.els;
-    this.app.replaceChildren(h('div', { class: 'battle-page' },
-      h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
-      e.status,
-      h('div', { class: 'battle' },
-        h('div', { class: 'board-column' }, e.board, e.cursorText, e.orderBar),
-        h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
-          h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log), e.menu)),
-      e.result, e.handover));
-    this.board = new Board(e.board, v.scenario, {
-      onPick: (p) => this.onPick(p),
-      onFacing: (d) => this.onFacing(d),
-      onHover: (s) => { this.hover = s; this.renderBoard(); },
-    });
-    installKeys((ev) => this.onKey(ev));
-    e.menu.append(
-      v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => this.resign() }, 'Resign') : '',
-      h('a', { href: `/game/${this.token}?replay` }, 'Replay'),
-      h('a', { href: '/rules', target: 'pacw-rules' }, 'Rules'),
-      h('a', { href: '/guide', target: 'pacw-rules' }, 'Guide'),
-      h('a', { href: '/' }, 'Lobby'),
-      settingsMenu());
-  }
-
-  render() {
-    if (!this.els) return;
-    this.renderStatus();
-    this.renderBoard();
-    this.renderOrderBar();
-    this.renderInfo();
-    this.renderSide();
-    this.renderResult();
-    this.renderHandover();
-  }
-
-  renderStatus() {
-    const v = this.shown;
-    const s = v.scenario;
-    const who = v.to_act.side;
-    const el = this.els.status;
-    const parts = [];
-    const left = v.activations_left !== null && v.activations_left !== undefined ? `, ${v.activations_left} activation${v.activations_left === 1 ? '' : 's'} left` : '';
-    parts.push(h('span', { class: 'turn' }, `Turn ${v.turn} of ${s.turns}`));
-    if (v.deck) parts.push(h('span', { class: 'card-drawn', id: 'card' }, 'Card: ', cardFace(v, v.card), left));
-    if (v.result) parts.push(h('span', { class: 'whose', id: 'result' }, withRuleLinks(v.result.text)));
-    else if (this.playing) parts.push(h('span', { class: 'whose playing' }, 'Showing ', sideTag(s, this.playingSide || who || v.active_side), '’s move… ', h('button', { class: 'link', onclick: () => this.skipPlayback() }, 'skip')));
-    else if (v.your_turn) parts.push(h('span', { class: 'whose you', style: `--side:${sideColour(s, who)}` }, 'Your move: ', sideTag(s, who)));
-    else if (v.to_act.computer) parts.push(h('span', { class: 'whose' }, sideTag(s, who), ' (computer) is thinking…'));
-    else parts.push(h('span', { class: 'whose' }, 'Waiting for ', sideTag(s, who)));
-    parts.push(h('span', { class: 'score muted' }, withRuleLinks(`Points ${sideName(s, 'A')} ${v.points[0]}, ${sideName(s, 'B')} ${v.points[1]} (R8.2) · ${sideName(s, 'A')} lost ${v.destroyed[0]} (exhausted at ${s.sides[0].exhaustion}), ${sideName(s, 'B')} lost ${v.destroyed[1]} (at ${s.sides[1].exhaustion}, R8.1)`)));
-    if (this.connection !== 'live') parts.push(h('span', { class: 'reconnecting', id: 'reconnecting' }, 'reconnecting…'));
-    if (this.error) parts.push(h('span', { class: 'error', id: 'error' }, this.error));
-    el.replaceChildren(...parts);
-    el.style.setProperty('--side', sideColour(s, who || v.active_side));
-    document.title = v.your_turn && !v.result ? `(Your move) pacw` : `${s.title} — pacw`;
-  }
-
   skipPlayback() {
     this.queue = [];
     this.reload();
   }
 
-  boardState() {
-    const v = this.shown;
-    const ch = this.live ? this.choices : null;
-    const p = this.pending;
-    const state = {
-      units: v.units,
-      objectives: v.objectives,
-      selected: this.selected,
-      active: v.active_unit,
-      cursor: this.cursor,
-      lastMove: this.lastMove,
-      selectable: new Set(),
-      highlight: this.latestUnits || new Set(),
-    };
-    if (this.live && v.your_turn) {
-      for (const a of v.legal_actions) if (a.action.activate !== undefined) state.selectable.add(a.action.activate);
-    }
-    if (ch?.canAct) {
-      const targets = ch.targets();
-      state.targets = new Map([...targets].map(([id, t]) => [id, { needed: t.needed, direct: t.direct, fireMove: Boolean(t.fireMove) }]));
-      state.reachable = new Set([...ch.moveSquares()].filter((sq) => sq !== ch.at));
-      if (p?.target !== undefined && (p.stage === 'attack' || p.kind === 'move_fire')) {
-        state.alternative = ch.moveFireSquares(p.target);
-        state.targets = new Map([[p.target, state.targets.get(p.target)]]);
-      }
-      if (p?.to) {
-        state.picked = p.to;
-        state.path = ch.reply.paths[p.to];
-        if (p.facing && p.kind === 'move') {
-          // From the square and facing picked, the enemies a Move & Fire could still attack.
-          const also = ch.moveFireTargetsFrom(p.to, p.facing);
-          state.targets = new Map([...also].map((id) => [id, { needed: ch.moveFire(id, p.to, p.facing)?.odds?.needed, direct: true }]));
-        }
-      } else if (this.hover && state.reachable.has(this.hover)) {
-        state.path = ch.reply.paths[this.hover];
-      }
-      if (p?.stage === 'facing' || (p?.stage === 'confirm' && p.facings)) state.facings = { at: p.to, allowed: p.facings, chosen: p.facing };
-      const sightTo = this.hover || this.cursor;
-      if (sightTo && sightTo !== ch.at && !p?.to && !this.refusal?.line) {
-        const { x, y } = parseSquare(sightTo);
-        const blockedAt = ch.reply.sight[y * v.scenario.map.width + x];
-        state.sight = { from: ch.at, to: sightTo, blockedAt };
-      }
-    }
-    if (this.refusal) state.refused = { ...(this.refusal.line || {}), square: this.refusal.square };
-    return state;
+  /// Draws the page from its state (battle-view.js).
+  render() {
+    render(this);
   }
 
-  renderBoard() {
-    this.board.update(this.boardState());
-    this.els.board.dataset.decisions = this.shown.decisions;
-    // Which unit's orders the marks show (tests wait for it).
-    if (this.live && this.choices) this.els.board.dataset.choices = this.choices.reply.unit;
-    else delete this.els.board.dataset.choices;
-    if (this.cursor) {
-      const v = this.shown;
-      const u = v.units.find((x) => x.alive && x.at === this.cursor);
-      const s = v.scenario.map.squares.find((q) => q.at === this.cursor);
-      this.els.cursorText.textContent = `${this.cursor}: ${s.terrain.replace('_', ' ')}${u ? `, ${sideName(v.scenario, u.side)} ${u.name}` : ''}`;
-    }
+  layout() {
+    layout(this);
   }
 
-  /// Under the board: what to do next, why a click was refused, and the buttons of the order in hand.
-  renderOrderBar() {
-    const v = this.shown;
-    const ch = this.live ? this.choices : null;
-    const p = this.pending;
-    const bar = this.els.orderBar;
-    const parts = [];
-    const prompt = h('div', { class: 'prompt', id: 'prompt' });
-    if (this.refusal) {
-      prompt.classList.add('refused');
-      prompt.id = 'why-not';
-      prompt.append(h('strong', {}, 'Not allowed: '), withRuleLinks(this.refusal.reason));
-    } else if (!this.live || !v.your_turn) {
-      const watching = v.role === 'spectator' ? 'You are watching this game: select anything to read about it.' : 'Not your move: select anything to read about it.';
-      prompt.append(v.result ? 'The game is over.' : this.playing ? 'Showing the other side’s move.' : watching);
-    } else if (!ch) {
-      prompt.append(this.selected !== null ? 'Reading the unit’s orders…' : 'Select one of your units (green dashed ring) to see what it can do, or end activations.');
-    } else if (!ch.canAct) {
-      prompt.append(`${v.units[ch.reply.unit].name} cannot act now: `, withRuleLinks(ch.reply.refusal?.reason || 'it is not its turn'), '. Select one of your units with a green dashed ring.');
-    } else if (!p) {
-      prompt.append(ch.advancing
-        ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
-        : 'Click a green dot to move, or a ringed enemy to attack (the number needed is shown; a double ring: Fire & Move too), or Hold.');
-    } else if (p.stage === 'facing') {
-      prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
-    } else if (p.stage === 'attack') {
-      const t = v.units[p.target];
-      const ways = [];
-      const squares = ch.moveFireSquares(p.target);
-      if (squares.has(ch.at)) ways.push('click your unit to turn and fire');
-      if ([...squares].some((sq) => sq !== ch.at)) ways.push('pick an orange square to Move & Fire from');
-      if (ch.targets().get(p.target)?.fireMove) ways.push('Fire & Move');
-      const intro = p.order ? `${p.order.text}. ` : `Attack ${t.name}: `;
-      prompt.append(intro, ways.length ? `${p.order ? 'Or ' : ''}${ways.join(', or ')}.` : '');
-    } else if (p.stage === 'confirm') {
-      prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ' — or click a ringed enemy to fire from there too.' : '');
-    }
-    const ready = p && (p.stage === 'confirm' || (p.stage === 'attack' && p.order)) ? p.order : null;
-    const roll = this.live ? lastRoll(v, v.log) : null;
-    if (roll) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, roll));
-    parts.push(prompt);
-    if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(ready.odds)));
-    const buttons = h('div', { class: 'row buttons' });
-    if (this.live && v.your_turn) {
-      buttons.append(h('button', { 'data-confirm': '', id: 'confirm', disabled: !ready || this.busy, onclick: () => this.confirm() }, ready ? `Confirm: ${ready.text}` : 'Confirm'));
-      if (ch?.canAct && ch.hold()) buttons.append(h('button', { class: 'secondary', 'data-order': 'hold', onclick: () => this.hold() }, 'Hold'));
-      if (p?.target !== undefined && ch?.targets().get(p.target)?.fireMove) buttons.append(h('button', { class: 'secondary', 'data-order': 'fire_move', onclick: () => this.fireMove() }, 'Fire & Move'));
-      if (v.legal_actions.some((a) => a.action === 'end_activations')) buttons.append(h('button', { class: 'secondary', 'data-order': 'end', id: 'end-activations', onclick: () => this.endActivations() }, 'End activations'));
-      if (p || this.refusal) buttons.append(h('button', { class: 'secondary', onclick: () => this.cancel() }, 'Cancel'));
-    }
-    if (this.live && this.view.undo?.possible) buttons.append(h('button', { class: 'secondary', id: 'undo', onclick: () => this.undo() }, 'Undo'));
-    parts.push(buttons);
-    const focused = document.activeElement?.closest?.('#order-bar button')?.textContent;
-    bar.replaceChildren(...parts);
-    if (focused) [...bar.querySelectorAll('button')].find((b) => b.textContent === focused)?.focus();
-  }
-
-  renderInfo() {
-    const v = this.shown;
-    const parts = [];
-    if (this.selected !== null && v.units[this.selected]) parts.push(unitInfo(v, this.selected));
-    if (this.inspected !== null && this.inspected !== undefined && v.units[this.inspected]) parts.push(h('div', { class: 'target-info' }, unitInfo(v, this.inspected)));
-    const square = this.square || (this.selected !== null ? v.units[this.selected]?.at : null);
-    if (square && (this.selected === null || square !== v.units[this.selected]?.at || this.square)) parts.push(squareInfo(v, square));
-    if (!parts.length) parts.push(h('p', { class: 'muted' }, 'Select a unit, a square or an objective to read about it.'));
-    this.els.info.replaceChildren(...parts);
-    const p = this.pending;
-    const odds = p?.order?.odds;
-    this.els.odds.hidden = !odds;
-    if (odds) this.els.odds.replaceChildren(oddsBox(v, odds, p.order.text));
-  }
-
-  renderSide() {
-    const v = this.shown;
-    const e = this.els;
-    e.deck.replaceChildren(h('h3', {}, 'Cards'), deckPanel(v));
-    e.dice.replaceChildren(h('h3', {}, 'Dice'), diceTray(v, v.log, this.freshFrom));
-    // The log grows line by line, so that a screen reader announces only the new lines.
-    const have = e.log.children.length;
-    const firstShown = e.log.firstChild ? Number(e.log.firstChild.dataset.index) : 0;
-    if (have > v.log.length || firstShown !== 0 || [...e.log.children].some((c, i) => Number(c.dataset.index) !== v.log[i]?.index)) e.log.replaceChildren();
-    for (const entry of v.log.slice(e.log.children.length)) e.log.append(logLine(v, entry));
-    e.log.scrollTop = e.log.scrollHeight;
-    e.since.replaceChildren();
-    if (this.since.length && this.live) {
-      // Each decision by what it did: its first event (activated, moved, fired …) and the results that followed.
-      const worth = new Set(['attack', 'to_hit_rolled', 'hit_result_rolled', 'retreated', 'destroyed', 'objective_taken', 'card_drawn', 'game_over']);
-      const line = (s) => {
-        const [main, ...rest] = s.events.length ? s.events : [{ text: s.text, event: {} }];
-        return h('li', { class: 'log-line', style: `--side:${sideColour(v.scenario, s.side)}` }, withRuleLinks(main.text),
-          ...rest.filter((e) => worth.has(e.event.event)).map((e) => h('div', { class: 'muted' }, withRuleLinks(e.text))));
-      };
-      e.since.append(h('details', { class: 'panel', open: true }, h('summary', {}, `Since your last decision (${this.since.length})`),
-        h('ol', {}, ...this.since.map(line))));
-    }
-    this.renderOrderList();
-  }
-
-  /// The text list of orders: a fallback to the board, and for screen readers.
-  renderOrderList() {
-    const v = this.shown;
-    const list = this.els.list;
-    const open = list.open;
-    const focusKey = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-    const items = [];
-    if (this.live && v.your_turn) {
-      if (this.choices?.canAct) {
-        for (const o of this.choices.orders) {
-          items.push(h('button', { class: `order${o.odds ? ' attack' : ''}`, 'data-key': JSON.stringify(o.action), onclick: () => this.setConfirm({ order: o, kind: kindOf(o.action)[0] }) }, o.text));
-        }
-      } else {
-        for (const a of v.legal_actions) {
-          const unit = a.action.activate;
-          items.push(h('button', { class: 'order', 'data-key': JSON.stringify(a.action), onclick: () => (unit !== undefined ? this.select(unit) : this.endActivations()) }, unit !== undefined ? `Select ${a.text.replace(/^Activate /, '')}` : a.text));
-        }
-      }
-    }
-    list.replaceChildren(h('summary', {}, `Orders as a list (${items.length})`), h('div', { class: 'orders' }, ...items));
-    list.open = open;
-    // Keep the keyboard in the list: on the same order, or on the first of a new list (a unit just selected).
-    if (focusKey) (list.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) || list.querySelector('button.order'))?.focus();
-  }
-
-  renderResult() {
-    const v = this.view;
-    const box = this.els.result;
-    const resign = this.els.menu.querySelector('#resign');
-    if (resign) resign.hidden = Boolean(v.result);
-    if (!v.result || !this.live) {
-      box.hidden = true;
-      return;
-    }
-    if (box.dataset.decisions === String(v.decisions) && !box.hidden) return;
-    box.dataset.decisions = String(v.decisions);
-    box.hidden = this.resultClosed === v.decisions;
-    const save = h('a', { href: `/api/play/${this.token}/save`, download: `pacw-${v.scenario.name}-${v.id}.json`, class: 'button secondary', id: 'download-save' }, 'Download the save');
-    box.replaceChildren(h('div', { class: 'panel result-card', role: 'dialog', 'aria-label': 'Result' },
-      h('h2', {}, 'Game over'), resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : '',
-      h('div', { class: 'row' },
-        h('button', { id: 'rematch', onclick: () => this.rematch() }, 'Rematch (sides swapped)'), save,
-        h('a', { href: `/game/${this.token}?replay`, class: 'button secondary' }, 'Replay'),
-        h('button', { class: 'secondary', id: 'forget', onclick: () => { forget(this.token); location.href = '/'; } }, 'Remove from your games'),
-        h('button', { class: 'secondary', id: 'close-result', onclick: () => { this.resultClosed = v.decisions; box.hidden = true; } }, 'Look at the board'))));
-  }
-
-  /// Hot-seat: a screen between the sides, so each player looks only at his own turn (optional, on by default).
-  renderHandover() {
-    const v = this.view;
-    const box = this.els.handover;
-    const side = v.your_turn ? v.to_act.side : null;
-    if (v.mode !== 'hotseat' || !setting(`handover-${this.token}`, setting('handover', true)) || !side || v.result || !this.live) {
-      box.hidden = true;
-      if (side) this.handedTo = side;
-      return;
-    }
-    if (this.handedTo === null) this.handedTo = side;
-    if (this.handedTo === side) {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
-    box.replaceChildren(h('div', { class: 'panel handover-card' },
-      h('h2', {}, 'Hand over to ', sideTag(v.scenario, side)),
-      h('p', {}, `It is ${sideName(v.scenario, side)}'s move. Pass the screen, then:`),
-      h('button', { 'data-handover': '', autofocus: true, onclick: () => { this.handedTo = side; this.select(null); } }, `I play ${sideName(v.scenario, side)}: show the board`),
-      h('label', {}, h('input', { type: 'checkbox', onchange: (e) => { setSetting(`handover-${this.token}`, !e.target.checked); this.render(); } }), ' no hand-over screen in this game')));
-  }
-
-  /// Sound and notification when it becomes this page's move (if switched on).
   announceTurn() {
-    const mine = this.view.your_turn && !this.view.result;
-    if (mine && this.wasMine === false) {
-      if (setting('sound', false)) beep();
-      if (setting('notify', false) && (document.hidden || !document.hasFocus()) && 'Notification' in window && Notification.permission === 'granted') {
-        new Notification('pacw: your move', { body: this.view.scenario.title });
-      }
-    }
-    this.wasMine = mine;
+    announceTurn(this);
   }
-}
-
-function roleText(v) {
-  if (v.role === 'spectator') return 'watching';
-  if (v.role === 'hotseat') return 'hot-seat';
-  const s = v.scenario.sides.find((x) => x.side === v.role);
-  return s ? `you play ${s.name}` : v.role;
 }
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function beep() {
-  try {
-    const ctx = new AudioContext();
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.15, ctx.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.4);
-  } catch { /* no sound */ }
-}
-
-/// The page's settings: sound, notification, the pace of the other side's moves.
-function settingsMenu() {
-  const check = (name, text, after) => h('label', {}, h('input', { type: 'checkbox', checked: setting(name, false), onchange: async (e) => { setSetting(name, e.target.checked); if (after) await after(e); } }), ` ${text}`);
-  const pace = h('select', { 'aria-label': 'Pace of the other side’s moves', onchange: (e) => setSetting('pace', Number(e.target.value)) },
-    ...[[0, 'at once'], [400, 'quick'], [700, 'normal'], [1200, 'slow']].map(([ms, text]) => h('option', { value: ms, selected: setting('pace', 700) === ms }, text)));
-  return h('details', { class: 'settings' }, h('summary', {}, 'Settings'),
-    check('sound', 'a sound when it becomes your move'),
-    check('notify', 'a browser notification when it becomes your move (browsers allow it only on https or localhost)', async (e) => {
-      if (e.target.checked && 'Notification' in window) await Notification.requestPermission();
-    }),
-    h('label', {}, 'Show the other side’s moves ', pace));
-}

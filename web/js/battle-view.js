@@ -1,0 +1,361 @@
+// The battle page's drawing: its layout, the status bar, the board's marks for the selection, the order bar under
+// the board, the panels beside it, the result and hand-over screens, and the signals that it is your move. Each
+// function draws from the page's state (battle.js) and never changes the game.
+
+import { Board, parseSquare } from './board.js';
+import { forget, setSetting, setting } from './games.js';
+import { installKeys } from './keys.js';
+import { kindOf } from './orders.js';
+import { cardFace, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
+import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
+
+export function layout(page) {
+  const v = page.view;
+  page.els = {
+    status: h('div', { class: 'status-bar', id: 'status' }),
+    board: h('div', { class: 'board-wrap', id: 'board', tabindex: 0, 'aria-label': 'The board: arrow keys move the cursor, Enter selects, ? lists the keys' }),
+    cursorText: h('div', { class: 'visually-hidden', 'aria-live': 'polite' }),
+    orderBar: h('div', { class: 'order-bar', id: 'order-bar' }),
+    info: h('div', { class: 'panel info', id: 'info' }),
+    odds: h('div', { class: 'panel odds-panel', id: 'odds-panel' }),
+    since: h('div', { class: 'since', id: 'since' }),
+    dice: h('div', { class: 'panel', id: 'dice-panel' }),
+    deck: h('div', { class: 'panel', id: 'deck' }),
+    list: h('details', { class: 'panel order-list', id: 'order-list' }),
+    log: h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Game log' }),
+    menu: h('div', { class: 'game-menu' }),
+    result: h('div', { class: 'result-screen', id: 'result-screen', hidden: true }),
+    handover: h('div', { class: 'handover', id: 'handover', hidden: true }),
+  };
+  const e = page.els;
+  page.app.replaceChildren(h('div', { class: 'battle-page' },
+    h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
+    e.status,
+    h('div', { class: 'battle' },
+      h('div', { class: 'board-column' }, e.board, e.cursorText, e.orderBar),
+      h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
+        h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log), e.menu)),
+    e.result, e.handover));
+  page.board = new Board(e.board, v.scenario, {
+    onPick: (p) => page.onPick(p),
+    onFacing: (d) => page.onFacing(d),
+    onHover: (s) => { page.hover = s; renderBoard(page); },
+  });
+  installKeys((ev) => page.onKey(ev));
+  e.menu.append(
+    v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
+    h('a', { href: `/game/${page.token}?replay` }, 'Replay'),
+    h('a', { href: '/rules', target: 'pacw-rules' }, 'Rules'),
+    h('a', { href: '/guide', target: 'pacw-rules' }, 'Guide'),
+    h('a', { href: '/' }, 'Lobby'),
+    settingsMenu());
+}
+
+export function render(page) {
+  if (!page.els) return;
+  renderStatus(page);
+  renderBoard(page);
+  renderOrderBar(page);
+  renderInfo(page);
+  renderSide(page);
+  renderResult(page);
+  renderHandover(page);
+}
+
+export function renderStatus(page) {
+  const v = page.shown;
+  const s = v.scenario;
+  const who = v.to_act.side;
+  const el = page.els.status;
+  const parts = [];
+  const left = v.activations_left !== null && v.activations_left !== undefined ? `, ${v.activations_left} activation${v.activations_left === 1 ? '' : 's'} left` : '';
+  parts.push(h('span', { class: 'turn' }, `Turn ${v.turn} of ${s.turns}`));
+  if (v.deck) parts.push(h('span', { class: 'card-drawn', id: 'card' }, 'Card: ', cardFace(v, v.card), left));
+  if (v.result) parts.push(h('span', { class: 'whose', id: 'result' }, withRuleLinks(v.result.text)));
+  else if (page.playing) parts.push(h('span', { class: 'whose playing' }, 'Showing ', sideTag(s, page.playingSide || who || v.active_side), '’s move… ', h('button', { class: 'link', onclick: () => page.skipPlayback() }, 'skip')));
+  else if (v.your_turn) parts.push(h('span', { class: 'whose you', style: `--side:${sideColour(s, who)}` }, 'Your move: ', sideTag(s, who)));
+  else if (v.to_act.computer) parts.push(h('span', { class: 'whose' }, sideTag(s, who), ' (computer) is thinking…'));
+  else parts.push(h('span', { class: 'whose' }, 'Waiting for ', sideTag(s, who)));
+  parts.push(h('span', { class: 'score muted' }, withRuleLinks(`Points ${sideName(s, 'A')} ${v.points[0]}, ${sideName(s, 'B')} ${v.points[1]} (R8.2) · ${sideName(s, 'A')} lost ${v.destroyed[0]} (exhausted at ${s.sides[0].exhaustion}), ${sideName(s, 'B')} lost ${v.destroyed[1]} (at ${s.sides[1].exhaustion}, R8.1)`)));
+  if (page.connection !== 'live') parts.push(h('span', { class: 'reconnecting', id: 'reconnecting' }, 'reconnecting…'));
+  if (page.error) parts.push(h('span', { class: 'error', id: 'error' }, page.error));
+  el.replaceChildren(...parts);
+  el.style.setProperty('--side', sideColour(s, who || v.active_side));
+  document.title = v.your_turn && !v.result ? `(Your move) pacw` : `${s.title} — pacw`;
+}
+
+export function boardState(page) {
+  const v = page.shown;
+  const ch = page.live ? page.choices : null;
+  const p = page.pending;
+  const state = {
+    units: v.units,
+    objectives: v.objectives,
+    selected: page.selected,
+    active: v.active_unit,
+    cursor: page.cursor,
+    lastMove: page.lastMove,
+    selectable: new Set(),
+    highlight: page.latestUnits || new Set(),
+  };
+  if (page.live && v.your_turn) {
+    for (const a of v.legal_actions) if (a.action.activate !== undefined) state.selectable.add(a.action.activate);
+  }
+  if (ch?.canAct) {
+    const targets = ch.targets();
+    state.targets = new Map([...targets].map(([id, t]) => [id, { needed: t.needed, direct: t.direct, fireMove: Boolean(t.fireMove) }]));
+    state.reachable = new Set([...ch.moveSquares()].filter((sq) => sq !== ch.at));
+    if (p?.target !== undefined && (p.stage === 'attack' || p.kind === 'move_fire')) {
+      state.alternative = ch.moveFireSquares(p.target);
+      state.targets = new Map([[p.target, state.targets.get(p.target)]]);
+    }
+    if (p?.to) {
+      state.picked = p.to;
+      state.path = ch.reply.paths[p.to];
+      if (p.facing && p.kind === 'move') {
+        // From the square and facing picked, the enemies a Move & Fire could still attack.
+        const also = ch.moveFireTargetsFrom(p.to, p.facing);
+        state.targets = new Map([...also].map((id) => [id, { needed: ch.moveFire(id, p.to, p.facing)?.odds?.needed, direct: true }]));
+      }
+    } else if (page.hover && state.reachable.has(page.hover)) {
+      state.path = ch.reply.paths[page.hover];
+    }
+    if (p?.stage === 'facing' || (p?.stage === 'confirm' && p.facings)) state.facings = { at: p.to, allowed: p.facings, chosen: p.facing };
+    const sightTo = page.hover || page.cursor;
+    if (sightTo && sightTo !== ch.at && !p?.to && !page.refusal?.line) {
+      const { x, y } = parseSquare(sightTo);
+      const blockedAt = ch.reply.sight[y * v.scenario.map.width + x];
+      state.sight = { from: ch.at, to: sightTo, blockedAt };
+    }
+  }
+  if (page.refusal) state.refused = { ...(page.refusal.line || {}), square: page.refusal.square };
+  return state;
+}
+
+export function renderBoard(page) {
+  page.board.update(boardState(page));
+  page.els.board.dataset.decisions = page.shown.decisions;
+  // Which unit's orders the marks show (tests wait for it).
+  if (page.live && page.choices) page.els.board.dataset.choices = page.choices.reply.unit;
+  else delete page.els.board.dataset.choices;
+  if (page.cursor) {
+    const v = page.shown;
+    const u = v.units.find((x) => x.alive && x.at === page.cursor);
+    const s = v.scenario.map.squares.find((q) => q.at === page.cursor);
+    page.els.cursorText.textContent = `${page.cursor}: ${s.terrain.replace('_', ' ')}${u ? `, ${sideName(v.scenario, u.side)} ${u.name}` : ''}`;
+  }
+}
+
+/// Under the board: what to do next, why a click was refused, and the buttons of the order in hand.
+export function renderOrderBar(page) {
+  const v = page.shown;
+  const ch = page.live ? page.choices : null;
+  const p = page.pending;
+  const bar = page.els.orderBar;
+  const parts = [];
+  const prompt = h('div', { class: 'prompt', id: 'prompt' });
+  if (page.refusal) {
+    prompt.classList.add('refused');
+    prompt.id = 'why-not';
+    prompt.append(h('strong', {}, 'Not allowed: '), withRuleLinks(page.refusal.reason));
+  } else if (!page.live || !v.your_turn) {
+    const watching = v.role === 'spectator' ? 'You are watching this game: select anything to read about it.' : 'Not your move: select anything to read about it.';
+    prompt.append(v.result ? 'The game is over.' : page.playing ? 'Showing the other side’s move.' : watching);
+  } else if (!ch) {
+    prompt.append(page.selected !== null ? 'Reading the unit’s orders…' : 'Select one of your units (green dashed ring) to see what it can do, or end activations.');
+  } else if (!ch.canAct) {
+    prompt.append(`${v.units[ch.reply.unit].name} cannot act now: `, withRuleLinks(ch.reply.refusal?.reason || 'it is not its turn'), '. Select one of your units with a green dashed ring.');
+  } else if (!p) {
+    prompt.append(ch.advancing
+      ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
+      : 'Click a green dot to move, or a ringed enemy to attack (the number needed is shown; a double ring: Fire & Move too), or Hold.');
+  } else if (p.stage === 'facing') {
+    prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
+  } else if (p.stage === 'attack') {
+    const t = v.units[p.target];
+    const ways = [];
+    const squares = ch.moveFireSquares(p.target);
+    if (squares.has(ch.at)) ways.push('click your unit to turn and fire');
+    if ([...squares].some((sq) => sq !== ch.at)) ways.push('pick an orange square to Move & Fire from');
+    if (ch.targets().get(p.target)?.fireMove) ways.push('Fire & Move');
+    const intro = p.order ? `${p.order.text}. ` : `Attack ${t.name}: `;
+    prompt.append(intro, ways.length ? `${p.order ? 'Or ' : ''}${ways.join(', or ')}.` : '');
+  } else if (p.stage === 'confirm') {
+    prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ' — or click a ringed enemy to fire from there too.' : '');
+  }
+  const ready = p && (p.stage === 'confirm' || (p.stage === 'attack' && p.order)) ? p.order : null;
+  const roll = page.live ? lastRoll(v, v.log) : null;
+  if (roll) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, roll));
+  parts.push(prompt);
+  if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(ready.odds)));
+  const buttons = h('div', { class: 'row buttons' });
+  if (page.live && v.your_turn) {
+    buttons.append(h('button', { 'data-confirm': '', id: 'confirm', disabled: !ready || page.busy, onclick: () => page.confirm() }, ready ? `Confirm: ${ready.text}` : 'Confirm'));
+    if (ch?.canAct && ch.hold()) buttons.append(h('button', { class: 'secondary', 'data-order': 'hold', onclick: () => page.hold() }, 'Hold'));
+    if (p?.target !== undefined && ch?.targets().get(p.target)?.fireMove) buttons.append(h('button', { class: 'secondary', 'data-order': 'fire_move', onclick: () => page.fireMove() }, 'Fire & Move'));
+    if (v.legal_actions.some((a) => a.action === 'end_activations')) buttons.append(h('button', { class: 'secondary', 'data-order': 'end', id: 'end-activations', onclick: () => page.endActivations() }, 'End activations'));
+    if (p || page.refusal) buttons.append(h('button', { class: 'secondary', onclick: () => page.cancel() }, 'Cancel'));
+  }
+  if (page.live && page.view.undo?.possible) buttons.append(h('button', { class: 'secondary', id: 'undo', onclick: () => page.undo() }, 'Undo'));
+  parts.push(buttons);
+  const focused = document.activeElement?.closest?.('#order-bar button')?.textContent;
+  bar.replaceChildren(...parts);
+  if (focused) [...bar.querySelectorAll('button')].find((b) => b.textContent === focused)?.focus();
+}
+
+export function renderInfo(page) {
+  const v = page.shown;
+  const parts = [];
+  if (page.selected !== null && v.units[page.selected]) parts.push(unitInfo(v, page.selected));
+  if (page.inspected !== null && page.inspected !== undefined && v.units[page.inspected]) parts.push(h('div', { class: 'target-info' }, unitInfo(v, page.inspected)));
+  const square = page.square || (page.selected !== null ? v.units[page.selected]?.at : null);
+  if (square && (page.selected === null || square !== v.units[page.selected]?.at || page.square)) parts.push(squareInfo(v, square));
+  if (!parts.length) parts.push(h('p', { class: 'muted' }, 'Select a unit, a square or an objective to read about it.'));
+  page.els.info.replaceChildren(...parts);
+  const p = page.pending;
+  const odds = p?.order?.odds;
+  page.els.odds.hidden = !odds;
+  if (odds) page.els.odds.replaceChildren(oddsBox(v, odds, p.order.text));
+}
+
+export function renderSide(page) {
+  const v = page.shown;
+  const e = page.els;
+  e.deck.replaceChildren(h('h3', {}, 'Cards'), deckPanel(v));
+  e.dice.replaceChildren(h('h3', {}, 'Dice'), diceTray(v, v.log, page.freshFrom));
+  // The log grows line by line, so that a screen reader announces only the new lines.
+  const have = e.log.children.length;
+  const firstShown = e.log.firstChild ? Number(e.log.firstChild.dataset.index) : 0;
+  if (have > v.log.length || firstShown !== 0 || [...e.log.children].some((c, i) => Number(c.dataset.index) !== v.log[i]?.index)) e.log.replaceChildren();
+  for (const entry of v.log.slice(e.log.children.length)) e.log.append(logLine(v, entry));
+  e.log.scrollTop = e.log.scrollHeight;
+  e.since.replaceChildren();
+  if (page.since.length && page.live) {
+    // Each decision by what it did: its first event (activated, moved, fired …) and the results that followed.
+    const worth = new Set(['attack', 'to_hit_rolled', 'hit_result_rolled', 'retreated', 'destroyed', 'objective_taken', 'card_drawn', 'game_over']);
+    const line = (s) => {
+      const [main, ...rest] = s.events.length ? s.events : [{ text: s.text, event: {} }];
+      return h('li', { class: 'log-line', style: `--side:${sideColour(v.scenario, s.side)}` }, withRuleLinks(main.text),
+        ...rest.filter((e) => worth.has(e.event.event)).map((e) => h('div', { class: 'muted' }, withRuleLinks(e.text))));
+    };
+    e.since.append(h('details', { class: 'panel', open: true }, h('summary', {}, `Since your last decision (${page.since.length})`),
+      h('ol', {}, ...page.since.map(line))));
+  }
+  renderOrderList(page);
+}
+
+/// The text list of orders: a fallback to the board, and for screen readers.
+export function renderOrderList(page) {
+  const v = page.shown;
+  const list = page.els.list;
+  const open = list.open;
+  const focusKey = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  const items = [];
+  if (page.live && v.your_turn) {
+    if (page.choices?.canAct) {
+      for (const o of page.choices.orders) {
+        items.push(h('button', { class: `order${o.odds ? ' attack' : ''}`, 'data-key': JSON.stringify(o.action), onclick: () => page.setConfirm({ order: o, kind: kindOf(o.action)[0] }) }, o.text));
+      }
+    } else {
+      for (const a of v.legal_actions) {
+        const unit = a.action.activate;
+        items.push(h('button', { class: 'order', 'data-key': JSON.stringify(a.action), onclick: () => (unit !== undefined ? page.select(unit) : page.endActivations()) }, unit !== undefined ? `Select ${a.text.replace(/^Activate /, '')}` : a.text));
+      }
+    }
+  }
+  list.replaceChildren(h('summary', {}, `Orders as a list (${items.length})`), h('div', { class: 'orders' }, ...items));
+  list.open = open;
+  // Keep the keyboard in the list: on the same order, or on the first of a new list (a unit just selected).
+  if (focusKey) (list.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) || list.querySelector('button.order'))?.focus();
+}
+
+export function renderResult(page) {
+  const v = page.view;
+  const box = page.els.result;
+  const resign = page.els.menu.querySelector('#resign');
+  if (resign) resign.hidden = Boolean(v.result);
+  if (!v.result || !page.live) {
+    box.hidden = true;
+    return;
+  }
+  if (box.dataset.decisions === String(v.decisions) && !box.hidden) return;
+  box.dataset.decisions = String(v.decisions);
+  box.hidden = page.resultClosed === v.decisions;
+  const save = h('a', { href: `/api/play/${page.token}/save`, download: `pacw-${v.scenario.name}-${v.id}.json`, class: 'button secondary', id: 'download-save' }, 'Download the save');
+  box.replaceChildren(h('div', { class: 'panel result-card', role: 'dialog', 'aria-label': 'Result' },
+    h('h2', {}, 'Game over'), resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : '',
+    h('div', { class: 'row' },
+      h('button', { id: 'rematch', onclick: () => page.rematch() }, 'Rematch (sides swapped)'), save,
+      h('a', { href: `/game/${page.token}?replay`, class: 'button secondary' }, 'Replay'),
+      h('button', { class: 'secondary', id: 'forget', onclick: () => { forget(page.token); location.href = '/'; } }, 'Remove from your games'),
+      h('button', { class: 'secondary', id: 'close-result', onclick: () => { page.resultClosed = v.decisions; box.hidden = true; } }, 'Look at the board'))));
+}
+
+/// Hot-seat: a screen between the sides, so each player looks only at his own turn (optional, on by default).
+export function renderHandover(page) {
+  const v = page.view;
+  const box = page.els.handover;
+  const side = v.your_turn ? v.to_act.side : null;
+  if (v.mode !== 'hotseat' || !setting(`handover-${page.token}`, setting('handover', true)) || !side || v.result || !page.live) {
+    box.hidden = true;
+    if (side) page.handedTo = side;
+    return;
+  }
+  if (page.handedTo === null) page.handedTo = side;
+  if (page.handedTo === side) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.replaceChildren(h('div', { class: 'panel handover-card' },
+    h('h2', {}, 'Hand over to ', sideTag(v.scenario, side)),
+    h('p', {}, `It is ${sideName(v.scenario, side)}'s move. Pass the screen, then:`),
+    h('button', { 'data-handover': '', autofocus: true, onclick: () => { page.handedTo = side; page.select(null); } }, `I play ${sideName(v.scenario, side)}: show the board`),
+    h('label', {}, h('input', { type: 'checkbox', onchange: (e) => { setSetting(`handover-${page.token}`, !e.target.checked); page.render(); } }), ' no hand-over screen in this game')));
+}
+
+/// Sound and notification when it becomes this page's move (if switched on).
+export function announceTurn(page) {
+  const mine = page.view.your_turn && !page.view.result;
+  if (mine && page.wasMine === false) {
+    if (setting('sound', false)) beep();
+    if (setting('notify', false) && (document.hidden || !document.hasFocus()) && 'Notification' in window && Notification.permission === 'granted') {
+      new Notification('pacw: your move', { body: page.view.scenario.title });
+    }
+  }
+  page.wasMine = mine;
+}
+
+function roleText(v) {
+  if (v.role === 'spectator') return 'watching';
+  if (v.role === 'hotseat') return 'hot-seat';
+  const s = v.scenario.sides.find((x) => x.side === v.role);
+  return s ? `you play ${s.name}` : v.role;
+}
+
+function beep() {
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.4);
+  } catch { /* no sound */ }
+}
+
+/// The page's settings: sound, notification, the pace of the other side's moves.
+function settingsMenu() {
+  const check = (name, text, after) => h('label', {}, h('input', { type: 'checkbox', checked: setting(name, false), onchange: async (e) => { setSetting(name, e.target.checked); if (after) await after(e); } }), ` ${text}`);
+  const pace = h('select', { 'aria-label': 'Pace of the other side’s moves', onchange: (e) => setSetting('pace', Number(e.target.value)) },
+    ...[[0, 'at once'], [400, 'quick'], [700, 'normal'], [1200, 'slow']].map(([ms, text]) => h('option', { value: ms, selected: setting('pace', 700) === ms }, text)));
+  return h('details', { class: 'settings' }, h('summary', {}, 'Settings'),
+    check('sound', 'a sound when it becomes your move'),
+    check('notify', 'a browser notification when it becomes your move (browsers allow it only on https or localhost)', async (e) => {
+      if (e.target.checked && 'Notification' in window) await Notification.requestPermission();
+    }),
+    h('label', {}, 'Show the other side’s moves ', pace));
+}
