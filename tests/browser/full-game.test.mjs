@@ -62,7 +62,7 @@ test("Marye's Heights against the computer, played to the end by clicks on the b
               await page.locator('[data-facing].allowed').first().click({ timeout: 2000 });
             }
           }
-        } else if (await dots.count() && step % 3 !== 2) {
+        } else if (await dots.count() && step % 3 === 0) {
           await clickMark(page, dots.nth(step % (await dots.count())));
           await page.locator('[data-facing].allowed').first().click({ timeout: 2000 });
         } else {
@@ -88,7 +88,7 @@ test("Marye's Heights against the computer, played to the end by clicks on the b
   assert.match(text, /Game over/);
   assert.match(text, /(wins|A draw)/);
   assert.match(text, /Luck ledger/);
-  assert.ok(orders > 10, `the person gave ${orders} orders`);
+  assert.ok(orders >= 5, `the person gave ${orders} orders`);
   await page.screenshot({ path: join(screenshots, 'result-1366.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(screenshots, 'result-390.png') });
