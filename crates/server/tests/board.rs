@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 /// woods on e4 between them and Grey's reserve on e5, and a river on a1.
 const BOARD: &str = r#"
 name = "Board test"
-turns = 3
+turns = 30
 [map]
 terrain = """
 ......

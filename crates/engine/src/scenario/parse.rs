@@ -117,8 +117,14 @@ impl Report<'_> {
     }
 }
 
+/// The line and column (from 1, in characters) of a byte offset. An offset inside a character (from a string with
+/// escapes, whose value is shorter than its literal) counts as that character's start: never a panic.
 fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let before = &source[..offset.min(source.len())];
+    let mut at = offset.min(source.len());
+    while !source.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &source[..at];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
