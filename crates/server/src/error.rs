@@ -121,5 +121,15 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// What a client reads when the server failed on its request (the details go to the server's log only).
+pub const FAILED: &str = "the server failed on this request; it is in the server's log";
+
+/// The reply to a handler that panicked: the API's JSON 500, without the panic's text (for `CatchPanicLayer`).
+pub fn panic_reply(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    eprintln!("pacw server: a request handler panicked");
+    let body = Body { error: FAILED.to_string(), rule: None, problems: None };
+    (StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response()
+}
+
 /// The result of a handler.
 pub type ApiResult<T> = Result<T, ApiError>;

@@ -16,8 +16,10 @@ mod assets;
 pub mod board;
 pub mod error;
 pub mod ledger;
+pub mod live;
 pub mod pages;
 pub mod session;
+pub mod setup;
 pub mod store;
 pub mod tokens;
 pub mod view;
@@ -106,6 +108,7 @@ pub fn router(games: Arc<Games>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn(headers))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(error::panic_reply))
         .with_state(games)
 }
 

@@ -4,7 +4,7 @@
 //! plus what the server adds: mode, players, tokens and timestamps. Every accepted action rewrites the game's row
 //! in one transaction before the reply is sent, so a killed server loses nothing it has acknowledged.
 
-use crate::session::{Mode, PlayerKind};
+use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Tokens;
 use pacw_engine::{GameResult, SaveFile};
 use rusqlite::{Connection, OptionalExtension, params};

@@ -2,7 +2,8 @@
 //! Built only from the engine's public API; docs/api.md describes every field.
 
 use crate::ledger::{Ledger, ledger};
-use crate::session::{Live, Mode, PlayerKind};
+use crate::live::Live;
+use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Role;
 use pacw_engine::narrate;
 use pacw_engine::odds::AttackOdds;

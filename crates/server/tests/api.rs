@@ -572,3 +572,19 @@ async fn arbitrary_actions_get_a_clear_answer_never_a_server_error() {
     let _ = ok;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_scenario_that_once_crashed_the_parser_is_refused_plainly_by_check_and_create() {
+    let dir = TempDir::new("crash-scenario");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let text = "name = \"P\"\nturns = 3\n[map]\nterrain = \"\\néé\"\n";
+    let (s, checked) = api.post("/api/scenarios/check", json!({"text": text, "file": "p.toml"})).await;
+    assert_eq!(s, StatusCode::OK, "{checked}");
+    assert_eq!(checked["ok"], false);
+    assert!(checked["problems"].as_array().is_some_and(|p| !p.is_empty()));
+    let (s, refused) = api.post("/api/games", json!({"scenario_text": text, "mode": "hotseat"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert!(!refused["error"].as_str().unwrap().contains("panicked"), "{refused}");
+    server.stop().await;
+}

@@ -64,7 +64,23 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     }
 }
 
-/// Runs a change on a blocking thread: the engine's work and the database commit never stall the runtime.
+/// Runs a change on a blocking thread: the engine's work and the database commit never stall the runtime. A panic
+/// there is logged and answered as a plain 500: its text never reaches the client.
 pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::Internal(format!("the request failed: {e}")))?
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        eprintln!("pacw server: a request failed: {e}");
+        ApiError::Internal(crate::error::FAILED.into())
+    })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panic_while_handling_a_request_is_a_plain_500_without_its_text() {
+        let reply = blocking::<()>(|| panic!("secret detail of the failure")).await.unwrap_err();
+        assert!(matches!(reply, ApiError::Internal(_)));
+        assert!(!reply.to_string().contains("secret"), "{reply}");
+    }
 }

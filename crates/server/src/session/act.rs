@@ -1,7 +1,9 @@
 //! A person's action or undo through a token, and how every change is committed and pushed to subscribers.
 
-use super::{EntryState, GameEntry, Games, Live, PlayerKind, Summary, Update, UpdateBody};
+use super::{EntryState, GameEntry, Games, Summary, Update, UpdateBody};
 use crate::error::{ApiError, ApiResult};
+use crate::live::Live;
+use crate::setup::PlayerKind;
 use crate::store::now_ms;
 use crate::tokens::Role;
 use crate::view::{GameView, LogEntry, game_view, log_entries};

@@ -1,9 +1,10 @@
 //! Questions a page asks about a game without changing it: a selected unit's orders, one order explained, and the
 //! public facts of a game for a "your games" list.
 
-use super::{GameEntry, Games, Mode, PlayerKind};
+use super::{GameEntry, Games};
 use crate::board::{ExplainRequest, Explanation, UnitOrders, explain, turn_check, unit_orders};
 use crate::error::{ApiError, ApiResult};
+use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Role;
 use crate::view::PlayerView;
 use pacw_engine::{Battle, Illegal, Side, UnitId};

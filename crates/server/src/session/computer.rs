@@ -1,6 +1,8 @@
 //! The computer's play: its seeds, and the task per game that makes its moves one by one.
 
-use super::{EntryState, GameEntry, Games, Live, PlayerKind};
+use super::{EntryState, GameEntry, Games};
+use crate::live::Live;
+use crate::setup::PlayerKind;
 use pacw_engine::ToAct;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

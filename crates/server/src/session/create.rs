@@ -1,7 +1,9 @@
 //! Creating a game: the request, its options, the reply, and `Games::create`.
 
-use super::{Games, Live, Mode, PlayerKind, links, shipped};
+use super::{Games, links, shipped};
 use crate::error::{ApiError, ApiResult};
+use crate::live::Live;
+use crate::setup::{Mode, PlayerKind};
 use crate::store::{GameRecord, now_ms};
 use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
 use crate::view::{GameView, game_view};

@@ -1,7 +1,9 @@
 //! Ending a game by resignation, and playing it again with the sides swapped.
 
-use super::{CreateGame, Created, GameEntry, Games, Live, Mode, OptionsInput, PlayerKind, Summary, shipped};
+use super::{CreateGame, Created, GameEntry, Games, OptionsInput, Summary, shipped};
 use crate::error::{ApiError, ApiResult};
+use crate::live::Live;
+use crate::setup::{Mode, PlayerKind};
 use crate::store::now_ms;
 use crate::tokens::Role;
 use crate::view::{GameView, game_view};

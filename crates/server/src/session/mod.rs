@@ -9,51 +9,24 @@ mod ask;
 mod computer;
 mod create;
 mod end;
-mod live;
 
 pub use act::{ActRequest, UndoRequest};
 pub use ask::GameSummary;
 pub use create::{CreateGame, Created, OptionsInput};
 pub use end::ResignRequest;
-pub use live::{Live, Step};
 
 use crate::error::{ApiError, ApiResult};
+use crate::live::Live;
+use crate::setup::{Mode, PlayerKind};
 use crate::store::{DamagedRow, GameRecord, Store};
 use crate::tokens::{Role, Tokens};
 use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view, player_views};
 use pacw_engine::{Action, Side, ToAct};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 use tokio::sync::{broadcast, watch};
-
-/// How a game is played.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// One human against the computer.
-    Computer,
-    /// Two humans on one screen: one token acts for both sides.
-    Hotseat,
-    /// Two humans on two machines: a token per side.
-    TwoPlayers,
-    /// The computer against itself; only a spectator token.
-    Watch,
-}
-
-/// Who plays a side.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PlayerKind {
-    /// A person, through a token.
-    Human,
-    /// A computer player of `pacw_ai::player`.
-    Computer {
-        /// Its name, such as `greedy` or `mcts:500`.
-        name: String,
-    },
-}
 
 /// The part of a game the list shows, kept up to date without loading it.
 #[derive(Clone, Debug)]

@@ -1,6 +1,6 @@
 //! A game in memory: the engine's game and, per decision, who made it and whether chance followed.
 
-use super::PlayerKind;
+use crate::setup::PlayerKind;
 use crate::tokens::Role;
 use pacw_engine::{Action, Event, Game, SaveError, Side, ToAct};
 
@@ -105,7 +105,7 @@ impl Live {
     }
 
     /// Going back from the last decision: (own decisions found, decisions to remove to take back `want` of them).
-    pub(super) fn undo_plan(&self, role: Role, players: &[PlayerKind; 2], want: usize) -> (usize, usize) {
+    pub fn undo_plan(&self, role: Role, players: &[PlayerKind; 2], want: usize) -> (usize, usize) {
         let (mut own, mut remove) = (0, 0);
         for (i, step) in self.steps.iter().enumerate().rev() {
             if own == want || step.chance || self.game.battle().result().is_some() {
