@@ -2,7 +2,7 @@
 //! exact odds, the path of each move, the line of sight to every square, and why every other square or enemy is
 //! refused, each with its rule. Built only from the engine's public API; docs/api.md describes every field.
 
-use crate::view::{OddsView, odds_view};
+use crate::odds::{OddsView, odds_view};
 use pacw_engine::{Action, Battle, Dir, Illegal, Square, ToAct, UnitId, narrate};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

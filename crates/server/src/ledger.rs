@@ -1,7 +1,7 @@
 //! The luck ledger: for each side, the expected results of its attacks from their exact odds (R6.4, R7, R9.2)
 //! against what its dice actually gave.
 
-use crate::view::{OddsView, odds_view};
+use crate::odds::{OddsView, odds_view};
 use num_rational::Ratio;
 use pacw_engine::odds::AttackResult;
 use pacw_engine::{Event, Game, Prob, Side};

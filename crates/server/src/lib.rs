@@ -17,6 +17,7 @@ pub mod board;
 pub mod error;
 pub mod ledger;
 pub mod live;
+pub mod odds;
 pub mod pages;
 pub mod session;
 pub mod setup;
