@@ -36,8 +36,9 @@ pub trait Player {
 /// [`evaluate::fitted_value`]), `:w1` (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's
 /// weights), `:cevent` (each world decides chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to
 /// activate compared together with each of its N best orders), `:sZ` (stop early once the choice is settled, Z
-/// standard errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), as in
-/// `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
+/// standard errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:lMS` (a bound on
+/// the thinking time whatever the budget: [`MctsConfig::time_limit`]), as in `mcts:2000:t2` or
+/// `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
 /// A player by name, seeded for determinism; `None` for an unknown name or bad settings.
@@ -91,6 +92,9 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                         "2" => Leaf::Fitted,
                         _ => return None,
                     };
+                } else if let Some(ms) = part.strip_prefix('l') {
+                    config.time_limit =
+                        Some(std::time::Duration::from_millis(ms.parse().ok().filter(|&m: &u64| m > 0)?));
                 } else if let Some(t) = part.strip_prefix('t') {
                     config.threads = t.parse().ok().filter(|&t| (1..=64).contains(&t))?;
                 } else {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// One decision of a side. Each is checked by [`crate::Battle::apply`] against the rules.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Activate a unit (R3.4); its shaken status is removed at once (R4.1). Its order follows.
     Activate(UnitId),
@@ -89,5 +89,19 @@ pub struct Illegal {
 impl Illegal {
     pub(crate) fn new(rule: &'static str, reason: impl Into<String>) -> Illegal {
         Illegal { rule, reason: reason.into() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_action_with_a_field_it_does_not_have_is_refused() {
+        let ok: Action = serde_json::from_str(r#"{"move":{"to":"c2","facing":"E"}}"#).unwrap();
+        assert_eq!(ok, Action::Move { to: "c2".parse().unwrap(), facing: Dir::E });
+        let bogus = serde_json::from_str::<Action>(r#"{"move":{"to":"c2","facing":"E","bogus":true}}"#);
+        assert!(bogus.unwrap_err().to_string().contains("bogus"));
+        assert!(serde_json::from_str::<Action>(r#"{"hold":{}}"#).is_err());
     }
 }

@@ -69,6 +69,10 @@ pub struct MctsConfig {
     /// The search's own judgement of a decision: it ranks the candidates, makes the default choice and plays the
     /// search's side in the play-outs. The other side is played as `greedy` plays ([`Weights::GREEDY`]).
     pub weights: Weights,
+    /// A bound on the thinking time of a decision whatever the budget (`:lMS`): the search stops once it is past,
+    /// after the play-out under way, and chooses from what it has seen (at least one play-out per candidate).
+    /// A safety bound for servers: with it the choice may depend on the machine's speed.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Default for MctsConfig {
@@ -86,6 +90,7 @@ impl Default for MctsConfig {
             chance: WorldChance::Sequential,
             orders_per_unit: 0,
             weights: Weights::GREEDY,
+            time_limit: None,
         }
     }
 }

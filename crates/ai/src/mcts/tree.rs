@@ -66,6 +66,7 @@ fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
         match config.budget {
             Budget::Iterations(n) if iterations >= n => break,
             Budget::Millis(ms) if iterations > 0 && started.elapsed() >= Duration::from_millis(ms) => break,
+            _ if iterations > 0 && config.time_limit.is_some_and(|limit| started.elapsed() >= limit) => break,
             _ => {}
         }
         iterations += 1;

@@ -55,12 +55,14 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
         Budget::Millis(_) => usize::MAX,
     };
     let side_a = side == Side::A;
+    let deadline = config.time_limit.map(|limit| started + limit);
     let mut tally = Tally::new(candidates.len());
     while tally.worlds < planned {
         let round = tally.worlds..planned.min(tally.worlds + ROUND_WORLDS);
-        tally = tally.merge(play_round(round, config.threads.max(1), candidates.len(), &play_world));
+        tally = tally.merge(play_round(round, config.threads.max(1), candidates.len(), deadline, &play_world));
         let settled = config.stop_early.is_some_and(|z| tally.settled(side_a, config.confidence, planned, z));
-        let out_of_time = matches!(config.budget, Budget::Millis(ms) if started.elapsed() >= Duration::from_millis(ms));
+        let out_of_time = matches!(config.budget, Budget::Millis(ms) if started.elapsed() >= Duration::from_millis(ms))
+            || deadline.is_some_and(|d| Instant::now() >= d);
         if settled || out_of_time {
             break;
         }
@@ -73,10 +75,12 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
 pub(super) const ROUND_WORLDS: usize = 50;
 
 /// Plays the worlds of one round on `threads` threads, each taking the next world not yet taken, and tallies them.
+/// Past the `deadline` no new world is begun (the first world of the search is always played).
 fn play_round(
     worlds: Range<usize>,
     threads: usize,
     candidates: usize,
+    deadline: Option<Instant>,
     play_world: &(impl Fn(usize, &mut [i64]) + Sync),
 ) -> Tally {
     let next = AtomicUsize::new(worlds.start);
@@ -85,7 +89,7 @@ fn play_round(
         let mut values = vec![0i64; candidates];
         loop {
             let w = next.fetch_add(1, Ordering::Relaxed);
-            if w >= worlds.end {
+            if w >= worlds.end || (w > 0 && deadline.is_some_and(|d| Instant::now() >= d)) {
                 return tally;
             }
             play_world(w, &mut values);
@@ -193,7 +197,29 @@ impl Tally {
 
 #[cfg(test)]
 mod tests {
-    use super::Tally;
+    use super::{Tally, common_world_search};
+    use crate::mcts::{Budget, MctsConfig};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_time_limit_stops_the_search_long_before_its_budget() {
+        let scenario = Arc::new(pacw_engine::Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+        let mut b = pacw_engine::Battle::from_scenario(scenario);
+        while let pacw_engine::ToAct::Chance(_) = b.to_act() {
+            let outcome = b.chance_outcomes()[0].0;
+            b.apply_chance(outcome).unwrap();
+        }
+        let budget = 1_000_000;
+        let config = MctsConfig {
+            budget: Budget::Iterations(budget),
+            stop_early: None,
+            threads: 1,
+            time_limit: Some(std::time::Duration::from_millis(1)),
+            ..MctsConfig::default()
+        };
+        let (_, worlds) = common_world_search(&b, &config, 7);
+        assert!(worlds >= 1 && worlds < budget as usize / 100, "{worlds} worlds of {budget}");
+    }
 
     /// A tally of worlds, each world's values (in millionths) one per candidate.
     fn tally(worlds: &[[i64; 3]]) -> Tally {
