@@ -80,8 +80,8 @@ impl PerArm {
     }
 }
 
-/// The largest move or range an option may set: beyond it a unit crosses the largest board.
-pub const MAX_MOVE_OR_RANGE: u8 = 50;
+/// The largest move or range an option may set (R11): the side of the largest board.
+pub const MAX_MOVE_OR_RANGE: u8 = 26;
 
 /// The rule options in force for a battle (R11). Every game and simulation records them.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -194,7 +194,7 @@ impl Options {
                 };
                 match value.parse::<u8>() {
                     Ok(n @ 1..=MAX_MOVE_OR_RANGE) => target.set(arm, n),
-                    _ => return Err(bad("a whole number from 1 to 50")),
+                    _ => return Err(bad("a whole number from 1 to 26")),
                 }
             }
         }
@@ -238,7 +238,7 @@ impl Options {
         for arm in Arm::ALL {
             for (table, v) in [("move", self.movement.get(arm)), ("range", self.range.get(arm))] {
                 if !(1..=MAX_MOVE_OR_RANGE).contains(&v) {
-                    return bad(format!("{table}.{}", arm.name()), v, "a whole number from 1 to 50");
+                    return bad(format!("{table}.{}", arm.name()), v, "a whole number from 1 to 26");
                 }
             }
         }

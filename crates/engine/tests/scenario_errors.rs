@@ -343,6 +343,7 @@ fn an_option_value_out_of_its_range() {
         ("pivot_is_move = 3", &["pivot_is_move"]),
         ("move = { infantry = 0 }", &["infantry", "0"]),
         ("range = { artillery = 99 }", &["artillery", "99"]),
+        ("move = { cavalry = 27 }", &["cavalry", "27", "1 to 26"]),
     ] {
         let text = edit("to_hit = 5", line);
         expect_line(&text, line_of(&text, line, 1), words);

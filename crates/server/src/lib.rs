@@ -22,6 +22,7 @@ pub mod pages;
 pub mod session;
 pub mod setup;
 pub mod store;
+pub mod thinker;
 pub mod tokens;
 pub mod view;
 

@@ -69,27 +69,30 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
         // plays it next without searching again.
         let reused = thinker.take().filter(|(n, _)| *n == name);
         let wanted = name.clone();
-        let chosen = tokio::task::spawn_blocking(move || {
-            let (name, mut player) = match reused {
-                Some(thinker) => thinker,
-                None => (wanted.clone(), pacw_ai::player(&wanted, seed)?),
-            };
-            let action = player.choose(&battle);
-            Some((action, (name, player)))
-        })
-        .await;
+        // On the server's one low-priority thinking thread, after the other games' decisions (thinker.rs).
+        let chosen = games
+            .thinker
+            .think(move || {
+                let (name, mut player) = match reused {
+                    Some(thinker) => thinker,
+                    None => (wanted.clone(), pacw_ai::player(&crate::thinker::bounded(&wanted), seed)?),
+                };
+                let action = player.choose(&battle);
+                Some((action, (name, player)))
+            })
+            .await;
         let action = match chosen {
-            Ok(Some((a, player))) => {
+            Some(Some((a, player))) => {
                 thinker = Some(player);
                 a
             }
-            Ok(None) => {
+            Some(None) => {
                 eprintln!("pacw server: game {}: the computer player {name:?} is unknown; it stops", entry.id);
                 entry.lock().computer_running = false;
                 return;
             }
-            Err(join) => {
-                eprintln!("pacw server: game {}: the computer player failed ({join}); it stops", entry.id);
+            None => {
+                eprintln!("pacw server: game {}: the computer player failed; it stops", entry.id);
                 entry.lock().computer_running = false;
                 return;
             }

@@ -200,6 +200,8 @@ pub struct Games {
     damaged: Mutex<Vec<DamagedRow>>,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
+    /// Where the computer players think, one decision at a time.
+    thinker: crate::thinker::Thinker,
 }
 
 impl Games {
@@ -215,6 +217,7 @@ impl Games {
             damaged: Mutex::new(Vec::new()),
             shutdown: watch::channel(false).0,
             runtime,
+            thinker: crate::thinker::Thinker::start(),
         });
         for record in records {
             let id = record.id.clone();
