@@ -20,6 +20,23 @@ pub struct ServeArgs {
     /// Milliseconds between the computer's decisions, so a person can follow them.
     #[arg(long, value_name = "MS", default_value_t = pacw_server::DEFAULT_COMPUTER_DELAY.as_millis() as u64)]
     pub computer_delay_ms: u64,
+    /// The address players reach the server at behind a TLS proxy, such as https://pacw.example.org: pages from
+    /// any other origin may not act (docs/deploy.md). Without it, the request's own Host.
+    #[arg(long, value_name = "URL", value_parser = parse_origin)]
+    pub public_origin: Option<String>,
+    /// List the public facts of every game (scenario, mode, turn, whose move; never a link) at GET /api/games.
+    #[arg(long)]
+    pub list_games: bool,
+}
+
+/// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
+fn parse_origin(text: &str) -> Result<String, String> {
+    let origin = text.trim_end_matches('/');
+    let rest = origin.strip_prefix("https://").or_else(|| origin.strip_prefix("http://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.contains(['/', '?', '#', ' ']) => Ok(origin.to_string()),
+        _ => Err(format!("'{text}' is not an origin such as https://pacw.example.org")),
+    }
 }
 
 impl Default for ServeArgs {
@@ -28,6 +45,8 @@ impl Default for ServeArgs {
             addr: pacw_server::DEFAULT_ADDR.parse().expect("a valid address"),
             data: None,
             computer_delay_ms: pacw_server::DEFAULT_COMPUTER_DELAY.as_millis() as u64,
+            public_origin: None,
+            list_games: false,
         }
     }
 }
@@ -38,6 +57,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         addr: args.addr,
         data_dir: args.data.unwrap_or_else(pacw_server::default_data_dir),
         computer_delay: Duration::from_millis(args.computer_delay_ms),
+        public_origin: args.public_origin,
+        list_games: args.list_games,
     };
     pacw_server::run(config)?;
     Ok(ExitCode::SUCCESS)

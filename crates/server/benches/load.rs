@@ -32,6 +32,7 @@ fn run_server(data: PathBuf) {
             addr: "127.0.0.1:0".parse().unwrap(),
             data_dir: data,
             computer_delay: Duration::ZERO,
+            ..pacw_server::ServerConfig::default()
         };
         let server = pacw_server::Server::bind(config).await.expect("the server starts");
         println!("pacw: the web app is at {}", server.url());

@@ -14,7 +14,9 @@
 pub mod api;
 mod assets;
 pub mod board;
+pub mod connections;
 pub mod error;
+pub mod guard;
 pub mod ledger;
 pub mod live;
 pub mod odds;
@@ -58,6 +60,11 @@ pub struct ServerConfig {
     pub data_dir: PathBuf,
     /// The pause between the computer's decisions, so a person can follow them (0 in tests).
     pub computer_delay: Duration,
+    /// The origin the server is reached at behind a proxy (`--public-origin https://pacw.example.org`): pages of
+    /// any other origin may not change anything. Without it, the request's own `Host`.
+    pub public_origin: Option<String>,
+    /// Whether `GET /api/games` lists the public facts of every game (`--list-games`); off by default.
+    pub list_games: bool,
 }
 
 impl Default for ServerConfig {
@@ -66,6 +73,8 @@ impl Default for ServerConfig {
             addr: DEFAULT_ADDR.parse().expect("a valid address"),
             data_dir: default_data_dir(),
             computer_delay: DEFAULT_COMPUTER_DELAY,
+            public_origin: None,
+            list_games: false,
         }
     }
 }
@@ -102,13 +111,16 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
-/// The whole application: the UI, the API, limits and headers.
-pub fn router(games: Arc<Games>) -> Router {
+/// The whole application: the UI, the API, limits and headers; state-changing requests only from this server's
+/// own pages (or from no page at all: scripts), bodies in JSON, every refusal the API's JSON error.
+pub fn router(games: Arc<Games>, origin: guard::OriginPolicy) -> Router {
     Router::new()
         .merge(api::routes())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(guard::json_errors))
+        .layer(middleware::from_fn_with_state(Arc::new(origin), guard::same_site_json))
         .layer(middleware::from_fn(headers))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(error::panic_reply))
         .with_state(games)
@@ -138,6 +150,7 @@ pub struct Server {
     listener: TcpListener,
     games: Arc<Games>,
     addr: SocketAddr,
+    origin: guard::OriginPolicy,
 }
 
 impl Server {
@@ -148,9 +161,9 @@ impl Server {
         let listener =
             TcpListener::bind(config.addr).await.map_err(|source| ServerError::Bind { addr: config.addr, source })?;
         let addr = listener.local_addr()?;
-        let session = SessionConfig { computer_delay: config.computer_delay, list_all_tokens: addr.ip().is_loopback() };
+        let session = SessionConfig { computer_delay: config.computer_delay, list_games: config.list_games };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
-        Ok(Server { listener, games, addr })
+        Ok(Server { listener, games, addr, origin: guard::OriginPolicy { public: config.public_origin } })
     }
 
     /// The address it listens on.
@@ -173,14 +186,13 @@ impl Server {
     pub async fn run_until(self, stop: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
         let games = self.games.clone();
         let on_stop = games.clone();
-        let result = axum::serve(self.listener, router(games.clone()))
-            .with_graceful_shutdown(async move {
-                stop.await;
-                on_stop.begin_shutdown();
-            })
-            .await;
+        connections::serve(self.listener, router(games.clone(), self.origin), async move {
+            stop.await;
+            on_stop.begin_shutdown();
+        })
+        .await;
         games.shut_down();
-        Ok(result?)
+        Ok(())
     }
 
     /// Serves on a task of the current runtime (for tests): stop it with [`RunningServer::stop`].
@@ -244,6 +256,7 @@ impl Drop for RunningServer {
 
 /// Runs the server until Ctrl-C (or SIGTERM), printing its address: what `pacw` and `pacw serve` do.
 pub fn run(config: ServerConfig) -> Result<(), ServerError> {
+    connections::raise_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let data_dir = config.data_dir.clone();

@@ -119,12 +119,13 @@ async fn create_view_and_act_by_index_or_by_json() {
     let (s, _) = api.get(&format!("/api/play/{t}?log_from=x")).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
 
-    // The list shows it, with its tokens (the server is on loopback).
+    // The list (the operator allowed it) shows its public facts, never a token.
     let (_, list) = api.get("/api/games").await;
     let game = list["games"].as_array().unwrap().iter().find(|g| g["id"] == created["id"]).unwrap().clone();
     assert_eq!(game["status"], "in_progress");
     assert_eq!(game["decisions"], 2);
-    assert_eq!(game["tokens"]["hotseat"], t.as_str());
+    assert!(game.get("tokens").is_none() && game.get("links").is_none(), "{game}");
+    assert!(!list.to_string().contains(t.as_str()), "no token anywhere in the list");
     server.stop().await;
 }
 
@@ -435,6 +436,8 @@ async fn subscribers_are_told_of_every_change() {
         addr: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir.0.clone(),
         computer_delay: Duration::from_millis(20),
+        list_games: true,
+        ..ServerConfig::default()
     };
     let server = Server::bind(config).await.unwrap().spawn();
     let api = Api::new(&server);
@@ -586,5 +589,73 @@ async fn a_scenario_that_once_crashed_the_parser_is_refused_plainly_by_check_and
     let (s, refused) = api.post("/api/games", json!({"scenario_text": text, "mode": "hotseat"})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert!(!refused["error"].as_str().unwrap().contains("panicked"), "{refused}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn other_sites_cannot_act_bodies_must_be_json_and_every_refusal_is_json() {
+    let dir = TempDir::new("guard");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let url = |path: &str| format!("{}{path}", api.base);
+    let own = format!("http://{}", server.addr());
+    // Another site's page, through Origin or (without it) Referer: refused, nothing changes.
+    for (name, value) in [("origin", "http://evil.example"), ("referer", "http://evil.example/attack.html")] {
+        let r = api
+            .http
+            .post(url("/api/games"))
+            .header(name, value)
+            .json(&json!({"scenario": "bloody-lane", "mode": "hotseat"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::FORBIDDEN, "{name}");
+        let body: Value = r.json().await.unwrap();
+        assert!(body["error"].as_str().unwrap().contains("evil.example"), "{body}");
+        let r = api
+            .http
+            .post(url(&format!("/api/play/{t}/actions")))
+            .header(name, value)
+            .json(&json!({"index": 0}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::FORBIDDEN);
+    }
+    assert_eq!(api.view(&t).await["decisions"], 0);
+    // The server's own page may act; so may a script that sends neither header.
+    let r = api
+        .http
+        .post(url(&format!("/api/play/{t}/actions")))
+        .header("origin", &own)
+        .json(&json!({"index": 0}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    // A body that is not declared JSON (a form or text/plain post needs no preflight): refused.
+    let r = api
+        .http
+        .post(url(&format!("/api/play/{t}/actions")))
+        .header("content-type", "text/plain")
+        .body("{\"index\": 0}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(r.json::<Value>().await.unwrap()["error"].as_str().unwrap().contains("application/json"));
+    // An unknown field inside an action: refused, not applied.
+    let before = api.view(&t).await["decisions"].clone();
+    let (s, e) = api.act(&t, json!({"action": {"move": {"to": "c2", "facing": "E", "bogus": true}}})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("bogus"));
+    assert_eq!(api.view(&t).await["decisions"], before);
+    // Invalid UTF-8 in a token path: the documented JSON error.
+    let r = api.http.get(url("/api/play/%FF%FE/units/0")).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+    assert!(r.json::<Value>().await.unwrap()["error"].is_string());
     server.stop().await;
 }

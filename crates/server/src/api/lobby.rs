@@ -7,7 +7,7 @@ use crate::session::{CreateGame, GameListItem, shipped};
 use crate::view::{ScenarioView, scenario_view};
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use pacw_engine::{Options, Scenario};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -119,19 +119,16 @@ pub struct GameList {
     pub games: Vec<GameListItem>,
 }
 
-/// Whether the request names this machine as its host (not a foreign name pointing here: DNS rebinding).
-fn local_host(headers: &HeaderMap) -> bool {
-    let Some(host) = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()) else { return false };
-    let name = match host.rsplit_once(':') {
-        Some((n, port)) if port.bytes().all(|b| b.is_ascii_digit()) => n,
-        _ => host,
-    };
-    name == "localhost" || name == "[::1]" || name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
-}
-
-/// `GET /api/games`.
-pub async fn list_games(State(games): State<AppState>, headers: HeaderMap) -> Json<GameList> {
-    Json(GameList { games: games.list(local_host(&headers)) })
+/// `GET /api/games`: the public facts of every game, where the operator allows it (`--list-games`).
+pub async fn list_games(State(games): State<AppState>) -> ApiResult<Json<GameList>> {
+    if !games.listing_allowed() {
+        return Err(ApiError::NotFound(
+            "this server does not list its games (its operator may start it with --list-games, or list them with \
+             `pacw games --data DIR`); your own games are in your browser's lobby"
+                .into(),
+        ));
+    }
+    Ok(Json(GameList { games: games.list() }))
 }
 
 /// `POST /api/games` → 201 with the tokens, links and first view.

@@ -165,11 +165,6 @@ pub struct GameListItem {
     pub created_at: Option<i64>,
     /// Last change, ms since 1970.
     pub updated_at: Option<i64>,
-    /// The tokens this list may show (all of them on a server reachable only from this machine, else the
-    /// spectator's).
-    pub tokens: Option<Tokens>,
-    /// The links (paths) for those tokens.
-    pub links: Option<HashMap<String, String>>,
 }
 
 /// The link path that opens a token's game in the UI.
@@ -187,8 +182,8 @@ pub fn links(tokens: &Tokens) -> HashMap<String, String> {
 pub struct SessionConfig {
     /// Pause between the computer's decisions.
     pub computer_delay: Duration,
-    /// Whether the games list shows every token (the server is reachable only from this machine).
-    pub list_all_tokens: bool,
+    /// Whether `GET /api/games` lists the games' public facts (the operator's `--list-games`).
+    pub list_games: bool,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -369,17 +364,18 @@ impl Games {
         })
     }
 
-    /// The list of games, most recently changed first, with the damaged rows. Every token is shown only when the
-    /// server listens on a loopback address and the request names a loopback host (`local`); otherwise only the
-    /// spectator's.
-    pub fn list(&self, local: bool) -> Vec<GameListItem> {
-        let all_tokens = self.config.list_all_tokens && local;
+    /// Whether the operator lets `GET /api/games` list the games.
+    pub fn listing_allowed(&self) -> bool {
+        self.config.list_games
+    }
+
+    /// The public facts of every game (never a token), most recently changed first, with the damaged rows.
+    pub fn list(&self) -> Vec<GameListItem> {
         let entries: Vec<_> = self.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
         let mut items: Vec<GameListItem> = entries
             .iter()
             .map(|e| {
                 let s = e.lock().summary.clone();
-                let tokens = if all_tokens { e.tokens.clone() } else { e.tokens.public() };
                 GameListItem {
                     id: e.id.clone(),
                     status: if s.result.is_some() { "finished" } else { "in_progress" },
@@ -396,8 +392,6 @@ impl Games {
                     result_text: s.result_text,
                     created_at: Some(e.created_at),
                     updated_at: Some(s.updated_at),
-                    links: Some(links(&tokens)),
-                    tokens: Some(tokens),
                 }
             })
             .collect();
@@ -419,8 +413,6 @@ impl Games {
                 result_text: None,
                 created_at: None,
                 updated_at: None,
-                tokens: None,
-                links: None,
             });
         }
         items

@@ -30,6 +30,8 @@ pub async fn start(dir: &Path) -> RunningServer {
         addr: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir.to_path_buf(),
         computer_delay: Duration::ZERO,
+        list_games: true,
+        ..ServerConfig::default()
     };
     Server::bind(config).await.expect("the server starts").spawn()
 }
@@ -56,8 +58,16 @@ impl Api {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// Posts a body as JSON, whatever it holds (for malformed bodies).
     pub async fn post_raw(&self, path: &str, body: impl Into<reqwest::Body>) -> (StatusCode, Value) {
-        let r = self.http.post(format!("{}{path}", self.base)).body(body).send().await.unwrap();
+        let r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
         let status = r.status();
         (status, r.json().await.unwrap_or(Value::Null))
     }
