@@ -59,6 +59,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         computer_delay: Duration::from_millis(args.computer_delay_ms),
         public_origin: args.public_origin,
         list_games: args.list_games,
+        ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;
     Ok(ExitCode::SUCCESS)

@@ -17,10 +17,11 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the requests under way may take to finish once the server is asked to stop.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// Serves `app` on `listener` until `stop` completes, then lets the requests under way finish.
-pub async fn serve(listener: TcpListener, app: Router, stop: impl Future<Output = ()>) {
+/// Serves `app` on `listener` until `stop` completes, then lets the requests under way finish. A request's headers
+/// must arrive within `header_timeout` of the connection opening or of the previous response.
+pub async fn serve(listener: TcpListener, app: Router, header_timeout: Duration, stop: impl Future<Output = ()>) {
     let mut builder = Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT).keep_alive(true);
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(header_timeout).keep_alive(true);
     let graceful = GracefulShutdown::new();
     let mut stop = std::pin::pin!(stop);
     loop {

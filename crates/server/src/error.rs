@@ -52,6 +52,9 @@ pub enum ApiError {
     /// Something failed on the server, such as the database (500). Nothing was changed.
     #[error("{0}")]
     Internal(String),
+    /// The server is at a bound it keeps (too many live streams): try later (503).
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 #[derive(Serialize)]
@@ -76,6 +79,7 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 

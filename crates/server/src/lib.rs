@@ -65,6 +65,8 @@ pub struct ServerConfig {
     pub public_origin: Option<String>,
     /// Whether `GET /api/games` lists the public facts of every game (`--list-games`); off by default.
     pub list_games: bool,
+    /// How long a client may take to send a request's headers, and a kept-alive connection may stay idle.
+    pub header_timeout: Duration,
 }
 
 impl Default for ServerConfig {
@@ -75,6 +77,7 @@ impl Default for ServerConfig {
             computer_delay: DEFAULT_COMPUTER_DELAY,
             public_origin: None,
             list_games: false,
+            header_timeout: connections::HEADER_TIMEOUT,
         }
     }
 }
@@ -151,6 +154,7 @@ pub struct Server {
     games: Arc<Games>,
     addr: SocketAddr,
     origin: guard::OriginPolicy,
+    header_timeout: Duration,
 }
 
 impl Server {
@@ -163,7 +167,8 @@ impl Server {
         let addr = listener.local_addr()?;
         let session = SessionConfig { computer_delay: config.computer_delay, list_games: config.list_games };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
-        Ok(Server { listener, games, addr, origin: guard::OriginPolicy { public: config.public_origin } })
+        let origin = guard::OriginPolicy { public: config.public_origin };
+        Ok(Server { listener, games, addr, origin, header_timeout: config.header_timeout })
     }
 
     /// The address it listens on.
@@ -186,7 +191,7 @@ impl Server {
     pub async fn run_until(self, stop: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
         let games = self.games.clone();
         let on_stop = games.clone();
-        connections::serve(self.listener, router(games.clone(), self.origin), async move {
+        connections::serve(self.listener, router(games.clone(), self.origin), self.header_timeout, async move {
             stop.await;
             on_stop.begin_shutdown();
         })

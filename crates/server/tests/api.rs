@@ -659,3 +659,66 @@ async fn other_sites_cannot_act_bodies_must_be_json_and_every_refusal_is_json() 
     assert!(r.json::<Value>().await.unwrap()["error"].is_string());
     server.stop().await;
 }
+
+#[tokio::test]
+async fn live_streams_are_capped_and_half_sent_or_idle_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = TempDir::new("bounds");
+    let config = ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.0.clone(),
+        computer_delay: Duration::ZERO,
+        header_timeout: Duration::from_millis(300),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(config).await.unwrap().spawn();
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let events = format!("{}/api/play/{t}/events", api.base);
+    let mut open = Vec::new();
+    for _ in 0..pacw_server::session::STREAMS_PER_GAME {
+        let r = api.http.get(&events).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        open.push(r);
+    }
+    let refused = api.http.get(&events).send().await.unwrap();
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(refused.json::<Value>().await.unwrap()["error"].as_str().unwrap().contains("streams"));
+    // A stream that ends gives its place back.
+    drop(open.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let r = api.http.get(&events).send().await.unwrap();
+        if r.status() == StatusCode::OK {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the place was never given back");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Half-sent headers: the connection is closed once the time is up.
+    let mut half = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    half.write_all(b"GET /api/info HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let mut buf = [0u8; 512];
+    let n =
+        tokio::time::timeout(Duration::from_secs(5), half.read(&mut buf)).await.expect("closed in time").unwrap_or(0);
+    assert!(n == 0 || String::from_utf8_lossy(&buf[..n]).contains("408"), "{}", String::from_utf8_lossy(&buf[..n]));
+    // A kept-alive connection left idle after its answer is closed too.
+    let mut idle = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    idle.write_all(b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut answer = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let n = idle.read(&mut buf).await.unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            answer.extend_from_slice(&buf[..n]);
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the idle connection stayed open");
+    assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+    drop(open);
+    server.stop().await;
+}

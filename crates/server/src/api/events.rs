@@ -11,12 +11,14 @@ use tokio::sync::broadcast::error::RecvError;
 
 /// `GET /api/play/{token}/events`: first a `hello` event with the current revision, then an `update` event for
 /// every action or undo (by anyone, the computer included), a `resync` event if this stream fell behind (reload
-/// the view), and a comment every 15 s to keep the connection open. The stream ends when the server stops.
+/// the view), and a comment every 15 s to keep the connection open. The stream ends when the server stops. A game
+/// takes at most `STREAMS_PER_GAME` streams and the server `STREAMS_IN_ALL`; past them: 503.
 pub async fn stream(
     State(games): State<AppState>,
     Path(token): Path<String>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let (entry, role) = games.by_token(&token)?;
+    let slot = games.open_stream(&entry)?; // held by the stream: given back when it ends
     let rx = entry.subscribe(); // before reading the revision, so no update falls between
     let (revision, decisions, log_len) = games.revision(&entry)?;
     let hello = Event::default().event("hello").data(
@@ -24,7 +26,7 @@ pub async fn stream(
             .to_string(),
     );
     let shutdown = games.shutdown_signal();
-    let updates = stream::unfold((rx, shutdown), |(mut rx, mut shutdown)| async move {
+    let updates = stream::unfold((rx, shutdown, slot), |(mut rx, mut shutdown, slot)| async move {
         if *shutdown.borrow() {
             return None;
         }
@@ -38,7 +40,7 @@ pub async fn stream(
             },
             _ = shutdown.wait_for(|&stop| stop) => return None,
         };
-        Some((Ok(event), (rx, shutdown)))
+        Some((Ok(event), (rx, shutdown, slot)))
     });
     let all = stream::once(async move { Ok(hello) }).chain(updates);
     Ok(Sse::new(all).keep_alive(KeepAlive::default()))

@@ -24,6 +24,7 @@ use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view,
 use pacw_engine::{Action, Side, ToAct};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 use tokio::sync::{broadcast, watch};
@@ -85,6 +86,8 @@ pub struct GameEntry {
     pub tokens: Tokens,
     state: Mutex<EntryState>,
     tx: broadcast::Sender<Update>,
+    /// Event streams open on this game.
+    streams: AtomicUsize,
 }
 
 /// A change pushed to the game's subscribers.
@@ -197,6 +200,8 @@ pub struct Games {
     runtime: tokio::runtime::Handle,
     /// Where the computer players think, one decision at a time.
     thinker: crate::thinker::Thinker,
+    /// Event streams open on every game.
+    streams: AtomicUsize,
 }
 
 impl Games {
@@ -213,6 +218,7 @@ impl Games {
             shutdown: watch::channel(false).0,
             runtime,
             thinker: crate::thinker::Thinker::start(),
+            streams: AtomicUsize::new(0),
         });
         for record in records {
             let id = record.id.clone();
@@ -250,6 +256,7 @@ impl Games {
             tokens: record.tokens,
             state: Mutex::new(EntryState { live: Some(live), summary, computer_running: false }),
             tx: broadcast::channel(256).0,
+            streams: AtomicUsize::new(0),
         });
         let mut tokens = self.by_token.write().unwrap_or_else(|p| p.into_inner());
         for (t, role) in entry.tokens.pairs() {
@@ -416,6 +423,44 @@ impl Games {
             });
         }
         items
+    }
+}
+
+/// The most event streams open on one game, and on the whole server: past them a new stream is refused (503), so
+/// that idle watchers cannot use up the server's connections.
+pub const STREAMS_PER_GAME: usize = 32;
+/// See [`STREAMS_PER_GAME`].
+pub const STREAMS_IN_ALL: usize = 512;
+
+/// An open event stream's place in the counts; given back when the stream ends.
+pub struct StreamSlot {
+    games: Arc<Games>,
+    entry: Arc<GameEntry>,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.entry.streams.fetch_sub(1, Ordering::SeqCst);
+        self.games.streams.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Games {
+    /// A place for one more event stream on `entry`, unless the game or the server has as many as it takes.
+    pub fn open_stream(self: &Arc<Self>, entry: &Arc<GameEntry>) -> ApiResult<StreamSlot> {
+        let take = |count: &AtomicUsize, limit: usize| {
+            count.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < limit).then_some(n + 1)).is_ok()
+        };
+        if !take(&self.streams, STREAMS_IN_ALL) {
+            return Err(ApiError::Unavailable(format!("the server has {STREAMS_IN_ALL} live streams open; try later")));
+        }
+        if !take(&entry.streams, STREAMS_PER_GAME) {
+            self.streams.fetch_sub(1, Ordering::SeqCst);
+            return Err(ApiError::Unavailable(format!(
+                "this game has {STREAMS_PER_GAME} live streams open; close a page of it, or try later"
+            )));
+        }
+        Ok(StreamSlot { games: self.clone(), entry: entry.clone() })
     }
 }
 
