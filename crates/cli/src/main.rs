@@ -2,6 +2,7 @@
 
 mod board;
 mod check;
+mod games;
 mod odds;
 mod play;
 mod replay;
@@ -58,6 +59,8 @@ enum Command {
     Scenarios,
     /// Start the web app (also what `pacw` alone does): play in the browser, solo, hot-seat or on two machines.
     Serve(serve::ServeArgs),
+    /// List the games of a data folder with their links (for the operator), or save them as save files.
+    Games(games::GamesArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
         None => serve::run(serve::ServeArgs::default()),
     };
     match result {

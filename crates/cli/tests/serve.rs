@@ -108,3 +108,66 @@ async fn pacw_serve_killed_with_sigkill_keeps_every_acknowledged_action() {
     drop(_server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn pacw_games_lists_a_data_folder_with_its_links_and_saves_every_game() {
+    let dir = data_dir();
+    let http = reqwest::Client::new();
+    let (server, base) = serve(&dir, 0);
+    let (s, created) =
+        call(http.post(format!("{base}/api/games")).json(&json!({"scenario": "bloody-lane", "mode": "two_players"})))
+            .await;
+    assert_eq!(s, 201, "{created}");
+    // The server itself lists no token.
+    let (s, _) = call(http.get(format!("{base}/api/games"))).await;
+    assert_eq!(s, 404, "the list is off unless the operator asks for it");
+    drop(server);
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["games", "--url", "https://pacw.example.org", "--data"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let id = created["id"].as_str().unwrap();
+    assert!(text.contains(id) && text.contains("two_players"), "{text}");
+    for role in ["A", "B", "spectator"] {
+        let link = format!("https://pacw.example.org/game/{}", created["tokens"][role].as_str().unwrap());
+        assert!(text.contains(&link), "{role}: {text}");
+    }
+    let saves = dir.join("saves");
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .arg("games")
+        .arg("--data")
+        .arg(&dir)
+        .arg("--export")
+        .arg(&saves)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let save = saves.join(format!("{id}.json"));
+    let replay = Command::new(env!("CARGO_BIN_EXE_pacw")).arg("replay").arg(&save).output().unwrap();
+    assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
+    assert!(String::from_utf8_lossy(&replay.stdout).contains("Bloody Lane"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pacw_serve_on_a_damaged_database_names_the_file_keeps_it_and_says_the_way_out() {
+    let dir = data_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("pacw.sqlite3");
+    std::fs::write(&db, vec![0x5a; 8192]).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&db.display().to_string()) && err.contains("damaged"), "{err}");
+    assert!(err.contains("--data NEWDIR") && err.contains("pacw games --data"), "{err}");
+    assert_eq!(err.matches("damaged").count(), 1, "said once: {err}");
+    assert_eq!(std::fs::read(&db).unwrap(), vec![0x5a; 8192], "the file is untouched");
+    let _ = std::fs::remove_dir_all(&dir);
+}

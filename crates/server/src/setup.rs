@@ -17,6 +17,18 @@ pub enum Mode {
     Watch,
 }
 
+impl Mode {
+    /// Its name in the API: `computer`, `hotseat`, `two_players` or `watch`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Computer => "computer",
+            Mode::Hotseat => "hotseat",
+            Mode::TwoPlayers => "two_players",
+            Mode::Watch => "watch",
+        }
+    }
+}
+
 /// Who plays a side.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

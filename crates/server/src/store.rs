@@ -59,6 +59,49 @@ pub enum StoreError {
     /// The database was closed (the server is shutting down).
     #[error("the database is closed")]
     Closed,
+    /// The database file cannot be opened or written (permissions, a read-only disk).
+    #[error(
+        "cannot write to the database {path}: {cause}. Give pacw write access to the file and its folder, or start it \
+         with another data folder (--data DIR)"
+    )]
+    NotWritable {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        cause: String,
+    },
+    /// There is no database where one was looked for.
+    #[error("there is no database {path}: no games were kept in this folder")]
+    Missing {
+        /// The file looked for.
+        path: PathBuf,
+    },
+    /// The database file is damaged; it was left as it is.
+    #[error(
+        "the database {path} is damaged ({cause}); pacw left it untouched. Start pacw with a fresh data folder \
+         (--data NEWDIR), and save the games that can still be read: `pacw games --data {dir} --export SAVES` writes \
+         each as a save file (for pacw play --load and pacw replay)",
+        dir = path.parent().map_or_else(|| ".".into(), |d| d.display().to_string())
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        cause: String,
+    },
+}
+
+/// Whether SQLite says the file is not a sound database.
+fn is_damage(e: &rusqlite::Error) -> bool {
+    matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase))
+}
+
+/// Whether SQLite says the file cannot be written.
+fn is_unwritable(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::PermissionDenied)
+    )
 }
 
 /// One stored game, its JSON columns parsed.
@@ -105,18 +148,95 @@ pub fn now_ms() -> i64 {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database in `dir` and brings its schema up to date.
+    /// Opens (creating if needed) the database in `dir` and brings its schema up to date. A damaged file is
+    /// found before anything is written to it, and left as it is ([`StoreError::Damaged`]); a file or folder that
+    /// cannot be written is said so at once ([`StoreError::NotWritable`]).
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_with(dir, rusqlite::OpenFlags::default())
+    }
+
+    /// As [`Store::open`], with SQLite's open flags (tests open a file read-only, as SQLite does by itself with a
+    /// file it may not write).
+    fn open_with(dir: &Path, flags: rusqlite::OpenFlags) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir { path: dir.to_path_buf(), source })?;
         let path = dir.join(DB_FILE);
-        let mut conn = Connection::open(&path)?;
+        let classify = |e: rusqlite::Error| {
+            if is_damage(&e) {
+                StoreError::Damaged { path: path.clone(), cause: e.to_string() }
+            } else if is_unwritable(&e) {
+                StoreError::NotWritable { path: path.clone(), cause: e.to_string() }
+            } else {
+                StoreError::Sql(e)
+            }
+        };
+        let mut conn = Connection::open_with_flags(&path, flags).map_err(classify)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(classify)?;
+        // Every page read once, before anything is written: one bad page is reported, not spread.
+        let check: String = conn.pragma_query_value(None, "quick_check", |r| r.get(0)).map_err(classify)?;
+        if check != "ok" {
+            return Err(StoreError::Damaged { path, cause: check });
+        }
         // WAL: readers never block the writer; synchronous=NORMAL: a commit is in the WAL file (the OS's cache)
         // when it returns, so a killed process loses nothing (only a power cut could lose the last commits).
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        migrate(&mut conn, &path)?;
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(classify)?;
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(classify)?;
+        migrate(&mut conn, &path).map_err(|e| match e {
+            StoreError::Sql(e) => classify(e),
+            other => other,
+        })?;
+        // Writing must work now, not on the first player's move.
+        let probe = conn.execute_batch("BEGIN IMMEDIATE; CREATE TABLE pacw_write_probe (x); ROLLBACK;");
+        if let Err(e) = probe {
+            let _ = conn.execute_batch("ROLLBACK;");
+            return Err(classify(e));
+        }
         Ok(Store { path, conn: Mutex::new(Some(conn)) })
+    }
+
+    /// Reads every game of the database in `dir` that can still be read, without changing the file: for listing
+    /// the games of a data folder (`pacw games`) and saving them from a damaged one. Each row is read on its own,
+    /// so a bad row or page loses only itself.
+    pub fn salvage(dir: &Path) -> Result<(Vec<GameRecord>, Vec<DamagedRow>), StoreError> {
+        let path = dir.join(DB_FILE);
+        if !path.exists() {
+            return Err(StoreError::Missing { path });
+        }
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let damaged = |e: rusqlite::Error| StoreError::Damaged { path: path.clone(), cause: e.to_string() };
+        let conn = Connection::open_with_flags(&path, flags).map_err(damaged)?;
+        let mut ids = Vec::new();
+        let mut bad = Vec::new();
+        match conn.prepare("SELECT id FROM games ORDER BY created_at, id") {
+            Ok(mut stmt) => match stmt.query([]) {
+                Ok(mut rows) => loop {
+                    match rows.next() {
+                        Ok(Some(row)) => ids.push(row.get::<_, String>(0).unwrap_or_default()),
+                        Ok(None) => break,
+                        Err(e) => {
+                            bad.push(DamagedRow { id: "?".into(), error: format!("the rest of the list: {e}") });
+                            break;
+                        }
+                    }
+                },
+                Err(e) => return Err(damaged(e)),
+            },
+            Err(e) => return Err(damaged(e)),
+        }
+        let mut good = Vec::new();
+        for id in ids {
+            let row = conn.query_row(
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result
+                 FROM games WHERE id = ?1",
+                [&id],
+                |row| Ok(read_row(row)),
+            );
+            match row {
+                Ok(Ok(g)) => good.push(g),
+                Ok(Err(d)) => bad.push(d),
+                Err(e) => bad.push(DamagedRow { id, error: e.to_string() }),
+            }
+        }
+        Ok((good, bad))
     }
 
     /// The database file.
@@ -261,6 +381,39 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("pacw-store-{name}-{}", crate::tokens::new_game_id()))
+    }
+
+    #[test]
+    fn a_database_that_cannot_be_written_is_said_so_at_start_naming_the_file() {
+        let dir = temp_dir("ro");
+        drop(Store::open(&dir).unwrap());
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let Err(e) = Store::open_with(&dir, flags) else { panic!("a read-only database was accepted") };
+        assert!(matches!(e, StoreError::NotWritable { .. }), "{e}");
+        let message = e.to_string();
+        assert!(message.contains(&dir.join(DB_FILE).display().to_string()) && message.contains("--data"), "{message}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_database_is_left_untouched_with_the_way_out() {
+        let dir = temp_dir("damaged");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(DB_FILE);
+        std::fs::write(&path, b"this is not a database, but it once was one of somebody's games").unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let Err(e) = Store::open(&dir) else { panic!("a damaged database was opened") };
+        assert!(matches!(e, StoreError::Damaged { .. }), "{e}");
+        let message = e.to_string();
+        assert!(message.contains(&path.display().to_string()), "{message}");
+        assert!(message.contains("--data NEWDIR") && message.contains("pacw games --data"), "{message}");
+        assert_eq!(std::fs::read(&path).unwrap(), before, "the file is untouched");
+        assert!(matches!(Store::salvage(&dir), Err(StoreError::Damaged { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn migrations_run_once_and_record_the_version() {
