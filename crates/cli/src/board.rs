@@ -30,7 +30,8 @@ pub fn render(b: &Battle) -> String {
     let map = &s.map;
     let (w, h) = (map.width(), map.height());
     let mut out = String::new();
-    let header: String = (0..w).map(|x| format!("{:<8}", (b'a' + x) as char)).collect();
+    // Each square takes 9 characters: fence, terrain, elevation, road, objective, and the unit's four.
+    let header: String = (0..w).map(|x| format!("{:<9}", (b'a' + x) as char)).collect();
     let _ = writeln!(out, "    {}", header.trim_end());
     for y in (0..h).rev() {
         let mut line = format!("{:>2} ", y + 1);
@@ -39,20 +40,15 @@ pub fn render(b: &Battle) -> String {
             let cell = map.cell(sq);
             let west_fence = x > 0 && map.fence(sq, Dir::W);
             line.push(if west_fence { '|' } else { ' ' });
-            let marker = if s.objectives.iter().any(|o| o.at == sq) {
-                '@'
-            } else if cell.road {
-                '#'
-            } else {
-                ' '
-            };
+            let road = if cell.road { '#' } else { ' ' };
+            let objective = if s.objectives.iter().any(|o| o.at == sq) { '@' } else { ' ' };
             let unit = b.unit_at(sq).map_or("    ".to_string(), |u| unit_token(b, u));
-            let _ = write!(line, "{}{}{marker}{unit}", cell.terrain.char(), cell.elevation);
+            let _ = write!(line, "{}{}{road}{objective}{unit}", cell.terrain.char(), cell.elevation);
         }
         let _ = writeln!(out, "{}", line.trim_end());
         if y > 0 {
             let fences: String =
-                (0..w).map(|x| if map.fence(Square::new(x, y), Dir::S) { " =======" } else { "        " }).collect();
+                (0..w).map(|x| if map.fence(Square::new(x, y), Dir::S) { " ========" } else { "         " }).collect();
             if fences.trim().is_empty() {
                 continue;
             }

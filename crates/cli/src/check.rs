@@ -4,42 +4,67 @@ use crate::board;
 use crate::source::scenario_text;
 use anyhow::Result;
 use pacw_engine::{Battle, Scenario};
-use serde_json::json;
+use serde_json::{Value, json};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// Checks every file; prints each one's problems, or "ok".
+/// The rule id a message cites at its end, as in "... (R5.1)".
+fn cited_rule(message: &str) -> Option<&str> {
+    let inner = message.trim_end().strip_suffix(')')?.rsplit_once('(')?.1;
+    let id = inner.rsplit([',', ' ']).next()?;
+    (id.starts_with('R') && id[1..].chars().next().is_some_and(|c| c.is_ascii_digit())).then_some(id)
+}
+
+/// A problem as JSON: line, column, message and rule as fields (null where there is none).
+fn problem_json(line: Option<usize>, column: Option<usize>, message: &str) -> Value {
+    json!({ "line": line, "column": column, "message": message, "rule": cited_rule(message) })
+}
+
+/// Checks every file; prints each one's problems, or "ok". Exit 1 if any is bad.
 pub fn run(files: &[String], as_json: bool) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
     let mut all_ok = true;
     let mut report = Vec::new();
     for file in files {
-        let outcome = scenario_text(file)
-            .map_err(|e| format!("{e:#}"))
-            .and_then(|(text, name)| Scenario::parse(&text, &name).map_err(|e| e.to_string()).map(|s| (s, name)));
-        match outcome {
-            Ok((s, name)) => {
-                if !as_json {
-                    println!("{name}: ok ({}, {}×{}, {} units)", s.name, s.map.width(), s.map.height(), s.units.len());
+        let (problems, shown, name) = match scenario_text(file) {
+            Err(e) => (vec![problem_json(None, None, &format!("{e:#}"))], format!("{e:#}"), file.clone()),
+            Ok((text, name)) => match Scenario::parse(&text, &name) {
+                Ok(s) => {
+                    if !as_json {
+                        writeln!(
+                            out,
+                            "{name}: ok ({}, {}×{}, {} units)",
+                            s.name,
+                            s.map.width(),
+                            s.map.height(),
+                            s.units.len()
+                        )?;
+                    }
+                    report.push(json!({ "file": name, "ok": true, "problems": [] }));
+                    continue;
                 }
-                report.push(json!({ "file": name, "ok": true, "problems": [] }));
-            }
-            Err(message) => {
-                all_ok = false;
-                if !as_json {
-                    eprintln!("{message}");
+                Err(e) => {
+                    let problems = e.problems.iter().map(|p| problem_json(p.line, p.column, &p.message)).collect();
+                    (problems, e.to_string(), name)
                 }
-                report.push(json!({ "file": file, "ok": false, "problems": message.lines().collect::<Vec<_>>() }));
-            }
+            },
+        };
+        all_ok = false;
+        if !as_json {
+            eprintln!("{shown}");
         }
+        report.push(json!({ "file": name, "ok": false, "problems": problems }));
     }
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     }
     Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// Draws a scenario's board.
 pub fn show(arg: &str, as_json: bool) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
     let (text, name) = scenario_text(arg)?;
     let scenario = match Scenario::parse(&text, &name) {
         Ok(s) => s,
@@ -49,15 +74,28 @@ pub fn show(arg: &str, as_json: bool) -> Result<ExitCode> {
         }
     };
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&scenario)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&scenario)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{} ({} turns)\n", scenario.name, scenario.turns);
-    println!("{}\n", scenario.description.trim());
+    writeln!(out, "{} ({} turns)\n", scenario.name, scenario.turns)?;
+    writeln!(out, "{}\n", scenario.description.trim())?;
     let battle = Battle::from_scenario(Arc::new(scenario));
-    print!("{}", board::render(&battle));
-    println!();
-    print!("{}", board::unit_list(&battle));
-    println!("Options: {}", battle.options());
+    write!(out, "{}", board::render(&battle))?;
+    writeln!(out)?;
+    write!(out, "{}", board::unit_list(&battle))?;
+    writeln!(out, "Options: {}", battle.options())?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rule_a_message_cites_is_its_field() {
+        assert_eq!(cited_rule("unit 2 (Iron Brigade): a1 is a river (R5.1)"), Some("R5.1"));
+        assert_eq!(cited_rule("no line of sight (woods, R6.2a)"), Some("R6.2a"));
+        assert_eq!(cited_rule("missing [map]"), None);
+        assert_eq!(cited_rule("the map (oops)"), None);
+    }
 }

@@ -33,6 +33,10 @@ pub fn run(args: GamesArgs, out: &mut impl Write) -> Result<ExitCode> {
     let dir = args.data.unwrap_or_else(pacw_server::default_data_dir);
     let (games, damaged) = match Store::salvage(&dir) {
         Ok(found) => found,
+        Err(pacw_server::store::StoreError::Missing { .. }) => {
+            writeln!(out, "no games in {} (no database there)", dir.display())?;
+            return Ok(ExitCode::SUCCESS);
+        }
         Err(e) => {
             eprintln!("{e}");
             return Ok(ExitCode::FAILURE);

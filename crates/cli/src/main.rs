@@ -1,5 +1,6 @@
 //! `pacw`: the Portable ACW Wargame on the command line.
 
+mod args;
 mod board;
 mod check;
 mod games;
@@ -46,12 +47,17 @@ enum Command {
     /// The exact odds of an attack before the dice are rolled: abstract, on a scenario's board, or the full table.
     Odds(odds::OddsArgs),
     /// Replay a saved game and print its full event log.
+    #[command(after_help = "Examples:\n  pacw replay game.json\n  pacw replay game.json --json --legal")]
     Replay {
         /// The save file (JSON) written by `pacw play --save`.
         file: PathBuf,
         /// Print the events as JSON.
         #[arg(long)]
         json: bool,
+        /// With --json: print {"events": [...], "legal": [...]}, the legal actions at the save's end as the web
+        /// API gives them (index, action, words, exact odds), for scripts.
+        #[arg(long, requires = "json")]
+        legal: bool,
     },
     /// Simulate many computer-vs-computer games, with statistics, intervals, charts and reports.
     Simulate(simulate::SimulateArgs),
@@ -70,24 +76,48 @@ fn main() -> ExitCode {
         Some(Command::Show { scenario, json }) => check::show(&scenario, json),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Odds(args)) => odds::run(args),
-        Some(Command::Replay { file, json }) => replay::run(&file, json),
+        Some(Command::Replay { file, json, legal }) => replay::run(&file, json, legal),
         Some(Command::Simulate(args)) => simulate::run_simulate(args),
-        Some(Command::Scenarios) => {
-            for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
-                let title = pacw_engine::Scenario::parse(text, name).map(|s| s.name).unwrap_or_default();
-                println!("{name:<20} {title}");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Scenarios) => scenarios(),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
         None => serve::run(serve::ServeArgs::default()),
     };
     match result {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+        Err(e) => report(&e),
+    }
+}
+
+fn scenarios() -> anyhow::Result<ExitCode> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
+        let title = pacw_engine::Scenario::parse(text, name).map(|s| s.name).unwrap_or_default();
+        writeln!(out, "{name:<20} {title}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a failure once and chooses the exit code: 2 for bad usage, 1 for anything else (a bad file, a failed
+/// check). Output cut short by a closed pipe (`pacw replay game.json | head`) is no failure: exit 0, quietly.
+fn report(e: &anyhow::Error) -> ExitCode {
+    let broken_pipe = e
+        .chain()
+        .any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
+    // Each cause once: a context that already quotes its cause is not followed by it again.
+    let mut message = String::new();
+    for cause in e.chain().map(|c| c.to_string()) {
+        if !message.contains(&cause) {
+            if !message.is_empty() {
+                message.push_str(": ");
+            }
+            message.push_str(&cause);
         }
     }
+    eprintln!("error: {message}");
+    if e.downcast_ref::<args::Usage>().is_some() { ExitCode::from(2) } else { ExitCode::FAILURE }
 }

@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use pacw_engine::geometry::Aspect;
 use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
-use pacw_engine::{Action, Arm, Battle, Dir, Options, Prob, Quality, Scenario, Square, UnitId};
+use pacw_engine::{Action, Arm, Battle, Dir, Game, Options, Prob, Quality, Scenario, Square, UnitId};
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -23,7 +23,7 @@ const MAX_ATTACKS: u32 = 1000;
 Examples:
   pacw odds --attacker inf --target cav:veteran --cover
   pacw odds --attacker cav --target art:green --distance 1 --flank --attacks 3
-  pacw odds --scenario meeting-engagement --attacker d1 --target d5
+  pacw odds --scenario maryes-heights --attacker b4 --target f4
   pacw odds --table --json
 
 Each modifier is shown with its RULES.md id. With --attacks K, a run of K attacks with the same modifiers and no
@@ -34,8 +34,12 @@ pub struct OddsArgs {
     #[arg(long)]
     pub table: bool,
     /// A scenario file or shipped scenario: the attack is made on its board, by the units on the given squares.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "load")]
     pub scenario: Option<String>,
+    /// A saved game (pacw play --save): the attack is made in the position at its end, by the units on the given
+    /// squares, under the save's options.
+    #[arg(long, value_name = "SAVE", conflicts_with = "set")]
+    pub load: Option<std::path::PathBuf>,
     /// The attacker: ARM[:QUALITY] (infantry/inf, cavalry/cav, artillery/art; green, regular, veteran), or a
     /// SQUARE with --scenario.
     #[arg(long, value_name = "ARM[:QUALITY]|SQUARE")]
@@ -80,8 +84,8 @@ pub struct OddsArgs {
     #[arg(long, value_name = "N|E|S|W")]
     pub facing: Option<String>,
     /// Set a rule option, as NAME=VALUE (RULES.md R11), e.g. --set blocked_retreat=stand.
-    #[arg(long = "set", value_name = "OPTION=VALUE")]
-    pub set: Vec<String>,
+    #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
+    pub set: Vec<(String, String)>,
     /// Print JSON: results as reduced fraction strings ("1/6", "0", "1").
     #[arg(long)]
     pub json: bool,
@@ -109,7 +113,7 @@ fn usage<T>(message: impl Into<String>) -> Result<T, Usage> {
 pub fn run(args: OddsArgs) -> Result<ExitCode> {
     let outcome = if args.table {
         table(&args)
-    } else if args.scenario.is_some() {
+    } else if args.scenario.is_some() || args.load.is_some() {
         on_board(&args)
     } else {
         abstract_odds(&args)
@@ -127,17 +131,10 @@ pub fn run(args: OddsArgs) -> Result<ExitCode> {
     }
 }
 
-/// The options: the defaults (or the scenario's) with each --set applied.
-fn options(base: Options, set: &[String]) -> Result<Options, Usage> {
+/// The options: the defaults (or the scenario's) with each --set applied (checked when the arguments were read).
+fn options(base: Options, set: &[(String, String)]) -> Result<Options, Usage> {
     let mut options = base;
-    for pair in set {
-        let Some((name, value)) = pair.split_once('=') else {
-            return usage(format!("--set takes OPTION=VALUE, not '{pair}'"));
-        };
-        if let Err(e) = options.set(name.trim(), value.trim()) {
-            return usage(e.to_string());
-        }
-    }
+    crate::args::apply_sets(&mut options, set).map_err(|e| Usage(e.to_string()))?;
     Ok(options)
 }
 
@@ -256,17 +253,31 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         ],
     )?;
     check_attacks(args)?;
-    let file = args.scenario.as_deref().expect("checked by the caller");
-    let (text, name) = match scenario_text(file) {
-        Ok(found) => found,
-        Err(e) => return Ok(Err(e)),
+    let battle = match (&args.scenario, &args.load) {
+        (_, Some(save)) => {
+            let text = match std::fs::read_to_string(save) {
+                Ok(text) => text,
+                Err(e) => return Ok(Err(anyhow::Error::new(e).context(format!("cannot read {}", save.display())))),
+            };
+            match Game::load(&text) {
+                Ok(game) => game.battle().clone(),
+                Err(e) => return Ok(Err(anyhow::Error::new(e).context(format!("cannot load {}", save.display())))),
+            }
+        }
+        (Some(file), None) => {
+            let (text, name) = match scenario_text(file) {
+                Ok(found) => found,
+                Err(e) => return Ok(Err(e)),
+            };
+            let scenario = match Scenario::parse(&text, &name) {
+                Ok(s) => s,
+                Err(e) => return Ok(Err(e.into())),
+            };
+            let options = options(scenario.options, &args.set)?;
+            Battle::new(Arc::new(scenario), options)
+        }
+        (None, None) => unreachable!("the caller asks for the board form only with --scenario or --load"),
     };
-    let scenario = match Scenario::parse(&text, &name) {
-        Ok(s) => s,
-        Err(e) => return Ok(Err(e.into())),
-    };
-    let options = options(scenario.options, &args.set)?;
-    let battle = Battle::new(Arc::new(scenario), options);
     let square = |flag: &str, value: &Option<String>| -> Result<Option<Square>, Usage> {
         match value {
             None => Ok(None),
@@ -279,7 +290,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
     };
     let unit = |flag: &str, value: &Option<String>| -> Result<UnitId, Usage> {
         let Some(at) = square(flag, value)? else {
-            return usage(format!("--{flag} SQUARE is needed with --scenario"));
+            return usage(format!("--{flag} SQUARE is needed with --scenario or --load"));
         };
         match battle.unit_at(at) {
             Some(u) => Ok(u),
@@ -347,7 +358,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         if odds.assessment.target_shaken { "shaken" } else { "steady" },
         if odds.retreat_blocked { ", cannot retreat" } else { "" }
     );
-    Ok(Ok(report(&title, &odds, &options, args)))
+    Ok(Ok(report(&title, &odds, battle.options(), args)))
 }
 
 /// The width of the chance column for a distribution of states: its longest fraction, at least 7.

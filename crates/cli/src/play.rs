@@ -1,18 +1,24 @@
-//! `pacw play`: a game in the terminal, hot-seat or against a computer player.
+//! `pacw play`: a game in the terminal, hot-seat or against a computer player, or two computer players watched.
 
+use crate::args::Usage;
 use crate::board;
 use crate::source::scenario_text;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use pacw_ai::{PLAYERS, Player, player};
-use pacw_engine::{Event, Game, Options, Scenario, Side, ToAct, narrate};
+use pacw_engine::{Action, Battle, Dir, Event, Game, SaveFile, Scenario, Side, Square, ToAct, narrate};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Arguments of `pacw play`.
 #[derive(Args, Default)]
+#[command(after_help = "Examples:\n  pacw play bloody-lane --save game.json\n  pacw play maryes-heights --vs greedy \
+                         --side second\n  pacw play --load game.json\n  pacw play meeting-engagement --players \
+                         greedy,mcts:400 --pace-ms 0\n\nIn the game: the number of an order; b board, u units, l log, \
+                         z undo, s save, q quit, h help.")]
 pub struct PlayArgs {
     /// A scenario file or shipped scenario name (default: the meeting engagement).
     pub scenario: Option<String>,
@@ -20,20 +26,27 @@ pub struct PlayArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Play against this computer player instead of hot-seat.
-    #[arg(long, value_name = "PLAYER", value_parser = parse_player)]
+    #[arg(long, value_name = "PLAYER", value_parser = parse_player, conflicts_with = "players")]
     pub vs: Option<String>,
-    /// With --vs, the side you play: `first`, `second`, or a side id from the scenario.
-    #[arg(long, default_value = "first")]
-    pub side: String,
+    /// With --vs, the side you play: `first` (the default), `second`, or a side id from the scenario.
+    #[arg(long, requires = "vs")]
+    pub side: Option<String>,
+    /// Watch two computer players, as A,B (the first plays the scenario's first side).
+    #[arg(long, value_name = "A,B", value_parser = crate::args::players)]
+    pub players: Option<[String; 2]>,
+    /// With --players: the pause after each decision, so the game can be followed.
+    #[arg(long, value_name = "MS", default_value_t = 400)]
+    pub pace_ms: u64,
     /// Save the game to this file after every decision.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// Continue a saved game (and keep saving to it unless --save says otherwise).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "seed"])]
+    /// Continue a saved game, with the players it was saved with (and keep saving to it unless --save says
+    /// otherwise).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "seed", "set"])]
     pub load: Option<PathBuf>,
     /// Set a rule option, as NAME=VALUE (RULES.md R11), e.g. --set initiative=igougo.
-    #[arg(long = "set", value_name = "OPTION=VALUE")]
-    pub set: Vec<String>,
+    #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
+    pub set: Vec<(String, String)>,
 }
 
 /// Accepts the names `pacw_ai::player` knows (random, greedy, mcts with settings such as mcts:2000).
@@ -48,6 +61,9 @@ fn parse_player(name: &str) -> Result<String, String> {
     }
 }
 
+/// What a save says of who plays a side.
+const HUMAN: &str = "human";
+
 /// Runs the game on the terminal.
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let stdin = std::io::stdin();
@@ -55,73 +71,240 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     play(args, stdin.lock(), stdout.lock())
 }
 
-fn new_game(args: &PlayArgs) -> Result<Game> {
+/// The game, and who plays each side (`human` or a computer player's name).
+fn new_game(args: &PlayArgs) -> Result<(Game, [String; 2])> {
     if let Some(path) = &args.load {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        return Game::load(&text).with_context(|| format!("cannot load {}", path.display()));
+        let save: SaveFile = serde_json::from_str(&text)
+            .map_err(pacw_engine::SaveError::from)
+            .with_context(|| format!("cannot load {}", path.display()))?;
+        let game = Game::from_save(&save).with_context(|| format!("cannot load {}", path.display()))?;
+        let players = match (&save.players, &args.vs) {
+            (Some(_), Some(_)) => return Err(Usage("--vs cannot change the players of a saved game".into()).into()),
+            (Some(saved), None) => saved.clone(),
+            (None, vs) => sides_of(args, &game, vs.as_deref())?,
+        };
+        return Ok((game, players));
     }
     let (text, file) = scenario_text(args.scenario.as_deref().unwrap_or("meeting-engagement"))?;
     let scenario = Scenario::parse(&text, &file)?;
-    let mut options: Options = scenario.options;
-    for pair in &args.set {
-        let Some((name, value)) = pair.split_once('=') else { bail!("--set takes OPTION=VALUE, not '{pair}'") };
-        options.set(name.trim(), value.trim())?;
-    }
+    let mut options = scenario.options;
+    crate::args::apply_sets(&mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
     });
-    Ok(Game::with_scenario(Arc::new(scenario), &text, &file, Some(options), seed))
+    let game = Game::with_scenario(Arc::new(scenario), &text, &file, Some(options), seed);
+    let players = match &args.players {
+        Some(both) => both.clone(),
+        None => sides_of(args, &game, args.vs.as_deref())?,
+    };
+    Ok((game, players))
 }
 
-fn human_side(args: &PlayArgs, game: &Game) -> Result<Side> {
+/// Hot-seat, or the person on `--side` against `vs`.
+fn sides_of(args: &PlayArgs, game: &Game, vs: Option<&str>) -> Result<[String; 2]> {
+    let Some(vs) = vs else { return Ok([HUMAN.to_string(), HUMAN.to_string()]) };
     let s = game.battle().scenario();
-    match args.side.as_str() {
-        "first" => Ok(Side::A),
-        "second" => Ok(Side::B),
-        id => s.side_by_id(id).with_context(|| {
-            format!("--side: no side '{id}' (use first, second, {} or {})", s.sides[0].id, s.sides[1].id)
-        }),
+    let me = match args.side.as_deref().unwrap_or("first") {
+        "first" => Side::A,
+        "second" => Side::B,
+        id => s.side_by_id(id).ok_or_else(|| {
+            Usage(format!("--side: no side '{id}' (use first, second, {} or {})", s.sides[0].id, s.sides[1].id))
+        })?,
+    };
+    let mut players = [HUMAN.to_string(), HUMAN.to_string()];
+    players[me.other().index()] = vs.to_string();
+    Ok(players)
+}
+
+const HELP: &str = "Type the number of an order (a move then asks its facing). Also: b board, u units, l log, \
+                    z undo, s save, q quit, h help.";
+
+/// One entry of the menu: an order, or the moves to one square (the facing asked after).
+enum Entry {
+    Order(Action),
+    /// Moves (or Move & Fire at one target, or advances) ending on one square, one per facing allowed.
+    Facings {
+        text: String,
+        choices: Vec<(Dir, Action)>,
+    },
+}
+
+/// The orders ending on one square (and, for Move & Fire, at one target), one per facing: asked after the square.
+type Group = (Square, Option<u8>, Vec<(Dir, Action)>);
+
+/// The menu of the side to act: orders one by one with their exact odds, moves grouped by square.
+fn menu(b: &Battle) -> Vec<(Entry, String)> {
+    let mut out: Vec<(Entry, String)> = Vec::new();
+    let mut grouped: Vec<Group> = Vec::new();
+    for action in b.legal_actions() {
+        let key = match action {
+            Action::Move { to, facing } | Action::Advance { to, facing } => Some((to, None, facing)),
+            Action::MoveFire { to, facing, target } => Some((to, Some(target.0), facing)),
+            _ => None,
+        };
+        match key {
+            Some((to, target, facing)) => match grouped.iter_mut().find(|(t, g, _)| *t == to && *g == target) {
+                Some((_, _, choices)) => choices.push((facing, action)),
+                None => grouped.push((to, target, vec![(facing, action)])),
+            },
+            None => out.push((Entry::Order(action), order_text(b, &action))),
+        }
+    }
+    for (to, target, choices) in grouped {
+        let at = b.active_unit().map(|u| b.unit(u).at);
+        let facings: Vec<String> = choices.iter().map(|(d, _)| d.to_string()).collect();
+        let text = match target {
+            None if Some(to) == at => format!("Turn in place (face {})", facings.join("/")),
+            None => format!("Move to {to} (face {})", facings.join("/")),
+            Some(_) => {
+                let first = order_text(b, &choices[0].1);
+                let (_, rest) = first.split_once(", face ").unwrap_or(("", &first));
+                let rest = rest.split_once(", ").map_or(rest, |(_, r)| r);
+                format!("Move to {to} (face {}), {rest}", facings.join("/"))
+            }
+        };
+        let entry = if choices.len() == 1 {
+            Entry::Order(choices[0].1)
+        } else {
+            Entry::Facings { text: text.clone(), choices }
+        };
+        out.push((entry, text));
+    }
+    out
+}
+
+/// An order in words, an attack with its exact odds (R6.4, R7.1).
+fn order_text(b: &Battle, a: &Action) -> String {
+    let text = narrate::action(b, a);
+    let odds = b.active_unit().and_then(|u| b.attack_odds(u, a).ok());
+    match odds {
+        Some(o) => {
+            let pct = |p: pacw_engine::Prob| 100.0 * *p.numer() as f64 / *p.denom() as f64;
+            format!(
+                "{text}: hit {:.0}% — shaken {:.0}%, retreat {:.0}%, destroyed {:.0}%",
+                pct(o.hit()),
+                pct(o.shaken),
+                pct(o.retreat),
+                pct(o.destroyed)
+            )
+        }
+        None => text,
     }
 }
 
-const HELP: &str = "Type the number of an order. Other commands: b board, u units, l log, s save, q quit, h help.";
+/// Whether a decision's events include a die or a card: it cannot be taken back.
+fn chance_in(events: &[Event]) -> bool {
+    events.iter().any(|e| {
+        matches!(
+            e,
+            Event::CardDrawn { .. }
+                | Event::InitiativeRolled { .. }
+                | Event::ToHitRolled { .. }
+                | Event::HitResultRolled { .. }
+        )
+    })
+}
+
+/// The game as played here: the engine's game, who plays each side, and for each decision whether a person made
+/// it and whether chance followed (for undo).
+struct Table {
+    game: Game,
+    players: [String; 2],
+    steps: Vec<(bool, bool)>,
+}
+
+impl Table {
+    fn new(game: Game, players: [String; 2]) -> Table {
+        // Replay the decisions once to learn which of them chance followed.
+        let mut fresh = game.undo(game.actions().len());
+        let mut steps = Vec::new();
+        for &a in game.actions() {
+            let side = fresh.battle().active_side();
+            let events = fresh.act(a).expect("a loaded game's decisions replay");
+            steps.push((players[side.index()] == HUMAN, chance_in(&events)));
+        }
+        Table { game, players, steps }
+    }
+
+    fn act(&mut self, action: Action) -> Vec<Event> {
+        let human = self.players[self.game.battle().active_side().index()] == HUMAN;
+        let events = self.game.act(action).expect("listed actions are legal");
+        self.steps.push((human, chance_in(&events)));
+        events
+    }
+
+    /// Takes back the last decision a person made, and the computer's after it, if no die or card came since.
+    fn undo(&mut self) -> Result<usize, &'static str> {
+        let last_human = self.steps.iter().rposition(|(human, _)| *human).ok_or("nothing of yours to take back")?;
+        if self.steps[last_human..].iter().any(|(_, chance)| *chance) {
+            return Err("a die was rolled or a card drawn since: that cannot be taken back");
+        }
+        let n = self.steps.len() - last_human;
+        self.game = self.game.undo(n);
+        self.steps.truncate(last_human);
+        Ok(n)
+    }
+
+    fn save(&self, path: &PathBuf) -> Result<()> {
+        let mut save = self.game.save();
+        save.players = Some(self.players.clone());
+        let json = serde_json::to_string_pretty(&save).context("a save serialises")?;
+        std::fs::write(path, json).with_context(|| format!("cannot save to {}", path.display()))
+    }
+}
 
 /// The game loop, on any input and output (tests drive it with text).
 pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<ExitCode> {
-    let mut game = new_game(&args)?;
+    let (game, players) = new_game(&args)?;
     let save_path = args.save.clone().or_else(|| args.load.clone());
-    let mut computer: Option<(Side, Box<dyn Player + Send>)> = match &args.vs {
-        Some(name) => {
-            let me = human_side(&args, &game)?;
-            let p = player(name, game.seed() ^ 0x9e37_79b9_7f4a_7c15).context("unknown player")?;
-            Some((me.other(), p))
+    let mut computers: [Option<Box<dyn Player + Send>>; 2] = [None, None];
+    for side in Side::BOTH {
+        let name = &players[side.index()];
+        if name != HUMAN {
+            let seed = game.seed() ^ 0x9e37_79b9_7f4a_7c15 ^ side.index() as u64;
+            computers[side.index()] = Some(player(name, seed).with_context(|| format!("unknown player '{name}'"))?);
         }
-        None => None,
-    };
-    let scenario = game.battle().scenario().clone();
-    writeln!(out, "{} — seed {} — options: {}", scenario.name, game.seed(), game.battle().options())?;
+    }
+    let watching = players.iter().all(|p| p != HUMAN);
+    let mut table = Table::new(game, players);
+    let scenario = table.game.battle().scenario().clone();
+    writeln!(out, "{} — seed {} — options: {}", scenario.name, table.game.seed(), table.game.battle().options())?;
+    for side in Side::BOTH {
+        writeln!(out, "{}: {}", scenario.side(side).name, table.players[side.index()])?;
+    }
     writeln!(out, "{HELP}")?;
-    for e in game.log() {
+    for e in table.game.log() {
         writeln!(out, "{}", narrate::event(&scenario, e))?;
     }
     let mut lines = input.lines();
     let mut show_board = true;
-    while let ToAct::Side(side) = game.battle().to_act() {
-        let actions = game.battle().legal_actions();
-        let events = if let Some((_, p)) = computer.as_mut().filter(|(s, _)| *s == side) {
-            let action = p.choose(game.battle());
-            writeln!(out, "{} ({}): {}", scenario.side(side).name, p.name(), narrate::action(game.battle(), &action))?;
-            game.act(action).expect("computer players choose legal actions")
+    'game: while let ToAct::Side(side) = table.game.battle().to_act() {
+        let events = if let Some(p) = computers[side.index()].as_mut() {
+            let action = p.choose(table.game.battle());
+            writeln!(
+                out,
+                "{} ({}): {}",
+                scenario.side(side).name,
+                p.name(),
+                narrate::action(table.game.battle(), &action)
+            )?;
+            if watching && args.pace_ms > 0 {
+                out.flush()?;
+                std::thread::sleep(Duration::from_millis(args.pace_ms));
+            }
+            table.act(action)
         } else {
             if show_board {
-                writeln!(out, "\n{}", board::render(game.battle()))?;
+                writeln!(out, "\n{}", board::render(table.game.battle()))?;
                 show_board = false;
             }
-            writeln!(out, "{}", status(&game))?;
-            for (i, a) in actions.iter().enumerate() {
-                writeln!(out, "  {:>3}. {}", i + 1, narrate::action(game.battle(), a))?;
+            writeln!(out, "{}", status(&table.game))?;
+            let entries = menu(table.game.battle());
+            for (i, (_, text)) in entries.iter().enumerate() {
+                writeln!(out, "  {:>3}. {text}", i + 1)?;
             }
             write!(out, "{} > ", scenario.side(side).name)?;
             out.flush()?;
@@ -137,18 +320,28 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
                     continue;
                 }
                 "u" | "units" => {
-                    write!(out, "{}", board::unit_list(game.battle()))?;
+                    write!(out, "{}", board::unit_list(table.game.battle()))?;
                     continue;
                 }
                 "l" | "log" => {
-                    for e in game.log() {
+                    for e in table.game.log() {
                         writeln!(out, "{}", narrate::event(&scenario, e))?;
+                    }
+                    continue;
+                }
+                "z" | "undo" => {
+                    match table.undo() {
+                        Ok(n) => {
+                            writeln!(out, "taken back: {n} decision(s)")?;
+                            show_board = true;
+                        }
+                        Err(why) => writeln!(out, "cannot undo: {why}")?,
                     }
                     continue;
                 }
                 "s" | "save" => {
                     match &save_path {
-                        Some(p) => save(&game, p, &mut out)?,
+                        Some(p) => saved(&table, p, &mut out)?,
                         None => writeln!(out, "start the game with --save FILE to save it")?,
                     }
                     continue;
@@ -157,13 +350,35 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
                     writeln!(out, "{HELP}")?;
                     continue;
                 }
-                text => match text.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).and_then(|i| actions.get(i)) {
-                    Some(&action) => game.act(action).expect("listed actions are legal"),
-                    None => {
-                        writeln!(out, "'{text}' is not one of the numbers 1 to {}. {HELP}", actions.len())?;
-                        continue;
+                text => {
+                    let chosen = text.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).and_then(|i| entries.get(i));
+                    match chosen {
+                        Some((Entry::Order(action), _)) => table.act(*action),
+                        Some((Entry::Facings { text, choices }, _)) => {
+                            let allowed: Vec<String> = choices.iter().map(|(d, _)| d.to_string()).collect();
+                            loop {
+                                write!(out, "{text}: which facing ({})? ", allowed.join(", "))?;
+                                out.flush()?;
+                                let Some(answer) = lines.next() else { break 'game };
+                                let answer = answer?;
+                                let wanted = answer.trim().to_ascii_uppercase().parse::<Dir>().ok();
+                                match choices.iter().find(|(d, _)| Some(*d) == wanted) {
+                                    Some((_, action)) => break table.act(*action),
+                                    None => writeln!(
+                                        out,
+                                        "'{}' is not one of {} (R5.4)",
+                                        answer.trim(),
+                                        allowed.join(", ")
+                                    )?,
+                                }
+                            }
+                        }
+                        None => {
+                            writeln!(out, "'{text}' is not one of the numbers 1 to {}. {HELP}", entries.len())?;
+                            continue;
+                        }
                     }
-                },
+                }
             }
         };
         for e in &events {
@@ -173,25 +388,27 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
             }
         }
         if let Some(p) = &save_path {
-            std::fs::write(p, game.save_json()).with_context(|| format!("cannot save to {}", p.display()))?;
+            table.save(p)?;
         }
     }
-    if game.battle().result().is_some() {
-        writeln!(out, "\n{}", board::render(game.battle()))?;
-        write!(out, "{}", board::unit_list(game.battle()))?;
+    if table.game.battle().result().is_some() {
+        writeln!(out, "\n{}", board::render(table.game.battle()))?;
+        write!(out, "{}", board::unit_list(table.game.battle()))?;
+        write!(out, "{}", ledger(&table.game))?;
     }
     if let Some(p) = &save_path {
-        save(&game, p, &mut out)?;
+        saved(&table, p, &mut out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn save(game: &Game, path: &PathBuf, out: &mut impl Write) -> Result<()> {
-    std::fs::write(path, game.save_json()).with_context(|| format!("cannot save to {}", path.display()))?;
+fn saved(table: &Table, path: &PathBuf, out: &mut impl Write) -> Result<()> {
+    table.save(path)?;
     writeln!(out, "saved to {} (replay it with: pacw replay {})", path.display(), path.display())?;
     Ok(())
 }
 
+/// Whose turn, the card, the activations left, and the score (R3.4, R8).
 fn status(game: &Game) -> String {
     let b = game.battle();
     let s = b.scenario();
@@ -205,5 +422,50 @@ fn status(game: &Game) -> String {
     } else {
         String::new()
     };
-    format!("Turn {}/{}: {} to act{cards}{who}", b.turn(), s.turns, s.side(side).name)
+    let points = b.points();
+    let score = format!(
+        "Points {} {}, {} {} (R8.2); lost {} {}/{}, {} {}/{} (R8.1)",
+        s.side(Side::A).name,
+        points[0],
+        s.side(Side::B).name,
+        points[1],
+        s.side(Side::A).name,
+        b.destroyed(Side::A),
+        s.side(Side::A).exhaustion,
+        s.side(Side::B).name,
+        b.destroyed(Side::B),
+        s.side(Side::B).exhaustion,
+    );
+    format!("Turn {}/{}: {} to act{cards}{who}\n{score}", b.turn(), s.turns, s.side(side).name)
+}
+
+/// Each side's luck: the expected results of its attacks from their exact odds against the dice's.
+fn ledger(game: &Game) -> String {
+    let l = pacw_server::ledger::ledger(game);
+    let s = game.battle().scenario();
+    let mut out = String::from("\nLuck ledger (expected / actual):\n");
+    out += &format!(
+        "{:<20} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
+        "", "attacks", "hit", "miss", "shaken", "retreat", "destroyed"
+    );
+    for side in &l.sides {
+        let cell = |k: &str| {
+            format!(
+                "{:.2} / {}",
+                side.expected_decimal.get(k).copied().unwrap_or(0.0),
+                side.actual.get(k).copied().unwrap_or(0)
+            )
+        };
+        out += &format!(
+            "{:<20} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
+            s.side(side.side).name,
+            side.attacks,
+            cell("hit"),
+            cell("miss"),
+            cell("shaken"),
+            cell("retreat"),
+            cell("destroyed")
+        );
+    }
+    out
 }

@@ -2,11 +2,12 @@
 
 use anyhow::{Context, Result};
 use pacw_engine::{Game, narrate};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Loads, replays and prints a save.
-pub fn run(file: &Path, as_json: bool) -> Result<ExitCode> {
+/// Loads, replays and prints a save; with `legal` (and `as_json`) also the legal actions at its end.
+pub fn run(file: &Path, as_json: bool, legal: bool) -> Result<ExitCode> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let game = match Game::load(&text) {
         Ok(g) => g,
@@ -15,23 +16,33 @@ pub fn run(file: &Path, as_json: bool) -> Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
+    let mut out = std::io::stdout().lock();
     if as_json {
-        println!("{}", serde_json::to_string_pretty(game.log())?);
+        let events = serde_json::to_value(game.log())?;
+        let json = if legal {
+            // As the web API lists them: index, action, order, unit, words and exact odds.
+            let legal = pacw_server::view::action_views(game.battle());
+            serde_json::json!({ "events": events, "legal": legal })
+        } else {
+            events
+        };
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let scenario = game.battle().scenario();
-    println!(
+    writeln!(
+        out,
         "{} — seed {}, {} decisions, options: {}",
         scenario.name,
         game.seed(),
         game.actions().len(),
         game.battle().options()
-    );
+    )?;
     for event in game.log() {
-        println!("{}", narrate::event(scenario, event));
+        writeln!(out, "{}", narrate::event(scenario, event))?;
     }
     if game.battle().result().is_none() {
-        println!("(the game is not finished)");
+        writeln!(out, "(the game is not finished)")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,14 @@
 //! `pacw simulate`: many computer-vs-computer games, with statistics, intervals, charts and reports (pacw-sim).
 
+use crate::args::Usage;
 use crate::source::scenario_text;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use pacw_engine::Scenario;
-use pacw_sim::{Compare, Report, SimConfig, SimError, apply_set, parse_players, render_text, run, write_dir};
+use pacw_sim::{Compare, Report, SimConfig, SimError, render_text, run, write_dir};
 use std::io::IsTerminal;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -21,22 +23,22 @@ use std::sync::Arc;
 pub struct SimulateArgs {
     /// A scenario file (TOML), or the name of a shipped scenario (see `pacw scenarios`).
     pub scenario: String,
-    /// Games to play (for each value with --compare).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Games to play (for each value with --compare), at least 1.
+    #[arg(long, value_name = "N", value_parser = crate::args::games)]
     pub games: u64,
     /// The seed: the same seed and arguments give the same games and statistics on any number of threads.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// The two computer players, as A,B; they swap sides every other game.
-    #[arg(long, value_name = "A,B", default_value = "random,random", help = players_help())]
-    pub players: String,
+    #[arg(long, value_name = "A,B", default_value = "random,random", help = players_help(), value_parser = crate::args::players)]
+    pub players: [String; 2],
     /// Set a rule option for every game, as OPTION=VALUE (RULES.md R11); may be repeated.
-    #[arg(long = "set", value_name = "OPTION=VALUE")]
-    pub set: Vec<String>,
+    #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
+    pub set: Vec<(String, String)>,
     /// Compare values of one option side by side, as OPTION=V1,V2,... (e.g. initiative=cards,igougo,alternate);
     /// each value gets --games games and the differences are tested for significance.
-    #[arg(long, value_name = "OPTION=V1,V2,...")]
-    pub compare: Option<String>,
+    #[arg(long, value_name = "OPTION=V1,V2,...", value_parser = crate::args::compare)]
+    pub compare: Option<Compare>,
     /// Threads to play on (default: all cores); the results do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
@@ -59,28 +61,20 @@ fn players_help() -> String {
     )
 }
 
-/// Bad usage: the message, and exit code 2.
-fn usage(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
-}
-
-/// The settings from the arguments, or a usage error.
-fn config(args: &SimulateArgs) -> Result<SimConfig, String> {
-    let (text, file) = scenario_text(&args.scenario).map_err(|e| format!("{e:#}"))?;
-    let scenario = Scenario::parse(&text, &file).map_err(|e| e.to_string())?;
+/// The settings from the arguments: a scenario that cannot be read or checked is a bad file (exit 1), a
+/// combination the options do not allow is bad usage (exit 2).
+fn config(args: &SimulateArgs) -> Result<SimConfig> {
+    let (text, file) = scenario_text(&args.scenario)?;
+    let scenario = Scenario::parse(&text, &file)?;
     let mut config = SimConfig::new(Arc::new(scenario), &text, &file);
-    let fail = |e: SimError| e.to_string();
-    for pair in &args.set {
-        apply_set(&mut config.options, pair).map_err(fail)?;
-    }
-    config.compare = args.compare.as_deref().map(Compare::parse).transpose().map_err(fail)?;
-    config.players = parse_players(&args.players).map_err(fail)?;
+    crate::args::apply_sets(&mut config.options, &args.set).map_err(|e| Usage(e.to_string()))?;
+    config.compare = args.compare.clone();
+    config.players = args.players.clone();
     config.games = args.games as usize;
     config.seed = args.seed;
     config.fixed_sides = args.fixed_sides;
     config.threads = args.threads.map(|t| t as usize);
-    config.validate().map_err(fail)?;
+    config.validate().map_err(|e: SimError| Usage(e.to_string()))?;
     Ok(config)
 }
 
@@ -98,10 +92,7 @@ fn command_line() -> String {
 
 /// Runs the simulation and prints or writes its report.
 pub fn run_simulate(args: SimulateArgs) -> Result<ExitCode> {
-    let config = match config(&args) {
-        Ok(c) => c,
-        Err(message) => return Ok(usage(message)),
-    };
+    let config = config(&args)?;
     let variants = config.compare.as_ref().map_or(1, |c| c.values.len());
     let total = (config.games * variants) as u64;
     let bar = if std::io::stderr().is_terminal() && std::io::stdout().is_terminal() {
@@ -121,19 +112,20 @@ pub fn run_simulate(args: SimulateArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     let sim = match result {
         Ok(sim) => sim,
-        Err(e) if e.is_usage() => return Ok(usage(e)),
+        Err(e) if e.is_usage() => return Err(Usage(e.to_string()).into()),
         Err(e) => return Err(e.into()),
     };
     let report = Report::new(&sim, Some(command_line()));
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", report.to_json());
+        writeln!(out, "{}", report.to_json())?;
     } else {
-        print!("{}", render_text(&report));
+        write!(out, "{}", render_text(&report))?;
     }
     if let Some(dir) = &args.out {
         write_dir(&report, &sim, dir)?;
         if !args.json {
-            println!("\nReport: {}", dir.join(pacw_sim::report::INDEX_HTML).display());
+            writeln!(out, "\nReport: {}", dir.join(pacw_sim::report::INDEX_HTML).display())?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -111,7 +111,10 @@ fn show_draws_the_board_with_units() {
     assert!(out.status.success());
     let s = text(&out.stdout);
     assert!(s.contains("Bloody Lane"));
-    assert!(s.contains("S1@i+^"), "a veteran Confederate brigade in the sunken road facing north:\n{s}");
+    assert!(
+        s.contains("S1#@i+^"),
+        "a veteran Confederate brigade on the sunken road (a road, an objective) facing north:\n{s}"
+    );
     assert!(s.contains("Rodes' Brigade"));
 }
 
@@ -188,6 +191,6 @@ fn bad_usage_exits_with_two() {
     assert_eq!(pacw(&["play", "--vs", "nobody"], "").status.code(), Some(2));
     assert_eq!(pacw(&["frobnicate"], "").status.code(), Some(2));
     let out = pacw(&["play", "--set", "to_hit=9", "--seed", "1"], "");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a bad --set is bad usage, as in every subcommand");
     assert!(text(&out.stderr).contains("to_hit"));
 }

@@ -51,6 +51,10 @@ pub struct SaveFile {
     /// The side that resigned after the last decision, if one did ([`Game::resign`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Side>,
+    /// Who played each side, first side first: `human` or a computer player's name, as the program that wrote the
+    /// save records it (`pacw play`); the engine does not read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<[String; 2]>,
     /// How many events the game had when saved, and a fingerprint of them, to detect a save that was edited.
     pub events: usize,
     /// FNV-1a hash of the event log's JSON, in hex.
@@ -78,7 +82,10 @@ pub enum SaveError {
     #[error("the save's options are not valid: {0}")]
     Options(#[from] crate::options::OptionError),
     /// A decision is not legal when replayed.
-    #[error("decision {index} of the save ({action:?}) is illegal: {error}; the save was altered or damaged")]
+    #[error(
+        "decision {index} of the save ({}) is illegal: {error}; the save was altered or damaged",
+        serde_json::to_string(action).unwrap_or_default()
+    )]
     Illegal {
         /// Its position, from 1.
         index: usize,
@@ -200,6 +207,7 @@ impl Game {
             seed: self.seed,
             actions: self.actions.clone(),
             resigned: self.resigned,
+            players: None,
             events: self.log.len(),
             fingerprint: fingerprint(&self.log),
         }

@@ -1,0 +1,45 @@
+//! Value parsers shared by the subcommands, so that the same mistake reads the same and exits with 2 (bad usage)
+//! in every one: `--set`, `--players`, `--compare`, `--games`.
+
+use pacw_engine::Options;
+use pacw_sim::Compare;
+
+/// `--set OPTION=VALUE`: a rule option (RULES.md R11), checked against the engine's ranges.
+pub fn set(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text.split_once('=').ok_or_else(|| format!("'{text}' is not OPTION=VALUE"))?;
+    let (name, value) = (name.trim(), value.trim());
+    Options::default().set(name, value).map_err(|e| e.to_string())?;
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// Applies `--set` pairs (already checked by [`set`]) to a scenario's options.
+pub fn apply_sets(options: &mut Options, sets: &[(String, String)]) -> anyhow::Result<()> {
+    for (name, value) in sets {
+        options.set(name, value)?;
+    }
+    Ok(())
+}
+
+/// `--players A,B`: two computer players (one name alone: the same on both sides).
+pub fn players(text: &str) -> Result<[String; 2], String> {
+    pacw_sim::parse_players(text).map_err(|e| e.to_string())
+}
+
+/// `--compare OPTION=V1,V2,...`.
+pub fn compare(text: &str) -> Result<Compare, String> {
+    Compare::parse(text).map_err(|e| e.to_string())
+}
+
+/// A count of games: a whole number, at least 1.
+pub fn games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("give at least 1 game".to_string()),
+        Err(_) => Err(format!("'{text}' is not a whole number of games (at least 1)")),
+    }
+}
+
+/// Bad usage found after the arguments were parsed (a combination they do not allow): exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
