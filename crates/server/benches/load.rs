@@ -7,9 +7,14 @@
 //! one. At the end it prints the reply times (p50, p90, p99, max), the errors, and the server's memory (VmRSS and
 //! VmHWM from /proc/<pid>/status), and exits non-zero if any request failed.
 //!
+//! The bounds of the hardening issue: `PACW_LOAD_THINKERS` games of mcts against mcts keep the computer thinking
+//! the whole time, and `PACW_LOAD_STREAMS` more event streams stay open on games nobody plays; the reply times are
+//! still those of the people's requests.
+//!
 //! ```sh
 //! cargo bench -p pacw-server --bench load
 //! PACW_LOAD_BIN=target/release/pacw PACW_LOAD_SECS=30 cargo bench -p pacw-server --bench load
+//! PACW_LOAD_THINKERS=8 PACW_LOAD_STREAMS=1000 PACW_LOAD_GAMES=50 cargo bench -p pacw-server --bench load
 //! ```
 
 use serde_json::{Value, json};
@@ -214,10 +219,17 @@ fn main() {
     let games: usize = env_or("PACW_LOAD_GAMES", 200);
     let rate: f64 = env_or("PACW_LOAD_RATE", 2.0);
     let secs: u64 = env_or("PACW_LOAD_SECS", 60);
+    let thinkers: usize = env_or("PACW_LOAD_THINKERS", 0);
+    let idle_streams: usize = env_or("PACW_LOAD_STREAMS", 0);
+    // This program holds a connection per stream too.
+    pacw_server::connections::raise_file_limit();
     let data = std::env::temp_dir().join(format!("pacw-load-{}", std::process::id()));
     let (server, base) = spawn_server(&data);
     let pid = server.0.id();
-    println!("server pid {pid} at {base}; {games} games at {rate} actions/s each for {secs} s");
+    println!(
+        "server pid {pid} at {base}; {games} games at {rate} actions/s each for {secs} s; {thinkers} mcts games; \
+         {idle_streams} more event streams"
+    );
 
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
     let stats = Arc::new(Stats::default());
@@ -226,6 +238,38 @@ fn main() {
     let mut peak_rss = 0;
     rt.block_on(async {
         let http = reqwest::Client::builder().pool_max_idle_per_host(games * 2).build().unwrap();
+        // The computer thinking, and idle event streams, before the measured requests begin.
+        let mut idle = Vec::new();
+        for _ in 0..thinkers {
+            let body = json!({"scenario": "bloody-lane", "mode": "watch", "computer": "mcts"});
+            let r = http.post(format!("{base}/api/games")).json(&body).send().await.expect("a watch game");
+            let created: Value = r.json().await.unwrap();
+            idle.push(created["tokens"]["spectator"].as_str().unwrap().to_string());
+        }
+        let per_game = 30;
+        while idle.len() * per_game < idle_streams {
+            let r = http
+                .post(format!("{base}/api/games"))
+                .json(&json!({"scenario": "meeting-engagement", "mode": "hotseat"}));
+            let created: Value = r.send().await.expect("a game").json().await.unwrap();
+            idle.push(created["tokens"]["spectator"].as_str().unwrap().to_string());
+        }
+        let streams = reqwest::Client::new();
+        let until = Instant::now() + Duration::from_secs(secs + 5);
+        let mut opened = 0;
+        for (i, token) in idle.iter().cycle().take(idle_streams).enumerate() {
+            let url = format!("{base}/api/play/{token}/events");
+            tokio::spawn(spectate(streams.clone(), url, stats.clone(), until));
+            opened = i + 1;
+            if i % 100 == 99 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        if opened > 0 {
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            println!("{opened} idle event streams open, {thinkers} games of the computer thinking");
+        }
+        stats.latencies_us.lock().unwrap().clear();
         let until = Instant::now() + Duration::from_secs(secs);
         let period = Duration::from_secs_f64(1.0 / rate);
         let mut tasks = Vec::new();

@@ -165,7 +165,9 @@ impl Server {
         let listener =
             TcpListener::bind(config.addr).await.map_err(|source| ServerError::Bind { addr: config.addr, source })?;
         let addr = listener.local_addr()?;
-        let session = SessionConfig { computer_delay: config.computer_delay, list_games: config.list_games };
+        let streams_in_all = session::streams_for(connections::raise_file_limit());
+        let session =
+            SessionConfig { computer_delay: config.computer_delay, list_games: config.list_games, streams_in_all };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };
         Ok(Server { listener, games, addr, origin, header_timeout: config.header_timeout })
@@ -261,7 +263,6 @@ impl Drop for RunningServer {
 
 /// Runs the server until Ctrl-C (or SIGTERM), printing its address: what `pacw` and `pacw serve` do.
 pub fn run(config: ServerConfig) -> Result<(), ServerError> {
-    connections::raise_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let data_dir = config.data_dir.clone();

@@ -187,6 +187,8 @@ pub struct SessionConfig {
     pub computer_delay: Duration,
     /// Whether `GET /api/games` lists the games' public facts (the operator's `--list-games`).
     pub list_games: bool,
+    /// The most event streams open in all ([`streams_for`] the process's file limit).
+    pub streams_in_all: usize,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -426,11 +428,15 @@ impl Games {
     }
 }
 
-/// The most event streams open on one game, and on the whole server: past them a new stream is refused (503), so
-/// that idle watchers cannot use up the server's connections.
+/// The most event streams open on one game: past it a new stream is refused (503), so that idle watchers cannot
+/// use up the server's connections. The server as a whole takes [`SessionConfig::streams_in_all`].
 pub const STREAMS_PER_GAME: usize = 32;
-/// See [`STREAMS_PER_GAME`].
-pub const STREAMS_IN_ALL: usize = 512;
+
+/// The most event streams the whole server keeps open with `files` file descriptors: all but 256 (for requests,
+/// the database and the rest), between 64 and 8,192.
+pub fn streams_for(files: Option<u64>) -> usize {
+    files.map_or(512, |n| (n as usize).saturating_sub(256).clamp(64, 8192))
+}
 
 /// An open event stream's place in the counts; given back when the stream ends.
 pub struct StreamSlot {
@@ -451,8 +457,9 @@ impl Games {
         let take = |count: &AtomicUsize, limit: usize| {
             count.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < limit).then_some(n + 1)).is_ok()
         };
-        if !take(&self.streams, STREAMS_IN_ALL) {
-            return Err(ApiError::Unavailable(format!("the server has {STREAMS_IN_ALL} live streams open; try later")));
+        let in_all = self.config.streams_in_all;
+        if !take(&self.streams, in_all) {
+            return Err(ApiError::Unavailable(format!("the server has {in_all} live streams open; try later")));
         }
         if !take(&entry.streams, STREAMS_PER_GAME) {
             self.streams.fetch_sub(1, Ordering::SeqCst);
