@@ -1,0 +1,181 @@
+//! Random requests against a live server (the hardening issue's fuzzing): thousands of them, from a fixed seed,
+//! mixing well-formed and broken ones — any method on any endpoint, real and made-up tokens, unit numbers, bodies
+//! of every shape. Never a 5xx, every refusal the API's JSON error, and a refused request never changes a game.
+
+mod common;
+
+use common::*;
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+const REQUESTS: usize = 2500;
+
+/// A game's state as a client can see it, cheaply: what must not move after a refused request (every change
+/// of a game moves its `updated_at`).
+async fn state(api: &Api, token: &str) -> (Value, Value, Value) {
+    let (_, v) = api.get(&format!("/api/play/{token}/summary")).await;
+    (v["decisions"].clone(), v["updated_at"].clone(), v["status"].clone())
+}
+
+fn pick<'a, T>(rng: &mut impl Rng, items: &'a [T]) -> &'a T {
+    &items[rng.random_range(0..items.len())]
+}
+
+/// A body: valid JSON of the API's shapes, JSON of the wrong shapes, or not JSON at all.
+fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>) {
+    let squares = ["a1", "c2", "d3", "z9", "e4", "", "a0", "é1"];
+    let facings = ["N", "E", "S", "W", "X", "n"];
+    let sq = *pick(rng, &squares);
+    let f = *pick(rng, &facings);
+    let n = rng.random_range(-2i64..70);
+    let action = pick(
+        rng,
+        &[
+            json!({"activate": n}),
+            json!("end_activations"),
+            json!("hold"),
+            json!({"move": {"to": sq, "facing": f}}),
+            json!({"move": {"to": sq, "facing": f, "bogus": 1}}),
+            json!({"fire": {"target": n, "facing": f}}),
+            json!({"move_fire": {"to": sq, "facing": f, "target": n}}),
+            json!({"fire_move": {"target": n}}),
+            json!({"advance": {"to": sq, "facing": f}}),
+            json!({"teleport": 1}),
+            json!(null),
+        ],
+    )
+    .clone();
+    let decisions = rng.random_range(0..30);
+    let side = *pick(rng, &["A", "B", "C"]);
+    let scenario = *pick(rng, &["bloody-lane", "nope", ""]);
+    let mode = *pick(rng, &["hotseat", "computer", "watch", "chess"]);
+    let computer = *pick(rng, &["mcts:99999999", "greedy", "x"]);
+    let shapes = [
+        json!({"index": n}),
+        json!({"index": n, "decisions": decisions}),
+        json!({"action": action}),
+        json!({"action": action, "decisions": decisions}),
+        json!({"index": n, "action": action}),
+        json!({"count": n}),
+        json!({"unit": n, "action": action}),
+        json!({"side": side}),
+        json!({"scenario": scenario, "mode": mode}),
+        json!({"scenario": "meeting-engagement", "mode": "computer", "computer": computer}),
+        json!({"scenario": "meeting-engagement", "mode": "hotseat", "options": {"move.cavalry": n, "to_hit": n}}),
+        json!({"scenario_text": "name = \"P\"\nturns = 3\n[map]\nterrain = \"\\néé\"\n", "mode": "hotseat"}),
+        json!({"text": "turns = 0", "file": "x.toml"}),
+        json!([1, 2, 3]),
+        json!(tokens.len()),
+        json!({}),
+    ];
+    let value = pick(rng, &shapes).clone();
+    match rng.random_range(0..10) {
+        0 => (Some("application/json"), b"{not json".to_vec()),
+        1 => (Some("text/plain"), value.to_string().into_bytes()),
+        2 => (None, value.to_string().into_bytes()),
+        3 => (Some("application/json"), vec![0xff, 0xfe, b'{', b'}']),
+        _ => (Some("application/json"), value.to_string().into_bytes()),
+    }
+}
+
+#[tokio::test]
+async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
+    let dir = TempDir::new("fuzz-api");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let mut tokens = Vec::new();
+    for (scenario, mode) in
+        [("meeting-engagement", "hotseat"), ("bloody-lane", "two_players"), ("maryes-heights", "hotseat")]
+    {
+        let created = api.create(json!({"scenario": scenario, "mode": mode})).await;
+        for role in ["hotseat", "A", "B", "spectator"] {
+            if let Some(t) = created["tokens"][role].as_str() {
+                tokens.push(t.to_string());
+            }
+        }
+    }
+    let watched: Vec<String> = tokens.iter().filter(|t| !t.is_empty()).cloned().collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+    let made_up =
+        ["0".repeat(32), "zz".repeat(16), "%FF%FE".to_string(), "a".repeat(33), String::new(), "../..".into()];
+    let mut refused = 0;
+    for i in 0..REQUESTS {
+        let token = if rng.random_range(0..4) == 0 {
+            pick(&mut rng, &made_up).clone()
+        } else {
+            pick(&mut rng, &tokens).clone()
+        };
+        let unit = pick(&mut rng, &["0", "3", "63", "64", "999", "-1", "x"]).to_string();
+        let path = match rng.random_range(0..16) {
+            0 => format!("/api/play/{token}"),
+            1 => format!("/api/play/{token}?log_from={}", pick(&mut rng, &["0", "5", "x", "99999999999999999999"])),
+            2..=5 => format!("/api/play/{token}/actions"),
+            6 => format!("/api/play/{token}/undo"),
+            7 => format!("/api/play/{token}/units/{unit}"),
+            8 => format!("/api/play/{token}/explain"),
+            9 => format!("/api/play/{token}/replay/{unit}"),
+            10 => {
+                format!("/api/play/{token}/{}", pick(&mut rng, &["replay", "ledger", "save", "summary", "events?x=1"]))
+            }
+            11 => "/api/scenarios/check".to_string(),
+            12 => "/api/games".to_string(),
+            13 => format!("/api/scenarios/{}", pick(&mut rng, &["bloody-lane", "x", "%00"])),
+            14 => format!("/api/play/{token}/{}", pick(&mut rng, &["resign", "rematch"])),
+            _ => {
+                format!("/{}", pick(&mut rng, &["", "rules", "js/app.js", "api/nothing", "game/abc", "..%2f..%2fetc"]))
+            }
+        };
+        // Resigning and rematches end or multiply games: only now and then.
+        if path.ends_with("/resign") && i % 500 != 0 {
+            continue;
+        }
+        let method = pick(&mut rng, &[Method::GET, Method::POST, Method::POST, Method::PUT, Method::DELETE]).clone();
+        if path.contains("/events") && method == Method::GET {
+            continue; // a stream never ends by itself
+        }
+        let before = game_states(&api, &watched).await;
+        let (content_type, bytes) = body(&mut rng, &tokens);
+        let mut req = api.http.request(method.clone(), format!("{}{path}", api.base));
+        if let Some(ct) = content_type {
+            req = req.header("content-type", ct);
+        }
+        if rng.random_range(0..8) == 0 {
+            req = req.header("origin", *pick(&mut rng, &["http://evil.example", "null"]));
+        }
+        if method != Method::GET {
+            req = req.body(bytes);
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status();
+        let json_error =
+            r.headers().get("content-type").is_some_and(|t| t.to_str().unwrap().starts_with("application/json"));
+        let text = r.text().await.unwrap_or_default();
+        assert!(!status.is_server_error(), "{method} {path}: {status} {text}");
+        if status.is_client_error() {
+            refused += 1;
+            if path.starts_with("/api") {
+                assert!(json_error, "{method} {path}: {status} not the API's JSON error: {text}");
+                let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                assert!(v["error"].is_string(), "{method} {path}: {text}");
+            }
+            assert_eq!(
+                game_states(&api, &watched).await,
+                before,
+                "{method} {path} was refused ({status}) but changed a game: {text}"
+            );
+        }
+    }
+    assert!(refused > REQUESTS / 4, "most requests are broken ones ({refused} refused)");
+    server.stop().await;
+}
+
+/// Every watched game's state.
+async fn game_states(api: &Api, tokens: &[String]) -> Vec<(Value, Value, Value)> {
+    let mut out = Vec::new();
+    for t in tokens {
+        out.push(state(api, t).await);
+    }
+    out
+}
