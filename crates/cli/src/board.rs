@@ -83,7 +83,7 @@ pub fn unit_list(b: &Battle) -> String {
             out,
             "{} ({} cards, home {}, lost {} of exhaustion {}):",
             info.name,
-            format!("{:?}", info.colour).to_lowercase(),
+            info.colour.name(),
             info.home,
             b.destroyed(side),
             info.exhaustion

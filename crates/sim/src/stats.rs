@@ -396,7 +396,7 @@ impl Summary {
                 let i = side.index();
                 let wins = count(&|r| r.stats.winner == Some(side));
                 SideSummary {
-                    side: format!("{side:?}"),
+                    side: if side == Side::A { "A" } else { "B" }.to_string(),
                     id: names.sides[i].0.clone(),
                     name: names.sides[i].1.clone(),
                     results: Results::new(wins, draws, games),

@@ -32,6 +32,16 @@ pub enum Colour {
     Black,
 }
 
+impl Colour {
+    /// Its name, as a scenario writes it: `red` or `black`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Red => "red",
+            Colour::Black => "black",
+        }
+    }
+}
+
 /// A side as the scenario describes it (R2.1).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct SideInfo {
