@@ -39,7 +39,9 @@ export function layout(page) {
   page.board = new Board(e.board, v.scenario, {
     onPick: (p) => page.onPick(p),
     onFacing: (d) => page.onFacing(d),
-    onHover: (s) => { page.hover = s; renderBoard(page); },
+    // Only the hover marks are redrawn as the pointer moves: a counter redrawn between a press and its release
+    // would lose the click.
+    onHover: (s) => { page.hover = s; page.board.updateHover(hoverState(page)); },
   });
   installKeys((ev) => page.onKey(ev));
   e.menu.append(
@@ -117,23 +119,33 @@ export function boardState(page) {
         const also = ch.moveFireTargetsFrom(p.to, p.facing);
         state.targets = new Map([...also].map((id) => [id, { needed: ch.moveFire(id, p.to, p.facing)?.odds?.needed, direct: true }]));
       }
-    } else if (page.hover && state.reachable.has(page.hover)) {
-      state.path = ch.reply.paths[page.hover];
     }
     if (p?.stage === 'facing' || (p?.stage === 'confirm' && p.facings)) state.facings = { at: p.to, allowed: p.facings, chosen: p.facing };
-    const sightTo = page.hover || page.cursor;
-    if (sightTo && sightTo !== ch.at && !p?.to && !page.refusal?.line) {
-      const { x, y } = parseSquare(sightTo);
-      const blockedAt = ch.reply.sight[y * v.scenario.map.width + x];
-      state.sight = { from: ch.at, to: sightTo, blockedAt };
-    }
   }
   if (page.refusal) state.refused = { ...(page.refusal.line || {}), square: page.refusal.square };
   return state;
 }
 
+/// What follows the pointer (or the keyboard cursor): the path of a move to the square under it, and the line of
+/// sight from the selected unit to it.
+export function hoverState(page) {
+  const v = page.shown;
+  const ch = page.live ? page.choices : null;
+  const p = page.pending;
+  const state = {};
+  if (!ch?.canAct || p?.to) return state;
+  if (page.hover && page.hover !== ch.at && ch.moveSquares().has(page.hover)) state.path = ch.reply.paths[page.hover];
+  const sightTo = page.hover || page.cursor;
+  if (sightTo && sightTo !== ch.at && !page.refusal?.line) {
+    const { x, y } = parseSquare(sightTo);
+    state.sight = { from: ch.at, to: sightTo, blockedAt: ch.reply.sight[y * v.scenario.map.width + x] };
+  }
+  return state;
+}
+
 export function renderBoard(page) {
   page.board.update(boardState(page));
+  page.board.updateHover(hoverState(page));
   page.els.board.dataset.decisions = page.shown.decisions;
   // Which unit's orders the marks show (tests wait for it).
   if (page.live && page.choices) page.els.board.dataset.choices = page.choices.reply.unit;

@@ -10,6 +10,8 @@ const MARGIN = 16; // room for the coordinates, west and south of the board
 const NS = 'http://www.w3.org/2000/svg';
 const DIRS = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
 const FACING_ANGLE = { N: 0, E: 90, S: 180, W: 270 };
+/// How far from a square's centre its facing arrows are drawn.
+const FACING_OFFSET = 28;
 
 const TERRAIN = {
   open: '#e9e3c4',
@@ -83,6 +85,8 @@ export class Board {
     const w = this.map.width * SIZE;
     const hgt = this.map.height * SIZE;
     container.innerHTML = '';
+    this.unitsAt = new Map();
+    this.facingsShown = null;
     this.svg = el('svg', {
       viewBox: `${-MARGIN} -2 ${w + MARGIN + 2} ${hgt + MARGIN + 2}`,
       class: 'board',
@@ -97,6 +101,7 @@ export class Board {
     this.unitLayer = el('g', { class: 'units' }, this.svg);
     this.objectiveLayer = el('g', { class: 'objectives' }, this.svg);
     this.overlay = el('g', { class: 'overlay', 'pointer-events': 'none' }, this.svg);
+    this.hoverLayer = el('g', { class: 'hover-marks', 'pointer-events': 'none' }, this.svg);
     this.facingLayer = el('g', { class: 'facings' }, this.svg);
     if (handlers.onPick) this.listen();
   }
@@ -124,16 +129,43 @@ export class Board {
     return x >= 0 && y >= 0 && x < this.map.width && y < this.map.height ? squareName(x, y) : null;
   }
 
-  listen() {
-    this.svg.addEventListener('click', (ev) => {
-      const facing = ev.target.closest('[data-facing]');
-      if (facing) {
-        this.handlers.onFacing?.(facing.dataset.facing);
-        return;
+  /// What is under a point of the page, found by position rather than by element: a facing arrow, else the square
+  /// and the unit on it. The board may be redrawn between a press and its release; the click still counts.
+  pick(clientX, clientY) {
+    const pt = this.svg.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    const ctm = this.svg.getScreenCTM();
+    if (ctm && this.facingsShown) {
+      const p = pt.matrixTransform(ctm.inverse());
+      const [cx, cy] = this.centre(this.facingsShown);
+      for (const [dir, [dx, dy]] of Object.entries(DIRS)) {
+        if (Math.hypot(p.x - (cx + dx * FACING_OFFSET), p.y - (cy - dy * FACING_OFFSET)) <= 14) {
+          this.handlers.onFacing?.(dir);
+          return;
+        }
       }
-      const unit = ev.target.closest('[data-unit]');
-      const square = unit ? unit.dataset.at : this.squareAt(ev.clientX, ev.clientY);
-      this.handlers.onPick({ unit: unit ? Number(unit.dataset.unit) : null, square });
+    }
+    const square = this.squareAt(clientX, clientY);
+    if (!square) return;
+    const unit = this.unitsAt.get(square);
+    this.handlers.onPick({ unit: unit ?? null, square });
+  }
+
+  listen() {
+    // A press and a release close together are a click (a tap on a touch screen); a drag or a scroll is not.
+    let down = null;
+    this.svg.addEventListener('pointerdown', (ev) => {
+      down = { x: ev.clientX, y: ev.clientY };
+    });
+    this.svg.addEventListener('pointerup', (ev) => {
+      const d = down;
+      down = null;
+      if (d && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) <= 12) this.pick(ev.clientX, ev.clientY);
+    });
+    // Clicks without a pointer (assistive technology) come as plain click events.
+    this.svg.addEventListener('click', (ev) => {
+      if (ev.detail === 0) this.pick(ev.clientX, ev.clientY);
     });
     let pending = false;
     let last = null;
@@ -242,6 +274,8 @@ export class Board {
     this.objectiveLayer.replaceChildren();
     this.overlay.replaceChildren();
     this.facingLayer.replaceChildren();
+    this.facingsShown = state.facings ? state.facings.at : null;
+    this.unitsAt = new Map((state.units || []).filter((u) => u.alive !== false).map((u) => [u.at, u.id]));
     for (const mv of (state.lastMove || []).filter((m) => m.kind !== 'none')) this.arrow(this.marks, mv.from, mv.to, mv.kind === 'attack' ? 'last-attack' : 'last-move');
     for (const name of state.reachable || []) {
       const [cx, cy] = this.centre(name);
@@ -264,7 +298,6 @@ export class Board {
     const units = (state.units || []).filter((u) => u.alive !== false);
     for (const u of units) this.drawUnit(u, state);
     this.drawObjectives(state.objectives || this.scenario.objectives);
-    if (state.sight) this.sightLine(state.sight, 'sight');
     if (state.refused) {
       if (state.refused.to) this.sightLine(state.refused, 'refused');
       if (state.refused.square) {
@@ -279,6 +312,16 @@ export class Board {
     if (state.facings) this.drawFacings(state.facings);
   }
 
+  /// Redraws only what follows the pointer: `{ path: [square], sight: { from, to, blockedAt } }`. The counters
+  /// stay as they are, so a click in progress is not lost.
+  updateHover({ path, sight } = {}) {
+    this.hoverLayer.replaceChildren();
+    if (path && path.length > 1) {
+      el('polyline', { points: path.map((s) => this.centre(s).join(',')).join(' '), class: 'path-line' }, this.hoverLayer);
+    }
+    if (sight) this.sightLine(sight, 'sight', this.hoverLayer);
+  }
+
   arrow(parent, from, to, cls) {
     const [x1, y1] = this.centre(from);
     const [x2, y2] = this.centre(to);
@@ -290,15 +333,15 @@ export class Board {
     el('path', { d: `M${tip[0] + ux * 10} ${tip[1] + uy * 10} L${tip[0] + side[0]} ${tip[1] + side[1]} L${tip[0] - side[0]} ${tip[1] - side[1]} Z`, class: `${cls}-head` }, parent);
   }
 
-  sightLine({ from, to, blockedAt }, cls) {
+  sightLine({ from, to, blockedAt }, cls, layer = this.overlay) {
     const [x1, y1] = this.centre(from);
     const [x2, y2] = this.centre(to);
-    el('line', { x1, y1, x2, y2, class: blockedAt ? `${cls}-line blocked` : `${cls}-line clear` }, this.overlay);
+    el('line', { x1, y1, x2, y2, class: blockedAt ? `${cls}-line blocked` : `${cls}-line clear` }, layer);
     if (blockedAt) {
       const [px, py] = this.origin(blockedAt);
-      el('rect', { x: px + 4, y: py + 4, width: SIZE - 8, height: SIZE - 8, class: 'blocking-square' }, this.overlay);
+      el('rect', { x: px + 4, y: py + 4, width: SIZE - 8, height: SIZE - 8, class: 'blocking-square' }, layer);
       const [cx, cy] = this.centre(blockedAt);
-      el('path', { d: `M${cx - 9} ${cy - 9} L${cx + 9} ${cy + 9} M${cx + 9} ${cy - 9} L${cx - 9} ${cy + 9}`, class: 'blocking-cross' }, this.overlay);
+      el('path', { d: `M${cx - 9} ${cy - 9} L${cx + 9} ${cy + 9} M${cx + 9} ${cy - 9} L${cx - 9} ${cy + 9}`, class: 'blocking-cross' }, layer);
     }
   }
 
@@ -363,7 +406,7 @@ export class Board {
       const g = el('g', {
         'data-facing': dir,
         class: `facing-choice${ok ? ' allowed' : ' not-allowed'}${chosen === dir ? ' chosen' : ''}`,
-        transform: `translate(${cx} ${cy}) rotate(${FACING_ANGLE[dir]}) translate(0 -28)`,
+        transform: `translate(${cx} ${cy}) rotate(${FACING_ANGLE[dir]}) translate(0 -${FACING_OFFSET})`,
         role: 'button',
         'aria-label': `face ${dir}${ok ? '' : ' (not allowed)'}`,
       }, this.facingLayer);
