@@ -281,9 +281,8 @@ impl ScoredSquares {
 pub fn attack_value(b: &Battle, a: &AttackAssessment, blocked: bool, w: &Weights) -> f32 {
     let odds = AttackOdds::from_assessment(a, blocked, b.options().blocked_retreat);
     let side = b.info(a.target).side;
-    let worth = b.info(a.target).strength() as f32 / 4.0 + 0.5;
-    let destroyed =
-        if b.destroyed(side) + 1 >= b.scenario().side(side).exhaustion { 100.0 } else { w.results[3] * worth };
+    let worth = b.strength(a.target) as f32 / 4.0 + 0.5;
+    let destroyed = if b.destroyed(side) + 1 >= b.exhaustion_point(side) { 100.0 } else { w.results[3] * worth };
     let p = |x: Prob| *x.numer() as f32 / *x.denom() as f32;
     p(odds.shaken) * w.results[0] * worth
         + p(odds.stand) * w.results[1] * worth
@@ -330,7 +329,7 @@ pub fn evaluate(b: &Battle, positional: bool) -> f32 {
     for u in b.alive_units() {
         let info = b.info(u);
         let sign = if info.side == Side::A { 1.0 } else { -1.0 };
-        let strength = info.strength() as f32 * if b.unit(u).shaken { 0.7 } else { 1.0 };
+        let strength = b.strength(u) as f32 * if b.unit(u).shaken { 0.7 } else { 1.0 };
         score += sign * 0.5 * strength;
         if positional {
             let state = b.unit(u);
@@ -338,11 +337,11 @@ pub fn evaluate(b: &Battle, positional: bool) -> f32 {
         }
     }
     let points = b.points();
-    let lateness = b.turn() as f32 / b.scenario().turns as f32;
+    let lateness = b.turn() as f32 / b.turn_limit() as f32;
     score += (0.5 + lateness) * (points[0] as f32 - points[1] as f32);
     for side in Side::BOTH {
         let sign = if side == Side::A { -1.0 } else { 1.0 };
-        let left = b.scenario().side(side).exhaustion.saturating_sub(b.destroyed(side)) as f32;
+        let left = b.exhaustion_point(side).saturating_sub(b.destroyed(side)) as f32;
         score += sign * 3.0 / left.max(1.0);
     }
     1.0 / (1.0 + (-score / 3.0).exp())
@@ -356,11 +355,11 @@ pub const LEAF_FEATURES: usize = 10;
 /// weighed by how late it is, units in cover, activations a card left in the deck (R3.2), activations left on the
 /// card in play (R3.4), and units each side may still lose before exhaustion.
 pub fn leaf_features(b: &Battle) -> [f32; LEAF_FEATURES] {
-    let lateness = b.turn() as f32 / b.scenario().turns as f32;
+    let lateness = b.turn() as f32 / b.turn_limit() as f32;
     let (mut steady, mut shaken, mut cover) = (0.0f32, 0.0f32, 0.0f32);
     for u in b.alive_units() {
         let sign = if b.info(u).side == Side::A { 1.0 } else { -1.0 };
-        let strength = sign * b.info(u).strength() as f32;
+        let strength = sign * b.strength(u) as f32;
         if b.unit(u).shaken {
             shaken += strength
         } else {
@@ -372,7 +371,7 @@ pub fn leaf_features(b: &Battle) -> [f32; LEAF_FEATURES] {
     }
     let points = b.points();
     let points = points[0] as f32 - points[1] as f32;
-    let left = |side: Side| b.scenario().side(side).exhaustion.saturating_sub(b.destroyed(side)) as f32;
+    let left = |side: Side| b.exhaustion_point(side).saturating_sub(b.destroyed(side)) as f32;
     let closeness = 1.0 / left(Side::B).max(1.0) - 1.0 / left(Side::A).max(1.0);
     let mut activations = [0.0f32; 2];
     for (card, copies) in b.deck().cards() {

@@ -1,21 +1,23 @@
 //! Value parsers shared by the subcommands, so that the same mistake reads the same and exits with 2 (bad usage)
 //! in every one: `--set`, `--players`, `--compare`, `--games`.
 
-use pacw_engine::Options;
+use pacw_engine::{Options, Scenario};
 use pacw_sim::Compare;
 
-/// `--set OPTION=VALUE`: a rule option (RULES.md R11), checked against the engine's ranges.
+/// `--set OPTION=VALUE`: a rule option (RULES.md R11), checked against the engine's ranges (an exhaustion point
+/// names a side of the scenario: it is checked with the scenario, by [`apply_sets`]).
 pub fn set(text: &str) -> Result<(String, String), String> {
     let (name, value) = text.split_once('=').ok_or_else(|| format!("'{text}' is not OPTION=VALUE"))?;
     let (name, value) = (name.trim(), value.trim());
-    Options::default().set(name, value).map_err(|e| e.to_string())?;
+    let probe = if name.starts_with("exhaustion.") { "exhaustion.A" } else { name };
+    Options::default().set(probe, value).map_err(|e| e.to_string().replace("exhaustion.A", name))?;
     Ok((name.to_string(), value.to_string()))
 }
 
-/// Applies `--set` pairs (already checked by [`set`]) to a scenario's options.
-pub fn apply_sets(options: &mut Options, sets: &[(String, String)]) -> anyhow::Result<()> {
+/// Applies `--set` pairs (already checked by [`set`]) to the options of a game of `scenario`.
+pub fn apply_sets(scenario: &Scenario, options: &mut Options, sets: &[(String, String)]) -> anyhow::Result<()> {
     for (name, value) in sets {
-        options.set(name, value)?;
+        scenario.set_option(options, name, value)?;
     }
     Ok(())
 }

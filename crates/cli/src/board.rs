@@ -86,7 +86,7 @@ pub fn unit_list(b: &Battle) -> String {
             info.colour.name(),
             info.home,
             b.destroyed(side),
-            info.exhaustion
+            b.exhaustion_point(side)
         );
         for u in b.unit_ids().filter(|&u| b.info(u).side == side) {
             let i = b.info(u);
@@ -103,7 +103,7 @@ pub fn unit_list(b: &Battle) -> String {
                 i.name,
                 i.quality,
                 i.arm,
-                i.strength()
+                b.strength(u)
             );
         }
     }

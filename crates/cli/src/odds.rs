@@ -131,10 +131,12 @@ pub fn run(args: OddsArgs) -> Result<ExitCode> {
     }
 }
 
-/// The options: the defaults (or the scenario's) with each --set applied (checked when the arguments were read).
+/// The options: the defaults with each --set applied (checked when the arguments were read).
 fn options(base: Options, set: &[(String, String)]) -> Result<Options, Usage> {
     let mut options = base;
-    crate::args::apply_sets(&mut options, set).map_err(|e| Usage(e.to_string()))?;
+    for (name, value) in set {
+        options.set(name, value).map_err(|e| Usage(e.to_string()))?;
+    }
     Ok(options)
 }
 
@@ -202,12 +204,12 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
         Ok(odds) => odds,
         Err(e) => return usage(format!("impossible: {e}")),
     };
-    let title = describe(&situation);
+    let title = describe(&situation, &options);
     Ok(Ok(report(&title, &odds, &options, args)))
 }
 
 /// "regular infantry shoots at veteran cavalry 2 squares away, in woods".
-fn describe(s: &Situation) -> String {
+fn describe(s: &Situation, options: &Options) -> String {
     let verb = if s.charge() { "charges" } else { "shoots at" };
     let mut text = format!(
         "{} {}{} {verb} {} {} (strength {})",
@@ -216,7 +218,7 @@ fn describe(s: &Situation) -> String {
         if s.moved { " that moved" } else { "" },
         s.target_quality,
         s.target,
-        s.target_strength()
+        s.target_strength(options)
     );
     if !s.charge() {
         text += &format!(" {} squares away", s.distance);
@@ -273,7 +275,8 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
                 Ok(s) => s,
                 Err(e) => return Ok(Err(e.into())),
             };
-            let options = options(scenario.options, &args.set)?;
+            let mut options = scenario.options;
+            crate::args::apply_sets(&scenario, &mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
             Battle::new(Arc::new(scenario), options)
         }
         (None, None) => unreachable!("the caller asks for the board form only with --scenario or --load"),
@@ -352,7 +355,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         t.quality,
         t.arm,
         battle.unit(target).at,
-        t.strength(),
+        battle.strength(target),
         odds.assessment.distance,
         if odds.assessment.charge { " (a charge)" } else { "" },
         if odds.assessment.target_shaken { "shaken" } else { "steady" },
@@ -397,8 +400,9 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, args: &OddsArgs) ->
         out += "Modifiers: none\n";
     } else {
         out += "Modifiers:\n";
-        for m in odds.modifiers().iter() {
-            out += &format!("  {:<6} {:+}  {}\n", m.rule(), m.value(), m.reason());
+        // Each at the value used: the rules' own, or the one an option `modifier.*` gave it.
+        for m in odds.modifiers().applied() {
+            out += &format!("  {:<6} {:+}  {}\n", m.modifier.rule(), m.value, m.modifier.reason());
         }
     }
     out += &format!(
@@ -504,7 +508,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         out += &format!(
             "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>5}+  {:>6} {:>7} {:>7} {:>9}\n",
             format!("{} {}", s.target_quality, s.target),
-            s.target_strength(),
+            o.assessment.strength,
             if s.charge() { "charge" } else { "shooting" },
             if s.cover { "yes" } else { "no" },
             if s.target_shaken { "shaken" } else { "steady" },
@@ -515,16 +519,15 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
             o.destroyed.to_string(),
         );
     }
-    let modifiers: Vec<String> = rows
-        .iter()
-        .flat_map(|r| r.odds.modifiers().iter())
-        .map(|m| format!("{} {:+} {}", m.rule(), m.value(), m.reason()))
-        .fold(Vec::new(), |mut seen, m| {
+    let modifiers: Vec<String> = rows.iter().flat_map(|r| r.odds.modifiers().applied()).map(|m| m.to_string()).fold(
+        Vec::new(),
+        |mut seen, m| {
             if !seen.contains(&m) {
                 seen.push(m);
             }
             seen
-        });
+        },
+    );
     out += &format!("\nModifiers used: {}\n", modifiers.join("; "));
     Ok(Ok(out))
 }

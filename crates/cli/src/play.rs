@@ -89,7 +89,7 @@ fn new_game(args: &PlayArgs) -> Result<(Game, [String; 2])> {
     let (text, file) = scenario_text(args.scenario.as_deref().unwrap_or("meeting-engagement"))?;
     let scenario = Scenario::parse(&text, &file)?;
     let mut options = scenario.options;
-    crate::args::apply_sets(&mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
+    crate::args::apply_sets(&scenario, &mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -277,7 +277,7 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
     }
     writeln!(out, "{HELP}")?;
     for e in table.game.log() {
-        writeln!(out, "{}", narrate::event(&scenario, e))?;
+        writeln!(out, "{}", narrate::event_with(&scenario, table.game.battle().options(), e))?;
     }
     let mut lines = input.lines();
     let mut show_board = true;
@@ -325,7 +325,7 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
                 }
                 "l" | "log" => {
                     for e in table.game.log() {
-                        writeln!(out, "{}", narrate::event(&scenario, e))?;
+                        writeln!(out, "{}", narrate::event_with(&scenario, table.game.battle().options(), e))?;
                     }
                     continue;
                 }
@@ -382,7 +382,7 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
             }
         };
         for e in &events {
-            writeln!(out, "{}", narrate::event(&scenario, e))?;
+            writeln!(out, "{}", narrate::event_with(&scenario, table.game.battle().options(), e))?;
             if matches!(e, Event::CardDrawn { .. } | Event::InitiativeWon { .. } | Event::TurnStarted { .. }) {
                 show_board = true;
             }
@@ -431,12 +431,12 @@ fn status(game: &Game) -> String {
         points[1],
         s.side(Side::A).name,
         b.destroyed(Side::A),
-        s.side(Side::A).exhaustion,
+        b.exhaustion_point(Side::A),
         s.side(Side::B).name,
         b.destroyed(Side::B),
-        s.side(Side::B).exhaustion,
+        b.exhaustion_point(Side::B),
     );
-    format!("Turn {}/{}: {} to act{cards}{who}\n{score}", b.turn(), s.turns, s.side(side).name)
+    format!("Turn {}/{}: {} to act{cards}{who}\n{score}", b.turn(), b.turn_limit(), s.side(side).name)
 }
 
 /// Each side's luck: the expected results of its attacks from their exact odds against the dice's.

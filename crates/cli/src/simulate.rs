@@ -66,8 +66,9 @@ fn players_help() -> String {
 fn config(args: &SimulateArgs) -> Result<SimConfig> {
     let (text, file) = scenario_text(&args.scenario)?;
     let scenario = Scenario::parse(&text, &file)?;
-    let mut config = SimConfig::new(Arc::new(scenario), &text, &file);
-    crate::args::apply_sets(&mut config.options, &args.set).map_err(|e| Usage(e.to_string()))?;
+    let scenario = Arc::new(scenario);
+    let mut config = SimConfig::new(scenario.clone(), &text, &file);
+    crate::args::apply_sets(&scenario, &mut config.options, &args.set).map_err(|e| Usage(e.to_string()))?;
     config.compare = args.compare.clone();
     config.players = args.players.clone();
     config.games = args.games as usize;

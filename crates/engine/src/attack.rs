@@ -39,8 +39,9 @@ pub enum Modifier {
 }
 
 impl Modifier {
-    /// Its effect on the die.
-    pub const fn value(self) -> i8 {
+    /// Its effect on the die by the rules as written (R6.4); the options `modifier.*` may set another
+    /// ([`crate::Options::modifier_value`]), which [`Modifiers`] records with it.
+    pub const fn default_value(self) -> i8 {
         match self {
             Modifier::Cover(_) => -1,
             _ => 1,
@@ -72,34 +73,56 @@ impl Modifier {
     }
 }
 
-impl fmt::Display for Modifier {
+/// A modifier with the value it has in an attack: "R6.4 +1 attacker did not move".
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Applied {
+    /// The modifier.
+    pub modifier: Modifier,
+    /// Its effect on the die (R6.4 or the options `modifier.*`).
+    pub value: i8,
+}
+
+impl fmt::Display for Applied {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {:+} {}", self.rule(), self.value(), self.reason())
+        write!(f, "{} {:+} {}", self.modifier.rule(), self.value, self.modifier.reason())
     }
 }
 
-/// The modifiers of one attack: at most four apply at once, kept without allocation.
+/// The modifiers of one attack with their values: at most four apply at once, kept without allocation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Modifiers {
-    items: [Option<Modifier>; 5],
+    items: [Option<(Modifier, i8)>; 5],
 }
 
 impl Modifiers {
-    /// Adds one.
+    /// Adds one at its value under the rules as written.
     pub fn push(&mut self, m: Modifier) {
+        self.push_valued(m, m.default_value());
+    }
+
+    /// Adds one at `value`; a modifier worth 0 is not there at all (an option set it to 0 to remove it).
+    pub fn push_valued(&mut self, m: Modifier, value: i8) {
+        if value == 0 {
+            return;
+        }
         if let Some(slot) = self.items.iter_mut().find(|s| s.is_none()) {
-            *slot = Some(m);
+            *slot = Some((m, value));
         }
     }
 
     /// The modifiers in the order they were found.
     pub fn iter(&self) -> impl Iterator<Item = Modifier> + '_ {
-        self.items.iter().map_while(|m| *m)
+        self.items.iter().map_while(|m| m.map(|(m, _)| m))
+    }
+
+    /// The modifiers with their values.
+    pub fn applied(&self) -> impl Iterator<Item = Applied> + '_ {
+        self.items.iter().map_while(|m| m.map(|(modifier, value)| Applied { modifier, value }))
     }
 
     /// Their sum.
     pub fn total(&self) -> i8 {
-        self.iter().map(Modifier::value).sum()
+        self.applied().map(|a| a.value).sum()
     }
 
     /// Whether `m` is among them.
@@ -108,20 +131,40 @@ impl Modifiers {
     }
 }
 
+/// A modifier as events write it: its name alone at its rules' value (as saves always had it), or with the value
+/// an option gave it.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum AppliedJson {
+    Plain(Modifier),
+    Valued { modifier: Modifier, value: i8 },
+}
+
 impl Serialize for Modifiers {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        s.collect_seq(self.applied().map(|a| {
+            if a.value == a.modifier.default_value() {
+                AppliedJson::Plain(a.modifier)
+            } else {
+                AppliedJson::Valued { modifier: a.modifier, value: a.value }
+            }
+        }))
     }
 }
 
 impl<'de> Deserialize<'de> for Modifiers {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let list = Vec::<Modifier>::deserialize(d)?;
+        let list = Vec::<AppliedJson>::deserialize(d)?;
         if list.len() > 5 {
             return Err(serde::de::Error::custom("at most five modifiers"));
         }
         let mut m = Modifiers::default();
-        list.into_iter().for_each(|x| m.push(x));
+        for x in list {
+            match x {
+                AppliedJson::Plain(kind) => m.push(kind),
+                AppliedJson::Valued { modifier, value } => m.push_valued(modifier, value),
+            }
+        }
         Ok(m)
     }
 }

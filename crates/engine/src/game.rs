@@ -231,6 +231,15 @@ impl Game {
         }
         save.options.validate()?;
         let mut game = Game::new(&save.scenario, &save.scenario_file, Some(save.options), save.seed)?;
+        let scenario = game.battle.scenario().clone();
+        for side in Side::BOTH {
+            if save.options.exhaustion[side.index()].is_some_and(|e| e as usize > scenario.starting_units(side)) {
+                let name = format!("exhaustion.{}", scenario.side(side).id);
+                let allowed = "a whole number from 1 to the side's number of units";
+                let value = save.options.exhaustion[side.index()].unwrap_or(0).to_string();
+                return Err(crate::options::OptionError::BadValue { name, value, allowed }.into());
+            }
+        }
         for (i, &action) in save.actions.iter().enumerate() {
             game.act(action).map_err(|error| SaveError::Illegal { index: i + 1, action, error })?;
         }

@@ -31,12 +31,17 @@ pub fn card(s: &Scenario, c: Card) -> String {
     }
 }
 
-/// One event in words.
+/// One event in words, under the scenario's own options.
 pub fn event(s: &Scenario, e: &Event) -> String {
+    event_with(s, &s.options, e)
+}
+
+/// One event in words, under the options of the game (the turn limit may be the option `turns`, R8.2).
+pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
     match *e {
         Event::TurnStarted { turn, iv } => format!(
             "Turn {turn} of {} begins; initiative values {} {}, {} {} (R3.1)",
-            s.turns,
+            options.turns.unwrap_or(s.turns),
             side(s, Side::A),
             iv[0],
             side(s, Side::B),
@@ -68,7 +73,7 @@ pub fn event(s: &Scenario, e: &Event) -> String {
         }
         Event::Attack { attacker, target, charge, needed, modifiers } => {
             let kind = if charge { "charges" } else { "fires at" };
-            let mods: Vec<String> = modifiers.iter().map(|m| m.to_string()).collect();
+            let mods: Vec<String> = modifiers.applied().map(|m| m.to_string()).collect();
             let mods = if mods.is_empty() { "no modifiers".to_string() } else { mods.join(", ") };
             format!("{} {kind} {}: needs {needed}+ ({mods}) (R6.1, R6.4)", unit(s, attacker), unit(s, target))
         }

@@ -34,7 +34,7 @@ use crate::geometry::{Aspect, Dir, MAX_SIDE, Square};
 use crate::map::{Map, Terrain};
 use crate::options::{BlockedRetreat, Options};
 use crate::scenario::Scenario;
-use crate::unit::{Arm, Quality, Side, UnitId, UnitInfo, strength};
+use crate::unit::{Arm, Quality, Side, UnitId, UnitInfo};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use serde::ser::{SerializeMap, SerializeSeq};
@@ -189,14 +189,14 @@ impl AttackOdds {
 }
 
 /// A modifier as JSON: `{rule, value, reason}`.
-struct ModifierJson(crate::attack::Modifier);
+struct ModifierJson(crate::attack::Applied);
 
 impl Serialize for ModifierJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("rule", self.0.rule())?;
-        m.serialize_entry("value", &self.0.value())?;
-        m.serialize_entry("reason", &self.0.reason())?;
+        m.serialize_entry("rule", self.0.modifier.rule())?;
+        m.serialize_entry("value", &self.0.value)?;
+        m.serialize_entry("reason", &self.0.modifier.reason())?;
         m.end()
     }
 }
@@ -206,7 +206,7 @@ struct ModifiersJson<'a>(&'a Modifiers);
 impl Serialize for ModifiersJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(None)?;
-        for m in self.0.iter() {
+        for m in self.0.applied() {
             seq.serialize_element(&ModifierJson(m))?;
         }
         seq.end()
@@ -519,9 +519,9 @@ impl Situation {
         self.distance == 1
     }
 
-    /// The target's strength (R2.2).
-    pub fn target_strength(&self) -> u8 {
-        strength(self.target, self.target_quality)
+    /// The target's strength (R2.2) under `options` (`strength.*`, `quality.*`).
+    pub fn target_strength(&self, options: &Options) -> u8 {
+        options.strength_of(self.target, self.target_quality)
     }
 
     /// Refuses combinations the rules make impossible, naming the rule. Others (range, artillery moving) are
@@ -709,7 +709,7 @@ mod tests {
         let o = odds(Situation::new(Arm::Infantry, Arm::Infantry));
         assert_eq!(o.to_hit(), 4);
         assert_eq!(o.modifiers().iter().collect::<Vec<_>>(), vec![Modifier::DidNotMove]);
-        assert_eq!(o.modifiers().iter().next().unwrap().to_string(), "R6.4 +1 attacker did not move");
+        assert_eq!(o.modifiers().applied().next().unwrap().to_string(), "R6.4 +1 attacker did not move");
         assert_results(&o, "1/2", "1/3", "1/6", "0");
     }
 
@@ -726,7 +726,7 @@ mod tests {
         assert_eq!(o.to_hit(), 6);
         let m: Vec<_> = o.modifiers().iter().collect();
         assert_eq!(m, vec![Modifier::Cover(Cover::Terrain(Terrain::Woods))]);
-        assert_eq!(m[0].to_string(), "R6.3a -1 cover: woods");
+        assert_eq!(o.modifiers().applied().next().unwrap().to_string(), "R6.3a -1 cover: woods");
         assert_results(&o, "5/6", "5/36", "1/36", "0");
     }
 
@@ -880,7 +880,7 @@ mod tests {
         for r in &rows {
             let total: Prob = r.odds.results().map(|(_, p)| p).sum();
             assert_eq!(total, Prob::from_integer(1));
-            assert_eq!(r.odds.assessment.strength, r.situation.target_strength());
+            assert_eq!(r.odds.assessment.strength, r.situation.target_strength(&Options::default()));
             assert_eq!(r.odds.assessment.target_shaken, r.situation.target_shaken);
             assert_eq!(r.odds.assessment.charge, r.situation.charge());
         }

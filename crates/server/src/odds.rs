@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 pub struct ModifierView {
     /// The RULES.md id.
     pub rule: &'static str,
-    /// +1 or −1.
+    /// Its effect on the die: +1 or −1 by the rules, or what the options `modifier.*` set.
     pub value: i8,
     /// In words.
     pub reason: String,
@@ -65,8 +65,8 @@ pub fn odds_view(o: &AttackOdds) -> OddsView {
         needed: a.needed,
         modifiers: a
             .modifiers
-            .iter()
-            .map(|m| ModifierView { rule: m.rule(), value: m.value(), reason: m.reason() })
+            .applied()
+            .map(|m| ModifierView { rule: m.modifier.rule(), value: m.value, reason: m.modifier.reason() })
             .collect(),
         target_strength: a.strength,
         target_shaken: a.target_shaken,

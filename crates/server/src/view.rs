@@ -10,7 +10,7 @@ use pacw_engine::narrate;
 use pacw_engine::scenario::Colour;
 use pacw_engine::{
     Action, Arm, Battle, Card, Dir, EndReason, Event, GameResult, Initiative, Prob, Quality, Scenario, Side, Square,
-    Terrain, ToAct, UnitInfo,
+    Terrain, ToAct, UnitId, UnitInfo,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -205,6 +205,19 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
     }
 }
 
+/// The scenario as the game plays it: the turn limit, the exhaustion points and the strengths the options set
+/// (R11), over the scenario's own.
+fn in_force(mut view: ScenarioView, b: &Battle) -> ScenarioView {
+    view.turns = b.turn_limit();
+    for side in &mut view.sides {
+        side.exhaustion = b.exhaustion_point(side.side);
+    }
+    for unit in &mut view.units {
+        unit.strength = b.strength(UnitId(unit.id));
+    }
+    view
+}
+
 /// A unit as it stands now: its description at its current square and facing, and its state.
 #[derive(Serialize, Clone, Debug)]
 pub struct UnitView {
@@ -347,7 +360,7 @@ pub fn log_entries(live: &Live, from: usize) -> Vec<LogEntry> {
             }
             // A resignation follows the last decision without being one.
             let decision = decision.min(live.decisions());
-            LogEntry { index, decision, text: narrate::event(s, e), event: *e }
+            LogEntry { index, decision, text: narrate::event_with(s, live.game.battle().options(), e), event: *e }
         })
         .collect()
 }
@@ -553,8 +566,8 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
         you_play: ctx.role.sides(),
         mode: ctx.mode,
         players: player_views(s, ctx.players),
-        scenario: scenario_view(ctx.scenario_name, s),
-        options: b.options().pairs().into_iter().collect(),
+        scenario: in_force(scenario_view(ctx.scenario_name, s), b),
+        options: s.option_pairs(b.options()).into_iter().collect(),
         turn: b.turn(),
         to_act,
         your_turn,
@@ -569,7 +582,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
             .map(|u| {
                 let (st, info) = (b.unit(u), b.info(u));
                 UnitView {
-                    unit: unit_info_view(u.0, info, st.at, st.facing),
+                    unit: UnitInfoView { strength: b.strength(u), ..unit_info_view(u.0, info, st.at, st.facing) },
                     alive: st.alive,
                     shaken: st.shaken,
                     activated_this_turn: b.activated_this_turn(u),

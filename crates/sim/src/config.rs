@@ -151,7 +151,7 @@ impl SimConfig {
             .iter()
             .map(|value| {
                 let mut options = self.options;
-                options.set(&compare.option, value).map_err(|source| SimError::Option {
+                self.scenario.set_option(&mut options, &compare.option, value).map_err(|source| SimError::Option {
                     flag: "--compare",
                     given: format!("{}={value}", compare.option),
                     source,

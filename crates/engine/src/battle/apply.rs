@@ -196,7 +196,7 @@ impl Battle {
     fn resolve_hit(&mut self, attack: PendingAttack, roll: u8, events: &mut Vec<Event>) {
         let target = attack.target;
         let state = self.units[target.index()];
-        let strength = self.info(target).strength();
+        let strength = self.strength(target);
         let result = hit_result(strength, severe(state.shaken, attack.charge), roll);
         events.push(Event::HitResultRolled { unit: target, roll, strength, result });
         let retreat_to = match result {
@@ -241,7 +241,7 @@ impl Battle {
         let side = self.info(unit).side;
         self.destroyed[side.index()] += 1;
         events.push(Event::Destroyed { unit });
-        if self.destroyed[side.index()] >= self.scenario.side(side).exhaustion {
+        if self.destroyed[side.index()] >= self.exhaustion_point(side) {
             self.finish(Some(side.other()), EndReason::Exhaustion(side), events); // R8.1
         }
     }
@@ -320,7 +320,7 @@ impl Battle {
 
     fn end_turn(&mut self, events: &mut Vec<Event>) {
         events.push(Event::TurnEnded { turn: self.turn });
-        if self.turn >= self.scenario.turns {
+        if self.turn >= self.turn_limit() {
             let points = self.points();
             let winner = match points[0].cmp(&points[1]) {
                 std::cmp::Ordering::Greater => Some(Side::A),

@@ -205,21 +205,23 @@ impl Battle {
         let charge = distance == 1;
         let map = &self.scenario.map;
         let gun = a_info.arm == Arm::Artillery;
+        // Each at the value the options give it (R6.4, R11); one worth 0 is left out.
+        let values = self.options.modifier;
         let mut modifiers = Modifiers::default();
         if !moved && !gun {
-            modifiers.push(Modifier::DidNotMove);
+            modifiers.push_valued(Modifier::DidNotMove, values.not_moved);
         }
         if gun && charge {
-            modifiers.push(Modifier::Canister);
+            modifiers.push_valued(Modifier::Canister, values.canister);
         }
         let a_state = self.unit(attacker);
         if gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from {
-            modifiers.push(Modifier::Ranging);
+            modifiers.push_valued(Modifier::Ranging, values.ranging);
         }
         if charge {
             match aspect(t_state.at, t_state.facing, from) {
-                Some(Aspect::Flank) => modifiers.push(Modifier::FlankCharge),
-                Some(Aspect::Rear) => modifiers.push(Modifier::RearCharge),
+                Some(Aspect::Flank) => modifiers.push_valued(Modifier::FlankCharge, values.flank_rear),
+                Some(Aspect::Rear) => modifiers.push_valued(Modifier::RearCharge, values.flank_rear),
                 _ => {}
             }
         }
@@ -234,7 +236,7 @@ impl Battle {
             None
         };
         if let Some(c) = cover {
-            modifiers.push(Modifier::Cover(c));
+            modifiers.push_valued(Modifier::Cover(c), values.cover);
         }
         Ok(AttackAssessment {
             attacker,
@@ -243,7 +245,7 @@ impl Battle {
             charge,
             modifiers,
             needed: needed(self.options.to_hit, modifiers.total()),
-            strength: t_info.strength(),
+            strength: self.strength(target),
             target_shaken: t_state.shaken,
         })
     }

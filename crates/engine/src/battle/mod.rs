@@ -246,6 +246,22 @@ impl Battle {
         self.unit_ids().filter(|&u| self.units[u.index()].alive)
     }
 
+    /// A unit's strength under the options in force (R2.2, R11: `strength.*`, `quality.*`).
+    pub fn strength(&self, id: UnitId) -> u8 {
+        let info = self.info(id);
+        self.options.strength_of(info.arm, info.quality)
+    }
+
+    /// The turn limit in force (R8.2): the option `turns`, else the scenario's.
+    pub fn turn_limit(&self) -> u8 {
+        self.options.turns.unwrap_or(self.scenario.turns)
+    }
+
+    /// The exhaustion point of a side in force (R8.1): the option `exhaustion.<side>`, else the scenario's.
+    pub fn exhaustion_point(&self, side: Side) -> u8 {
+        self.options.exhaustion[side.index()].unwrap_or(self.scenario.side(side).exhaustion)
+    }
+
     /// The unit on a square, if any.
     pub fn unit_at(&self, s: Square) -> Option<UnitId> {
         self.units[..self.unit_count as usize].iter().position(|u| u.alive && u.at == s).map(|i| UnitId(i as u8))

@@ -11,7 +11,7 @@ pub use parse::{Problem, ScenarioError};
 
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::Map;
-use crate::options::Options;
+use crate::options::{OptionError, Options};
 use crate::unit::{Side, UnitInfo};
 use serde::{Deserialize, Serialize};
 
@@ -107,6 +107,57 @@ impl Scenario {
     /// The side whose id is `id`.
     pub fn side_by_id(&self, id: &str) -> Option<Side> {
         Side::BOTH.into_iter().find(|s| self.sides[s.index()].id == id)
+    }
+
+    /// Sets one option (R11) for a game of this scenario, as `--set` and the lobby give them: as
+    /// [`Options::set`], with `exhaustion.<side id>` named by this scenario's side ids (or `A`/`B`) and kept from 1 to
+    /// the side's number of units. On error `options` is unchanged.
+    ///
+    /// ```
+    /// use pacw_engine::{Options, Scenario};
+    /// let s = Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap();
+    /// let mut o = s.options;
+    /// s.set_option(&mut o, "exhaustion.confederate", "2").unwrap();
+    /// assert_eq!(o.exhaustion, [None, Some(2)]);
+    /// assert!(s.set_option(&mut o, "exhaustion.prussia", "2").is_err());
+    /// assert!(s.set_option(&mut o, "exhaustion.union", "7").is_err(), "the Union has 6 units");
+    /// ```
+    pub fn set_option(&self, options: &mut Options, name: &str, value: &str) -> Result<(), OptionError> {
+        let Some(id) = name.strip_prefix("exhaustion.") else { return options.set(name, value) };
+        let side = self.side_by_id(id).or(match id {
+            "A" | "first" => Some(Side::A),
+            "B" | "second" => Some(Side::B),
+            _ => None,
+        });
+        let Some(side) = side else {
+            let known = format!("{} or {}", self.sides[0].id, self.sides[1].id);
+            return Err(OptionError::UnknownSide(format!("{id} (this scenario's sides are {known})")));
+        };
+        let units = self.starting_units(side);
+        let mut next = *options;
+        next.set(&format!("exhaustion.{}", ["A", "B"][side.index()]), value)?;
+        if next.exhaustion[side.index()].is_some_and(|e| e as usize > units) {
+            return Err(OptionError::BadValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                allowed: "a whole number from 1 to the side's number of units",
+            });
+        }
+        *options = next;
+        Ok(())
+    }
+
+    /// The options' values named as this scenario names things (`exhaustion.<side id>`), for records and reports.
+    pub fn option_pairs(&self, options: &Options) -> Vec<(String, String)> {
+        options
+            .pairs()
+            .into_iter()
+            .map(|(k, v)| match k.as_str() {
+                "exhaustion.A" => (format!("exhaustion.{}", self.sides[0].id), v),
+                "exhaustion.B" => (format!("exhaustion.{}", self.sides[1].id), v),
+                _ => (k, v),
+            })
+            .collect()
     }
 }
 

@@ -280,8 +280,10 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
     let units = check_units(&raw.units, r, map.as_ref(), &ids, sides.as_ref());
     let objectives = check_objectives(&raw.objectives, r, map.as_ref(), &ids);
     let mut options = Options::default();
+    let options_span =
+        raw.options.as_ref().and_then(|t| t.keys().find(|k| k.get_ref() == "exhaustion").map(|k| k.span()));
     if let Some(table) = raw.options {
-        check_options(&table, r, &mut options);
+        check_options(&table, r, &mut options, &ids);
     }
     let mut sides = sides?;
     // Exhaustion needs the unit counts (R8.1).
@@ -292,6 +294,10 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         if count == 0 {
             r.at(span.clone(), format!("side '{}' has no units", info.id));
             continue;
+        }
+        if let Some(e) = options.exhaustion[side.index()].filter(|&e| e as usize > count) {
+            let why = format!("option exhaustion.{}: {e} is more than the side's {count} units (R8.1)", info.id);
+            r.at(options_span.clone(), why);
         }
         match given {
             None => info.exhaustion = count.div_ceil(2) as u8,
@@ -674,20 +680,49 @@ fn check_objectives(
     out
 }
 
-fn check_options(table: &BTreeMap<Spanned<String>, Spanned<toml::Value>>, r: &mut Report, options: &mut Options) {
+/// The scenario's `[options]` (R11). Tables (`move`, `range`, `strength`, `modifier`, `quality`, `exhaustion`) set
+/// one option per key; `exhaustion` is keyed by the sides' ids.
+fn check_options(
+    table: &BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    r: &mut Report,
+    options: &mut Options,
+    ids: &[String],
+) {
     let text = |v: &toml::Value| match v {
         toml::Value::String(s) => s.clone(),
         other => other.to_string(),
     };
     for (key, value) in table {
         let name = key.get_ref().as_str();
-        if matches!(name, "move" | "range") {
-            let Some(arms) = value.get_ref().as_table() else {
-                r.at(Some(value.span()), format!("option {name} must be a table like {{ infantry = 1, cavalry = 2 }}"));
+        if matches!(name, "move" | "range" | "strength" | "modifier" | "quality" | "exhaustion") {
+            let Some(entries) = value.get_ref().as_table() else {
+                let example = match name {
+                    "modifier" => "{ cover = -1, not_moved = 1 }",
+                    "quality" => "{ veteran = 1, green = -1 }",
+                    "exhaustion" => "{ union = 3 }",
+                    _ => "{ infantry = 1, cavalry = 2 }",
+                };
+                r.at(Some(value.span()), format!("option {name} must be a table like {example}"));
                 continue;
             };
-            for (arm, v) in arms {
-                if let Err(e) = options.set(&format!("{name}.{arm}"), &text(v)) {
+            for (entry, v) in entries {
+                let entry = if name == "exhaustion" {
+                    match ids.iter().position(|id| id == entry) {
+                        Some(0) => "A".to_string(),
+                        Some(_) => "B".to_string(),
+                        None => {
+                            let known = ids.join(", ");
+                            r.at(
+                                Some(value.span()),
+                                format!("option exhaustion.{entry}: no side '{entry}' (sides: {known})"),
+                            );
+                            continue;
+                        }
+                    }
+                } else {
+                    entry.clone()
+                };
+                if let Err(e) = options.set(&format!("{name}.{entry}"), &text(v)) {
                     r.at(Some(value.span()), e.to_string());
                 }
             }

@@ -109,7 +109,7 @@ impl Games {
         let scenario = Scenario::parse(&text, &file).map_err(ApiError::Scenario)?;
         let mut options: Options = scenario.options;
         for (k, v) in req.options.pairs()? {
-            options.set(&k, &v).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+            scenario.set_option(&mut options, &k, &v).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
         }
         let computer = |n: &Option<String>| -> ApiResult<PlayerKind> {
             let name = n.clone().unwrap_or_else(|| "greedy".to_string());

@@ -49,7 +49,7 @@ impl Summary {
         Summary {
             title: b.scenario().name.clone(),
             turn: b.turn(),
-            turns: b.scenario().turns,
+            turns: b.turn_limit(),
             decisions: live.decisions(),
             to_act: match b.to_act() {
                 ToAct::Side(s) => Some(s),
