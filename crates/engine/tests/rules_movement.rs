@@ -277,3 +277,20 @@ fn r5_5_a_gun_that_retreats_loses_its_own_ranging() {
     assert_mods(&mods, &[]);
     assert_eq!(needed, 5);
 }
+
+#[test]
+fn r5_4_after_fire_and_move_a_unit_may_stay_keeping_its_facing_with_an_enemy_on_its_flank() {
+    // Blue infantry on c2 facing N fires at c3 and stays; Grey's d2 is on its east flank. Staying as it is keeps
+    // both its square and its facing: it is never forced to turn (R5.4). Turning in place must face an enemy.
+    let mut b = Setup::open(5, 5).unit("A inf c2 N").unit("B inf c4 S").unit("B inf d2 W").battle();
+    start(&mut b, u(0));
+    act(&mut b, Action::FireMove { target: u(1) });
+    roll(&mut b, 1); // a miss: the target stays, nothing vacated
+    let legal = b.legal_actions();
+    assert!(legal.contains(&Action::Advance { to: sq("c2"), facing: Dir::N }), "stay, keep facing: {legal:?}");
+    assert!(legal.contains(&Action::Advance { to: sq("c2"), facing: Dir::E }), "or turn to the enemy on d2");
+    assert!(!legal.contains(&Action::Advance { to: sq("c2"), facing: Dir::W }), "but not away from it (R5.4)");
+    refused(&mut b, Action::Advance { to: sq("c2"), facing: Dir::S }, "R5.4");
+    act(&mut b, Action::Advance { to: sq("c2"), facing: Dir::N });
+    assert_eq!(b.unit(u(0)).facing, Dir::N);
+}

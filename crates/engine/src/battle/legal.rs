@@ -105,7 +105,9 @@ impl Battle {
             };
             return Err(why);
         }
-        if !self.facings_at(to, &occ)[facing.index()] {
+        // R5.4: a unit keeping both its square and its facing is never forced to turn.
+        let keeps = to == at && facing == self.units[unit.index()].facing;
+        if !keeps && !self.facings_at(to, &occ)[facing.index()] {
             let why = format!("a unit ending next to an enemy must face one; {facing} does not");
             return Err(Illegal::new("R5.4", why));
         }
@@ -280,7 +282,9 @@ impl Battle {
         let mut add = |to: Square| {
             let facings = self.facings_at(to, occ);
             for d in Dir::ALL {
-                if facings[d.index()] && (include_stay || to != state.at || d != state.facing) {
+                // Staying as it is (after Fire & Move) is allowed whatever the enemies around (R5.4).
+                let keeps = to == state.at && d == state.facing;
+                if (facings[d.index()] || keeps) && (include_stay || !keeps) {
                     visit(to, d);
                 }
             }
