@@ -1,8 +1,8 @@
 //! Value parsers shared by the subcommands, so that the same mistake reads the same and exits with 2 (bad usage)
-//! in every one: `--set`, `--players`, `--compare`, `--games`.
+//! in every one: `--set`, `--players`, `--compare`, `--games`, `--shard`, `--save-only`.
 
 use pacw_engine::{Options, Scenario};
-use pacw_sim::Compare;
+use pacw_sim::{Axis, Shard};
 
 /// `--set OPTION=VALUE`: a rule option (RULES.md R11), checked against the engine's ranges (an exhaustion point
 /// names a side of the scenario: it is checked with the scenario, by [`apply_sets`]).
@@ -27,9 +27,23 @@ pub fn players(text: &str) -> Result<[String; 2], String> {
     pacw_sim::parse_players(text).map_err(|e| e.to_string())
 }
 
-/// `--compare OPTION=V1,V2,...`.
-pub fn compare(text: &str) -> Result<Compare, String> {
-    Compare::parse(text).map_err(|e| e.to_string())
+/// `--compare OPTION=V1,V2,...` or `OPTION=LO..HI`.
+pub fn compare(text: &str) -> Result<Axis, String> {
+    Axis::parse(text).map_err(|e| e.to_string())
+}
+
+/// `--shard K/N`.
+pub fn shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| e.to_string())
+}
+
+/// Game numbers and ranges, as `--save-only 0-9,42` gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameList(pub Vec<std::ops::RangeInclusive<usize>>);
+
+/// `--save-only 0-9,42`.
+pub fn save_only(text: &str) -> Result<GameList, String> {
+    pacw_sim::SaveGames::parse_only(text).map(GameList).map_err(|e| e.to_string())
 }
 
 /// A count of games: a whole number, at least 1.

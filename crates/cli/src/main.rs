@@ -4,11 +4,11 @@ mod args;
 mod board;
 mod check;
 mod games;
+mod lab;
 mod odds;
 mod play;
 mod replay;
 mod serve;
-mod simulate;
 mod source;
 
 use clap::{Parser, Subcommand};
@@ -60,7 +60,13 @@ enum Command {
         legal: bool,
     },
     /// Simulate many computer-vs-computer games, with statistics, intervals, charts and reports.
-    Simulate(simulate::SimulateArgs),
+    Simulate(lab::simulate::SimulateArgs),
+    /// Combine the shards of a simulation (`simulate --shard K/N`) into its report.
+    Merge(lab::merge::MergeArgs),
+    /// Which numbers of the combat system matter: each modifier, strength and quality changed in turn.
+    Sensitivity(lab::sensitivity::SensitivityArgs),
+    /// Tune a scenario's turn limit, exhaustion and objective points toward an even game.
+    Balance(lab::balance::BalanceArgs),
     /// List the shipped scenarios.
     Scenarios,
     /// Start the web app (also what `pacw` alone does): play in the browser, solo, hot-seat or on two machines.
@@ -77,7 +83,10 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Odds(args)) => odds::run(args),
         Some(Command::Replay { file, json, legal }) => replay::run(&file, json, legal),
-        Some(Command::Simulate(args)) => simulate::run_simulate(args),
+        Some(Command::Simulate(args)) => lab::simulate::run_simulate(args),
+        Some(Command::Merge(args)) => lab::merge::run(args),
+        Some(Command::Sensitivity(args)) => lab::sensitivity::run_sensitivity(args),
+        Some(Command::Balance(args)) => lab::balance::run(args),
         Some(Command::Scenarios) => scenarios(),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),

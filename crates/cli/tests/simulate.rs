@@ -1,4 +1,6 @@
-//! End-to-end tests of `pacw simulate`: JSON fields, reports on disk, determinism across threads, bad usage.
+//! End-to-end tests of the laboratory's commands: `pacw simulate` (JSON fields, reports on disk, determinism
+//! across threads, grids, shards and `pacw merge`, saved games, variant files, several scenarios, bad usage),
+//! `pacw sensitivity` and `pacw balance`.
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -70,9 +72,202 @@ fn compare_gives_variants_side_by_side_with_tested_differences() {
     }
     assert_eq!(v["games"], 60);
     let differences = v["differences"].as_array().unwrap();
-    assert_eq!(differences.len(), 9, "3 pairs × (first side wins, draws, shaken units hit again)");
-    assert!(differences.iter().all(|d| d["p_value"].is_number() && d["significant"].is_boolean()));
-    assert!(v["test"].as_str().unwrap().contains("z-test"));
+    assert_eq!(differences.len(), 3 * 8, "3 pairs × 8 statistics");
+    assert!(
+        differences
+            .iter()
+            .all(|d| d["p_value"].is_number() && d["p_holm"].is_number() && d["significant"].is_boolean())
+    );
+    let wins = &differences[0];
+    assert_eq!((wins["metric"].as_str(), wins["test"].as_str()), (Some("first side wins"), Some("McNemar")));
+    assert!(wins["paired"]["low"].is_number() && wins["unpaired"]["high"].is_number());
+    assert!(v["test"].as_str().unwrap().contains("Holm"));
+}
+
+#[test]
+fn a_range_and_a_second_compare_make_a_grid_with_a_sweep_chart() {
+    let dir = temp_dir("grid");
+    let d = dir.to_string_lossy().into_owned();
+    let args = [
+        "simulate",
+        "meeting-engagement",
+        "--games",
+        "6",
+        "--compare",
+        "to_hit=4..6",
+        "--compare",
+        "once_per_turn=false,true",
+        "--out",
+        &d,
+        "--json",
+    ];
+    let v = json(&args);
+    let labels: Vec<&str> = v["variants"].as_array().unwrap().iter().map(|x| x["label"].as_str().unwrap()).collect();
+    assert_eq!(labels.len(), 6);
+    assert_eq!(labels[1], "to_hit=4 once_per_turn=true");
+    assert_eq!(v["variants"][5]["settings"]["to_hit"], "6");
+    // More than four variants: each is compared with the first.
+    assert_eq!(v["differences"].as_array().unwrap().len(), 5 * 8);
+    let sweep = std::fs::read_to_string(dir.join("sweep.svg")).unwrap();
+    assert!(sweep.contains("once_per_turn=true") && sweep.contains("to_hit"));
+    assert!(std::fs::read_to_string(dir.join("index.html")).unwrap().contains("src=\"sweep.svg\""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_merge_into_exactly_the_unsharded_report() {
+    let dir = temp_dir("shards");
+    let base = ["simulate", "bloody-lane", "--games", "10", "--seed", "4", "--compare", "to_hit=4,5"];
+    let mut whole = json(&[&base[..], &["--json"]].concat());
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let out_dir = dir.join(format!("s{k}")).to_string_lossy().into_owned();
+        let shard = format!("{k}/3");
+        let out = pacw(&[&base[..], &["--shard", &shard, "--out", &out_dir]].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("pacw merge"));
+        shards.push(out_dir);
+    }
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.push("--json");
+    let mut merged = json(&args);
+    for v in [&mut whole, &mut merged] {
+        for volatile in ["seconds", "games_per_second", "threads", "command"] {
+            v.as_object_mut().unwrap().remove(volatile);
+        }
+    }
+    assert_eq!(merged, whole);
+    let out = pacw(&["merge", &shards[0], &shards[1]]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("missing shards 3/3"), "{}", text(&out.stderr));
+    let out = pacw(&[&base[..], &["--shard", "4/3", "--out", &shards[0]]].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn saved_games_open_in_replay_and_games_csv_names_them() {
+    let dir = temp_dir("saves");
+    let (saves, report) = (dir.join("saves"), dir.join("report"));
+    let out = pacw(&[
+        "simulate",
+        "meeting-engagement",
+        "--games",
+        "4",
+        "--players",
+        "greedy,random",
+        "--save-games",
+        &saves.to_string_lossy(),
+        "--save-only",
+        "1-2",
+        "--out",
+        &report.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Saved 2 games"));
+    let csv = std::fs::read_to_string(report.join("games.csv")).unwrap();
+    let named: Vec<&str> = csv.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert_eq!(named, ["", "meeting-engagement-base-00001.json", "meeting-engagement-base-00002.json", ""]);
+    let replay = pacw(&["replay", &saves.join(named[1]).to_string_lossy()]);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(text(&replay.stdout).contains("wins") || text(&replay.stdout).contains("draw"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_variant_file_applies_to_every_scenario_and_the_report_names_it() {
+    let dir = temp_dir("variant");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("no-cover.toml");
+    std::fs::write(
+        &file,
+        "name = \"No cover\"\ndescription = \"Cover gives nothing.\"\n[options]\nmodifier = { cover = 0 }\n",
+    )
+    .unwrap();
+    let v = json(&[
+        "simulate",
+        "meeting-engagement",
+        "bloody-lane",
+        "--games",
+        "4",
+        "--variant",
+        &file.to_string_lossy(),
+        "--json",
+    ]);
+    assert_eq!(v["variant_file"]["name"], "No cover");
+    assert_eq!(v["scenario"], "all 2 scenarios");
+    assert_eq!(v["games"], 8);
+    let scenarios = v["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), 2);
+    assert_eq!(scenarios[1]["scenario"], "Bloody Lane");
+    assert!(scenarios.iter().all(|s| s["options"]["modifier.cover"] == "0"));
+    std::fs::write(&file, "name = \"Bad\"\ncolour = \"red\"\n").unwrap();
+    let out = pacw(&["simulate", "meeting-engagement", "--games", "4", "--variant", &file.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("colour"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_players_replaces_the_first_player() {
+    let v = json(&[
+        "simulate",
+        "meeting-engagement",
+        "--games",
+        "4",
+        "--players",
+        "random,greedy",
+        "--compare",
+        "players=random,greedy",
+        "--json",
+    ]);
+    let variants = v["variants"].as_array().unwrap();
+    assert_eq!(variants[1]["player_names"], serde_json::json!(["greedy", "greedy"]));
+    assert_eq!(variants[0]["player_names"], serde_json::json!(["random", "greedy"]));
+    assert_eq!(variants[1]["players"][0]["name"], "greedy (1)");
+}
+
+#[test]
+fn sensitivity_ranks_every_change_of_the_ten_numbers() {
+    let v = json(&["sensitivity", "meeting-engagement", "--games", "10", "--json"]);
+    let table = &v["tables"][0];
+    let rows = table["rows"].as_array().unwrap();
+    assert!(rows.len() >= 20, "{} changes", rows.len());
+    assert_eq!(table["verdicts"].as_array().unwrap().len(), 10);
+    let evidence: Vec<f64> = rows.iter().map(|r| r["evidence"].as_f64().unwrap()).collect();
+    assert!(evidence.windows(2).all(|w| w[0] >= w[1]));
+    let out = pacw(&["sensitivity", "meeting-engagement", "--games", "4"]);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("Verdicts"));
+}
+
+#[test]
+fn balance_writes_the_scenario_with_only_its_numbers_changed() {
+    let dir = temp_dir("balance");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("balanced.toml");
+    let out = pacw(&[
+        "balance",
+        "meeting-engagement",
+        "--games",
+        "64",
+        "--tune",
+        "turns",
+        "--out",
+        &out_file.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("first side's score"), "{}", text(&out.stdout));
+    let balanced = std::fs::read_to_string(&out_file).unwrap();
+    let original =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/meeting-engagement.toml"))
+            .unwrap();
+    let differing = original.lines().zip(balanced.lines()).filter(|(a, b)| a != b).count();
+    assert!(differing <= 1, "only the turns line may differ");
+    let out = pacw(&["balance", "meeting-engagement", "--tune", "weather"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -108,14 +303,14 @@ fn out_writes_json_csv_charts_and_an_html_report_that_shows_them() {
     assert_eq!(results["variants"].as_array().unwrap().len(), 2);
     let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
     assert_eq!(csv.lines().count(), 41, "a header and 40 games");
-    assert!(csv.starts_with("variant,game,seed,player_a,player_b,winner"));
+    assert!(csv.starts_with("scenario,variant,game,seed,player_a,player_b,winner"));
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-    for svg in ["win_rates.svg", "game_length.svg", "outcomes.svg"] {
+    for svg in ["win_rates.svg", "game_length.svg", "outcomes.svg", "attack_outcomes.svg", "shaken_again.svg"] {
         assert!(html.contains(&format!("src=\"{svg}\"")), "index.html shows {svg}");
         let chart = std::fs::read_to_string(dir.join(svg)).unwrap();
         assert!(chart.starts_with("<svg") && chart.contains("<text"), "{svg} has text");
     }
-    assert!(html.contains("z-test"));
+    assert!(html.contains("McNemar"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -130,6 +325,11 @@ fn bad_usage_exits_2_with_a_clear_message() {
         (vec!["--games", "5", "--compare", "nonsense=1,2"], "unknown option 'nonsense'"),
         (vec!["--games", "0"], "--games"),
         (vec!["--games", "5", "--threads", "0"], "--threads"),
+        (vec!["--games", "5", "--compare", "to_hit=6..3"], "--compare"),
+        (vec!["--games", "5", "--compare", "to_hit=3,4", "--compare", "to_hit=5"], "twice"),
+        (vec!["--games", "5", "--compare", "a=1", "--compare", "b=1", "--compare", "c=1"], "at most twice"),
+        (vec!["--games", "5", "--shard", "1/2"], "--out"),
+        (vec!["--games", "5", "--save-only", "1-2"], "--save-games"),
     ] {
         let all: Vec<&str> = ["simulate", "meeting-engagement"].into_iter().chain(args.iter().copied()).collect();
         let out = pacw(&all);
@@ -158,9 +358,21 @@ fn help_describes_every_flag() {
     let out = pacw(&["simulate", "--help"]);
     assert!(out.status.success());
     let help = text(&out.stdout);
-    for flag in
-        ["--games", "--seed", "--players", "--set", "--compare", "--threads", "--out", "--json", "--fixed-sides"]
-    {
+    for flag in [
+        "--games",
+        "--seed",
+        "--players",
+        "--set",
+        "--compare",
+        "--threads",
+        "--out",
+        "--json",
+        "--fixed-sides",
+        "--variant",
+        "--shard",
+        "--save-games",
+        "--save-only",
+    ] {
         assert!(help.contains(flag), "{flag} in --help");
     }
 }

@@ -294,7 +294,7 @@ fn the_examples_of_help_and_the_readme_work_as_printed() {
     let dir = temp_dir("examples");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     // The README's commands run from the repository's own files.
-    for entry in ["scenarios"] {
+    for entry in ["scenarios", "variants"] {
         let to = dir.join(entry);
         std::fs::create_dir_all(&to).unwrap();
         for f in std::fs::read_dir(root.join(entry)).unwrap() {
@@ -304,7 +304,7 @@ fn the_examples_of_help_and_the_readme_work_as_printed() {
     }
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let mut lines = examples(&readme);
-    for sub in ["check", "show", "play", "odds", "replay", "simulate", "games"] {
+    for sub in ["check", "show", "play", "odds", "replay", "simulate", "merge", "sensitivity", "balance", "games"] {
         let help = pacw_in(&dir, &[sub, "--help"], "");
         lines.extend(examples(&text(&help.stdout)));
     }

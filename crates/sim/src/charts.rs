@@ -1,31 +1,33 @@
-//! SVG charts of a simulation, drawn with plotters' SVG backend. Text is written as SVG `<text>` elements and laid
-//! out with plotters' built-in size estimate, so no font file is needed: the browser renders the text.
+//! SVG charts of a report, drawn with plotters' SVG backend. Text is written as SVG `<text>` elements and laid out
+//! with plotters' built-in size estimate, so no font file is needed: the browser renders the text.
+//!
+//! Colours mean one thing throughout: blue and red are the scenario's first and second side, grey a draw, green
+//! and orange the two players, and each variant has its own colour from [`VARIANT_COLOURS`], the same in every
+//! chart.
 
+use crate::compare::Difference;
 use crate::error::SimError;
-use crate::report::Report;
+use crate::report::{Part, Report};
 use crate::run::Simulation;
-use crate::stats::Summary;
+use crate::stats::{Rate, Summary};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// One chart: its file name, its title and the SVG text.
+/// One chart: its file name, its title (drawn in the chart) and a caption that says how to read it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chart {
-    /// The file name, as written by [`crate::report::write_dir`].
-    pub file: &'static str,
-    /// A title, for captions.
+    /// The scenario whose part of the report it shows, or `None` for the main part.
+    pub part: Option<usize>,
+    /// The file name, as [`crate::site::write_dir`] writes it.
+    pub file: String,
+    /// The title drawn in the chart.
     pub title: String,
+    /// A sentence under the chart in the HTML report: what to look for, not the title again.
+    pub caption: String,
     /// The SVG document.
     pub svg: String,
 }
-
-/// The win rates chart's file name.
-pub const WIN_RATES: &str = "win_rates.svg";
-/// The game length chart's file name.
-pub const GAME_LENGTH: &str = "game_length.svg";
-/// The outcome mix chart's file name.
-pub const OUTCOMES: &str = "outcomes.svg";
 
 const FONT: &str = "sans-serif";
 const SIDE_A: RGBColor = RGBColor(52, 101, 164);
@@ -33,13 +35,27 @@ const SIDE_B: RGBColor = RGBColor(204, 40, 40);
 const DRAW: RGBColor = RGBColor(150, 150, 150);
 const PLAYER_1: RGBColor = RGBColor(78, 154, 6);
 const PLAYER_2: RGBColor = RGBColor(245, 121, 0);
-const SERIES: [RGBColor; 6] = [SIDE_A, SIDE_B, PLAYER_1, PLAYER_2, RGBColor(117, 80, 123), RGBColor(193, 125, 17)];
+/// Each variant's colour, by its index (repeating after eight): none is a side's, a draw's or a player's colour.
+pub const VARIANT_COLOURS: [RGBColor; 8] = [
+    RGBColor(117, 112, 179),
+    RGBColor(231, 41, 138),
+    RGBColor(230, 171, 2),
+    RGBColor(166, 118, 29),
+    RGBColor(23, 190, 207),
+    RGBColor(188, 189, 34),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+fn variant_colour(v: usize) -> RGBColor {
+    VARIANT_COLOURS[v % VARIANT_COLOURS.len()]
+}
 
 type Drawn = Result<(), Box<dyn std::error::Error>>;
 
 /// Draws into an SVG string of the given size.
 fn svg(
-    file: &'static str,
+    file: &str,
     size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Drawn,
 ) -> Result<String, SimError> {
@@ -73,15 +89,6 @@ fn legend(area: &DrawingArea<SVGBackend, Shift>, items: &[(String, RGBColor)]) -
     Ok(())
 }
 
-/// Every chart of the report: win rates, game length, outcome mix.
-pub fn all(report: &Report, sim: &Simulation) -> Result<Vec<Chart>, SimError> {
-    Ok(vec![
-        Chart { file: WIN_RATES, title: "Win rates with 95% Wilson intervals".into(), svg: win_rates(report)? },
-        Chart { file: OUTCOMES, title: "Outcome mix".into(), svg: outcomes(report)? },
-        Chart { file: GAME_LENGTH, title: "Game length".into(), svg: game_length(report, sim)? },
-    ])
-}
-
 /// The label of the integer `x` among `labels`, or nothing between them.
 fn category(labels: &[String], x: f64) -> String {
     let i = x.round();
@@ -92,38 +99,54 @@ fn category(labels: &[String], x: f64) -> String {
     }
 }
 
-/// Grouped bars with 95% intervals: per variant, each side's win rate, the draw rate and each player's win rate.
-pub fn win_rates(report: &Report) -> Result<String, SimError> {
-    let columns = report.columns();
-    let labels: Vec<String> = columns.iter().map(|(l, _)| l.clone()).collect();
-    let s0 = columns[0].1;
-    type Pick = Box<dyn Fn(&Summary) -> (f64, f64, f64)>;
-    let bars: Vec<(String, RGBColor, Pick)> = vec![
-        (format!("{} wins", s0.sides[0].name), SIDE_A, Box::new(|s: &Summary| triple(&s.sides[0].results))),
-        (format!("{} wins", s0.sides[1].name), SIDE_B, Box::new(|s: &Summary| triple(&s.sides[1].results))),
-        (
-            "draws".to_string(),
-            DRAW,
-            Box::new(|s: &Summary| (s.draw_rate.rate, s.draw_rate.ci_low, s.draw_rate.ci_high)),
-        ),
-        (format!("{} wins", s0.players[0].name), PLAYER_1, Box::new(|s: &Summary| triple(&s.players[0].results))),
-        (format!("{} wins", s0.players[1].name), PLAYER_2, Box::new(|s: &Summary| triple(&s.players[1].results))),
-    ];
-    let top = columns.iter().flat_map(|(_, s)| bars.iter().map(move |(_, _, f)| f(s).2)).fold(0.0f64, f64::max);
+/// A value with its 95% interval: (value, low, high).
+type Point = (f64, f64, f64);
+
+fn rate_point(r: &Rate) -> Option<Point> {
+    (r.of > 0).then_some((r.rate, r.ci_low, r.ci_high))
+}
+
+/// A series of grouped bars: its legend label, colour and one value (or none) per category.
+struct Series {
+    label: String,
+    colour: RGBColor,
+    values: Vec<Option<Point>>,
+}
+
+/// Draws an error bar from `low` to `high` at `x`, capped `cap` wide each way.
+fn whisker(x: f64, low: f64, high: f64, cap: f64) -> [PathElement<(f64, f64)>; 3] {
+    let style = BLACK.stroke_width(1);
+    [
+        PathElement::new(vec![(x, low), (x, high)], style),
+        PathElement::new(vec![(x - cap, low), (x + cap, low)], style),
+        PathElement::new(vec![(x - cap, high), (x + cap, high)], style),
+    ]
+}
+
+/// Grouped vertical bars with 95% intervals: one group per category, one bar per series, shares on the y axis.
+fn grouped_bars(
+    file: &str,
+    title: &str,
+    y_desc: &str,
+    categories: &[String],
+    series: &[Series],
+) -> Result<String, SimError> {
+    let top = series.iter().flat_map(|s| s.values.iter().flatten().map(|p| p.2)).fold(0.0f64, f64::max);
     let top = ((top * 10.0).ceil() / 10.0 + 0.1).min(1.0);
-    let n = columns.len();
-    let width = 220 + 180 * n as u32;
+    let n = categories.len();
+    let label_chars = categories.iter().map(|c| c.chars().count()).max().unwrap_or(0) as u32;
+    let width = (160 + (40 + 30 * series.len() as u32).max(label_chars * 7 + 10) * n as u32).clamp(640, 1400);
     let height = 440;
-    svg(WIN_RATES, (width.max(640), height), |root| {
+    svg(file, (width, height), |root| {
         let (root, strip) = root.split_vertically(height - LEGEND);
-        legend(&strip, &bars.iter().map(|(name, colour, _)| (name.clone(), *colour)).collect::<Vec<_>>())?;
+        legend(&strip, &series.iter().map(|s| (s.label.clone(), s.colour)).collect::<Vec<_>>())?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("Win rates with 95% Wilson intervals", (FONT, 20))
+            .caption(title, (FONT, 20))
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(56)
             .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..top)?;
-        let label = |x: &f64| category(&labels, *x);
+        let label = |x: &f64| category(categories, *x);
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -131,36 +154,112 @@ pub fn win_rates(report: &Report) -> Result<String, SimError> {
             .x_labels(n)
             .x_label_formatter(&label)
             .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
-            .y_desc("share of games")
+            .y_desc(y_desc)
             .label_style((FONT, 13))
             .draw()?;
-        let k = bars.len() as f64;
-        let w = 0.8 / k;
-        for (b, (_, colour, pick)) in bars.iter().enumerate() {
-            let x0 = |v: usize| v as f64 - 0.4 + b as f64 * w;
-            let colour = *colour;
-            chart.draw_series(columns.iter().enumerate().map(|(v, (_, s))| {
-                Rectangle::new([(x0(v) + 0.01, 0.0), (x0(v) + w - 0.01, pick(s).0)], colour.filled())
+        let w = 0.8 / series.len().max(1) as f64;
+        for (b, s) in series.iter().enumerate() {
+            let x0 = |c: usize| c as f64 - 0.4 + b as f64 * w;
+            chart.draw_series(s.values.iter().enumerate().filter_map(|(c, p)| {
+                p.map(|(v, _, _)| Rectangle::new([(x0(c) + 0.01, 0.0), (x0(c) + w - 0.01, v)], s.colour.filled()))
             }))?;
-            for (v, (_, s)) in columns.iter().enumerate() {
-                let (_, low, high) = pick(s);
-                let mid = x0(v) + w / 2.0;
-                let cap = w / 4.0;
-                let style = BLACK.stroke_width(1);
-                chart.draw_series([
-                    PathElement::new(vec![(mid, low), (mid, high)], style),
-                    PathElement::new(vec![(mid - cap, low), (mid + cap, low)], style),
-                    PathElement::new(vec![(mid - cap, high), (mid + cap, high)], style),
-                ])?;
+            for (c, p) in s.values.iter().enumerate() {
+                if let Some((_, low, high)) = p {
+                    chart.draw_series(whisker(x0(c) + w / 2.0, *low, *high, w / 4.0))?;
+                }
             }
         }
         Ok(())
     })
 }
 
+/// A file name for chart `name` of a part: plain for the main part, prefixed with the scenario for the others.
+fn file_name(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() { format!("{name}.svg") } else { format!("{prefix}-{name}.svg") }
+}
+
+/// Every chart of the report: for the main part, then for each scenario (files prefixed by its file's stem).
+pub fn all(report: &Report, sim: &Simulation) -> Result<Vec<Chart>, SimError> {
+    let mut charts = part_charts(&report.main, sim, None, "", report)?;
+    for (s, part) in report.scenarios.iter().enumerate() {
+        let stem = std::path::Path::new(&sim.config.scenarios[s].file)
+            .file_stem()
+            .map_or(format!("scenario{s}"), |x| x.to_string_lossy().to_string());
+        charts.extend(part_charts(part, sim, Some(s), &stem, report)?);
+    }
+    Ok(charts)
+}
+
+/// The charts of one part.
+fn part_charts(
+    part: &Part,
+    sim: &Simulation,
+    s: Option<usize>,
+    prefix: &str,
+    report: &Report,
+) -> Result<Vec<Chart>, SimError> {
+    let mut charts = vec![
+        win_rates(part, prefix)?,
+        outcomes(part, prefix)?,
+        game_length(part, sim, s, prefix)?,
+        attack_outcomes(part, prefix)?,
+        shaken_again(part, prefix)?,
+        kill_rates(part, prefix)?,
+        doubles(part, prefix)?,
+    ];
+    charts.extend(sweep(part, report, prefix)?);
+    for chart in &mut charts {
+        chart.part = s;
+    }
+    Ok(charts)
+}
+
+fn side_series(s0: &Summary) -> [(String, RGBColor); 5] {
+    [
+        (format!("{} wins", s0.sides[0].name), SIDE_A),
+        (format!("{} wins", s0.sides[1].name), SIDE_B),
+        ("draws".to_string(), DRAW),
+        (format!("{} wins", s0.players[0].name), PLAYER_1),
+        (format!("{} wins", s0.players[1].name), PLAYER_2),
+    ]
+}
+
+/// Grouped bars with 95% intervals: per variant, each side's win rate, the draw rate and each player's win rate.
+pub fn win_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
+    let columns = part.columns();
+    let labels: Vec<String> = columns.iter().map(|(l, _)| l.clone()).collect();
+    let picks: [fn(&Summary) -> Rate; 5] = [
+        |s| s.sides[0].results.win(),
+        |s| s.sides[1].results.win(),
+        |s| s.draw_rate,
+        |s| s.players[0].results.win(),
+        |s| s.players[1].results.win(),
+    ];
+    let series: Vec<Series> = side_series(columns[0].1)
+        .into_iter()
+        .zip(picks)
+        .map(|((label, colour), pick)| Series {
+            label,
+            colour,
+            values: columns.iter().map(|(_, s)| rate_point(&pick(s))).collect(),
+        })
+        .collect();
+    let file = file_name(prefix, "win_rates");
+    let title = "Win rates with 95% Wilson intervals";
+    Ok(Chart {
+        part: None,
+        svg: grouped_bars(&file, title, "share of games", &labels, &series)?,
+        file,
+        title: title.into(),
+        caption: "Bars that share a colour compare one side (or player) across the variants; a whisker is the 95% \
+                  interval, so bars whose whiskers do not overlap differ beyond chance."
+            .into(),
+    })
+}
+
 /// Stacked horizontal bars per variant, the first at the top: first side wins, draws, second side wins.
-pub fn outcomes(report: &Report) -> Result<String, SimError> {
-    let columns = report.columns();
+pub fn outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
+    let columns = part.columns();
     let n = columns.len();
     // Drawn bottom-up, so the first variant is the top bar.
     let labels: Vec<String> = columns.iter().rev().map(|(l, _)| l.clone()).collect();
@@ -172,11 +271,13 @@ pub fn outcomes(report: &Report) -> Result<String, SimError> {
     ];
     let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32 * 8 + 20;
     let height = 110 + 60 * n as u32 + LEGEND;
-    svg(OUTCOMES, (760, height), |root| {
+    let file = file_name(prefix, "outcomes");
+    let title = "Outcome mix";
+    let svg = svg(&file, (760 + label_width / 2, height), |root| {
         let (root, strip) = root.split_vertically(height - LEGEND);
         legend(&strip, &parts)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("Outcome mix", (FONT, 20))
+            .caption(title, (FONT, 20))
             .margin(12)
             .x_label_area_size(30)
             .y_label_area_size(label_width)
@@ -192,13 +293,13 @@ pub fn outcomes(report: &Report) -> Result<String, SimError> {
             .label_style((FONT, 13))
             .draw()?;
         let centre = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
-        for (part, (_, colour)) in parts.iter().enumerate() {
+        for (piece, (_, colour)) in parts.iter().enumerate() {
             let span = |s: &Summary| {
                 let g = s.games.max(1) as f64;
                 let shares =
                     [s.sides[0].results.wins as f64 / g, s.draws as f64 / g, s.sides[1].results.wins as f64 / g];
-                let start: f64 = shares[..part].iter().sum();
-                (start, start + shares[part])
+                let start: f64 = shares[..piece].iter().sum();
+                (start, start + shares[piece])
             };
             let y = |v: usize| (n - 1 - v) as f64;
             chart.draw_series(columns.iter().enumerate().map(|(v, (_, s))| {
@@ -212,36 +313,47 @@ pub fn outcomes(report: &Report) -> Result<String, SimError> {
             }))?;
         }
         Ok(())
+    })?;
+    Ok(Chart {
+        part: None,
+        file,
+        title: title.into(),
+        caption: "How each variant's games ended, all games adding up to 100%: the wider the grey, the more draws."
+            .into(),
+        svg,
     })
 }
 
 /// Two histograms side by side: games by the turn they ended in, and by unit activations (share of each variant's
 /// games).
-pub fn game_length(report: &Report, sim: &Simulation) -> Result<String, SimError> {
-    let columns = report.columns();
+pub fn game_length(part: &Part, sim: &Simulation, s: Option<usize>, prefix: &str) -> Result<Chart, SimError> {
+    let columns = part.columns();
     let n = columns.len();
+    let records = sim.records_in(s);
     let max_turn = columns.iter().map(|(_, s)| s.length.turns_histogram.len()).max().unwrap_or(1).max(1);
-    let lo = sim.records.iter().map(|r| r.stats.activations).min().unwrap_or(0);
-    let hi = sim.records.iter().map(|r| r.stats.activations).max().unwrap_or(0);
+    let lo = records.iter().map(|r| r.stats.activations).min().unwrap_or(0);
+    let hi = records.iter().map(|r| r.stats.activations).max().unwrap_or(0);
     let bin = ((hi - lo + 1) as f64 / 24.0).ceil().max(1.0) as u32;
     let bins = ((hi - lo) / bin + 1) as usize;
     let activation_hist: Vec<Vec<f64>> = (0..n)
         .map(|v| {
-            let records: &[_] = if report.variants.is_empty() { &sim.records } else { sim.variant_records(v) };
+            let records = if part.variants.is_empty() { records.clone() } else { sim.records_of(s, v) };
             let mut h = vec![0.0; bins];
-            for r in records {
+            for r in &records {
                 h[((r.stats.activations - lo) / bin) as usize] += 1.0 / records.len() as f64;
             }
             h
         })
         .collect();
     let items: Vec<(String, RGBColor)> =
-        columns.iter().enumerate().map(|(v, (l, _))| (l.clone(), SERIES[v % SERIES.len()])).collect();
+        columns.iter().enumerate().map(|(v, (l, _))| (l.clone(), variant_colour(v))).collect();
     let height = 440;
-    svg(GAME_LENGTH, (1000, height), |root| {
+    let file = file_name(prefix, "game_length");
+    let title = "Game length";
+    let svg = svg(&file, (1000, height), |root| {
         let (root, strip) = root.split_vertically(height - LEGEND);
         legend(&strip, &items)?;
-        let root = root.titled("Game length", (FONT, 20))?;
+        let root = root.titled(title, (FONT, 20))?;
         let (left, right) = root.split_horizontally(480);
         let turn_top = columns
             .iter()
@@ -267,7 +379,7 @@ pub fn game_length(report: &Report, sim: &Simulation) -> Result<String, SimError
             .draw()?;
         let w = 0.8 / n as f64;
         for (v, (_, s)) in columns.iter().enumerate() {
-            let colour = SERIES[v % SERIES.len()];
+            let colour = variant_colour(v);
             let g = s.games.max(1) as f64;
             chart.draw_series(s.length.turns_histogram.iter().enumerate().map(|(t, &c)| {
                 let x0 = t as f64 + 1.0 - 0.4 + v as f64 * w;
@@ -292,7 +404,7 @@ pub fn game_length(report: &Report, sim: &Simulation) -> Result<String, SimError
             .label_style((FONT, 12))
             .draw()?;
         for (v, hist) in activation_hist.iter().enumerate() {
-            let colour = SERIES[v % SERIES.len()];
+            let colour = variant_colour(v);
             let mut points = vec![(lo as f64, 0.0)];
             for (i, &h) in hist.iter().enumerate() {
                 let x0 = (lo + bin * i as u32) as f64;
@@ -303,39 +415,328 @@ pub fn game_length(report: &Report, sim: &Simulation) -> Result<String, SimError
             chart.draw_series(LineSeries::new(points, colour.stroke_width(2)))?;
         }
         Ok(())
+    })?;
+    Ok(Chart {
+        part: None,
+        file,
+        title: title.into(),
+        caption: "Left, the turn each game ended in (a tall last bar: most games ran to the turn limit); right, how \
+                  many units were activated in a game."
+            .into(),
+        svg,
     })
 }
 
-/// A win rate and its interval, as the charts plot them.
-fn triple(r: &crate::stats::Results) -> (f64, f64, f64) {
-    (r.win_rate, r.ci_low, r.ci_high)
+/// The variants' series: one per column, in the variant's colour.
+fn variant_series(part: &Part, pick: impl Fn(&Summary) -> Vec<Option<Point>>) -> Vec<Series> {
+    part.columns()
+        .into_iter()
+        .enumerate()
+        .map(|(v, (label, s))| Series { label, colour: variant_colour(v), values: pick(s) })
+        .collect()
+}
+
+/// Shots against charges: each outcome's share of the attacks of each kind, per variant, with 95% intervals.
+pub fn attack_outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
+    let kinds = ["shooting", "charges"];
+    let outcomes = ["miss", "shaken", "retreat", "destroyed"];
+    let categories: Vec<String> =
+        kinds.iter().flat_map(|k| outcomes.iter().map(move |o| format!("{k}: {o}"))).collect();
+    let series = variant_series(part, |s| {
+        [&s.attacks.shooting, &s.attacks.charges]
+            .iter()
+            .flat_map(|m| [m.miss, m.shaken, m.retreat, m.destroyed].map(|c| rate_point(&Rate::new(c, m.attacks))))
+            .collect()
+    });
+    let file = file_name(prefix, "attack_outcomes");
+    let title = "Shooting against charges: what each attack did";
+    Ok(Chart {
+        part: None,
+        svg: grouped_bars(&file, title, "share of that kind of attack", &categories, &series)?,
+        file,
+        title: title.into(),
+        caption: "The left four groups add up to 100% of the shooting, the right four to 100% of the charges; a \
+                  variant with no attack of a kind has no bars there."
+            .into(),
+    })
+}
+
+/// Shaken units attacked again, hit again and recovered, per variant.
+pub fn shaken_again(part: &Part, prefix: &str) -> Result<Chart, SimError> {
+    let categories = ["attacked again", "hit again", "recovered by activation"].map(String::from).to_vec();
+    let series = variant_series(part, |s| {
+        [&s.shaken.attacked_again, &s.shaken.hit_again, &s.shaken.recovered].map(rate_point).to_vec()
+    });
+    let file = file_name(prefix, "shaken_again");
+    let title = "Shaken units before they recover";
+    Ok(Chart {
+        part: None,
+        svg: grouped_bars(&file, title, "share of shaken spells", &categories, &series)?,
+        file,
+        title: title.into(),
+        caption: "Of the times a unit became shaken: how often the enemy attacked it, and hit it, again before its \
+                  next activation rallied it (the seed's \"hit it twice\" question)."
+            .into(),
+    })
+}
+
+/// Kills per attack by the attacker's arm and quality, per variant.
+pub fn kill_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
+    let columns = part.columns();
+    let kinds: Vec<usize> = (0..columns[0].1.effectiveness.len())
+        .filter(|&k| columns.iter().any(|(_, s)| s.effectiveness[k].attacks > 0))
+        .collect();
+    let categories: Vec<String> = kinds
+        .iter()
+        .map(|&k| {
+            let e = &columns[0].1.effectiveness[k];
+            format!("{} {}", e.quality, e.arm)
+        })
+        .collect();
+    let series = variant_series(part, |s| kinds.iter().map(|&k| rate_point(&s.effectiveness[k].kills)).collect());
+    let file = file_name(prefix, "kill_rates");
+    let title = "Attacks that destroyed the target, by attacker";
+    Ok(Chart {
+        part: None,
+        svg: grouped_bars(&file, title, "share of its attacks", &categories, &series)?,
+        file,
+        title: title.into(),
+        caption: "Only kinds of unit that attacked are shown; the table \"Effectiveness by arm and quality\" adds \
+                  hits and losses."
+            .into(),
+    })
+}
+
+/// The double activation's weight: the win rate of the side with more double activations (and side doubles), and
+/// the share of kills made on a second activation.
+pub fn doubles(part: &Part, prefix: &str) -> Result<Chart, SimError> {
+    let categories = [
+        "side with more double activations wins",
+        "side with more side doubles wins",
+        "kills made on a second activation",
+    ]
+    .map(String::from)
+    .to_vec();
+    let series = variant_series(part, |s| {
+        vec![
+            rate_point(&s.doubles.more_double_activations.results.win()),
+            rate_point(&s.doubles.more_side_doubles.results.win()),
+            rate_point(&s.doubles.second_activation_kill_share),
+        ]
+    });
+    let file = file_name(prefix, "doubles");
+    let title = "What double activations are worth";
+    Ok(Chart {
+        part: None,
+        svg: grouped_bars(&file, title, "share", &categories, &series)?,
+        file,
+        title: title.into(),
+        caption: "Left two groups: of the games where one side had more, the share that side won (draws count as not \
+                  won). Right: of all units destroyed, those destroyed by a unit acting for the second time in a turn."
+            .into(),
+    })
+}
+
+/// The statistics a sweep charts against the value: (title, y axis, value with interval).
+type SweepStat = (&'static str, &'static str, fn(&Summary) -> Option<Point>);
+
+const SWEEP_STATS: [SweepStat; 6] = [
+    ("first side wins", "share of games", |s| rate_point(&s.sides[0].results.win())),
+    ("draws", "share of games", |s| rate_point(&s.draw_rate)),
+    ("turns", "mean turns", |s| Some((s.length.turns_mean, s.length.turns_ci.low, s.length.turns_ci.high))),
+    ("losses to shooting", "share of units destroyed", |s| rate_point(&s.attacks.losses_to_shooting)),
+    ("share of charges", "share of attacks", |s| rate_point(&s.attacks.charge_share)),
+    ("shaken units hit again", "share of shaken spells", |s| rate_point(&s.shaken.hit_again)),
+];
+
+/// For a numeric `--compare` axis: each statistic against the value, with 95% error bars; with a second axis, one
+/// line per value of it. `None` when no axis is numeric.
+pub fn sweep(part: &Part, report: &Report, prefix: &str) -> Result<Option<Chart>, SimError> {
+    let Some(x_axis) = report.compare.iter().position(|a| a.is_numeric()) else { return Ok(None) };
+    if part.variants.is_empty() {
+        return Ok(None);
+    }
+    let x_name = report.compare[x_axis].option.clone();
+    let line_axis = report.compare.iter().enumerate().find(|(i, _)| *i != x_axis).map(|(_, a)| a);
+    let lines: Vec<String> = line_axis.map_or(vec![String::new()], |a| a.values.clone());
+    let xs: Vec<f64> = report.compare[x_axis].values.iter().filter_map(|v| v.parse().ok()).collect();
+    let (x_lo, x_hi) = (xs.iter().copied().fold(f64::MAX, f64::min), xs.iter().copied().fold(f64::MIN, f64::max));
+    let pad = ((x_hi - x_lo) * 0.08).max(0.3);
+    // Per line, the points (x, value, low, high) of each statistic.
+    let points = |stat: &SweepStat, line: &str| -> Vec<(f64, Point)> {
+        part.variants
+            .iter()
+            .filter(|v| line_axis.is_none_or(|a| v.settings.get(&a.option).is_some_and(|x| x == line)))
+            .filter_map(|v| {
+                let x: f64 = v.settings.get(&x_name)?.parse().ok()?;
+                Some((x, stat.2(&v.summary)?))
+            })
+            .collect()
+    };
+    let (panel_w, panel_h) = (420u32, 300u32);
+    let width = panel_w * 3;
+    let height = panel_h * 2 + LEGEND + 40;
+    let title = format!("The statistics against {x_name}");
+    let file = file_name(prefix, "sweep");
+    let items: Vec<(String, RGBColor)> = match line_axis {
+        None => vec![(format!("95% intervals; {x_name} on the x axis"), variant_colour(0))],
+        Some(a) => lines.iter().enumerate().map(|(i, l)| (format!("{}={l}", a.option), variant_colour(i))).collect(),
+    };
+    let svg = svg(&file, (width, height), |root| {
+        let (root, strip) = root.split_vertically(height - LEGEND);
+        legend(&strip, &items)?;
+        let root = root.titled(&title, (FONT, 20))?;
+        let panels = root.split_evenly((2, 3));
+        for (stat, panel) in SWEEP_STATS.iter().zip(&panels) {
+            let all: Vec<(f64, Point)> = lines.iter().flat_map(|l| points(stat, l)).collect();
+            let hi = all.iter().map(|(_, p)| p.2).fold(0.0f64, f64::max);
+            let lo = all.iter().map(|(_, p)| p.1).fold(f64::MAX, f64::min).min(hi);
+            let is_share = stat.1.starts_with("share");
+            let (y_lo, y_hi) =
+                if is_share { (0.0, (hi * 1.15).clamp(0.05, 1.0)) } else { ((lo * 0.9).max(0.0), hi * 1.1 + 0.1) };
+            let mut chart = ChartBuilder::on(panel)
+                .caption(stat.0, (FONT, 15))
+                .margin(10)
+                .x_label_area_size(34)
+                .y_label_area_size(52)
+                .build_cartesian_2d((x_lo - pad)..(x_hi + pad), y_lo..y_hi)?;
+            let y_format = |y: &f64| if is_share { format!("{:.0}%", y * 100.0) } else { format!("{y:.1}") };
+            chart
+                .configure_mesh()
+                .light_line_style(TRANSPARENT)
+                .x_labels(xs.len().min(12))
+                .x_label_formatter(&|x| format!("{x:.0}"))
+                .y_label_formatter(&y_format)
+                .x_desc(x_name.as_str())
+                .y_desc(stat.1)
+                .label_style((FONT, 11))
+                .draw()?;
+            for (i, line) in lines.iter().enumerate() {
+                let colour = variant_colour(i);
+                // Lines side by side a little, so their error bars do not hide each other.
+                let shift = (i as f64 - (lines.len() as f64 - 1.0) / 2.0) * pad * 0.15;
+                let pts = points(stat, line);
+                chart
+                    .draw_series(LineSeries::new(pts.iter().map(|(x, p)| (x + shift, p.0)), colour.stroke_width(2)))?;
+                chart.draw_series(pts.iter().map(|(x, p)| Circle::new((x + shift, p.0), 3, colour.filled())))?;
+                for (x, p) in &pts {
+                    chart.draw_series(whisker(x + shift, p.1, p.2, pad * 0.08))?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Some(Chart {
+        part: None,
+        file,
+        title,
+        caption: "Each point is one variant; its bar is the 95% interval. A flat line means the number barely \
+                  matters for that statistic."
+            .into(),
+        svg,
+    }))
+}
+
+/// A tornado chart of one statistic's changes from the reference variant: one row per compared variant, sorted by
+/// the size of the change, a bar from zero to the change and its 95% interval; green where the statistic rose,
+/// purple where it fell. `differences` are those of one statistic.
+pub fn tornado(file: &str, title: &str, differences: &[&Difference]) -> Result<String, SimError> {
+    let mut rows: Vec<&&Difference> = differences.iter().collect();
+    rows.sort_by(|a, b| b.difference.abs().total_cmp(&a.difference.abs()));
+    // Drawn bottom-up: the largest change at the top.
+    rows.reverse();
+    let n = rows.len().max(1);
+    let scale = if rows.first().is_some_and(|d| d.is_rate) { 100.0 } else { 1.0 };
+    let extent = rows
+        .iter()
+        .map(|d| d.interval().low.abs().max(d.interval().high.abs()) * scale)
+        .fold(0.0f64, f64::max)
+        .max(1e-3)
+        * 1.1;
+    let labels: Vec<String> = rows.iter().map(|d| d.b.clone()).collect();
+    let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32 * 7 + 24;
+    let height = 90 + 26 * n as u32;
+    let unit = if scale == 100.0 { "points of percentage" } else { "change" };
+    svg(file, (640 + label_width, height), |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, (FONT, 18))
+            .margin(12)
+            .x_label_area_size(34)
+            .y_label_area_size(label_width)
+            .build_cartesian_2d(-extent..extent, -0.5f64..(n as f64 - 0.5))?;
+        let label = |y: &f64| category(&labels, *y);
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(TRANSPARENT)
+            .y_labels(n)
+            .y_label_formatter(&label)
+            .x_label_formatter(&|x| format!("{x:+.1}"))
+            .x_desc(unit)
+            .label_style((FONT, 12))
+            .draw()?;
+        chart.draw_series([PathElement::new(vec![(0.0, -0.5), (0.0, n as f64 - 0.5)], BLACK.stroke_width(1))])?;
+        for (y, d) in rows.iter().enumerate() {
+            let y = y as f64;
+            let colour = if d.difference >= 0.0 { PLAYER_1 } else { VARIANT_COLOURS[0] };
+            let v = d.difference * scale;
+            chart.draw_series([Rectangle::new(
+                [(0.0, y - 0.32), (v, y + 0.32)],
+                colour.mix(if d.significant { 1.0 } else { 0.45 }).filled(),
+            )])?;
+            let i = d.interval();
+            let style = BLACK.stroke_width(1);
+            chart.draw_series([
+                PathElement::new(vec![(i.low * scale, y), (i.high * scale, y)], style),
+                PathElement::new(vec![(i.low * scale, y - 0.15), (i.low * scale, y + 0.15)], style),
+                PathElement::new(vec![(i.high * scale, y - 0.15), (i.high * scale, y + 0.15)], style),
+            ])?;
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Compare, SimConfig};
+    use crate::config::{Axis, SimConfig};
     use crate::run::run;
     use pacw_engine::Scenario;
     use std::sync::Arc;
 
-    #[test]
-    fn charts_are_svg_with_text_and_need_no_font_file() {
+    fn report(axes: &[&str], games: usize) -> (Report, Simulation) {
         let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
         let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
-        c.games = 10;
+        c.games = games;
         c.threads = Some(1);
-        c.compare = Some(Compare::parse("initiative=cards,igougo").unwrap());
+        c.compare(axes.iter().map(|a| Axis::parse(a).unwrap()).collect()).unwrap();
         let sim = run(&c, &|| {}).unwrap();
-        let report = Report::new(&sim, None);
+        (Report::new(&sim, None), sim)
+    }
+
+    #[test]
+    fn charts_are_svg_with_text_and_need_no_font_file() {
+        let (report, sim) = report(&["initiative=cards,igougo"], 10);
         let charts = all(&report, &sim).unwrap();
-        assert_eq!(charts.len(), 3);
+        assert_eq!(charts.len(), 7, "no sweep without a numeric axis");
         for chart in &charts {
             assert!(chart.svg.starts_with("<svg"), "{}", chart.file);
             assert!(chart.svg.contains("<text"), "{}", chart.file);
+            assert_ne!(chart.caption, chart.title, "{}", chart.file);
         }
         assert!(charts[0].svg.contains("initiative=igougo"));
         assert!(charts[0].svg.contains("draws"));
         assert!(charts[2].svg.contains("Game length"));
+    }
+
+    #[test]
+    fn a_numeric_axis_gets_a_sweep_with_one_line_per_value_of_the_other() {
+        let (report, sim) = report(&["to_hit=4..6", "initiative=cards,igougo"], 6);
+        let charts = all(&report, &sim).unwrap();
+        let sweep = charts.iter().find(|c| c.file == "sweep.svg").expect("a sweep chart");
+        assert!(sweep.svg.contains("initiative=igougo") && sweep.svg.contains("first side wins"));
+        // A variant colour is used in the legend and for its line.
+        let colour = format!("#{:02X}{:02X}{:02X}", VARIANT_COLOURS[1].0, VARIANT_COLOURS[1].1, VARIANT_COLOURS[1].2);
+        assert!(sweep.svg.to_uppercase().contains(&colour), "{colour}");
     }
 }

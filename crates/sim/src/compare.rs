@@ -1,65 +1,205 @@
-//! Differences between variants: for each pair of variants, the first side's win rate, the draw rate and the share
-//! of shaken units hit again before they recover, with a two-proportion z-test of each difference.
+//! Differences between variants. Games are paired (the same seed and sides in every variant, [`crate::run`]), so
+//! a statistic measured once a game is compared game by game: McNemar's exact test for a yes/no outcome (did the
+//! first side win?), the paired t-test for a number (turns). Each difference also gets the interval it would have
+//! had from independent games, so the gain from pairing shows. Statistics that are shares of events rather than of
+//! games (losses to shooting, charges, shaken units hit again) are compared as independent proportions.
+//!
+//! The p-values of the comparisons of one statistic are adjusted with Holm's method: with several variants, the
+//! chance of calling any difference of that statistic significant by luck stays below 5%.
 
-use crate::significance::{ALPHA, two_proportion};
-use crate::stats::Summary;
+use crate::record::{CHARGE, GameRecord, SHOOTING};
+use crate::run::Simulation;
+use crate::significance::{
+    ALPHA, Estimate, Interval, holm, paired_mean, paired_proportions, unpaired_proportions, welch,
+};
+use pacw_engine::Side;
 use serde::Serialize;
 
-/// One difference between two variants in one rate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Difference {
-    /// What is compared: `first side wins`, `draws` or `shaken units hit again`.
-    pub metric: String,
-    /// The first variant's label.
-    pub a: String,
-    /// The second variant's label.
-    pub b: String,
-    /// The rate under `a`.
-    pub rate_a: f64,
-    /// The rate under `b`.
-    pub rate_b: f64,
-    /// rate_a − rate_b.
-    pub difference: f64,
-    /// The z statistic.
-    pub z: f64,
-    /// The two-sided p-value.
-    pub p_value: f64,
-    /// Whether p < 0.05.
-    pub significant: bool,
+/// What a statistic is made of, which decides how it is compared.
+#[derive(Copy, Clone)]
+enum Measure {
+    /// A yes/no outcome of each game.
+    Binary(fn(&GameRecord) -> bool),
+    /// A number for each game.
+    Number(fn(&GameRecord) -> f64),
+    /// A share of events: (count, of) in each game, summed over the games.
+    Share(fn(&GameRecord) -> (u64, u64)),
 }
 
-/// The differences between every pair of variants (in the order given), for the first side's win rate, the draw
-/// rate and the share of shaken spells in which the unit was hit again, each tested with the two-proportion z-test.
-pub fn differences(variants: &[(String, &Summary)]) -> Vec<Difference> {
-    /// (successes, trials).
-    type Count = fn(&Summary) -> (u64, u64);
-    let metrics: [(&str, Count); 3] = [
-        ("first side wins", |s| (s.sides[0].results.wins, s.games)),
-        ("draws", |s| (s.draws, s.games)),
-        ("shaken units hit again", |s| (s.shaken.hit_again.count, s.shaken.hit_again.of)),
-    ];
+/// A statistic the variants are compared on.
+#[derive(Copy, Clone)]
+pub struct Metric {
+    /// Its name, as the reports print it.
+    pub name: &'static str,
+    /// Whether its values are rates (printed as percentages) rather than counts.
+    pub is_rate: bool,
+    measure: Measure,
+}
+
+fn score(r: &GameRecord) -> f64 {
+    match r.stats.winner {
+        Some(Side::A) => 1.0,
+        None => 0.5,
+        Some(Side::B) => 0.0,
+    }
+}
+
+/// The statistics every comparison reports, in order.
+pub const METRICS: [Metric; 8] = [
+    Metric { name: "first side wins", is_rate: true, measure: Measure::Binary(|r| r.stats.winner == Some(Side::A)) },
+    Metric { name: "first side's score (a draw counts half)", is_rate: true, measure: Measure::Number(score) },
+    Metric { name: "draws", is_rate: true, measure: Measure::Binary(|r| r.stats.winner.is_none()) },
+    Metric { name: "turns", is_rate: false, measure: Measure::Number(|r| r.stats.turns as f64) },
+    Metric {
+        name: "units destroyed a game",
+        is_rate: false,
+        measure: Measure::Number(|r| r.stats.destroyed.iter().sum::<u32>() as f64),
+    },
+    Metric {
+        name: "losses to shooting",
+        is_rate: true,
+        measure: Measure::Share(|r| {
+            let (shot, charged) = (r.stats.attacks[SHOOTING][3] as u64, r.stats.attacks[CHARGE][3] as u64);
+            (shot, shot + charged)
+        }),
+    },
+    Metric {
+        name: "share of charges",
+        is_rate: true,
+        measure: Measure::Share(|r| {
+            let (shots, charges) =
+                (r.stats.attacks[SHOOTING].iter().sum::<u32>(), r.stats.attacks[CHARGE].iter().sum::<u32>());
+            (charges as u64, (shots + charges) as u64)
+        }),
+    },
+    Metric {
+        name: "shaken units hit again",
+        is_rate: true,
+        measure: Measure::Share(|r| (r.stats.spells.hit_again as u64, r.stats.spells.spells as u64)),
+    },
+];
+
+/// The names of the tests, as the reports print them.
+pub const TESTS: &str = "games are paired by seed: McNemar's exact test for wins and draws, the paired t-test for \
+                         the score, turns and units destroyed; shares of attacks and of shaken spells by the \
+                         two-proportion z-test; p-values adjusted with Holm's method over the comparisons of each \
+                         statistic";
+
+/// One difference between two variants in one statistic.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    /// The statistic (one of [`METRICS`]).
+    pub metric: String,
+    /// Whether it is a rate (else a count or a mean).
+    pub is_rate: bool,
+    /// The variant compared from.
+    pub a: String,
+    /// The variant compared to.
+    pub b: String,
+    /// The statistic under `a`.
+    pub value_a: f64,
+    /// The statistic under `b`.
+    pub value_b: f64,
+    /// value_b − value_a.
+    pub difference: f64,
+    /// Its 95% interval from the paired games (`None` for shares of events, which are not paired).
+    pub paired: Option<Interval>,
+    /// Its 95% interval as if the games were independent.
+    pub unpaired: Interval,
+    /// The test: `McNemar`, `paired t` or `two-proportion z`.
+    pub test: String,
+    /// The test's two-sided p-value.
+    pub p_value: f64,
+    /// The p-value after Holm's adjustment over the comparisons of this statistic.
+    pub p_holm: f64,
+    /// Whether `p_holm` < 0.05.
+    pub significant: bool,
+    /// Games compared in each variant.
+    pub games: u64,
+}
+
+impl Difference {
+    /// The interval the test goes with: the paired one when there is one.
+    pub fn interval(&self) -> Interval {
+        self.paired.unwrap_or(self.unpaired)
+    }
+}
+
+/// The pairs of variants to compare: every pair when there are at most four, else each against the first.
+pub fn contrasts(variants: usize, against_first: bool) -> Vec<(usize, usize)> {
+    if against_first || variants > 4 {
+        (1..variants).map(|b| (0, b)).collect()
+    } else {
+        (0..variants).flat_map(|a| (a + 1..variants).map(move |b| (a, b))).collect()
+    }
+}
+
+/// Compares `metric` between the games of two variants, paired game by game.
+fn compare(
+    metric: &Metric,
+    a: &[&GameRecord],
+    b: &[&GameRecord],
+) -> (f64, f64, Option<Estimate>, Estimate, &'static str) {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    debug_assert!(a.iter().zip(b).all(|(x, y)| (x.scenario, x.index) == (y.scenario, y.index)));
+    let mean = |xs: &[f64]| if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
+    match metric.measure {
+        Measure::Binary(f) => {
+            let (xa, xb) = (a.iter().filter(|r| f(r)).count() as u64, b.iter().filter(|r| f(r)).count() as u64);
+            // Disagreeing pairs: yes under b only, and under a only.
+            let to_b = a.iter().zip(b).filter(|(x, y)| !f(x) && f(y)).count() as u64;
+            let to_a = a.iter().zip(b).filter(|(x, y)| f(x) && !f(y)).count() as u64;
+            let n = n as u64;
+            let rate = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+            (rate(xa), rate(xb), Some(paired_proportions(to_b, to_a, n)), unpaired_proportions(xb, n, xa, n), "McNemar")
+        }
+        Measure::Number(f) => {
+            let (va, vb): (Vec<f64>, Vec<f64>) = (a.iter().map(|r| f(r)).collect(), b.iter().map(|r| f(r)).collect());
+            let d: Vec<f64> = vb.iter().zip(&va).map(|(y, x)| y - x).collect();
+            (mean(&va), mean(&vb), Some(paired_mean(&d)), welch(&vb, &va), "paired t")
+        }
+        Measure::Share(f) => {
+            let total = |rs: &[&GameRecord]| rs.iter().map(|r| f(r)).fold((0, 0), |(x, n), (dx, dn)| (x + dx, n + dn));
+            let ((xa, na), (xb, nb)) = (total(a), total(b));
+            let rate = |x: u64, n: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+            (rate(xa, na), rate(xb, nb), None, unpaired_proportions(xb, nb, xa, na), "two-proportion z")
+        }
+    }
+}
+
+/// The differences, for every statistic of [`METRICS`], between the given pairs of variants, over the games of
+/// scenario `s` or (`None`) of all scenarios. Statistics come first, then pairs in the order given.
+pub fn differences(sim: &Simulation, s: Option<usize>, pairs: &[(usize, usize)]) -> Vec<Difference> {
+    let games: Vec<Vec<&GameRecord>> = (0..sim.variants.len()).map(|v| sim.records_of(s, v)).collect();
     let mut out = Vec::new();
-    for (metric, pick) in metrics {
-        for i in 0..variants.len() {
-            for j in i + 1..variants.len() {
-                let (la, a) = &variants[i];
-                let (lb, b) = &variants[j];
-                let ((xa, na), (xb, nb)) = (pick(a), pick(b));
-                let test = two_proportion(xa, na, xb, nb);
-                let rate_a = xa as f64 / na.max(1) as f64;
-                let rate_b = xb as f64 / nb.max(1) as f64;
-                out.push(Difference {
-                    metric: metric.to_string(),
-                    a: la.clone(),
-                    b: lb.clone(),
-                    rate_a,
-                    rate_b,
-                    difference: rate_a - rate_b,
-                    z: test.z,
-                    p_value: test.p_value,
-                    significant: test.p_value < ALPHA,
-                });
-            }
+    for metric in &METRICS {
+        let start = out.len();
+        for &(a, b) in pairs {
+            let (value_a, value_b, paired, unpaired, test) = compare(metric, &games[a], &games[b]);
+            let p_value = paired.map_or(unpaired.p_value, |e| e.p_value);
+            out.push(Difference {
+                metric: metric.name.to_string(),
+                is_rate: metric.is_rate,
+                a: sim.variants[a].label(),
+                b: sim.variants[b].label(),
+                value_a,
+                value_b,
+                difference: value_b - value_a,
+                paired: paired.map(|e| e.interval),
+                unpaired: unpaired.interval,
+                test: test.to_string(),
+                p_value,
+                p_holm: p_value,
+                significant: false,
+                games: games[a].len().min(games[b].len()) as u64,
+            });
+        }
+        let family = &mut out[start..];
+        let adjusted = holm(&family.iter().map(|d| d.p_value).collect::<Vec<_>>());
+        for (d, p) in family.iter_mut().zip(adjusted) {
+            d.p_holm = p;
+            d.significant = p < ALPHA;
         }
     }
     out
@@ -67,31 +207,65 @@ pub fn differences(variants: &[(String, &Summary)]) -> Vec<Difference> {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{Compare, SimConfig};
-    use crate::report::Report;
+    use super::*;
+    use crate::config::{Axis, SimConfig};
     use crate::run::run;
     use pacw_engine::Scenario;
     use std::sync::Arc;
 
-    #[test]
-    fn every_pair_of_variants_is_compared_on_each_rate() {
+    fn sim(axis: &str, games: usize) -> Simulation {
         let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
         let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
-        c.games = 30;
-        c.compare = Some(Compare::parse("initiative=cards,igougo,alternate").unwrap());
-        let report = Report::new(&run(&c, &|| {}).unwrap(), None);
-        let d = &report.differences;
-        assert_eq!(d.len(), 9);
+        c.games = games;
+        c.compare(vec![Axis::parse(axis).unwrap()]).unwrap();
+        run(&c, &|| {}).unwrap()
+    }
+
+    #[test]
+    fn pairs_are_all_pairs_up_to_four_variants_else_against_the_first() {
+        assert_eq!(contrasts(3, false), [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(contrasts(3, true), [(0, 1), (0, 2)]);
+        assert_eq!(contrasts(5, false).len(), 4);
+    }
+
+    #[test]
+    fn every_pair_is_compared_on_each_statistic_with_holm_within_a_statistic() {
+        let sim = sim("initiative=cards,igougo,alternate", 40);
+        let d = differences(&sim, None, &contrasts(3, false));
+        assert_eq!(d.len(), 3 * METRICS.len());
         let first = &d[0];
         assert_eq!(
             (first.metric.as_str(), first.a.as_str(), first.b.as_str()),
             ("first side wins", "initiative=cards", "initiative=igougo")
         );
-        let (a, b) = (&report.variants[0].summary, &report.variants[1].summary);
-        assert_eq!(first.rate_a, a.sides[0].results.win_rate);
-        assert_eq!(first.rate_b, b.sides[0].results.win_rate);
-        assert!((first.difference - (first.rate_a - first.rate_b)).abs() < 1e-12);
-        assert_eq!(first.significant, first.p_value < 0.05);
-        assert!(d.iter().all(|x| (0.0..=1.0).contains(&x.p_value)));
+        let wins =
+            |v: usize| sim.records_of(None, v).iter().filter(|r| r.stats.winner == Some(Side::A)).count() as f64 / 40.0;
+        assert_eq!((first.value_a, first.value_b), (wins(0), wins(1)));
+        assert!((first.difference - (wins(1) - wins(0))).abs() < 1e-12);
+        let family = &d[..3];
+        let adjusted = holm(&family.iter().map(|x| x.p_value).collect::<Vec<_>>());
+        assert!(family.iter().zip(adjusted).all(|(x, p)| x.p_holm == p && x.p_holm >= x.p_value));
+        assert!(d.iter().all(|x| x.significant == (x.p_holm < ALPHA)));
+        assert!(d.iter().filter(|x| x.metric == "shaken units hit again").all(|x| x.paired.is_none()));
+    }
+
+    #[test]
+    fn identical_variants_differ_by_nothing_and_pairing_sees_it() {
+        let mut c = SimConfig::new(
+            Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap()),
+            pacw_engine::DEFAULT_SCENARIO,
+            "m.toml",
+        );
+        c.games = 30;
+        c.compare(vec![Axis { option: "to_hit".into(), values: vec!["5".into(), "5".into()] }]).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        for d in differences(&sim, None, &[(0, 1)]) {
+            assert_eq!(d.difference, 0.0, "{}", d.metric);
+            assert_eq!(d.p_value, 1.0, "{}", d.metric);
+            if let Some(paired) = d.paired {
+                // The same games: the paired interval has no width, the unpaired one does (unless no variance).
+                assert_eq!(paired.width(), 0.0, "{}", d.metric);
+            }
+        }
     }
 }

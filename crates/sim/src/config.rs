@@ -1,33 +1,171 @@
-//! What to simulate: the scenario, the rule options and the variants to compare, the players, how many games and
-//! the seed. Parsed from the command line's words and checked before any game is played.
+//! What to simulate: the scenarios, a variant file and `--set` over their options, the variants to compare, the
+//! players, how many games, the seed and the shard. Parsed from the command line's words and checked before any
+//! game is played.
 
 use crate::error::SimError;
 use pacw_engine::{Initiative, Options, Scenario};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// One rule variant to simulate: the base options with at most one option changed (`--compare`).
-#[derive(Clone, Debug, PartialEq)]
+/// The name of the axis that compares computer players instead of a rule option (`--compare players=…`).
+pub const PLAYERS_AXIS: &str = "players";
+
+/// The most `--compare` axes a simulation takes (two make a grid).
+pub const MAX_AXES: usize = 2;
+
+/// A scenario to simulate: checked, with its text and file name (kept with each game, as a save would).
+#[derive(Clone, Debug)]
+pub struct ScenarioSource {
+    /// The checked scenario.
+    pub scenario: Arc<Scenario>,
+    /// Its text.
+    pub text: String,
+    /// Its file name, for messages and reports.
+    pub file: String,
+}
+
+impl ScenarioSource {
+    /// Parses and checks a scenario's text.
+    pub fn parse(text: &str, file: &str) -> Result<ScenarioSource, pacw_engine::ScenarioError> {
+        let scenario = Scenario::parse(text, file)?;
+        Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
+    }
+}
+
+/// One `--compare` axis: an option (or [`PLAYERS_AXIS`]) and the values it takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Axis {
+    /// The option's name (RULES.md R11), or `players`.
+    pub option: String,
+    /// Its values, in the order given, ranges expanded.
+    pub values: Vec<String>,
+}
+
+impl Axis {
+    /// Parses `OPTION=V1,V2,...`, where a value may be an integer range `LO..HI` (both ends included):
+    /// `modifier.cover=-2..0` is `-2,-1,0`. The values are checked against the engine by [`SimConfig::validate`].
+    ///
+    /// ```
+    /// let a = pacw_sim::Axis::parse("to_hit=3..5,6").unwrap();
+    /// assert_eq!(a.values, ["3", "4", "5", "6"]);
+    /// assert!(a.is_numeric());
+    /// assert_eq!(pacw_sim::Axis::parse("initiative=cards,igougo").unwrap().values, ["cards", "igougo"]);
+    /// ```
+    pub fn parse(text: &str) -> Result<Axis, SimError> {
+        let bad = || SimError::BadCompare(text.to_string());
+        let (option, list) = text.split_once('=').ok_or_else(bad)?;
+        let option = option.trim();
+        let mut values = Vec::new();
+        for item in list.split(',').map(str::trim) {
+            match item.split_once("..") {
+                Some((lo, hi)) => {
+                    let (lo, hi) = (lo.trim().parse::<i64>(), hi.trim().parse::<i64>());
+                    let (Ok(lo), Ok(hi)) = (lo, hi) else { return Err(bad()) };
+                    if lo > hi || hi - lo >= 100 {
+                        return Err(bad());
+                    }
+                    values.extend((lo..=hi).map(|v| v.to_string()));
+                }
+                None if item.is_empty() => return Err(bad()),
+                None => values.push(item.to_string()),
+            }
+        }
+        if option.is_empty() {
+            return Err(bad());
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(twice) = values.iter().find(|v| !seen.insert(v.as_str())) {
+            return Err(SimError::RepeatedValue { option: option.to_string(), value: twice.clone() });
+        }
+        Ok(Axis { option: option.to_string(), values })
+    }
+
+    /// Whether every value is a whole number: the statistics are then charted against the value.
+    pub fn is_numeric(&self) -> bool {
+        self.option != PLAYERS_AXIS && self.values.iter().all(|v| v.parse::<i64>().is_ok())
+    }
+}
+
+/// A variant file (`--variant FILE.toml`): a name, a description and an `[options]` table shaped like a
+/// scenario's, applied to every scenario of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantFile {
+    /// Its name, as reports print it.
+    pub name: String,
+    /// What it changes and why.
+    pub description: String,
+    /// Its options as `name=value` pairs (`modifier.cover`, `exhaustion.<side id>` …), in the file's order.
+    pub options: Vec<(String, String)>,
+}
+
+impl VariantFile {
+    /// Reads a variant file's text; `file` names it in messages. Unknown keys are refused; the options are checked
+    /// against each scenario when the run is set up.
+    ///
+    /// ```
+    /// let v = pacw_sim::VariantFile::parse("name = \"No cover\"\ndescription = \"\"\n[options]\nto_hit = 4\nmodifier = { cover = 0 }\n", "v.toml").unwrap();
+    /// assert_eq!(v.options, [("modifier.cover".to_string(), "0".to_string()), ("to_hit".to_string(), "4".to_string())]);
+    /// ```
+    pub fn parse(text: &str, file: &str) -> Result<VariantFile, SimError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            name: String,
+            #[serde(default)]
+            description: String,
+            #[serde(default)]
+            options: BTreeMap<String, toml::Value>,
+        }
+        let bad = |message: String| SimError::BadVariant { file: file.to_string(), message };
+        let raw: Raw = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
+        let scalar = |v: &toml::Value| match v {
+            toml::Value::String(s) => Some(s.clone()),
+            toml::Value::Integer(_) | toml::Value::Boolean(_) => Some(v.to_string()),
+            _ => None,
+        };
+        let mut options = Vec::new();
+        for (key, value) in &raw.options {
+            match value {
+                toml::Value::Table(entries) => {
+                    for (entry, v) in entries {
+                        let v = scalar(v).ok_or_else(|| bad(format!("option {key}.{entry} must be a number")))?;
+                        options.push((format!("{key}.{entry}"), v));
+                    }
+                }
+                other => {
+                    let v = scalar(other)
+                        .ok_or_else(|| bad(format!("option {key} must be a number, a word or true/false")))?;
+                    options.push((key.clone(), v));
+                }
+            }
+        }
+        Ok(VariantFile { name: raw.name, description: raw.description, options })
+    }
+}
+
+/// One variant to simulate: the options it sets over the base, and the two players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Variant {
-    /// The compared option's name, or `None` for a simulation without `--compare`.
-    pub option: Option<String>,
-    /// Its value in this variant.
-    pub value: Option<String>,
-    /// The full options in force.
-    pub options: Options,
+    /// `(option, value)` set over the base options, one per `--compare` axis (`players` included); empty for the
+    /// base itself.
+    pub settings: Vec<(String, String)>,
+    /// The two computer players, in `--players` order.
+    pub players: [String; 2],
 }
 
 impl Variant {
-    /// `OPTION=VALUE`, or `all` for the single variant of a plain simulation.
+    /// `to_hit=4 initiative=igougo`, or `base` for the base options.
     pub fn label(&self) -> String {
-        match (&self.option, &self.value) {
-            (Some(o), Some(v)) => format!("{o}={v}"),
-            _ => "all".to_string(),
+        if self.settings.is_empty() {
+            return "base".to_string();
         }
+        self.settings.iter().map(|(o, v)| format!("{o}={v}")).collect::<Vec<_>>().join(" ")
     }
 
-    /// What "drawing first" means under this variant's initiative system (R3, R3.7).
-    pub fn first_mover_rule(&self) -> &'static str {
-        first_mover_rule(self.options.initiative)
+    /// The value this variant gives `option`, if it sets it.
+    pub fn value_of(&self, option: &str) -> Option<&str> {
+        self.settings.iter().find(|(o, _)| o == option).map(|(_, v)| v.as_str())
     }
 }
 
@@ -37,44 +175,6 @@ pub fn first_mover_rule(initiative: Initiative) -> &'static str {
         Initiative::Cards => "the side that drew the first side card of turn 1",
         Initiative::Igougo | Initiative::Alternate => "the side that won the first initiative roll",
     }
-}
-
-/// `--compare OPTION=V1,V2,...`: one option and the values to compare.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Compare {
-    /// The option's name (RULES.md R11).
-    pub option: String,
-    /// Its values, in the order given.
-    pub values: Vec<String>,
-}
-
-impl Compare {
-    /// Parses `OPTION=V1,V2,...`; the values are checked against the engine by [`SimConfig::variants`].
-    ///
-    /// ```
-    /// let c = pacw_sim::Compare::parse("initiative=cards,igougo").unwrap();
-    /// assert_eq!(c.values, ["cards", "igougo"]);
-    /// ```
-    pub fn parse(text: &str) -> Result<Compare, SimError> {
-        let bad = || SimError::BadCompare(text.to_string());
-        let (option, values) = text.split_once('=').ok_or_else(bad)?;
-        let option = option.trim();
-        let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
-        if option.is_empty() || values.iter().any(String::is_empty) {
-            return Err(bad());
-        }
-        Ok(Compare { option: option.to_string(), values })
-    }
-}
-
-/// Applies one `--set OPTION=VALUE` to `options`.
-pub fn apply_set(options: &mut Options, pair: &str) -> Result<(), SimError> {
-    let (name, value) = pair.split_once('=').ok_or_else(|| SimError::BadSet(pair.to_string()))?;
-    options.set(name.trim(), value.trim()).map_err(|source| SimError::Option {
-        flag: "--set",
-        given: pair.to_string(),
-        source,
-    })
 }
 
 /// Parses `--players A,B` (one name alone means the same player on both sides) and checks that both exist.
@@ -91,27 +191,63 @@ pub fn parse_players(text: &str) -> Result<[String; 2], SimError> {
     Ok(players)
 }
 
-fn check_player(name: &str) -> Result<(), SimError> {
+/// Checks that [`pacw_ai::player`] knows a player.
+pub fn check_player(name: &str) -> Result<(), SimError> {
     match pacw_ai::player(name, 0) {
         Some(_) => Ok(()),
         None => Err(SimError::UnknownPlayer { name: name.to_string(), known: pacw_ai::PLAYERS.join(", ") }),
     }
 }
 
+/// `--shard K/N`: the games whose index is K−1 modulo N. Every variant and scenario of a game index falls in the
+/// same shard, so a shard's games stay paired.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, from 1.
+    pub k: usize,
+    /// Of how many.
+    pub n: usize,
+}
+
+impl Shard {
+    /// Parses `K/N` with 1 ≤ K ≤ N.
+    ///
+    /// ```
+    /// let s = pacw_sim::Shard::parse("2/3").unwrap();
+    /// assert!(s.includes(1) && s.includes(4) && !s.includes(2));
+    /// assert!(pacw_sim::Shard::parse("4/3").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Shard, SimError> {
+        let bad = || SimError::BadShard(text.to_string());
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (k.trim().parse::<usize>().map_err(|_| bad())?, n.trim().parse::<usize>().map_err(|_| bad())?);
+        if k == 0 || k > n || n > 100_000 {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Whether game `index` belongs to this shard.
+    pub fn includes(&self, index: usize) -> bool {
+        index % self.n == self.k - 1
+    }
+}
+
 /// Everything a simulation needs. Build it with [`SimConfig::new`] and set the public fields.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
-    /// The checked scenario.
-    pub scenario: Arc<Scenario>,
-    /// Its text (kept with each game, as a save would).
-    pub scenario_text: String,
-    /// Its file name, for messages and reports.
-    pub scenario_file: String,
-    /// The base options: the scenario's, with `--set` applied.
-    pub options: Options,
-    /// The option to compare, if any.
-    pub compare: Option<Compare>,
-    /// Games per variant.
+    /// The scenarios, each played under every variant.
+    pub scenarios: Vec<ScenarioSource>,
+    /// A variant file applied to every scenario, before `--set`.
+    pub variant_file: Option<VariantFile>,
+    /// `--set OPTION=VALUE` pairs, applied to every scenario after the variant file.
+    pub sets: Vec<(String, String)>,
+    /// The `--compare` axes the variants were built from (none, one, or two for a grid): kept for the charts.
+    pub axes: Vec<Axis>,
+    /// The variants, the first the reference the others are compared with when they are many. Empty: the base
+    /// options alone. [`SimConfig::compare`] fills it from axes; `pacw sensitivity` builds its own.
+    pub variants: Vec<Variant>,
+    /// Games per variant and scenario.
     pub games: usize,
     /// The simulation's seed.
     pub seed: u64,
@@ -122,66 +258,150 @@ pub struct SimConfig {
     pub fixed_sides: bool,
     /// Threads to use; `None` for all cores (rayon's global pool).
     pub threads: Option<usize>,
+    /// Only this share of the games (`--shard K/N`).
+    pub shard: Option<Shard>,
 }
 
 impl SimConfig {
-    /// A simulation of 100 games of `scenario` under its own options, random against random, seed 0.
+    /// A simulation of 100 games of one scenario under its own options, random against random, seed 0.
     pub fn new(scenario: Arc<Scenario>, text: &str, file: &str) -> SimConfig {
+        SimConfig::of(vec![ScenarioSource { scenario, text: text.to_string(), file: file.to_string() }])
+    }
+
+    /// A simulation of 100 games of each scenario, random against random, seed 0.
+    pub fn of(scenarios: Vec<ScenarioSource>) -> SimConfig {
         SimConfig {
-            options: scenario.options,
-            scenario,
-            scenario_text: text.to_string(),
-            scenario_file: file.to_string(),
-            compare: None,
+            scenarios,
+            variant_file: None,
+            sets: Vec::new(),
+            axes: Vec::new(),
+            variants: Vec::new(),
             games: 100,
             seed: 0,
             players: ["random".to_string(), "random".to_string()],
             fixed_sides: false,
             threads: None,
+            shard: None,
         }
     }
 
-    /// The variants to play, in order: one per compared value, or the base options alone.
-    pub fn variants(&self) -> Result<Vec<Variant>, SimError> {
-        let Some(compare) = &self.compare else {
-            return Ok(vec![Variant { option: None, value: None, options: self.options }]);
+    /// Compares the values of up to two axes: one variant per value, or per pair of values (a grid, the first
+    /// axis outermost). A `players` axis replaces the first player of [`SimConfig::players`].
+    pub fn compare(&mut self, axes: Vec<Axis>) -> Result<(), SimError> {
+        if axes.len() > MAX_AXES {
+            return Err(SimError::TooManyAxes(axes.len()));
+        }
+        if axes.len() == 2 && axes[0].option == axes[1].option {
+            return Err(SimError::SameAxisTwice(axes[0].option.clone()));
+        }
+        let mut variants = vec![Vec::new()];
+        for axis in &axes {
+            variants = variants
+                .into_iter()
+                .flat_map(|settings: Vec<(String, String)>| {
+                    axis.values.iter().map(move |v| {
+                        let mut s = settings.clone();
+                        s.push((axis.option.clone(), v.clone()));
+                        s
+                    })
+                })
+                .collect();
+        }
+        self.variants = if axes.is_empty() {
+            Vec::new()
+        } else {
+            variants.into_iter().map(|settings| self.variant(settings)).collect()
         };
-        compare
-            .values
-            .iter()
-            .map(|value| {
-                let mut options = self.options;
-                self.scenario.set_option(&mut options, &compare.option, value).map_err(|source| SimError::Option {
-                    flag: "--compare",
-                    given: format!("{}={value}", compare.option),
-                    source,
-                })?;
-                Ok(Variant { option: Some(compare.option.clone()), value: Some(value.clone()), options })
-            })
-            .collect()
+        self.axes = axes;
+        Ok(())
     }
 
-    /// Checks the settings: at least one game, known players, valid variants.
+    /// A variant that sets `settings` over the base, with this simulation's players (the first replaced by a
+    /// `players` setting).
+    pub fn variant(&self, settings: Vec<(String, String)>) -> Variant {
+        let mut players = self.players.clone();
+        if let Some((_, p)) = settings.iter().find(|(o, _)| o == PLAYERS_AXIS) {
+            players[0] = p.clone();
+        }
+        Variant { settings, players }
+    }
+
+    /// The variants to play, in order: those given, or the base alone.
+    pub fn variant_list(&self) -> Vec<Variant> {
+        if self.variants.is_empty() {
+            vec![Variant { settings: Vec::new(), players: self.players.clone() }]
+        } else {
+            self.variants.clone()
+        }
+    }
+
+    /// The base options of scenario `s`: its own, then the variant file's, then `--set`.
+    pub fn base_options(&self, s: usize) -> Result<Options, SimError> {
+        let scenario = &self.scenarios[s].scenario;
+        let mut options = scenario.options;
+        let file = self.variant_file.iter().flat_map(|v| v.options.iter().map(move |p| ("--variant", &v.name, p)));
+        let sets = self.sets.iter().map(|p| ("--set", &self.scenarios[s].file, p));
+        for (flag, _, (name, value)) in file.chain(sets) {
+            scenario.set_option(&mut options, name, value).map_err(|source| SimError::Option {
+                flag,
+                given: format!("{name}={value}"),
+                source,
+            })?;
+        }
+        Ok(options)
+    }
+
+    /// The options of `variant` in scenario `s`.
+    pub fn variant_options(&self, s: usize, variant: &Variant) -> Result<Options, SimError> {
+        let scenario = &self.scenarios[s].scenario;
+        let mut options = self.base_options(s)?;
+        for (name, value) in variant.settings.iter().filter(|(o, _)| o != PLAYERS_AXIS) {
+            scenario.set_option(&mut options, name, value).map_err(|source| SimError::Option {
+                flag: "--compare",
+                given: format!("{name}={value}"),
+                source,
+            })?;
+        }
+        Ok(options)
+    }
+
+    /// The options of every variant in every scenario: `table[s][v]`.
+    pub fn option_table(&self) -> Result<Vec<Vec<Options>>, SimError> {
+        let variants = self.variant_list();
+        (0..self.scenarios.len()).map(|s| variants.iter().map(|v| self.variant_options(s, v)).collect()).collect()
+    }
+
+    /// Checks the settings: a scenario, at least one game, known players, options every scenario accepts.
     pub fn validate(&self) -> Result<(), SimError> {
+        if self.scenarios.is_empty() {
+            return Err(SimError::NoScenario);
+        }
         if self.games == 0 {
             return Err(SimError::NoGames);
         }
-        for name in &self.players {
-            check_player(name)?;
+        for variant in self.variant_list() {
+            for name in &variant.players {
+                check_player(name)?;
+            }
         }
-        self.variants().map(|_| ())
+        self.option_table().map(|_| ())
     }
 
     /// The players' names for reports: `random (1)` and `random (2)` when both have the same name.
     pub fn player_labels(&self) -> [String; 2] {
-        let [a, b] = &self.players;
-        if a == b { [format!("{a} (1)"), format!("{b} (2)")] } else { [a.clone(), b.clone()] }
+        player_labels(&self.players)
     }
 
-    /// Whether player 2 (`--players`' second name) plays the scenario's first side in game `index` of a variant.
+    /// Whether player 2 (`--players`' second name) plays the scenario's first side in game `index`.
     pub fn swapped(&self, index: usize) -> bool {
         !self.fixed_sides && index % 2 == 1
     }
+}
+
+/// Two players' names for reports: `random (1)` and `random (2)` when both have the same name.
+pub fn player_labels(players: &[String; 2]) -> [String; 2] {
+    let [a, b] = players;
+    if a == b { [format!("{a} (1)"), format!("{b} (2)")] } else { [a.clone(), b.clone()] }
 }
 
 #[cfg(test)]
@@ -194,33 +414,67 @@ mod tests {
     }
 
     #[test]
-    fn compare_parses_and_checks_values() {
-        let mut c = config();
-        c.compare = Some(Compare::parse("initiative = cards, igougo,alternate").unwrap());
-        let v = c.variants().unwrap();
-        assert_eq!(v.len(), 3);
-        assert_eq!(v[1].label(), "initiative=igougo");
-        assert_eq!(v[2].options.initiative, Initiative::Alternate);
-        c.compare = Some(Compare::parse("initiative=cards,dice").unwrap());
-        assert!(matches!(c.variants(), Err(SimError::Option { .. })));
-        assert!(Compare::parse("initiative").is_err());
-        assert!(Compare::parse("initiative=cards,").is_err());
+    fn an_axis_takes_lists_and_inclusive_ranges() {
+        assert_eq!(
+            Axis::parse("initiative = cards, igougo,alternate").unwrap().values,
+            ["cards", "igougo", "alternate"]
+        );
+        assert_eq!(Axis::parse("modifier.cover=-2..0").unwrap().values, ["-2", "-1", "0"]);
+        assert!(!Axis::parse("initiative=cards").unwrap().is_numeric());
+        for bad in ["initiative", "initiative=cards,", "=1,2", "to_hit=5..3", "to_hit=a..3", "to_hit=0..1000"] {
+            assert!(Axis::parse(bad).is_err(), "{bad}");
+        }
+        assert!(matches!(Axis::parse("to_hit=3..5,4"), Err(SimError::RepeatedValue { .. })));
     }
 
     #[test]
-    fn set_and_players_are_checked() {
-        let mut o = Options::default();
-        apply_set(&mut o, "to_hit=4").unwrap();
-        assert_eq!(o.to_hit, 4);
-        assert!(apply_set(&mut o, "to_hit").unwrap_err().is_usage());
-        assert!(apply_set(&mut o, "nonsense=1").unwrap_err().is_usage());
+    fn two_axes_make_a_grid_first_axis_outermost() {
+        let mut c = config();
+        c.compare(vec![Axis::parse("to_hit=4,5").unwrap(), Axis::parse("initiative=cards,igougo,alternate").unwrap()])
+            .unwrap();
+        let labels: Vec<String> = c.variants.iter().map(Variant::label).collect();
+        assert_eq!(labels.len(), 6);
+        assert_eq!(labels[0], "to_hit=4 initiative=cards");
+        assert_eq!(labels[5], "to_hit=5 initiative=alternate");
+        let table = c.option_table().unwrap();
+        assert_eq!(table[0][4].to_hit, 5);
+        assert_eq!(table[0][4].initiative, Initiative::Igougo);
+        assert!(c.compare(vec![Axis::parse("to_hit=4").unwrap(); 3]).is_err());
+        assert!(c.compare(vec![Axis::parse("to_hit=4").unwrap(), Axis::parse("to_hit=5").unwrap()]).is_err());
+    }
+
+    #[test]
+    fn values_are_checked_against_the_engine_and_players_against_the_ai() {
+        let mut c = config();
+        c.compare(vec![Axis::parse("initiative=cards,dice").unwrap()]).unwrap();
+        assert!(matches!(c.validate(), Err(SimError::Option { .. })));
+        c.compare(vec![Axis::parse("players=greedy,nobody").unwrap()]).unwrap();
+        assert!(matches!(c.validate(), Err(SimError::UnknownPlayer { .. })));
+        c.compare(vec![Axis::parse("players=greedy,random").unwrap()]).unwrap();
+        c.validate().unwrap();
+        assert_eq!(c.variants[0].players, ["greedy", "random"]);
+        c.sets = vec![("exhaustion.nobody".into(), "2".into())];
+        assert!(matches!(c.validate(), Err(SimError::Option { flag: "--set", .. })));
+    }
+
+    #[test]
+    fn the_variant_file_applies_before_set() {
+        let mut c = config();
+        c.variant_file = Some(
+            VariantFile::parse("name = \"v\"\n[options]\nto_hit = 4\ninitiative = \"igougo\"\n", "v.toml").unwrap(),
+        );
+        c.sets = vec![("to_hit".into(), "6".into())];
+        let o = c.base_options(0).unwrap();
+        assert_eq!((o.to_hit, o.initiative), (6, Initiative::Igougo));
+        assert!(VariantFile::parse("name = \"v\"\ncolour = 1\n", "v.toml").is_err());
+        assert!(VariantFile::parse("description = \"no name\"\n", "v.toml").is_err());
+    }
+
+    #[test]
+    fn players_are_checked_labels_distinguish_namesakes_and_sides_alternate() {
         assert_eq!(parse_players("random").unwrap(), ["random", "random"]);
         assert!(matches!(parse_players("random,nobody"), Err(SimError::UnknownPlayer { .. })));
         assert!(parse_players("a,b,c").is_err());
-    }
-
-    #[test]
-    fn labels_distinguish_namesakes_and_sides_alternate() {
         let mut c = config();
         assert_eq!(c.player_labels(), ["random (1)", "random (2)"]);
         assert!(!c.swapped(0) && c.swapped(1) && !c.swapped(2));

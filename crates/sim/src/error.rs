@@ -23,10 +23,52 @@ pub enum SimError {
     /// `--compare` is not `OPTION=V1,V2,...`.
     #[error("--compare takes OPTION=V1,V2,... with at least one value, as initiative=cards,igougo; not '{0}'")]
     BadCompare(String),
+    /// A value given twice in one `--compare`.
+    #[error("--compare {option}: the value {value} is given twice")]
+    RepeatedValue {
+        /// The option.
+        option: String,
+        /// The value.
+        value: String,
+    },
+    /// More `--compare` axes than a grid takes.
+    #[error("--compare may be given at most twice (a grid), not {0} times")]
+    TooManyAxes(usize),
+    /// The same option on both axes of a grid.
+    #[error("--compare {0} is given twice: a grid needs two different options")]
+    SameAxisTwice(String),
+    /// A variant file that cannot be read.
+    #[error("{file}: {message}")]
+    BadVariant {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// `--shard` is not `K/N`.
+    #[error("--shard takes K/N with 1 ≤ K ≤ N, as 2/8; not '{0}'")]
+    BadShard(String),
+    /// `--save-only` is not a list of game numbers.
+    #[error("--save-only takes game numbers and ranges from 0, as 0-9,42; not '{0}'")]
+    BadSaveOnly(String),
+    /// `--tune` names something the scenario cannot tune, or the tuned scenario does not check.
+    #[error("--tune {0}")]
+    BadTune(String),
+    /// No scenario given.
+    #[error("no scenario to simulate")]
+    NoScenario,
+    /// Shard results that do not belong to one simulation.
+    #[error("cannot merge {}: {message}", path.display())]
+    Merge {
+        /// The shard's folder or file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
     /// An option name or value the engine refuses.
     #[error("{flag} {given}: {source}")]
     Option {
-        /// The flag it came from (`--set`, `--compare`).
+        /// The flag it came from (`--set`, `--compare`, `--variant`).
         flag: &'static str,
         /// What was given.
         given: String,
@@ -75,6 +117,12 @@ pub enum SimError {
         /// Why.
         message: String,
     },
+    /// The HTML template failed (a bug: the template ships with pacw).
+    #[error("cannot render the HTML report: {0}")]
+    Template(String),
+    /// The CSV of the games could not be made.
+    #[error("cannot write games.csv: {0}")]
+    Csv(String),
     /// A report file could not be written.
     #[error("cannot write {}: {source}", path.display())]
     Write {
@@ -95,6 +143,13 @@ impl SimError {
                 | SimError::BadPlayers(_)
                 | SimError::BadSet(_)
                 | SimError::BadCompare(_)
+                | SimError::RepeatedValue { .. }
+                | SimError::TooManyAxes(_)
+                | SimError::SameAxisTwice(_)
+                | SimError::BadShard(_)
+                | SimError::BadTune(_)
+                | SimError::BadSaveOnly(_)
+                | SimError::NoScenario
                 | SimError::Option { .. }
                 | SimError::NoGames
                 | SimError::Threads { .. }

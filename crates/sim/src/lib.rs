@@ -4,14 +4,18 @@
 //! under rule variants (RULES.md R11), with statistics, 95% confidence intervals, significance tests, charts and
 //! reports. Every statistic is read from the games' event streams.
 //!
-//! The parts, one job each:
-//! - [`config`]: what to simulate (scenario, options, `--compare` variants, players, games, seed);
-//! - [`seed`]: a seed per game and per player, independent of threads;
-//! - [`mod@run`]: the parallel runner (rayon), results in game order;
+//! The parts, one job each, each depending only on those above it:
+//! - [`config`]: what to simulate (scenarios, a variant file, `--set`, `--compare` axes, players, games, seed,
+//!   shard);
+//! - [`seed`]: a seed per game index and per player, independent of threads and variants (games are paired);
+//! - [`mod@run`]: the parallel runner (rayon), results in order, games saved on request;
 //! - [`record`]: one game's record, from its events;
-//! - [`stats`]: aggregation over games; [`wilson`]: intervals; [`significance`]: z-tests;
-//!   [`compare`]: differences between variants;
-//! - [`report`]: JSON, text, CSV and HTML; [`charts`]: SVG charts.
+//! - [`wilson`] and [`significance`]: intervals and tests; [`stats`]: aggregation over games;
+//!   [`compare`]: paired differences between variants, Holm-adjusted;
+//! - [`report`]: the report, its tables, text and CSV; [`charts`]: SVG charts of a report;
+//!   [`site`]: the report folder and its HTML page;
+//! - [`shard`]: a shard's results on disk and `pacw merge`; [`sensitivity`]: which rules matter;
+//!   [`balance`]: tuning a scenario's numbers toward an even game.
 //!
 //! ```
 //! use pacw_sim::{Report, SimConfig, run};
@@ -21,11 +25,12 @@
 //! config.games = 4;
 //! let sim = run(&config, &|| {}).unwrap();
 //! let report = Report::new(&sim, None);
-//! assert_eq!(report.all.games, 4);
+//! assert_eq!(report.main.all.games, 4);
 //! ```
 
 #![warn(missing_docs)]
 
+pub mod balance;
 pub mod charts;
 pub mod compare;
 pub mod config;
@@ -34,13 +39,17 @@ pub mod record;
 pub mod report;
 pub mod run;
 pub mod seed;
+pub mod sensitivity;
+pub mod shard;
 pub mod significance;
+pub mod site;
 pub mod stats;
 pub mod wilson;
 
-pub use config::{Compare, SimConfig, Variant, apply_set, parse_players};
+pub use config::{Axis, ScenarioSource, Shard, SimConfig, Variant, VariantFile, parse_players};
 pub use error::SimError;
 pub use record::{GameRecord, GameStats};
-pub use report::{Report, render_text, write_dir};
-pub use run::{Simulation, run};
+pub use report::{Report, render_text};
+pub use run::{SaveGames, Simulation, run, run_saving};
+pub use site::write_dir;
 pub use stats::Summary;

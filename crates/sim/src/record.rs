@@ -3,8 +3,8 @@
 
 use pacw_engine::attack::HitResult;
 use pacw_engine::scenario::MAX_UNITS;
-use pacw_engine::{Card, EndReason, Event, Scenario, Side, UnitId};
-use serde::Serialize;
+use pacw_engine::{Card, EndReason, Event, Quality, Scenario, Side, UnitId};
+use serde::{Deserialize, Serialize};
 
 /// The kinds of attack: shooting (distance 2 or more) and charges (distance 1, R6.1).
 pub const ATTACK_KINDS: [&str; 2] = ["shooting", "charge"];
@@ -28,7 +28,7 @@ pub type OutcomeCounts = [u32; 4];
 ///
 /// A *spell* runs from the moment a unit becomes shaken (R7.1, R7.2) until it is activated (and recovers, R4.1),
 /// is destroyed, or the game ends.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShakenSpells {
     /// Spells that ended (every spell ends, at the latest with the game).
     pub spells: u32,
@@ -57,7 +57,7 @@ impl ShakenSpells {
 }
 
 /// Everything the statistics need from one game, read from its events.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameStats {
     /// The winning side, or `None` for a draw.
     pub winner: Option<Side>,
@@ -94,6 +94,15 @@ pub struct GameStats {
     /// Side doubles: under cards, a side drawing two cards in a row in a turn; under igougo and alternate, a side
     /// that acted last in a turn winning the next initiative roll.
     pub side_doubles: [u32; 2],
+    /// Every attack by the attacker's arm (infantry, cavalry, artillery) and quality (green, regular, veteran),
+    /// and outcome.
+    pub attacks_by: [[OutcomeCounts; 3]; 3],
+    /// Units destroyed, by arm and quality.
+    pub losses_by: [[u32; 3]; 3],
+    /// Per side, enemy units destroyed by a unit on its second (or later) activation in a turn.
+    pub second_activation_kills: [u32; 2],
+    /// Per side, charges by a unit whose previous activation in the same turn shot.
+    pub shoot_then_charge: [u32; 2],
 }
 
 impl GameStats {
@@ -119,14 +128,27 @@ struct Spell {
     hit: bool,
 }
 
+/// What the statistics need of the attack under way.
+#[derive(Copy, Clone)]
+struct AttackUnderWay {
+    /// [`SHOOTING`] or [`CHARGE`].
+    kind: usize,
+    /// The attacker's side, arm and quality indexes.
+    side: Side,
+    arm: usize,
+    quality: usize,
+    /// Whether the attacker is on its second or later activation this turn.
+    later_activation: bool,
+}
+
 /// Reads events one at a time into a [`GameStats`].
 pub struct Tally<'a> {
     scenario: &'a Scenario,
     stats: GameStats,
     over: bool,
     turn: u8,
-    /// The attack under way: its kind, and the attacker's arm when it is shooting.
-    attack: Option<(usize, Option<usize>)>,
+    /// The attack under way.
+    attack: Option<AttackUnderWay>,
     /// The outcome the current attack was counted under, while a blocked retreat may still change it.
     counted: Option<usize>,
     /// Whether the current attack's target could not retreat (R7.4).
@@ -140,6 +162,12 @@ pub struct Tally<'a> {
     last_card: Option<Side>,
     /// The side of the last unit activated.
     last_active: Option<Side>,
+    /// Each unit's activations in the current turn.
+    activations_this_turn: [u8; MAX_UNITS],
+    /// Whether each unit shot in its latest activation.
+    shot_last: [bool; MAX_UNITS],
+    /// The unit activated now, if any, and whether its previous activation this turn shot.
+    active: Option<(UnitId, bool)>,
 }
 
 impl<'a> Tally<'a> {
@@ -164,6 +192,10 @@ impl<'a> Tally<'a> {
                 double_activations: [0; 2],
                 doubles_across_turns: [0; 2],
                 side_doubles: [0; 2],
+                attacks_by: [[[0; 4]; 3]; 3],
+                losses_by: [[0; 3]; 3],
+                second_activation_kills: [0; 2],
+                shoot_then_charge: [0; 2],
             },
             over: false,
             turn: 1,
@@ -175,6 +207,9 @@ impl<'a> Tally<'a> {
             last_turn: [0; MAX_UNITS],
             last_card: None,
             last_active: None,
+            activations_this_turn: [0; MAX_UNITS],
+            shot_last: [false; MAX_UNITS],
+            active: None,
         }
     }
 
@@ -182,13 +217,17 @@ impl<'a> Tally<'a> {
         self.scenario.units[unit.index()].side
     }
 
-    /// Counts an attack outcome under the current attack's kind (and arm).
+    /// Counts an attack outcome under the current attack's kind, attacker and activation.
     fn count(&mut self, outcome: usize, delta: i32) {
-        if let Some((kind, arm)) = self.attack {
+        if let Some(attack) = self.attack {
             let add = |c: &mut u32| *c = c.wrapping_add_signed(delta);
-            add(&mut self.stats.attacks[kind][outcome]);
-            if let Some(arm) = arm {
-                add(&mut self.stats.shooting_by_arm[arm][outcome]);
+            add(&mut self.stats.attacks[attack.kind][outcome]);
+            if attack.kind == SHOOTING {
+                add(&mut self.stats.shooting_by_arm[attack.arm][outcome]);
+            }
+            add(&mut self.stats.attacks_by[attack.arm][attack.quality][outcome]);
+            if outcome == DESTROYED && attack.later_activation {
+                add(&mut self.stats.second_activation_kills[attack.side.index()]);
             }
         }
     }
@@ -209,6 +248,7 @@ impl<'a> Tally<'a> {
             Event::TurnStarted { turn, .. } => {
                 self.turn = turn;
                 self.last_card = None;
+                self.activations_this_turn = [0; MAX_UNITS];
             }
             Event::CardDrawn { card: Card::Side { side, .. }, .. } => {
                 if self.turn == 1 && self.stats.first_mover.is_none() {
@@ -244,14 +284,34 @@ impl<'a> Tally<'a> {
                 self.since_enemy[side.other().index()] = 0;
                 self.last_turn[unit.index()] = self.turn;
                 self.last_active = Some(side);
+                let i = unit.index();
+                let earlier_shot = self.activations_this_turn[i] > 0 && self.shot_last[i];
+                self.activations_this_turn[i] = self.activations_this_turn[i].saturating_add(1);
+                self.shot_last[i] = false;
+                self.active = Some((unit, earlier_shot));
                 if rallied {
                     self.close_spell(unit, true);
                 }
             }
             Event::Attack { attacker, target, charge, .. } => {
-                let kind = if charge { CHARGE } else { SHOOTING };
-                let arm = (!charge).then(|| self.scenario.units[attacker.index()].arm.index());
-                self.attack = Some((kind, arm));
+                let info = &self.scenario.units[attacker.index()];
+                let side = info.side;
+                let quality = Quality::ALL.iter().position(|q| *q == info.quality).unwrap_or(1);
+                let later_activation = self.activations_this_turn[attacker.index()] > 1;
+                self.attack = Some(AttackUnderWay {
+                    kind: if charge { CHARGE } else { SHOOTING },
+                    side,
+                    arm: info.arm.index(),
+                    quality,
+                    later_activation,
+                });
+                if charge && self.active.is_some_and(|(u, earlier_shot)| u == attacker && earlier_shot) {
+                    self.stats.shoot_then_charge[side.index()] += 1;
+                    self.active = Some((attacker, false)); // once per activation
+                }
+                if !charge {
+                    self.shot_last[attacker.index()] = true;
+                }
                 self.counted = None;
                 self.blocked = false;
                 if let Some(spell) = &mut self.spells[target.index()] {
@@ -293,6 +353,9 @@ impl<'a> Tally<'a> {
             }
             Event::Destroyed { unit } => {
                 self.stats.destroyed[self.side(unit).index()] += 1;
+                let info = &self.scenario.units[unit.index()];
+                let quality = Quality::ALL.iter().position(|q| *q == info.quality).unwrap_or(1);
+                self.stats.losses_by[info.arm.index()][quality] += 1;
                 if std::mem::take(&mut self.blocked) {
                     // A blocked retreat that destroyed the unit (R7.4 `destroyed`).
                     self.count(SHAKEN, -1);
@@ -330,16 +393,22 @@ impl<'a> Tally<'a> {
 }
 
 /// One simulated game: where it sits in the simulation, who played which side, and what happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// The variant's index (order of `--compare` values; 0 without it).
+    /// The scenario's index (order given; 0 for one scenario).
+    pub scenario: usize,
+    /// The variant's index (order of the variants; 0 without `--compare`).
     pub variant: usize,
-    /// The game's index within its variant, from 0.
+    /// The game's index within its variant, from 0: games of the same index in different variants share their
+    /// seed and sides (paired).
     pub index: usize,
     /// The game's seed (its dice and cards; `pacw play --seed` takes it).
     pub seed: u64,
     /// Whether player 2 played the scenario's first side.
     pub swapped: bool,
+    /// The save's file name, when the game was saved (`simulate --save-games`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<String>,
     /// What happened.
     #[serde(flatten)]
     pub stats: GameStats,
@@ -422,6 +491,40 @@ mod tests {
         assert_eq!((g.shaken, g.retreats, g.activations, g.turns), ([0, 1], [0, 1], 3, 1));
         assert_eq!(g.side_activations, [2, 1]);
         assert_eq!(g.winner, Some(Side::A));
+        // The unit shot on its first activation and charged on its second: one shoot-then-charge, no kill.
+        assert_eq!(g.shoot_then_charge, [1, 0]);
+        assert_eq!(g.second_activation_kills, [0, 0]);
+        let info = &s.units[a.index()];
+        let q = Quality::ALL.iter().position(|x| *x == info.quality).unwrap();
+        assert_eq!(g.attacks_by[info.arm.index()][q], [0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn a_kill_on_a_second_activation_and_losses_by_arm_and_quality() {
+        let s = scenario();
+        let (a, b) = (unit_of(&s, Side::A, 0), unit_of(&s, Side::B, 0));
+        let over = GameResult { winner: Some(Side::A), reason: EndReason::TurnLimit, points: [1, 0] };
+        let card = |left| Event::CardDrawn { card: Card::Side { side: Side::A, value: 2 }, left };
+        let events = [
+            Event::TurnStarted { turn: 1, iv: [3, 3] },
+            card(12),
+            Event::Activated { unit: a, rallied: false },
+            Event::Held { unit: a },
+            card(11),
+            Event::Activated { unit: a, rallied: false },
+            attack(a, b, true),
+            Event::ToHitRolled { roll: 6, hit: true },
+            Event::HitResultRolled { unit: b, roll: 6, strength: 4, result: HitResult::Destroyed },
+            Event::Destroyed { unit: b },
+            Event::GameOver { result: over },
+        ];
+        let g = GameStats::from_events(&s, &events).unwrap();
+        assert_eq!(g.second_activation_kills, [1, 0]);
+        assert_eq!(g.shoot_then_charge, [0, 0], "it held, then charged");
+        let info = &s.units[b.index()];
+        let q = Quality::ALL.iter().position(|x| *x == info.quality).unwrap();
+        assert_eq!(g.losses_by[info.arm.index()][q], 1);
+        assert_eq!(g.losses_by.iter().flatten().sum::<u32>(), 1);
     }
 
     #[test]

@@ -1,5 +1,8 @@
-//! The parallel runner: plays every game of every variant on a rayon pool and collects the records in game order,
-//! so the same seed and settings give the same records on any number of threads.
+//! The parallel runner: plays every game of every scenario and variant (of the shard, if any) on a rayon pool and
+//! collects the records in order, so the same seed and settings give the same records on any number of threads.
+//!
+//! Games are *paired*: game `i` has the same seed, the same sides and the same players' seeds in every variant and
+//! scenario, so two variants differ only by the rule that differs (and the dice it changes).
 
 use crate::config::{SimConfig, Variant};
 use crate::error::SimError;
@@ -7,11 +10,49 @@ use crate::record::{GameRecord, GameStats};
 use crate::seed::{game_seed, player_seed};
 use pacw_engine::{Game, Options, Scenario, Side, ToAct};
 use rayon::prelude::*;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// More decisions than any game can need (a few hundred is typical): a game past it is reported as a runaway.
 pub const MAX_DECISIONS: usize = 1_000_000;
+
+/// `--save-games DIR [--save-only LIST]`: which games to write as saves, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveGames {
+    /// The folder (created if needed).
+    pub dir: PathBuf,
+    /// The game indexes to save (in every variant and scenario); `None` saves every game.
+    pub only: Option<Vec<RangeInclusive<usize>>>,
+}
+
+impl SaveGames {
+    /// Parses a list of game indexes and ranges, as `0-9,42`.
+    ///
+    /// ```
+    /// let only = pacw_sim::run::SaveGames::parse_only("0-2,7").unwrap();
+    /// assert_eq!(only, [0..=2, 7..=7]);
+    /// assert!(pacw_sim::run::SaveGames::parse_only("3-1").is_err());
+    /// ```
+    pub fn parse_only(text: &str) -> Result<Vec<RangeInclusive<usize>>, SimError> {
+        let bad = || SimError::BadSaveOnly(text.to_string());
+        text.split(',')
+            .map(|item| {
+                let item = item.trim();
+                let (lo, hi) = item.split_once('-').unwrap_or((item, item));
+                let (lo, hi) =
+                    (lo.trim().parse::<usize>().map_err(|_| bad())?, hi.trim().parse::<usize>().map_err(|_| bad())?);
+                if lo > hi { Err(bad()) } else { Ok(lo..=hi) }
+            })
+            .collect()
+    }
+
+    /// Whether game `index` is saved.
+    pub fn includes(&self, index: usize) -> bool {
+        self.only.as_ref().is_none_or(|ranges| ranges.iter().any(|r| r.contains(&index)))
+    }
+}
 
 /// A finished simulation: its settings, variants and every game's record.
 #[derive(Clone, Debug)]
@@ -20,7 +61,9 @@ pub struct Simulation {
     pub config: SimConfig,
     /// The variants, in order.
     pub variants: Vec<Variant>,
-    /// Every game's record, variant by variant, each in game order.
+    /// The options of each variant in each scenario: `options[scenario][variant]`.
+    pub options: Vec<Vec<Options>>,
+    /// Every game's record, by scenario, then variant, then game index.
     pub records: Vec<GameRecord>,
     /// Wall-clock time of the games, in seconds.
     pub seconds: f64,
@@ -29,10 +72,14 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// The records of variant `v`.
-    pub fn variant_records(&self, v: usize) -> &[GameRecord] {
-        let n = self.config.games;
-        &self.records[v * n..(v + 1) * n]
+    /// The records of variant `v`, in scenario `s` or (`None`) in all scenarios.
+    pub fn records_of(&self, s: Option<usize>, v: usize) -> Vec<&GameRecord> {
+        self.records.iter().filter(|r| r.variant == v && s.is_none_or(|s| r.scenario == s)).collect()
+    }
+
+    /// The records of every variant, in scenario `s` or (`None`) in all scenarios.
+    pub fn records_in(&self, s: Option<usize>) -> Vec<&GameRecord> {
+        self.records.iter().filter(|r| s.is_none_or(|s| r.scenario == s)).collect()
     }
 }
 
@@ -55,8 +102,16 @@ pub struct GameSpec<'a> {
     pub swapped: bool,
 }
 
-/// Plays one game to its end and reads its record from the event log. `index` is only for messages.
-pub fn play_game(spec: &GameSpec<'_>, index: usize) -> Result<GameStats, SimError> {
+impl GameSpec<'_> {
+    /// The player's name on each side, first side first.
+    pub fn players_by_side(&self) -> [String; 2] {
+        let [a, b] = self.players.map(|(name, _)| name.to_string());
+        if self.swapped { [b, a] } else { [a, b] }
+    }
+}
+
+/// Plays one game to its end. `index` is only for messages.
+pub fn play_game(spec: &GameSpec<'_>, index: usize) -> Result<Game, SimError> {
     let make = |slot: usize| {
         let (name, seed) = spec.players[slot];
         pacw_ai::player(name, seed)
@@ -79,38 +134,77 @@ pub fn play_game(spec: &GameSpec<'_>, index: usize) -> Result<GameStats, SimErro
             return Err(SimError::Runaway { index, seed: spec.seed, decisions });
         }
     }
-    Ok(GameStats::from_events(spec.scenario, game.log()).expect("a game that no side waits on is over"))
+    Ok(game)
 }
 
-/// Runs the simulation: `config.games` games of each variant, on `config.threads` threads (all cores by default).
-/// `progress` is called once after each game, from whichever thread played it.
-pub fn run(config: &SimConfig, progress: &(dyn Fn() + Sync)) -> Result<Simulation, SimError> {
+/// A file name's safe form of a label: letters, digits, `.` and `-`.
+fn slug(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '-' }).collect()
+}
+
+/// The file a saved game is written to: scenario, variant and game index.
+pub fn save_name(file: &str, variant: &Variant, index: usize) -> String {
+    let stem = std::path::Path::new(file).file_stem().map_or("scenario".into(), |s| s.to_string_lossy().to_string());
+    format!("{}-{}-{index:05}.json", slug(&stem), slug(&variant.label()))
+}
+
+/// Runs the simulation: `config.games` games of each scenario and variant (those of `config.shard` only, if set),
+/// on `config.threads` threads (all cores by default), saving those `save` asks for. `progress` is called once
+/// after each game, from whichever thread played it.
+pub fn run_saving(
+    config: &SimConfig,
+    save: Option<&SaveGames>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Simulation, SimError> {
     config.validate()?;
-    let variants = config.variants()?;
+    let variants = config.variant_list();
+    let options = config.option_table()?;
+    if let Some(save) = save {
+        std::fs::create_dir_all(&save.dir).map_err(|source| SimError::Write { path: save.dir.clone(), source })?;
+    }
+    let indexes: Vec<usize> = (0..config.games).filter(|&i| config.shard.is_none_or(|s| s.includes(i))).collect();
+    let per = indexes.len();
+    let jobs: Vec<(usize, usize, usize)> = (0..config.scenarios.len())
+        .flat_map(|s| (0..variants.len()).flat_map(move |v| (0..per).map(move |i| (s, v, i))))
+        .collect();
     let work = || -> Result<(Vec<GameRecord>, f64, usize), SimError> {
         let start = Instant::now();
-        let total = variants.len() * config.games;
-        let records = (0..total)
-            .into_par_iter()
-            .map(|g| {
-                let (variant, index) = (g / config.games, g % config.games);
-                let seed = game_seed(config.seed, g as u64);
-                let swapped = config.swapped(index);
+        let records = jobs
+            .par_iter()
+            .map(|&(s, v, i)| {
+                let index = indexes[i];
+                let source = &config.scenarios[s];
+                let variant = &variants[v];
+                let seed = game_seed(config.seed, index as u64);
                 let spec = GameSpec {
-                    scenario: &config.scenario,
-                    text: &config.scenario_text,
-                    file: &config.scenario_file,
-                    options: variants[variant].options,
+                    scenario: &source.scenario,
+                    text: &source.text,
+                    file: &source.file,
+                    options: options[s][v],
                     seed,
                     players: [
-                        (config.players[0].as_str(), player_seed(seed, 0)),
-                        (config.players[1].as_str(), player_seed(seed, 1)),
+                        (variant.players[0].as_str(), player_seed(seed, 0)),
+                        (variant.players[1].as_str(), player_seed(seed, 1)),
                     ],
-                    swapped,
+                    swapped: config.swapped(index),
                 };
-                let stats = play_game(&spec, index)?;
+                let game = play_game(&spec, index)?;
+                let stats =
+                    GameStats::from_events(&source.scenario, game.log()).expect("a game that no side waits on is over");
+                let save = match save.filter(|s| s.includes(index)) {
+                    None => None,
+                    Some(save) => {
+                        let name = save_name(&source.file, variant, index);
+                        let mut file = game.save();
+                        file.players = Some(spec.players_by_side());
+                        let text = serde_json::to_string_pretty(&file).expect("a save always serialises");
+                        let path = save.dir.join(&name);
+                        std::fs::write(&path, text).map_err(|source| SimError::Write { path, source })?;
+                        Some(name)
+                    }
+                };
                 progress();
-                Ok(GameRecord { variant, index, seed, swapped, stats })
+                Ok(GameRecord { scenario: s, variant: v, index, seed, swapped: spec.swapped, save, stats })
             })
             .collect::<Result<Vec<_>, SimError>>()?;
         Ok((records, start.elapsed().as_secs_f64(), rayon::current_num_threads()))
@@ -123,7 +217,18 @@ pub fn run(config: &SimConfig, progress: &(dyn Fn() + Sync)) -> Result<Simulatio
             .map_err(|e| SimError::Threads { threads, message: e.to_string() })?
             .install(work)?,
     };
-    Ok(Simulation { config: config.clone(), variants, records, seconds, threads })
+    Ok(Simulation { config: config.clone(), variants, options, records, seconds, threads })
+}
+
+/// Runs the simulation without saving any game: see [`run_saving`].
+pub fn run(config: &SimConfig, progress: &(dyn Fn() + Sync)) -> Result<Simulation, SimError> {
+    run_saving(config, None, progress)
+}
+
+/// The number of games [`run`] plays.
+pub fn game_count(config: &SimConfig) -> usize {
+    let per = (0..config.games).filter(|&i| config.shard.is_none_or(|s| s.includes(i))).count();
+    per * config.scenarios.len() * config.variant_list().len()
 }
 
 /// The side player `slot` (0 or 1) plays in a game.
@@ -134,7 +239,7 @@ pub fn side_of(record: &GameRecord, slot: usize) -> Side {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Compare;
+    use crate::config::{Axis, Shard};
 
     fn config(games: usize) -> SimConfig {
         let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
@@ -147,7 +252,7 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_records_on_one_and_two_threads() {
         let mut c = config(24);
-        c.compare = Some(Compare::parse("initiative=cards,alternate").unwrap());
+        c.compare(vec![Axis::parse("initiative=cards,alternate").unwrap()]).unwrap();
         c.threads = Some(1);
         let one = run(&c, &|| {}).unwrap();
         c.threads = Some(2);
@@ -162,6 +267,33 @@ mod tests {
     }
 
     #[test]
+    fn variants_are_paired_game_by_game() {
+        let mut c = config(6);
+        // The same rules twice (an axis the parser would refuse for its repeated value).
+        c.compare(vec![Axis { option: "to_hit".into(), values: vec!["5".into(), "5".into()] }]).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        // The same seeds and sides give the same games.
+        let (a, b) = (sim.records_of(None, 0), sim.records_of(None, 1));
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!((x.seed, x.swapped, &x.stats), (y.seed, y.swapped, &y.stats));
+        }
+    }
+
+    #[test]
+    fn shards_split_the_games_by_index() {
+        let mut c = config(7);
+        let all = run(&c, &|| {}).unwrap();
+        let mut parts = Vec::new();
+        for k in 1..=3 {
+            c.shard = Some(Shard { k, n: 3 });
+            assert_eq!(game_count(&c), [3, 2, 2][k - 1]);
+            parts.extend(run(&c, &|| {}).unwrap().records);
+        }
+        parts.sort_by_key(|r| (r.scenario, r.variant, r.index));
+        assert_eq!(parts, all.records);
+    }
+
+    #[test]
     fn players_swap_sides_every_other_game_unless_fixed() {
         let mut c = config(4);
         c.threads = Some(1);
@@ -173,6 +305,24 @@ mod tests {
         c.fixed_sides = true;
         let sim = run(&c, &|| {}).unwrap();
         assert!(sim.records.iter().all(|r| side_of(r, 0) == Side::A && r.player_of(Side::A) == 0));
+    }
+
+    #[test]
+    fn saved_games_replay_to_the_same_end() {
+        let dir = std::env::temp_dir().join(format!("pacw-sim-saves-{}", std::process::id()));
+        let c = config(3);
+        let save = SaveGames { dir: dir.clone(), only: Some(vec![1..=1]) };
+        let sim = run_saving(&c, Some(&save), &|| {}).unwrap();
+        let saved: Vec<&GameRecord> = sim.records.iter().filter(|r| r.save.is_some()).collect();
+        assert_eq!(saved.len(), 1);
+        assert_eq!(saved[0].save.as_deref(), Some("m-base-00001.json"));
+        let text = std::fs::read_to_string(dir.join("m-base-00001.json")).unwrap();
+        let game = Game::load(&text).unwrap();
+        let stats = GameStats::from_events(&c.scenarios[0].scenario, game.log()).unwrap();
+        assert_eq!(stats, saved[0].stats);
+        let file: pacw_engine::SaveFile = serde_json::from_str(&text).unwrap();
+        assert_eq!(file.players, Some(["random".to_string(), "random".to_string()]));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

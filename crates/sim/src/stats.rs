@@ -1,9 +1,9 @@
 //! Aggregation: from the records of many games to the statistics the reports show, with 95% Wilson intervals.
 
 use crate::record::{CHARGE, GameRecord, OutcomeCounts, SHOOTING, ShakenSpells};
-use crate::significance::{ZTest, one_proportion, two_proportion};
+use crate::significance::{Interval, ZTest, mean_interval, one_proportion, two_proportion};
 use crate::wilson;
-use pacw_engine::{EndReason, Side};
+use pacw_engine::{Arm, EndReason, Quality, Side};
 use serde::Serialize;
 
 /// A proportion with its 95% Wilson score interval.
@@ -129,6 +129,8 @@ pub struct SideSummary {
 pub struct LengthSummary {
     /// Mean turns (the turn in which each game ended).
     pub turns_mean: f64,
+    /// The 95% t interval of the mean turns.
+    pub turns_ci: Interval,
     /// Fewest turns.
     pub turns_min: u8,
     /// Most turns.
@@ -204,8 +206,27 @@ pub struct AttackSummary {
     pub artillery_shooting: AttackMix,
     /// Of the units destroyed by attacks, the share destroyed by shooting.
     pub losses_to_shooting: Rate,
+    /// Of all attacks, the share that were charges.
+    pub charge_share: Rate,
     /// Whether shooting and charges destroy at different rates per attack (two-proportion z-test).
     pub destroyed_rate_test: ZTest,
+}
+
+/// How well one kind of unit (arm and quality) fought and how often it was lost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Effectiveness {
+    /// `infantry`, `cavalry` or `artillery`.
+    pub arm: String,
+    /// `green`, `regular` or `veteran`.
+    pub quality: String,
+    /// Its attacks (shooting and charges).
+    pub attacks: u64,
+    /// Attacks that hit.
+    pub hits: Rate,
+    /// Attacks that destroyed the target.
+    pub kills: Rate,
+    /// Units of this kind destroyed, a game.
+    pub losses: PerGame,
 }
 
 /// What happened to shaken units before they recovered (the seed's "hit it twice" question).
@@ -259,7 +280,7 @@ pub struct Advantage {
 
 impl Advantage {
     /// The results of the side `who` says had the advantage in each game (`None`: neither).
-    fn new(rule: &str, records: &[GameRecord], names: &Names, who: impl Fn(&GameRecord) -> Option<Side>) -> Advantage {
+    fn new(rule: &str, records: &[&GameRecord], names: &Names, who: impl Fn(&GameRecord) -> Option<Side>) -> Advantage {
         let (mut games, mut wins, mut draws) = (0u64, 0u64, 0u64);
         // Per side: [games with, wins with, games without, wins without].
         let mut split = [[0u64; 4]; 2];
@@ -318,6 +339,12 @@ pub struct DoublesSummary {
     pub more_double_activations: Advantage,
     /// The side with more side doubles.
     pub more_side_doubles: Advantage,
+    /// Units destroyed by a unit on its second or later activation in a turn, a game.
+    pub second_activation_kills: PerGame,
+    /// Of all units destroyed by attacks, the share destroyed that way.
+    pub second_activation_kill_share: Rate,
+    /// Charges by a unit that shot on its previous activation in the same turn, a game.
+    pub shoot_then_charge: PerGame,
 }
 
 /// The statistics of a set of games.
@@ -339,6 +366,8 @@ pub struct Summary {
     pub attacks: AttackSummary,
     /// Shaken units hit again.
     pub shaken: ShakenSummary,
+    /// Attacks and losses by arm and quality, every kind (infantry green first, artillery veteran last).
+    pub effectiveness: Vec<Effectiveness>,
     /// The side that acted first in turn 1.
     pub first_mover: Advantage,
     /// Double activations.
@@ -365,7 +394,7 @@ fn more(counts: [u32; 2]) -> Option<Side> {
     }
 }
 
-fn sum_outcomes(records: &[GameRecord], pick: impl Fn(&GameRecord) -> OutcomeCounts) -> [u64; 4] {
+fn sum_outcomes(records: &[&GameRecord], pick: impl Fn(&GameRecord) -> OutcomeCounts) -> [u64; 4] {
     let mut total = [0u64; 4];
     for r in records {
         for (t, c) in total.iter_mut().zip(pick(r)) {
@@ -377,7 +406,7 @@ fn sum_outcomes(records: &[GameRecord], pick: impl Fn(&GameRecord) -> OutcomeCou
 
 impl Summary {
     /// The statistics of `records` (which must not be empty for the means to mean anything).
-    pub fn new(records: &[GameRecord], names: &Names) -> Summary {
+    pub fn new(records: &[&GameRecord], names: &Names) -> Summary {
         let games = records.len() as u64;
         let count = |f: &dyn Fn(&GameRecord) -> bool| records.iter().filter(|r| f(r)).count() as u64;
         let sum = |f: &dyn Fn(&GameRecord) -> u32| records.iter().map(|r| f(r) as u64).sum::<u64>();
@@ -424,6 +453,7 @@ impl Summary {
             cavalry_shooting: by_arm(1),
             artillery_shooting: by_arm(2),
             losses_to_shooting: Rate::new(shooting[3], shooting[3] + charges[3]),
+            charge_share: Rate::new(charges.iter().sum(), charges.iter().sum::<u64>() + shooting.iter().sum::<u64>()),
             destroyed_rate_test: crate::significance::two_proportion(
                 shooting[3],
                 shooting.iter().sum(),
@@ -463,7 +493,14 @@ impl Summary {
             more_side_doubles: Advantage::new("the side with more side doubles", records, names, |r| {
                 more(r.stats.side_doubles)
             }),
+            second_activation_kills: PerGame::new(sum(&|r| r.stats.second_activation_kills.iter().sum()), games),
+            second_activation_kill_share: Rate::new(
+                sum(&|r| r.stats.second_activation_kills.iter().sum()),
+                shooting[3] + charges[3],
+            ),
+            shoot_then_charge: PerGame::new(sum(&|r| r.stats.shoot_then_charge.iter().sum()), games),
         };
+        let effectiveness = effectiveness(records);
 
         Summary {
             games,
@@ -474,13 +511,35 @@ impl Summary {
             length,
             attacks,
             shaken,
+            effectiveness,
             first_mover,
             doubles,
         }
     }
 }
 
-fn length(records: &[GameRecord]) -> LengthSummary {
+fn effectiveness(records: &[&GameRecord]) -> Vec<Effectiveness> {
+    let games = records.len() as u64;
+    let mut out = Vec::new();
+    for (a, arm) in Arm::ALL.iter().enumerate() {
+        for (q, quality) in Quality::ALL.iter().enumerate() {
+            let c = sum_outcomes(records, |r| r.stats.attacks_by[a][q]);
+            let attacks: u64 = c.iter().sum();
+            let losses: u64 = records.iter().map(|r| r.stats.losses_by[a][q] as u64).sum();
+            out.push(Effectiveness {
+                arm: arm.name().to_string(),
+                quality: quality.name().to_string(),
+                attacks,
+                hits: Rate::new(attacks - c[0], attacks),
+                kills: Rate::new(c[3], attacks),
+                losses: PerGame::new(losses, games),
+            });
+        }
+    }
+    out
+}
+
+fn length(records: &[&GameRecord]) -> LengthSummary {
     let games = records.len().max(1) as f64;
     let turns: Vec<u8> = records.iter().map(|r| r.stats.turns).collect();
     let turns_max = turns.iter().copied().max().unwrap_or(0);
@@ -492,8 +551,10 @@ fn length(records: &[GameRecord]) -> LengthSummary {
     activations.sort_unstable();
     let mean = activations.iter().map(|&a| a as f64).sum::<f64>() / games;
     let var = activations.iter().map(|&a| (a as f64 - mean).powi(2)).sum::<f64>() / (games - 1.0).max(1.0);
+    let (turns_mean, turns_ci) = mean_interval(&turns.iter().map(|&t| t as f64).collect::<Vec<_>>());
     LengthSummary {
-        turns_mean: turns.iter().map(|&t| t as f64).sum::<f64>() / games,
+        turns_mean,
+        turns_ci,
         turns_min: turns.iter().copied().min().unwrap_or(0),
         turns_max,
         turns_histogram,
@@ -529,7 +590,8 @@ mod tests {
             sides: [("a".into(), "A".into()), ("b".into(), "B".into())],
             first_mover_rule: "first".into(),
         };
-        let s = Summary::new(&sim.records, &names);
+        let records: Vec<&GameRecord> = sim.records.iter().collect();
+        let s = Summary::new(&records, &names);
         assert_eq!(s.games, 40);
         assert_eq!(s.sides[0].results.wins + s.sides[1].results.wins + s.draws, 40);
         assert_eq!(s.players[0].results.wins + s.players[1].results.wins + s.draws, 40);
@@ -541,5 +603,11 @@ mod tests {
         let destroyed: u64 = s.sides.iter().map(|x| x.destroyed.total).sum();
         assert_eq!(destroyed, s.attacks.shooting.destroyed + s.attacks.charges.destroyed);
         assert!(s.shaken.hit_again.count <= s.shaken.attacked_again.count);
+        let attacks: u64 = s.effectiveness.iter().map(|e| e.attacks).sum();
+        assert_eq!(attacks, s.attacks.shooting.attacks + s.attacks.charges.attacks);
+        let losses: f64 = s.effectiveness.iter().map(|e| e.losses.per_game).sum();
+        assert!((losses * 40.0 - destroyed as f64).abs() < 1e-9);
+        assert!(s.doubles.second_activation_kills.total <= destroyed);
+        assert!(s.length.turns_ci.low <= s.length.turns_mean && s.length.turns_mean <= s.length.turns_ci.high);
     }
 }

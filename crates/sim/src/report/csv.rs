@@ -1,11 +1,13 @@
-//! `games.csv`: one row per game, enough to redo any statistic or replay a game from its seed.
+//! `games.csv`: one row per game, enough to redo any statistic, replay a game from its seed or open its save.
 
-use crate::record::{CHARGE, GameRecord, SHOOTING};
+use crate::error::SimError;
+use crate::record::{CHARGE, SHOOTING};
 use crate::run::Simulation;
 use pacw_engine::{EndReason, Side};
 
 /// The column names of `games.csv`.
 pub const COLUMNS: &[&str] = &[
+    "scenario",
     "variant",
     "game",
     "seed",
@@ -41,26 +43,29 @@ pub const COLUMNS: &[&str] = &[
     "doubles_across_turns_b",
     "side_doubles_a",
     "side_doubles_b",
+    "second_activation_kills_a",
+    "second_activation_kills_b",
+    "shoot_then_charge_a",
+    "shoot_then_charge_b",
+    "save",
 ];
 
-/// Quotes a field if it needs it (RFC 4180).
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
-}
-
-/// Every game of the simulation as CSV, with a header line.
-pub fn games_csv(sim: &Simulation) -> String {
+/// Every game of the simulation as CSV (RFC 4180, through the `csv` crate), with a header line.
+pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
     let c = &sim.config;
-    let labels = c.player_labels();
-    let side_id = |s: Side| c.scenario.sides[s.index()].id.clone();
-    let mut out = COLUMNS.join(",");
-    out.push('\n');
-    for r in &sim.records {
-        let g: &GameRecord = r;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let fail = |e: csv::Error| SimError::Csv(e.to_string());
+    w.write_record(COLUMNS).map_err(fail)?;
+    for g in &sim.records {
+        let scenario = &c.scenarios[g.scenario];
+        let side_id = |s: Side| scenario.scenario.sides[s.index()].id.clone();
+        let variant = &sim.variants[g.variant];
+        let labels = crate::config::player_labels(&variant.players);
         let s = &g.stats;
         let hits = |k: usize| s.attacks[k][1..].iter().sum::<u32>();
         let row: Vec<String> = vec![
-            sim.variants[g.variant].label(),
+            scenario.file.clone(),
+            variant.label(),
             g.index.to_string(),
             g.seed.to_string(),
             labels[g.player_of(Side::A)].clone(),
@@ -99,10 +104,39 @@ pub fn games_csv(sim: &Simulation) -> String {
             s.doubles_across_turns[1].to_string(),
             s.side_doubles[0].to_string(),
             s.side_doubles[1].to_string(),
+            s.second_activation_kills[0].to_string(),
+            s.second_activation_kills[1].to_string(),
+            s.shoot_then_charge[0].to_string(),
+            s.shoot_then_charge[1].to_string(),
+            g.save.clone().unwrap_or_default(),
         ];
-        let fields: Vec<String> = row.iter().map(|f| field(f)).collect();
-        out.push_str(&fields.join(","));
-        out.push('\n');
+        w.write_record(&row).map_err(fail)?;
     }
-    out
+    let bytes = w.into_inner().map_err(|e| SimError::Csv(e.to_string()))?;
+    Ok(String::from_utf8(bytes).expect("the rows are UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Axis, SimConfig};
+    use crate::run::run;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_row_per_game_read_back_by_a_csv_reader() {
+        let scenario = Arc::new(pacw_engine::Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+        let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
+        c.games = 5;
+        // A label with a space (a grid) and a comma-free value: read back as one field.
+        c.compare(vec![Axis::parse("to_hit=4,5").unwrap(), Axis::parse("initiative=cards").unwrap()]).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let text = games_csv(&sim).unwrap();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        assert_eq!(reader.headers().unwrap().len(), COLUMNS.len());
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 10);
+        assert_eq!(&rows[5][1], "to_hit=5 initiative=cards");
+        assert_eq!(rows[3][3].parse::<u64>().unwrap(), sim.records[3].seed);
+    }
 }

@@ -1,68 +1,96 @@
-//! Reports of a finished simulation: the [`Report`] (serialised as the `--json` output and `results.json`), a
-//! text table for the terminal, a CSV of every game, SVG charts and an HTML page that shows them.
+//! Reports of a finished simulation: the [`Report`] (serialised as the `--json` output and `results.json`), the
+//! summary tables, the text for the terminal and the CSV of every game. Charts ([`crate::charts`]) and the HTML
+//! page ([`crate::site`]) are drawn from a report; this module knows nothing of them.
 
 mod csv;
-mod html;
 mod table;
 mod text;
 
-pub use csv::games_csv;
-pub use html::index_html;
-pub use table::{Section, sections};
+pub use csv::{COLUMNS, games_csv};
+pub use table::{Section, differences_table, effectiveness_table, pct, rate_ci, sections};
 pub use text::render_text;
 
-use crate::charts;
-use crate::compare::{Difference, differences};
-use crate::config::first_mover_rule;
-use crate::error::SimError;
+use crate::compare::{Difference, TESTS, contrasts, differences};
+use crate::config::{Axis, first_mover_rule, player_labels};
 use crate::run::Simulation;
-use crate::significance::TWO_PROPORTION_TEST;
 use crate::stats::{Names, Summary};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-/// The compared option and its values.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CompareReport {
-    /// The option.
-    pub option: String,
-    /// Its values, in order.
-    pub values: Vec<String>,
-}
 
 /// One variant's statistics.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VariantReport {
-    /// The compared option.
+    /// The compared options, joined by ` × ` for a grid (empty for the base).
     pub option: String,
-    /// Its value here.
+    /// Their values here, joined the same way.
     pub value: String,
-    /// `option=value`.
+    /// `option=value`, or `base`.
     pub label: String,
-    /// Every option in force.
+    /// The settings over the base, by option.
+    pub settings: BTreeMap<String, String>,
+    /// The two computer players, as named (the statistics' `players` label them).
+    pub player_names: [String; 2],
+    /// Every option in force (in the first scenario, with several).
     pub options: BTreeMap<String, String>,
     /// The statistics.
     #[serde(flatten)]
     pub summary: Summary,
 }
 
+/// The findings over one scenario's games, or over all scenarios' games pooled.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Part {
+    /// The scenario's name (with several pooled: `all 3 scenarios`).
+    pub scenario: String,
+    /// Its file (pooled: the files, comma-separated).
+    pub scenario_file: String,
+    /// The base options: the scenario's, with the variant file and `--set` (pooled: the first scenario's).
+    pub options: BTreeMap<String, String>,
+    /// The statistics of all its games.
+    #[serde(flatten)]
+    pub all: Summary,
+    /// Per variant, when there are variants.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<VariantReport>,
+    /// Differences between variants, paired game by game.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<Difference>,
+}
+
+impl Part {
+    /// The columns of the summary tables: each variant with its label, or all games alone.
+    pub fn columns(&self) -> Vec<(String, &Summary)> {
+        if self.variants.is_empty() {
+            vec![("all games".to_string(), &self.all)]
+        } else {
+            self.variants.iter().map(|v| (v.label.clone(), &v.summary)).collect()
+        }
+    }
+}
+
+/// A variant file's name and description, as reports print them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantInfo {
+    /// Its name.
+    pub name: String,
+    /// Its description.
+    pub description: String,
+    /// The file's options.
+    pub options: Vec<(String, String)>,
+}
+
 /// Everything a simulation found, ready to print or serialise. Its JSON form has at least `games`, `draws`,
 /// `seconds` and `players` (per player: `name`, `wins`, `win_rate`, `ci_low`, `ci_high`); with `--compare`, also
-/// `variants` (each with `option` and `value`) and `differences`. Without `--compare` the top-level statistics are
-/// those of the simulation; with it, of all variants pooled.
+/// `variants` (each with `option`, `value` and `label`) and `differences`. The top-level statistics are those of
+/// the one scenario, or with several of all scenarios pooled, each scenario then also in `scenarios`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// The scenario's name.
-    pub scenario: String,
-    /// Its file.
-    pub scenario_file: String,
     /// The command that produced the report, to reproduce it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
     /// The simulation's seed.
     pub seed: u64,
-    /// Games per variant.
+    /// Games per variant and scenario.
     pub games_per_variant: u64,
     /// Wall-clock seconds the games took.
     pub seconds: f64,
@@ -74,62 +102,113 @@ pub struct Report {
     pub player_names: [String; 2],
     /// Whether the players kept their sides (otherwise they swap every other game).
     pub fixed_sides: bool,
-    /// The base options (the scenario's, with `--set`).
-    pub options: BTreeMap<String, String>,
-    /// The compared option, if any.
+    /// The variant file applied to every scenario, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub compare: Option<CompareReport>,
-    /// The significance test used for differences.
+    pub variant_file: Option<VariantInfo>,
+    /// The `--compare` axes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compare: Vec<Axis>,
+    /// The tests used for differences.
     pub test: String,
-    /// The statistics of all games.
+    /// The one scenario's findings, or all scenarios' pooled.
     #[serde(flatten)]
-    pub all: Summary,
-    /// Per variant, with `--compare`.
+    pub main: Part,
+    /// Each scenario's findings, when there are several.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub variants: Vec<VariantReport>,
-    /// Differences between variants, with `--compare`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub differences: Vec<Difference>,
+    pub scenarios: Vec<Part>,
 }
 
-fn option_map(options: &pacw_engine::Options) -> BTreeMap<String, String> {
-    options.pairs().into_iter().collect()
+fn option_map(pairs: Vec<(String, String)>) -> BTreeMap<String, String> {
+    pairs.into_iter().collect()
+}
+
+/// Builds the [`Part`] of scenario `s`, or (`None`) of all scenarios pooled.
+fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
+    let c = &sim.config;
+    let first = &c.scenarios[0].scenario;
+    let (name, file, sides) = match s {
+        Some(s) => {
+            let sc = &c.scenarios[s].scenario;
+            let sides = [0, 1].map(|i| (sc.sides[i].id.clone(), sc.sides[i].name.clone()));
+            (sc.name.clone(), c.scenarios[s].file.clone(), sides)
+        }
+        None if c.scenarios.len() == 1 => {
+            let sides = [0, 1].map(|i| (first.sides[i].id.clone(), first.sides[i].name.clone()));
+            (first.name.clone(), c.scenarios[0].file.clone(), sides)
+        }
+        None => (
+            format!("all {} scenarios", c.scenarios.len()),
+            c.scenarios.iter().map(|x| x.file.as_str()).collect::<Vec<_>>().join(", "),
+            [("A".into(), "first side".into()), ("B".into(), "second side".into())],
+        ),
+    };
+    let scenario_index = s.unwrap_or(0);
+    let names = |players: &[String; 2], rule: &str| Names {
+        players: player_labels(players),
+        sides: sides.clone(),
+        first_mover_rule: rule.into(),
+    };
+    let rules: Vec<&str> = sim.options[scenario_index].iter().map(|o| first_mover_rule(o.initiative)).collect();
+    let pooled_rule = if rules.iter().all(|r| *r == rules[0]) {
+        rules[0].to_string()
+    } else {
+        "the side that acted first in turn 1 (first side card, or first initiative roll)".to_string()
+    };
+    let all = Summary::new(&sim.records_in(s), &names(&c.players, &pooled_rule));
+    let sc = &c.scenarios[scenario_index].scenario;
+    let variants: Vec<VariantReport> = if c.variants.is_empty() {
+        Vec::new()
+    } else {
+        sim.variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let options = &sim.options[scenario_index][i];
+                VariantReport {
+                    option: v.settings.iter().map(|(o, _)| o.as_str()).collect::<Vec<_>>().join(" × "),
+                    value: v.settings.iter().map(|(_, x)| x.as_str()).collect::<Vec<_>>().join(" × "),
+                    label: v.label(),
+                    settings: v.settings.iter().cloned().collect(),
+                    player_names: v.players.clone(),
+                    options: option_map(sc.option_pairs(options)),
+                    summary: Summary::new(
+                        &sim.records_of(s, i),
+                        &names(&v.players, first_mover_rule(options.initiative)),
+                    ),
+                }
+            })
+            .collect()
+    };
+    let differences =
+        if variants.is_empty() { Vec::new() } else { differences(sim, s, &contrasts(variants.len(), against_first)) };
+    let base = c.base_options(scenario_index).unwrap_or(sc.options);
+    Part {
+        scenario: name,
+        scenario_file: file,
+        options: option_map(sc.option_pairs(&base)),
+        all,
+        variants,
+        differences,
+    }
 }
 
 impl Report {
-    /// The report of a simulation; `command` is the command line, if it should be recorded.
+    /// The report of a simulation; `command` is the command line, if it should be recorded. Variants are
+    /// compared pair by pair when there are at most four, else each against the first.
     pub fn new(sim: &Simulation, command: Option<String>) -> Report {
+        Report::build(sim, command, false)
+    }
+
+    /// The report of a simulation whose first variant is the reference every other is compared with
+    /// (`pacw sensitivity`).
+    pub fn against_first(sim: &Simulation, command: Option<String>) -> Report {
+        Report::build(sim, command, true)
+    }
+
+    fn build(sim: &Simulation, command: Option<String>, against_first: bool) -> Report {
         let c = &sim.config;
-        let sides = [0, 1].map(|i| (c.scenario.sides[i].id.clone(), c.scenario.sides[i].name.clone()));
-        let names =
-            |rule: &str| Names { players: c.player_labels(), sides: sides.clone(), first_mover_rule: rule.into() };
-        let rules: Vec<&str> = sim.variants.iter().map(|v| v.first_mover_rule()).collect();
-        let pooled_rule = if rules.iter().all(|r| *r == rules[0]) {
-            rules[0].to_string()
-        } else {
-            "the side that acted first in turn 1 (first side card, or first initiative roll)".to_string()
-        };
-        let all = Summary::new(&sim.records, &names(&pooled_rule));
-        let variants: Vec<VariantReport> = match &c.compare {
-            None => Vec::new(),
-            Some(_) => sim
-                .variants
-                .iter()
-                .enumerate()
-                .map(|(i, v)| VariantReport {
-                    option: v.option.clone().unwrap_or_default(),
-                    value: v.value.clone().unwrap_or_default(),
-                    label: v.label(),
-                    options: option_map(&v.options),
-                    summary: Summary::new(sim.variant_records(i), &names(first_mover_rule(v.options.initiative))),
-                })
-                .collect(),
-        };
-        let labelled: Vec<(String, &Summary)> = variants.iter().map(|v| (v.label.clone(), &v.summary)).collect();
-        let differences = differences(&labelled);
+        let several = c.scenarios.len() > 1;
         Report {
-            scenario: c.scenario.name.clone(),
-            scenario_file: c.scenario_file.clone(),
             command,
             seed: c.seed,
             games_per_variant: c.games as u64,
@@ -138,22 +217,25 @@ impl Report {
             threads: sim.threads,
             player_names: c.players.clone(),
             fixed_sides: c.fixed_sides,
-            options: option_map(&c.options),
-            compare: c.compare.as_ref().map(|x| CompareReport { option: x.option.clone(), values: x.values.clone() }),
-            test: TWO_PROPORTION_TEST.to_string(),
-            all,
-            variants,
-            differences,
+            variant_file: c.variant_file.as_ref().map(|v| VariantInfo {
+                name: v.name.clone(),
+                description: v.description.clone(),
+                options: v.options.clone(),
+            }),
+            compare: c.axes.clone(),
+            test: TESTS.to_string(),
+            main: part(sim, None, against_first),
+            scenarios: if several {
+                (0..c.scenarios.len()).map(|s| part(sim, Some(s), against_first)).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
-    /// The columns of the summary tables: each variant with its label, or the whole simulation alone.
-    pub fn columns(&self) -> Vec<(String, &Summary)> {
-        if self.variants.is_empty() {
-            vec![("all games".to_string(), &self.all)]
-        } else {
-            self.variants.iter().map(|v| (v.label.clone(), &v.summary)).collect()
-        }
+    /// Every part: the main one, then each scenario's when there are several.
+    pub fn parts(&self) -> impl Iterator<Item = &Part> {
+        std::iter::once(&self.main).chain(&self.scenarios)
     }
 
     /// The report as pretty JSON.
@@ -162,44 +244,23 @@ impl Report {
     }
 }
 
-/// The files [`write_dir`] writes, besides the charts.
-pub const RESULTS_JSON: &str = "results.json";
-/// The CSV of every game.
-pub const GAMES_CSV: &str = "games.csv";
-/// The HTML report.
-pub const INDEX_HTML: &str = "index.html";
-
-/// Writes the report to `dir` (created if needed): `results.json`, `games.csv`, the SVG charts and `index.html`.
-/// Returns the paths written.
-pub fn write_dir(report: &Report, sim: &Simulation, dir: &Path) -> Result<Vec<PathBuf>, SimError> {
-    let write = |name: &str, text: &str| -> Result<PathBuf, SimError> {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|source| SimError::Write { path: path.clone(), source })?;
-        Ok(path)
-    };
-    std::fs::create_dir_all(dir).map_err(|source| SimError::Write { path: dir.to_path_buf(), source })?;
-    let mut written = vec![write(RESULTS_JSON, &report.to_json())?, write(GAMES_CSV, &games_csv(sim))?];
-    let charts = charts::all(report, sim)?;
-    for chart in &charts {
-        written.push(write(chart.file, &chart.svg)?);
-    }
-    written.push(write(INDEX_HTML, &index_html(report, &charts))?);
-    Ok(written)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Compare, SimConfig};
+    use crate::config::{Axis, ScenarioSource, SimConfig};
     use crate::run::run;
-    use pacw_engine::Scenario;
-    use std::sync::Arc;
+
+    fn source(name: &str) -> ScenarioSource {
+        let (_, file, text) = pacw_engine::SHIPPED_SCENARIOS.iter().find(|s| s.0 == name).unwrap();
+        ScenarioSource::parse(text, file).unwrap()
+    }
 
     fn sim(compare: Option<&str>) -> Simulation {
-        let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
-        let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
+        let mut c = SimConfig::of(vec![source("meeting-engagement")]);
         c.games = 12;
-        c.compare = compare.map(|x| Compare::parse(x).unwrap());
+        if let Some(x) = compare {
+            c.compare(vec![Axis::parse(x).unwrap()]).unwrap();
+        }
         run(&c, &|| {}).unwrap()
     }
 
@@ -211,26 +272,42 @@ mod tests {
         assert_eq!(v["games"], 12);
         assert!(v["seconds"].is_number() && v["draws"].is_number());
         assert_eq!(v["players"][0]["name"], "random (1)");
-        assert!(v.get("variants").is_none() && v.get("differences").is_none());
+        assert!(v.get("variants").is_none() && v.get("differences").is_none() && v.get("scenarios").is_none());
         let text = render_text(&report);
         assert!(text.contains("all games") && text.contains("Shaken units hit again"));
         assert!(!text.contains("Differences"));
-        let csv = games_csv(&sim);
+        let csv = games_csv(&sim).unwrap();
         assert_eq!(csv.lines().count(), 13);
-        let columns = csv.lines().next().unwrap().split(',').count();
-        assert!(csv.lines().all(|l| l.split(',').count() == columns), "no field needs quoting here");
     }
 
     #[test]
     fn a_comparison_has_one_column_per_variant() {
         let report = Report::new(&sim(Some("to_hit=4,5")), None);
-        let columns = report.columns();
+        let columns = report.main.columns();
         assert_eq!(columns.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(), ["to_hit=4", "to_hit=5"]);
-        assert_eq!(report.all.games, 24);
+        assert_eq!(report.main.all.games, 24);
         let text = render_text(&report);
-        assert!(text.contains("Differences between variants") && text.contains("z-test"));
-        for section in sections(&report) {
+        assert!(text.contains("Differences between variants") && text.contains("McNemar") && text.contains("Holm"));
+        for section in sections(&report.main) {
             assert!(section.rows.iter().all(|(_, cells)| cells.len() == 2), "{}", section.title);
         }
+    }
+
+    #[test]
+    fn several_scenarios_give_a_pooled_part_and_one_part_each() {
+        let mut c = SimConfig::of(vec![source("meeting-engagement"), source("bloody-lane")]);
+        c.games = 6;
+        c.compare(vec![Axis::parse("to_hit=4,5").unwrap()]).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let report = Report::new(&sim, None);
+        assert_eq!(report.main.scenario, "all 2 scenarios");
+        assert_eq!(report.main.all.games, 24);
+        assert_eq!(report.scenarios.len(), 2);
+        assert_eq!(report.scenarios[1].all.games, 12);
+        assert_eq!(report.scenarios[0].variants[1].summary.games, 6);
+        let pooled: u64 = report.scenarios.iter().map(|p| p.all.sides[0].results.wins).sum();
+        assert_eq!(report.main.all.sides[0].results.wins, pooled);
+        let text = render_text(&report);
+        assert!(text.contains("Bloody Lane") && text.contains("all 2 scenarios"));
     }
 }

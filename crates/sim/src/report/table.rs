@@ -1,6 +1,7 @@
 //! The summary tables, as rows of text cells with one column per variant: shared by the text and HTML reports.
 
-use super::Report;
+use super::Part;
+use crate::compare::Difference;
 use crate::stats::{Advantage, AttackMix, Rate, Summary};
 
 /// One table: a title, a note, and rows of a label and one cell per column.
@@ -15,13 +16,18 @@ pub struct Section {
 }
 
 /// A percentage with one decimal.
-pub(crate) fn pct(x: f64) -> String {
+pub fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
 /// A rate with its 95% interval: `41.2% [39.0–43.4]`.
-pub(crate) fn rate_ci(r: &Rate) -> String {
+pub fn rate_ci(r: &Rate) -> String {
     format!("{:.1}% [{:.1}–{:.1}]", 100.0 * r.rate, 100.0 * r.ci_low, 100.0 * r.ci_high)
+}
+
+/// A rate with its interval, or `empty` (as `no attacks`) when there was nothing to count.
+fn rate_or(r: &Rate, empty: &str) -> String {
+    if r.of == 0 { empty.to_string() } else { rate_ci(r) }
 }
 
 /// A p-value: `p=0.012` or `p<0.001`.
@@ -31,7 +37,7 @@ pub(crate) fn p_value(p: f64) -> String {
 
 fn mix(m: &AttackMix) -> String {
     if m.attacks == 0 {
-        return "—".to_string();
+        return "no attacks".to_string();
     }
     let n = m.attacks as f64;
     let p = |x: u64| format!("{:.1}", 100.0 * x as f64 / n);
@@ -56,9 +62,9 @@ fn split(a: &Advantage, side: usize) -> String {
     format!("{} vs {} ({})", pct(x.with.rate), pct(x.without.rate), p_value(x.test.p_value))
 }
 
-/// The summary tables of a report, one column per variant (or one for a plain simulation).
-pub fn sections(report: &Report) -> Vec<Section> {
-    let columns = report.columns();
+/// The summary tables of a part of a report, one column per variant (or one for a plain simulation).
+pub fn sections(part: &Part) -> Vec<Section> {
+    let columns = part.columns();
     let row = |label: String, f: &dyn Fn(&Summary) -> String| (label, columns.iter().map(|(_, s)| f(s)).collect());
     let s0 = columns[0].1;
     let (a, b) = (&s0.sides[0].name, &s0.sides[1].name);
@@ -82,8 +88,12 @@ pub fn sections(report: &Report) -> Vec<Section> {
     results.push(row("ended at the turn limit".into(), &|s| pct(s.length.turn_limit.rate)));
 
     let length = vec![
-        row("turns (mean; min–max)".into(), &|s| {
-            format!("{:.2}; {}–{}", s.length.turns_mean, s.length.turns_min, s.length.turns_max)
+        row("turns (mean [95%]; min–max)".into(), &|s| {
+            let l = &s.length;
+            format!(
+                "{:.2} [{:.2}–{:.2}]; {}–{}",
+                l.turns_mean, l.turns_ci.low, l.turns_ci.high, l.turns_min, l.turns_max
+            )
         }),
         row("activations (mean ± sd; median)".into(), &|s| {
             format!(
@@ -114,6 +124,9 @@ pub fn sections(report: &Report) -> Vec<Section> {
     attacks
         .push(row("losses to shooting (share of units destroyed)".into(), &|s| rate_ci(&s.attacks.losses_to_shooting)));
     attacks.push(row("destroyed per attack: shooting vs charges".into(), &|s| {
+        if s.attacks.shooting.attacks == 0 || s.attacks.charges.attacks == 0 {
+            return "no attacks of one kind".to_string();
+        }
         format!(
             "{} vs {} ({})",
             pct(s.attacks.shooting.destroyed_rate.rate),
@@ -124,12 +137,12 @@ pub fn sections(report: &Report) -> Vec<Section> {
 
     let shaken = vec![
         row("shaken spells a game".into(), &|s| format!("{:.2}", s.shaken.per_game)),
-        row("attacked again before recovering".into(), &|s| rate_ci(&s.shaken.attacked_again)),
-        row("hit again before recovering".into(), &|s| rate_ci(&s.shaken.hit_again)),
+        row("attacked again before recovering".into(), &|s| rate_or(&s.shaken.attacked_again, "no shaken units")),
+        row("hit again before recovering".into(), &|s| rate_or(&s.shaken.hit_again, "no shaken units")),
         row("  then retreated / destroyed (count)".into(), &|s| {
             format!("{} / {}", s.shaken.retreated_again, s.shaken.destroyed_again)
         }),
-        row("recovered by activation".into(), &|s| rate_ci(&s.shaken.recovered)),
+        row("recovered by activation".into(), &|s| rate_or(&s.shaken.recovered, "no shaken units")),
     ];
 
     let mut initiative = vec![
@@ -162,8 +175,17 @@ pub fn sections(report: &Report) -> Vec<Section> {
             split(&s.doubles.more_double_activations, i)
         }));
     }
+    doubles.push(row("units destroyed on a unit's second activation in a turn, a game".into(), &|s| {
+        format!("{:.2}", s.doubles.second_activation_kills.per_game)
+    }));
+    doubles.push(row("  share of all units destroyed".into(), &|s| {
+        rate_or(&s.doubles.second_activation_kill_share, "no losses")
+    }));
+    doubles.push(row("shoot, then charge on the next activation, a game".into(), &|s| {
+        format!("{:.2}", s.doubles.shoot_then_charge.per_game)
+    }));
 
-    vec![
+    let mut all = vec![
         Section { title: "Results".into(), note: "Rates with 95% Wilson score intervals.".into(), rows: results },
         Section { title: "Game length".into(), note: String::new(), rows: length },
         Section { title: format!("Per side, a game ({a} / {b})"), note: String::new(), rows: losses },
@@ -200,7 +222,9 @@ pub fn sections(report: &Report) -> Vec<Section> {
                 .into(),
             rows: doubles,
         },
-    ]
+    ];
+    all.push(effectiveness_table(part));
+    all
 }
 
 fn side_rate(s: &Summary, i: usize) -> Rate {
@@ -208,23 +232,87 @@ fn side_rate(s: &Summary, i: usize) -> Rate {
     x.results.win()
 }
 
-/// The differences table: (header, rows).
-pub(crate) fn differences_table(report: &Report) -> (Vec<String>, Vec<Vec<String>>) {
-    let header = ["rate", "variants", "rates", "difference", "z", "p", "significant"].map(String::from).to_vec();
-    let rows = report
+/// A difference's value: points of percentage for a rate, else two decimals.
+fn signed(d: &Difference, x: f64) -> String {
+    if d.is_rate { format!("{:+.1}", 100.0 * x) } else { format!("{x:+.2}") }
+}
+
+/// A difference's interval.
+fn interval(d: &Difference, i: &crate::significance::Interval) -> String {
+    format!("[{} … {}]", signed(d, i.low), signed(d, i.high))
+}
+
+/// The differences table of a part: (header, rows). A rate's differences are in points of percentage.
+pub fn differences_table(part: &Part) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = [
+        "statistic",
+        "from → to",
+        "values",
+        "change",
+        "95% paired",
+        "95% unpaired",
+        "test",
+        "p",
+        "p (Holm)",
+        "significant",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = part
         .differences
         .iter()
         .map(|d| {
+            let value = |x: f64| if d.is_rate { pct(x) } else { format!("{x:.2}") };
             vec![
                 d.metric.clone(),
-                format!("{} − {}", d.a, d.b),
-                format!("{} vs {}", pct(d.rate_a), pct(d.rate_b)),
-                format!("{:+.1} points", 100.0 * d.difference),
-                format!("{:.2}", d.z),
+                format!("{} → {}", d.a, d.b),
+                format!("{} → {}", value(d.value_a), value(d.value_b)),
+                signed(d, d.difference),
+                d.paired.as_ref().map_or("—".to_string(), |i| interval(d, i)),
+                interval(d, &d.unpaired),
+                d.test.clone(),
                 p_value(d.p_value),
+                p_value(d.p_holm),
                 if d.significant { "yes".into() } else { "no".into() },
             ]
         })
         .collect();
-    (header.to_vec(), rows)
+    (header, rows)
+}
+
+/// Effectiveness by arm and quality: one row per kind of unit that attacked or was lost in any variant, one
+/// column per variant: attacks a game, hits and kills per attack, units of the kind lost a game.
+pub fn effectiveness_table(part: &Part) -> Section {
+    let columns = part.columns();
+    let kinds = columns[0].1.effectiveness.len();
+    let rows = (0..kinds)
+        .filter(|&k| columns.iter().any(|(_, s)| s.effectiveness[k].attacks > 0 || s.effectiveness[k].losses.total > 0))
+        .map(|k| {
+            let e0 = &columns[0].1.effectiveness[k];
+            let label = format!("{} {}", e0.quality, e0.arm);
+            let cells = columns
+                .iter()
+                .map(|(_, s)| {
+                    let e = &s.effectiveness[k];
+                    let lost = format!("lost {:.2} a game", e.losses.per_game);
+                    if e.attacks == 0 {
+                        return format!("no attacks; {lost}");
+                    }
+                    format!(
+                        "{:.2} attacks a game; hit {}; kill {}; {lost}",
+                        e.attacks as f64 / s.games.max(1) as f64,
+                        pct(e.hits.rate),
+                        pct(e.kills.rate)
+                    )
+                })
+                .collect();
+            (label, cells)
+        })
+        .collect();
+    Section {
+        title: "Effectiveness by arm and quality".into(),
+        note: "Each kind of unit's attacks (shooting and charges) a game, the share that hit and that destroyed the                target, and how many units of the kind were lost a game."
+            .into(),
+        rows,
+    }
 }

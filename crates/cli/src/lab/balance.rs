@@ -1,0 +1,116 @@
+//! `pacw balance`: a scenario's turn limit, exhaustion points and objective points tuned toward an even game
+//! (pacw-sim's `balance`).
+
+use super::{progress_bar, sim_error};
+use crate::source::scenario_text;
+use anyhow::{Context, Result};
+use clap::Args;
+use pacw_sim::balance::{BalanceConfig, TUNABLE, balance, max_games};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `pacw balance`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The search races candidate values on the same games (seeds and sides), dropping a candidate once \
+                  it is surely farther from an even game than the best, and doubling the games of the others up to \
+                  --games. The balanced scenario is the same text with only the tuned numbers changed.\n\nExamples:\n  \
+                  pacw balance mcpherson-ridge --players greedy,greedy --games 2000 --out balanced.toml\n  pacw \
+                  balance scenarios/bloody-lane.toml --tune turns,exhaustion,points --games 1000\n\nExit status: 0 done, 1 \
+                  failed while running or writing, 2 bad usage."
+)]
+pub struct BalanceArgs {
+    /// A scenario file (TOML), or the name of a shipped scenario.
+    pub scenario: String,
+    /// The two computer players, as A,B; they swap sides every other game.
+    #[arg(long, value_name = "A,B", default_value = "greedy,greedy", value_parser = crate::args::players)]
+    pub players: [String; 2],
+    /// What to tune, comma-separated: turns, exhaustion (both sides), points (every objective).
+    #[arg(long, value_name = "LIST", default_value = "turns,exhaustion", value_delimiter = ',', value_parser = tunable)]
+    pub tune: Vec<String>,
+    /// The most games a candidate plays (the search stops earlier where it can).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = crate::args::games)]
+    pub games: u64,
+    /// The seed.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Threads to play on (default: all cores).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Write the balanced scenario to this file.
+    #[arg(long, value_name = "FILE.toml")]
+    pub out: Option<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn tunable(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if TUNABLE.contains(&t) {
+        Ok(t.to_string())
+    } else {
+        Err(format!("'{t}' cannot be tuned (known: {})", TUNABLE.join(", ")))
+    }
+}
+
+/// Runs the search and prints the result.
+pub fn run(args: BalanceArgs) -> Result<ExitCode> {
+    let (text, file) = scenario_text(&args.scenario)?;
+    let scenario = pacw_engine::Scenario::parse(&text, &file)?;
+    let config = BalanceConfig {
+        players: args.players.clone(),
+        tune: args.tune.clone(),
+        games: args.games as usize,
+        seed: args.seed,
+        threads: args.threads.map(|t| t as usize),
+    };
+    let bar = progress_bar(max_games(&scenario, &config).map_err(sim_error)?);
+    let result = balance(&text, &file, &config, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let b = result.map_err(sim_error)?;
+    let mut out = std::io::stdout().lock();
+    if let Some(path) = &args.out {
+        std::fs::write(path, &b.text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&b)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    writeln!(out, "{} ({file}), {} vs {}, sides swapping", b.scenario, args.players[0], args.players[1])?;
+    for (name, from, to) in &b.changes {
+        let mark = if from == to { "  (unchanged)" } else { "" };
+        writeln!(out, "  {name:<24} {from} → {to}{mark}")?;
+    }
+    writeln!(
+        out,
+        "first side's score {} [{}–{}] over {} games (a draw counts half); before: {}",
+        pct(b.score),
+        pct(b.score_ci.low),
+        pct(b.score_ci.high),
+        b.games,
+        pct(b.before_score)
+    )?;
+    writeln!(
+        out,
+        "first side wins {} [{}–{}], draws {}; before: wins {}",
+        pct(b.first_side_wins.rate),
+        pct(b.first_side_wins.ci_low),
+        pct(b.first_side_wins.ci_high),
+        pct(b.draws.rate),
+        pct(b.before.rate)
+    )?;
+    let races: Vec<String> = b
+        .races
+        .iter()
+        .map(|r| format!("{} ({} candidates, {} games)", r.varied.join("+"), r.candidates, r.games))
+        .collect();
+    writeln!(out, "{} games in all; races: {}", b.games_total, races.join("; "))?;
+    match &args.out {
+        Some(path) => writeln!(out, "Balanced scenario: {}", path.display())?,
+        None => writeln!(out, "Give --out FILE.toml to write the balanced scenario.")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,115 @@
+//! The laboratory's commands (pacw-sim): `simulate`, `merge`, `sensitivity` and `balance`, with what they share:
+//! the scenarios, players, options and a progress bar.
+
+pub mod balance;
+pub mod merge;
+pub mod sensitivity;
+pub mod simulate;
+
+use crate::args::Usage;
+use crate::source::scenario_text;
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+use pacw_sim::{ScenarioSource, SimConfig, SimError, VariantFile};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// What every simulation of the laboratory is told: scenarios, players, options, games, seed, threads.
+#[derive(Args, Debug)]
+pub struct LabArgs {
+    /// Scenario files (TOML) or names of shipped scenarios (see `pacw scenarios`); several give one combined
+    /// report with a section for each.
+    #[arg(required = true, value_name = "SCENARIO")]
+    pub scenarios: Vec<String>,
+    /// Games to play (for each variant and scenario), at least 1.
+    #[arg(long, value_name = "N", value_parser = crate::args::games)]
+    pub games: u64,
+    /// The seed: the same seed and arguments give the same games and statistics on any number of threads.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// The two computer players, as A,B; they swap sides every other game.
+    #[arg(long, value_name = "A,B", default_value = "random,random", help = players_help(), value_parser = crate::args::players)]
+    pub players: [String; 2],
+    /// A variant file (a name, a description and an [options] table) applied to every scenario, before --set.
+    #[arg(long, value_name = "FILE.toml")]
+    pub variant: Option<PathBuf>,
+    /// Set a rule option for every game, as OPTION=VALUE (RULES.md R11); may be repeated.
+    #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
+    pub set: Vec<(String, String)>,
+    /// Threads to play on (default: all cores); the results do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Print the results as one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The help of `--players`, naming the players this build knows.
+fn players_help() -> String {
+    format!(
+        "The two computer players, as A,B (known: {}); they swap sides every other game",
+        pacw_ai::PLAYERS.join(", ")
+    )
+}
+
+/// Reads the scenarios: one that cannot be read or checked is a bad file (exit 1).
+pub fn read_scenarios(names: &[String]) -> Result<Vec<ScenarioSource>> {
+    names
+        .iter()
+        .map(|name| {
+            let (text, file) = scenario_text(name)?;
+            Ok(ScenarioSource::parse(&text, &file)?)
+        })
+        .collect()
+}
+
+/// The configuration the arguments describe, before any variant: a bad file is exit 1, a combination the options
+/// do not allow exit 2.
+pub fn config(args: &LabArgs) -> Result<SimConfig> {
+    let mut config = SimConfig::of(read_scenarios(&args.scenarios)?);
+    if let Some(path) = &args.variant {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
+        config.variant_file = Some(VariantFile::parse(&text, &path.display().to_string())?);
+    }
+    config.sets = args.set.clone();
+    config.players = args.players.clone();
+    config.games = args.games as usize;
+    config.seed = args.seed;
+    config.threads = args.threads.map(|t| t as usize);
+    Ok(config)
+}
+
+/// A failed check of the settings: bad usage (exit 2) or a failure (exit 1).
+pub fn sim_error(e: SimError) -> anyhow::Error {
+    if e.is_usage() { Usage(e.to_string()).into() } else { e.into() }
+}
+
+/// A progress bar of `total` games on the terminal (hidden when output is piped).
+pub fn progress_bar(total: u64) -> ProgressBar {
+    if !(std::io::stderr().is_terminal() && std::io::stdout().is_terminal()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {rate}  {elapsed} elapsed, {eta} left")
+            .expect("a valid template")
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} games/s", state.per_sec());
+            }),
+    );
+    bar
+}
+
+/// The command line as typed, for the report.
+pub fn command_line() -> String {
+    let words = std::env::args().skip(1).map(|a| {
+        if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        } else {
+            a
+        }
+    });
+    std::iter::once("pacw".to_string()).chain(words).collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,231 @@
+//! Which rules matter (`pacw sensitivity`): every number of the combat system (the five modifiers, the three
+//! strengths, the two quality steps) removed (a modifier or quality set to 0) or moved one step either way, each
+//! change played as a variant on the same paired games as the base, and its effect on the statistics a designer
+//! weighs measured with its interval. A number whose changes move nothing measurably is a candidate to drop.
+
+mod output;
+
+pub use output::{SENSITIVITY_JSON, SensitivityReport, render_text, write_dir};
+
+use crate::compare::Difference;
+use crate::config::SimConfig;
+use crate::error::SimError;
+use crate::report::{Part, Report};
+use pacw_engine::Options;
+use serde::Serialize;
+
+/// The options a sensitivity run varies (RULES.md R11).
+pub const OPTIONS: [&str; 10] = [
+    "modifier.not_moved",
+    "modifier.canister",
+    "modifier.ranging",
+    "modifier.flank_rear",
+    "modifier.cover",
+    "strength.infantry",
+    "strength.cavalry",
+    "strength.artillery",
+    "quality.veteran",
+    "quality.green",
+];
+
+/// The statistics each change is judged on, as [`crate::compare::METRICS`] names them.
+pub const JUDGED_ON: [&str; 5] =
+    ["first side wins", "turns", "losses to shooting", "share of charges", "shaken units hit again"];
+
+/// One change of one option.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// The option.
+    pub option: String,
+    /// Its value in the base.
+    pub from: i64,
+    /// Its value in the change.
+    pub to: i64,
+    /// `removed`, `-1` or `+1`.
+    pub kind: String,
+}
+
+/// An option's value in `options`, as a number.
+fn value_of(options: &Options, option: &str) -> Option<i64> {
+    options.pairs().into_iter().find(|(k, _)| k == option).and_then(|(_, v)| v.parse().ok())
+}
+
+/// The changes of every option of [`OPTIONS`] from `base`: removal (for modifiers and quality, when not already
+/// 0), one step down and one step up, each only when the engine allows the value and no other change gives it.
+pub fn changes(base: &Options) -> Vec<Change> {
+    let mut out = Vec::new();
+    for option in OPTIONS {
+        let Some(from) = value_of(base, option) else { continue };
+        let removable = !option.starts_with("strength.");
+        let mut candidates = Vec::new();
+        if removable && from != 0 {
+            candidates.push((0, "removed"));
+        }
+        candidates.push((from - 1, "-1"));
+        candidates.push((from + 1, "+1"));
+        let mut taken = vec![from];
+        for (to, kind) in candidates {
+            if taken.contains(&to) || base.clone().set(option, &to.to_string()).is_err() {
+                continue;
+            }
+            taken.push(to);
+            out.push(Change { option: option.to_string(), from, to, kind: kind.to_string() });
+        }
+    }
+    out
+}
+
+/// Sets up `config`'s variants for a sensitivity run: the base first, then every change of the first
+/// scenario's base options. Returns the changes, in the order of the variants after the base.
+pub fn plan(config: &mut SimConfig) -> Result<Vec<Change>, SimError> {
+    let base = config.base_options(0)?;
+    let changes = changes(&base);
+    let mut variants = vec![config.variant(Vec::new())];
+    variants.extend(changes.iter().map(|c| config.variant(vec![(c.option.clone(), c.to.to_string())])));
+    config.variants = variants;
+    config.axes = Vec::new();
+    Ok(changes)
+}
+
+/// A change's effect on one statistic.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Effect {
+    /// The statistic.
+    pub metric: String,
+    /// The change − the base, and its interval, as the comparison measured them.
+    pub difference: Difference,
+    /// |difference| over the interval's half-width: above 1, the interval excludes no change.
+    pub evidence: f64,
+}
+
+/// One row of the ranked table: a change and its effects.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// The change.
+    pub change: Change,
+    /// Its effect on each statistic of [`JUDGED_ON`].
+    pub effects: Vec<Effect>,
+    /// The largest evidence among its effects: the rows are ranked by it.
+    pub evidence: f64,
+    /// Whether any effect is significant after Holm's adjustment.
+    pub significant: bool,
+}
+
+/// An option's verdict: whether any of its changes moved a statistic significantly.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The option.
+    pub option: String,
+    /// Whether it matters.
+    pub matters: bool,
+    /// The statistics its changes moved significantly.
+    pub moves: Vec<String>,
+}
+
+/// The sensitivity table of one part of the report: rows ranked by evidence, and a verdict per option.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Table {
+    /// The scenario (or `all N scenarios`).
+    pub scenario: String,
+    /// The ranked rows, strongest first.
+    pub rows: Vec<Row>,
+    /// Per option, in the order of [`OPTIONS`].
+    pub verdicts: Vec<Verdict>,
+}
+
+/// The ranked table of a part whose variants are the base and then `changes` (see [`plan`]).
+pub fn table(part: &Part, changes: &[Change]) -> Table {
+    let mut rows: Vec<Row> = changes
+        .iter()
+        .enumerate()
+        .map(|(i, change)| {
+            let label = part.variants.get(i + 1).map(|v| v.label.clone()).unwrap_or_default();
+            let effects: Vec<Effect> = JUDGED_ON
+                .iter()
+                .filter_map(|metric| {
+                    let d = part.differences.iter().find(|d| d.metric == *metric && d.b == label)?;
+                    let half = d.interval().width() / 2.0;
+                    let evidence = if half > 0.0 {
+                        d.difference.abs() / half
+                    } else if d.difference != 0.0 {
+                        f64::INFINITY
+                    } else {
+                        0.0
+                    };
+                    Some(Effect { metric: metric.to_string(), difference: d.clone(), evidence })
+                })
+                .collect();
+            let evidence = effects.iter().map(|e| e.evidence).fold(0.0, f64::max);
+            let significant = effects.iter().any(|e| e.difference.significant);
+            Row { change: change.clone(), effects, evidence, significant }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.evidence.total_cmp(&a.evidence));
+    let verdicts = OPTIONS
+        .iter()
+        .filter(|o| changes.iter().any(|c| c.option == **o))
+        .map(|option| {
+            let mut moves: Vec<String> = rows
+                .iter()
+                .filter(|r| r.change.option == *option)
+                .flat_map(|r| r.effects.iter().filter(|e| e.difference.significant).map(|e| e.metric.clone()))
+                .collect();
+            moves.sort_by_key(|m| JUDGED_ON.iter().position(|x| x == m));
+            moves.dedup();
+            Verdict { option: option.to_string(), matters: !moves.is_empty(), moves }
+        })
+        .collect();
+    Table { scenario: part.scenario.clone(), rows, verdicts }
+}
+
+/// The tables of every part of a sensitivity report.
+pub fn tables(report: &Report, changes: &[Change]) -> Vec<Table> {
+    report.parts().map(|p| table(p, changes)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ScenarioSource;
+    use crate::run::run;
+
+    #[test]
+    fn changes_remove_and_step_within_the_engine_s_ranges() {
+        let changes = changes(&Options::default());
+        let of =
+            |o: &str| changes.iter().filter(|c| c.option == o).map(|c| (c.kind.as_str(), c.to)).collect::<Vec<_>>();
+        assert_eq!(of("modifier.cover"), [("removed", 0), ("-1", -2)], "+1 from -1 is the removal");
+        assert_eq!(of("modifier.not_moved"), [("removed", 0), ("+1", 2)]);
+        assert_eq!(of("strength.artillery"), [("-1", 1), ("+1", 3)]);
+        assert_eq!(of("strength.infantry"), [("-1", 3), ("+1", 5)]);
+        assert_eq!(of("quality.green"), [("removed", 0), ("-1", -2)]);
+        assert_eq!(changes.iter().map(|c| &c.option).collect::<std::collections::BTreeSet<_>>().len(), 10);
+        let mut top = Options::default();
+        top.set("strength.infantry", "6").unwrap();
+        assert_eq!(
+            super::changes(&top).iter().filter(|c| c.option == "strength.infantry").count(),
+            1,
+            "7 is out of range"
+        );
+    }
+
+    #[test]
+    fn a_run_ranks_every_change_against_the_base() {
+        let mut c = SimConfig::of(vec![ScenarioSource::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap()]);
+        c.games = 20;
+        let changes = plan(&mut c).unwrap();
+        assert_eq!(c.variants.len(), changes.len() + 1);
+        assert_eq!(c.variants[0].label(), "base");
+        let sim = run(&c, &|| {}).unwrap();
+        let report = Report::against_first(&sim, None);
+        let t = &tables(&report, &changes)[0];
+        assert_eq!(t.rows.len(), changes.len());
+        assert!(t.rows.windows(2).all(|w| w[0].evidence >= w[1].evidence), "ranked");
+        assert!(t.rows.iter().all(|r| r.effects.len() == JUDGED_ON.len()));
+        assert_eq!(t.verdicts.len(), 10);
+        for v in &t.verdicts {
+            let significant = t.rows.iter().filter(|r| r.change.option == v.option).any(|r| r.significant);
+            assert_eq!(v.matters, significant, "{}", v.option);
+        }
+    }
+}

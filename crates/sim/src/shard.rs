@@ -1,0 +1,270 @@
+//! Simulations spread over several machines: `simulate --shard K/N` plays the games whose index is K−1 modulo N
+//! and writes them, with everything that decides them, to a shard file; [`merge`] reads the N shard files back
+//! into the simulation the unsharded run would have made (the same records, so the same report).
+
+use crate::config::{Axis, ScenarioSource, Shard, SimConfig, Variant, VariantFile};
+use crate::error::SimError;
+use crate::record::GameRecord;
+use crate::run::Simulation;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The `format` of a shard file.
+pub const SHARD_FORMAT: &str = "pacw-shard";
+/// Its version.
+pub const SHARD_VERSION: u32 = 1;
+
+/// A scenario as a shard file keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioText {
+    /// Its file name.
+    pub file: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// Everything that decides a simulation's games: the same in every shard of one simulation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The scenarios.
+    pub scenarios: Vec<ScenarioText>,
+    /// The variant file.
+    pub variant_file: Option<VariantFile>,
+    /// `--set` pairs.
+    pub sets: Vec<(String, String)>,
+    /// The `--compare` axes.
+    pub axes: Vec<Axis>,
+    /// The variants.
+    pub variants: Vec<Variant>,
+    /// Games per variant and scenario.
+    pub games: usize,
+    /// The seed.
+    pub seed: u64,
+    /// The players.
+    pub players: [String; 2],
+    /// Whether the players keep their sides.
+    pub fixed_sides: bool,
+}
+
+impl Setup {
+    /// The setup of a configuration.
+    pub fn of(config: &SimConfig) -> Setup {
+        Setup {
+            scenarios: config
+                .scenarios
+                .iter()
+                .map(|s| ScenarioText { file: s.file.clone(), text: s.text.clone() })
+                .collect(),
+            variant_file: config.variant_file.clone(),
+            sets: config.sets.clone(),
+            axes: config.axes.clone(),
+            variants: config.variants.clone(),
+            games: config.games,
+            seed: config.seed,
+            players: config.players.clone(),
+            fixed_sides: config.fixed_sides,
+        }
+    }
+
+    /// The configuration again (without a shard or threads).
+    pub fn config(&self) -> Result<SimConfig, String> {
+        let scenarios = self
+            .scenarios
+            .iter()
+            .map(|s| ScenarioSource::parse(&s.text, &s.file).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut c = SimConfig::of(scenarios);
+        c.variant_file = self.variant_file.clone();
+        c.sets = self.sets.clone();
+        c.axes = self.axes.clone();
+        c.variants = self.variants.clone();
+        c.games = self.games;
+        c.seed = self.seed;
+        c.players = self.players.clone();
+        c.fixed_sides = self.fixed_sides;
+        Ok(c)
+    }
+}
+
+/// A shard's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardFile {
+    /// Always [`SHARD_FORMAT`].
+    pub format: String,
+    /// [`SHARD_VERSION`].
+    pub version: u32,
+    /// Which shard.
+    pub shard: Shard,
+    /// What decides the games.
+    pub setup: Setup,
+    /// Seconds the shard's games took.
+    pub seconds: f64,
+    /// Threads it used.
+    pub threads: usize,
+    /// Its games' records.
+    pub records: Vec<GameRecord>,
+}
+
+/// The file name of shard `k` of `n`.
+pub fn shard_file_name(shard: Shard) -> String {
+    format!("shard-{}-of-{}.json", shard.k, shard.n)
+}
+
+/// The shard file of a sharded simulation.
+pub fn shard_file(sim: &Simulation) -> Option<ShardFile> {
+    Some(ShardFile {
+        format: SHARD_FORMAT.into(),
+        version: SHARD_VERSION,
+        shard: sim.config.shard?,
+        setup: Setup::of(&sim.config),
+        seconds: sim.seconds,
+        threads: sim.threads,
+        records: sim.records.clone(),
+    })
+}
+
+/// Writes a sharded simulation's shard file into `dir` (created if needed); returns its path.
+pub fn write_shard(sim: &Simulation, dir: &Path) -> Result<PathBuf, SimError> {
+    let file =
+        shard_file(sim).ok_or_else(|| SimError::Merge { path: dir.into(), message: "not a sharded run".into() })?;
+    let text = serde_json::to_string(&file).expect("a shard always serialises");
+    crate::site::write_file(dir, &shard_file_name(file.shard), &text)
+}
+
+/// Reads the shard files found at `paths` (each a shard file, or a folder holding shard files).
+pub fn read_shards(paths: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>, SimError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries =
+                std::fs::read_dir(path).map_err(|e| SimError::Merge { path: path.clone(), message: e.to_string() })?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("shard-")))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(SimError::Merge { path: path.clone(), message: "no shard-K-of-N.json file here".into() });
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files
+        .into_iter()
+        .map(|path| {
+            let bad = |message: String| SimError::Merge { path: path.clone(), message };
+            let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+            let file: ShardFile = serde_json::from_str(&text).map_err(|e| bad(format!("not a shard file: {e}")))?;
+            if file.format != SHARD_FORMAT || file.version != SHARD_VERSION {
+                return Err(bad(format!("not a {SHARD_FORMAT} version {SHARD_VERSION} file")));
+            }
+            Ok((path, file))
+        })
+        .collect()
+}
+
+/// Combines the shards of one simulation into the simulation the unsharded run makes: every shard 1..N once,
+/// all with the same setup. Its time is the shards' total.
+pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> {
+    let Some((first_path, first)) = shards.first() else {
+        return Err(SimError::Merge { path: PathBuf::new(), message: "no shard given".into() });
+    };
+    let n = first.shard.n;
+    let mut seen = vec![false; n];
+    for (path, s) in &shards {
+        let bad = |message: String| SimError::Merge { path: path.clone(), message };
+        if s.setup != first.setup {
+            return Err(bad(format!("it is a shard of another simulation than {}", first_path.display())));
+        }
+        if s.shard.n != n {
+            return Err(bad(format!("it is one of {} shards, {} one of {n}", s.shard.n, first_path.display())));
+        }
+        if std::mem::replace(&mut seen[s.shard.k - 1], true) {
+            return Err(bad(format!("shard {}/{n} is given twice", s.shard.k)));
+        }
+    }
+    let missing: Vec<String> = (1..=n).filter(|k| !seen[k - 1]).map(|k| format!("{k}/{n}")).collect();
+    if !missing.is_empty() {
+        return Err(SimError::Merge {
+            path: first_path.clone(),
+            message: format!("missing shards {}", missing.join(", ")),
+        });
+    }
+    let config = first.setup.config().map_err(|message| SimError::Merge { path: first_path.clone(), message })?;
+    let mut records: Vec<GameRecord> = shards.iter().flat_map(|(_, s)| s.records.iter().cloned()).collect();
+    records.sort_by_key(|r| (r.scenario, r.variant, r.index));
+    let expected = config.games * config.scenarios.len() * config.variant_list().len();
+    if records.len() != expected {
+        return Err(SimError::Merge {
+            path: first_path.clone(),
+            message: format!("the shards hold {} games, the simulation has {expected}", records.len()),
+        });
+    }
+    Ok(Simulation {
+        variants: config.variant_list(),
+        options: config.option_table()?,
+        records,
+        seconds: shards.iter().map(|(_, s)| s.seconds).sum(),
+        threads: shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
+        config,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Axis;
+    use crate::report::Report;
+    use crate::run::run;
+
+    fn config() -> SimConfig {
+        let mut c = SimConfig::of(vec![ScenarioSource::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap()]);
+        c.games = 9;
+        c.seed = 5;
+        c.compare(vec![Axis::parse("to_hit=4,5").unwrap()]).unwrap();
+        c
+    }
+
+    /// The report without what depends on the machine (time, threads).
+    fn numbers(report: &Report) -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        for key in ["seconds", "games_per_second", "threads"] {
+            v.as_object_mut().unwrap().remove(key);
+        }
+        v
+    }
+
+    #[test]
+    fn merged_shards_give_exactly_the_unsharded_report() {
+        let dir = std::env::temp_dir().join(format!("pacw-shards-{}", std::process::id()));
+        let whole = run(&config(), &|| {}).unwrap();
+        let mut paths = Vec::new();
+        for k in 1..=3 {
+            let mut c = config();
+            c.shard = Some(Shard { k, n: 3 });
+            let part = dir.join(format!("part{k}"));
+            write_shard(&run(&c, &|| {}).unwrap(), &part).unwrap();
+            paths.push(part);
+        }
+        let merged = merge(read_shards(&paths).unwrap()).unwrap();
+        assert_eq!(merged.records, whole.records);
+        assert_eq!(numbers(&Report::new(&merged, None)), numbers(&Report::new(&whole, None)));
+        // Two shards of three are not the simulation.
+        let err = merge(read_shards(&paths[..2]).unwrap()).unwrap_err().to_string();
+        assert!(err.contains("missing shards 3/3"), "{err}");
+        // A shard of another simulation is refused.
+        let mut other = config();
+        other.seed = 6;
+        other.shard = Some(Shard { k: 3, n: 3 });
+        write_shard(&run(&other, &|| {}).unwrap(), &dir.join("other")).unwrap();
+        let mixed = vec![paths[0].clone(), paths[1].clone(), dir.join("other")];
+        let err = merge(read_shards(&mixed).unwrap()).unwrap_err().to_string();
+        assert!(err.contains("another simulation"), "{err}");
+        std::fs::write(dir.join("junk.json"), "{}").unwrap();
+        assert!(read_shards(&[dir.join("junk.json")]).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
