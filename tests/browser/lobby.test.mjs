@@ -1,6 +1,7 @@
 // The lobby: a map preview for every battle and for an uploaded one, a failed upload that leaves Start off, the
 // scenario cards by keyboard, every option explained, "your games" from this browser's links (date, mode, players,
-// whose turn, copy, remove, export and import), the hot-seat hand-over screen, and the rules one click away.
+// whose turn, copy, remove, export and import), the hot-seat hand-over screen, the rules one click away, every
+// number of the combat system, and opening a save.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +9,8 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverAndBrowser, freshPage, screenshots } from './server.mjs';
+import { execFileSync } from 'node:child_process';
+import { serverAndBrowser, freshPage, screenshots, binary, view } from './server.mjs';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const env = serverAndBrowser();
@@ -116,5 +118,48 @@ test('hot-seat: a hand-over screen between the sides; the rules and the guide on
   assert.ok(await rules.locator('a[href="/rules#R6.4"]').count() > 0);
   await rules.close();
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('more numbers: a modifier, the turn limit and an exhaustion point changed in the lobby reach the game', async () => {
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  await page.locator('.more-numbers summary').click();
+  const cover = page.locator('#numbers input[name="modifier.cover"]');
+  assert.equal(await cover.inputValue(), '-1', 'the battle\'s own value is shown');
+  assert.equal(await page.locator('#numbers input[name="turns"]').inputValue(), '6');
+  await cover.fill('0');
+  await page.locator('#numbers input[name="turns"]').fill('3');
+  await page.locator('#numbers input[name="exhaustion.confederate"]').fill('2');
+  await page.screenshot({ path: join(screenshots, 'lobby-numbers-1366.png'), fullPage: true });
+  await page.selectOption('select[name="mode"]', 'hotseat');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  const token = page.url().split('/game/')[1].split('?')[0];
+  const v = await view(env.server.url, token);
+  assert.equal(v.options['modifier.cover'], '0');
+  assert.equal(v.options.turns, '3');
+  assert.equal(v.options['exhaustion.confederate'], '2');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('open a save: a simulated game opens in the replay view (its 64-bit seed intact); a file that is no save says so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacw-saves-'));
+  execFileSync(binary, ['simulate', 'meeting-engagement', '--games', '1', '--players', 'greedy,greedy', '--save-games', dir]);
+  const save = join(dir, 'meeting-engagement-base-00000.json');
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  const junk = join(dir, 'junk.json');
+  writeFileSync(junk, '{"format": "pacw-save"}');
+  await page.setInputFiles('#open-save', junk);
+  await page.locator('#save-problems', { hasText: /cannot|missing|save/ }).waitFor();
+  await page.setInputFiles('#open-save', save);
+  await page.waitForURL(/\?replay/);
+  await page.locator('#replay-slider').waitFor();
+  const decisions = JSON.parse(readFileSync(save, 'utf8')).actions.length;
+  assert.equal(await page.locator('#replay-slider').getAttribute('max'), String(decisions));
+  assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
   await page.context().close();
 });

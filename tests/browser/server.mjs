@@ -13,9 +13,11 @@ export const screenshots = join(root, 'target', 'browser-screenshots');
 
 /// Runs `pacw serve` on 127.0.0.1 (any free port) with a fresh data directory; resolves with { url, stop, restart }.
 /// `restart` stops it and starts it again on the same port and data, as after an upgrade or a crash.
+/// The pacw binary the tests run.
+export const binary = process.env.PACW_BIN || join(root, 'target', 'debug', 'pacw');
+
 export async function startServer() {
   const data = mkdtempSync(join(tmpdir(), 'pacw-browser-'));
-  const binary = process.env.PACW_BIN || join(root, 'target', 'debug', 'pacw');
   let child = null;
   const spawnOn = (addr) => {
     child = spawn(binary, ['serve', '--addr', addr, '--data', data, '--computer-delay-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -37,6 +37,18 @@ const OPTION_FIELDS = [
     5: 'the number needed on the die before modifiers (5 by default)', 2: 'needs 2: very bloody', 3: 'needs 3: bloody', 4: 'needs 4: bloodier than usual', 6: 'needs 6: hardly anyone hits' } },
 ];
 
+/// The combat system's numbers (R11), offered in "More numbers": [name, label, rule, min, max].
+const NUMBER_FIELDS = [
+  ['move.infantry', 'Infantry moves', 'R2.6', 1, 26], ['move.cavalry', 'Cavalry moves', 'R2.6', 1, 26],
+  ['move.artillery', 'Artillery moves', 'R2.6', 1, 26], ['range.infantry', 'Infantry range', 'R2.6', 1, 26],
+  ['range.cavalry', 'Cavalry range', 'R2.6', 1, 26], ['range.artillery', 'Artillery range', 'R2.6', 1, 26],
+  ['strength.infantry', 'Infantry strength', 'R2.2', 1, 6], ['strength.cavalry', 'Cavalry strength', 'R2.2', 1, 6],
+  ['strength.artillery', 'Artillery strength', 'R2.2', 1, 6], ['quality.veteran', 'Veteran adds', 'R2.2', -2, 2],
+  ['quality.green', 'Green adds', 'R2.2', -2, 2], ['modifier.not_moved', 'Not moved', 'R6.4', -3, 3],
+  ['modifier.canister', 'Canister', 'R6.4', -3, 3], ['modifier.ranging', 'Ranging fire', 'R6.4', -3, 3],
+  ['modifier.flank_rear', 'Flank or rear charge', 'R6.4', -3, 3], ['modifier.cover', 'Cover', 'R6.3', -3, 3],
+];
+
 export async function showLobby(app) {
   document.title = 'pacw — the Portable ACW Wargame';
   let scenarios = [];
@@ -76,8 +88,12 @@ class Lobby {
     this.uploadProblems = h('div', { class: 'error', id: 'upload-problems' });
     const upload = h('input', { type: 'file', accept: '.toml,text/plain', 'aria-label': 'Scenario file', id: 'upload' });
     upload.addEventListener('change', () => this.upload(upload.files[0]));
+    this.saveProblems = h('div', { class: 'error', id: 'save-problems' });
+    const openSave = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'A saved game', id: 'open-save' });
+    openSave.addEventListener('change', () => this.openSave(openSave.files[0]));
     const choose = h('div', { class: 'panel choose' }, h('h2', {}, 'Choose a battle'), this.cards,
-      h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems);
+      h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems,
+      h('p', {}, 'Or open a save (from a finished game, ', h('code', {}, 'pacw play --save'), ' or ', h('code', {}, 'pacw simulate --save-games'), '): ', openSave), this.saveProblems);
     this.gamesPanel = h('div', { class: 'panel games-panel', id: 'your-games' });
     // Four blocks that the stylesheet places: two columns on a wide screen; one, with Start near the top, on a phone.
     this.app.replaceChildren(h('div', { class: 'lobby' }, choose, this.setupPanel(), this.detail, this.gamesPanel),
@@ -92,6 +108,21 @@ class Lobby {
     this.chosen = chosen;
     this.uploadProblems.textContent = '';
     this.showDetail();
+  }
+
+  /// Opens a saved game as a new hot-seat game: a finished one in the replay view, else where it stands.
+  async openSave(file) {
+    this.saveProblems.textContent = '';
+    if (!file) return;
+    // Sent as text: JSON.parse would round the save's 64-bit seed to a double and replay another game.
+    const save = await file.text();
+    try {
+      const created = await api.create({ save, mode: 'hotseat' });
+      rememberCreated(created, 'hotseat');
+      location.href = created.links.hotseat + (created.view.result ? '?replay' : '');
+    } catch (e) {
+      this.saveProblems.textContent = e.message;
+    }
   }
 
   async upload(file) {
@@ -142,6 +173,23 @@ class Lobby {
       select.value = s.options[f.name] ?? Object.keys(f.values)[0];
       select.dispatchEvent(new Event('change'));
     }
+    this.renderNumbers(s);
+  }
+
+  /// The battle's own numbers in "More numbers": its options, its turn limit and each side's exhaustion point.
+  renderNumbers(s) {
+    const fields = NUMBER_FIELDS.map(([name, label, rule, min, max]) => ({ name, label, rule, min, max, value: s.options[name] }));
+    fields.push({ name: 'turns', label: 'Turns', rule: 'R8.2', min: 1, max: 99, value: s.options.turns ?? s.turns });
+    for (const side of s.sides) {
+      fields.push({ name: `exhaustion.${side.id}`, label: `${side.name} exhausted after losing`, rule: 'R8.1', min: 1, max: side.starting_units, value: s.options[`exhaustion.${side.id}`] ?? side.exhaustion });
+    }
+    this.numberInputs = fields.map((f) => {
+      const input = h('input', { type: 'number', name: f.name, min: f.min, max: f.max, step: 1, value: f.value, 'data-default': f.value });
+      input.addEventListener('input', () => input.classList.toggle('changed', input.value !== String(f.value)));
+      return { field: f, input };
+    });
+    this.numbers.replaceChildren(...this.numberInputs.map(({ field: f, input }) => h('label', { class: 'number-row' },
+      h('span', {}, f.label, ' ', h('a', { href: `/rules#${f.rule}`, target: 'pacw-rules', class: 'rule' }, f.rule)), input)));
   }
 
   setupPanel() {
@@ -174,6 +222,9 @@ class Lobby {
       this.optionInputs[f.name] = select;
       return h('div', { class: 'option-row' }, h('label', {}, f.label, ' ', h('a', { href: `/rules#${f.rule}`, target: 'pacw-rules', class: 'rule' }, f.rule), select), help);
     });
+    this.numbers = h('div', { class: 'numbers', id: 'numbers' });
+    this.numberInputs = [];
+    const more = h('details', { class: 'more-numbers' }, h('summary', {}, 'More numbers: movement, range, strength, modifiers, turns, exhaustion'), this.numbers);
     this.startProblems = h('div', { class: 'error', id: 'start-problems' });
     this.links = h('div', { class: 'links', id: 'links' });
     this.start = h('button', { id: 'start', onclick: () => this.create() }, 'Start the battle');
@@ -182,7 +233,7 @@ class Lobby {
       h('h2', {}, 'How to play it'),
       h('fieldset', {}, h('legend', {}, 'Mode'), this.mode, modeHelp, computerRow, playerHelp, handoverRow),
       h('fieldset', {}, h('legend', {}, 'Rule options ', h('a', { href: '/rules#R11', target: 'pacw-rules', class: 'rule' }, 'R11')),
-        h('p', { class: 'help' }, 'The battle’s own settings are chosen first; change them to try a variant.'), ...optionRows),
+        h('p', { class: 'help' }, 'The battle’s own settings are chosen first; change them to try a variant.'), ...optionRows, more),
       this.start, this.startProblems, this.links);
   }
 
@@ -202,6 +253,9 @@ class Lobby {
     for (const f of OPTION_FIELDS) {
       const v = this.optionInputs[f.name].value;
       if (String(c.scenario.options[f.name]) !== v) options[f.name] = v;
+    }
+    for (const { field, input } of this.numberInputs) {
+      if (input.value !== '' && input.value !== String(field.value)) options[field.name] = input.value;
     }
     const request = { mode, options };
     if (c.kind === 'shipped') request.scenario = c.name;

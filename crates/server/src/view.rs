@@ -201,7 +201,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             .map(|o| ObjectiveView { at: o.at, x: o.at.x, y: o.at.y, points: o.points, holder: o.holder })
             .collect(),
         units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(i as u8, u, u.at, u.facing)).collect(),
-        options: s.options.pairs().into_iter().collect(),
+        options: s.option_pairs(&s.options).into_iter().collect(),
     }
 }
 

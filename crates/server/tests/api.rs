@@ -722,3 +722,39 @@ async fn live_streams_are_capped_and_half_sent_or_idle_connections_are_closed() 
     drop(open);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_save_opens_as_a_new_game_at_its_end_and_a_bad_one_is_refused() {
+    let dir = TempDir::new("open-save");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    // A finished game played by two computer players, saved as `pacw simulate --save-games` writes it.
+    let scenario = std::sync::Arc::new(pacw_engine::Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+    let mut game = pacw_engine::Game::with_scenario(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml", None, 11);
+    let mut players = [pacw_ai::player("greedy", 1).unwrap(), pacw_ai::player("greedy", 2).unwrap()];
+    while let pacw_engine::ToAct::Side(side) = game.battle().to_act() {
+        let action = players[side.index()].choose(game.battle());
+        game.act(action).unwrap();
+    }
+    let save: Value = serde_json::from_str(&game.save_json()).unwrap();
+    let created = api.create(json!({"save": save, "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let (s, v) = api.get(&format!("/api/play/{t}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(v["result"].is_object(), "the game is over: {v}");
+    assert_eq!(v["decisions"].as_u64().unwrap() as usize, game.save().actions.len());
+    let (s, replay) = api.get(&format!("/api/play/{t}/replay")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(replay["steps"].as_array().unwrap().len(), game.save().actions.len());
+    // A save whose events were edited, or that comes with a scenario, is refused with a message.
+    let mut edited = save.clone();
+    edited["seed"] = json!(12);
+    let (s, e) = api.post("/api/games", json!({"save": edited, "mode": "hotseat"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("cannot be opened"), "{e}");
+    let (s, _) = api.post("/api/games", json!({"save": save, "scenario": "bloody-lane", "mode": "hotseat"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    // The file's text, as the lobby sends it.
+    let created = api.create(json!({"save": game.save_json(), "mode": "hotseat"})).await;
+    assert!(created["view"]["result"].is_object());
+}

@@ -33,6 +33,10 @@ pub struct CreateGame {
     pub computer: Option<String>,
     /// In `watch` mode: the second side's computer player (default: the same as `computer`).
     pub computer_b: Option<String>,
+    /// Or a save (as `GET /api/play/{token}/save` or `pacw play --save` writes it), as an object or as the file's
+    /// text (a browser should send the text: its JSON numbers cannot hold a 64-bit seed): the game continues from
+    /// it, or is shown finished, in the mode given.
+    pub save: Option<serde_json::Value>,
 }
 
 /// Options as `name=value` strings or as an object.
@@ -49,6 +53,15 @@ pub enum OptionsInput {
 }
 
 impl OptionsInput {
+    /// Whether any option was given.
+    fn given(&self) -> bool {
+        match self {
+            OptionsInput::None => false,
+            OptionsInput::Pairs(v) => !v.is_empty(),
+            OptionsInput::Object(m) => !m.is_empty(),
+        }
+    }
+
     fn pairs(&self) -> ApiResult<Vec<(String, String)>> {
         match self {
             OptionsInput::None => Ok(Vec::new()),
@@ -89,7 +102,27 @@ pub struct Created {
 impl Games {
     /// Creates a game, stores it, and returns its tokens and first view.
     pub fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<Created> {
+        let loaded = match &req.save {
+            None => None,
+            Some(_) if req.scenario.is_some() || req.scenario_text.is_some() || req.options.given() => {
+                return Err(ApiError::BadRequest("a save brings its scenario and options: give save alone".into()));
+            }
+            Some(save) => {
+                let text = match save {
+                    serde_json::Value::String(text) => text.clone(),
+                    object => object.to_string(),
+                };
+                Some(
+                    Game::load(&text)
+                        .map_err(|e| ApiError::Unprocessable(format!("this save cannot be opened: {e}")))?,
+                )
+            }
+        };
         let (text, file, name) = match (&req.scenario, &req.scenario_text) {
+            _ if loaded.is_some() => {
+                let save = loaded.as_ref().expect("checked").save();
+                (save.scenario, save.scenario_file.clone(), save.scenario_file)
+            }
             (Some(_), Some(_)) => {
                 return Err(ApiError::BadRequest("give either scenario (a shipped name) or scenario_text".into()));
             }
@@ -166,7 +199,10 @@ impl Games {
         {
             return Err(ApiError::BadRequest("computer is for modes computer and watch only".into()));
         }
-        let game = Game::with_scenario(Arc::new(scenario), &text, &file, Some(options), new_seed());
+        let game = match loaded {
+            Some(game) => game,
+            None => Game::with_scenario(Arc::new(scenario), &text, &file, Some(options), new_seed()),
+        };
         let now = now_ms();
         let record = GameRecord {
             id: new_game_id(),
@@ -179,9 +215,14 @@ impl Games {
             save: game.save(),
             result: game.battle().result(),
         };
+        let live = match &req.save {
+            // A save's decisions are its steps, so the replay and the log show the whole game.
+            Some(_) => Live::from_save(&record.save).map_err(|e| ApiError::Unprocessable(e.to_string()))?,
+            None => Live::new(game),
+        };
         self.store.insert(&record).map_err(|e| ApiError::Internal(e.to_string()))?;
         let id = record.id.clone();
-        let entry = self.register(record, Live::new(game));
+        let entry = self.register(record, live);
         let main_role =
             tokens.pairs().into_iter().map(|(_, r)| r).find(|r| *r != Role::Spectator).unwrap_or(Role::Spectator);
         let view = {

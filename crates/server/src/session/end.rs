@@ -93,6 +93,7 @@ impl Games {
                 Mode::Watch => computer_of(Side::A),
                 _ => None,
             },
+            save: None,
         };
         let created = self.create(req)?;
         let you = match role {
