@@ -28,6 +28,11 @@ pub const OPTIONS: [&str; 10] = [
     "quality.green",
 ];
 
+/// The smallest change of a rate (the win rate, a share) that counts as large: 2 points of percentage.
+pub const LARGE_RATE: f64 = 0.02;
+/// The smallest change of the game length that counts as large: a fifth of a turn.
+pub const LARGE_TURNS: f64 = 0.2;
+
 /// The statistics each change is judged on, as [`crate::compare::METRICS`] names them.
 pub const JUDGED_ON: [&str; 5] =
     ["first side wins", "turns", "losses to shooting", "share of charges", "shaken units hit again"];
@@ -96,6 +101,8 @@ pub struct Effect {
     pub difference: Difference,
     /// |difference| over the interval's half-width: above 1, the interval excludes no change.
     pub evidence: f64,
+    /// Whether the change is at least [`LARGE_RATE`] (a rate) or [`LARGE_TURNS`] (turns).
+    pub large: bool,
 }
 
 /// One row of the ranked table: a change and its effects.
@@ -111,15 +118,31 @@ pub struct Row {
     pub significant: bool,
 }
 
-/// An option's verdict: whether any of its changes moved a statistic significantly.
+/// An option's verdict, from what its changes did to the statistics.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
     /// The option.
     pub option: String,
-    /// Whether it matters.
+    /// Whether it matters: some change moved a statistic significantly and by a large amount.
     pub matters: bool,
-    /// The statistics its changes moved significantly.
+    /// The statistics its changes moved significantly and by a large amount.
     pub moves: Vec<String>,
+    /// The statistics its changes moved significantly, but by less than a large amount (and not largely).
+    pub barely: Vec<String>,
+}
+
+impl Verdict {
+    /// The verdict in words.
+    pub fn words(&self) -> String {
+        let barely =
+            if self.barely.is_empty() { String::new() } else { format!("barely moves {}", self.barely.join(", ")) };
+        match (self.matters, self.barely.is_empty()) {
+            (true, true) => format!("matters: moves {}", self.moves.join(", ")),
+            (true, false) => format!("matters: moves {}; {barely}", self.moves.join(", ")),
+            (false, false) => format!("measurable but small: {barely}"),
+            (false, true) => "no measurable effect: a candidate to drop".to_string(),
+        }
+    }
 }
 
 /// The sensitivity table of one part of the report: rows ranked by evidence, and a verdict per option.
@@ -152,7 +175,8 @@ pub fn table(part: &Part, changes: &[Change]) -> Table {
                     } else {
                         0.0
                     };
-                    Some(Effect { metric: metric.to_string(), difference: d.clone(), evidence })
+                    let large = d.difference.abs() >= if d.is_rate { LARGE_RATE } else { LARGE_TURNS };
+                    Some(Effect { metric: metric.to_string(), difference: d.clone(), evidence, large })
                 })
                 .collect();
             let evidence = effects.iter().map(|e| e.evidence).fold(0.0, f64::max);
@@ -165,14 +189,22 @@ pub fn table(part: &Part, changes: &[Change]) -> Table {
         .iter()
         .filter(|o| changes.iter().any(|c| c.option == **o))
         .map(|option| {
-            let mut moves: Vec<String> = rows
-                .iter()
-                .filter(|r| r.change.option == *option)
-                .flat_map(|r| r.effects.iter().filter(|e| e.difference.significant).map(|e| e.metric.clone()))
-                .collect();
-            moves.sort_by_key(|m| JUDGED_ON.iter().position(|x| x == m));
-            moves.dedup();
-            Verdict { option: option.to_string(), matters: !moves.is_empty(), moves }
+            let moved = |large: bool| -> Vec<String> {
+                JUDGED_ON
+                    .iter()
+                    .filter(|metric| {
+                        rows.iter().filter(|r| r.change.option == *option).any(|r| {
+                            r.effects
+                                .iter()
+                                .any(|e| e.metric == **metric && e.difference.significant && e.large == large)
+                        })
+                    })
+                    .map(|m| m.to_string())
+                    .collect()
+            };
+            let moves = moved(true);
+            let barely = moved(false).into_iter().filter(|m| !moves.contains(m)).collect();
+            Verdict { option: option.to_string(), matters: !moves.is_empty(), moves, barely }
         })
         .collect();
     Table { scenario: part.scenario.clone(), rows, verdicts }
@@ -224,8 +256,11 @@ mod tests {
         assert!(t.rows.iter().all(|r| r.effects.len() == JUDGED_ON.len()));
         assert_eq!(t.verdicts.len(), 10);
         for v in &t.verdicts {
-            let significant = t.rows.iter().filter(|r| r.change.option == v.option).any(|r| r.significant);
-            assert_eq!(v.matters, significant, "{}", v.option);
+            let rows = || t.rows.iter().filter(|r| r.change.option == v.option);
+            let large = rows().any(|r| r.effects.iter().any(|e| e.difference.significant && e.large));
+            assert_eq!(v.matters, large, "{}", v.option);
+            let any = rows().any(|r| r.significant);
+            assert_eq!(v.words().starts_with("no measurable"), !any, "{}", v.option);
         }
     }
 }

@@ -49,15 +49,6 @@ fn rows(table: &Table) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// A verdict in words.
-fn verdict(v: &super::Verdict) -> String {
-    if v.matters {
-        format!("matters: moves {}", v.moves.join(", "))
-    } else {
-        "no measurable effect: a candidate to drop".to_string()
-    }
-}
-
 /// The base's values of the judged statistics, for the text and page.
 fn base_line(report: &Report, part: usize) -> String {
     let Some(p) = report.parts().nth(part) else { return String::new() };
@@ -76,7 +67,8 @@ fn base_line(report: &Report, part: usize) -> String {
 const NOTE: &str = "Each change played on the same games (seeds and sides) as the base; the change in each statistic \
                     with its 95% interval, in points of percentage for rates (turns in turns). * marks a change \
                     significant after Holm's adjustment over all the changes of that statistic. Rows are ranked by \
-                    the strongest evidence of any effect.";
+                    the strongest evidence of any effect. A verdict's \"moves\" needs a significant change of at \
+                    least 2 points (rates) or 0.2 turns; a smaller significant one \"barely moves\".";
 
 /// The whole result as text.
 pub fn render_text(result: &SensitivityReport) -> String {
@@ -111,7 +103,7 @@ pub fn render_text(result: &SensitivityReport) -> String {
         }
         out.push_str("\n  Verdicts:\n");
         for v in &table.verdicts {
-            out.push_str(&format!("    {:<20} {}\n", v.option, verdict(v)));
+            out.push_str(&format!("    {:<20} {}\n", v.option, v.words()));
         }
     }
     out.push_str(&format!("\n{NOTE}\n"));
@@ -149,7 +141,7 @@ pub fn write_dir(result: &SensitivityReport, sim: &Simulation, dir: &Path) -> Re
                    number of games."
                 .into(),
             header: vec!["option".into(), "verdict".into()],
-            rows: table.verdicts.iter().map(|v| vec![v.option.clone(), verdict(v)]).collect(),
+            rows: table.verdicts.iter().map(|v| vec![v.option.clone(), v.words()]).collect(),
         };
         let ranked = site::Table {
             title: "Ranked changes".into(),
