@@ -61,7 +61,7 @@ fn sensitivity(c: &mut Criterion) {
             seed += 1;
             config.seed = seed;
             let sim = run(&config, &|| {}).unwrap();
-            black_box(tables(&Report::against_first(&sim, None), &changes).len())
+            black_box(tables(&sim, &Report::against_first(&sim, None), &changes).len())
         })
     });
     group.finish();

@@ -91,8 +91,9 @@ pub fn knobs(scenario: &Scenario, tune: &[String]) -> Result<Vec<Knob>, SimError
     Ok(out)
 }
 
-/// Writes `values` for `knobs` into a scenario's text, changing nothing else (comments and layout kept). A number
-/// that the scenario's `[options]` overrides (`turns`, `exhaustion`) is changed there.
+/// Writes `values` for `knobs` into a scenario's text, changing nothing else (comments and layout kept): a value
+/// equal to the scenario's own is left as it is written, or unwritten. A number that the scenario's `[options]`
+/// overrides (`turns`, `exhaustion`) is changed there.
 pub fn rewrite(text: &str, scenario: &Scenario, knobs: &[Knob], values: &[i64]) -> Result<String, SimError> {
     let bad = |m: String| SimError::BadTune(m);
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| bad(e.to_string()))?;
@@ -107,7 +108,7 @@ pub fn rewrite(text: &str, scenario: &Scenario, knobs: &[Knob], values: &[i64]) 
             None => *item = toml_edit::value(v),
         }
     }
-    for (knob, &v) in knobs.iter().zip(values) {
+    for (knob, &v) in knobs.iter().zip(values).filter(|&(knob, &v)| knob.value(scenario) != v) {
         match *knob {
             Knob::Turns if scenario.options.turns.is_some() => put(&mut doc["options"]["turns"], v),
             Knob::Turns => put(&mut doc["turns"], v),
@@ -448,6 +449,9 @@ mod tests {
         };
         assert_eq!(minus(&out, &text), ["turns = 9", "exhaustion = 2", "exhaustion = 3"]);
         assert_eq!(minus(&text, &out), ["turns = 6", "exhaustion = 1"]);
+        // Unchanged values are not written, not even where the scenario leaves them to their default.
+        let current: Vec<i64> = knobs.iter().map(|k| k.value(&s)).collect();
+        assert_eq!(rewrite(&text, &s, &knobs, &current).unwrap(), text);
         assert!(knobs_err(&s, "weather"));
     }
 

@@ -39,7 +39,7 @@ pub fn run_sensitivity(args: SensitivityArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     let sim = result.map_err(sim_error)?;
     let report = Report::against_first(&sim, Some(command_line()));
-    let result = SensitivityReport { tables: tables(&report, &changes), report };
+    let result = SensitivityReport { tables: tables(&sim, &report, &changes), report };
     let mut out = std::io::stdout().lock();
     if args.lab.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&result)?)?;

@@ -11,6 +11,7 @@ use crate::compare::Difference;
 use crate::config::SimConfig;
 use crate::error::SimError;
 use crate::report::{Part, Report};
+use crate::run::Simulation;
 use pacw_engine::Options;
 use serde::Serialize;
 
@@ -129,6 +130,9 @@ pub struct Verdict {
     pub moves: Vec<String>,
     /// The statistics its changes moved significantly, but by less than a large amount (and not largely).
     pub barely: Vec<String>,
+    /// Whether its changes left every game as it was (no unit or rule of the scenario uses the number): then
+    /// "no measurable effect" says nothing about the rule.
+    pub unused: bool,
 }
 
 impl Verdict {
@@ -140,6 +144,7 @@ impl Verdict {
             (true, true) => format!("matters: moves {}", self.moves.join(", ")),
             (true, false) => format!("matters: moves {}; {barely}", self.moves.join(", ")),
             (false, false) => format!("measurable but small: {barely}"),
+            (false, true) if self.unused => "never changed a game: nothing in the scenario uses it".to_string(),
             (false, true) => "no measurable effect: a candidate to drop".to_string(),
         }
     }
@@ -156,8 +161,9 @@ pub struct Table {
     pub verdicts: Vec<Verdict>,
 }
 
-/// The ranked table of a part whose variants are the base and then `changes` (see [`plan`]).
-pub fn table(part: &Part, changes: &[Change]) -> Table {
+/// The ranked table of a part whose variants are the base and then `changes` (see [`plan`]); `changed` says, per
+/// change, whether it altered any of the part's games.
+pub fn table(part: &Part, changes: &[Change], changed: &[bool]) -> Table {
     let mut rows: Vec<Row> = changes
         .iter()
         .enumerate()
@@ -204,15 +210,28 @@ pub fn table(part: &Part, changes: &[Change]) -> Table {
             };
             let moves = moved(true);
             let barely = moved(false).into_iter().filter(|m| !moves.contains(m)).collect();
-            Verdict { option: option.to_string(), matters: !moves.is_empty(), moves, barely }
+            let unused = changes.iter().zip(changed).all(|(c, &changed)| c.option != *option || !changed);
+            Verdict { option: option.to_string(), matters: !moves.is_empty(), moves, barely, unused }
         })
         .collect();
     Table { scenario: part.scenario.clone(), rows, verdicts }
 }
 
-/// The tables of every part of a sensitivity report.
-pub fn tables(report: &Report, changes: &[Change]) -> Vec<Table> {
-    report.parts().map(|p| table(p, changes)).collect()
+/// The tables of every part of a sensitivity report made from `sim`.
+pub fn tables(sim: &Simulation, report: &Report, changes: &[Change]) -> Vec<Table> {
+    // The parts are all games, then each scenario's when there are several (as [`Report::parts`]).
+    let games = std::iter::once(None).chain((0..report.scenarios.len()).map(Some));
+    report
+        .parts()
+        .zip(games)
+        .map(|(part, s)| {
+            let base = sim.records_of(s, 0);
+            let changed: Vec<bool> = (1..=changes.len())
+                .map(|v| sim.records_of(s, v).iter().zip(&base).any(|(game, base)| game.stats != base.stats))
+                .collect();
+            table(part, changes, &changed)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -250,7 +269,7 @@ mod tests {
         assert_eq!(c.variants[0].label(), "base");
         let sim = run(&c, &|| {}).unwrap();
         let report = Report::against_first(&sim, None);
-        let t = &tables(&report, &changes)[0];
+        let t = &tables(&sim, &report, &changes)[0];
         assert_eq!(t.rows.len(), changes.len());
         assert!(t.rows.windows(2).all(|w| w[0].evidence >= w[1].evidence), "ranked");
         assert!(t.rows.iter().all(|r| r.effects.len() == JUDGED_ON.len()));
@@ -260,7 +279,24 @@ mod tests {
             let large = rows().any(|r| r.effects.iter().any(|e| e.difference.significant && e.large));
             assert_eq!(v.matters, large, "{}", v.option);
             let any = rows().any(|r| r.significant);
-            assert_eq!(v.words().starts_with("no measurable"), !any, "{}", v.option);
+            let nothing = v.words().starts_with("no measurable") || v.words().starts_with("never changed");
+            assert_eq!(nothing, !any, "{}", v.option);
+            assert!(!v.unused || !any, "{}: a change that altered no game cannot be significant", v.option);
         }
+    }
+
+    #[test]
+    fn a_number_nothing_uses_is_not_called_a_candidate_to_drop() {
+        let (_, file, text) = pacw_engine::SHIPPED_SCENARIOS[1];
+        assert!(!text.contains("\"cavalry\""), "Bloody Lane has no cavalry");
+        let mut c = SimConfig::of(vec![ScenarioSource::parse(text, file).unwrap()]);
+        c.games = 10;
+        let changes = plan(&mut c).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let t = &tables(&sim, &Report::against_first(&sim, None), &changes)[0];
+        let verdict = |o: &str| t.verdicts.iter().find(|v| v.option == o).unwrap();
+        assert!(verdict("strength.cavalry").unused);
+        assert_eq!(verdict("strength.cavalry").words(), "never changed a game: nothing in the scenario uses it");
+        assert!(!verdict("strength.infantry").unused);
     }
 }

@@ -138,7 +138,8 @@ pub fn write_dir(result: &SensitivityReport, sim: &Simulation, dir: &Path) -> Re
         let verdicts = site::Table {
             title: "Verdicts".into(),
             note: "An option none of whose changes moved a statistic beyond chance is a candidate to drop, at this \
-                   number of games."
+                   number of games; one that never changed a game is simply not used by the scenario (no unit of \
+                   that arm, no such terrain)."
                 .into(),
             header: vec!["option".into(), "verdict".into()],
             rows: table.verdicts.iter().map(|v| vec![v.option.clone(), v.words()]).collect(),
