@@ -399,7 +399,7 @@ pub fn leaf_features(b: &Battle) -> [f32; LEAF_FEATURES] {
 /// games from the features' change since the start, fitted with one intercept a scenario (left out here, where
 /// every start counts as even) by `cargo run --release -p pacw-ai --example fit_leaf -- 8000` (docs/findings.md).
 const LEAF_WEIGHTS: [f32; LEAF_FEATURES] =
-    [0.2566, 0.2624, -0.0834, 0.2614, 0.9685, -0.0291, 0.0848, 0.1631, 0.0341, -0.3443];
+    [0.1789, 0.1843, -0.0709, 0.2251, 1.0084, -0.0404, 0.0579, 0.1601, 0.0357, -0.0244];
 
 /// The chance that the first side wins from here if both sides play greedy from now on, by a logistic model of how
 /// [`leaf_features`] have changed since `start` (the features of the battle's first position): what a longer

@@ -5,11 +5,12 @@ use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, ToAct};
 
 /// The mean log-loss of each judgement's forecast of the winner, over every activation boundary of greedy games
-/// played with seeds the fit did not use.
+/// played with seeds the fit did not use: 200 games, 50 a scenario (24 were too few to tell the two apart once the
+/// scenarios were rebalanced: over 400, the fitted value is ahead in every scenario).
 #[test]
 fn the_fitted_leaf_value_forecasts_greedy_games_better_than_evaluate() {
     let (mut fitted, mut hand_made, mut positions) = (0.0f64, 0.0f64, 0);
-    for g in 0..24u64 {
+    for g in 0..200u64 {
         let (_, file, text) = SHIPPED_SCENARIOS[g as usize % SHIPPED_SCENARIOS.len()];
         let mut game = Game::new(text, file, None, 1_000_000 + g).expect("shipped scenarios are valid");
         let start = leaf_features(&Battle::new(game.battle().scenario().clone(), *game.battle().options()));
