@@ -37,7 +37,9 @@ test('resign, read the result, download the save, rematch with the sides swapped
   assert.match(text, /Grey\s*wins/);
   assert.match(text, /Blue resigned/);
   assert.match(text, /points Blue \d+, Grey \d+/);
-  assert.match(text, /Blue\s*lost 0 of 3 units/);
+  // The random computer may have moved (and shot) before the resignation: how many it destroyed is the dice's.
+  assert.match(text, /Blue\s*lost [0-3] of 3 units/);
+  assert.match(text, /Grey\s*lost [0-5] of 5 units/);
   assert.match(text, /hit\s*miss\s*shaken\s*retreat\s*destroyed/, 'the ledger has the miss column');
   await page.locator('#log', { hasText: 'Blue resigns' }).waitFor();
   // The save, as pacw replay reads it.
