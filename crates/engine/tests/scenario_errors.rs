@@ -393,3 +393,30 @@ fn every_problem_is_reported_at_once() {
     assert!(all.iter().any(|p| p.message.contains("'X'")));
     assert!(all.iter().any(|p| p.message.contains("tank")));
 }
+
+// ------------------------------------------------------------------ places, for an editor to mark
+
+#[test]
+fn a_problem_names_its_square_and_unit_where_it_has_them() {
+    use pacw_engine::Square;
+    let square = |s: &str| Some(s.parse::<Square>().unwrap());
+    // The second unit on the river at c2: both its index and the square.
+    let p = expect_line(&edit("d4", "c2"), line_of(BASE, "d4", 1), &["river"]);
+    assert_eq!((p.unit, p.square), (Some(1), square("c2")));
+    // A unit whose square is off the board: the unit, and no square to mark.
+    let p = expect_line(&edit("d4", "q9"), line_of(BASE, "d4", 1), &["off the board"]);
+    assert_eq!((p.unit, p.square), (Some(1), None));
+    // A unit with a bad arm still has its square.
+    let p = expect_line(&edit("cavalry", "dragoons"), line_of(BASE, "cavalry", 1), &["dragoons"]);
+    assert_eq!((p.unit, p.square), (Some(1), square("d4")));
+    // A bad map character: its square, no unit.
+    let p = expect_at(&with(BASE, ".....", "..X..", 2), 7..=7, Some(3), &["'X'"]);
+    assert_eq!((p.unit, p.square), (None, square("c3")));
+    // An objective on a square that already has one: the square.
+    let text = BASE.replace("points = 2\n", "points = 2\n\n[[objectives]]\nat = \"c4\"\n");
+    let p = expect_line(&text, line_of(&text, "at = \"c4\"", 2), &["already has an objective"]);
+    assert_eq!((p.unit, p.square), (None, square("c4")));
+    // A problem of the whole scenario has neither.
+    let p = expect_line(&edit("turns = 3", "turns = 0"), 2, &["turns"]);
+    assert_eq!((p.unit, p.square), (None, None));
+}

@@ -15,11 +15,26 @@ pub struct ProblemView {
     pub column: Option<usize>,
     /// What is wrong.
     pub message: String,
+    /// The square concerned (`c3`), where there is one on the board: the editor marks it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub square: Option<String>,
+    /// The unit concerned: its index among the file's `[[units]]`, from 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<usize>,
 }
 
 /// The problems of a scenario error, one per entry.
 pub fn problems(e: &ScenarioError) -> Vec<ProblemView> {
-    e.problems.iter().map(|p| ProblemView { line: p.line, column: p.column, message: p.message.clone() }).collect()
+    e.problems
+        .iter()
+        .map(|p| ProblemView {
+            line: p.line,
+            column: p.column,
+            message: p.message.clone(),
+            square: p.square.map(|s| s.to_string()),
+            unit: p.unit,
+        })
+        .collect()
 }
 
 /// A refused or failed request. Nothing was changed by it.

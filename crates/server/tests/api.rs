@@ -47,6 +47,14 @@ async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(!e["problems"].as_array().unwrap().is_empty(), "{e}");
 
+    // A problem with a place on the board names its square and unit, for the editor to mark.
+    let planted = pacw_engine::DEFAULT_SCENARIO.replacen("at = \"d2\"", "at = \"c2\"", 1);
+    let (_, c) = api.post("/api/scenarios/check", json!({"text": planted})).await;
+    let p = c["problems"].as_array().unwrap().iter().find(|p| p["message"].as_str().unwrap().contains("R2.5"));
+    let p = p.unwrap_or_else(|| panic!("no problem about two units on c2: {c}"));
+    assert_eq!((p["square"].as_str(), p["unit"].as_u64()), (Some("c2"), Some(1)), "{c}");
+    assert!(c["problems"].as_array().unwrap().iter().all(|p| p.get("square").is_none_or(|s| s.is_string())));
+
     // An uploaded copy of a shipped scenario is accepted.
     let text = pacw_engine::DEFAULT_SCENARIO;
     let created = api

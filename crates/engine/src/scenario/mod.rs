@@ -185,7 +185,8 @@ impl Scenario {
     /// ```
     pub fn synthetic(name: &str, map: Map, units: Vec<UnitInfo>, options: Options) -> Result<Scenario, ScenarioError> {
         let mut problems = Vec::new();
-        let mut problem = |message: String| problems.push(Problem { line: None, column: None, message });
+        let mut problem =
+            |message: String| problems.push(Problem { line: None, column: None, message, square: None, unit: None });
         for (what, n) in [("width", map.width()), ("height", map.height())] {
             if !(MIN_SIDE..=MAX_SIDE).contains(&n) {
                 problem(format!("the map's {what} is {n}; it must be from {MIN_SIDE} to {MAX_SIDE} (R1.1)"));

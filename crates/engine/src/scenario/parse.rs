@@ -20,6 +20,10 @@ pub struct Problem {
     pub column: Option<usize>,
     /// What is wrong, naming the square or unit concerned.
     pub message: String,
+    /// The square concerned, where there is one on the board (for an editor to mark it).
+    pub square: Option<Square>,
+    /// The unit concerned: its index among the file's `[[units]]`, from 0.
+    pub unit: Option<usize>,
 }
 
 /// Everything wrong with a scenario file.
@@ -113,7 +117,15 @@ impl Report<'_> {
             }
             None => (None, None),
         };
-        self.problems.push(Problem { line, column, message: message.into() });
+        self.problems.push(Problem { line, column, message: message.into(), square: None, unit: None });
+    }
+
+    /// Places the problems reported since the `first`: on `square` (unless they have their own) and `unit`.
+    fn place_since(&mut self, first: usize, square: Option<Square>, unit: Option<usize>) {
+        for p in &mut self.problems[first..] {
+            p.square = p.square.or(square);
+            p.unit = p.unit.or(unit);
+        }
     }
 }
 
@@ -361,15 +373,19 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
     let mut cells = vec![Cell { terrain: Terrain::Open, elevation: 0, road: false, fences: 0 }; width * height];
     let index = |i: usize, j: usize| (height - 1 - i) * width + j;
     let square_name = |i: usize, j: usize| Square::new(j as u8, (height - 1 - i) as u8).to_string();
+    // A square to mark, only when the map's shape is sound (else the index means nothing on the board).
+    let square_at = |i: usize, j: usize| ok.then(|| Square::new(j as u8, (height - 1 - i) as u8));
     for (i, row) in rows.iter().enumerate() {
         for (j, &(c, at)) in row.iter().enumerate().take(width) {
             match Terrain::from_char(c) {
                 Some(t) => cells[index(i, j)].terrain = t,
                 None => {
+                    let first = r.problems.len();
                     r.at(
                         Some(at..at),
                         format!("unknown terrain character '{c}' at {} (expected . W T S ~ F)", square_name(i, j)),
                     );
+                    r.place_since(first, square_at(i, j), None);
                 }
             }
         }
@@ -389,7 +405,9 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
             for (i, row) in rows.iter().enumerate() {
                 for (j, &(c, at)) in row.iter().enumerate() {
                     if !apply(c, &mut cells[index(i, j)]) {
+                        let first = r.problems.len();
                         r.at(Some(at..at), format!("unknown {what} character '{c}' at {}", square_name(i, j)));
+                        r.place_since(first, square_at(i, j), None);
                     }
                 }
             }
@@ -424,7 +442,9 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
             if a.is_adjacent(b) {
                 map.add_fence(a, b);
             } else {
+                let first = r.problems.len();
                 r.at(Some(fence.span()), format!("fence {a}-{b}: the squares are not adjacent (R1.4)"));
+                r.place_since(first, Some(a), None);
             }
         }
     }
@@ -541,6 +561,7 @@ fn check_units(
     let mut units: Vec<UnitInfo> = Vec::new();
     let mut counts = [0usize; 3 * 2];
     for (i, spanned) in raw.iter().enumerate() {
+        let first = r.problems.len();
         let u = spanned.get_ref();
         let label = match &u.name {
             Some(n) => format!("unit {} ({n})", i + 1),
@@ -617,6 +638,7 @@ fn check_units(
                 format!("{label}: square {at} already holds unit {} (R2.5)", other + 1),
             );
         }
+        r.place_since(first, at, Some(i));
         if let (Some(side), Some(arm), Some(quality), Some(at), Some(facing)) = (side, arm, quality, at, facing) {
             counts[side.index() * 3 + arm.index()] += 1;
             let n = counts[side.index() * 3 + arm.index()];
@@ -652,6 +674,7 @@ fn check_objectives(
     }
     let mut out: Vec<Objective> = Vec::new();
     for (i, spanned) in raw.iter().enumerate() {
+        let first = r.problems.len();
         let o = spanned.get_ref();
         let label = format!("objective {}", i + 1);
         let at = match &o.at {
@@ -676,6 +699,7 @@ fn check_objectives(
             }
             out.push(Objective { at, points, holder });
         }
+        r.place_since(first, at, None);
     }
     out
 }
