@@ -1,12 +1,16 @@
-// The page router: `/` is the lobby, `/game/{token}` a battle, `/game/{token}?replay` its replay.
+// The page router: `/` is the lobby, `/editor` the scenario editor, `/game/{token}` a battle, `/game/{token}?replay`
+// its replay.
 
 import { showLobby } from './lobby.js';
 import { showBattle } from './battle.js';
 import { showReplay } from './replay.js';
+import { showEditor } from './editor.js';
 
 const app = document.getElementById('app');
 const match = location.pathname.match(/^\/game\/([0-9a-fA-F]+)\/?$/);
-if (!match) {
+if (/^\/editor\/?$/.test(location.pathname)) {
+  showEditor(app);
+} else if (!match) {
   showLobby(app);
 } else if (new URLSearchParams(location.search).has('replay')) {
   showReplay(app, match[1]);

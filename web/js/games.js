@@ -34,6 +34,15 @@ export function rememberCreated(created, mine) {
   // The other links of the game stay reachable from the one kept (to send to an opponent).
 }
 
+/// The role this browser plays first in a game just created in `mode`.
+export function mainRole(created, mode, humanSide) {
+  const t = created.tokens;
+  if (mode === 'hotseat') return 'hotseat';
+  if (mode === 'computer') return humanSide === 'B' ? 'B' : 'A';
+  if (mode === 'two_players') return 'A';
+  return t.A ? 'A' : 'spectator';
+}
+
 /// Forgets a game's link in this browser (the game itself stays on the server).
 export function forget(token) {
   const all = remembered();

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { previewBoard } from './board.js';
-import { exportText, forget, importText, remember, rememberCreated, remembered, setSetting } from './games.js';
+import { exportText, forget, importText, mainRole, remember, rememberCreated, remembered, setSetting } from './games.js';
 import { copyText, h, sideTag, when, withRuleLinks } from './util.js';
 
 const MODES = [
@@ -92,6 +92,7 @@ class Lobby {
     const openSave = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'A saved game', id: 'open-save' });
     openSave.addEventListener('change', () => this.openSave(openSave.files[0]));
     const choose = h('div', { class: 'panel choose' }, h('h2', {}, 'Choose a battle'), this.cards,
+      h('p', { class: 'make-battle' }, h('a', { href: '/editor', id: 'open-editor', class: 'button' }, 'Make your own battle'), ' in the editor: paint the map, set out the troops, play it.'),
       h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems,
       h('p', {}, 'Or open a save (from a finished game, ', h('code', {}, 'pacw play --save'), ' or ', h('code', {}, 'pacw simulate --save-games'), '): ', openSave), this.saveProblems);
     this.gamesPanel = h('div', { class: 'panel games-panel', id: 'your-games' });
@@ -355,13 +356,6 @@ function download(name, text) {
   a.remove();
 }
 
-function mainRole(created, mode, humanSide) {
-  const t = created.tokens;
-  if (mode === 'hotseat') return 'hotseat';
-  if (mode === 'computer') return humanSide === 'B' ? 'B' : 'A';
-  if (mode === 'two_players') return 'A';
-  return t.A ? 'A' : 'spectator';
-}
 
 /// A description's paragraphs, with the hard line breaks of the TOML file joined.
 function paragraphs(text) {

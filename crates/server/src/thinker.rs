@@ -56,8 +56,9 @@ pub fn bounded(name: &str) -> String {
     }
 }
 
+/// Lowers the calling thread's priority (threads it starts inherit it).
 #[cfg(unix)]
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     // On Linux the nice value is a thread's own: this lowers the thinking thread only.
     // SAFETY: setpriority changes a scheduling attribute of the calling thread; no memory is involved.
     let tid = unsafe { libc::syscall(libc::SYS_gettid) } as libc::id_t;
@@ -65,8 +66,9 @@ fn lower_priority() {
     let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, tid, NICENESS) };
 }
 
+/// Lowers the calling thread's priority: not done off Unix.
 #[cfg(not(unix))]
-fn lower_priority() {}
+pub(crate) fn lower_priority() {}
 
 #[cfg(test)]
 mod tests {

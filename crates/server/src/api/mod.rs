@@ -2,6 +2,7 @@
 //! session layer and write the reply; changes run on a blocking thread (engine, then SQLite commit).
 
 pub mod actions;
+pub mod balance;
 pub mod events;
 pub mod games;
 pub mod lobby;
@@ -27,6 +28,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/info", get(lobby::info))
         .route("/api/scenarios", get(lobby::scenarios))
         .route("/api/scenarios/check", post(lobby::check))
+        .route("/api/scenarios/balance", post(balance::balance))
         .route("/api/scenarios/{name}", get(lobby::scenario))
         .route("/api/games", get(lobby::list_games).post(lobby::create_game))
         .route("/api/play/{token}", get(games::view))

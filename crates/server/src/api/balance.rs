@@ -1,0 +1,168 @@
+//! `POST /api/scenarios/balance`: the editor's "Test balance". A few hundred greedy-against-greedy games of an
+//! uploaded scenario, sides swapping, on one low-priority thread, one test at a time on the whole server; the reply
+//! streams its progress as JSON lines and ends with each side's win rate and the first side's score.
+
+use super::Body;
+use crate::error::{ApiError, ApiResult};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use pacw_engine::Side;
+use pacw_sim::significance::mean_interval;
+use pacw_sim::stats::Rate;
+use pacw_sim::{ScenarioSource, SimConfig};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Games a test plays: enough for an interval of about ±6 points on a win rate.
+pub const BALANCE_GAMES: usize = 300;
+/// A progress line every this many games.
+const PROGRESS_EVERY: usize = 10;
+
+/// Whether a test is running: the server runs one at a time.
+static RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Clears [`RUNNING`] when the test ends, however it ends.
+struct Running;
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.store(false, Ordering::Release);
+    }
+}
+
+/// A scenario to test.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalanceRequest {
+    /// The TOML text.
+    pub text: String,
+    /// Its file name, for messages (default `uploaded.toml`).
+    pub file: Option<String>,
+}
+
+/// A rate with its 95% interval.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct RateView {
+    /// The rate, 0 to 1.
+    pub rate: f64,
+    /// The interval's low end.
+    pub low: f64,
+    /// Its high end.
+    pub high: f64,
+}
+
+impl From<Rate> for RateView {
+    fn from(r: Rate) -> RateView {
+        RateView { rate: r.rate, low: r.ci_low, high: r.ci_high }
+    }
+}
+
+/// The test's result.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct BalanceResult {
+    /// Games played.
+    pub games: usize,
+    /// The players (`greedy`, `greedy`).
+    pub players: [String; 2],
+    /// Each side's wins, the scenario's first side first.
+    pub wins: [RateView; 2],
+    /// Drawn games.
+    pub draws: RateView,
+    /// The first side's mean score (a win 1, a draw ½), with its t interval.
+    pub score: RateView,
+    /// The result in words.
+    pub verdict: String,
+}
+
+/// One line of the reply.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Line {
+    Progress { done: usize, of: usize },
+    Result { result: Box<BalanceResult> },
+    Error { error: String },
+}
+
+fn line(l: &Line) -> String {
+    format!("{}\n", serde_json::to_string(l).expect("a line always serialises"))
+}
+
+/// Plays the test's games of `source` (on the calling thread and one more), calling `progress` after each.
+pub fn play(source: ScenarioSource, progress: &(dyn Fn(usize) + Sync)) -> Result<BalanceResult, String> {
+    let mut config = SimConfig::of(vec![source]);
+    config.games = BALANCE_GAMES;
+    config.players = ["greedy".to_string(), "greedy".to_string()];
+    config.threads = Some(1);
+    config.seed = 1;
+    let done = AtomicUsize::new(0);
+    let sim =
+        pacw_sim::run(&config, &|| progress(done.fetch_add(1, Ordering::Relaxed) + 1)).map_err(|e| e.to_string())?;
+    let n = sim.records.len();
+    let count = |w: Option<Side>| sim.records.iter().filter(|r| r.stats.winner == w).count() as u64;
+    let scores: Vec<f64> = sim
+        .records
+        .iter()
+        .map(|r| match r.stats.winner {
+            Some(Side::A) => 1.0,
+            None => 0.5,
+            Some(Side::B) => 0.0,
+        })
+        .collect();
+    let (score, interval) = mean_interval(&scores);
+    let verdict = if interval.low > 0.6 || interval.high < 0.4 {
+        "One-sided: the first side's score is surely outside 40–60%. Try `pacw balance` on the downloaded file, or \
+         change the turns, the exhaustion points or the objectives."
+    } else if interval.low > 0.5 || interval.high < 0.5 {
+        "Leans to one side, but within 40–60% or not surely outside it; more games (`pacw simulate`) tell better."
+    } else {
+        "Balanced as far as these games can tell (greedy players; a person plays differently)."
+    };
+    Ok(BalanceResult {
+        games: n,
+        players: config.players.clone(),
+        wins: [Rate::new(count(Some(Side::A)), n as u64).into(), Rate::new(count(Some(Side::B)), n as u64).into()],
+        draws: Rate::new(count(None), n as u64).into(),
+        score: RateView { rate: score, low: interval.low.max(0.0), high: interval.high.min(1.0) },
+        verdict: verdict.to_string(),
+    })
+}
+
+/// `POST /api/scenarios/balance` → 200 with `application/x-ndjson`: `{"done","of"}` lines, then `{"result"}` (or
+/// `{"error"}`). A bad scenario gets 422 with its problems; a test already running, 503.
+pub async fn balance(Body(req): Body<BalanceRequest>) -> ApiResult<Response> {
+    let file = req.file.unwrap_or_else(|| "uploaded.toml".to_string());
+    let source = ScenarioSource::parse(&req.text, &file).map_err(ApiError::Scenario)?;
+    if RUNNING.swap(true, Ordering::AcqRel) {
+        return Err(ApiError::Unavailable(
+            "another balance test is running on this server; try again in a few seconds".into(),
+        ));
+    }
+    let running = Running;
+    let (tx, rx) = tokio::sync::mpsc::channel::<String>(BALANCE_GAMES / PROGRESS_EVERY + 2);
+    std::thread::Builder::new()
+        .name("pacw-balance".into())
+        .spawn(move || {
+            let running = running;
+            crate::thinker::lower_priority();
+            let progress = |done: usize| {
+                if done.is_multiple_of(PROGRESS_EVERY) {
+                    // A reader that went away only stops the lines, not the bounded games.
+                    let _ = tx.try_send(line(&Line::Progress { done, of: BALANCE_GAMES }));
+                }
+            };
+            let last = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play(source, &progress))) {
+                Ok(Ok(result)) => Line::Result { result: Box::new(result) },
+                Ok(Err(error)) => Line::Error { error },
+                Err(_) => Line::Error { error: "the test failed on the server".into() },
+            };
+            // Free the server for the next test before the last line: a client that reads it may start one at once.
+            drop(running);
+            let _ = tx.blocking_send(line(&last));
+        })
+        .map_err(|e| ApiError::Internal(format!("cannot start the test: {e}")))?;
+    let lines = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|l| (Ok::<_, std::convert::Infallible>(l), rx))
+    });
+    let headers = [(header::CONTENT_TYPE, "application/x-ndjson"), (header::CACHE_CONTROL, "no-store")];
+    Ok((headers, axum::body::Body::from_stream(lines)).into_response())
+}

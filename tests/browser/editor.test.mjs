@@ -1,0 +1,147 @@
+// The scenario editor (/editor): a small battle made from an empty board by clicks only, downloaded, accepted by
+// `pacw check` and played for a few decisions; undo, redo and a reload keep the work; a shipped battle opened,
+// changed so that a unit stands on a river, and the problem marked on the board; a quick balance test.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serverAndBrowser, freshPage, screenshots, binary, view, act } from './server.mjs';
+
+const env = serverAndBrowser();
+
+/// Presses on a square and releases on another (the same for a click), as a mouse does.
+async function drag(page, from, to) {
+  const a = await page.locator(`[data-square="${from}"]`).boundingBox();
+  const b = await page.locator(`[data-square="${to}"]`).boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+  await page.mouse.up();
+}
+
+async function tool(page, name) {
+  await page.click(`[data-tool="${name}"]`);
+}
+
+/// Clicks a square near its corner, beside any counter standing on it (painting under a unit is allowed).
+async function square(page, name) {
+  const box = await page.locator(`[data-square="${name}"]`).boundingBox();
+  await page.mouse.click(box.x + 5, box.y + box.height - 5);
+}
+
+test('a battle made by clicks from an empty board is downloaded, accepted by pacw check and played', async () => {
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  await page.click('#open-editor');
+  await page.waitForURL(/\/editor$/);
+  // A 6 × 6 board.
+  await page.fill('#new-width', '6');
+  await page.fill('#new-height', '6');
+  await page.click('#new-board');
+  assert.equal(await page.locator('[data-square]').count(), 36);
+  // Woods painted by dragging over c3..e3, a hill at b5, a road up column a, a fence on the north edge of c2.
+  await tool(page, 'terrain:woods');
+  await drag(page, 'c3', 'e3');
+  await tool(page, 'elevation:2');
+  await square(page, 'b5');
+  await tool(page, 'road:on');
+  await drag(page, 'a1', 'a6');
+  await tool(page, 'fence:toggle');
+  const c2 = await page.locator('[data-square="c2"]').boundingBox();
+  await page.mouse.click(c2.x + c2.width / 2, c2.y + 3);
+  // Units: two for the first side facing north, two for the second facing south; an objective worth 2 at d4.
+  await tool(page, 'unit:place');
+  await square(page, 'b1');
+  await page.selectOption('#template-arm', 'cavalry');
+  await square(page, 'd1');
+  await page.fill('#unit-name', 'Buford’s troopers');
+  await page.locator('#unit-name').press('Tab');
+  await page.selectOption('#template-side', '1');
+  await page.selectOption('#template-facing', 'S');
+  await page.selectOption('#template-arm', 'infantry');
+  await square(page, 'c6');
+  await page.selectOption('#template-arm', 'artillery');
+  await square(page, 'e6');
+  await tool(page, 'objective:toggle');
+  await square(page, 'd4');
+  await page.fill('#objective-points', '2');
+  await page.locator('#objective-points').press('Tab');
+  await page.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await page.locator('[data-unit]').count(), 4);
+  assert.equal(await page.locator('.objectives .objective').count(), 1);
+  await page.screenshot({ path: join(screenshots, 'editor-made-1366.png') });
+
+  // Undo takes the objective's points back, then the objective; redo brings both again.
+  await page.click('#undo');
+  await page.click('#undo');
+  assert.equal(await page.locator('.objectives .objective').count(), 0);
+  await page.click('#redo');
+  await page.click('#redo');
+  assert.equal(await page.locator('.objectives .objective').count(), 1);
+  // A reload keeps the work in progress.
+  await page.reload();
+  await page.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await page.locator('[data-unit]').count(), 4);
+
+  // Downloaded, the file reads like a hand-written one and pacw check accepts it.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const file = join(mkdtempSync(join(tmpdir(), 'pacw-editor-')), download.suggestedFilename());
+  await download.saveAs(file);
+  const text = readFileSync(file, 'utf8');
+  assert.match(text, /^\[map\]$/m);
+  assert.match(text, /terrain = """\n\.{6}\n/);
+  assert.match(text, /fences = \["c2-c3"\]/);
+  assert.match(text, /# --- Blue ---/);
+  assert.match(text, /name = "Buford’s troopers"/);
+  assert.match(text, /points = 2/);
+  const checked = execFileSync(binary, ['check', file], { encoding: 'utf8' });
+  assert.match(checked, /ok|valid|My battle/i, checked);
+
+  // Played: a hot-seat game of it, a few decisions, shown on the battle page.
+  await page.selectOption('#play-mode', 'hotseat');
+  await page.click('#play');
+  await page.waitForURL(/\/game\//);
+  await page.locator('#status .whose').waitFor();
+  const token = new URL(page.url()).pathname.split('/').pop();
+  let v = await view(env.server.url, token);
+  assert.equal(v.scenario.title, 'My battle');
+  for (let i = 0; i < 3; i++) {
+    const pick = v.legal_actions.find((a) => a.action.activate !== undefined) || v.legal_actions[0];
+    await act(env.server.url, token, { index: pick.index, decisions: v.decisions });
+    v = await view(env.server.url, token);
+  }
+  await page.reload();
+  await page.locator(`#board[data-decisions="${v.decisions}"]`).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a shipped battle opened and changed: a planted problem is marked on the board; a balance test reports', async () => {
+  const page = await freshPage(env.browser);
+  await page.goto(`${env.server.url}editor`);
+  await page.selectOption('#start-from', 'meeting-engagement');
+  await page.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await page.locator('#battle-name').inputValue(), 'Meeting Engagement');
+  // A river painted under the unit at c2: the engine's problem names c2, and the board outlines it.
+  await tool(page, 'terrain:river');
+  await square(page, 'c2');
+  await page.locator('[data-problem="c2"]').waitFor();
+  assert.match(await page.locator('#editor-problems').textContent(), /c2.*river/);
+  await page.screenshot({ path: join(screenshots, 'editor-problem-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'editor-problem-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  // Undo removes it.
+  await page.click('#undo');
+  await page.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await page.locator('[data-problem]').count(), 0);
+  // The quick balance test: each side's wins with an interval.
+  await page.click('#test-balance');
+  await page.locator('#balance-result li', { hasText: 'Union wins' }).waitFor({ timeout: 60000 });
+  assert.match(await page.locator('#balance-result').textContent(), /300 games[\s\S]*Union wins: \d+\.\d% \[\d+\.\d%–\d+\.\d%\]/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

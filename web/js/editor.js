@@ -1,0 +1,560 @@
+// The scenario editor (`/editor`): paint the map, place the units and objectives, set the sides and the options;
+// the engine's check runs as you edit and its problems are marked on the board; undo and redo; the work in progress
+// is kept in this browser. "Download" writes the TOML, "Play" starts a game with it, "Test balance" asks the server
+// for a quick simulation.
+
+import { api } from './api.js';
+import { Board, SIZE } from './board.js';
+import { mainRole, rememberCreated } from './games.js';
+import { h, percent } from './util.js';
+import {
+  ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, TERRAINS, boardView, cellAt, emptyScenario, fenceName,
+  fileOrder, fromView, onBoard, parseSquare, resized, squareName, toToml,
+} from './scenario-model.js';
+
+const STORE = 'pacw-editor';
+const HISTORY = 200;
+/// Milliseconds of quiet after an edit before the engine checks it.
+const CHECK_DELAY = 250;
+
+/// The palette: [tool, label, title]. A tool is `kind:value`.
+const PALETTE = [
+  ['Terrain', TERRAINS.map(([name, , label]) => [`terrain:${name}`, label, `Paint ${label.toLowerCase()} (drag to paint several squares)`])],
+  ['Height', [0, 1, 2, 3].map((e) => [`elevation:${e}`, String(e), `Paint elevation ${e} (R1.2)`])],
+  ['Roads and fences', [
+    ['road:on', 'Road', 'Paint a road (R2.6)'],
+    ['road:off', 'No road', 'Remove a road'],
+    ['fence:toggle', 'Fence', 'Click near a square’s edge to put a fence on it or take it away (R1.4)'],
+  ]],
+  ['Pieces', [
+    ['unit:place', 'Units', 'Click an empty square to place a unit, a unit to edit it; drag a unit to move it'],
+    ['objective:toggle', 'Objectives', 'Click a square to add an objective or select one'],
+  ]],
+];
+
+export async function showEditor(app) {
+  document.title = 'Scenario editor — pacw';
+  const [info, shipped] = await Promise.all([api.info(), api.scenarios()]);
+  new Editor(app, info, shipped);
+}
+
+class Editor {
+  constructor(app, info, shipped) {
+    this.defaults = info.options;
+    this.shipped = shipped;
+    this.tool = 'terrain:woods';
+    this.template = { side: 0, arm: 'infantry', quality: 'regular', facing: 'N' };
+    this.selected = null; // { kind: 'unit' | 'objective', index }
+    this.history = [];
+    this.future = [];
+    this.problems = [];
+    this.checked = null; // the text the problems belong to
+    this.model = restore() || emptyScenario();
+    this.build(app);
+    this.render();
+    this.check();
+    document.addEventListener('keydown', (ev) => this.key(ev));
+  }
+
+  // ------------------------------------------------------------------ editing
+
+  /// Applies an edit: the state before goes on the undo stack, the work is saved and checked.
+  change(edit) {
+    const before = JSON.stringify(this.model);
+    const next = structuredClone(this.model);
+    edit(next);
+    if (JSON.stringify(next) === before) return;
+    this.history.push(before);
+    if (this.history.length > HISTORY) this.history.shift();
+    this.future = [];
+    this.model = next;
+    this.afterChange();
+  }
+
+  /// During a stroke of painting the model changes square by square; the stroke is one step of undo.
+  beginStroke() {
+    this.strokeStart = JSON.stringify(this.model);
+  }
+
+  endStroke() {
+    if (this.strokeStart && this.strokeStart !== JSON.stringify(this.model)) {
+      this.history.push(this.strokeStart);
+      if (this.history.length > HISTORY) this.history.shift();
+      this.future = [];
+      this.afterChange();
+    }
+    this.strokeStart = null;
+  }
+
+  afterChange() {
+    save(this.model);
+    this.render();
+    this.scheduleCheck();
+  }
+
+  undo() {
+    if (!this.history.length) return;
+    this.future.push(JSON.stringify(this.model));
+    this.model = JSON.parse(this.history.pop());
+    this.selected = null;
+    this.afterChange();
+  }
+
+  redo() {
+    if (!this.future.length) return;
+    this.history.push(JSON.stringify(this.model));
+    this.model = JSON.parse(this.future.pop());
+    this.selected = null;
+    this.afterChange();
+  }
+
+  key(ev) {
+    if (ev.target.closest?.('input, textarea, select')) return;
+    const mod = ev.ctrlKey || ev.metaKey;
+    if (mod && ev.key.toLowerCase() === 'z') { ev.preventDefault(); if (ev.shiftKey) this.redo(); else this.undo(); }
+    else if (mod && ev.key.toLowerCase() === 'y') { ev.preventDefault(); this.redo(); }
+    else if ((ev.key === 'Delete' || ev.key === 'Backspace') && this.selected) { ev.preventDefault(); this.deleteSelected(); }
+  }
+
+  /// What a tool does to one square (painting tools; the pieces are handled by `press`).
+  paint(model, square) {
+    const [kind, value] = this.tool.split(':');
+    const cell = cellAt(model, square);
+    if (kind === 'terrain') cell.terrain = value;
+    else if (kind === 'elevation') cell.elevation = Number(value);
+    else if (kind === 'road') cell.road = value === 'on';
+  }
+
+  /// A press on the board: painting starts a stroke; a piece tool acts once.
+  press(square, point) {
+    const [kind] = this.tool.split(':');
+    if (kind === 'terrain' || kind === 'elevation' || kind === 'road') {
+      this.beginStroke();
+      this.paint(this.model, square);
+      this.renderBoard();
+      return 'stroke';
+    }
+    if (kind === 'fence') {
+      const other = nearestNeighbour(this.model, square, point);
+      if (other) this.change((m) => { const f = fenceName(square, other); m.fences = m.fences.includes(f) ? m.fences.filter((x) => x !== f) : [...m.fences, f]; });
+      return null;
+    }
+    if (kind === 'unit') {
+      const index = this.model.units.findIndex((u) => u.at === square);
+      if (index >= 0) {
+        this.selected = { kind: 'unit', index };
+        this.render();
+        return 'drag-unit';
+      }
+      if (cellAt(this.model, square).terrain === 'river') { this.say(`A unit cannot stand on a river (R1.5): ${square}.`); return null; }
+      this.change((m) => m.units.push({ ...this.template, name: '', at: square }));
+      this.selected = { kind: 'unit', index: this.model.units.length - 1 };
+      this.render();
+      return null;
+    }
+    if (kind === 'objective') {
+      const index = this.model.objectives.findIndex((o) => o.at === square);
+      if (index >= 0) this.selected = { kind: 'objective', index };
+      else {
+        this.change((m) => m.objectives.push({ at: square, points: 1, holder: null }));
+        this.selected = { kind: 'objective', index: this.model.objectives.length - 1 };
+      }
+      this.render();
+    }
+    return null;
+  }
+
+  deleteSelected() {
+    const s = this.selected;
+    if (!s) return;
+    this.selected = null;
+    this.change((m) => (s.kind === 'unit' ? m.units : m.objectives).splice(s.index, 1));
+  }
+
+  say(text) {
+    this.hint.textContent = text;
+  }
+
+  // ------------------------------------------------------------------ the engine's check
+
+  scheduleCheck() {
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => this.check(), CHECK_DELAY);
+  }
+
+  async check() {
+    const text = toToml(this.model);
+    if (text === this.checked) return;
+    const order = fileOrder(this.model);
+    try {
+      const reply = await api.check(text, fileName(this.model));
+      if (text !== toToml(this.model)) return; // edited meanwhile: the next check is on its way
+      this.checked = text;
+      // The engine names units by their place in the file; the board by their place in the editor.
+      this.problems = reply.problems.map((p) => ({ ...p, unit: p.unit === undefined ? undefined : order[p.unit] }));
+    } catch (e) {
+      this.problems = [{ message: `The check could not run: ${e.message}` }];
+    }
+    this.renderProblems();
+    this.renderBoard();
+  }
+
+  // ------------------------------------------------------------------ the page
+
+  build(app) {
+    app.innerHTML = '';
+    this.boardBox = h('div', { class: 'editor-board-box', id: 'editor-board' });
+    this.hint = h('p', { class: 'editor-hint', role: 'status' });
+    this.palette = h('div', { class: 'palette' });
+    this.template_ = h('div', { class: 'unit-template' });
+    this.selectedBox = h('div', { class: 'selected-piece' });
+    this.problemBox = h('div', { class: 'editor-problems', id: 'editor-problems', 'aria-live': 'polite' });
+    this.settings = h('div', { class: 'editor-settings' });
+    this.actions = h('div', { class: 'editor-actions' });
+    this.balanceBox = h('div', { class: 'balance-result', id: 'balance-result', 'aria-live': 'polite' });
+    app.append(h('div', { class: 'editor' },
+      h('section', { class: 'panel editor-tools' }, h('h1', {}, 'Make a battle'), this.startRow(), this.palette, this.template_),
+      h('section', { class: 'panel editor-main' }, this.boardBox, this.hint, this.selectedBox, this.problemBox),
+      h('aside', { class: 'panel editor-side' }, this.actions, this.balanceBox, this.settings)));
+    this.listen();
+  }
+
+  startRow() {
+    const width = h('input', { type: 'number', min: MIN_SIDE, max: MAX_SIDE, value: 8, id: 'new-width', 'aria-label': 'width' });
+    const height = h('input', { type: 'number', min: MIN_SIDE, max: MAX_SIDE, value: 8, id: 'new-height', 'aria-label': 'height' });
+    const fresh = () => {
+      const clamp = (v) => Math.min(MAX_SIDE, Math.max(MIN_SIDE, Number(v) || 8));
+      if (this.model.units.length && !confirm('Start again from an empty board? (Undo brings this battle back.)')) return;
+      this.replace(emptyScenario(clamp(width.value), clamp(height.value)));
+    };
+    const from = h('select', { id: 'start-from', 'aria-label': 'start from a battle' },
+      h('option', { value: '' }, 'Start from a battle…'), ...this.shipped.map((s) => h('option', { value: s.name }, s.title)));
+    from.addEventListener('change', () => {
+      const s = this.shipped.find((x) => x.name === from.value);
+      from.value = '';
+      if (s) this.replace(fromView(s, this.defaults));
+    });
+    const upload = h('input', { type: 'file', accept: '.toml,text/plain', id: 'editor-upload' });
+    upload.addEventListener('change', async () => {
+      const file = upload.files[0];
+      upload.value = '';
+      if (!file) return;
+      const reply = await api.check(await file.text(), file.name);
+      if (!reply.ok) { this.say(`${file.name} has problems the editor cannot show on a board; fix them in a text editor first: ${reply.message}`); return; }
+      this.replace(fromView(reply.scenario, this.defaults));
+    });
+    return h('div', { class: 'start-row' },
+      h('div', { class: 'new-row' }, width, ' × ', height, ' ', h('button', { type: 'button', id: 'new-board', onclick: fresh }, 'New board')),
+      h('div', {}, from),
+      h('label', { class: 'block' }, 'Or open a file ', upload),
+      h('div', { class: 'undo-row' },
+        h('button', { type: 'button', id: 'undo', onclick: () => this.undo(), title: 'Undo (Ctrl+Z)' }, '↶ Undo'),
+        h('button', { type: 'button', id: 'redo', onclick: () => this.redo(), title: 'Redo (Ctrl+Y)' }, '↷ Redo')));
+  }
+
+  /// Replaces the whole battle (a new board, a shipped battle, a file): one step of undo.
+  replace(model) {
+    this.selected = null;
+    this.change((m) => { for (const k of Object.keys(m)) delete m[k]; Object.assign(m, structuredClone(model)); });
+  }
+
+  /// Pointer handling on the board's box, which outlives each redrawn board: a stroke of painting, a click, a drag.
+  listen() {
+    let gesture = null;
+    const at = (ev) => this.board?.squareAt(ev.clientX, ev.clientY);
+    this.boardBox.addEventListener('pointerdown', (ev) => {
+      const square = at(ev);
+      if (!square || ev.button > 0) return;
+      ev.preventDefault();
+      this.boardBox.setPointerCapture?.(ev.pointerId);
+      const kind = this.press(square, this.pointInSquare(ev, square));
+      gesture = kind ? { kind, from: square, last: square } : null;
+    });
+    this.boardBox.addEventListener('pointermove', (ev) => {
+      if (!gesture) return;
+      const square = at(ev);
+      if (!square || square === gesture.last) return;
+      gesture.last = square;
+      if (gesture.kind === 'stroke') { this.paint(this.model, square); this.renderBoard(); }
+    });
+    const end = (ev) => {
+      const g = gesture;
+      gesture = null;
+      if (!g) return;
+      if (g.kind === 'stroke') this.endStroke();
+      if (g.kind === 'drag-unit') {
+        const square = at(ev);
+        const index = this.selected?.index;
+        if (!square || square === g.from || index === undefined) return;
+        if (this.model.units.some((u) => u.at === square)) { this.say(`${square} already holds a unit (R2.5).`); return; }
+        this.change((m) => { m.units[index].at = square; });
+      }
+    };
+    this.boardBox.addEventListener('pointerup', end);
+    this.boardBox.addEventListener('pointercancel', () => { if (gesture?.kind === 'stroke') this.endStroke(); gesture = null; });
+  }
+
+  /// Where in its square a pointer is, from 0 to 1 each way (x east, y north).
+  pointInSquare(ev, square) {
+    const ctm = this.board.svg.getScreenCTM();
+    const pt = this.board.svg.createSVGPoint();
+    pt.x = ev.clientX;
+    pt.y = ev.clientY;
+    const p = pt.matrixTransform(ctm.inverse());
+    const { x, y } = parseSquare(square);
+    return { x: p.x / SIZE - x, y: 1 - (p.y / SIZE - (this.model.height - 1 - y)) };
+  }
+
+  render() {
+    this.renderPalette();
+    this.renderBoard();
+    this.renderSelected();
+    this.renderSettings();
+    this.renderActions();
+    this.renderProblems();
+    document.getElementById('undo').disabled = !this.history.length;
+    document.getElementById('redo').disabled = !this.future.length;
+  }
+
+  renderBoard() {
+    const view = boardView(this.model, this.defaults);
+    this.board = new Board(this.boardBox, view);
+    const selectedUnit = this.selected?.kind === 'unit' ? this.selected.index : null;
+    this.board.update({ units: view.units, objectives: view.objectives, selected: selectedUnit,
+      picked: this.selected?.kind === 'objective' ? this.model.objectives[this.selected.index]?.at : null });
+    // Problems with a place: their squares outlined on the board.
+    const marked = new Set();
+    for (const p of this.problems) {
+      const square = p.square || (p.unit !== undefined ? this.model.units[p.unit]?.at : null);
+      if (square && onBoard(this.model, square)) marked.add(square);
+    }
+    for (const square of marked) {
+      const [px, py] = this.board.origin(square);
+      const r = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      for (const [k, v] of Object.entries({ x: px + 2, y: py + 2, width: SIZE - 4, height: SIZE - 4, class: 'problem-square', 'data-problem': square })) r.setAttribute(k, v);
+      this.board.overlay.append(r);
+    }
+    this.board.svg.classList.add('editing');
+  }
+
+  renderPalette() {
+    this.palette.replaceChildren(...PALETTE.map(([group, tools]) => h('div', { class: 'palette-group', role: 'group', 'aria-label': group },
+      h('span', { class: 'palette-title' }, group),
+      ...tools.map(([tool, label, title]) => h('button', {
+        type: 'button', 'data-tool': tool, title, class: `tool${this.tool === tool ? ' chosen' : ''}`, 'aria-pressed': String(this.tool === tool),
+        onclick: () => { this.tool = tool; this.say(title); this.renderPalette(); this.renderTemplate(); },
+      }, tool.startsWith('terrain:') ? swatch(tool.slice(8)) : null, label)))));
+    this.renderTemplate();
+  }
+
+  /// The unit tool's template: what the next placed unit will be.
+  renderTemplate() {
+    if (this.tool !== 'unit:place') { this.template_.replaceChildren(); return; }
+    const t = this.template;
+    const field = (label, name, values, labels = values) => h('label', {}, `${label} `, select(`template-${name}`, values.map((v, i) => [String(v), labels[i]]), String(t[name]), (v) => { t[name] = name === 'side' ? Number(v) : v; }));
+    this.template_.replaceChildren(h('p', { class: 'note' }, 'New units:'),
+      field('Side', 'side', [0, 1], this.model.sides.map((s) => s.name)), field('Arm', 'arm', ARMS), field('Quality', 'quality', QUALITIES), field('Facing', 'facing', FACINGS));
+  }
+
+  renderSelected() {
+    const s = this.selected;
+    const box = this.selectedBox;
+    if (!s) { box.replaceChildren(); return; }
+    const del = h('button', { type: 'button', id: 'delete-piece', onclick: () => this.deleteSelected() }, 'Delete');
+    if (s.kind === 'unit') {
+      const u = this.model.units[s.index];
+      if (!u) { this.selected = null; box.replaceChildren(); return; }
+      const set = (k, conv = (v) => v) => (v) => this.change((m) => { m.units[s.index][k] = conv(v); });
+      box.replaceChildren(h('fieldset', { class: 'piece-form' }, h('legend', {}, `Unit on ${u.at}`),
+        h('label', {}, 'Name ', textInput('unit-name', u.name, set('name'), 'a brigade or regiment')),
+        h('label', {}, 'Side ', select('unit-side', this.model.sides.map((x, i) => [String(i), x.name]), String(u.side), set('side', Number))),
+        h('label', {}, 'Arm ', select('unit-arm', ARMS.map((a) => [a, a]), u.arm, set('arm'))),
+        h('label', {}, 'Quality ', select('unit-quality', QUALITIES.map((q) => [q, q]), u.quality, set('quality'))),
+        h('label', {}, 'Facing ', select('unit-facing', FACINGS.map((f) => [f, f]), u.facing, set('facing'))),
+        del, h('span', { class: 'note' }, ' Drag it on the board to move it.')));
+    } else {
+      const o = this.model.objectives[s.index];
+      if (!o) { this.selected = null; box.replaceChildren(); return; }
+      box.replaceChildren(h('fieldset', { class: 'piece-form' }, h('legend', {}, `Objective on ${o.at} (R8.2)`),
+        h('label', {}, 'Points ', numberInput('objective-points', o.points, 0, 99, (v) => this.change((m) => { m.objectives[s.index].points = v ?? 1; }))),
+        h('label', {}, 'Held at the start by ', select('objective-holder', [['', 'nobody'], ...this.model.sides.map((x, i) => [String(i), x.name])], o.holder === null ? '' : String(o.holder),
+          (v) => this.change((m) => { m.objectives[s.index].holder = v === '' ? null : Number(v); }))),
+        del));
+    }
+  }
+
+  renderSettings() {
+    const m = this.model;
+    const set = (edit) => (v) => this.change((x) => edit(x, v));
+    const sides = m.sides.map((side, i) => h('fieldset', { class: 'side-form' }, h('legend', {}, i ? 'Second side' : 'First side'),
+      h('label', {}, 'Name ', textInput(`side-${i}-name`, side.name, set((x, v) => { x.sides[i].name = v; }))),
+      h('label', {}, 'Id ', textInput(`side-${i}-id`, side.id, set((x, v) => { x.sides[i].id = v; }), 'used in the file')),
+      h('label', {}, 'Home edge ', select(`side-${i}-home`, HOMES.map((e) => [e, e]), side.home, set((x, v) => { x.sides[i].home = v; }))),
+      h('label', {}, 'Cards ', select(`side-${i}-colour`, [['red', 'red'], ['black', 'black']], side.colour, set((x, v) => { x.sides[i].colour = v; }))),
+      h('label', {}, 'Counter colour ', h('input', { type: 'color', id: `side-${i}-counter`, value: side.counter || boardView(m, this.defaults).sides[i].counter,
+        onchange: (ev) => this.change((x) => { x.sides[i].counter = ev.target.value; }) })),
+      h('label', { title: 'Blank: half its units, rounded up' }, 'Exhausted after losses (R8.1) ', numberInput(`side-${i}-exhaustion`, side.exhaustion ?? '', 1, 128, set((x, v) => { x.sides[i].exhaustion = v; }), 'half'))));
+    const options = Object.keys(this.defaults).map((k) => h('label', { class: 'option-row' }, `${k} `,
+      textInput(`option-${k}`, m.options[k] ?? '', set((x, v) => { if (v === '' || v === this.defaults[k]) delete x.options[k]; else x.options[k] = v; }), this.defaults[k])));
+    this.settings.replaceChildren(
+      h('fieldset', {}, h('legend', {}, 'The battle'),
+        h('label', {}, 'Name ', textInput('battle-name', m.name, set((x, v) => { x.name = v; }))),
+        h('label', {}, 'Turns (R8.2) ', numberInput('battle-turns', m.turns, 1, 99, set((x, v) => { x.turns = v ?? x.turns; }))),
+        h('label', {}, 'Points for each enemy unit destroyed ', numberInput('battle-points', m.pointsPerDestroyed, 0, 99, set((x, v) => { x.pointsPerDestroyed = v ?? x.pointsPerDestroyed; }))),
+        h('label', { class: 'block' }, 'Description (the situation, the commanders, how to win)',
+          h('textarea', { id: 'battle-description', rows: 5, onchange: (ev) => this.change((x) => { x.description = ev.target.value; }) }, m.description)),
+        h('label', {}, 'Board ', numberInput('board-width', m.width, MIN_SIDE, MAX_SIDE, (v) => v && this.change((x) => Object.assign(x, resized(x, v, x.height)))),
+          ' × ', numberInput('board-height', m.height, MIN_SIDE, MAX_SIDE, (v) => v && this.change((x) => Object.assign(x, resized(x, x.width, v)))))),
+      ...sides,
+      h('details', { class: 'editor-options' }, h('summary', {}, 'Rule options (R11): blank keeps the default'), ...options));
+  }
+
+  renderActions() {
+    const mode = select('play-mode', [['hotseat', 'Hot-seat (one screen)'], ['computer', 'Against the computer (greedy)'], ['watch', 'Watch the computer'], ['two_players', 'Two players (links)']], this.playMode || 'hotseat', (v) => { this.playMode = v; });
+    this.actions.replaceChildren(h('div', { class: 'editor-action-row' },
+      h('button', { type: 'button', id: 'download', onclick: () => this.download() }, 'Download .toml'),
+      h('button', { type: 'button', id: 'test-balance', onclick: () => this.testBalance() }, 'Test balance')),
+    h('div', { class: 'editor-action-row' }, mode, h('button', { type: 'button', id: 'play', class: 'primary', onclick: () => this.play() }, 'Play')));
+  }
+
+  renderProblems() {
+    const box = this.problemBox;
+    if (this.checked !== null && !this.problems.length) {
+      box.replaceChildren(h('p', { class: 'check-ok' }, '✓ The engine accepts this battle.'));
+      return;
+    }
+    box.replaceChildren(h('h2', {}, this.problems.length === 1 ? '1 problem' : `${this.problems.length} problems`),
+      h('ul', {}, ...this.problems.map((p) => {
+        const square = p.square || (p.unit !== undefined ? this.model.units[p.unit]?.at : null);
+        return h('li', { 'data-problem-square': square || null }, square ? h('strong', {}, `${square}: `) : null, p.message);
+      })));
+  }
+
+  // ------------------------------------------------------------------ leaving the editor
+
+  download() {
+    const blob = new Blob([toToml(this.model)], { type: 'application/toml' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: fileName(this.model) });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  async play() {
+    const mode = this.playMode || 'hotseat';
+    const request = { scenario_text: toToml(this.model), scenario_file: fileName(this.model), mode };
+    if (mode === 'computer') { request.human_side = 'A'; request.computer = 'greedy'; }
+    if (mode === 'watch') request.computer = 'greedy';
+    try {
+      const created = await api.create(request);
+      const main = mainRole(created, mode, request.human_side);
+      rememberCreated(created, main);
+      location.href = created.links[main];
+    } catch (e) {
+      this.say(`The battle cannot start: ${e.message}`);
+    }
+  }
+
+  async testBalance() {
+    const box = this.balanceBox;
+    const button = document.getElementById('test-balance');
+    button.disabled = true;
+    box.replaceChildren(h('p', {}, 'Playing greedy against greedy…'), h('progress', { max: 1, value: 0, id: 'balance-progress' }));
+    try {
+      const result = await balance(toToml(this.model), fileName(this.model), (done, of) => {
+        const bar = document.getElementById('balance-progress');
+        if (bar) { bar.max = of; bar.value = done; }
+      });
+      const side = (i) => this.model.sides[i].name;
+      const line = (label, r) => h('li', {}, `${label}: ${percent(r.rate)} [${percent(r.low)}–${percent(r.high)}]`);
+      box.replaceChildren(h('p', {}, `${result.games} games, greedy against greedy, sides swapping:`),
+        h('ul', {}, line(`${side(0)} wins`, result.wins[0]), line(`${side(1)} wins`, result.wins[1]), line('draws', result.draws),
+          line(`${side(0)}’s score (a draw counts half)`, result.score)),
+        h('p', { class: 'note' }, result.verdict));
+    } catch (e) {
+      box.replaceChildren(h('p', { class: 'problem' }, e.message));
+    } finally {
+      button.disabled = false;
+    }
+  }
+}
+
+/// `POST /api/scenarios/balance`: the reply is a stream of JSON lines, progress first and the result last.
+async function balance(text, file, progress) {
+  const reply = await fetch('/api/scenarios/balance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, file }) });
+  if (!reply.ok) {
+    const data = await reply.json().catch(() => ({}));
+    throw new Error(data.error || `${reply.status} ${reply.statusText}`);
+  }
+  const reader = reply.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffered += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      if (line.error) throw new Error(line.error);
+      if (line.result) return line.result;
+      progress(line.done, line.of);
+    }
+    if (done) throw new Error('the test stopped before its result');
+  }
+}
+
+/// The neighbour across the edge nearest the point (in the square, 0..1 each way), or null at the board's edge.
+function nearestNeighbour(model, square, { x, y }) {
+  const edges = [['E', 1 - x, 1, 0], ['W', x, -1, 0], ['N', 1 - y, 0, 1], ['S', y, 0, -1]];
+  edges.sort((a, b) => a[1] - b[1]);
+  const [, , dx, dy] = edges[0];
+  const { x: sx, y: sy } = parseSquare(square);
+  const n = squareName(sx + dx, sy + dy);
+  return onBoard(model, n) ? n : null;
+}
+
+function fileName(model) {
+  return `${model.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'battle'}.toml`;
+}
+
+function swatch(terrain) {
+  return h('span', { class: `swatch terrain-${terrain}`, 'aria-hidden': 'true' });
+}
+
+function select(id, pairs, value, onChange) {
+  const s = h('select', { id }, ...pairs.map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
+  s.addEventListener('change', () => onChange(s.value));
+  return s;
+}
+
+function textInput(id, value, onChange, placeholder) {
+  const i = h('input', { type: 'text', id, value, placeholder });
+  i.addEventListener('change', () => onChange(i.value));
+  return i;
+}
+
+/// A number field: an empty field gives null (for "the default"), a number is kept within its range.
+function numberInput(id, value, min, max, onChange, placeholder) {
+  const i = h('input', { type: 'number', id, value, min, max, placeholder });
+  i.addEventListener('change', () => {
+    if (i.value === '') { onChange(null); return; }
+    onChange(Math.min(max, Math.max(min, Math.round(Number(i.value)))));
+  });
+  return i;
+}
+
+function save(model) {
+  try { localStorage.setItem(STORE, JSON.stringify(model)); } catch { /* full or private: the page still works */ }
+}
+
+/// The work in progress of an earlier visit, if it is still readable.
+function restore() {
+  try {
+    const m = JSON.parse(localStorage.getItem(STORE));
+    return m && Array.isArray(m.cells) && m.cells.length === m.width * m.height && Array.isArray(m.units) ? m : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,250 @@
+// A scenario as the editor holds it, and its two translations: to the TOML of docs/scenario-format.md (what
+// "Download" writes and the engine checks) and to the board's view (what the board draws). The engine stays the
+// judge: nothing here checks the rules, the server's check does.
+
+export const TERRAINS = [
+  // [name in views, map character, label]
+  ['open', '.', 'Open'],
+  ['woods', 'W', 'Woods'],
+  ['town', 'T', 'Town'],
+  ['sunken_road', 'S', 'Sunken road'],
+  ['river', '~', 'River'],
+  ['ford', 'F', 'Ford'],
+];
+const CHAR = Object.fromEntries(TERRAINS.map(([name, c]) => [name, c]));
+export const HOMES = ['north', 'east', 'south', 'west'];
+const HOME_OF_DIR = { N: 'north', E: 'east', S: 'south', W: 'west' };
+export const ARMS = ['infantry', 'cavalry', 'artillery'];
+export const QUALITIES = ['green', 'regular', 'veteran'];
+export const FACINGS = ['N', 'E', 'S', 'W'];
+/// The display colours a side gets when the file names none (as the engine's defaults).
+const DEFAULT_COUNTER = ['#2b4c7e', '#6b6b6b'];
+/// The size limits of the format (R1.1).
+export const MIN_SIDE = 4;
+export const MAX_SIDE = 26;
+
+export function squareName(x, y) {
+  return String.fromCharCode(97 + x) + (y + 1);
+}
+
+export function parseSquare(name) {
+  return { x: name.charCodeAt(0) - 97, y: parseInt(name.slice(1), 10) - 1 };
+}
+
+/// An empty battle: open ground, two sides on opposite edges, no units.
+export function emptyScenario(width = 8, height = 8) {
+  return {
+    name: 'My battle',
+    description: '',
+    turns: 8,
+    pointsPerDestroyed: 1,
+    width,
+    height,
+    cells: Array.from({ length: width * height }, () => ({ terrain: 'open', elevation: 0, road: false })),
+    fences: [],
+    sides: [
+      { id: 'blue', name: 'Blue', home: 'south', colour: 'red', counter: '', exhaustion: null },
+      { id: 'grey', name: 'Grey', home: 'north', colour: 'black', counter: '', exhaustion: null },
+    ],
+    units: [],
+    objectives: [],
+    options: {},
+  };
+}
+
+/// The editor's scenario from the server's scenario view (`GET /api/scenarios`, a check's `scenario`); `defaults`
+/// are the options of `GET /api/info`, so that only the scenario's own options are kept.
+export function fromView(view, defaults) {
+  const { width, height } = view.map;
+  const cells = Array.from({ length: width * height }, () => ({ terrain: 'open', elevation: 0, road: false }));
+  for (const s of view.map.squares) cells[s.y * width + s.x] = { terrain: s.terrain, elevation: s.elevation, road: s.road };
+  const options = {};
+  for (const [k, v] of Object.entries(view.options || {})) if (String(defaults[k]) !== String(v)) options[k] = String(v);
+  return {
+    name: view.title,
+    description: (view.description || '').trim(),
+    turns: view.turns,
+    pointsPerDestroyed: view.points_per_destroyed,
+    width,
+    height,
+    cells,
+    fences: view.map.fences.map(([a, b]) => fenceName(a, b)),
+    sides: view.sides.map((s, i) => ({
+      id: s.id,
+      name: s.name,
+      home: HOME_OF_DIR[s.home] || s.home,
+      colour: s.colour,
+      counter: s.counter === DEFAULT_COUNTER[i] ? '' : s.counter,
+      exhaustion: s.exhaustion,
+    })),
+    units: view.units.map((u) => ({ side: u.side === 'A' ? 0 : 1, name: u.name, arm: u.arm, quality: u.quality, at: u.at, facing: u.facing })),
+    objectives: view.objectives.map((o) => ({ at: o.at, points: o.points, holder: o.holder === null ? null : o.holder === 'A' ? 0 : 1 })),
+    options,
+  };
+}
+
+/// A fence's name, its two squares in a fixed order, so that a fence has one name.
+export function fenceName(a, b) {
+  return [a, b].sort().join('-');
+}
+
+export function cellAt(model, square) {
+  const { x, y } = parseSquare(square);
+  return model.cells[y * model.width + x];
+}
+
+export function onBoard(model, square) {
+  const { x, y } = parseSquare(square);
+  return x >= 0 && y >= 0 && x < model.width && y < model.height;
+}
+
+/// The same battle on a board of another size: what lies beyond the new edges is dropped.
+export function resized(model, width, height) {
+  const cells = [];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      cells.push(x < model.width && y < model.height ? { ...model.cells[y * model.width + x] } : { terrain: 'open', elevation: 0, road: false });
+    }
+  }
+  const inside = (sq) => { const { x, y } = parseSquare(sq); return x < width && y < height; };
+  return {
+    ...model,
+    width,
+    height,
+    cells,
+    fences: model.fences.filter((f) => f.split('-').every(inside)),
+    units: model.units.filter((u) => inside(u.at)),
+    objectives: model.objectives.filter((o) => inside(o.at)),
+  };
+}
+
+/// A TOML string: a basic string with the escapes TOML and JSON share.
+function str(text) {
+  return JSON.stringify(String(text));
+}
+
+/// A TOML multi-line string, for the description.
+function longStr(text) {
+  return `"""\n${String(text).replace(/\\/g, '\\\\').replace(/"""/g, '""\\"')}\n"""`;
+}
+
+/// An option's value: a number or a boolean bare, anything else quoted.
+function optionValue(v) {
+  return /^-?\d+$/.test(v) || v === 'true' || v === 'false' ? v : str(v);
+}
+
+/// The map layer rows, north first, a character a square.
+function layer(model, char) {
+  const rows = [];
+  for (let y = model.height - 1; y >= 0; y--) {
+    let row = '';
+    for (let x = 0; x < model.width; x++) row += char(model.cells[y * model.width + x]);
+    rows.push(row);
+  }
+  return `"""\n${rows.join('\n')}\n"""`;
+}
+
+/// The scenario as a hand-written file would have it: commented sections, the map as rows of text, each side's
+/// units together.
+export function toToml(model) {
+  const out = [];
+  out.push(`# ${model.name}: made with the pacw scenario editor. The format: /format (docs/scenario-format.md).`);
+  out.push(`name = ${str(model.name)}`);
+  if (model.description.trim()) out.push(`description = ${longStr(model.description.trim())}`);
+  out.push(`turns = ${model.turns}`);
+  out.push(`points_per_destroyed = ${model.pointsPerDestroyed}`);
+  out.push('');
+  out.push('[map]');
+  out.push(`# North at the top (row ${model.height}), a1 south-west. Columns a..${String.fromCharCode(96 + model.width)}, rows 1..${model.height}.`);
+  out.push('# Terrain: . open, W woods, T town, S sunken road, ~ river, F ford.');
+  out.push(`terrain = ${layer(model, (c) => CHAR[c.terrain] || '.')}`);
+  if (model.cells.some((c) => c.elevation > 0)) {
+    out.push('# Elevation 0 to 3.');
+    out.push(`elevation = ${layer(model, (c) => String(c.elevation))}`);
+  }
+  if (model.cells.some((c) => c.road)) out.push(`roads = ${layer(model, (c) => (c.road ? '#' : '.'))}`);
+  if (model.fences.length) out.push(`fences = [${model.fences.map(str).join(', ')}]`);
+  model.sides.forEach((s, i) => {
+    out.push('');
+    out.push(`[[sides]]${i === 0 ? '  # the first side' : ''}`);
+    out.push(`id = ${str(s.id)}`);
+    out.push(`name = ${str(s.name)}`);
+    out.push(`home = ${str(s.home)}`);
+    out.push(`colour = ${str(s.colour)}`);
+    if (s.counter) out.push(`counter = ${str(s.counter)}`);
+    if (s.exhaustion !== null && s.exhaustion !== '' && s.exhaustion !== undefined) out.push(`exhaustion = ${Number(s.exhaustion)}`);
+  });
+  model.sides.forEach((s, side) => {
+    const units = model.units.filter((u) => u.side === side);
+    if (!units.length) return;
+    out.push('');
+    out.push(`# --- ${s.name} ---`);
+    for (const u of units) {
+      out.push('[[units]]');
+      out.push(`side = ${str(s.id)}`);
+      if (u.name.trim()) out.push(`name = ${str(u.name.trim())}`);
+      out.push(`arm = ${str(u.arm)}`);
+      if (u.quality !== 'regular') out.push(`quality = ${str(u.quality)}`);
+      out.push(`at = ${str(u.at)}`);
+      out.push(`facing = ${str(u.facing)}`);
+      out.push('');
+    }
+    out.pop();
+  });
+  if (model.objectives.length) {
+    out.push('');
+    out.push('# --- Objectives (R8.2) ---');
+    for (const o of model.objectives) {
+      out.push('[[objectives]]');
+      out.push(`at = ${str(o.at)}`);
+      out.push(`points = ${o.points}`);
+      if (o.holder !== null) out.push(`holder = ${str(model.sides[o.holder].id)}`);
+      out.push('');
+    }
+    out.pop();
+  }
+  const options = Object.entries(model.options).filter(([, v]) => v !== '');
+  if (options.length) {
+    out.push('');
+    out.push('[options]  # the rule options of RULES.md R11 that differ from the defaults');
+    for (const [k, v] of options) out.push(`${k} = ${optionValue(v)}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/// The `units` order of the file `toToml` writes: each side's units together, the first side's first. Problems
+/// name a unit by this index.
+export function fileOrder(model) {
+  return [0, 1].flatMap((side) => model.units.map((u, i) => [u, i]).filter(([u]) => u.side === side).map(([, i]) => i));
+}
+
+/// What the board draws: the scenario view's shape (docs/api.md), with each unit's strength from the options.
+export function boardView(model, defaults) {
+  const option = (k) => Number(model.options[k] ?? defaults[k]);
+  const squares = [];
+  for (let y = 0; y < model.height; y++) {
+    for (let x = 0; x < model.width; x++) {
+      const c = model.cells[y * model.width + x];
+      squares.push({ at: squareName(x, y), x, y, terrain: c.terrain, elevation: c.elevation, road: c.road, fences: [] });
+    }
+  }
+  const quality = { green: option('quality.green'), regular: 0, veteran: option('quality.veteran') };
+  return {
+    title: model.name,
+    sides: model.sides.map((s, i) => ({ side: i ? 'B' : 'A', id: s.id, name: s.name, counter: s.counter || DEFAULT_COUNTER[i] })),
+    map: { width: model.width, height: model.height, squares, fences: model.fences.map((f) => f.split('-')) },
+    units: model.units.map((u, i) => ({
+      id: i,
+      name: u.name || `${model.sides[u.side].name} ${u.arm}`,
+      side: u.side ? 'B' : 'A',
+      arm: u.arm,
+      quality: u.quality,
+      strength: Math.max(1, option(`strength.${u.arm}`) + quality[u.quality]),
+      at: u.at,
+      facing: u.facing,
+      alive: true,
+      shaken: false,
+    })),
+    objectives: model.objectives.map((o) => ({ at: o.at, points: o.points, holder: o.holder === null ? null : o.holder ? 'B' : 'A' })),
+  };
+}
