@@ -119,7 +119,7 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
             10 => {
                 format!("/api/play/{token}/{}", pick(&mut rng, &["replay", "ledger", "save", "summary", "events?x=1"]))
             }
-            11 => "/api/scenarios/check".to_string(),
+            11 => format!("/api/scenarios/{}", pick(&mut rng, &["check", "balance"])),
             12 => "/api/games".to_string(),
             13 => format!("/api/scenarios/{}", pick(&mut rng, &["bloody-lane", "x", "%00"])),
             14 => format!("/api/play/{token}/{}", pick(&mut rng, &["resign", "rematch"])),
