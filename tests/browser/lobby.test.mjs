@@ -21,6 +21,14 @@ test('every battle has a map preview; an upload is previewed, a bad one leaves S
   const cards = page.locator('.scenario-card');
   assert.ok(await cards.count() >= 4);
   for (let i = 0; i < await cards.count(); i++) assert.equal(await cards.nth(i).locator('.preview svg').count(), 1);
+  // Twelve battles, each with its date, its situation in a line and its measured balance (scenarios/balance.json).
+  assert.equal(await cards.count(), 12);
+  for (let i = 0; i < 12; i++) {
+    const card = cards.nth(i);
+    assert.ok((await card.locator('.situation-line').textContent()).length > 20);
+    assert.match(await card.locator('.balance-line').textContent(), /^Balance: \S.* \d+% · \S.* \d+%$/);
+  }
+  assert.match(await cards.nth(1).locator('.situation').textContent(), /^Antietam, 17 September 1862/);
   assert.equal(await page.locator('[data-square], [data-unit]').count(), 0, 'previews carry no board contract attributes');
   await page.screenshot({ path: join(screenshots, 'lobby-1366.png') });
   // Keyboard: Enter and Space choose a card.

@@ -80,7 +80,8 @@ class Lobby {
         class: 'scenario-card', 'data-name': entry.name, tabindex: 0, role: 'option', 'aria-label': entry.title,
         onclick: pick,
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } },
-      }, h('h3', {}, entry.title), preview, h('p', { class: 'muted situation' }, firstSentence(entry.description)));
+      }, h('h3', {}, entry.title), preview, h('p', { class: 'muted situation' }, firstSentence(entry.description)),
+      h('p', { class: 'situation-line' }, secondSentence(entry.description)), balanceLine(entry));
       previewBoard(preview, entry);
       this.cards.append(card);
     }
@@ -362,8 +363,43 @@ function paragraphs(text) {
   return text.trim().split(/\n\s*\n/).map((p) => h('p', {}, withRuleLinks(p.replace(/\s*\n\s*/g, ' '))));
 }
 
-function firstSentence(text) {
+/// A description's sentences. A full stop ends one only before a capital and after a word that is not an
+/// initial (G.B.) or a title (Gen.); "at 1 p.m. D.H. Hill's men" ends at "p.m.", as a reader takes it.
+function sentences(text) {
   const flat = text.trim().replace(/\s+/g, ' ');
-  const m = flat.match(/^.{20,160}?[.!?](\s|$)/);
-  return m ? m[0].trim() : flat.slice(0, 140);
+  const out = [];
+  let start = 0;
+  for (const m of flat.matchAll(/[.!?](?=\s+["“(]?[A-Z]|$)/g)) {
+    const word = flat.slice(flat.lastIndexOf(' ', m.index) + 1, m.index);
+    if (/^([A-Z]\.)*[A-Z]$|^(Mr|Mrs|Dr|St|Gen|Col|Lt|Capt|Maj|Sgt|Pvt|Jr|U\.S)$/.test(word)) continue;
+    out.push(flat.slice(start, m.index + 1).trim());
+    start = m.index + 1;
+  }
+  if (start < flat.length) out.push(flat.slice(start).trim());
+  return out.filter(Boolean);
+}
+
+/// At most `max` characters of a sentence, cut at a word.
+function clip(line, max) {
+  return line.length <= max ? line : `${line.slice(0, line.lastIndexOf(' ', max - 3))}…`;
+}
+
+/// The date and place: the description's first sentence.
+function firstSentence(text) {
+  return clip(sentences(text)[0] || '', 160);
+}
+
+/// The situation in a line: the description's second sentence.
+function secondSentence(text) {
+  return clip(sentences(text)[1] || '', 120);
+}
+
+/// A shipped battle's measured balance (scenarios/balance.json): each side's score between two greedy players.
+function balanceLine(entry) {
+  const b = entry.balance;
+  if (!b) return null;
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  const [a, z] = entry.sides;
+  return h('p', { class: 'balance-line', title: `First side's score ${pct(b.first_side_score)} [${pct(b.low)}–${pct(b.high)}] over 2,000 games between two greedy computer players, sides swapping (a draw counts half)` },
+    'Balance: ', sideTag(entry, a.side, `${a.name} ${pct(b.first_side_score)}`), ' · ', sideTag(entry, z.side, `${z.name} ${pct(1 - b.first_side_score)}`));
 }

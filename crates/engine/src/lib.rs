@@ -48,4 +48,12 @@ pub const SHIPPED_SCENARIOS: &[(&str, &str, &str)] = &[
     ("bloody-lane", "bloody-lane.toml", include_str!("../../../scenarios/bloody-lane.toml")),
     ("maryes-heights", "maryes-heights.toml", include_str!("../../../scenarios/maryes-heights.toml")),
     ("mcpherson-ridge", "mcpherson-ridge.toml", include_str!("../../../scenarios/mcpherson-ridge.toml")),
+    ("henry-house-hill", "henry-house-hill.toml", include_str!("../../../scenarios/henry-house-hill.toml")),
+    ("hornets-nest", "hornets-nest.toml", include_str!("../../../scenarios/hornets-nest.toml")),
+    ("gaines-mill", "gaines-mill.toml", include_str!("../../../scenarios/gaines-mill.toml")),
+    ("brawners-farm", "brawners-farm.toml", include_str!("../../../scenarios/brawners-farm.toml")),
+    ("brandy-station", "brandy-station.toml", include_str!("../../../scenarios/brandy-station.toml")),
+    ("little-round-top", "little-round-top.toml", include_str!("../../../scenarios/little-round-top.toml")),
+    ("horseshoe-ridge", "horseshoe-ridge.toml", include_str!("../../../scenarios/horseshoe-ridge.toml")),
+    ("franklin", "franklin.toml", include_str!("../../../scenarios/franklin.toml")),
 ];

@@ -17,6 +17,8 @@ async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
     assert_eq!(s, StatusCode::OK);
     let list = list.as_array().unwrap();
     assert_eq!(list.len(), pacw_engine::SHIPPED_SCENARIOS.len());
+    // Each with its measured balance (scenarios/balance.json), as the lobby shows it.
+    assert!(list.iter().all(|s| (0.4..=0.6).contains(&s["balance"]["first_side_score"].as_f64().unwrap())), "{list:?}");
     let first = &list[0];
     assert_eq!(first["name"], "meeting-engagement");
     let (w, h) = (first["map"]["width"].as_u64().unwrap(), first["map"]["height"].as_u64().unwrap());

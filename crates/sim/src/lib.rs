@@ -15,7 +15,8 @@
 //! - [`report`]: the report, its tables, text and CSV; [`charts`]: SVG charts of a report;
 //!   [`site`]: the report folder and its HTML page;
 //! - [`shard`]: a shard's results on disk and `pacw merge`; [`sensitivity`]: which rules matter;
-//!   [`balance`]: tuning a scenario's numbers toward an even game.
+//!   [`balance`]: tuning a scenario's numbers toward an even game; [`shipped_balance`]: the shipped battles'
+//!   measured balance, as the lobby shows it.
 //!
 //! ```
 //! use pacw_sim::{Report, SimConfig, run};
@@ -41,6 +42,7 @@ pub mod run;
 pub mod seed;
 pub mod sensitivity;
 pub mod shard;
+pub mod shipped_balance;
 pub mod significance;
 pub mod site;
 pub mod stats;

@@ -9,6 +9,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use pacw_engine::{Options, Scenario};
+use pacw_sim::shipped_balance::{self, Figure};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -51,11 +52,14 @@ pub struct ShippedScenario {
     pub scenario: ScenarioView,
     /// Its text (TOML), to start an edited copy from.
     pub text: &'static str,
+    /// Its measured balance (scenarios/balance.json): the first side's score between two greedy players.
+    pub balance: Option<Figure>,
 }
 
 fn shipped_view(name: &'static str, file: &'static str, text: &'static str) -> ApiResult<ShippedScenario> {
     let s = Scenario::parse(text, file).map_err(|e| ApiError::Internal(format!("shipped scenario {name}: {e}")))?;
-    Ok(ShippedScenario { file, scenario: scenario_view(name, &s), text })
+    let balance = shipped_balance::table().and_then(|t| t.scenarios.get(name).copied());
+    Ok(ShippedScenario { file, scenario: scenario_view(name, &s), text, balance })
 }
 
 /// `GET /api/scenarios`: every shipped scenario, the default first.
