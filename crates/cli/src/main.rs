@@ -6,6 +6,7 @@ mod check;
 mod games;
 mod lab;
 mod odds;
+mod perft;
 mod play;
 mod replay;
 mod serve;
@@ -67,6 +68,8 @@ enum Command {
     Sensitivity(lab::sensitivity::SensitivityArgs),
     /// Tune a scenario's turn limit, exhaustion and objective points toward an even game.
     Balance(lab::balance::BalanceArgs),
+    /// Count every path of decisions and chance outcomes to a depth, as chess engines' perft does.
+    Perft(perft::PerftArgs),
     /// List the shipped scenarios.
     Scenarios,
     /// Start the web app (also what `pacw` alone does): play in the browser, solo, hot-seat or on two machines.
@@ -87,6 +90,7 @@ fn main() -> ExitCode {
         Some(Command::Merge(args)) => lab::merge::run(args),
         Some(Command::Sensitivity(args)) => lab::sensitivity::run_sensitivity(args),
         Some(Command::Balance(args)) => lab::balance::run(args),
+        Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Scenarios) => scenarios(),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),

@@ -193,3 +193,45 @@ fn bad_usage_exits_with_two() {
     assert_eq!(out.status.code(), Some(2), "a bad --set is bad usage, as in every subcommand");
     assert!(text(&out.stderr).contains("to_hit"));
 }
+
+#[test]
+fn perft_counts_paths_divides_them_and_starts_from_a_save() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = pacw(args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let whole = json(&["perft", "meeting-engagement", "--depth", "4", "--json"]);
+    // The engine's golden counts (crates/engine/tests/perft.rs pins deeper ones).
+    assert_eq!(whole["nodes"], 4948);
+    assert_eq!(whole["decisions"].as_u64().unwrap() + whole["chance"].as_u64().unwrap(), 4948);
+    assert!(whole["seconds"].as_f64().unwrap() >= 0.0);
+    let divided = json(&["perft", "meeting-engagement", "--depth", "4", "--divide", "--json"]);
+    let parts = divided["divide"].as_array().unwrap();
+    assert!(parts.len() > 1, "one entry per card kind");
+    assert_eq!(parts.iter().map(|p| p["nodes"].as_u64().unwrap()).sum::<u64>(), 4948);
+    assert!(parts[0]["words"].as_str().unwrap().starts_with("card"), "{}", parts[0]);
+    let text_out = pacw(&["perft", "bloody-lane", "--depth", "2", "--divide"], "");
+    assert!(text(&text_out.stdout).contains("Bloody Lane, depth 2:"), "{}", text(&text_out.stdout));
+
+    // From a save: the walk starts where the game stopped (a unit is to be chosen, not a card).
+    let dir = temp_dir("perft");
+    let save = dir.join("game.json");
+    let out = pacw(&["play", "--seed", "5", "--save", save.to_str().unwrap()], "1\nq\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let from_save = json(&["perft", "--load", save.to_str().unwrap(), "--depth", "1", "--json"]);
+    assert_eq!(from_save["chance"], 0, "{from_save}");
+    assert!(from_save["decisions"].as_u64().unwrap() > 1);
+
+    for bad in [
+        &["perft", "meeting-engagement"][..],
+        &["perft", "meeting-engagement", "--depth", "99"],
+        &["perft", "--depth", "2"],
+    ] {
+        let out = pacw(bad, "");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out.stderr));
+    }
+    let missing = pacw(&["perft", "no-such-battle", "--depth", "1"], "");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("cannot read scenario"), "{}", text(&missing.stderr));
+}

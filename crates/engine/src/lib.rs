@@ -24,6 +24,7 @@ pub mod map;
 pub mod narrate;
 pub mod odds;
 pub mod options;
+pub mod perft;
 pub mod scenario;
 pub mod unit;
 

@@ -1,0 +1,112 @@
+//! Perft: every path of decisions and chance outcomes from a battle to a depth, counted, as chess engines count
+//! move paths to test a move generator. A card draw branches once per kind of card left and a die once per face,
+//! as [`Battle::chance_outcomes`] lists them, so the counts pin the rules (which actions are legal, what each
+//! outcome leads to) while the engine is made faster.
+
+use crate::action::Action;
+use crate::battle::{Battle, ToAct};
+use crate::chance::Outcome;
+use crate::event::Event;
+use serde::Serialize;
+
+/// One step of a walk: a side's decision or a chance outcome.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    /// A side's action.
+    Decision(Action),
+    /// The outcome of a card draw or a die.
+    Chance(Outcome),
+}
+
+/// What a walk counted.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug, Serialize)]
+pub struct PerftCount {
+    /// Steps applied: decisions and chance outcomes.
+    pub nodes: u64,
+    /// Decisions applied.
+    pub decisions: u64,
+    /// Chance outcomes applied.
+    pub chance: u64,
+    /// Battles reached at the full depth (chess's perft number).
+    pub leaves: u64,
+}
+
+impl std::ops::AddAssign for PerftCount {
+    fn add_assign(&mut self, other: PerftCount) {
+        self.nodes += other.nodes;
+        self.decisions += other.decisions;
+        self.chance += other.chance;
+        self.leaves += other.leaves;
+    }
+}
+
+/// Counts every path of `depth` steps from `battle` (a finished game ends a path early).
+pub fn perft(battle: &Battle, depth: u32) -> PerftCount {
+    let mut walk = Walk::default();
+    walk.count(battle, depth);
+    walk.total
+}
+
+/// As [`perft`], per first step: each step the battle allows now with the counts of the paths that begin with it
+/// (the step itself included), so the parts add up to the whole.
+pub fn divide(battle: &Battle, depth: u32) -> Vec<(Step, PerftCount)> {
+    let mut parts = Vec::new();
+    if depth == 0 {
+        return parts;
+    }
+    for step in steps(battle) {
+        let mut walk = Walk::default();
+        let mut child = battle.clone();
+        walk.apply(&mut child, step);
+        walk.count(&child, depth - 1);
+        parts.push((step, walk.total));
+    }
+    parts
+}
+
+/// The steps the battle allows now: the legal actions of the side to act, or the outcomes of chance.
+pub fn steps(battle: &Battle) -> Vec<Step> {
+    match battle.to_act() {
+        ToAct::Side(_) => battle.legal_actions().into_iter().map(Step::Decision).collect(),
+        ToAct::Chance(_) => battle.chance_outcomes().into_iter().map(|(o, _)| Step::Chance(o)).collect(),
+        ToAct::Over(_) => Vec::new(),
+    }
+}
+
+/// A walk's counts and its reused buffers.
+#[derive(Default)]
+struct Walk {
+    total: PerftCount,
+    events: Vec<Event>,
+}
+
+impl Walk {
+    fn apply(&mut self, battle: &mut Battle, step: Step) {
+        self.events.clear();
+        self.total.nodes += 1;
+        let applied = match step {
+            Step::Decision(a) => {
+                self.total.decisions += 1;
+                battle.apply_into(a, &mut self.events)
+            }
+            Step::Chance(o) => {
+                self.total.chance += 1;
+                battle.apply_chance_into(o, &mut self.events)
+            }
+        };
+        applied.expect("a listed step is always legal");
+    }
+
+    fn count(&mut self, battle: &Battle, depth: u32) {
+        if depth == 0 {
+            self.total.leaves += 1;
+            return;
+        }
+        for step in steps(battle) {
+            let mut child = battle.clone();
+            self.apply(&mut child, step);
+            self.count(&child, depth - 1);
+        }
+    }
+}
