@@ -18,7 +18,7 @@ pub use mcts::{Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MctsConfig,
 pub use random::RandomPlayer;
 
 use evaluate::Weights;
-use pacw_engine::{Action, Battle};
+use pacw_engine::{Action, Battle, Illegal, Listed};
 
 /// A computer player: given a battle where its side acts, it picks one of the legal actions.
 pub trait Player {
@@ -27,6 +27,13 @@ pub trait Player {
 
     /// Picks an action; `battle.to_act()` is this player's side and at least one action is legal.
     fn choose(&mut self, battle: &Battle) -> Action;
+
+    /// As [`Player::choose`], with the proof that the action is legal in `battle`, so that applying it
+    /// ([`Battle::apply_listed`], [`pacw_engine::Game::act_listed`]) does not judge it again. By default the choice
+    /// is checked once here; a player that picks from [`Battle::list_legal`] hands on the list's proof.
+    fn choose_listed(&mut self, battle: &Battle) -> Result<Listed, Illegal> {
+        battle.vouch(self.choose(battle))
+    }
 }
 
 /// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and

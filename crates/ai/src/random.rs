@@ -1,7 +1,7 @@
 //! The `random` player: uniform over the legal actions.
 
 use crate::Player;
-use pacw_engine::{Action, Battle};
+use pacw_engine::{Action, Battle, Illegal, LegalActions, Listed};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -9,13 +9,13 @@ use rand_chacha::ChaCha8Rng;
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
     rng: ChaCha8Rng,
-    buffer: Vec<Action>,
+    buffer: LegalActions,
 }
 
 impl RandomPlayer {
     /// A random player with its own seeded generator.
     pub fn new(seed: u64) -> Self {
-        RandomPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: Vec::new() }
+        RandomPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: LegalActions::new() }
     }
 }
 
@@ -25,7 +25,18 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, battle: &Battle) -> Action {
-        battle.legal_actions_into(&mut self.buffer);
-        self.buffer[self.rng.random_range(0..self.buffer.len())]
+        self.pick(battle).action()
+    }
+
+    fn choose_listed(&mut self, battle: &Battle) -> Result<Listed, Illegal> {
+        Ok(self.pick(battle))
+    }
+}
+
+impl RandomPlayer {
+    fn pick(&mut self, battle: &Battle) -> Listed {
+        battle.list_legal(&mut self.buffer);
+        let i = self.rng.random_range(0..self.buffer.len());
+        self.buffer.get(i).expect("a side to act has a legal action")
     }
 }

@@ -2,7 +2,7 @@
 //! generator seeded with the seed, so the same decisions always give the same game; saves hold exactly that.
 
 use crate::action::{Action, Illegal};
-use crate::battle::{Battle, ToAct};
+use crate::battle::{Battle, Listed, ToAct};
 use crate::event::Event;
 use crate::options::Options;
 use crate::scenario::{Scenario, ScenarioError};
@@ -171,6 +171,17 @@ impl Game {
     pub fn act(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
         let mut events = self.battle.apply(action)?;
         self.actions.push(action);
+        self.run_chance(&mut events);
+        self.log.extend_from_slice(&events);
+        Ok(events)
+    }
+
+    /// As [`Game::act`], for an action listed in the battle as it stands ([`Battle::list_legal`]): not judged
+    /// again when its proof holds ([`Battle::apply_listed`]).
+    pub fn act_listed(&mut self, listed: Listed) -> Result<Vec<Event>, Illegal> {
+        let mut events = Vec::new();
+        self.battle.apply_listed(listed, &mut events)?;
+        self.actions.push(listed.action());
         self.run_chance(&mut events);
         self.log.extend_from_slice(&events);
         Ok(events)

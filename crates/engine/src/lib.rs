@@ -2,7 +2,8 @@
 //!
 //! The rules of the Portable ACW Wargame (see `RULES.md`) as a library: scenarios ([`Scenario`]), the battle state
 //! machine with chance nodes ([`Battle`]), the events it reports ([`Event`]), and a seeded game driver with saves
-//! and replays ([`Game`]). No I/O, no threads, no global state.
+//! and replays ([`Game`]). No I/O, no threads, no global state but a counter that names battle states (so that an
+//! action listed in a state can be applied to it without being judged again, [`Battle::apply_listed`]).
 //!
 //! ```
 //! use pacw_engine::{Game, Options, ToAct};
@@ -30,7 +31,7 @@ pub mod unit;
 
 pub use action::{Action, Illegal};
 pub use battle::deck::{Card, Deck};
-pub use battle::{ActivationOrders, AttackAssessment, Battle, ChanceKind, ToAct, UnitState};
+pub use battle::{ActivationOrders, AttackAssessment, Battle, ChanceKind, LegalActions, Listed, ToAct, UnitState};
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile};

@@ -4,7 +4,7 @@
 //! outcome leads to) while the engine is made faster.
 
 use crate::action::Action;
-use crate::battle::{Battle, ToAct};
+use crate::battle::{Battle, LegalActions, ToAct};
 use crate::chance::Outcome;
 use crate::event::Event;
 use serde::Serialize;
@@ -74,11 +74,12 @@ pub fn steps(battle: &Battle) -> Vec<Step> {
     }
 }
 
-/// A walk's counts and its reused buffers.
+/// A walk's counts and its reused buffers: one list of legal actions per depth.
 #[derive(Default)]
 struct Walk {
     total: PerftCount,
     events: Vec<Event>,
+    lists: Vec<LegalActions>,
 }
 
 impl Walk {
@@ -103,10 +104,29 @@ impl Walk {
             self.total.leaves += 1;
             return;
         }
-        for step in steps(battle) {
-            let mut child = battle.clone();
-            self.apply(&mut child, step);
-            self.count(&child, depth - 1);
+        match battle.to_act() {
+            ToAct::Side(_) => {
+                // Listed once, applied without judging each again (the walk measures the engine as search uses it).
+                let mut list = self.lists.pop().unwrap_or_default();
+                battle.list_legal(&mut list);
+                for listed in list.iter() {
+                    let mut child = battle.clone();
+                    self.events.clear();
+                    child.apply_listed(listed, &mut self.events).expect("a listed action is legal");
+                    self.total.nodes += 1;
+                    self.total.decisions += 1;
+                    self.count(&child, depth - 1);
+                }
+                self.lists.push(list);
+            }
+            ToAct::Chance(_) => {
+                for (outcome, _) in battle.chance_outcomes() {
+                    let mut child = battle.clone();
+                    self.apply(&mut child, Step::Chance(outcome));
+                    self.count(&child, depth - 1);
+                }
+            }
+            ToAct::Over(_) => {}
         }
     }
 }

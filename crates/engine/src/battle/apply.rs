@@ -1,6 +1,7 @@
 //! Changing the battle: actions of the sides and outcomes of chance (RULES.md R3–R8).
 
 use super::deck::{Card, Deck};
+use super::listed::Stamp;
 use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct};
 use crate::action::{Action, Illegal};
 use crate::attack::{AttackResult, HitResult, after_hit, hit_result, hits, severe};
@@ -22,6 +23,13 @@ impl Battle {
     /// As [`Battle::apply`], appending the events to a buffer the caller reuses.
     pub fn apply_into(&mut self, action: Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
         self.check(action)?;
+        self.carry_out(action, events);
+        Ok(())
+    }
+
+    /// Carries out an action already found legal in this state (by [`Battle::check`] or by listing it).
+    pub(super) fn carry_out(&mut self, action: Action, events: &mut Vec<Event>) {
+        self.stamp = Stamp::fresh();
         match (self.phase, action) {
             (Phase::ChooseUnit, Action::Activate(unit)) => {
                 let bit = 1u64 << unit.0;
@@ -69,7 +77,6 @@ impl Battle {
             }
             _ => unreachable!("check() admitted an action this phase does not take"),
         }
-        Ok(())
     }
 
     /// The outcomes of the pending chance event with their exact probabilities (R9.2); empty when a side acts.
@@ -103,6 +110,12 @@ impl Battle {
 
     /// As [`Battle::apply_chance`], appending the events to a buffer the caller reuses.
     pub fn apply_chance_into(&mut self, outcome: Outcome, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        self.resolve_chance(outcome, events)?;
+        self.stamp = Stamp::fresh();
+        Ok(())
+    }
+
+    fn resolve_chance(&mut self, outcome: Outcome, events: &mut Vec<Event>) -> Result<(), Illegal> {
         match (self.phase, outcome) {
             (Phase::DrawCard, Outcome::Card(card)) => {
                 if !self.deck.take(card) {
@@ -372,6 +385,7 @@ impl Battle {
     }
 
     fn finish(&mut self, winner: Option<Side>, reason: EndReason, events: &mut Vec<Event>) {
+        self.stamp = Stamp::fresh();
         let result = GameResult { winner, reason, points: self.points() };
         self.phase = Phase::Over(result);
         events.push(Event::GameOver { result });

@@ -251,7 +251,7 @@ impl Battle {
         ActivationOrders { battle: self, occ }
     }
 
-    fn for_each_legal(&self, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
+    pub(super) fn for_each_legal(&self, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
         match self.phase {
             Phase::ChooseUnit => {
                 for u in self.alive_units().filter(|&u| self.may_activate(u)) {

@@ -9,10 +9,12 @@ mod apply;
 pub(crate) mod combat;
 pub mod deck;
 mod legal;
+mod listed;
 mod movement;
 
 pub use combat::AttackAssessment;
 pub use legal::ActivationOrders;
+pub use listed::{LegalActions, Listed};
 
 use crate::geometry::{Dir, Square};
 use crate::options::{Initiative, Options};
@@ -128,6 +130,8 @@ pub struct Battle {
     done: [bool; 2],
     destroyed: [u8; 2],
     holders: Holders,
+    /// The name of this state, for actions listed in it ([`Battle::apply_listed`]).
+    stamp: listed::Stamp,
 }
 
 impl Battle {
@@ -159,6 +163,7 @@ impl Battle {
             done: [false; 2],
             destroyed: [0; 2],
             holders,
+            stamp: listed::Stamp::fresh(),
         };
         battle.deck = Deck::full(battle.initiative_values());
         battle.phase = match options.initiative {
