@@ -31,7 +31,10 @@ pub mod unit;
 
 pub use action::{Action, Illegal};
 pub use battle::deck::{Card, Deck};
-pub use battle::{ActivationOrders, AttackAssessment, Battle, ChanceKind, LegalActions, Listed, ToAct, UnitState};
+pub use battle::{
+    ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, Listed, ScenarioRef, ToAct,
+    UnitSet, UnitState,
+};
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile};

@@ -4,9 +4,10 @@
 //! outcome leads to) while the engine is made faster.
 
 use crate::action::Action;
-use crate::battle::{Battle, LegalActions, ToAct};
+use crate::battle::{Battle, LegalActions, ScenarioRef, ToAct};
 use crate::chance::Outcome;
 use crate::event::Event;
+use crate::scenario::Scenario;
 use serde::Serialize;
 
 /// One step of a walk: a side's decision or a chance outcome.
@@ -44,7 +45,7 @@ impl std::ops::AddAssign for PerftCount {
 /// Counts every path of `depth` steps from `battle` (a finished game ends a path early).
 pub fn perft(battle: &Battle, depth: u32) -> PerftCount {
     let mut walk = Walk::default();
-    walk.count(battle, depth);
+    walk.count(&battle.borrowed(), depth);
     walk.total
 }
 
@@ -55,7 +56,8 @@ pub fn divide(battle: &Battle, depth: u32) -> Vec<(Step, PerftCount)> {
     if depth == 0 {
         return parts;
     }
-    for step in steps(battle) {
+    let battle = battle.borrowed();
+    for step in steps(&battle) {
         let mut walk = Walk::default();
         let mut child = battle.clone();
         walk.apply(&mut child, step);
@@ -66,7 +68,7 @@ pub fn divide(battle: &Battle, depth: u32) -> Vec<(Step, PerftCount)> {
 }
 
 /// The steps the battle allows now: the legal actions of the side to act, or the outcomes of chance.
-pub fn steps(battle: &Battle) -> Vec<Step> {
+pub fn steps<S: ScenarioRef>(battle: &Battle<S>) -> Vec<Step> {
     match battle.to_act() {
         ToAct::Side(_) => battle.legal_actions().into_iter().map(Step::Decision).collect(),
         ToAct::Chance(_) => battle.chance_outcomes().into_iter().map(|(o, _)| Step::Chance(o)).collect(),
@@ -83,7 +85,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn apply(&mut self, battle: &mut Battle, step: Step) {
+    fn apply(&mut self, battle: &mut Battle<&Scenario>, step: Step) {
         self.events.clear();
         self.total.nodes += 1;
         let applied = match step {
@@ -99,7 +101,8 @@ impl Walk {
         applied.expect("a listed step is always legal");
     }
 
-    fn count(&mut self, battle: &Battle, depth: u32) {
+    /// Walks a battle that borrows its scenario: a clone is then a copy, with no reference to count.
+    fn count(&mut self, battle: &Battle<&Scenario>, depth: u32) {
         if depth == 0 {
             self.total.leaves += 1;
             return;

@@ -1,6 +1,7 @@
 //! One game's record, extracted from its event stream alone (DESIGN.md: events are the single source of what
 //! happened). The scenario is consulted only for static facts: which side and arm a unit is.
 
+use pacw_engine::UnitSet;
 use pacw_engine::attack::HitResult;
 use pacw_engine::scenario::MAX_UNITS;
 use pacw_engine::{Card, EndReason, Event, Quality, Scenario, Side, UnitId};
@@ -155,7 +156,7 @@ pub struct Tally<'a> {
     blocked: bool,
     spells: [Option<Spell>; MAX_UNITS],
     /// Per side, the units activated since the enemy last activated one.
-    since_enemy: [u64; 2],
+    since_enemy: [UnitSet; 2],
     /// The turn of each unit's last activation.
     last_turn: [u8; MAX_UNITS],
     /// The side of the last card drawn this turn.
@@ -203,7 +204,7 @@ impl<'a> Tally<'a> {
             counted: None,
             blocked: false,
             spells: [None; MAX_UNITS],
-            since_enemy: [0; 2],
+            since_enemy: [UnitSet::EMPTY; 2],
             last_turn: [0; MAX_UNITS],
             last_card: None,
             last_active: None,
@@ -270,18 +271,17 @@ impl<'a> Tally<'a> {
             }
             Event::Activated { unit, rallied } => {
                 let side = self.side(unit);
-                let bit = 1u64 << unit.0;
                 self.stats.activations += 1;
                 self.stats.side_activations[side.index()] += 1;
-                if self.since_enemy[side.index()] & bit != 0 {
+                if self.since_enemy[side.index()].contains(unit) {
                     if self.last_turn[unit.index()] == self.turn {
                         self.stats.double_activations[side.index()] += 1;
                     } else {
                         self.stats.doubles_across_turns[side.index()] += 1;
                     }
                 }
-                self.since_enemy[side.index()] |= bit;
-                self.since_enemy[side.other().index()] = 0;
+                self.since_enemy[side.index()].insert(unit);
+                self.since_enemy[side.other().index()] = UnitSet::EMPTY;
                 self.last_turn[unit.index()] = self.turn;
                 self.last_active = Some(side);
                 let i = unit.index();

@@ -1,8 +1,9 @@
 //! Changing the battle: actions of the sides and outcomes of chance (RULES.md R3–R8).
 
+use super::ScenarioRef;
 use super::deck::{Card, Deck};
 use super::listed::Stamp;
-use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct};
+use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct, UnitSet};
 use crate::action::{Action, Illegal};
 use crate::attack::{AttackResult, HitResult, after_hit, hit_result, hits, severe};
 use crate::chance::{Outcome, Prob, d6};
@@ -12,7 +13,7 @@ use crate::options::Initiative;
 use crate::unit::{Side, UnitId};
 use rand::{Rng, RngExt};
 
-impl Battle {
+impl<S: ScenarioRef> Battle<S> {
     /// Applies a side's action and returns what happened; on error nothing changes.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
         let mut events = Vec::new();
@@ -32,9 +33,8 @@ impl Battle {
         self.stamp = Stamp::fresh();
         match (self.phase, action) {
             (Phase::ChooseUnit, Action::Activate(unit)) => {
-                let bit = 1u64 << unit.0;
-                self.activated_card |= bit;
-                self.activated_turn |= bit;
+                self.activated_card.insert(unit);
+                self.activated_turn.insert(unit);
                 let state = &mut self.units[unit.index()];
                 let rallied = std::mem::replace(&mut state.shaken, false); // R4.1
                 events.push(Event::Activated { unit, rallied });
@@ -127,7 +127,7 @@ impl Battle {
                     Card::Side { side, value } => {
                         self.active = side;
                         self.left = value;
-                        self.activated_card = 0;
+                        self.activated_card = UnitSet::EMPTY;
                         self.next_activation(false, events);
                     }
                 }
@@ -191,7 +191,7 @@ impl Battle {
     /// A unit moved: no gun keeps ranging on it, and it keeps no ranging of its own (R6.4, R5.5).
     fn forget_ranging(&mut self, unit: UnitId) {
         self.units[unit.index()].ranging = NO_UNIT;
-        for u in &mut self.units[..self.unit_count as usize] {
+        for u in self.units.iter_mut() {
             if u.ranging == unit.0 {
                 u.ranging = NO_UNIT;
             }
@@ -344,8 +344,8 @@ impl Battle {
             return;
         }
         self.turn += 1;
-        self.activated_turn = 0;
-        self.activated_card = 0;
+        self.activated_turn = UnitSet::EMPTY;
+        self.activated_card = UnitSet::EMPTY;
         self.left = 0;
         self.done = [false; 2];
         let iv = self.initiative_values(); // R3.6

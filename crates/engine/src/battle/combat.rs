@@ -1,6 +1,7 @@
 //! Attacks on the board: range, front arc, line of sight, cover, modifiers and retreats (RULES.md R6, R7.3).
 
 use super::Battle;
+use super::ScenarioRef;
 use super::movement::Occupancy;
 use crate::action::{Action, Illegal};
 use crate::attack::{Cover, Modifier, Modifiers, needed};
@@ -98,7 +99,7 @@ pub(crate) enum Refusal {
     NoSight { blocked_at: Square },
 }
 
-impl Battle {
+impl<S: ScenarioRef> Battle<S> {
     /// The line of sight from `from` (where `attacker` stands or will stand) to `to`, or the square that blocks it
     /// (R6.2).
     fn sight(&self, attacker: UnitId, from: Square, to: Square, occ: &Occupancy) -> Result<Entry, Square> {

@@ -3,6 +3,7 @@
 //! [`Battle::check`] is the one judge of legality; [`Battle::legal_actions_into`] lists candidates built from the
 //! same primitives, and the tests assert the two agree.
 
+use super::ScenarioRef;
 use super::movement::{MoveKind, Occupancy, SquareSet};
 use super::{AttackAssessment, Battle, Phase};
 use crate::action::{Action, Illegal};
@@ -11,7 +12,7 @@ use crate::options::Initiative;
 use crate::scenario::MAX_UNITS;
 use crate::unit::{Arm, UnitId};
 
-impl Battle {
+impl<S: ScenarioRef> Battle<S> {
     /// Whether `unit` may be activated now by the active side (R3.4, R3.5, R3.7): the cheap test that lists the
     /// activations; [`Battle::activation_refusal`] says why not.
     fn may_activate(&self, unit: UnitId) -> bool {
@@ -23,12 +24,12 @@ impl Battle {
 
     /// Whether `unit` has not been activated on this card (and, where the rules say so, this turn).
     fn not_yet_activated(&self, unit: UnitId) -> bool {
-        let bit = 1u64 << unit.0;
         match self.options.initiative {
             Initiative::Cards => {
-                self.activated_card & bit == 0 && !(self.options.once_per_turn && self.activated_turn & bit != 0)
+                let on_card = self.activated_card.contains(unit);
+                !(on_card || self.options.once_per_turn && self.activated_turn.contains(unit))
             }
-            Initiative::Igougo | Initiative::Alternate => self.activated_turn & bit == 0,
+            Initiative::Igougo | Initiative::Alternate => !self.activated_turn.contains(unit),
         }
     }
 
@@ -51,9 +52,8 @@ impl Battle {
             };
             return Some(Illegal::new("R3.4", why));
         }
-        let bit = 1u64 << unit.0;
         Some(match self.options.initiative {
-            Initiative::Cards if self.activated_card & bit != 0 => {
+            Initiative::Cards if self.activated_card.contains(unit) => {
                 Illegal::new("R3.4", format!("{name} was already activated on this card"))
             }
             Initiative::Cards => {
@@ -246,7 +246,7 @@ impl Battle {
     /// What each unit of the side to act could be ordered to do were it activated now (empty for any other
     /// decision): lets a player weigh every unit's orders before choosing one to activate, without activating each
     /// on a copy.
-    pub fn activation_orders(&self) -> ActivationOrders<'_> {
+    pub fn activation_orders(&self) -> ActivationOrders<'_, S> {
         let occ = self.occupancy(self.active);
         ActivationOrders { battle: self, occ }
     }
@@ -362,13 +362,13 @@ impl Battle {
 use crate::unit::Side;
 
 /// What each unit of the side to act could be ordered to do were it activated now ([`Battle::activation_orders`]).
-pub struct ActivationOrders<'a> {
-    battle: &'a Battle,
+pub struct ActivationOrders<'a, S = std::sync::Arc<crate::Scenario>> {
+    battle: &'a Battle<S>,
     /// The units' squares as the side to act sees them: the same for each of its units.
     occ: Occupancy,
 }
 
-impl ActivationOrders<'_> {
+impl<S: ScenarioRef> ActivationOrders<'_, S> {
     /// The orders `unit` could be given were it activated now, each attacking order with its assessment, as
     /// [`Battle::assessed_actions_into`] lists them after `Activate(unit)` (empty if the unit may not be activated
     /// now). Activation changes nothing the orders depend on: a shaken unit rallies (R4.1), but no order depends

@@ -8,6 +8,7 @@
 //! checked as `apply` would check it: a stale or foreign proof is never trusted, and a refused action still leaves
 //! the battle unchanged.
 
+use super::ScenarioRef;
 use super::{AttackAssessment, Battle};
 use crate::action::{Action, Illegal};
 use crate::event::Event;
@@ -114,7 +115,7 @@ impl LegalActions {
     }
 }
 
-impl Battle {
+impl<S: ScenarioRef> Battle<S> {
     /// Lists the legal actions of the side to act into `out` (cleared first), each with its proof.
     pub fn list_legal(&self, out: &mut LegalActions) {
         out.stamp = self.stamp;

@@ -11,16 +11,20 @@ pub mod deck;
 mod legal;
 mod listed;
 mod movement;
+mod units;
 
 pub use combat::AttackAssessment;
 pub use legal::ActivationOrders;
 pub use listed::{LegalActions, Listed};
+use units::Units;
+pub use units::{INLINE_UNITS, UnitSet};
 
 use crate::geometry::{Dir, Square};
 use crate::options::{Initiative, Options};
-use crate::scenario::{MAX_OBJECTIVES, MAX_UNITS, Scenario};
+use crate::scenario::{MAX_OBJECTIVES, Scenario};
 use crate::unit::{Side, UnitId, UnitInfo};
 use deck::{Deck, initiative_value};
+use std::ops::Deref;
 use std::sync::Arc;
 
 pub use crate::event::GameResult;
@@ -44,6 +48,10 @@ pub struct UnitState {
 }
 
 impl UnitState {
+    /// The state of no unit: fills the unused places of a small battle's storage.
+    pub(crate) const OFF_BOARD: UnitState =
+        UnitState { at: Square::new(0, 0), facing: Dir::N, alive: false, shaken: false, ranging: NO_UNIT };
+
     /// The unit this gun ranged on with its previous attack, if neither has moved since (R6.4).
     pub fn ranging_on(&self) -> Option<UnitId> {
         (self.ranging != NO_UNIT).then_some(UnitId(self.ranging))
@@ -109,12 +117,21 @@ pub(crate) enum Phase {
 /// Which objective squares each side holds (R8.2): 0 nobody, 1 side A, 2 side B.
 type Holders = [u8; MAX_OBJECTIVES];
 
+/// What a battle holds its scenario by: shared ([`Arc`], the default) or borrowed (`&Scenario`: see
+/// [`Battle::borrowed`]).
+pub trait ScenarioRef: Deref<Target = Scenario> + Clone {}
+
+impl<T: Deref<Target = Scenario> + Clone> ScenarioRef for T {}
+
 /// A battle in progress. Cheap to clone: the scenario is shared, the state is a few hundred bytes of fixed arrays.
+///
+/// It holds its scenario by `S`: an [`Arc`] everywhere but in a search that clones the battle at every step, which
+/// borrows it ([`Battle::borrowed`]) so that a clone is a plain copy, without counting references.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Battle {
-    scenario: Arc<Scenario>,
+pub struct Battle<S = Arc<Scenario>> {
+    scenario: S,
     options: Options,
-    units: [UnitState; MAX_UNITS],
+    units: Units,
     unit_count: u8,
     phase: Phase,
     deck: Deck,
@@ -124,8 +141,8 @@ pub struct Battle {
     /// Activations left on the current card (R3.4).
     left: u8,
     /// Units activated on the current card (R3.4), and this turn (R3.5, R3.7), as bit sets.
-    activated_card: u64,
-    activated_turn: u64,
+    activated_card: UnitSet,
+    activated_turn: UnitSet,
     /// Under `igougo` / `alternate`, the sides that have passed or finished this turn.
     done: [bool; 2],
     destroyed: [u8; 2],
@@ -137,12 +154,12 @@ pub struct Battle {
 impl Battle {
     /// A battle at the start of the scenario, under `options` (the scenario's own, or overridden).
     pub fn new(scenario: Arc<Scenario>, options: Options) -> Battle {
-        let placeholder =
-            UnitState { at: Square::new(0, 0), facing: Dir::N, alive: false, shaken: false, ranging: NO_UNIT };
-        let mut units = [placeholder; MAX_UNITS];
-        for (state, info) in units.iter_mut().zip(&scenario.units) {
-            *state = UnitState { at: info.at, facing: info.facing, alive: true, shaken: false, ranging: NO_UNIT };
-        }
+        let states: Vec<UnitState> = scenario
+            .units
+            .iter()
+            .map(|info| UnitState { at: info.at, facing: info.facing, alive: true, shaken: false, ranging: NO_UNIT })
+            .collect();
+        let units = Units::new(&states);
         let mut holders = [0; MAX_OBJECTIVES];
         for (h, o) in holders.iter_mut().zip(&scenario.objectives) {
             *h = o.holder.map_or(0, |s| s.index() as u8 + 1);
@@ -158,8 +175,8 @@ impl Battle {
             turn: 1,
             active: Side::A,
             left: 0,
-            activated_card: 0,
-            activated_turn: 0,
+            activated_card: UnitSet::EMPTY,
+            activated_turn: UnitSet::EMPTY,
             done: [false; 2],
             destroyed: [0; 2],
             holders,
@@ -181,6 +198,35 @@ impl Battle {
 
     /// The scenario being played.
     pub fn scenario(&self) -> &Arc<Scenario> {
+        &self.scenario
+    }
+
+    /// The same battle holding its scenario by reference: its clones copy the state and nothing else, for walks
+    /// and searches that clone at every step. Actions listed in one are listed in the other ([`Battle::list_legal`]).
+    pub fn borrowed(&self) -> Battle<&Scenario> {
+        Battle {
+            scenario: &*self.scenario,
+            options: self.options,
+            units: self.units.clone(),
+            unit_count: self.unit_count,
+            phase: self.phase,
+            deck: self.deck,
+            turn: self.turn,
+            active: self.active,
+            left: self.left,
+            activated_card: self.activated_card,
+            activated_turn: self.activated_turn,
+            done: self.done,
+            destroyed: self.destroyed,
+            holders: self.holders,
+            stamp: self.stamp,
+        }
+    }
+}
+
+impl<S: ScenarioRef> Battle<S> {
+    /// The scenario being played, however the battle holds it.
+    pub fn scenario_ref(&self) -> &Scenario {
         &self.scenario
     }
 
@@ -242,7 +288,7 @@ impl Battle {
     }
 
     /// Every unit id, alive or not.
-    pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + use<> {
+    pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + use<S> {
         (0..self.unit_count).map(UnitId)
     }
 
@@ -269,7 +315,7 @@ impl Battle {
 
     /// The unit on a square, if any.
     pub fn unit_at(&self, s: Square) -> Option<UnitId> {
-        self.units[..self.unit_count as usize].iter().position(|u| u.alive && u.at == s).map(|i| UnitId(i as u8))
+        self.units.iter().position(|u| u.alive && u.at == s).map(|i| UnitId(i as u8))
     }
 
     /// Units of a side on the board.
@@ -284,7 +330,7 @@ impl Battle {
 
     /// Whether a unit was activated this turn.
     pub fn activated_this_turn(&self, id: UnitId) -> bool {
-        self.activated_turn & (1 << id.0) != 0
+        self.activated_turn.contains(id)
     }
 
     /// Whether a unit was activated on the card in play (cards), or this turn (other initiative systems).
@@ -293,7 +339,7 @@ impl Battle {
             Initiative::Cards => self.activated_card,
             Initiative::Igougo | Initiative::Alternate => self.activated_turn,
         };
-        set & (1 << id.0) != 0
+        set.contains(id)
     }
 
     /// The unit whose order is being given or carried out, if any.
@@ -339,8 +385,54 @@ impl Battle {
 mod tests {
     use super::*;
 
+    /// A scenario of `per_side` infantry a side on a `side` × `side` open board, in rows from each home edge.
+    pub(crate) fn massed(side: u8, per_side: usize) -> String {
+        let row = ".".repeat(side as usize);
+        let map = vec![row; side as usize].join("\n");
+        let mut text = format!(
+            "name = \"Massed\"\nturns = 3\n[map]\nterrain = \"\"\"\n{map}\n\"\"\"\n\
+             [[sides]]\nid = \"a\"\nname = \"A\"\nhome = \"south\"\n\
+             [[sides]]\nid = \"b\"\nname = \"B\"\nhome = \"north\"\n"
+        );
+        for i in 0..per_side {
+            let (x, y) = ((i % side as usize) as u8, (i / side as usize) as u8);
+            for (id, at, facing) in [("a", Square::new(x, y), "N"), ("b", Square::new(x, side - 1 - y), "S")] {
+                text +=
+                    &format!("[[units]]\nside = \"{id}\"\narm = \"infantry\"\nat = \"{at}\"\nfacing = \"{facing}\"\n");
+            }
+        }
+        text
+    }
+
     #[test]
-    fn a_battle_fits_in_one_kibibyte_so_search_can_hold_millions() {
-        assert!(std::mem::size_of::<Battle>() <= 1024, "{} bytes", std::mem::size_of::<Battle>());
+    fn a_small_battle_is_smaller_than_before_and_a_grand_one_keeps_its_units_on_the_heap() {
+        // 488 bytes before units were held by size (2026-12-01); small battles hold theirs inline.
+        assert!(std::mem::size_of::<Battle>() <= 320, "{} bytes", std::mem::size_of::<Battle>());
+        let small = Battle::from_scenario(Arc::new(Scenario::parse(&massed(12, 12), "m").unwrap()));
+        assert!(matches!(small.units, Units::Inline { len: 24, .. }));
+        let grand = Battle::from_scenario(Arc::new(Scenario::parse(&massed(26, 64), "m").unwrap()));
+        assert_eq!(grand.unit_ids().count(), 128);
+        let Units::Heap(units) = &grand.units else { panic!("128 units do not fit inline") };
+        assert_eq!(units.len(), 128, "exactly the scenario's units, not the most allowed");
+        let last = UnitId(127);
+        assert_eq!(grand.unit(last).at, grand.info(last).at);
+        // Every unit can act, the last ones too: a random game is played to its end.
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut b = grand.clone();
+        let mut activated = UnitSet::EMPTY;
+        while b.result().is_none() {
+            if let Some(outcome) = b.sample_chance(&mut rng) {
+                b.apply_chance(outcome).unwrap();
+                continue;
+            }
+            let legal = b.legal_actions();
+            let action = legal[rng.random_range(0..legal.len())];
+            if let crate::Action::Activate(u) = action {
+                activated.insert(u);
+            }
+            b.apply(action).unwrap();
+        }
+        assert!((64..128).any(|i| activated.contains(UnitId(i))), "units past the 64th were activated");
     }
 }

@@ -1,6 +1,7 @@
 //! Where a unit may move and which way it may face (RULES.md R1.5, R1.6, R5).
 
 use super::Battle;
+use super::ScenarioRef;
 use crate::geometry::{Dir, Square};
 use crate::unit::{Side, UnitId};
 
@@ -96,7 +97,7 @@ pub(crate) struct MoveKind {
     pub take_ground: Option<Square>,
 }
 
-impl Battle {
+impl<S: ScenarioRef> Battle<S> {
     /// Where the units stand, as seen by `side`.
     pub(crate) fn occupancy(&self, side: Side) -> Occupancy {
         let mut occ = Occupancy::default();

@@ -16,7 +16,7 @@ use crate::unit::{Side, UnitInfo};
 use serde::{Deserialize, Serialize};
 
 /// The most units a scenario may hold (the battle keeps them in a fixed array).
-pub const MAX_UNITS: usize = 64;
+pub const MAX_UNITS: usize = 128;
 /// The most objectives a scenario may hold.
 pub const MAX_OBJECTIVES: usize = 16;
 /// The longest turn limit.
