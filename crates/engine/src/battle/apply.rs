@@ -252,6 +252,7 @@ impl<S: ScenarioRef> Battle<S> {
         self.units[unit.index()].shaken = false;
         self.forget_ranging(unit);
         let side = self.info(unit).side;
+        self.on_board[side.index()].remove(unit);
         self.destroyed[side.index()] += 1;
         events.push(Event::Destroyed { unit });
         if self.destroyed[side.index()] >= self.exhaustion_point(side) {

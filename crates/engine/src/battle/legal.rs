@@ -5,7 +5,7 @@
 
 use super::ScenarioRef;
 use super::movement::{MoveKind, Occupancy, SquareSet};
-use super::{AttackAssessment, Battle, Phase};
+use super::{AttackAssessment, Battle, Phase, UnitSet};
 use crate::action::{Action, Illegal};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
@@ -16,21 +16,17 @@ impl<S: ScenarioRef> Battle<S> {
     /// Whether `unit` may be activated now by the active side (R3.4, R3.5, R3.7): the cheap test that lists the
     /// activations; [`Battle::activation_refusal`] says why not.
     fn may_activate(&self, unit: UnitId) -> bool {
-        unit.0 < self.unit_count
-            && self.units[unit.index()].alive
-            && self.info(unit).side == self.active
-            && self.not_yet_activated(unit)
+        unit.0 < self.unit_count && self.eligible(self.active).contains(unit)
     }
 
-    /// Whether `unit` has not been activated on this card (and, where the rules say so, this turn).
-    fn not_yet_activated(&self, unit: UnitId) -> bool {
-        match self.options.initiative {
-            Initiative::Cards => {
-                let on_card = self.activated_card.contains(unit);
-                !(on_card || self.options.once_per_turn && self.activated_turn.contains(unit))
-            }
-            Initiative::Igougo | Initiative::Alternate => !self.activated_turn.contains(unit),
-        }
+    /// The units of `side` on the board not yet activated on this card (and, where the rules say so, this turn).
+    fn eligible(&self, side: Side) -> UnitSet {
+        let done = match self.options.initiative {
+            Initiative::Cards if self.options.once_per_turn => self.activated_card.union(self.activated_turn),
+            Initiative::Cards => self.activated_card,
+            Initiative::Igougo | Initiative::Alternate => self.activated_turn,
+        };
+        self.on_board[side.index()].without(done)
     }
 
     /// Why `unit` may not be activated now, naming the rule (R3.4, R3.5, R3.7); `None` if it may.
@@ -67,7 +63,7 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// Whether `side` has a unit it could still activate (on this card, or this turn).
     pub(crate) fn has_eligible(&self, side: Side) -> bool {
-        self.alive_units().any(|u| self.info(u).side == side && self.not_yet_activated(u))
+        !self.eligible(side).is_empty()
     }
 
     fn move_kind(&self, unit: UnitId) -> MoveKind {
@@ -254,7 +250,7 @@ impl<S: ScenarioRef> Battle<S> {
     pub(super) fn for_each_legal(&self, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
         match self.phase {
             Phase::ChooseUnit => {
-                for u in self.alive_units().filter(|&u| self.may_activate(u)) {
+                for u in self.eligible(self.active).iter() {
                     visit(Action::Activate(u), None);
                 }
                 visit(Action::EndActivations, None);

@@ -143,6 +143,9 @@ pub struct Battle<S = Arc<Scenario>> {
     /// Units activated on the current card (R3.4), and this turn (R3.5, R3.7), as bit sets.
     activated_card: UnitSet,
     activated_turn: UnitSet,
+    /// Each side's units still on the board (kept with [`UnitState::alive`]), so that the questions asked at every
+    /// step (may this unit act, has this side a unit left to act) are a few bit operations.
+    on_board: [UnitSet; 2],
     /// Under `igougo` / `alternate`, the sides that have passed or finished this turn.
     done: [bool; 2],
     destroyed: [u8; 2],
@@ -160,6 +163,10 @@ impl Battle {
             .map(|info| UnitState { at: info.at, facing: info.facing, alive: true, shaken: false, ranging: NO_UNIT })
             .collect();
         let units = Units::new(&states);
+        let mut on_board = [UnitSet::EMPTY; 2];
+        for (i, info) in scenario.units.iter().enumerate() {
+            on_board[info.side.index()].insert(UnitId(i as u8));
+        }
         let mut holders = [0; MAX_OBJECTIVES];
         for (h, o) in holders.iter_mut().zip(&scenario.objectives) {
             *h = o.holder.map_or(0, |s| s.index() as u8 + 1);
@@ -177,6 +184,7 @@ impl Battle {
             left: 0,
             activated_card: UnitSet::EMPTY,
             activated_turn: UnitSet::EMPTY,
+            on_board,
             done: [false; 2],
             destroyed: [0; 2],
             holders,
@@ -216,6 +224,7 @@ impl Battle {
             left: self.left,
             activated_card: self.activated_card,
             activated_turn: self.activated_turn,
+            on_board: self.on_board,
             done: self.done,
             destroyed: self.destroyed,
             holders: self.holders,
@@ -293,8 +302,8 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// The units still on the board.
-    pub fn alive_units(&self) -> impl Iterator<Item = UnitId> + '_ {
-        self.unit_ids().filter(|&u| self.units[u.index()].alive)
+    pub fn alive_units(&self) -> impl Iterator<Item = UnitId> + use<S> {
+        self.on_board[0].union(self.on_board[1]).iter()
     }
 
     /// A unit's strength under the options in force (R2.2, R11: `strength.*`, `quality.*`).
@@ -320,7 +329,7 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// Units of a side on the board.
     pub fn units_on_board(&self, side: Side) -> usize {
-        self.alive_units().filter(|&u| self.info(u).side == side).count()
+        self.on_board[side.index()].len()
     }
 
     /// Each side's initiative value now (R3.1).
@@ -406,14 +415,15 @@ mod tests {
 
     #[test]
     fn a_small_battle_is_smaller_than_before_and_a_grand_one_keeps_its_units_on_the_heap() {
-        // 488 bytes before units were held by size (2026-12-01); small battles hold theirs inline.
-        assert!(std::mem::size_of::<Battle>() <= 320, "{} bytes", std::mem::size_of::<Battle>());
+        // 488 bytes when every battle held room for 64 units (2026-12-01); a small battle now holds only its own.
+        assert!(std::mem::size_of::<Battle>() <= 368, "{} bytes", std::mem::size_of::<Battle>());
         let small = Battle::from_scenario(Arc::new(Scenario::parse(&massed(12, 12), "m").unwrap()));
-        assert!(matches!(small.units, Units::Inline { len: 24, .. }));
+        assert!(!small.units.on_heap());
+        assert_eq!(small.units.len(), 24);
         let grand = Battle::from_scenario(Arc::new(Scenario::parse(&massed(26, 64), "m").unwrap()));
         assert_eq!(grand.unit_ids().count(), 128);
-        let Units::Heap(units) = &grand.units else { panic!("128 units do not fit inline") };
-        assert_eq!(units.len(), 128, "exactly the scenario's units, not the most allowed");
+        assert!(grand.units.on_heap(), "128 units do not fit inline");
+        assert_eq!(grand.units.len(), 128, "exactly the scenario's units, not the most allowed");
         let last = UnitId(127);
         assert_eq!(grand.unit(last).at, grand.info(last).at);
         // Every unit can act, the last ones too: a random game is played to its end.

@@ -10,24 +10,36 @@ use std::ops::{Deref, DerefMut};
 pub const INLINE_UNITS: usize = 32;
 
 /// The units' states, in the scenario's order: a slice of exactly the scenario's units.
+///
+/// A struct rather than an enum of the two forms: the inline array is then copied in place by a clone, and only the
+/// grand battle's box needs a test.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub(crate) enum Units {
-    /// The first `len` entries are the units.
-    Inline { len: u8, items: [UnitState; INLINE_UNITS] },
-    /// Grand battles.
-    Heap(Box<[UnitState]>),
+pub(crate) struct Units {
+    /// How many units the battle has.
+    len: u8,
+    /// Their states when they fit (the first `len` entries).
+    inline: [UnitState; INLINE_UNITS],
+    /// Their states when they do not (grand battles): all of them.
+    heap: Option<Box<[UnitState]>>,
 }
 
 impl Units {
     /// The states given, inline when they fit.
     pub(crate) fn new(states: &[UnitState]) -> Units {
-        if states.len() <= INLINE_UNITS {
-            let mut items = [UnitState::OFF_BOARD; INLINE_UNITS];
-            items[..states.len()].copy_from_slice(states);
-            Units::Inline { len: states.len() as u8, items }
+        let mut inline = [UnitState::OFF_BOARD; INLINE_UNITS];
+        let heap = if states.len() <= INLINE_UNITS {
+            inline[..states.len()].copy_from_slice(states);
+            None
         } else {
-            Units::Heap(states.into())
-        }
+            Some(states.into())
+        };
+        Units { len: states.len() as u8, inline, heap }
+    }
+
+    /// Whether the states are on the heap (a grand battle).
+    #[cfg(test)]
+    pub(crate) fn on_heap(&self) -> bool {
+        self.heap.is_some()
     }
 }
 
@@ -35,18 +47,18 @@ impl Deref for Units {
     type Target = [UnitState];
 
     fn deref(&self) -> &[UnitState] {
-        match self {
-            Units::Inline { len, items } => &items[..*len as usize],
-            Units::Heap(items) => items,
+        match &self.heap {
+            None => &self.inline[..self.len as usize],
+            Some(items) => items,
         }
     }
 }
 
 impl DerefMut for Units {
     fn deref_mut(&mut self) -> &mut [UnitState] {
-        match self {
-            Units::Inline { len, items } => &mut items[..*len as usize],
-            Units::Heap(items) => items,
+        match &mut self.heap {
+            None => &mut self.inline[..self.len as usize],
+            Some(items) => items,
         }
     }
 }
@@ -71,8 +83,40 @@ impl UnitSet {
         self.0 & (1 << u.0) != 0
     }
 
+    /// Removes a unit.
+    pub fn remove(&mut self, u: UnitId) {
+        self.0 &= !(1 << u.0);
+    }
+
     /// Whether it holds none.
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// How many it holds.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The units of both.
+    pub fn union(self, other: UnitSet) -> UnitSet {
+        UnitSet(self.0 | other.0)
+    }
+
+    /// The units of this one that are not in `other`.
+    pub fn without(self, other: UnitSet) -> UnitSet {
+        UnitSet(self.0 & !other.0)
+    }
+
+    /// The units, by id from the lowest.
+    pub fn iter(self) -> impl Iterator<Item = UnitId> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let u = UnitId(bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+                u
+            })
+        })
     }
 }
