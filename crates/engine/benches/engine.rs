@@ -1,8 +1,9 @@
-//! Engine speed on the default scenario, one thread: whole random games, apply, legal_actions, clone.
+//! Engine speed on the default scenario, one thread: whole random games (listed and checked), apply, legal_actions,
+//! clone.
 //! Run: `cargo bench -p pacw-engine --bench engine`; figures in docs/PERFORMANCE.md.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use pacw_engine::{Action, Battle, DEFAULT_SCENARIO, Outcome, Scenario, ToAct};
+use pacw_engine::{Action, Battle, DEFAULT_SCENARIO, LegalActions, Outcome, Scenario, ToAct};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -18,7 +19,34 @@ fn start() -> Battle {
     Battle::from_scenario(Arc::new(Scenario::parse(DEFAULT_SCENARIO, "default").unwrap()))
 }
 
-/// Plays one uniform-random game to the end; returns the number of steps applied.
+/// Plays one uniform-random game to the end, each action applied from the list without judging it again
+/// ([`Battle::apply_listed`]); returns the number of steps applied.
+fn random_game_listed(
+    mut battle: Battle,
+    rng: &mut ChaCha8Rng,
+    list: &mut LegalActions,
+    events: &mut Vec<pacw_engine::Event>,
+) -> usize {
+    let mut steps = 0;
+    loop {
+        events.clear();
+        match battle.to_act() {
+            ToAct::Side(_) => {
+                battle.list_legal(list);
+                let a = list.get(rng.random_range(0..list.len())).unwrap();
+                battle.apply_listed(a, events).unwrap();
+            }
+            ToAct::Chance(_) => {
+                let o = battle.sample_chance(rng).unwrap();
+                battle.apply_chance_into(o, events).unwrap();
+            }
+            ToAct::Over(_) => return steps,
+        }
+        steps += 1;
+    }
+}
+
+/// As [`random_game_listed`], each action checked again by [`Battle::apply_into`] (the way before 2026-12-01).
 fn random_game(
     mut battle: Battle,
     rng: &mut ChaCha8Rng,
@@ -78,6 +106,10 @@ fn benches(c: &mut Criterion) {
     let (mut buf, mut events) = (Vec::new(), Vec::new());
     g.bench_function("uniform_random_game", |b| {
         b.iter(|| black_box(random_game(battle.clone(), &mut rng, &mut buf, &mut events)))
+    });
+    let mut list = LegalActions::new();
+    g.bench_function("uniform_random_game_listed", |b| {
+        b.iter(|| black_box(random_game_listed(battle.clone(), &mut rng, &mut list, &mut events)))
     });
     g.finish();
 

@@ -42,11 +42,16 @@ impl Square {
     }
 
     /// The neighbour one step in `dir`, if it is on a `width` × `height` board.
+    #[inline]
     pub fn step(self, dir: Dir, width: u8, height: u8) -> Option<Square> {
-        let (dx, dy) = dir.delta();
-        let x = self.x as i16 + dx as i16;
-        let y = self.y as i16 + dy as i16;
-        (x >= 0 && y >= 0 && x < width as i16 && y < height as i16).then(|| Square::new(x as u8, y as u8))
+        // One comparison a direction: the move searches ask this for every square they look at.
+        let Square { x, y } = self;
+        match dir {
+            Dir::N => (y + 1 < height).then(|| Square::new(x, y + 1)),
+            Dir::E => (x + 1 < width).then(|| Square::new(x + 1, y)),
+            Dir::S => (y > 0).then(|| Square::new(x, y - 1)),
+            Dir::W => (x > 0).then(|| Square::new(x - 1, y)),
+        }
     }
 
     /// The direction of an adjacent square, if `other` is adjacent.

@@ -126,11 +126,13 @@ impl Map {
     }
 
     /// Whether a square lies on this board.
+    #[inline]
     pub fn contains(&self, s: Square) -> bool {
         s.x < self.width && s.y < self.height
     }
 
     /// The cell of a square on the board.
+    #[inline]
     pub fn cell(&self, s: Square) -> &Cell {
         &self.cells[s.y as usize * self.width as usize + s.x as usize]
     }
@@ -140,6 +142,7 @@ impl Map {
     }
 
     /// The terrain of a square.
+    #[inline]
     pub fn terrain(&self, s: Square) -> Terrain {
         self.cell(s).terrain
     }
@@ -150,11 +153,13 @@ impl Map {
     }
 
     /// Whether a road runs through a square.
+    #[inline]
     pub fn road(&self, s: Square) -> bool {
         self.cell(s).road
     }
 
     /// The neighbour of `s` in direction `d`, if on the board.
+    #[inline]
     pub fn step(&self, s: Square, d: Dir) -> Option<Square> {
         s.step(d, self.width, self.height)
     }
