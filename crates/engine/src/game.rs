@@ -177,14 +177,18 @@ impl Game {
     }
 
     /// As [`Game::act`], for an action listed in the battle as it stands ([`Battle::list_legal`]): not judged
-    /// again when its proof holds ([`Battle::apply_listed`]).
-    pub fn act_listed(&mut self, listed: Listed) -> Result<Vec<Event>, Illegal> {
-        let mut events = Vec::new();
-        self.battle.apply_listed(listed, &mut events)?;
-        self.actions.push(listed.action());
-        self.run_chance(&mut events);
-        self.log.extend_from_slice(&events);
-        Ok(events)
+    /// again when its proof holds ([`Battle::apply_listed`]). Returns the new events, at the end of the log (no
+    /// allocation: simulations play millions of these).
+    pub fn act_listed(&mut self, listed: Listed) -> Result<&[Event], Illegal> {
+        let start = self.log.len();
+        let mut log = std::mem::take(&mut self.log);
+        let applied = self.battle.apply_listed(listed, &mut log);
+        if applied.is_ok() {
+            self.actions.push(listed.action());
+            self.run_chance(&mut log);
+        }
+        self.log = log;
+        applied.map(|()| &self.log[start..])
     }
 
     /// `side` resigns: the game ends and the other side wins ([`Battle::resign`]). Returns the events; on error

@@ -122,7 +122,7 @@ pub fn play_game(spec: &GameSpec<'_>, index: usize) -> Result<Game, SimError> {
     let mut decisions = 0;
     while let ToAct::Side(side) = game.battle().to_act() {
         let slot = side.index() ^ spec.swapped as usize;
-        let action = players[slot].choose_listed(game.battle()).and_then(|listed| game.act_listed(listed));
+        let action = players[slot].choose_listed(game.battle()).and_then(|listed| game.act_listed(listed).map(|_| ()));
         action.map_err(|e| SimError::IllegalChoice {
             index,
             seed: spec.seed,

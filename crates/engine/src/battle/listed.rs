@@ -214,6 +214,31 @@ mod tests {
     }
 
     #[test]
+    fn a_game_acts_on_listed_actions_as_on_checked_ones_and_refuses_a_stale_one_unchanged() {
+        let mut checked = crate::Game::new(DEFAULT_SCENARIO, "m.toml", None, 9).unwrap();
+        let mut listed = checked.clone();
+        let mut list = LegalActions::new();
+        for k in 0..60 {
+            if checked.battle().result().is_some() {
+                break;
+            }
+            listed.battle().list_legal(&mut list);
+            let pick = list.get(k * 5 % list.len()).unwrap();
+            let events = listed.act_listed(pick).unwrap().to_vec();
+            assert_eq!(checked.act(pick.action()).unwrap(), events);
+        }
+        assert_eq!(checked.save(), listed.save());
+        // A proof from an earlier state: judged again, refused, and the game is as it was.
+        let mut game = crate::Game::new(DEFAULT_SCENARIO, "m.toml", None, 9).unwrap();
+        game.battle().list_legal(&mut list);
+        assert!(matches!(list.actions()[..2], [Action::Activate(_), Action::Activate(_)]), "{:?}", list.actions());
+        game.act_listed(list.get(0).unwrap()).unwrap();
+        let before = game.save();
+        assert_eq!(game.act_listed(list.get(1).unwrap()).unwrap_err().rule, "R4.2");
+        assert_eq!(game.save(), before);
+    }
+
+    #[test]
     fn the_stamp_is_not_part_of_the_state() {
         let (a, b) = (start(), start());
         assert!(!a.stamp.is(b.stamp));
