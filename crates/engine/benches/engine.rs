@@ -3,65 +3,30 @@
 //! Run: `cargo bench -p pacw-engine --bench engine`; figures in docs/PERFORMANCE.md.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use pacw_engine::{Action, Battle, DEFAULT_SCENARIO, LegalActions, Outcome, Scenario, ToAct};
+use pacw_engine::perft::Step;
+use pacw_engine::{Battle, DEFAULT_SCENARIO, LegalActions, Scenario, ToAct};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::sync::Arc;
 
-#[derive(Clone, Copy)]
-enum Step {
-    Side(Action),
-    Chance(Outcome),
-}
-
 fn start() -> Battle {
     Battle::from_scenario(Arc::new(Scenario::parse(DEFAULT_SCENARIO, "default").unwrap()))
 }
 
-/// Plays one uniform-random game to the end, each action applied from the list without judging it again
-/// ([`Battle::apply_listed`]); returns the number of steps applied.
-fn random_game_listed(
-    mut battle: Battle,
-    rng: &mut ChaCha8Rng,
-    list: &mut LegalActions,
-    events: &mut Vec<pacw_engine::Event>,
-) -> usize {
-    let mut steps = 0;
-    loop {
-        events.clear();
-        match battle.to_act() {
-            ToAct::Side(_) => {
-                battle.list_legal(list);
-                let a = list.get(rng.random_range(0..list.len())).unwrap();
-                battle.apply_listed(a, events).unwrap();
-            }
-            ToAct::Chance(_) => {
-                let o = battle.sample_chance(rng).unwrap();
-                battle.apply_chance_into(o, events).unwrap();
-            }
-            ToAct::Over(_) => return steps,
-        }
-        steps += 1;
-    }
-}
-
-/// As [`random_game_listed`], each action checked again by [`Battle::apply_into`] (the way before 2026-12-01).
+/// Plays one game to the end, chance sampled from `rng` and each decision made by `decide`; returns the number of
+/// steps applied.
 fn random_game(
     mut battle: Battle,
     rng: &mut ChaCha8Rng,
-    buf: &mut Vec<Action>,
     events: &mut Vec<pacw_engine::Event>,
+    mut decide: impl FnMut(&mut Battle, &mut ChaCha8Rng, &mut Vec<pacw_engine::Event>),
 ) -> usize {
     let mut steps = 0;
     loop {
         events.clear();
         match battle.to_act() {
-            ToAct::Side(_) => {
-                battle.legal_actions_into(buf);
-                let a = buf[rng.random_range(0..buf.len())];
-                battle.apply_into(a, events).unwrap();
-            }
+            ToAct::Side(_) => decide(&mut battle, rng, events),
             ToAct::Chance(_) => {
                 let o = battle.sample_chance(rng).unwrap();
                 battle.apply_chance_into(o, events).unwrap();
@@ -84,7 +49,7 @@ fn recorded_game(seed: u64) -> (Vec<Step>, Vec<Battle>) {
                 let actions = battle.legal_actions();
                 let a = actions[rng.random_range(0..actions.len())];
                 battle.apply(a).unwrap();
-                steps.push(Step::Side(a));
+                steps.push(Step::Decision(a));
             }
             ToAct::Chance(_) => {
                 let o = battle.sample_chance(&mut rng).unwrap();
@@ -104,12 +69,26 @@ fn benches(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let (mut buf, mut events) = (Vec::new(), Vec::new());
+    // Uniformly random decisions, each checked again by `apply_into` (the way before 2026-12-01)…
     g.bench_function("uniform_random_game", |b| {
-        b.iter(|| black_box(random_game(battle.clone(), &mut rng, &mut buf, &mut events)))
+        b.iter(|| {
+            black_box(random_game(battle.clone(), &mut rng, &mut events, |battle, rng, events| {
+                battle.legal_actions_into(&mut buf);
+                let a = buf[rng.random_range(0..buf.len())];
+                battle.apply_into(a, events).unwrap();
+            }))
+        })
     });
+    // …and applied from the list without being judged again (`apply_listed`).
     let mut list = LegalActions::new();
     g.bench_function("uniform_random_game_listed", |b| {
-        b.iter(|| black_box(random_game_listed(battle.clone(), &mut rng, &mut list, &mut events)))
+        b.iter(|| {
+            black_box(random_game(battle.clone(), &mut rng, &mut events, |battle, rng, events| {
+                battle.list_legal(&mut list);
+                let a = list.get(rng.random_range(0..list.len())).unwrap();
+                battle.apply_listed(a, events).unwrap();
+            }))
+        })
     });
     g.finish();
 
@@ -123,7 +102,7 @@ fn benches(c: &mut Criterion) {
                 for step in &steps {
                     events.clear();
                     match *step {
-                        Step::Side(a) => battle.apply_into(a, events).unwrap(),
+                        Step::Decision(a) => battle.apply_into(a, events).unwrap(),
                         Step::Chance(o) => battle.apply_chance_into(o, events).unwrap(),
                     }
                 }

@@ -10,6 +10,7 @@
 
 use crate::config::check_player;
 use crate::error::SimError;
+use crate::record::first_side_score;
 use crate::run::{GameSpec, play_game};
 use crate::seed::{game_seed, player_seed};
 use crate::significance::{Interval, mean_interval};
@@ -240,12 +241,7 @@ fn play(
             let game = play_game(&spec, i)?;
             let winner = game.battle().result().and_then(|r| r.winner);
             progress();
-            let score = match winner {
-                Some(Side::A) => 1.0,
-                None => 0.5,
-                Some(Side::B) => 0.0,
-            };
-            Ok((c, score, winner))
+            Ok((c, first_side_score(winner), winner))
         })
         .collect::<Result<_, SimError>>()?;
     for (c, score, winner) in results {

@@ -7,7 +7,7 @@
 //! The p-values of the comparisons of one statistic are adjusted with Holm's method: with several variants, the
 //! chance of calling any difference of that statistic significant by luck stays below 5%.
 
-use crate::record::{CHARGE, GameRecord, SHOOTING};
+use crate::record::{CHARGE, GameRecord, SHOOTING, first_side_score};
 use crate::run::Simulation;
 use crate::significance::{
     ALPHA, Estimate, Interval, holm, paired_mean, paired_proportions, unpaired_proportions, welch,
@@ -37,11 +37,7 @@ pub struct Metric {
 }
 
 fn score(r: &GameRecord) -> f64 {
-    match r.stats.winner {
-        Some(Side::A) => 1.0,
-        None => 0.5,
-        Some(Side::B) => 0.0,
-    }
+    first_side_score(r.stats.winner)
 }
 
 /// The statistics every comparison reports, in order.

@@ -392,6 +392,15 @@ impl<'a> Tally<'a> {
     }
 }
 
+/// The first side's score of a game that `winner` won: a win 1, a draw 1/2, a loss 0.
+pub fn first_side_score(winner: Option<Side>) -> f64 {
+    match winner {
+        Some(Side::A) => 1.0,
+        None => 0.5,
+        Some(Side::B) => 0.0,
+    }
+}
+
 /// One simulated game: where it sits in the simulation, who played which side, and what happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {

@@ -2,6 +2,7 @@
 //! score over a fixed greedy-against-greedy run of each. `tests/shipped_balance.rs` plays the runs again, so a
 //! figure that no longer holds (a scenario or the greedy player changed) fails the tests instead of going stale.
 
+use crate::record::first_side_score;
 use crate::run::Simulation;
 use crate::significance::mean_interval;
 use pacw_engine::Side;
@@ -51,15 +52,7 @@ pub fn table() -> Option<Table> {
 /// The figure of a simulation's games (all of them, whatever their scenario).
 pub fn figure(sim: &Simulation) -> Figure {
     let n = sim.records.len().max(1) as f64;
-    let scores: Vec<f64> = sim
-        .records
-        .iter()
-        .map(|r| match r.stats.winner {
-            Some(Side::A) => 1.0,
-            None => 0.5,
-            Some(Side::B) => 0.0,
-        })
-        .collect();
+    let scores: Vec<f64> = sim.records.iter().map(|r| first_side_score(r.stats.winner)).collect();
     let (score, interval) = mean_interval(&scores);
     let count = |w: Option<Side>| sim.records.iter().filter(|r| r.stats.winner == w).count() as f64 / n;
     Figure {

@@ -254,7 +254,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// The assessment of an attacking order (Fire, Move & Fire, Fire & Move) by `unit`, exactly as the attack
     /// would be made: checked against the rules, with its modifiers and the number needed (R4.2, R6).
     pub fn assess_order(&self, unit: UnitId, order: &Action) -> Result<AttackAssessment, Illegal> {
-        if unit.0 >= self.unit_count {
+        if unit.0 >= self.unit_count() {
             return Err(Illegal::new("R6.1", format!("there is no unit {}", unit.0)));
         }
         let state = self.unit(unit);

@@ -16,7 +16,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// Whether `unit` may be activated now by the active side (R3.4, R3.5, R3.7): the cheap test that lists the
     /// activations; [`Battle::activation_refusal`] says why not.
     fn may_activate(&self, unit: UnitId) -> bool {
-        unit.0 < self.unit_count && self.eligible(self.active).contains(unit)
+        self.eligible(self.active).contains(unit)
     }
 
     /// The units of `side` on the board not yet activated on this card (and, where the rules say so, this turn).
@@ -34,7 +34,7 @@ impl<S: ScenarioRef> Battle<S> {
         if self.may_activate(unit) {
             return None;
         }
-        if unit.0 >= self.unit_count || !self.units[unit.index()].alive {
+        if unit.0 >= self.unit_count() || !self.units[unit.index()].alive {
             return Some(Illegal::new("R3.4", format!("there is no unit {} on the board", unit.0)));
         }
         let name = &self.info(unit).name;
@@ -134,7 +134,7 @@ impl<S: ScenarioRef> Battle<S> {
 
     pub(crate) fn check_order(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
         if let Some(target) = order.target()
-            && target.0 >= self.unit_count
+            && target.0 >= self.unit_count()
         {
             return Err(Illegal::new("R6.1", format!("there is no unit {} to attack", target.0)));
         }

@@ -132,7 +132,6 @@ pub struct Battle<S = Arc<Scenario>> {
     scenario: S,
     options: Options,
     units: Units,
-    unit_count: u8,
     phase: Phase,
     deck: Deck,
     turn: u8,
@@ -171,12 +170,10 @@ impl Battle {
         for (h, o) in holders.iter_mut().zip(&scenario.objectives) {
             *h = o.holder.map_or(0, |s| s.index() as u8 + 1);
         }
-        let unit_count = scenario.units.len() as u8;
         let mut battle = Battle {
             scenario,
             options,
             units,
-            unit_count,
             phase: Phase::DrawCard,
             deck: Deck::full([1, 1]),
             turn: 1,
@@ -216,7 +213,6 @@ impl Battle {
             scenario: &*self.scenario,
             options: self.options,
             units: self.units.clone(),
-            unit_count: self.unit_count,
             phase: self.phase,
             deck: self.deck,
             turn: self.turn,
@@ -234,9 +230,9 @@ impl Battle {
 }
 
 impl<S: ScenarioRef> Battle<S> {
-    /// The scenario being played, however the battle holds it.
-    pub fn scenario_ref(&self) -> &Scenario {
-        &self.scenario
+    /// How many units the battle has, on the board or not.
+    pub(crate) fn unit_count(&self) -> u8 {
+        self.units.len() as u8
     }
 
     /// The options in force.
@@ -298,7 +294,7 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// Every unit id, alive or not.
     pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + use<S> {
-        (0..self.unit_count).map(UnitId)
+        (0..self.unit_count()).map(UnitId)
     }
 
     /// The units still on the board.

@@ -78,9 +78,9 @@ impl UnitSet {
         self.0 |= 1 << u.0;
     }
 
-    /// Whether it holds `u`.
+    /// Whether it holds `u` (never a unit beyond the most a battle may have).
     pub fn contains(self, u: UnitId) -> bool {
-        self.0 & (1 << u.0) != 0
+        u.0 < 128 && self.0 & (1 << u.0) != 0
     }
 
     /// Removes a unit.

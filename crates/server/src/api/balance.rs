@@ -7,6 +7,7 @@ use crate::error::{ApiError, ApiResult};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use pacw_engine::Side;
+use pacw_sim::record::first_side_score;
 use pacw_sim::significance::mean_interval;
 use pacw_sim::stats::Rate;
 use pacw_sim::{ScenarioSource, SimConfig};
@@ -99,15 +100,7 @@ pub fn play(source: ScenarioSource, progress: &(dyn Fn(usize) + Sync)) -> Result
         pacw_sim::run(&config, &|| progress(done.fetch_add(1, Ordering::Relaxed) + 1)).map_err(|e| e.to_string())?;
     let n = sim.records.len();
     let count = |w: Option<Side>| sim.records.iter().filter(|r| r.stats.winner == w).count() as u64;
-    let scores: Vec<f64> = sim
-        .records
-        .iter()
-        .map(|r| match r.stats.winner {
-            Some(Side::A) => 1.0,
-            None => 0.5,
-            Some(Side::B) => 0.0,
-        })
-        .collect();
+    let scores: Vec<f64> = sim.records.iter().map(|r| first_side_score(r.stats.winner)).collect();
     let (score, interval) = mean_interval(&scores);
     let verdict = if interval.low > 0.6 || interval.high < 0.4 {
         "One-sided: the first side's score is surely outside 40–60%. Try `pacw balance` on the downloaded file, or \
