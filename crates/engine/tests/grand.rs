@@ -44,3 +44,13 @@ fn a_random_game_of_the_grand_battle_reaches_its_end() {
     }
     assert!(decisions > 500, "{decisions} decisions: every unit had its activations");
 }
+
+#[test]
+fn one_unit_more_than_the_most_allowed_is_refused_with_its_place() {
+    // An empty square of the grand battle: z1 (the Union's rear, open ground).
+    let more = format!("{ANTIETAM}\n[[units]]\nside = \"union\"\narm = \"infantry\"\nat = \"z1\"\n");
+    let e = Scenario::parse(&more, "antietam.toml").unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("too many units: 129 (at most 128)"), "{text}");
+    assert!(text.contains("antietam.toml:"), "the problem has its line: {text}");
+}
