@@ -33,7 +33,7 @@ pub use action::{Action, Illegal};
 pub use battle::deck::{Card, Deck};
 pub use battle::{
     ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, Listed, ScenarioRef, ToAct,
-    UnitSet, UnitState,
+    UnitSet, UnitSetIter, UnitState,
 };
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};

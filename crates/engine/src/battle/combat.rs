@@ -90,6 +90,13 @@ fn fence_on_entry(map: &Map, target: Square, entry: Entry) -> bool {
     }
 }
 
+/// An attack found legal: its distance and how its line of sight enters the target's square (for the fence, R6.3c).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Sighted {
+    distance: u8,
+    entry: Entry,
+}
+
 /// Why an attack may not be made (R6.1, R6.2); put into words by [`Battle::assess`].
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum Refusal {
@@ -187,10 +194,37 @@ impl<S: ScenarioRef> Battle<S> {
         moved: bool,
         occ: &Occupancy,
     ) -> Result<AttackAssessment, Refusal> {
+        let sighted = self.may_attack(attacker, from, facing, target, occ)?;
+        Ok(self.assessment(attacker, from, target, moved, sighted))
+    }
+
+    /// An attack for the list of legal actions: its assessment when `ASSESS`, else only whether it is legal.
+    pub(crate) fn listed_attack<const ASSESS: bool>(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        facing: Dir,
+        target: UnitId,
+        moved: bool,
+        occ: &Occupancy,
+    ) -> Result<Option<AttackAssessment>, Refusal> {
+        let sighted = self.may_attack(attacker, from, facing, target, occ)?;
+        Ok(ASSESS.then(|| self.assessment(attacker, from, target, moved, sighted)))
+    }
+
+    /// Whether `attacker`, standing on `from` and facing `facing`, may attack `target` (R6.1, R6.2): the legality
+    /// of an attack alone, for listing the legal actions without working out the modifiers of each.
+    pub(crate) fn may_attack(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        facing: Dir,
+        target: UnitId,
+        occ: &Occupancy,
+    ) -> Result<Sighted, Refusal> {
         let a_info = self.info(attacker);
-        let t_state = *self.unit(target);
-        let t_info = self.info(target);
-        if !t_state.alive || t_info.side == a_info.side {
+        let t_state = self.unit(target);
+        if !t_state.alive || self.info(target).side == a_info.side {
             return Err(Refusal::NotAnEnemy);
         }
         let distance = from.distance(t_state.at);
@@ -203,6 +237,21 @@ impl<S: ScenarioRef> Battle<S> {
         }
         let entry =
             self.sight(attacker, from, t_state.at, occ).map_err(|blocked_at| Refusal::NoSight { blocked_at })?;
+        Ok(Sighted { distance, entry })
+    }
+
+    /// The charge, cover and modifiers of an attack found legal by [`Battle::may_attack`] (R6.3, R6.4). `moved`
+    /// says whether the attacker has moved this activation.
+    fn assessment(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        target: UnitId,
+        moved: bool,
+        Sighted { distance, entry }: Sighted,
+    ) -> AttackAssessment {
+        let a_info = self.info(attacker);
+        let t_state = *self.unit(target);
         let charge = distance == 1;
         let map = &self.scenario.map;
         let gun = a_info.arm == Arm::Artillery;
@@ -239,7 +288,7 @@ impl<S: ScenarioRef> Battle<S> {
         if let Some(c) = cover {
             modifiers.push_valued(Modifier::Cover(c), values.cover);
         }
-        Ok(AttackAssessment {
+        AttackAssessment {
             attacker,
             target,
             distance,
@@ -248,7 +297,7 @@ impl<S: ScenarioRef> Battle<S> {
             needed: needed(self.options.to_hit, modifiers.total()),
             strength: self.strength(target),
             target_shaken: t_state.shaken,
-        })
+        }
     }
 
     /// The assessment of an attacking order (Fire, Move & Fire, Fire & Move) by `unit`, exactly as the attack

@@ -92,13 +92,17 @@ impl Deck {
 
     /// The card at position `index` (0-based) among the cards left, in the order of [`Deck::cards`].
     pub fn nth(&self, mut index: u8) -> Option<Card> {
-        for (card, count) in self.cards() {
-            if index < count {
-                return Some(card);
+        // The slots in their own order: a side's equal values are neighbours (only max(IV−1, 1) and IV can be
+        // equal), so this is the order of `cards`, without merging (a card is drawn thousands of times a second).
+        for side in Side::BOTH {
+            for (&value, &count) in self.values[side.index()].iter().zip(&self.counts[side.index()]) {
+                if index < count {
+                    return Some(Card::Side { side, value });
+                }
+                index -= count;
             }
-            index -= count;
         }
-        None
+        (self.joker && index == 0).then_some(Card::Joker)
     }
 
     /// Removes one copy of `card`; false if there is none.
@@ -165,5 +169,17 @@ mod tests {
         assert!(!deck.take(Card::Joker));
         assert_eq!(deck.nth(0), Some(Card::Side { side: Side::A, value: 1 }));
         assert_eq!(deck.nth(11), None);
+    }
+
+    #[test]
+    fn r3_3_nth_counts_through_the_cards_in_their_listed_order() {
+        // IV 1 makes two slots of equal value: nth must still follow `cards`, copy by copy.
+        let mut deck = Deck::full([1, 3]);
+        deck.take(Card::Side { side: Side::A, value: 1 });
+        deck.take(Card::Side { side: Side::B, value: 3 });
+        let listed: Vec<Card> = deck.cards().flat_map(|(c, n)| std::iter::repeat_n(c, n as usize)).collect();
+        let by_index: Vec<Card> = (0..deck.len()).map(|i| deck.nth(i).unwrap()).collect();
+        assert_eq!(by_index, listed);
+        assert_eq!(deck.nth(deck.len()), None);
     }
 }

@@ -229,14 +229,14 @@ impl<S: ScenarioRef> Battle<S> {
     /// As [`Battle::legal_actions`], into a buffer the caller reuses (cleared first).
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        self.for_each_legal(|action, _| out.push(action));
+        self.for_each_legal::<false>(|action, _| out.push(action));
     }
 
     /// As [`Battle::legal_actions_into`], each attacking order with its assessment (as [`Battle::assess_order`]
     /// gives it): for players that judge every order, without assessing each attack twice.
     pub fn assessed_actions_into(&self, out: &mut Vec<(Action, Option<AttackAssessment>)>) {
         out.clear();
-        self.for_each_legal(|action, assessment| out.push((action, assessment)));
+        self.for_each_legal::<true>(|action, assessment| out.push((action, assessment)));
     }
 
     /// What each unit of the side to act could be ordered to do were it activated now (empty for any other
@@ -247,7 +247,9 @@ impl<S: ScenarioRef> Battle<S> {
         ActivationOrders { battle: self, occ }
     }
 
-    pub(super) fn for_each_legal(&self, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
+    /// Calls `visit` with every legal action in the fixed order, and with the assessment of each attacking order
+    /// when `ASSESS` (else `None`: listing for a player that does not judge the attacks skips their modifiers).
+    pub(super) fn for_each_legal<const ASSESS: bool>(&self, mut visit: impl FnMut(Action, Option<AttackAssessment>)) {
         match self.phase {
             Phase::ChooseUnit => {
                 for u in self.eligible(self.active).iter() {
@@ -255,7 +257,9 @@ impl<S: ScenarioRef> Battle<S> {
                 }
                 visit(Action::EndActivations, None);
             }
-            Phase::ChooseOrder { unit } => self.for_each_order(unit, visit),
+            Phase::ChooseOrder { unit } => {
+                self.for_each_order_seen::<ASSESS>(unit, &self.occupancy(self.info(unit).side), visit)
+            }
             Phase::Advance { unit, vacated } => {
                 let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
                 let occ = self.occupancy(self.info(unit).side);
@@ -272,6 +276,18 @@ impl<S: ScenarioRef> Battle<S> {
         kind: MoveKind,
         include_stay: bool,
         occ: &Occupancy,
+        visit: impl FnMut(Square, Dir),
+    ) {
+        self.for_each_move_to(unit, self.destinations(unit, kind, occ), include_stay, occ, visit)
+    }
+
+    /// As [`Battle::for_each_move`], to the squares `dests` a move search found.
+    fn for_each_move_to(
+        &self,
+        unit: UnitId,
+        dests: SquareSet,
+        include_stay: bool,
+        occ: &Occupancy,
         mut visit: impl FnMut(Square, Dir),
     ) {
         let state = self.units[unit.index()];
@@ -286,16 +302,12 @@ impl<S: ScenarioRef> Battle<S> {
             }
         };
         add(state.at);
-        self.destinations(unit, kind, occ).iter().for_each(add);
+        dests.iter().for_each(add);
     }
 
-    /// Calls `visit` with every order `unit` may be given, and the assessment of each attacking order.
-    fn for_each_order(&self, unit: UnitId, visit: impl FnMut(Action, Option<AttackAssessment>)) {
-        self.for_each_order_seen(unit, &self.occupancy(self.info(unit).side), visit)
-    }
-
-    /// As [`Battle::for_each_order`], with the units' squares as seen by the unit's side.
-    fn for_each_order_seen(
+    /// Calls `visit` with every order `unit` may be given, the units' squares as its side sees them, and the
+    /// assessment of each attacking order when `ASSESS`.
+    fn for_each_order_seen<const ASSESS: bool>(
         &self,
         unit: UnitId,
         occ: &Occupancy,
@@ -304,15 +316,14 @@ impl<S: ScenarioRef> Battle<S> {
         let state = self.units[unit.index()];
         let side = self.info(unit).side;
         visit(Action::Hold, None);
-        self.for_each_move(unit, self.move_kind(unit), false, occ, |to, facing| {
-            visit(Action::Move { to, facing }, None)
-        });
+        let moves = self.destinations(unit, self.move_kind(unit), occ);
+        self.for_each_move_to(unit, moves, false, occ, |to, facing| visit(Action::Move { to, facing }, None));
         // Only enemies within range (one step more for Move & Fire) can be attacked.
         let range = self.options.range.get(self.info(unit).arm);
         let mut targets = [UnitId(0); MAX_UNITS];
         let mut n = 0;
-        for e in self.alive_units() {
-            if self.info(e).side != side && self.units[e.index()].at.distance(state.at) <= range + 1 {
+        for e in self.on_board[side.other().index()].iter() {
+            if self.units[e.index()].at.distance(state.at) <= range + 1 {
                 targets[n] = e;
                 n += 1;
             }
@@ -332,24 +343,32 @@ impl<S: ScenarioRef> Battle<S> {
         };
         for facing in Dir::ALL.into_iter().filter(|d| fire_facings[d.index()]) {
             for &target in targets {
-                if let Ok(a) = self.try_assess(unit, state.at, facing, target, false, occ) {
-                    visit(Action::Fire { target, facing }, Some(a));
+                if let Ok(a) = self.listed_attack::<ASSESS>(unit, state.at, facing, target, false, occ) {
+                    visit(Action::Fire { target, facing }, a);
                 }
             }
         }
         if self.info(unit).arm == Arm::Artillery {
             return; // R4.3
         }
-        self.for_each_move(unit, Self::ONE_STEP, false, occ, |to, facing| {
+        // The first step of a Move is judged as a one-square move is (a move's allowance is at least 1), so the
+        // squares of Move & Fire are those of the Move search next to the unit: one search serves both.
+        let mut one_step = SquareSet::default();
+        for n in Dir::ALL.into_iter().filter_map(|d| self.scenario.map.step(state.at, d)) {
+            if moves.contains(n) {
+                one_step.insert(n);
+            }
+        }
+        self.for_each_move_to(unit, one_step, false, occ, |to, facing| {
             for &target in targets {
-                if let Ok(a) = self.try_assess(unit, to, facing, target, true, occ) {
-                    visit(Action::MoveFire { to, facing, target }, Some(a));
+                if let Ok(a) = self.listed_attack::<ASSESS>(unit, to, facing, target, true, occ) {
+                    visit(Action::MoveFire { to, facing, target }, a);
                 }
             }
         });
         for &target in targets {
-            if let Ok(a) = self.try_assess(unit, state.at, state.facing, target, true, occ) {
-                visit(Action::FireMove { target }, Some(a));
+            if let Ok(a) = self.listed_attack::<ASSESS>(unit, state.at, state.facing, target, true, occ) {
+                visit(Action::FireMove { target }, a);
             }
         }
     }
@@ -373,7 +392,7 @@ impl<S: ScenarioRef> ActivationOrders<'_, S> {
         out.clear();
         let b = self.battle;
         if b.phase == Phase::ChooseUnit && b.may_activate(unit) {
-            b.for_each_order_seen(unit, &self.occ, |action, assessment| out.push((action, assessment)));
+            b.for_each_order_seen::<true>(unit, &self.occ, |action, assessment| out.push((action, assessment)));
         }
     }
 }

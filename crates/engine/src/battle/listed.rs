@@ -128,7 +128,7 @@ impl<S: ScenarioRef> Battle<S> {
         out.stamp = self.stamp;
         out.actions.clear();
         out.assessments.clear();
-        self.for_each_legal(|action, assessment| {
+        self.for_each_legal::<true>(|action, assessment| {
             out.actions.push(action);
             out.assessments.push(assessment);
         });

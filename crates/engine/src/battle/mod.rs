@@ -17,7 +17,7 @@ pub use combat::AttackAssessment;
 pub use legal::ActivationOrders;
 pub use listed::{LegalActions, Listed};
 use units::Units;
-pub use units::{INLINE_UNITS, UnitSet};
+pub use units::{INLINE_UNITS, UnitSet, UnitSetIter};
 
 use crate::geometry::{Dir, Square};
 use crate::options::{Initiative, Options};

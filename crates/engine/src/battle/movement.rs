@@ -102,15 +102,16 @@ impl<S: ScenarioRef> Battle<S> {
     pub(crate) fn occupancy(&self, side: Side) -> Occupancy {
         let mut occ = Occupancy::default();
         let map = &self.scenario.map;
-        for u in self.alive_units() {
+        for u in self.on_board[side.index()].iter() {
+            occ.all.insert(self.units[u.index()].at);
+        }
+        for u in self.on_board[side.other().index()].iter() {
             let at = self.units[u.index()].at;
             occ.all.insert(at);
-            if self.info(u).side != side {
-                occ.enemy.insert(at);
-                for d in Dir::ALL {
-                    if let Some(n) = map.step(at, d) {
-                        occ.zoc.insert(n);
-                    }
+            occ.enemy.insert(at);
+            for d in Dir::ALL {
+                if let Some(n) = map.step(at, d) {
+                    occ.zoc.insert(n);
                 }
             }
         }
@@ -188,10 +189,11 @@ impl<S: ScenarioRef> Battle<S> {
             }
             for dir in Dir::ALL {
                 let Some(next) = map.step(at, dir) else { continue };
-                if !map.terrain(next).passable() || occ.enemy.contains(next) {
+                let cell = map.cell(next);
+                if !cell.terrain.passable() || occ.enemy.contains(next) {
                     continue; // R5.1: never into a river or an enemy's square.
                 }
-                let still_road = on_road && map.road(next);
+                let still_road = on_road && cell.road;
                 if steps + 1 > kind.allowance && !still_road {
                     continue; // R1.6: the extra square is only for a move entirely along the road.
                 }
@@ -200,8 +202,9 @@ impl<S: ScenarioRef> Battle<S> {
                     continue; // R5.3.
                 }
                 entered(next, still_road, (at, on_road));
-                // R5.2 zone of control and R1.5 terrain end the move here.
-                if near_enemy || map.terrain(next).ends_move() {
+                // R5.2 zone of control and R1.5 terrain end the move here; so does the end of the allowance.
+                let spent = steps + 1 >= kind.allowance + still_road as u8;
+                if near_enemy || cell.terrain.ends_move() || spent {
                     continue;
                 }
                 if seen[still_road as usize].insert(next) {
@@ -213,6 +216,9 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// The facings a unit may take at the end of a move to `to` (R5.4): any, or toward an adjacent enemy.
     pub(crate) fn facings_at(&self, to: Square, occ: &Occupancy) -> [bool; 4] {
+        if !occ.zoc.contains(to) {
+            return [true; 4]; // no enemy adjacent: the common case, one bit test
+        }
         let map = &self.scenario.map;
         let allowed = Dir::ALL.map(|d| map.step(to, d).is_some_and(|n| occ.enemy.contains(n)));
         if allowed.iter().any(|&a| a) { allowed } else { [true; 4] }
