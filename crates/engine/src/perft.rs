@@ -71,7 +71,7 @@ pub fn divide(battle: &Battle, depth: u32) -> Vec<(Step, PerftCount)> {
 pub fn steps<S: ScenarioRef>(battle: &Battle<S>) -> Vec<Step> {
     match battle.to_act() {
         ToAct::Side(_) => battle.legal_actions().into_iter().map(Step::Decision).collect(),
-        ToAct::Chance(_) => battle.chance_outcomes().into_iter().map(|(o, _)| Step::Chance(o)).collect(),
+        ToAct::Chance(_) => battle.chance_branches().map(Step::Chance).collect(),
         ToAct::Over(_) => Vec::new(),
     }
 }
@@ -123,7 +123,7 @@ impl Walk {
                 self.lists.push(list);
             }
             ToAct::Chance(_) => {
-                for (outcome, _) in battle.chance_outcomes() {
+                for outcome in battle.chance_branches() {
                     let mut child = battle.clone();
                     self.apply(&mut child, Step::Chance(outcome));
                     self.count(&child, depth - 1);

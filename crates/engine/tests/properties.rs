@@ -84,6 +84,8 @@ fn check_invariants(b: &Battle) {
             let outcomes = b.chance_outcomes();
             let total: Prob = outcomes.iter().map(|(_, p)| *p).sum();
             assert_eq!(total, Prob::from_integer(1), "R9.2: chance outcomes sum to 1");
+            let branches: Vec<Outcome> = b.chance_branches().collect();
+            assert_eq!(branches, outcomes.iter().map(|(o, _)| *o).collect::<Vec<_>>());
         }
         ToAct::Over(_) => assert!(b.legal_actions().is_empty()),
     }

@@ -91,6 +91,30 @@ impl<S: ScenarioRef> Battle<S> {
         }
     }
 
+    /// The outcomes of the pending chance event in the order of [`Battle::chance_outcomes`], without their
+    /// probabilities and without allocating: for walks that branch on every outcome (perft, search).
+    pub fn chance_branches(&self) -> impl Iterator<Item = Outcome> + use<S> {
+        let mut branches = [Outcome::Die(0); 7]; // at most seven kinds of card are left (R3.2); six faces
+        let n = match self.to_act() {
+            ToAct::Chance(ChanceKind::Card) => {
+                let mut n = 0;
+                for (card, _) in self.deck.cards() {
+                    branches[n] = Outcome::Card(card);
+                    n += 1;
+                }
+                n
+            }
+            ToAct::Chance(_) => {
+                for (face, b) in branches.iter_mut().take(6).enumerate() {
+                    *b = Outcome::Die(face as u8 + 1);
+                }
+                6
+            }
+            _ => 0,
+        };
+        branches.into_iter().take(n)
+    }
+
     /// Samples the pending chance event from `rng`: a fair die, or a uniformly random card of those left (R3.3).
     /// Returns `None` when no chance event is pending.
     pub fn sample_chance<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Outcome> {
@@ -175,13 +199,13 @@ impl<S: ScenarioRef> Battle<S> {
     /// Moves or turns a unit. A change of square, or of facing when `pivot_is_move`, is a move for the
     /// ranging bonus (R5.5).
     fn move_unit(&mut self, unit: UnitId, to: Square, facing: Dir, events: &mut Vec<Event>) {
-        let from = self.units[unit.index()].at;
-        let old_facing = self.units[unit.index()].facing;
-        if from == to && facing == old_facing {
+        let state = &mut self.units[unit.index()];
+        let from = state.at;
+        if from == to && facing == state.facing {
             return;
         }
-        self.units[unit.index()].at = to;
-        self.units[unit.index()].facing = facing;
+        state.at = to;
+        state.facing = facing;
         if from != to || self.options.pivot_is_move {
             self.forget_ranging(unit);
         }
