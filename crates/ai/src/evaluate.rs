@@ -3,8 +3,11 @@
 
 use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
 use pacw_engine::odds::AttackOdds;
-use pacw_engine::{Action, Arm, AttackAssessment, Battle, Card, Dir, Prob, Side, Square, UnitId};
+use pacw_engine::{
+    Action, Arm, AttackAssessment, Battle, Card, Dir, Map, Options, Prob, Scenario, Side, Square, UnitId,
+};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// The weights of the one-decision judgement ([`View::square_score`], [`attack_value`], [`order_value`]) and of
 /// when an activation is worth it. [`Weights::GREEDY`] are the `greedy` player's.
@@ -118,9 +121,13 @@ impl Weights {
 }
 
 /// What a side sees when it judges squares: the enemies and the objectives it should go for.
+#[derive(Clone, Debug)]
 pub struct View {
     side: Side,
     weights: Weights,
+    /// The scenario and options of the battle seen: a square's score depends on the map and the ranges.
+    scenario: Arc<Scenario>,
+    options: Options,
     enemies: Vec<(Square, Arm, u8, Dir, bool)>,
     /// Objectives the side does not hold, with their points; if it holds all, those it holds.
     goals: Vec<(Square, u8)>,
@@ -130,11 +137,14 @@ pub struct View {
     scored: RefCell<ScoredSquares>,
     /// Attacks valued so far: a unit's orders make the same attack from many squares.
     attacks: RefCell<Vec<(AttackKey, f32)>>,
+    /// Whether each (target, attacker) found so far leaves the target no square to retreat to: the same for every
+    /// attack of the pair, whatever square it is made from.
+    blocked: RefCell<Vec<((UnitId, UnitId), bool)>>,
 }
 
 /// What an attack's value depends on besides the battle: who attacks whom, whether it is a charge, and the number
 /// needed.
-#[derive(Copy, Clone, PartialEq, Eq)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 struct AttackKey {
     attacker: UnitId,
     target: UnitId,
@@ -145,23 +155,61 @@ struct AttackKey {
 impl View {
     /// The view of `side` of the battle now, judged with `weights`.
     pub fn new(b: &Battle, side: Side, weights: &Weights) -> View {
-        let enemies = b
-            .alive_units()
-            .filter(|&u| b.info(u).side != side)
-            .map(|u| {
-                let arm = b.info(u).arm;
-                (b.unit(u).at, arm, b.options().range.get(arm), b.unit(u).facing, b.unit(u).shaken)
-            })
-            .collect();
-        let objectives: Vec<(Square, u8)> = b.scenario().objectives.iter().map(|o| (o.at, o.points)).collect();
-        let holders = b.objective_holders();
-        let mut goals: Vec<(Square, u8)> =
-            objectives.iter().zip(&holders).filter(|(_, h)| **h != Some(side)).map(|(o, _)| *o).collect();
-        if goals.is_empty() {
-            goals = objectives.clone();
+        let mut view = View {
+            side,
+            weights: *weights,
+            scenario: b.scenario().clone(),
+            options: *b.options(),
+            enemies: Vec::new(),
+            goals: Vec::new(),
+            objectives: Vec::new(),
+            scored: RefCell::new(ScoredSquares::new(&b.scenario().map)),
+            attacks: RefCell::new(Vec::new()),
+            blocked: RefCell::new(Vec::new()),
+        };
+        view.see(b);
+        view
+    }
+
+    /// This view made the view of `side` of the battle `b` now, judged with `weights`, as [`View::new`] would make
+    /// it: the squares scored so far are kept while what a square's score depends on (the side, the weights, the
+    /// enemies and the goals) is unchanged, as between the activations of one side on a card.
+    pub fn renew(&mut self, b: &Battle, side: Side, weights: &Weights) {
+        let (before, goals) = (std::mem::take(&mut self.enemies), std::mem::take(&mut self.goals));
+        let same_battle = Arc::ptr_eq(&self.scenario, b.scenario()) && self.options == *b.options();
+        let same_judge = same_battle && self.side == side && self.weights == *weights;
+        self.side = side;
+        self.weights = *weights;
+        if !same_battle {
+            self.scenario = b.scenario().clone();
+            self.options = *b.options();
+            *self.scored.borrow_mut() = ScoredSquares::new(&b.scenario().map);
         }
-        let (scored, attacks) = (RefCell::new(ScoredSquares::new()), RefCell::new(Vec::new()));
-        View { side, weights: *weights, enemies, goals, objectives, scored, attacks }
+        self.see(b);
+        if !(same_judge && before == self.enemies && goals == self.goals) {
+            self.scored.borrow_mut().clear();
+        }
+        // An attack's value and a retreat depend on where every unit stands: judged again for each decision.
+        self.attacks.borrow_mut().clear();
+        self.blocked.borrow_mut().clear();
+    }
+
+    /// Reads the enemies, the objectives and the goals from the battle.
+    fn see(&mut self, b: &Battle) {
+        let side = self.side;
+        self.enemies.clear();
+        self.enemies.extend(b.alive_units().filter(|&u| b.info(u).side != side).map(|u| {
+            let arm = b.info(u).arm;
+            (b.unit(u).at, arm, b.options().range.get(arm), b.unit(u).facing, b.unit(u).shaken)
+        }));
+        self.objectives.clear();
+        self.objectives.extend(b.scenario().objectives.iter().map(|o| (o.at, o.points)));
+        self.goals.clear();
+        let open = self.objectives.iter().enumerate().filter(|&(i, _)| b.objective_holder(i) != Some(side));
+        self.goals.extend(open.map(|(_, o)| *o));
+        if self.goals.is_empty() {
+            self.goals.extend_from_slice(&self.objectives);
+        }
     }
 
     /// [`attack_value`] judged by this view's weights, remembered for the view's battle.
@@ -171,7 +219,16 @@ impl View {
         if let Some(&(_, value)) = attacks.iter().find(|(k, _)| *k == key) {
             return value;
         }
-        let blocked = b.retreat_square(a.target, a.attacker).is_none();
+        let pair = (a.target, a.attacker);
+        let mut known = self.blocked.borrow_mut();
+        let blocked = match known.iter().find(|(p, _)| *p == pair) {
+            Some(&(_, blocked)) => blocked,
+            None => {
+                let blocked = b.retreat_square(a.target, a.attacker).is_none();
+                known.push((pair, blocked));
+                blocked
+            }
+        };
         let value = attack_value(b, a, blocked, &self.weights);
         attacks.push((key, value));
         value
@@ -249,29 +306,50 @@ impl View {
 }
 
 /// Squares a [`View`] has scored, by the kind of unit (its arm, and whether it is shaken: all the score knows of
-/// the unit) and the square: a small cache, each entry in one slot, a newer one replacing it.
-struct ScoredSquares([(u16, [f32; 4]); 128]);
+/// the unit) and the square: one slot each, a slot counting as empty unless written since the last
+/// [`ScoredSquares::clear`] (so that clearing costs nothing, however big the board).
+#[derive(Clone, Debug)]
+struct ScoredSquares {
+    /// The board's width and its number of squares, for a square's slot.
+    width: usize,
+    squares: usize,
+    /// Which clearing this is: a slot written before it is empty.
+    round: u32,
+    slots: Vec<(u32, [f32; 4])>,
+}
 
 impl ScoredSquares {
-    const EMPTY: u16 = u16::MAX;
+    /// The kinds of unit a score tells apart: three arms, steady or shaken.
+    const CLASSES: usize = 6;
 
-    fn new() -> ScoredSquares {
-        ScoredSquares([(Self::EMPTY, [0.0; 4]); 128])
+    fn new(map: &Map) -> ScoredSquares {
+        let (width, height) = (map.width() as usize, map.height() as usize);
+        let squares = width * height;
+        ScoredSquares { width, squares, round: 1, slots: vec![(0, [0.0; 4]); Self::CLASSES * squares] }
     }
 
-    fn key(class: usize, at: Square) -> u16 {
-        (class * 26 * 26 + at.y as usize * 26 + at.x as usize) as u16
+    /// Forgets every score.
+    fn clear(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            // Once in four billion clearings a slot's round could come back: start the slots again.
+            self.slots.iter_mut().for_each(|slot| slot.0 = 0);
+            self.round = 1;
+        }
+    }
+
+    fn slot(&self, class: usize, at: Square) -> usize {
+        class * self.squares + at.y as usize * self.width + at.x as usize
     }
 
     fn get(&self, class: usize, at: Square) -> Option<[f32; 4]> {
-        let key = Self::key(class, at);
-        let (k, scores) = self.0[key as usize % self.0.len()];
-        (k == key).then_some(scores)
+        let (round, scores) = self.slots[self.slot(class, at)];
+        (round == self.round).then_some(scores)
     }
 
     fn put(&mut self, class: usize, at: Square, scores: [f32; 4]) {
-        let key = Self::key(class, at);
-        self.0[key as usize % self.0.len()] = (key, scores);
+        let slot = self.slot(class, at);
+        self.slots[slot] = (self.round, scores);
     }
 }
 

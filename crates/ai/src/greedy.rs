@@ -15,6 +15,19 @@ pub struct GreedyPlayer {
     buffer: Vec<(Action, Option<AttackAssessment>)>,
     /// Each side's judgement (the same for both unless a search plays one side differently).
     weights: [Weights; 2],
+    /// The orders of every unit judged for the last activation decision, each with its value (before the
+    /// tie-break), in the order judged.
+    judged: Vec<(UnitId, Action, f32)>,
+    /// The battle just after the unit chosen last was activated, and its orders as they were judged then: when
+    /// the next decision is in that very battle, its orders are not judged again (activating changes nothing
+    /// they are judged on).
+    activated: Option<(Battle, Vec<(Action, f32)>)>,
+    /// Each side's last view, renewed for the next decision so that the squares it scored are kept while the
+    /// enemies stand as they were ([`View::renew`]).
+    views: [Option<View>; 2],
+    /// Buffers reused from decision to decision: the legal actions, and the gain of each activation.
+    actions: Vec<Action>,
+    gains: Vec<(Action, f32)>,
 }
 
 impl GreedyPlayer {
@@ -25,12 +38,33 @@ impl GreedyPlayer {
 
     /// A player that judges each side's decisions by that side's weights.
     pub fn with_weights(seed: u64, weights: [Weights; 2]) -> Self {
-        GreedyPlayer { rng: ChaCha8Rng::seed_from_u64(seed), buffer: Vec::new(), weights }
+        GreedyPlayer {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            buffer: Vec::new(),
+            weights,
+            judged: Vec::new(),
+            activated: None,
+            views: [None, None],
+            actions: Vec::new(),
+            gains: Vec::new(),
+        }
     }
 
-    /// The view of `side` of the battle, judged by its weights.
-    fn view(&self, b: &Battle, side: Side) -> View {
-        View::new(b, side, &self.weights[side.index()])
+    /// The view of `side` of the battle, judged by its weights (give it back with [`GreedyPlayer::keep_view`]).
+    fn view(&mut self, b: &Battle, side: Side) -> View {
+        let weights = &self.weights[side.index()];
+        match self.views[side.index()].take() {
+            Some(mut view) => {
+                view.renew(b, side, weights);
+                view
+            }
+            None => View::new(b, side, weights),
+        }
+    }
+
+    /// Keeps a view of `side` for the next decision.
+    fn keep_view(&mut self, side: Side, view: View) {
+        self.views[side.index()] = Some(view);
     }
 
     /// Every legal action, best first by the greedy judgement (the order in which a search considers them).
@@ -38,35 +72,80 @@ impl GreedyPlayer {
         ranked_actions(self, b)
     }
 
-    /// The best of the orders of `unit` in the buffer and its value, judged from its side's `view`.
+    /// The best of the orders of `unit` in the buffer and its value, judged from its side's `view`; each order's
+    /// value is kept in `judged`.
     fn best_order(&mut self, b: &Battle, view: &View, unit: UnitId) -> (Action, f32) {
         let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
-        let mut best = (Action::Hold, f32::MIN);
+        let first = self.judged.len();
         for (a, assessment) in &self.buffer {
+            self.judged.push((unit, *a, order_value(b, view, unit, here, a, assessment.as_ref())));
+        }
+        let mut best = (Action::Hold, f32::MIN);
+        for &(_, a, value) in &self.judged[first..] {
             // A small random jitter breaks ties without favouring the order actions are listed in.
-            let v = order_value(b, view, unit, here, a, assessment.as_ref()) + self.rng.random_range(0.0..1e-3);
+            let v = value + self.rng.random_range(0.0..1e-3);
             if v > best.1 {
-                best = (*a, v);
+                best = (a, v);
             }
         }
         best
+    }
+
+    /// The best of orders already judged, as [`GreedyPlayer::best_order`] picks it (the same tie-break drawn).
+    fn best_judged(&mut self, orders: &[(Action, f32)]) -> Action {
+        let mut best = (Action::Hold, f32::MIN);
+        for &(a, value) in orders {
+            let v = value + self.rng.random_range(0.0..1e-3);
+            if v > best.1 {
+                best = (a, v);
+            }
+        }
+        best.0
+    }
+
+    /// Keeps the orders judged for `unit`, with the battle after activating it, for the decision that follows.
+    fn remember_activation(&mut self, b: &Battle, unit: UnitId) {
+        let mut after = b.clone();
+        after.apply(Action::Activate(unit)).expect("listed activations are legal");
+        let mut orders = self.activated.take().map(|(_, o)| o).unwrap_or_default();
+        orders.clear();
+        orders.extend(self.judged.iter().filter(|j| j.0 == unit).map(|&(_, a, v)| (a, v)));
+        self.activated = Some((after, orders));
     }
 }
 
 /// The best immediate choice for the side to act in `b` (used by `greedy` and by the search's rollouts).
 pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
     match b.active_unit() {
-        Some(unit) => {
-            b.assessed_actions_into(&mut p.buffer);
-            p.best_order(b, &p.view(b, b.info(unit).side), unit).0
-        }
+        Some(unit) => match p.activated.take() {
+            Some((after, orders)) if after == *b => {
+                let choice = p.best_judged(&orders);
+                p.activated = Some((after, orders));
+                choice
+            }
+            _ => {
+                b.assessed_actions_into(&mut p.buffer);
+                p.judged.clear();
+                let side = b.info(unit).side;
+                let view = p.view(b, side);
+                let best = p.best_order(b, &view, unit).0;
+                p.keep_view(side, view);
+                best
+            }
+        },
         None => {
             let ToAct::Side(side) = b.to_act() else { return Action::EndActivations };
             let mut best = (Action::EndActivations, p.weights[side.index()].worth_activating);
-            for (a, gain) in activation_gains(p, b) {
+            let mut gains = std::mem::take(&mut p.gains);
+            activation_gains(p, b, &mut gains);
+            for &(a, gain) in &gains {
                 if gain > best.1 {
                     best = (a, gain);
                 }
+            }
+            p.gains = gains;
+            if let Action::Activate(unit) = best.0 {
+                p.remember_activation(b, unit);
             }
             best.0
         }
@@ -94,20 +173,25 @@ fn orders_if_activated<'a>(
     }
 }
 
-/// For each unit the side may activate, the gain of its best order (rallying a shaken unit counts).
-fn activation_gains(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
-    let mut gains = Vec::new();
-    let ToAct::Side(side) = b.to_act() else { return gains };
+/// For each unit the side may activate, the gain of its best order (rallying a shaken unit counts), into `gains`
+/// (cleared first).
+fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Action, f32)>) {
+    gains.clear();
+    let ToAct::Side(side) = b.to_act() else { return };
     // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
     let view = p.view(b, side);
     let rally = p.weights[side.index()].rally;
     let orders = b.activation_orders();
-    for a in b.legal_actions() {
+    p.judged.clear();
+    let mut actions = std::mem::take(&mut p.actions);
+    b.legal_actions_into(&mut actions);
+    for &a in &actions {
         let Action::Activate(unit) = a else { continue };
         let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
         gains.push((a, p.best_order(&judged, &view, unit).1 + bonus));
     }
-    gains
+    p.actions = actions;
+    p.keep_view(side, view);
 }
 
 /// For each unit the side to act may activate, its `per_unit` best orders and their gains (rallying a shaken unit
@@ -131,6 +215,7 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
         scored.sort_by(|x, y| y.1.total_cmp(&x.1));
         ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, order, gain)));
     }
+    p.keep_view(side, view);
     ranked.sort_by(|x, y| y.2.total_cmp(&x.2));
     ranked
 }
@@ -139,16 +224,21 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
 pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
     let mut scored: Vec<(Action, f32)> = match b.active_unit() {
         Some(unit) => {
-            let view = p.view(b, b.info(unit).side);
+            let side = b.info(unit).side;
+            let view = p.view(b, side);
             let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
             b.assessed_actions_into(&mut p.buffer);
-            p.buffer
+            let scored = p
+                .buffer
                 .iter()
                 .map(|(a, assessment)| (*a, order_value(b, &view, unit, here, a, assessment.as_ref())))
-                .collect()
+                .collect();
+            p.keep_view(side, view);
+            scored
         }
         None => {
-            let mut gains = activation_gains(p, b);
+            let mut gains = Vec::new();
+            activation_gains(p, b, &mut gains);
             let ToAct::Side(side) = b.to_act() else { return Vec::new() };
             gains.push((Action::EndActivations, p.weights[side.index()].worth_activating));
             gains

@@ -198,7 +198,9 @@ impl<S: ScenarioRef> Battle<S> {
         Ok(self.assessment(attacker, from, target, moved, sighted))
     }
 
-    /// An attack for the list of legal actions: its assessment when `ASSESS`, else only whether it is legal.
+    /// An attack for the list of legal actions, its target's sight from `from` found beforehand by
+    /// [`Battle::in_sight`] (the same for every facing): `None` if it may not be made, else its assessment when
+    /// `ASSESS`.
     pub(crate) fn listed_attack<const ASSESS: bool>(
         &self,
         attacker: UnitId,
@@ -206,14 +208,17 @@ impl<S: ScenarioRef> Battle<S> {
         facing: Dir,
         target: UnitId,
         moved: bool,
-        occ: &Occupancy,
-    ) -> Result<Option<AttackAssessment>, Refusal> {
-        let sighted = self.may_attack(attacker, from, facing, target, occ)?;
-        Ok(ASSESS.then(|| self.assessment(attacker, from, target, moved, sighted)))
+        sighted: Option<Sighted>,
+    ) -> Option<Option<AttackAssessment>> {
+        let sighted = sighted?;
+        if !in_front_arc(from, facing, self.units[target.index()].at) {
+            return None;
+        }
+        Some(ASSESS.then(|| self.assessment(attacker, from, target, moved, sighted)))
     }
 
     /// Whether `attacker`, standing on `from` and facing `facing`, may attack `target` (R6.1, R6.2): the legality
-    /// of an attack alone, for listing the legal actions without working out the modifiers of each.
+    /// of an attack alone, refused for the first rule it breaks.
     pub(crate) fn may_attack(
         &self,
         attacker: UnitId,
@@ -222,6 +227,32 @@ impl<S: ScenarioRef> Battle<S> {
         target: UnitId,
         occ: &Occupancy,
     ) -> Result<Sighted, Refusal> {
+        let distance = self.in_range(attacker, from, target)?;
+        let at = self.units[target.index()].at;
+        if !in_front_arc(from, facing, at) {
+            return Err(Refusal::OutOfArc);
+        }
+        let entry = self.sight(attacker, from, at, occ).map_err(|blocked_at| Refusal::NoSight { blocked_at })?;
+        Ok(Sighted { distance, entry })
+    }
+
+    /// Whether `target` is an enemy in range and in sight of `attacker` standing on `from`, whichever way it faces
+    /// (R6.1, R6.2): what the attacks from one square share.
+    pub(crate) fn in_sight(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        target: UnitId,
+        occ: &Occupancy,
+    ) -> Result<Sighted, Refusal> {
+        let distance = self.in_range(attacker, from, target)?;
+        let at = self.units[target.index()].at;
+        let entry = self.sight(attacker, from, at, occ).map_err(|blocked_at| Refusal::NoSight { blocked_at })?;
+        Ok(Sighted { distance, entry })
+    }
+
+    /// The distance to `target` if it is an enemy on the board within `attacker`'s range from `from` (R6.1).
+    fn in_range(&self, attacker: UnitId, from: Square, target: UnitId) -> Result<u8, Refusal> {
         let a_info = self.info(attacker);
         let t_state = self.unit(target);
         if !t_state.alive || self.info(target).side == a_info.side {
@@ -232,12 +263,7 @@ impl<S: ScenarioRef> Battle<S> {
         if distance > range {
             return Err(Refusal::OutOfRange { distance, range });
         }
-        if !in_front_arc(from, facing, t_state.at) {
-            return Err(Refusal::OutOfArc);
-        }
-        let entry =
-            self.sight(attacker, from, t_state.at, occ).map_err(|blocked_at| Refusal::NoSight { blocked_at })?;
-        Ok(Sighted { distance, entry })
+        Ok(distance)
     }
 
     /// The charge, cover and modifiers of an attack found legal by [`Battle::may_attack`] (R6.3, R6.4). `moved`

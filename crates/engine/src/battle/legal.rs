@@ -4,6 +4,7 @@
 //! same primitives, and the tests assert the two agree.
 
 use super::ScenarioRef;
+use super::combat::Sighted;
 use super::movement::{MoveKind, Occupancy, SquareSet};
 use super::{AttackAssessment, Battle, Phase, UnitSet};
 use crate::action::{Action, Illegal};
@@ -290,19 +291,31 @@ impl<S: ScenarioRef> Battle<S> {
         occ: &Occupancy,
         mut visit: impl FnMut(Square, Dir),
     ) {
+        let at = self.units[unit.index()].at;
+        for to in std::iter::once(at).chain(dests.iter()) {
+            self.for_each_facing_at(unit, to, include_stay, occ, &mut visit);
+        }
+    }
+
+    /// Calls `visit` with `to` and every facing a move of `unit` may end there with (R5.4), optionally including
+    /// staying as it is.
+    fn for_each_facing_at(
+        &self,
+        unit: UnitId,
+        to: Square,
+        include_stay: bool,
+        occ: &Occupancy,
+        mut visit: impl FnMut(Square, Dir),
+    ) {
         let state = self.units[unit.index()];
-        let mut add = |to: Square| {
-            let facings = self.facings_at(to, occ);
-            for d in Dir::ALL {
-                // Staying as it is (after Fire & Move) is allowed whatever the enemies around (R5.4).
-                let keeps = to == state.at && d == state.facing;
-                if (facings[d.index()] || keeps) && (include_stay || !keeps) {
-                    visit(to, d);
-                }
+        let facings = self.facings_at(to, occ);
+        for d in Dir::ALL {
+            // Staying as it is (after Fire & Move) is allowed whatever the enemies around (R5.4).
+            let keeps = to == state.at && d == state.facing;
+            if (facings[d.index()] || keeps) && (include_stay || !keeps) {
+                visit(to, d);
             }
-        };
-        add(state.at);
-        dests.iter().for_each(add);
+        }
     }
 
     /// Calls `visit` with every order `unit` may be given, the units' squares as its side sees them, and the
@@ -341,9 +354,17 @@ impl<S: ScenarioRef> Battle<S> {
             pivots[state.facing.index()] = true;
             pivots
         };
+        // An attack's range and line of sight do not depend on the facing: found once a square, for each target.
+        let mut sights = [None; MAX_UNITS];
+        let see_from = |from: Square, sights: &mut [Option<Sighted>]| {
+            for (sight, &target) in sights.iter_mut().zip(targets) {
+                *sight = self.in_sight(unit, from, target, occ).ok();
+            }
+        };
+        see_from(state.at, &mut sights);
         for facing in Dir::ALL.into_iter().filter(|d| fire_facings[d.index()]) {
-            for &target in targets {
-                if let Ok(a) = self.listed_attack::<ASSESS>(unit, state.at, facing, target, false, occ) {
+            for (&target, &sight) in targets.iter().zip(&sights) {
+                if let Some(a) = self.listed_attack::<ASSESS>(unit, state.at, facing, target, false, sight) {
                     visit(Action::Fire { target, facing }, a);
                 }
             }
@@ -352,22 +373,29 @@ impl<S: ScenarioRef> Battle<S> {
             return; // R4.3
         }
         // The first step of a Move is judged as a one-square move is (a move's allowance is at least 1), so the
-        // squares of Move & Fire are those of the Move search next to the unit: one search serves both.
+        // squares of Move & Fire are those of the Move search next to the unit: one search serves both. Its own
+        // square comes first (a turn, then fire), as the unit's sights are already found there.
         let mut one_step = SquareSet::default();
         for n in Dir::ALL.into_iter().filter_map(|d| self.scenario.map.step(state.at, d)) {
             if moves.contains(n) {
                 one_step.insert(n);
             }
         }
-        self.for_each_move_to(unit, one_step, false, occ, |to, facing| {
-            for &target in targets {
-                if let Ok(a) = self.listed_attack::<ASSESS>(unit, to, facing, target, true, occ) {
-                    visit(Action::MoveFire { to, facing, target }, a);
-                }
+        let from_here = sights;
+        for to in std::iter::once(state.at).chain(one_step.iter()) {
+            if to != state.at {
+                see_from(to, &mut sights);
             }
-        });
-        for &target in targets {
-            if let Ok(a) = self.listed_attack::<ASSESS>(unit, state.at, state.facing, target, true, occ) {
+            self.for_each_facing_at(unit, to, false, occ, |to, facing| {
+                for (&target, &sight) in targets.iter().zip(&sights) {
+                    if let Some(a) = self.listed_attack::<ASSESS>(unit, to, facing, target, true, sight) {
+                        visit(Action::MoveFire { to, facing, target }, a);
+                    }
+                }
+            });
+        }
+        for (&target, &sight) in targets.iter().zip(&from_here) {
+            if let Some(a) = self.listed_attack::<ASSESS>(unit, state.at, state.facing, target, true, sight) {
                 visit(Action::FireMove { target }, a);
             }
         }

@@ -270,8 +270,9 @@ impl<S: ScenarioRef> Battle<S> {
         (0..self.scenario.objectives.len()).map(|i| self.objective_holder(i)).collect()
     }
 
-    fn objective_holder(&self, i: usize) -> Option<Side> {
-        let at = self.scenario.objectives[i].at;
+    /// The side holding the scenario's `i`-th objective, if any (R8.2; `None` too if there is no such objective).
+    pub fn objective_holder(&self, i: usize) -> Option<Side> {
+        let at = self.scenario.objectives.get(i)?.at;
         match self.unit_at(at) {
             Some(u) => Some(self.info(u).side),
             None => match self.holders[i] {
