@@ -30,17 +30,29 @@ impl SquareSet {
     }
 
     /// The squares, row by row.
-    pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
-        (0..self.0.len()).flat_map(move |w| {
-            let mut word = self.0[w];
-            std::iter::from_fn(move || {
-                (word != 0).then(|| {
-                    let i = w * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    Square::new((i % 26) as u8, (i / 26) as u8)
-                })
-            })
-        })
+    pub fn iter(&self) -> SquareIter<'_> {
+        SquareIter { words: &self.0, w: 0, word: self.0[0] }
+    }
+}
+
+/// The squares of a [`SquareSet`], row by row: word by word, skipping empty words.
+pub struct SquareIter<'a> {
+    words: &'a [u64; 11],
+    w: usize,
+    word: u64,
+}
+
+impl Iterator for SquareIter<'_> {
+    type Item = Square;
+
+    fn next(&mut self) -> Option<Square> {
+        while self.word == 0 {
+            self.w += 1;
+            self.word = *self.words.get(self.w)?;
+        }
+        let i = self.w * 64 + self.word.trailing_zeros() as usize;
+        self.word &= self.word - 1;
+        Some(Square::new((i % 26) as u8, (i / 26) as u8))
     }
 }
 
