@@ -120,6 +120,9 @@ impl Weights {
     }
 }
 
+/// An enemy as a square's score sees it: its square, arm, range, facing and whether it is shaken.
+type Enemy = (Square, Arm, u8, Dir, bool);
+
 /// What a side sees when it judges squares: the enemies and the objectives it should go for.
 #[derive(Clone, Debug)]
 pub struct View {
@@ -128,7 +131,7 @@ pub struct View {
     /// The scenario and options of the battle seen: a square's score depends on the map and the ranges.
     scenario: Arc<Scenario>,
     options: Options,
-    enemies: Vec<(Square, Arm, u8, Dir, bool)>,
+    enemies: Vec<Enemy>,
     /// Objectives the side does not hold, with their points; if it holds all, those it holds.
     goals: Vec<(Square, u8)>,
     objectives: Vec<(Square, u8)>,
@@ -137,19 +140,22 @@ pub struct View {
     scored: RefCell<ScoredSquares>,
     /// Attacks valued so far: a unit's orders make the same attack from many squares.
     attacks: RefCell<Vec<(AttackKey, f32)>>,
+    /// The enemies and goals of the view before the last [`View::renew`] (spare buffers).
+    seen: (Vec<Enemy>, Vec<(Square, u8)>),
     /// Whether each (target, attacker) found so far leaves the target no square to retreat to: the same for every
     /// attack of the pair, whatever square it is made from.
     blocked: RefCell<Vec<((UnitId, UnitId), bool)>>,
 }
 
-/// What an attack's value depends on besides the battle: who attacks whom, whether it is a charge, and the number
-/// needed.
+/// What an attack's value depends on besides the battle ([`attack_value`]): whom it attacks (the target's strength
+/// and whether it is shaken), whether it is a charge, the number needed, and whether the target could retreat — not
+/// who attacks, so that every unit's attacks on one target share it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 struct AttackKey {
-    attacker: UnitId,
     target: UnitId,
     charge: bool,
     needed: u8,
+    blocked: bool,
 }
 
 impl View {
@@ -166,6 +172,7 @@ impl View {
             scored: RefCell::new(ScoredSquares::new(&b.scenario().map)),
             attacks: RefCell::new(Vec::new()),
             blocked: RefCell::new(Vec::new()),
+            seen: (Vec::new(), Vec::new()),
         };
         view.see(b);
         view
@@ -175,7 +182,9 @@ impl View {
     /// it: the squares scored so far are kept while what a square's score depends on (the side, the weights, the
     /// enemies and the goals) is unchanged, as between the activations of one side on a card.
     pub fn renew(&mut self, b: &Battle, side: Side, weights: &Weights) {
-        let (before, goals) = (std::mem::take(&mut self.enemies), std::mem::take(&mut self.goals));
+        // The enemies and goals seen last, kept in the spare buffers so that seeing again allocates nothing.
+        std::mem::swap(&mut self.enemies, &mut self.seen.0);
+        std::mem::swap(&mut self.goals, &mut self.seen.1);
         let same_battle = Arc::ptr_eq(&self.scenario, b.scenario()) && self.options == *b.options();
         let same_judge = same_battle && self.side == side && self.weights == *weights;
         self.side = side;
@@ -186,7 +195,7 @@ impl View {
             *self.scored.borrow_mut() = ScoredSquares::new(&b.scenario().map);
         }
         self.see(b);
-        if !(same_judge && before == self.enemies && goals == self.goals) {
+        if !(same_judge && self.seen.0 == self.enemies && self.seen.1 == self.goals) {
             self.scored.borrow_mut().clear();
         }
         // An attack's value and a retreat depend on where every unit stands: judged again for each decision.
@@ -214,11 +223,6 @@ impl View {
 
     /// [`attack_value`] judged by this view's weights, remembered for the view's battle.
     pub fn attack_value(&self, b: &Battle, a: &AttackAssessment) -> f32 {
-        let key = AttackKey { attacker: a.attacker, target: a.target, charge: a.charge, needed: a.needed };
-        let mut attacks = self.attacks.borrow_mut();
-        if let Some(&(_, value)) = attacks.iter().find(|(k, _)| *k == key) {
-            return value;
-        }
         let pair = (a.target, a.attacker);
         let mut known = self.blocked.borrow_mut();
         let blocked = match known.iter().find(|(p, _)| *p == pair) {
@@ -229,6 +233,11 @@ impl View {
                 blocked
             }
         };
+        let key = AttackKey { target: a.target, charge: a.charge, needed: a.needed, blocked };
+        let mut attacks = self.attacks.borrow_mut();
+        if let Some(&(_, value)) = attacks.iter().find(|(k, _)| *k == key) {
+            return value;
+        }
         let value = attack_value(b, a, blocked, &self.weights);
         attacks.push((key, value));
         value
@@ -237,17 +246,25 @@ impl View {
     /// How good it is for `unit` to stand on `at` facing `facing`: objectives, cover, height, threats, flanks,
     /// guns kept out of charge range, and targets in its front arc.
     pub fn square_score(&self, b: &Battle, unit: UnitId, at: Square, facing: Dir) -> f32 {
-        let class = b.info(unit).arm as usize * 2 + b.unit(unit).shaken as usize;
+        self.scores(b, unit, Self::class(b, unit), at)[facing.index()]
+    }
+
+    /// All that a square's score knows of the unit: its arm, and whether it is shaken.
+    fn class(b: &Battle, unit: UnitId) -> usize {
+        b.info(unit).arm as usize * 2 + b.unit(unit).shaken as usize
+    }
+
+    /// [`View::square_score`] of each facing, remembered for the unit's `class`.
+    fn scores(&self, b: &Battle, unit: UnitId, class: usize, at: Square) -> [f32; 4] {
         let mut scored = self.scored.borrow_mut();
-        let scores = match scored.get(class, at) {
+        match scored.get(class, at) {
             Some(scores) => scores,
             None => {
                 let scores = self.square_scores(b, unit, at);
                 scored.put(class, at, scores);
                 scores
             }
-        };
-        scores[facing.index()]
+        }
     }
 
     /// [`View::square_score`] for each facing (in the order of [`Dir::ALL`]).
@@ -379,15 +396,61 @@ pub fn order_value(
     action: &Action,
     assessment: Option<&AttackAssessment>,
 ) -> f32 {
-    let state = b.unit(unit);
-    let attack = assessment.map_or(0.0, |a| view.attack_value(b, a));
-    match *action {
-        Action::Hold => 0.0,
-        Action::Move { to, facing } | Action::Advance { to, facing } => view.square_score(b, unit, to, facing) - here,
-        Action::Fire { facing, .. } => attack + view.square_score(b, unit, state.at, facing) - here,
-        Action::MoveFire { to, facing, .. } => attack + view.square_score(b, unit, to, facing) - here,
-        Action::FireMove { .. } => attack + view.weights.fire_move,
-        Action::Activate(_) | Action::EndActivations => 0.0,
+    OrderJudge { b, view, unit, class: View::class(b, unit), here, last: None }.value(action, assessment)
+}
+
+/// The judge of one unit's orders, each valued as [`order_value`] values it: the unit's kind and its square's
+/// score found once, and a square's four facings scored once for the orders that end there one after another (as
+/// the legal actions list them).
+pub struct OrderJudge<'a> {
+    b: &'a Battle,
+    view: &'a View,
+    unit: UnitId,
+    class: usize,
+    here: f32,
+    /// The square scored last, with its facings' scores.
+    last: Option<(Square, [f32; 4])>,
+}
+
+impl<'a> OrderJudge<'a> {
+    /// The judge of `unit`'s orders in `b`, from `view`.
+    pub fn new(b: &'a Battle, view: &'a View, unit: UnitId) -> OrderJudge<'a> {
+        let state = b.unit(unit);
+        let mut judge = OrderJudge { b, view, unit, class: View::class(b, unit), here: 0.0, last: None };
+        judge.here = judge.score(state.at, state.facing);
+        judge
+    }
+
+    /// The unit's [`View::square_score`] where it stands.
+    pub fn here(&self) -> f32 {
+        self.here
+    }
+
+    fn score(&mut self, at: Square, facing: Dir) -> f32 {
+        let scores = match self.last {
+            Some((square, scores)) if square == at => scores,
+            _ => {
+                let scores = self.view.scores(self.b, self.unit, self.class, at);
+                self.last = Some((at, scores));
+                scores
+            }
+        };
+        scores[facing.index()]
+    }
+
+    /// The gain of `action` against holding, as [`order_value`] gives it.
+    pub fn value(&mut self, action: &Action, assessment: Option<&AttackAssessment>) -> f32 {
+        let (b, view, here) = (self.b, self.view, self.here);
+        let at = b.unit(self.unit).at;
+        let attack = assessment.map_or(0.0, |a| view.attack_value(b, a));
+        match *action {
+            Action::Hold => 0.0,
+            Action::Move { to, facing } | Action::Advance { to, facing } => self.score(to, facing) - here,
+            Action::Fire { facing, .. } => attack + self.score(at, facing) - here,
+            Action::MoveFire { to, facing, .. } => attack + self.score(to, facing) - here,
+            Action::FireMove { .. } => attack + view.weights.fire_move,
+            Action::Activate(_) | Action::EndActivations => 0.0,
+        }
     }
 }
 

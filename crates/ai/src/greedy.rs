@@ -2,7 +2,7 @@
 //! judgement of the square it leads to (cover, objectives, flanks, guns out of charge range).
 
 use crate::Player;
-use crate::evaluate::{View, Weights, order_value};
+use crate::evaluate::{OrderJudge, View, Weights};
 use pacw_engine::{Action, ActivationOrders, AttackAssessment, Battle, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -75,10 +75,10 @@ impl GreedyPlayer {
     /// The best of the orders of `unit` in the buffer and its value, judged from its side's `view`; each order's
     /// value is kept in `judged`.
     fn best_order(&mut self, b: &Battle, view: &View, unit: UnitId) -> (Action, f32) {
-        let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
+        let mut judge = OrderJudge::new(b, view, unit);
         let first = self.judged.len();
         for (a, assessment) in &self.buffer {
-            self.judged.push((unit, *a, order_value(b, view, unit, here, a, assessment.as_ref())));
+            self.judged.push((unit, *a, judge.value(a, assessment.as_ref())));
         }
         let mut best = (Action::Hold, f32::MIN);
         for &(_, a, value) in &self.judged[first..] {
@@ -207,11 +207,11 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
         let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
-        let here = view.square_score(&judged, unit, b.unit(unit).at, b.unit(unit).facing);
+        let mut judge = OrderJudge::new(&judged, &view, unit);
         scored.clear();
-        scored.extend(p.buffer.iter().map(|(order, assessment)| {
-            (*order, order_value(&judged, &view, unit, here, order, assessment.as_ref()) + bonus)
-        }));
+        scored.extend(
+            p.buffer.iter().map(|(order, assessment)| (*order, judge.value(order, assessment.as_ref()) + bonus)),
+        );
         scored.sort_by(|x, y| y.1.total_cmp(&x.1));
         ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, order, gain)));
     }
@@ -226,13 +226,9 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
         Some(unit) => {
             let side = b.info(unit).side;
             let view = p.view(b, side);
-            let here = view.square_score(b, unit, b.unit(unit).at, b.unit(unit).facing);
+            let mut judge = OrderJudge::new(b, &view, unit);
             b.assessed_actions_into(&mut p.buffer);
-            let scored = p
-                .buffer
-                .iter()
-                .map(|(a, assessment)| (*a, order_value(b, &view, unit, here, a, assessment.as_ref())))
-                .collect();
+            let scored = p.buffer.iter().map(|(a, assessment)| (*a, judge.value(a, assessment.as_ref()))).collect();
             p.keep_view(side, view);
             scored
         }

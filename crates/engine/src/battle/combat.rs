@@ -363,7 +363,8 @@ impl<S: ScenarioRef> Battle<S> {
             .into_iter()
             .filter_map(|d| map.step(at, d).map(|s| (d, s)))
             .filter(|&(_, s)| {
-                map.terrain(s).passable() && self.unit_at(s).is_none() && s.distance(from) > at.distance(from)
+                // The search for a unit there last: it is the dearest test.
+                map.terrain(s).passable() && s.distance(from) > at.distance(from) && self.unit_at(s).is_none()
             })
             .min_by_key(|&(d, s)| {
                 let toward_home = map.distance_to_edge(s, home) < map.distance_to_edge(at, home);
