@@ -80,6 +80,11 @@ impl GreedyPlayer {
         for (a, assessment) in &self.buffer {
             self.judged.push((unit, *a, judge.value(a, assessment.as_ref())));
         }
+        self.best_since(first)
+    }
+
+    /// The best of the orders judged from `first` on in `judged`, with its value and tie-break.
+    fn best_since(&mut self, first: usize) -> (Action, f32) {
         let mut best = (Action::Hold, f32::MIN);
         for &(_, a, value) in &self.judged[first..] {
             // A small random jitter breaks ties without favouring the order actions are listed in.
@@ -187,8 +192,19 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Action, f
     b.legal_actions_into(&mut actions);
     for &a in &actions {
         let Action::Activate(unit) = a else { continue };
-        let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
-        gains.push((a, p.best_order(&judged, &view, unit).1 + bonus));
+        let gain = if b.unit(unit).shaken {
+            let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
+            p.best_order(&judged, &view, unit).1 + bonus
+        } else {
+            // Judged as they are listed, without a buffer between (as `best_order` judges them).
+            let (first, mut judge) = (p.judged.len(), OrderJudge::new(b, &view, unit));
+            let judged = &mut p.judged;
+            orders.for_each(unit, |order, assessment| {
+                judged.push((unit, order, judge.value(&order, assessment.as_ref())))
+            });
+            p.best_since(first).1 + 0.0
+        };
+        gains.push((a, gain));
     }
     p.actions = actions;
     p.keep_view(side, view);

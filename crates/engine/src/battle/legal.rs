@@ -418,9 +418,14 @@ impl<S: ScenarioRef> ActivationOrders<'_, S> {
     /// on whether the unit giving it is shaken.
     pub fn assessed_into(&self, unit: UnitId, out: &mut Vec<(Action, Option<AttackAssessment>)>) {
         out.clear();
+        self.for_each(unit, |action, assessment| out.push((action, assessment)));
+    }
+
+    /// Calls `visit` with each order of [`ActivationOrders::assessed_into`] in turn, without a buffer between.
+    pub fn for_each(&self, unit: UnitId, visit: impl FnMut(Action, Option<AttackAssessment>)) {
         let b = self.battle;
         if b.phase == Phase::ChooseUnit && b.may_activate(unit) {
-            b.for_each_order_seen::<true>(unit, &self.occ, |action, assessment| out.push((action, assessment)));
+            b.for_each_order_seen::<true>(unit, &self.occ, visit);
         }
     }
 }
