@@ -85,27 +85,7 @@ impl GreedyPlayer {
 
     /// The best of the orders judged from `first` on in `judged`, with its value and tie-break.
     fn best_since(&mut self, first: usize) -> (Action, f32) {
-        let mut best = (Action::Hold, f32::MIN);
-        for &(_, a, value) in &self.judged[first..] {
-            // A small random jitter breaks ties without favouring the order actions are listed in.
-            let v = value + self.rng.random_range(0.0..1e-3);
-            if v > best.1 {
-                best = (a, v);
-            }
-        }
-        best
-    }
-
-    /// The best of orders already judged, as [`GreedyPlayer::best_order`] picks it (the same tie-break drawn).
-    fn best_judged(&mut self, orders: &[(Action, f32)]) -> Action {
-        let mut best = (Action::Hold, f32::MIN);
-        for &(a, value) in orders {
-            let v = value + self.rng.random_range(0.0..1e-3);
-            if v > best.1 {
-                best = (a, v);
-            }
-        }
-        best.0
+        pick_best(&mut self.rng, self.judged[first..].iter().map(|&(_, a, value)| (a, value)))
     }
 
     /// Keeps the orders judged for `unit`, with the battle after activating it, for the decision that follows.
@@ -119,12 +99,25 @@ impl GreedyPlayer {
     }
 }
 
+/// The best of `orders` by value, each with a small random jitter drawn in turn: it breaks ties without favouring
+/// the order actions are listed in. Returns the order with its jittered value.
+fn pick_best(rng: &mut ChaCha8Rng, orders: impl Iterator<Item = (Action, f32)>) -> (Action, f32) {
+    let mut best = (Action::Hold, f32::MIN);
+    for (a, value) in orders {
+        let v = value + rng.random_range(0.0..1e-3);
+        if v > best.1 {
+            best = (a, v);
+        }
+    }
+    best
+}
+
 /// The best immediate choice for the side to act in `b` (used by `greedy` and by the search's rollouts).
 pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
     match b.active_unit() {
         Some(unit) => match p.activated.take() {
             Some((after, orders)) if after == *b => {
-                let choice = p.best_judged(&orders);
+                let choice = pick_best(&mut p.rng, orders.iter().copied()).0;
                 p.activated = Some((after, orders));
                 choice
             }
