@@ -227,13 +227,7 @@ impl<S: ScenarioRef> Battle<S> {
         target: UnitId,
         occ: &Occupancy,
     ) -> Result<Sighted, Refusal> {
-        let distance = self.in_range(attacker, from, target)?;
-        let at = self.units[target.index()].at;
-        if !in_front_arc(from, facing, at) {
-            return Err(Refusal::OutOfArc);
-        }
-        let entry = self.sight(attacker, from, at, occ).map_err(|blocked_at| Refusal::NoSight { blocked_at })?;
-        Ok(Sighted { distance, entry })
+        self.attack_from(attacker, from, Some(facing), target, occ)
     }
 
     /// Whether `target` is an enemy in range and in sight of `attacker` standing on `from`, whichever way it faces
@@ -245,8 +239,23 @@ impl<S: ScenarioRef> Battle<S> {
         target: UnitId,
         occ: &Occupancy,
     ) -> Result<Sighted, Refusal> {
+        self.attack_from(attacker, from, None, target, occ)
+    }
+
+    /// Range, then the front arc of `facing` if given, then the line of sight (R6.1, R6.2).
+    fn attack_from(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        facing: Option<Dir>,
+        target: UnitId,
+        occ: &Occupancy,
+    ) -> Result<Sighted, Refusal> {
         let distance = self.in_range(attacker, from, target)?;
         let at = self.units[target.index()].at;
+        if facing.is_some_and(|facing| !in_front_arc(from, facing, at)) {
+            return Err(Refusal::OutOfArc);
+        }
         let entry = self.sight(attacker, from, at, occ).map_err(|blocked_at| Refusal::NoSight { blocked_at })?;
         Ok(Sighted { distance, entry })
     }
