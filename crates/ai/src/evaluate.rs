@@ -228,7 +228,7 @@ impl View {
         let blocked = match known.iter().find(|(p, _)| *p == pair) {
             Some(&(_, blocked)) => blocked,
             None => {
-                let blocked = b.retreat_square(a.target, a.attacker).is_none();
+                let blocked = !b.can_retreat(a.target, a.attacker);
                 known.push((pair, blocked));
                 blocked
             }
@@ -396,7 +396,8 @@ pub fn order_value(
     action: &Action,
     assessment: Option<&AttackAssessment>,
 ) -> f32 {
-    OrderJudge { b, view, unit, class: View::class(b, unit), here, last: None }.value(action, assessment)
+    let at = b.unit(unit).at;
+    OrderJudge { b, view, unit, class: View::class(b, unit), at, here, last: None }.value(action, assessment)
 }
 
 /// The judge of one unit's orders, each valued as [`order_value`] values it: the unit's kind and its square's
@@ -407,6 +408,8 @@ pub struct OrderJudge<'a> {
     view: &'a View,
     unit: UnitId,
     class: usize,
+    /// The unit's square, and its score there.
+    at: Square,
     here: f32,
     /// The square scored last, with its facings' scores.
     last: Option<(Square, [f32; 4])>,
@@ -416,7 +419,7 @@ impl<'a> OrderJudge<'a> {
     /// The judge of `unit`'s orders in `b`, from `view`.
     pub fn new(b: &'a Battle, view: &'a View, unit: UnitId) -> OrderJudge<'a> {
         let state = b.unit(unit);
-        let mut judge = OrderJudge { b, view, unit, class: View::class(b, unit), here: 0.0, last: None };
+        let mut judge = OrderJudge { b, view, unit, class: View::class(b, unit), at: state.at, here: 0.0, last: None };
         judge.here = judge.score(state.at, state.facing);
         judge
     }
@@ -426,6 +429,7 @@ impl<'a> OrderJudge<'a> {
         self.here
     }
 
+    #[inline]
     fn score(&mut self, at: Square, facing: Dir) -> f32 {
         let scores = match self.last {
             Some((square, scores)) if square == at => scores,
@@ -439,9 +443,9 @@ impl<'a> OrderJudge<'a> {
     }
 
     /// The gain of `action` against holding, as [`order_value`] gives it.
+    #[inline]
     pub fn value(&mut self, action: &Action, assessment: Option<&AttackAssessment>) -> f32 {
-        let (b, view, here) = (self.b, self.view, self.here);
-        let at = b.unit(self.unit).at;
+        let (b, view, here, at) = (self.b, self.view, self.here, self.at);
         let attack = assessment.map_or(0.0, |a| view.attack_value(b, a));
         match *action {
             Action::Hold => 0.0,

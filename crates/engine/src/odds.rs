@@ -249,9 +249,9 @@ impl Battle {
             Action::MoveFire { to, .. } if to != self.unit(unit).at => {
                 let mut moved = if choosing_order(self, unit) { self.clone() } else { ready_to_order(self, unit)? };
                 moved.apply(*order)?;
-                moved.retreat_square(a.target, unit).is_none()
+                !moved.can_retreat(a.target, unit)
             }
-            _ => self.retreat_square(a.target, unit).is_none(),
+            _ => !self.can_retreat(a.target, unit),
         };
         Ok(AttackOdds::from_assessment(&a, blocked, self.options().blocked_retreat))
     }

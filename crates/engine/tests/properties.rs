@@ -50,6 +50,12 @@ fn check_invariants(b: &Battle) {
     for s in &squares {
         assert!(b.scenario().map.terrain(*s).passable(), "R5.1: no unit on a river");
     }
+    // R7.3: whether a unit could retreat from each enemy is whether it has a square to retreat to.
+    for u in b.alive_units() {
+        for e in b.alive_units().filter(|&e| b.info(e).side != b.info(u).side) {
+            assert_eq!(b.can_retreat(u, e), b.retreat_square(u, e).is_some(), "retreat of {u:?} from {e:?}");
+        }
+    }
     match b.to_act() {
         ToAct::Side(_) => {
             let actions = b.legal_actions();

@@ -368,18 +368,28 @@ impl<S: ScenarioRef> Battle<S> {
             let along_y = oy.abs() >= ox.abs() && oy != 0 && dy as i16 == oy.signum();
             along_x || along_y
         };
-        Dir::ALL
-            .into_iter()
-            .filter_map(|d| map.step(at, d).map(|s| (d, s)))
-            .filter(|&(_, s)| {
-                // The search for a unit there last: it is the dearest test.
-                map.terrain(s).passable() && s.distance(from) > at.distance(from) && self.unit_at(s).is_none()
-            })
+        self.retreat_steps(at, from)
             .min_by_key(|&(d, s)| {
                 let toward_home = map.distance_to_edge(s, home) < map.distance_to_edge(at, home);
                 (!straight(d), !toward_home, d.index())
             })
             .map(|(_, s)| s)
+    }
+
+    /// Whether a unit hit by `attacker` has a square to retreat to (R7.3): [`Battle::retreat_square`] is `Some`,
+    /// found without choosing among the squares.
+    pub fn can_retreat(&self, unit: UnitId, attacker: UnitId) -> bool {
+        self.retreat_steps(self.unit(unit).at, self.unit(attacker).at).next().is_some()
+    }
+
+    /// The steps a unit on `at` hit from `from` may retreat by: onto an empty, passable square farther from the
+    /// attacker (R7.3).
+    fn retreat_steps(&self, at: Square, from: Square) -> impl Iterator<Item = (Dir, Square)> + '_ {
+        let map = &self.scenario.map;
+        Dir::ALL.into_iter().filter_map(move |d| map.step(at, d).map(|s| (d, s))).filter(move |&(_, s)| {
+            // The search for a unit there last: it is the dearest test.
+            map.terrain(s).passable() && s.distance(from) > at.distance(from) && self.unit_at(s).is_none()
+        })
     }
 }
 
