@@ -3,7 +3,7 @@
 
 use crate::Player;
 use crate::evaluate::{OrderJudge, View, Weights};
-use pacw_engine::{Action, ActivationOrders, AttackAssessment, Battle, Side, ToAct, UnitId};
+use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Listed, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::borrow::Cow;
@@ -12,22 +12,23 @@ use std::borrow::Cow;
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
     rng: ChaCha8Rng,
+    /// A unit's orders with their assessments, for ranking them.
     buffer: Vec<(Action, Option<AttackAssessment>)>,
     /// Each side's judgement (the same for both unless a search plays one side differently).
     weights: [Weights; 2],
-    /// The orders of every unit judged for the last activation decision, each with its value (before the
+    /// The orders of every unit judged for the last decision, each with its proof and its value (before the
     /// tie-break), in the order judged.
-    judged: Vec<(UnitId, Action, f32)>,
-    /// The battle just after the unit chosen last was activated, and its orders as they were judged then: when
-    /// the next decision is in that very battle, its orders are not judged again (activating changes nothing
-    /// they are judged on).
-    activated: Option<(Battle, Vec<(Action, f32)>)>,
+    judged: Vec<(UnitId, Listed, f32)>,
+    /// The orders of the unit chosen last as they were judged before it was activated, each with its proof for
+    /// the state activating it leads to: when the next decision is in that state, they are not judged again
+    /// (activating changes nothing they are judged on).
+    activated: Vec<(Listed, f32)>,
     /// Each side's last view, renewed for the next decision so that the squares it scored are kept while the
     /// enemies stand as they were ([`View::renew`]).
     views: [Option<View>; 2],
     /// Buffers reused from decision to decision: the legal actions, and the gain of each activation.
-    actions: Vec<Action>,
-    gains: Vec<(Action, f32)>,
+    legal: LegalActions,
+    gains: Vec<(Listed, f32)>,
 }
 
 impl GreedyPlayer {
@@ -43,9 +44,9 @@ impl GreedyPlayer {
             buffer: Vec::new(),
             weights,
             judged: Vec::new(),
-            activated: None,
+            activated: Vec::new(),
             views: [None, None],
-            actions: Vec::new(),
+            legal: LegalActions::new(),
             gains: Vec::new(),
         }
     }
@@ -72,135 +73,118 @@ impl GreedyPlayer {
         ranked_actions(self, b)
     }
 
-    /// The best of the orders of `unit` in the buffer and its value, judged from its side's `view`; each order's
-    /// value is kept in `judged`.
-    fn best_order(&mut self, b: &Battle, view: &View, unit: UnitId) -> (Action, f32) {
-        let mut judge = OrderJudge::new(b, view, unit);
-        let first = self.judged.len();
-        for (a, assessment) in &self.buffer {
-            self.judged.push((unit, *a, judge.value(a, assessment.as_ref())));
-        }
-        self.best_since(first)
-    }
-
     /// The best of the orders judged from `first` on in `judged`, with its value and tie-break.
-    fn best_since(&mut self, first: usize) -> (Action, f32) {
-        pick_best(&mut self.rng, self.judged[first..].iter().map(|&(_, a, value)| (a, value)))
+    fn best_since(&mut self, first: usize) -> (Option<Listed>, f32) {
+        pick_best(&mut self.rng, self.judged[first..].iter().map(|&(_, order, value)| (order, value)))
     }
 
-    /// Keeps the orders judged for `unit`, with the battle after activating it, for the decision that follows.
-    fn remember_activation(&mut self, b: &Battle, unit: UnitId) {
-        let mut after = b.clone();
-        after.apply(Action::Activate(unit)).expect("listed activations are legal");
-        let mut orders = self.activated.take().map(|(_, o)| o).unwrap_or_default();
-        orders.clear();
-        orders.extend(self.judged.iter().filter(|j| j.0 == unit).map(|&(_, a, v)| (a, v)));
-        self.activated = Some((after, orders));
+    /// Keeps the orders judged for `unit` for the decision that follows its activation.
+    fn remember_activation(&mut self, unit: UnitId) {
+        self.activated.clear();
+        self.activated.extend(self.judged.iter().filter(|j| j.0 == unit).map(|&(_, order, value)| (order, value)));
     }
 }
 
 /// The best of `orders` by value, each with a small random jitter drawn in turn: it breaks ties without favouring
-/// the order actions are listed in. Returns the order with its jittered value.
-fn pick_best(rng: &mut ChaCha8Rng, orders: impl Iterator<Item = (Action, f32)>) -> (Action, f32) {
-    let mut best = (Action::Hold, f32::MIN);
-    for (a, value) in orders {
+/// the order actions are listed in. Returns the order with its jittered value (none, and the least value, if no
+/// order is worth more).
+fn pick_best<T>(rng: &mut ChaCha8Rng, orders: impl Iterator<Item = (T, f32)>) -> (Option<T>, f32) {
+    let mut best = (None, f32::MIN);
+    for (order, value) in orders {
         let v = value + rng.random_range(0.0..1e-3);
         if v > best.1 {
-            best = (a, v);
+            best = (Some(order), v);
         }
     }
     best
 }
 
-/// The best immediate choice for the side to act in `b` (used by `greedy` and by the search's rollouts).
-pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Action {
-    match b.active_unit() {
-        Some(unit) => match p.activated.take() {
-            Some((after, orders)) if after == *b => {
-                let choice = pick_best(&mut p.rng, orders.iter().copied()).0;
-                p.activated = Some((after, orders));
-                choice
+/// The best immediate choice for the side to act in `b`, with its proof (used by `greedy` and by the search's
+/// rollouts); refused if no side is to act.
+pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, Illegal> {
+    // Hold is always among the orders and the end of activations among the activations: the fallbacks are for
+    // no order worth anything at all (a value that is not a number).
+    let (best, fallback) = match b.active_unit() {
+        Some(_) if p.activated.first().is_some_and(|&(order, _)| b.trusts(order)) => {
+            (pick_best(&mut p.rng, p.activated.iter().copied()).0, Action::Hold)
+        }
+        Some(unit) => {
+            let mut legal = std::mem::take(&mut p.legal);
+            b.list_assessed(&mut legal);
+            p.judged.clear();
+            let side = b.info(unit).side;
+            let view = p.view(b, side);
+            let mut judge = OrderJudge::new(b, &view, unit);
+            for (i, order) in legal.iter().enumerate() {
+                p.judged.push((unit, order, judge.value(&order.action(), legal.assessment(i))));
             }
-            _ => {
-                b.assessed_actions_into(&mut p.buffer);
-                p.judged.clear();
-                let side = b.info(unit).side;
-                let view = p.view(b, side);
-                let best = p.best_order(b, &view, unit).0;
-                p.keep_view(side, view);
-                best
-            }
-        },
+            p.keep_view(side, view);
+            p.legal = legal;
+            (p.best_since(0).0, Action::Hold)
+        }
         None => {
-            let ToAct::Side(side) = b.to_act() else { return Action::EndActivations };
-            let mut best = (Action::EndActivations, p.weights[side.index()].worth_activating);
+            let ToAct::Side(side) = b.to_act() else { return b.vouch(Action::EndActivations) };
             let mut gains = std::mem::take(&mut p.gains);
-            activation_gains(p, b, &mut gains);
-            for &(a, gain) in &gains {
+            let end = activation_gains(p, b, &mut gains);
+            let mut best = (end, p.weights[side.index()].worth_activating);
+            for &(activate, gain) in &gains {
                 if gain > best.1 {
-                    best = (a, gain);
+                    best = (Some(activate), gain);
                 }
             }
             p.gains = gains;
-            if let Action::Activate(unit) = best.0 {
-                p.remember_activation(b, unit);
+            if let Some(Action::Activate(unit)) = best.0.map(Listed::action) {
+                p.remember_activation(unit);
             }
-            best.0
+            (best.0, Action::EndActivations)
         }
-    }
+    };
+    best.map_or_else(|| b.vouch(fallback), Ok)
 }
 
-/// Lists in the player's buffer the orders `unit` could be given were it activated, and gives the battle to judge
-/// them on with the bonus for activating it: the battle itself, or for a shaken unit a copy where the activation has
-/// rallied it (R4.1), so that its orders are judged as a steady unit's, and `rally`.
-fn orders_if_activated<'a>(
-    p: &mut GreedyPlayer,
-    b: &'a Battle,
-    orders: &ActivationOrders,
-    unit: UnitId,
-    rally: f32,
-) -> (Cow<'a, Battle>, f32) {
+/// The battle to judge `unit`'s orders on were it activated, with the bonus for activating it: the battle itself,
+/// or for a shaken unit a copy where the activation has rallied it (R4.1), so that its orders are judged as a
+/// steady unit's, and `rally`. (The orders themselves are the same: [`Battle::activation_orders`].)
+fn judged_as_activated(b: &Battle, unit: UnitId, rally: f32) -> (Cow<'_, Battle>, f32) {
     if b.unit(unit).shaken {
         let mut after = b.clone();
         after.apply(Action::Activate(unit)).expect("listed activations are legal");
-        after.assessed_actions_into(&mut p.buffer);
         (Cow::Owned(after), rally)
     } else {
-        orders.assessed_into(unit, &mut p.buffer);
         (Cow::Borrowed(b), 0.0)
     }
 }
 
-/// For each unit the side may activate, the gain of its best order (rallying a shaken unit counts), into `gains`
-/// (cleared first).
-fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Action, f32)>) {
+/// For each unit the side may activate, its activation with the gain of its best order (rallying a shaken unit
+/// counts), into `gains` (cleared first); returns the listed end of the activations.
+fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Listed, f32)>) -> Option<Listed> {
     gains.clear();
-    let ToAct::Side(side) = b.to_act() else { return };
+    let ToAct::Side(side) = b.to_act() else { return None };
     // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
     let view = p.view(b, side);
     let rally = p.weights[side.index()].rally;
     let orders = b.activation_orders();
     p.judged.clear();
-    let mut actions = std::mem::take(&mut p.actions);
-    b.legal_actions_into(&mut actions);
-    for &a in &actions {
-        let Action::Activate(unit) = a else { continue };
-        let gain = if b.unit(unit).shaken {
-            let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
-            p.best_order(&judged, &view, unit).1 + bonus
-        } else {
-            // Judged as they are listed, without a buffer between (as `best_order` judges them).
-            let (first, mut judge) = (p.judged.len(), OrderJudge::new(b, &view, unit));
-            let judged = &mut p.judged;
-            orders.for_each(unit, |order, assessment| {
-                judged.push((unit, order, judge.value(&order, assessment.as_ref())))
-            });
-            p.best_since(first).1 + 0.0
+    let mut legal = std::mem::take(&mut p.legal);
+    b.list_legal(&mut legal);
+    let mut end = None;
+    for activate in legal.iter() {
+        let Action::Activate(unit) = activate.action() else {
+            end = end.or(Some(activate).filter(|a| a.action() == Action::EndActivations));
+            continue;
         };
-        gains.push((a, gain));
+        let (judged_on, bonus) = judged_as_activated(b, unit, rally);
+        // Judged as they are listed, without a buffer between.
+        let (first, mut judge) = (p.judged.len(), OrderJudge::new(&judged_on, &view, unit));
+        let judged = &mut p.judged;
+        orders.for_each_listed(unit, |order, assessment| {
+            judged.push((unit, order, judge.value(&order.action(), assessment.as_ref())))
+        });
+        gains.push((activate, p.best_since(first).1 + bonus));
     }
-    p.actions = actions;
+    p.legal = legal;
     p.keep_view(side, view);
+    end
 }
 
 /// For each unit the side to act may activate, its `per_unit` best orders and their gains (rallying a shaken unit
@@ -215,7 +199,8 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
     let mut scored = Vec::new();
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
-        let (judged, bonus) = orders_if_activated(p, b, &orders, unit, rally);
+        orders.assessed_into(unit, &mut p.buffer);
+        let (judged, bonus) = judged_as_activated(b, unit, rally);
         let mut judge = OrderJudge::new(&judged, &view, unit);
         scored.clear();
         scored.extend(
@@ -245,6 +230,7 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
             let mut gains = Vec::new();
             activation_gains(p, b, &mut gains);
             let ToAct::Side(side) = b.to_act() else { return Vec::new() };
+            let mut gains: Vec<(Action, f32)> = gains.into_iter().map(|(a, gain)| (a.action(), gain)).collect();
             gains.push((Action::EndActivations, p.weights[side.index()].worth_activating));
             gains
         }
@@ -259,6 +245,10 @@ impl Player for GreedyPlayer {
     }
 
     fn choose(&mut self, battle: &Battle) -> Action {
+        greedy_choice(self, battle).map_or(Action::EndActivations, Listed::action)
+    }
+
+    fn choose_listed(&mut self, battle: &Battle) -> Result<Listed, Illegal> {
         greedy_choice(self, battle)
     }
 }

@@ -195,6 +195,7 @@ impl Playout {
         mut chance: impl FnMut(&Battle) -> Outcome,
     ) -> f32 {
         let mut left = self.decisions;
+        let mut events = Vec::new();
         loop {
             match b.to_act() {
                 ToAct::Over(_) => break,
@@ -204,8 +205,9 @@ impl Playout {
                 }
                 ToAct::Side(_) if left == 0 => break,
                 ToAct::Side(_) => {
-                    let a = greedy_choice(policy, &b);
-                    b.apply(a).expect("greedy chooses legal actions");
+                    events.clear();
+                    let a = greedy_choice(policy, &b).expect("a side is to act");
+                    b.apply_listed(a, &mut events).expect("greedy chooses legal actions");
                     left -= 1;
                 }
             }

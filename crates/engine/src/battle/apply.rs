@@ -30,7 +30,11 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// Carries out an action already found legal in this state (by [`Battle::check`] or by listing it).
     pub(super) fn carry_out(&mut self, action: Action, events: &mut Vec<Event>) {
-        self.stamp = Stamp::fresh();
+        self.stamp = match (self.phase, action) {
+            // The orders listed for the unit before it was activated hold in the state this leads to.
+            (Phase::ChooseUnit, Action::Activate(unit)) => self.stamp.activating(unit),
+            _ => Stamp::fresh(),
+        };
         match (self.phase, action) {
             (Phase::ChooseUnit, Action::Activate(unit)) => {
                 self.activated_card.insert(unit);

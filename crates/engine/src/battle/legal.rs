@@ -406,7 +406,7 @@ use crate::unit::Side;
 
 /// What each unit of the side to act could be ordered to do were it activated now ([`Battle::activation_orders`]).
 pub struct ActivationOrders<'a, S = std::sync::Arc<crate::Scenario>> {
-    battle: &'a Battle<S>,
+    pub(super) battle: &'a Battle<S>,
     /// The units' squares as the side to act sees them: the same for each of its units.
     occ: Occupancy,
 }

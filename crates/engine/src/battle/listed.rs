@@ -7,11 +7,17 @@
 //! the action was found legal in, and [`Battle::apply_listed`] carries it out at once. With another stamp it is
 //! checked as `apply` would check it: a stale or foreign proof is never trusted, and a refused action still leaves
 //! the battle unchanged.
+//!
+//! Activating a unit is the one change whose stamp is not new but derived: the stamp of the state it was activated
+//! in with the unit's number in its lowest byte (fresh stamps leave it zero). Activating a unit leads from one state
+//! to one state, so the derived stamp names it alone, and the orders listed for the unit before it was activated
+//! ([`ActivationOrders::for_each_listed`]) carry it as their proof.
 
 use super::ScenarioRef;
-use super::{AttackAssessment, Battle};
+use super::{ActivationOrders, AttackAssessment, Battle};
 use crate::action::{Action, Illegal};
 use crate::event::Event;
+use crate::unit::UnitId;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,17 +42,29 @@ thread_local! {
     static NEXT: Cell<u64> = const { Cell::new(0) };
 }
 
+/// Fresh stamps step by this, leaving the lowest byte to the states reached by activating a unit.
+const STEP: u64 = 1 << 8;
+
+const _: () = assert!(crate::scenario::MAX_UNITS < STEP as usize, "a unit's number fits in a stamp's lowest byte");
+
 impl Stamp {
     /// A stamp no battle state had before (0 is never handed out: it is the default, "no state").
     pub(crate) fn fresh() -> Stamp {
         NEXT.with(|next| {
             let mut n = next.get();
             if n & 0xFFFF_FFFF == 0 {
-                n = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed) << 32 | 1;
+                n = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed) << 32 | STEP;
             }
-            next.set(n + 1);
+            next.set(n + STEP);
             Stamp(n)
         })
+    }
+
+    /// The stamp of the state reached from this one by activating `unit`: the same for every battle that does it
+    /// from this state, as they are all in the same state then. A fresh one when this stamp is itself derived (no
+    /// unit is activated from such a state, but the name must stay unique whatever happens).
+    pub(crate) fn activating(self, unit: UnitId) -> Stamp {
+        if self.0.is_multiple_of(STEP) && self.0 != 0 { Stamp(self.0 | (unit.0 as u64 + 1)) } else { Stamp::fresh() }
     }
 
     /// Whether the two name the same state.
@@ -141,15 +159,29 @@ impl<S: ScenarioRef> Battle<S> {
         Ok(Listed { action, stamp: self.stamp })
     }
 
-    /// Applies a listed action and appends what happened to `events`: at once when it was listed in this very
-    /// state, else after checking it as [`Battle::apply`] does (on refusal nothing changes).
+    /// Whether `listed` was listed for this very state, so that [`Battle::apply_listed`] carries it out without
+    /// judging it again: listed in it, or listed for its active unit in the state it was activated in.
+    pub fn trusts(&self, listed: Listed) -> bool {
+        listed.stamp.is(self.stamp)
+    }
+
+    /// Applies a listed action and appends what happened to `events`: at once when it was listed for this very
+    /// state ([`Battle::trusts`]), else after checking it as [`Battle::apply`] does (on refusal nothing changes).
     pub fn apply_listed(&mut self, listed: Listed, events: &mut Vec<Event>) -> Result<(), Illegal> {
-        if listed.stamp.is(self.stamp) {
+        if self.trusts(listed) {
             self.carry_out(listed.action, events);
             Ok(())
         } else {
             self.apply_into(listed.action, events)
         }
+    }
+}
+
+impl<S: ScenarioRef> ActivationOrders<'_, S> {
+    /// As [`ActivationOrders::for_each`], each order with its proof for the state activating `unit` leads to.
+    pub fn for_each_listed(&self, unit: UnitId, mut visit: impl FnMut(Listed, Option<AttackAssessment>)) {
+        let stamp = self.battle.stamp.activating(unit);
+        self.for_each(unit, |action, assessment| visit(Listed { action, stamp }, assessment));
     }
 }
 
@@ -236,6 +268,45 @@ mod tests {
         let before = game.save();
         assert_eq!(game.act_listed(list.get(1).unwrap()).unwrap_err().rule, "R4.2");
         assert_eq!(game.save(), before);
+    }
+
+    #[test]
+    fn orders_listed_before_activating_are_trusted_just_after_and_nowhere_else() {
+        let b = start();
+        let orders = b.activation_orders();
+        let (first, second) = match b.legal_actions()[..] {
+            [Action::Activate(x), Action::Activate(y), ..] => (x, y),
+            ref other => panic!("two units to activate: {other:?}"),
+        };
+        let mut listed = Vec::new();
+        orders.for_each_listed(first, |l, _| listed.push(l));
+        let mut of_second = Vec::new();
+        orders.for_each_listed(second, |l, _| of_second.push(l));
+        assert!(listed.len() > 1 && !of_second.is_empty());
+        assert!(listed.iter().all(|&l| !b.trusts(l)), "not in the state they were listed in");
+        let mut activated = b.clone();
+        activated.apply(Action::Activate(first)).unwrap();
+        for &l in &listed {
+            assert!(activated.trusts(l), "{:?} just after activating", l.action());
+            let (mut checked, mut trusted) = (activated.clone(), activated.clone());
+            let events = checked.apply(l.action()).unwrap();
+            let mut trusted_events = Vec::new();
+            trusted.apply_listed(l, &mut trusted_events).unwrap();
+            assert_eq!((checked, events), (trusted, trusted_events));
+        }
+        // Another unit's orders, the same unit activated elsewhere, or any later state: checked again.
+        assert!(of_second.iter().all(|&l| !activated.trusts(l)));
+        let mut elsewhere = b.clone();
+        elsewhere.apply(Action::EndActivations).unwrap();
+        assert!(listed.iter().all(|&l| !elsewhere.trusts(l)));
+        let mut later = activated.clone();
+        later.apply(Action::Hold).unwrap();
+        assert!(listed.iter().all(|&l| !later.trusts(l)));
+        let before = later.clone();
+        let refused = later.apply_listed(listed[listed.len() - 1], &mut Vec::new());
+        if refused.is_err() {
+            assert_eq!(later, before, "a refused stale proof changes nothing");
+        }
     }
 
     #[test]
