@@ -445,15 +445,24 @@ impl<'a> OrderJudge<'a> {
     /// The gain of `action` against holding, as [`order_value`] gives it.
     #[inline]
     pub fn value(&mut self, action: &Action, assessment: Option<&AttackAssessment>) -> f32 {
+        match *action {
+            Action::Hold | Action::Activate(_) | Action::EndActivations => 0.0,
+            Action::Move { to, facing } | Action::Advance { to, facing } => self.score(to, facing) - self.here,
+            // Most orders are moves: the attacks are valued apart, so that judging a move stays small.
+            _ => self.attack_order_value(action, assessment),
+        }
+    }
+
+    /// [`OrderJudge::value`] of an attacking order.
+    #[inline(never)]
+    fn attack_order_value(&mut self, action: &Action, assessment: Option<&AttackAssessment>) -> f32 {
         let (b, view, here, at) = (self.b, self.view, self.here, self.at);
         let attack = assessment.map_or(0.0, |a| view.attack_value(b, a));
         match *action {
-            Action::Hold => 0.0,
-            Action::Move { to, facing } | Action::Advance { to, facing } => self.score(to, facing) - here,
             Action::Fire { facing, .. } => attack + self.score(at, facing) - here,
             Action::MoveFire { to, facing, .. } => attack + self.score(to, facing) - here,
             Action::FireMove { .. } => attack + view.weights.fire_move,
-            Action::Activate(_) | Action::EndActivations => 0.0,
+            _ => 0.0,
         }
     }
 }
