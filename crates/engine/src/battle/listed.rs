@@ -63,6 +63,7 @@ impl Stamp {
     /// The stamp of the state reached from this one by activating `unit`: the same for every battle that does it
     /// from this state, as they are all in the same state then. A fresh one when this stamp is itself derived (no
     /// unit is activated from such a state, but the name must stay unique whatever happens).
+    #[inline]
     pub(crate) fn activating(self, unit: UnitId) -> Stamp {
         if self.0.is_multiple_of(STEP) && self.0 != 0 { Stamp(self.0 | (unit.0 as u64 + 1)) } else { Stamp::fresh() }
     }
