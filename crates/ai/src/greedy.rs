@@ -6,7 +6,6 @@ use crate::evaluate::{OrderJudge, View, Weights};
 use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Listed, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::borrow::Cow;
 
 /// Picks the action of greatest immediate value; ties are broken at random from its seed.
 #[derive(Clone, Debug)]
@@ -143,15 +142,21 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, 
 }
 
 /// The battle to judge `unit`'s orders on were it activated, with the bonus for activating it: the battle itself,
-/// or for a shaken unit a copy where the activation has rallied it (R4.1), so that its orders are judged as a
-/// steady unit's, and `rally`. (The orders themselves are the same: [`Battle::activation_orders`].)
-fn judged_as_activated(b: &Battle, unit: UnitId, rally: f32) -> (Cow<'_, Battle>, f32) {
+/// or for a shaken unit a copy (kept in `rallied`) where the activation has rallied it (R4.1), so that its orders
+/// are judged as a steady unit's, and `rally`. (The orders themselves are the same: [`Battle::activation_orders`].)
+/// A reference rather than a copy-on-write battle, which would copy a whole battle's room for every unit.
+fn judged_as_activated<'a>(
+    b: &'a Battle,
+    unit: UnitId,
+    rally: f32,
+    rallied: &'a mut Option<Battle>,
+) -> (&'a Battle, f32) {
     if b.unit(unit).shaken {
         let mut after = b.clone();
         after.apply(Action::Activate(unit)).expect("listed activations are legal");
-        (Cow::Owned(after), rally)
+        (rallied.insert(after), rally)
     } else {
-        (Cow::Borrowed(b), 0.0)
+        (b, 0.0)
     }
 }
 
@@ -173,9 +178,10 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Listed, f
             end = end.or(Some(activate).filter(|a| a.action() == Action::EndActivations));
             continue;
         };
-        let (judged_on, bonus) = judged_as_activated(b, unit, rally);
+        let mut rallied = None;
+        let (judged_on, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
         // Judged as they are listed, without a buffer between.
-        let (first, mut judge) = (p.judged.len(), OrderJudge::new(&judged_on, &view, unit));
+        let (first, mut judge) = (p.judged.len(), OrderJudge::new(judged_on, &view, unit));
         let judged = &mut p.judged;
         orders.for_each_listed(unit, |order, assessment| {
             judged.push((unit, order, judge.value(&order.action(), assessment.as_ref())))
@@ -200,8 +206,9 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
         orders.assessed_into(unit, &mut p.buffer);
-        let (judged, bonus) = judged_as_activated(b, unit, rally);
-        let mut judge = OrderJudge::new(&judged, &view, unit);
+        let mut rallied = None;
+        let (judged, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
+        let mut judge = OrderJudge::new(judged, &view, unit);
         scored.clear();
         scored.extend(
             p.buffer.iter().map(|(order, assessment)| (*order, judge.value(order, assessment.as_ref()) + bonus)),
