@@ -295,7 +295,7 @@ mod tests {
             trusted.apply_listed(l, &mut trusted_events).unwrap();
             assert_eq!((checked, events), (trusted, trusted_events));
         }
-        // Another unit's orders, the same unit activated elsewhere, or any later state: checked again.
+        // Another unit's orders, a state reached otherwise, or any later state: checked again.
         assert!(of_second.iter().all(|&l| !activated.trusts(l)));
         let mut elsewhere = b.clone();
         elsewhere.apply(Action::EndActivations).unwrap();
