@@ -424,11 +424,6 @@ impl<'a> OrderJudge<'a> {
         judge
     }
 
-    /// The unit's [`View::square_score`] where it stands.
-    pub fn here(&self) -> f32 {
-        self.here
-    }
-
     #[inline]
     fn score(&mut self, at: Square, facing: Dir) -> f32 {
         let scores = match self.last {
