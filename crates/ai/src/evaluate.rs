@@ -246,7 +246,9 @@ impl View {
     /// How good it is for `unit` to stand on `at` facing `facing`: objectives, cover, height, threats, flanks,
     /// guns kept out of charge range, and targets in its front arc.
     pub fn square_score(&self, b: &Battle, unit: UnitId, at: Square, facing: Dir) -> f32 {
-        self.scores(b, unit, Self::class(b, unit), at)[facing.index()]
+        let mut scores = [0.0; 4];
+        self.scores_into(b, unit, Self::class(b, unit), at, &mut scores);
+        scores[facing.index()]
     }
 
     /// All that a square's score knows of the unit: its arm, and whether it is shaken.
@@ -254,15 +256,18 @@ impl View {
         b.info(unit).arm as usize * 2 + b.unit(unit).shaken as usize
     }
 
-    /// [`View::square_score`] of each facing, remembered for the unit's `class`.
-    fn scores(&self, b: &Battle, unit: UnitId, class: usize, at: Square) -> [f32; 4] {
+    /// [`View::square_score`] of each facing into `out`, remembered for the unit's `class`.
+    ///
+    /// Written into the caller's place rather than returned: a returned array was stored a facing at a time and
+    /// at once read back whole to be copied, which the processor cannot forward from its pending stores.
+    fn scores_into(&self, b: &Battle, unit: UnitId, class: usize, at: Square, out: &mut [f32; 4]) {
         let mut scored = self.scored.borrow_mut();
         match scored.get(class, at) {
-            Some(scores) => scores,
+            Some(scores) => *out = scores,
             None => {
                 let scores = self.square_scores(b, unit, at);
                 scored.put(class, at, scores);
-                scores
+                *out = scores;
             }
         }
     }
@@ -397,7 +402,8 @@ pub fn order_value(
     assessment: Option<&AttackAssessment>,
 ) -> f32 {
     let at = b.unit(unit).at;
-    OrderJudge { b, view, unit, class: View::class(b, unit), at, here, last: None }.value(action, assessment)
+    let class = View::class(b, unit);
+    OrderJudge { b, view, unit, class, at, here, last_at: None, last: [0.0; 4] }.value(action, assessment)
 }
 
 /// The judge of one unit's orders, each valued as [`order_value`] values it: the unit's kind and its square's
@@ -411,30 +417,29 @@ pub struct OrderJudge<'a> {
     /// The unit's square, and its score there.
     at: Square,
     here: f32,
-    /// The square scored last, with its facings' scores.
-    last: Option<(Square, [f32; 4])>,
+    /// The square scored last (none yet), and its facings' scores: apart, not an `Option` of a pair, so that a
+    /// score is read back as it was written, one facing at a time.
+    last_at: Option<Square>,
+    last: [f32; 4],
 }
 
 impl<'a> OrderJudge<'a> {
     /// The judge of `unit`'s orders in `b`, from `view`.
     pub fn new(b: &'a Battle, view: &'a View, unit: UnitId) -> OrderJudge<'a> {
         let state = b.unit(unit);
-        let mut judge = OrderJudge { b, view, unit, class: View::class(b, unit), at: state.at, here: 0.0, last: None };
+        let class = View::class(b, unit);
+        let mut judge = OrderJudge { b, view, unit, class, at: state.at, here: 0.0, last_at: None, last: [0.0; 4] };
         judge.here = judge.score(state.at, state.facing);
         judge
     }
 
     #[inline]
     fn score(&mut self, at: Square, facing: Dir) -> f32 {
-        let scores = match self.last {
-            Some((square, scores)) if square == at => scores,
-            _ => {
-                let scores = self.view.scores(self.b, self.unit, self.class, at);
-                self.last = Some((at, scores));
-                scores
-            }
-        };
-        scores[facing.index()]
+        if self.last_at != Some(at) {
+            self.view.scores_into(self.b, self.unit, self.class, at, &mut self.last);
+            self.last_at = Some(at);
+        }
+        self.last[facing.index()]
     }
 
     /// The gain of `action` against holding, as [`order_value`] gives it.

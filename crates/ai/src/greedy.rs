@@ -184,7 +184,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Listed, f
         let (first, mut judge) = (p.judged.len(), OrderJudge::new(judged_on, &view, unit));
         let judged = &mut p.judged;
         orders.for_each_listed(unit, |order, assessment| {
-            judged.push((unit, order, judge.value(&order.action(), assessment.as_ref())))
+            judged.push((unit, order, judge.value(&order.action(), assessment)))
         });
         gains.push((activate, p.best_since(first).1 + bonus));
     }

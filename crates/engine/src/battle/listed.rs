@@ -149,7 +149,7 @@ impl<S: ScenarioRef> Battle<S> {
         out.assessments.clear();
         self.for_each_legal::<true>(|action, assessment| {
             out.actions.push(action);
-            out.assessments.push(assessment);
+            out.assessments.push(assessment.copied());
         });
     }
 
@@ -180,7 +180,7 @@ impl<S: ScenarioRef> Battle<S> {
 
 impl<S: ScenarioRef> ActivationOrders<'_, S> {
     /// As [`ActivationOrders::for_each`], each order with its proof for the state activating `unit` leads to.
-    pub fn for_each_listed(&self, unit: UnitId, mut visit: impl FnMut(Listed, Option<AttackAssessment>)) {
+    pub fn for_each_listed(&self, unit: UnitId, mut visit: impl FnMut(Listed, Option<&AttackAssessment>)) {
         let stamp = self.battle.stamp.activating(unit);
         self.for_each(unit, |action, assessment| visit(Listed { action, stamp }, assessment));
     }
