@@ -6,6 +6,7 @@ use crate::evaluate::{OrderJudge, View, Weights};
 use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Listed, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::ops::Range;
 
 /// Picks the action of greatest immediate value; ties are broken at random from its seed.
 #[derive(Clone, Debug)]
@@ -15,9 +16,9 @@ pub struct GreedyPlayer {
     buffer: Vec<(Action, Option<AttackAssessment>)>,
     /// Each side's judgement (the same for both unless a search plays one side differently).
     weights: [Weights; 2],
-    /// The orders of every unit judged for the last decision, each with its proof and its value (before the
-    /// tie-break), in the order judged.
-    judged: Vec<(UnitId, Listed, f32)>,
+    /// The orders judged for the last decision, each with its proof and its value (before the tie-break), in the
+    /// order judged: each unit's one after another.
+    judged: Vec<(Listed, f32)>,
     /// The orders of the unit chosen last as they were judged before it was activated, each with its proof for
     /// the state activating it leads to: when the next decision is in that state, they are not judged again
     /// (activating changes nothing they are judged on).
@@ -27,7 +28,16 @@ pub struct GreedyPlayer {
     views: [Option<View>; 2],
     /// Buffers reused from decision to decision: the legal actions, and the gain of each activation.
     legal: LegalActions,
-    gains: Vec<(Listed, f32)>,
+    gains: Vec<Activation>,
+}
+
+/// An activation the side may choose, with the gain of its unit's best order and where the unit's orders are in
+/// [`GreedyPlayer::judged`].
+#[derive(Clone, Debug)]
+struct Activation {
+    activate: Listed,
+    gain: f32,
+    orders: Range<usize>,
 }
 
 impl GreedyPlayer {
@@ -74,13 +84,14 @@ impl GreedyPlayer {
 
     /// The best of the orders judged from `first` on in `judged`, with its value and tie-break.
     fn best_since(&mut self, first: usize) -> (Option<Listed>, f32) {
-        pick_best(&mut self.rng, self.judged[first..].iter().map(|&(_, order, value)| (order, value)))
+        pick_best(&mut self.rng, self.judged[first..].iter().copied())
     }
 
-    /// Keeps the orders judged for `unit` for the decision that follows its activation.
-    fn remember_activation(&mut self, unit: UnitId) {
+    /// Keeps the orders judged for the unit chosen, at `orders` in `judged`, for the decision that follows its
+    /// activation.
+    fn remember_activation(&mut self, orders: Range<usize>) {
         self.activated.clear();
-        self.activated.extend(self.judged.iter().filter(|j| j.0 == unit).map(|&(_, order, value)| (order, value)));
+        self.activated.extend_from_slice(&self.judged[orders]);
     }
 }
 
@@ -115,7 +126,7 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, 
             let view = p.view(b, side);
             let mut judge = OrderJudge::new(b, &view, unit);
             for (i, order) in legal.iter().enumerate() {
-                p.judged.push((unit, order, judge.value(&order.action(), legal.assessment(i))));
+                p.judged.push((order, judge.value(&order.action(), legal.assessment(i))));
             }
             p.keep_view(side, view);
             p.legal = legal;
@@ -125,17 +136,22 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, 
             let ToAct::Side(side) = b.to_act() else { return b.vouch(Action::EndActivations) };
             let mut gains = std::mem::take(&mut p.gains);
             let end = activation_gains(p, b, &mut gains);
-            let mut best = (end, p.weights[side.index()].worth_activating);
-            for &(activate, gain) in &gains {
-                if gain > best.1 {
-                    best = (Some(activate), gain);
+            let mut best = (None, p.weights[side.index()].worth_activating);
+            for candidate in &gains {
+                if candidate.gain > best.1 {
+                    best = (Some(candidate), candidate.gain);
                 }
             }
+            let choice = match best.0 {
+                Some(candidate) => {
+                    let (activate, orders) = (candidate.activate, candidate.orders.clone());
+                    p.remember_activation(orders);
+                    Some(activate)
+                }
+                None => end,
+            };
             p.gains = gains;
-            if let Some(Action::Activate(unit)) = best.0.map(Listed::action) {
-                p.remember_activation(unit);
-            }
-            (best.0, Action::EndActivations)
+            (choice, Action::EndActivations)
         }
     };
     best.map_or_else(|| b.vouch(fallback), Ok)
@@ -162,7 +178,7 @@ fn judged_as_activated<'a>(
 
 /// For each unit the side may activate, its activation with the gain of its best order (rallying a shaken unit
 /// counts), into `gains` (cleared first); returns the listed end of the activations.
-fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Listed, f32)>) -> Option<Listed> {
+fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation>) -> Option<Listed> {
     gains.clear();
     let ToAct::Side(side) = b.to_act() else { return None };
     // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
@@ -183,10 +199,10 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<(Listed, f
         // Judged as they are listed, without a buffer between.
         let (first, mut judge) = (p.judged.len(), OrderJudge::new(judged_on, &view, unit));
         let judged = &mut p.judged;
-        orders.for_each_listed(unit, |order, assessment| {
-            judged.push((unit, order, judge.value(&order.action(), assessment)))
-        });
-        gains.push((activate, p.best_since(first).1 + bonus));
+        orders
+            .for_each_listed(unit, |order, assessment| judged.push((order, judge.value(&order.action(), assessment))));
+        let gain = p.best_since(first).1 + bonus;
+        gains.push(Activation { activate, gain, orders: first..p.judged.len() });
     }
     p.legal = legal;
     p.keep_view(side, view);
@@ -237,7 +253,7 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
             let mut gains = Vec::new();
             activation_gains(p, b, &mut gains);
             let ToAct::Side(side) = b.to_act() else { return Vec::new() };
-            let mut gains: Vec<(Action, f32)> = gains.into_iter().map(|(a, gain)| (a.action(), gain)).collect();
+            let mut gains: Vec<(Action, f32)> = gains.into_iter().map(|a| (a.activate.action(), a.gain)).collect();
             gains.push((Action::EndActivations, p.weights[side.index()].worth_activating));
             gains
         }
