@@ -29,6 +29,8 @@ pub struct GreedyPlayer {
     /// Buffers reused from decision to decision: the legal actions, and the gain of each activation.
     legal: LegalActions,
     gains: Vec<Activation>,
+    /// The tie-breaks of the orders a value is taken the best of ([`GreedyPlayer::best_value_since`]).
+    jitters: Vec<f32>,
 }
 
 /// An activation the side may choose, with the gain of its unit's best order and where the unit's orders are in
@@ -57,6 +59,7 @@ impl GreedyPlayer {
             views: [None, None],
             legal: LegalActions::new(),
             gains: Vec::new(),
+            jitters: Vec::new(),
         }
     }
 
@@ -85,6 +88,18 @@ impl GreedyPlayer {
     /// The best of the orders judged from `first` on in `judged`, with its value and tie-break.
     fn best_since(&mut self, first: usize) -> (Option<Listed>, f32) {
         pick_best(&mut self.rng, self.judged[first..].iter().copied())
+    }
+
+    /// The value of the best of the orders judged from `first` on, with its tie-break: [`GreedyPlayer::best_since`]'s
+    /// value, drawing the same tie-breaks. Drawn first and compared after: a loop that does both keeps the best value
+    /// in memory around the generator's refills, a chain of stores and loads as long as the orders.
+    fn best_value_since(&mut self, first: usize) -> f32 {
+        let orders = &self.judged[first..];
+        let rng = &mut self.rng;
+        self.jitters.clear();
+        self.jitters.extend(orders.iter().map(|_| rng.random_range(0.0..1e-3)));
+        let values = orders.iter().zip(&self.jitters).map(|(&(_, value), jitter)| value + jitter);
+        values.fold(f32::MIN, |best, v| if v > best { v } else { best })
     }
 
     /// Keeps the orders judged for the unit chosen, at `orders` in `judged`, for the decision that follows its
@@ -201,7 +216,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
         let judged = &mut p.judged;
         orders
             .for_each_listed(unit, |order, assessment| judged.push((order, judge.value(&order.action(), assessment))));
-        let gain = p.best_since(first).1 + bonus;
+        let gain = p.best_value_since(first) + bonus;
         gains.push(Activation { activate, gain, orders: first..p.judged.len() });
     }
     p.legal = legal;
