@@ -77,11 +77,12 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
                     Some(thinker) => thinker,
                     None => (wanted.clone(), pacw_ai::player(&crate::thinker::bounded(&wanted), seed)?),
                 };
-                let action = player.choose(&battle);
-                Some((action, (name, player)))
+                // With its proof for this battle, the live game's own state while the revision is unchanged.
+                let choice = player.choose_listed(&battle);
+                Some((choice, (name, player)))
             })
             .await;
-        let action = match chosen {
+        let choice = match chosen {
             Some(Some((a, player))) => {
                 thinker = Some(player);
                 a
@@ -115,7 +116,7 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
                 _ => return Ok(()), // the game changed meanwhile (an undo): think again
             }
             // Keep the flag set while applying: ensure_computer must not start a second task.
-            g.commit_action(&e, &mut st, action, true)
+            g.commit_action(&e, &mut st, choice?, true)
         })
         .await;
         match applied {
