@@ -43,7 +43,8 @@ pub trait Player {
 /// [`evaluate::fitted_value`]), `:w1` (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's
 /// weights), `:cevent` (each world decides chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to
 /// activate compared together with each of its N best orders), `:sZ` (stop early once the choice is settled, Z
-/// standard errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:lMS` (a bound on
+/// standard errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:vB` (the share of the
+/// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on
 /// the thinking time whatever the budget: [`MctsConfig::time_limit`]), as in `mcts:2000:t2` or
 /// `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
@@ -99,6 +100,8 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                         "2" => Leaf::Fitted,
                         _ => return None,
                     };
+                } else if let Some(v) = part.strip_prefix('v') {
+                    config.luck = v.parse().ok().filter(|v: &f32| (0.0..=2.0).contains(v))?;
                 } else if let Some(ms) = part.strip_prefix('l') {
                     config.time_limit =
                         Some(std::time::Duration::from_millis(ms.parse().ok().filter(|&m: &u64| m > 0)?));

@@ -23,7 +23,7 @@ mod worlds;
 use crate::Player;
 use crate::evaluate::{LEAF_FEATURES, Weights, evaluate, fitted_value, leaf_features};
 use crate::greedy::{GreedyPlayer, greedy_choice};
-use pacw_engine::{Action, Battle, Outcome, Side, ToAct};
+use pacw_engine::{Action, Battle, ChanceKind, Event, Outcome, Side, ToAct, attack};
 
 /// How long the search may think about each decision.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,6 +69,12 @@ pub struct MctsConfig {
     /// The search's own judgement of a decision: it ranks the candidates, makes the default choice and plays the
     /// search's side in the play-outs. The other side is played as `greedy` plays ([`Weights::GREEDY`]).
     pub weights: Weights,
+    /// How much of the play-outs' luck is taken out of their values (`:vB`; 0: none). Each attack's dice are
+    /// judged as they fall: the leaf value just after them, less its mean over every way they could have fallen
+    /// (R6.4, R7.1). That difference has mean zero whatever the position, so subtracting it leaves a play-out's
+    /// expected value unchanged and takes out the part of its spread the dice made (variance reduction, as
+    /// backgammon programs do in their rollouts).
+    pub luck: f32,
     /// A bound on the thinking time of a decision whatever the budget (`:lMS`): the search stops once it is past,
     /// after the play-out under way, and chooses from what it has seen (at least one play-out per candidate).
     /// A safety bound for servers: with it the choice may depend on the machine's speed.
@@ -90,6 +96,7 @@ impl Default for MctsConfig {
             chance: WorldChance::Sequential,
             orders_per_unit: 0,
             weights: Weights::GREEDY,
+            luck: 0.0,
             time_limit: None,
         }
     }
@@ -171,6 +178,8 @@ pub(super) struct Playout {
     leaf: Leaf,
     /// The leaf features of the battle's first position, from which [`Leaf::Fitted`] measures the change.
     start: [f32; LEAF_FEATURES],
+    /// The share of the measured luck taken out of a play-out's value ([`MctsConfig::luck`]).
+    luck: f32,
 }
 
 impl Playout {
@@ -183,11 +192,17 @@ impl Playout {
             ToAct::Side(side) => side,
             _ => root.active_side(),
         };
-        Playout { decisions: config.rollout_decisions, weights: side_weights(config, side), leaf: config.leaf, start }
+        Playout {
+            decisions: config.rollout_decisions,
+            weights: side_weights(config, side),
+            leaf: config.leaf,
+            start,
+            luck: config.luck,
+        }
     }
 
     /// Plays greedy decisions from a new leaf, chance decided by `chance`, then values the position for the first
-    /// side.
+    /// side, less the share [`MctsConfig::luck`] of the luck its attacks' dice brought.
     pub(super) fn value(
         &self,
         mut b: Battle,
@@ -196,12 +211,24 @@ impl Playout {
     ) -> f32 {
         let mut left = self.decisions;
         let mut events = Vec::new();
+        let mut luck = 0.0;
+        let mut attack_expected = None;
         loop {
             match b.to_act() {
                 ToAct::Over(_) => break,
-                ToAct::Chance(_) => {
+                ToAct::Chance(kind) => {
+                    if self.luck != 0.0 && kind == ChanceKind::ToHit {
+                        attack_expected = Some(self.attack_expectation(&b, &mut events));
+                    }
                     let o = chance(&b);
-                    b.apply_chance(o).expect("chance gives legal outcomes");
+                    events.clear();
+                    b.apply_chance_into(o, &mut events).expect("chance gives legal outcomes");
+                    if let Some(expected) = attack_expected
+                        && b.to_act() != ToAct::Chance(ChanceKind::HitResult)
+                    {
+                        luck += self.leaf_value(&b) - expected;
+                        attack_expected = None;
+                    }
                 }
                 ToAct::Side(_) if left == 0 => break,
                 ToAct::Side(_) => {
@@ -212,11 +239,40 @@ impl Playout {
                 }
             }
         }
+        self.leaf_value(&b) - self.luck * luck
+    }
+
+    /// How the search values a position for the first side.
+    fn leaf_value(&self, b: &Battle) -> f32 {
         match self.leaf {
-            Leaf::Material => evaluate(&b, false),
-            Leaf::Positional => evaluate(&b, true),
-            Leaf::Fitted => fitted_value(&b, &self.start),
+            Leaf::Material => evaluate(b, false),
+            Leaf::Positional => evaluate(b, true),
+            Leaf::Fitted => fitted_value(b, &self.start),
         }
+    }
+
+    /// The mean leaf value just after the dice of the attack whose to-hit die is to be rolled, over every way they
+    /// can fall (R6.4: the to-hit die decides only hit or miss; R7.1: a hit's own die).
+    fn attack_expectation(&self, b: &Battle, events: &mut Vec<Event>) -> f32 {
+        let (_, _, needed) = b.pending_attack().expect("a to-hit die is pending");
+        let roll = |b: &Battle, face: u8, events: &mut Vec<Event>| {
+            let mut after = b.clone();
+            events.clear();
+            after.apply_chance_into(Outcome::Die(face), events).expect("a die face is a legal outcome");
+            after
+        };
+        let hits = (1..=6u8).filter(|&face| attack::hits(face, needed)).count() as f32;
+        let mut expected = 0.0;
+        if hits < 6.0 {
+            let miss = roll(b, 1, events);
+            expected += (6.0 - hits) / 6.0 * self.leaf_value(&miss);
+        }
+        if hits > 0.0 {
+            let hit = roll(b, 6, events);
+            let results: f32 = (1..=6u8).map(|face| self.leaf_value(&roll(&hit, face, events))).sum();
+            expected += hits / 6.0 * results / 6.0;
+        }
+        expected
     }
 }
 
@@ -263,6 +319,44 @@ mod tests {
         let battle = game.battle().clone();
         assert!(battle.active_unit().is_none() && battle.legal_actions().len() > 2, "a choice of unit to activate");
         battle
+    }
+
+    /// The mean of `value` over every way the pending chance events can fall until a side acts, weighed by the
+    /// engine's own probabilities.
+    fn exact_mean(b: &Battle, value: &dyn Fn(&Battle) -> f32) -> f32 {
+        match b.to_act() {
+            ToAct::Chance(_) => b
+                .chance_outcomes()
+                .into_iter()
+                .map(|(o, p)| {
+                    let mut after = b.clone();
+                    after.apply_chance(o).unwrap();
+                    *p.numer() as f32 / *p.denom() as f32 * exact_mean(&after, value)
+                })
+                .sum(),
+            _ => value(b),
+        }
+    }
+
+    #[test]
+    fn the_luck_of_an_attack_is_measured_against_the_exact_mean_of_its_dice() {
+        // Greedy play from the first decision until an attack's to-hit die is pending.
+        let mut b = first_activation();
+        let mut greedy = GreedyPlayer::new(5);
+        while b.to_act() != ToAct::Chance(ChanceKind::ToHit) {
+            match b.to_act() {
+                ToAct::Side(_) => b.apply(greedy.choose(&b)).unwrap(),
+                _ => b.apply_chance(b.chance_outcomes()[0].0).unwrap(),
+            };
+        }
+        for leaf in [Leaf::Material, Leaf::Positional] {
+            let playout = Playout::new(&b, &MctsConfig { leaf, luck: 1.0, ..Default::default() });
+            let expected = playout.attack_expectation(&b, &mut Vec::new());
+            let exact = exact_mean(&b, &|after| playout.leaf_value(after));
+            assert!((expected - exact).abs() < 1e-5, "{leaf:?}: {expected} against the exact {exact}");
+            let before = playout.leaf_value(&b);
+            assert!((0.0..=1.0).contains(&expected) && expected != before, "the attack's dice can change the value");
+        }
     }
 
     #[test]
