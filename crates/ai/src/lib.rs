@@ -36,7 +36,8 @@ pub trait Player {
     }
 }
 
-/// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, and
+/// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, `mcts:gN` (N iterations on
+/// a battle of Meeting Engagement's size, scaled down for larger ones: [`Budget::Scaled`]), and
 /// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or
 /// `:rend`), `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree`
 /// (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation) or `:e2` (the fitted leaf value,
@@ -100,6 +101,8 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                         "2" => Leaf::Fitted,
                         _ => return None,
                     };
+                } else if let Some(g) = part.strip_prefix('g') {
+                    config.budget = Budget::Scaled(g.parse().ok().filter(|&n| n > 0)?);
                 } else if let Some(v) = part.strip_prefix('v') {
                     config.luck = v.parse().ok().filter(|v: &f32| (0.0..=2.0).contains(v))?;
                 } else if let Some(ms) = part.strip_prefix('l') {

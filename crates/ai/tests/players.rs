@@ -74,6 +74,8 @@ fn player_names_and_settings_are_checked() {
         "mcts:3200:p3:k12",
         "mcts:4000:s2",
         "mcts:soff",
+        "mcts:g25600:v1",
+        "mcts:v0.5",
     ] {
         assert!(is_player(good), "{good}");
     }
@@ -97,6 +99,11 @@ fn player_names_and_settings_are_checked() {
         "mcts:s",
         "mcts:s-1",
         "mcts:sometimes",
+        "mcts:g0",
+        "mcts:g",
+        "mcts:v-1",
+        "mcts:v3",
+        "mcts:vx",
     ] {
         assert!(!is_player(bad), "{bad}");
     }

@@ -32,7 +32,27 @@ pub enum Budget {
     Iterations(u32),
     /// A wall-clock time per decision: stronger on a fast machine, but not reproducible.
     Millis(u64),
+    /// Iterations a decision scaled to the battle's size, so that a game's thinking is about the same whatever the
+    /// battle (`mcts:gN`): N on a battle of Meeting Engagement's size (12 units, 6 turns), fewer on a larger one
+    /// ([`Budget::for_battle`]). Deterministic for a given seed, as [`Budget::Iterations`].
+    Scaled(u32),
 }
+
+impl Budget {
+    /// The budget for a decision in `battle`: [`Budget::Scaled`] becomes iterations in proportion to
+    /// `12^1.5 × 6 / (units^1.5 × turns)` — a game asks about units × turns decisions, and a play-out's cost grows
+    /// about as the square root of the units, fitted on the default's thinking on the shipped battles
+    /// (docs/findings.md) — and never fewer than [`MIN_SCALED_ITERATIONS`]. The other budgets are kept.
+    pub fn for_battle(self, battle: &Battle) -> Budget {
+        let Budget::Scaled(n) = self else { return self };
+        let size = |units: f64, turns: f64| units.powf(1.5) * turns;
+        let scale = size(12.0, 6.0) / size(battle.scenario().units.len() as f64, battle.turn_limit().max(1) as f64);
+        Budget::Iterations(((n as f64 * scale).round() as u32).max(MIN_SCALED_ITERATIONS.min(n)))
+    }
+}
+
+/// The fewest iterations a decision [`Budget::Scaled`] gives, however large the battle.
+pub const MIN_SCALED_ITERATIONS: u32 = 800;
 
 /// The search's settings.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -319,6 +339,25 @@ mod tests {
         let battle = game.battle().clone();
         assert!(battle.active_unit().is_none() && battle.legal_actions().len() > 2, "a choice of unit to activate");
         battle
+    }
+
+    #[test]
+    fn a_scaled_budget_gives_larger_battles_fewer_iterations_a_decision() {
+        let battle = |name: &str| {
+            let grand = ("antietam", "antietam.toml", include_str!("../../../../scenarios/antietam.toml"));
+            let shipped = pacw_engine::SHIPPED_SCENARIOS.iter().chain([&grand]);
+            let (_, file, text) = shipped.into_iter().find(|(n, ..)| *n == name).unwrap();
+            Battle::from_scenario(std::sync::Arc::new(pacw_engine::Scenario::parse(text, file).unwrap()))
+        };
+        let iterations = |file: &str, n| match Budget::Scaled(n).for_battle(&battle(file)) {
+            Budget::Iterations(i) => i,
+            other => panic!("{other:?} is not iterations"),
+        };
+        assert_eq!(iterations("meeting-engagement", 25600), 25600, "the reference size keeps its budget");
+        let (lane, heights) = (iterations("bloody-lane", 25600), iterations("maryes-heights", 25600));
+        assert!(heights < lane && lane < 25600, "more units and turns, fewer iterations: {lane}, {heights}");
+        assert_eq!(iterations("antietam", 25600), MIN_SCALED_ITERATIONS, "however large the battle, a floor");
+        assert_eq!(Budget::Iterations(7).for_battle(&battle("antietam")), Budget::Iterations(7));
     }
 
     /// The mean of `value` over every way the pending chance events can fall until a side acts, weighed by the

@@ -62,9 +62,10 @@ fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
     let started = Instant::now();
     let mut iterations = 0u32;
     let mut path = Vec::with_capacity(64);
+    let budget = config.budget.for_battle(root);
     loop {
-        match config.budget {
-            Budget::Iterations(n) if iterations >= n => break,
+        match budget {
+            Budget::Iterations(n) | Budget::Scaled(n) if iterations >= n => break,
             Budget::Millis(ms) if iterations > 0 && started.elapsed() >= Duration::from_millis(ms) => break,
             _ if iterations > 0 && config.time_limit.is_some_and(|limit| started.elapsed() >= limit) => break,
             _ => {}

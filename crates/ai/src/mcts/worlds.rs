@@ -50,8 +50,8 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
             *value = (v * 1e6).round() as i64;
         }
     };
-    let planned = match config.budget {
-        Budget::Iterations(n) => (n as usize / candidates.len()).max(1),
+    let planned = match config.budget.for_battle(root) {
+        Budget::Iterations(n) | Budget::Scaled(n) => (n as usize / candidates.len()).max(1),
         Budget::Millis(_) => usize::MAX,
     };
     let side_a = side == Side::A;
