@@ -36,18 +36,17 @@ pub trait Player {
     }
 }
 
-/// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, `mcts:gN` (N iterations on
-/// a battle of Meeting Engagement's size, scaled down for larger ones: [`Budget::Scaled`]), and
-/// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or
-/// `:rend`), `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree`
-/// (a UCB tree instead of common random worlds), `:e1` (positional leaf evaluation) or `:e2` (the fitted leaf value,
+/// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, `mcts:gN` (N
+/// iterations on a battle of Meeting Engagement's size, scaled down for larger ones: [`Budget::Scaled`]), and
+/// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or `:rend`),
+/// `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree` (a UCB tree
+/// instead of common random worlds), `:e1` (positional leaf evaluation) or `:e2` (the fitted leaf value,
 /// [`evaluate::fitted_value`]), `:w1` (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's
 /// weights), `:cevent` (each world decides chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to
-/// activate compared together with each of its N best orders), `:sZ` (stop early once the choice is settled, Z
-/// standard errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:vB` (the share of the
-/// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on
-/// the thinking time whatever the budget: [`MctsConfig::time_limit`]), as in `mcts:2000:t2` or
-/// `mcts:500ms:k4:r20:z1.5`.
+/// activate compared together with each of its N best orders), `:sZ` (stop early once the choice is settled, Z standard
+/// errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:vB` (the share of the
+/// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on the thinking time whatever
+/// the budget: [`MctsConfig::time_limit`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
 
 /// A player by name, seeded for determinism; `None` for an unknown name or bad settings.

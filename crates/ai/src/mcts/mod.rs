@@ -282,6 +282,7 @@ impl Playout {
             after
         };
         let hits = (1..=6u8).filter(|&face| attack::hits(face, needed)).count() as f32;
+        // A hit needs at least some number (R6.4), so a 1 stands for every miss and a 6 for every hit.
         let mut expected = 0.0;
         if hits < 6.0 {
             let miss = roll(b, 1, events);
