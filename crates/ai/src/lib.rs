@@ -14,7 +14,9 @@ mod mcts;
 mod random;
 
 pub use greedy::GreedyPlayer;
-pub use mcts::{Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MctsConfig, MctsPlayer, WorldChance};
+pub use mcts::{
+    Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MIN_SCALED_ITERATIONS, MctsConfig, MctsPlayer, WorldChance,
+};
 pub use random::RandomPlayer;
 
 use evaluate::Weights;
