@@ -42,6 +42,12 @@ test('every battle has a map preview; an upload is previewed, a bad one leaves S
   await page.setInputFiles('#upload', join(fixtures, 'skirmish.toml'));
   await page.locator('#detail h2', { hasText: 'Skirmish' }).waitFor();
   assert.equal(await page.locator('#detail-preview svg').count(), 1);
+  // A key nothing reads is named, with the key it likely means, and the file is still previewed.
+  const typo = join(mkdtempSync(join(tmpdir(), 'pacw-typo-')), 'typo.toml');
+  writeFileSync(typo, readFileSync(join(fixtures, 'skirmish.toml'), 'utf8').replace('facing = "N"', 'facng = "N"'));
+  await page.setInputFiles('#upload', typo);
+  await page.locator('#upload-warnings', { hasText: "unknown key 'facng' is ignored: did you mean 'facing'?" }).waitFor();
+  assert.equal(await page.locator('#start').isDisabled(), false, 'a key nothing reads does not refuse the file');
   const bad = join(mkdtempSync(join(tmpdir(), 'pacw-bad-')), 'bad.toml');
   writeFileSync(bad, readFileSync(join(fixtures, 'skirmish.toml'), 'utf8').replace('at = "b2"', 'at = "q9"'));
   await page.setInputFiles('#upload', bad);

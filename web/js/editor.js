@@ -242,6 +242,8 @@ class Editor {
       const reply = await api.check(await file.text(), file.name);
       if (!reply.ok) { this.say(`${file.name} has problems the editor cannot show on a board; fix them in a text editor first: ${reply.message}`); return; }
       this.replace(fromView(reply.scenario, this.defaults));
+      const dropped = (reply.warnings || []).map((w) => `line ${w.line}: ${w.message}`);
+      if (dropped.length) this.say(`${file.name} is open. Keys nothing reads were left out — ${dropped.join('; ')}`);
     });
     return h('div', { class: 'start-row' },
       h('div', { class: 'new-row' }, width, ' × ', height, ' ', h('button', { type: 'button', id: 'new-board', onclick: fresh }, 'New board')),

@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { previewBoard } from './board.js';
 import { exportText, forget, importText, mainRole, remember, rememberCreated, remembered, setSetting } from './games.js';
-import { copyText, h, sideTag, when, withRuleLinks } from './util.js';
+import { copyText, h, sideTag, warningLines, when, withRuleLinks } from './util.js';
 
 const MODES = [
   ['computer', 'Against the computer', 'You against the computer: choose your side and the computer player.'],
@@ -87,6 +87,7 @@ class Lobby {
     }
     this.detail = h('div', { class: 'panel detail', id: 'detail' });
     this.uploadProblems = h('div', { class: 'error', id: 'upload-problems' });
+    this.uploadWarnings = h('div', { class: 'warning', id: 'upload-warnings' });
     const upload = h('input', { type: 'file', accept: '.toml,text/plain', 'aria-label': 'Scenario file', id: 'upload' });
     upload.addEventListener('change', () => this.upload(upload.files[0]));
     this.saveProblems = h('div', { class: 'error', id: 'save-problems' });
@@ -94,7 +95,7 @@ class Lobby {
     openSave.addEventListener('change', () => this.openSave(openSave.files[0]));
     const choose = h('div', { class: 'panel choose' }, h('h2', {}, 'Choose a battle'), this.cards,
       h('p', { class: 'make-battle' }, h('a', { href: '/editor', id: 'open-editor', class: 'button' }, 'Make your own battle'), ' in the editor: paint the map, set out the troops, play it.'),
-      h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems,
+      h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems, this.uploadWarnings,
       h('p', {}, 'Or open a save (from a finished game, ', h('code', {}, 'pacw play --save'), ' or ', h('code', {}, 'pacw simulate --save-games'), '): ', openSave), this.saveProblems);
     this.gamesPanel = h('div', { class: 'panel games-panel', id: 'your-games' });
     // Four blocks that the stylesheet places: two columns on a wide screen; one, with Start near the top, on a phone.
@@ -109,6 +110,7 @@ class Lobby {
   choose(chosen) {
     this.chosen = chosen;
     this.uploadProblems.textContent = '';
+    this.uploadWarnings.textContent = '';
     this.showDetail();
   }
 
@@ -129,6 +131,7 @@ class Lobby {
 
   async upload(file) {
     this.uploadProblems.textContent = '';
+    this.uploadWarnings.textContent = '';
     if (!file) return;
     const text = await file.text();
     try {
@@ -138,9 +141,11 @@ class Lobby {
         this.chosen = null;
         this.showDetail();
         this.uploadProblems.textContent = reply.message;
+        this.uploadWarnings.textContent = warningLines(reply);
         return;
       }
       this.choose({ kind: 'upload', name: file.name, text, scenario: reply.scenario });
+      this.uploadWarnings.textContent = warningLines(reply);
     } catch (e) {
       this.chosen = null;
       this.showDetail();

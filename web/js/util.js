@@ -74,3 +74,8 @@ export async function copyText(text) {
     return Boolean(ok);
   }
 }
+
+/// A scenario check's warnings (keys nothing reads), one line each as `pacw check` prints them.
+export function warningLines(reply) {
+  return (reply.warnings || []).map((w) => `${reply.file}:${w.line}:${w.column}: warning: ${w.message}`).join('\n');
+}

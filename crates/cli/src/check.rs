@@ -21,40 +21,53 @@ fn problem_json(line: Option<usize>, column: Option<usize>, message: &str) -> Va
     json!({ "line": line, "column": column, "message": message, "rule": cited_rule(message) })
 }
 
-/// Checks every file; prints each one's problems, or "ok". Exit 1 if any is bad.
+/// The keys of a scenario text that nothing reads, as JSON; and printed to standard error as warnings unless
+/// `as_json` (`file:line:column: warning: ...`).
+fn warn_of_ignored_keys(text: &str, name: &str, as_json: bool) -> Vec<Value> {
+    let ignored = Scenario::ignored_keys(text);
+    for p in ignored.iter().filter(|_| !as_json) {
+        match (p.line, p.column) {
+            (Some(l), Some(c)) => eprintln!("{name}:{l}:{c}: warning: {}", p.message),
+            _ => eprintln!("{name}: warning: {}", p.message),
+        }
+    }
+    ignored.iter().map(|p| problem_json(p.line, p.column, &p.message)).collect()
+}
+
+/// Checks every file; prints each one's problems, or "ok", and warns of keys nothing reads. Exit 1 if any is bad.
 pub fn run(files: &[String], as_json: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let mut all_ok = true;
     let mut report = Vec::new();
     for file in files {
-        let (problems, shown, name) = match scenario_text(file) {
-            Err(e) => (vec![problem_json(None, None, &format!("{e:#}"))], format!("{e:#}"), file.clone()),
-            Ok((text, name)) => match Scenario::parse(&text, &name) {
-                Ok(s) => {
-                    if !as_json {
-                        writeln!(
-                            out,
-                            "{name}: ok ({}, {}×{}, {} units)",
-                            s.name,
-                            s.map.width(),
-                            s.map.height(),
-                            s.units.len()
-                        )?;
-                    }
-                    report.push(json!({ "file": name, "ok": true, "problems": [] }));
-                    continue;
+        let (text, name) = match scenario_text(file) {
+            Ok(found) => found,
+            Err(e) => {
+                all_ok = false;
+                if !as_json {
+                    eprintln!("{e:#}");
                 }
-                Err(e) => {
-                    let problems = e.problems.iter().map(|p| problem_json(p.line, p.column, &p.message)).collect();
-                    (problems, e.to_string(), name)
-                }
-            },
+                let problems = [problem_json(None, None, &format!("{e:#}"))];
+                report.push(json!({ "file": file, "ok": false, "problems": problems, "warnings": [] }));
+                continue;
+            }
         };
-        all_ok = false;
-        if !as_json {
-            eprintln!("{shown}");
+        let parsed = Scenario::parse(&text, &name);
+        match (&parsed, as_json) {
+            (Ok(s), false) => {
+                let size = format!("{}×{}, {} units", s.map.width(), s.map.height(), s.units.len());
+                writeln!(out, "{name}: ok ({}, {size})", s.name)?;
+            }
+            (Err(e), false) => eprintln!("{e}"),
+            (_, true) => {}
         }
-        report.push(json!({ "file": name, "ok": false, "problems": problems }));
+        let warnings = warn_of_ignored_keys(&text, &name, as_json);
+        let problems: Vec<Value> = match &parsed {
+            Ok(_) => Vec::new(),
+            Err(e) => e.problems.iter().map(|p| problem_json(p.line, p.column, &p.message)).collect(),
+        };
+        all_ok &= parsed.is_ok();
+        report.push(json!({ "file": name, "ok": parsed.is_ok(), "problems": problems, "warnings": warnings }));
     }
     if as_json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
@@ -66,6 +79,7 @@ pub fn run(files: &[String], as_json: bool) -> Result<ExitCode> {
 pub fn show(arg: &str, as_json: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let (text, name) = scenario_text(arg)?;
+    warn_of_ignored_keys(&text, &name, false);
     let scenario = match Scenario::parse(&text, &name) {
         Ok(s) => s,
         Err(e) => {

@@ -39,6 +39,37 @@ fn check_accepts_every_shipped_scenario() {
     let out = pacw(&args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).matches(": ok").count(), files.len());
+    assert!(!text(&out.stderr).contains("warning"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn check_warns_of_a_misspelt_key_and_names_the_key_it_means() {
+    let dir = temp_dir("check-ignored");
+    let good = pacw_engine::DEFAULT_SCENARIO.replacen("quality = ", "qualty = ", 1);
+    let line = good.lines().position(|l| l.starts_with("qualty")).unwrap() + 1;
+    let file = dir.join("typo.toml");
+    std::fs::write(&file, &good).unwrap();
+    let out = pacw(&["check", file.to_str().unwrap()], "");
+    assert!(out.status.success(), "a key nothing reads does not make the file bad: {}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let expected = format!(":{line}:1: warning: unit ");
+    assert!(
+        err.contains(&expected) && err.contains("unknown key 'qualty' is ignored: did you mean 'quality'?"),
+        "{err}"
+    );
+    // A misspelt required key: the error says what is missing, the warning what was written instead.
+    let bad = dir.join("turn.toml");
+    std::fs::write(&bad, pacw_engine::DEFAULT_SCENARIO.replacen("turns = ", "turn = ", 1)).unwrap();
+    let json = pacw(&["check", "--json", bad.to_str().unwrap()], "");
+    assert_eq!(json.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v[0]["ok"], false);
+    let warning = v[0]["warnings"][0]["message"].as_str().unwrap();
+    assert_eq!(warning, "the scenario: unknown key 'turn' is ignored: did you mean 'turns'?");
+    assert_eq!(
+        v[0]["warnings"][0]["line"],
+        1 + pacw_engine::DEFAULT_SCENARIO.lines().position(|l| l.starts_with("turns")).unwrap()
+    );
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub use game::{Game, SaveError, SaveFile};
 pub use geometry::{Dir, Square};
 pub use map::{Map, Terrain};
 pub use options::{BlockedRetreat, Initiative, Options};
-pub use scenario::{Scenario, ScenarioError};
+pub use scenario::{Problem, Scenario, ScenarioError};
 pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
 
 /// The default scenario, a small symmetric meeting engagement, embedded in the library.

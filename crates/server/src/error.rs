@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use pacw_engine::{Illegal, ScenarioError};
+use pacw_engine::{Illegal, Problem, ScenarioError};
 use serde::Serialize;
 
 /// One problem of a scenario, with its place in the text where known (as `pacw check` reports it).
@@ -25,7 +25,12 @@ pub struct ProblemView {
 
 /// The problems of a scenario error, one per entry.
 pub fn problems(e: &ScenarioError) -> Vec<ProblemView> {
-    e.problems
+    problem_views(&e.problems)
+}
+
+/// Problems as the API shows them, one per entry.
+pub fn problem_views(problems: &[Problem]) -> Vec<ProblemView> {
+    problems
         .iter()
         .map(|p| ProblemView {
             line: p.line,

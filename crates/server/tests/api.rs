@@ -56,6 +56,18 @@ async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
     let p = p.unwrap_or_else(|| panic!("no problem about two units on c2: {c}"));
     assert_eq!((p["square"].as_str(), p["unit"].as_u64()), (Some("c2"), Some(1)), "{c}");
     assert!(c["problems"].as_array().unwrap().iter().all(|p| p.get("square").is_none_or(|s| s.is_string())));
+    assert_eq!(c["warnings"], json!([]), "a file without stray keys has no warnings");
+
+    // A misspelt optional key is not an error, but it is named, with the key it is nearest to and its unit.
+    let typo = pacw_engine::DEFAULT_SCENARIO.replacen("quality = ", "qualty = ", 1);
+    let (_, c) = api.post("/api/scenarios/check", json!({"text": typo})).await;
+    assert_eq!(c["ok"], true, "{c}");
+    let w = &c["warnings"][0];
+    assert!(
+        w["message"].as_str().unwrap().ends_with("unknown key 'qualty' is ignored: did you mean 'quality'?"),
+        "{c}"
+    );
+    assert!(w["line"].is_u64() && w["unit"].is_u64(), "{c}");
 
     // An uploaded copy of a shipped scenario is accepted.
     let text = pacw_engine::DEFAULT_SCENARIO;

@@ -4,6 +4,7 @@
 //! [`Scenario::synthetic`], which checks what it is given; the battle then trusts it.
 
 mod counter;
+mod ignored;
 mod parse;
 
 pub use counter::CounterColour;

@@ -51,7 +51,7 @@ impl fmt::Display for ScenarioError {
 }
 
 #[derive(Deserialize)]
-struct RawScenario {
+pub(super) struct RawScenario {
     name: Option<Spanned<String>>,
     description: Option<String>,
     turns: Option<Spanned<i64>>,
@@ -67,7 +67,7 @@ struct RawScenario {
 }
 
 #[derive(Deserialize)]
-struct RawMap {
+pub(super) struct RawMap {
     terrain: Option<Spanned<String>>,
     elevation: Option<Spanned<String>>,
     roads: Option<Spanned<String>>,
@@ -76,7 +76,7 @@ struct RawMap {
 }
 
 #[derive(Deserialize)]
-struct RawSide {
+pub(super) struct RawSide {
     id: Option<Spanned<String>>,
     name: Option<String>,
     home: Option<Spanned<String>>,
@@ -86,7 +86,7 @@ struct RawSide {
 }
 
 #[derive(Deserialize)]
-struct RawUnit {
+pub(super) struct RawUnit {
     side: Option<Spanned<String>>,
     name: Option<String>,
     arm: Option<Spanned<String>>,
@@ -96,7 +96,7 @@ struct RawUnit {
 }
 
 #[derive(Deserialize)]
-struct RawObjective {
+pub(super) struct RawObjective {
     at: Option<Spanned<String>>,
     points: Option<Spanned<i64>>,
     holder: Option<Spanned<String>>,
@@ -131,7 +131,7 @@ impl Report<'_> {
 
 /// The line and column (from 1, in characters) of a byte offset. An offset inside a character (from a string with
 /// escapes, whose value is shorter than its literal) counts as that character's start: never a panic.
-fn line_col(source: &str, offset: usize) -> (usize, usize) {
+pub(super) fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let mut at = offset.min(source.len());
     while !source.is_char_boundary(at) {
         at -= 1;

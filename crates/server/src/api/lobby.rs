@@ -2,7 +2,7 @@
 //! uploaded scenario, creating a game and listing the games.
 
 use super::{AppState, Body, blocking};
-use crate::error::{ApiError, ApiResult, ProblemView, problems};
+use crate::error::{ApiError, ApiResult, ProblemView, problem_views, problems};
 use crate::session::{CreateGame, GameListItem, shipped};
 use crate::view::{ScenarioView, scenario_view};
 use axum::Json;
@@ -99,11 +99,15 @@ pub struct CheckReply {
     pub message: String,
     /// The checked scenario, when ok.
     pub scenario: Option<ScenarioView>,
+    /// Keys of the text that nothing reads (outside `[options]`), whether or not it is ok: not errors, but each
+    /// perhaps a misspelling, with the key it is nearest to.
+    pub warnings: Vec<ProblemView>,
 }
 
 /// `POST /api/scenarios/check`: checks a scenario text without creating a game (always 200; see `ok`).
 pub async fn check(Body(req): Body<CheckRequest>) -> Json<CheckReply> {
     let file = req.file.unwrap_or_else(|| "uploaded.toml".to_string());
+    let warnings = problem_views(&Scenario::ignored_keys(&req.text));
     Json(match Scenario::parse(&req.text, &file) {
         Ok(s) => CheckReply {
             ok: true,
@@ -111,8 +115,11 @@ pub async fn check(Body(req): Body<CheckRequest>) -> Json<CheckReply> {
             message: String::new(),
             scenario: Some(scenario_view(&file, &s)),
             file,
+            warnings,
         },
-        Err(e) => CheckReply { ok: false, problems: problems(&e), message: e.to_string(), scenario: None, file },
+        Err(e) => {
+            CheckReply { ok: false, problems: problems(&e), message: e.to_string(), scenario: None, file, warnings }
+        }
     })
 }
 
