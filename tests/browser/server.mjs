@@ -1,7 +1,7 @@
 // Starts a pacw server for a test on a free port with an empty data directory, and Debian's headless Chromium.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +11,12 @@ import { chromium } from 'playwright-core';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const screenshots = join(root, 'target', 'browser-screenshots');
 
-/// Runs `pacw serve` on 127.0.0.1 (any free port) with a fresh data directory; resolves with { url, stop, restart }.
-/// `restart` stops it and starts it again on the same port and data, as after an upgrade or a crash.
 /// The pacw binary the tests run.
 export const binary = process.env.PACW_BIN || join(root, 'target', 'debug', 'pacw');
 
+/// Runs `pacw serve` on 127.0.0.1 (any free port) with a fresh data directory; resolves with
+/// { url, stop, restart, remove }. `restart` stops it and starts it again on the same port and data, as after an
+/// upgrade or a crash; `remove` stops it and deletes its data.
 export async function startServer() {
   const data = mkdtempSync(join(tmpdir(), 'pacw-browser-'));
   let child = null;
@@ -47,7 +48,12 @@ export async function startServer() {
     await stop();
     await spawnOn(new URL(url).host);
   };
-  return { url, stop, restart };
+  // Stops the server for good and removes its data folder.
+  const remove = async () => {
+    await stop();
+    rmSync(data, { recursive: true, force: true });
+  };
+  return { url, stop, restart, remove };
 }
 
 /// Debian's Chromium, headless, with a fresh profile and no background networking.
@@ -75,7 +81,7 @@ export function serverAndBrowser() {
   });
   after(async () => {
     await env.browser?.close();
-    env.server?.stop();
+    await env.server?.remove();
   });
   return env;
 }

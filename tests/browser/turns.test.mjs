@@ -100,7 +100,7 @@ test('after a server restart an open page says it is reconnecting, then follows 
     assert.deepEqual(page.errors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(e)), []);
     await page.context().close();
   } finally {
-    server.stop();
+    await server.remove();
   }
 });
 

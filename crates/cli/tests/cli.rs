@@ -1,7 +1,7 @@
 //! End-to-end tests of the `pacw` binary: check, show, play, save, load and replay.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn pacw(args: &[&str], stdin: &str) -> Output {
@@ -20,10 +20,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pacw-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory, removed with everything in it when dropped.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("pacw-cli-{name}-")).tempdir().unwrap()
 }
 
 fn repo(path: &str) -> String {
@@ -44,7 +43,8 @@ fn check_accepts_every_shipped_scenario() {
 
 #[test]
 fn check_warns_of_a_misspelt_key_and_names_the_key_it_means() {
-    let dir = temp_dir("check-ignored");
+    let scratch = temp_dir("check-ignored");
+    let dir = scratch.path().to_path_buf();
     let good = pacw_engine::DEFAULT_SCENARIO.replacen("quality = ", "qualty = ", 1);
     let line = good.lines().position(|l| l.starts_with("qualty")).unwrap() + 1;
     let file = dir.join("typo.toml");
@@ -74,7 +74,8 @@ fn check_warns_of_a_misspelt_key_and_names_the_key_it_means() {
 
 #[test]
 fn check_reports_every_mistake_with_line_and_column() {
-    let dir = temp_dir("check");
+    let scratch = temp_dir("check");
+    let dir = scratch.path().to_path_buf();
     let bad = dir.join("bad.toml");
     std::fs::write(
         &bad,
@@ -150,7 +151,8 @@ fn show_draws_the_board_with_units() {
 
 #[test]
 fn a_whole_game_is_played_saved_and_replayed_identically() {
-    let dir = temp_dir("play");
+    let scratch = temp_dir("play");
+    let dir = scratch.path().to_path_buf();
     let save = dir.join("game.json");
     // Always the first listed choice: activate a unit, then hold, until the turn limit.
     let input = "1\n".repeat(5000);
@@ -170,7 +172,8 @@ fn a_whole_game_is_played_saved_and_replayed_identically() {
 
 #[test]
 fn a_saved_game_continues_where_it_stopped() {
-    let dir = temp_dir("resume");
+    let scratch = temp_dir("resume");
+    let dir = scratch.path().to_path_buf();
     let save = dir.join("game.json");
     let out = pacw(&["play", "--seed", "5", "--save", save.to_str().unwrap()], "1\n1\nq\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -185,7 +188,8 @@ fn a_saved_game_continues_where_it_stopped() {
 
 #[test]
 fn a_damaged_or_altered_save_gets_a_clear_message() {
-    let dir = temp_dir("damaged");
+    let scratch = temp_dir("damaged");
+    let dir = scratch.path().to_path_buf();
     let save = dir.join("game.json");
     pacw(&["play", "--seed", "9", "--save", save.to_str().unwrap()], &"1\n".repeat(40));
     let good = std::fs::read_to_string(&save).unwrap();
@@ -246,7 +250,8 @@ fn perft_counts_paths_divides_them_and_starts_from_a_save() {
     assert!(text(&text_out.stdout).contains("Bloody Lane, depth 2:"), "{}", text(&text_out.stdout));
 
     // From a save: the walk starts where the game stopped (a unit is to be chosen, not a card).
-    let dir = temp_dir("perft");
+    let scratch = temp_dir("perft");
+    let dir = scratch.path().to_path_buf();
     let save = dir.join("game.json");
     let out = pacw(&["play", "--seed", "5", "--save", save.to_str().unwrap()], "1\nq\n");
     assert!(out.status.success(), "{}", text(&out.stderr));

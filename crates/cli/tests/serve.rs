@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -40,14 +40,16 @@ async fn call(req: reqwest::RequestBuilder) -> (u16, Value) {
     (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
 }
 
-fn data_dir() -> PathBuf {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-    std::env::temp_dir().join(format!("pacw-serve-test-{}-{nanos}", std::process::id()))
+/// A fresh directory, removed with everything in it when dropped: the server's data folder is `data` inside it,
+/// not made yet (the server makes it).
+fn data_dir() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("pacw-serve-test-").tempdir().unwrap()
 }
 
 #[tokio::test]
 async fn pacw_serve_killed_with_sigkill_keeps_every_acknowledged_action() {
-    let dir = data_dir();
+    let scratch = data_dir();
+    let dir = scratch.path().join("data");
     let http = reqwest::Client::new();
     let (mut server, base) = serve(&dir, 60_000);
     assert!(dir.join("pacw.sqlite3").exists(), "the data directory and database are created on first start");
@@ -111,7 +113,8 @@ async fn pacw_serve_killed_with_sigkill_keeps_every_acknowledged_action() {
 
 #[tokio::test]
 async fn pacw_games_lists_a_data_folder_with_its_links_and_saves_every_game() {
-    let dir = data_dir();
+    let scratch = data_dir();
+    let dir = scratch.path().join("data");
     let http = reqwest::Client::new();
     let (server, base) = serve(&dir, 0);
     let (s, created) =
@@ -154,7 +157,8 @@ async fn pacw_games_lists_a_data_folder_with_its_links_and_saves_every_game() {
 
 #[test]
 fn pacw_serve_on_a_damaged_database_names_the_file_keeps_it_and_says_the_way_out() {
-    let dir = data_dir();
+    let scratch = data_dir();
+    let dir = scratch.path().join("data");
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("pacw.sqlite3");
     std::fs::write(&db, vec![0x5a; 8192]).unwrap();

@@ -3,7 +3,6 @@
 //! `pacw sensitivity` and `pacw balance`.
 
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn pacw(args: &[&str]) -> Output {
@@ -20,10 +19,10 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pacw-simulate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh directory, removed with everything in it when dropped; the tests' own directory is `run` inside it,
+/// not made yet (pacw makes it).
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("pacw-simulate-{name}-")).tempdir().unwrap()
 }
 
 #[test]
@@ -86,7 +85,8 @@ fn compare_gives_variants_side_by_side_with_tested_differences() {
 
 #[test]
 fn a_range_and_a_second_compare_make_a_grid_with_a_sweep_chart() {
-    let dir = temp_dir("grid");
+    let scratch = temp_dir("grid");
+    let dir = scratch.path().join("run");
     let d = dir.to_string_lossy().into_owned();
     let args = [
         "simulate",
@@ -116,7 +116,8 @@ fn a_range_and_a_second_compare_make_a_grid_with_a_sweep_chart() {
 
 #[test]
 fn shards_merge_into_exactly_the_unsharded_report() {
-    let dir = temp_dir("shards");
+    let scratch = temp_dir("shards");
+    let dir = scratch.path().join("run");
     let base = ["simulate", "bloody-lane", "--games", "10", "--seed", "4", "--compare", "to_hit=4,5"];
     let mut whole = json(&[&base[..], &["--json"]].concat());
     let mut shards = Vec::new();
@@ -148,7 +149,8 @@ fn shards_merge_into_exactly_the_unsharded_report() {
 
 #[test]
 fn saved_games_open_in_replay_and_games_csv_names_them() {
-    let dir = temp_dir("saves");
+    let scratch = temp_dir("saves");
+    let dir = scratch.path().join("run");
     let (saves, report) = (dir.join("saves"), dir.join("report"));
     let out = pacw(&[
         "simulate",
@@ -177,7 +179,8 @@ fn saved_games_open_in_replay_and_games_csv_names_them() {
 
 #[test]
 fn a_variant_file_applies_to_every_scenario_and_the_report_names_it() {
-    let dir = temp_dir("variant");
+    let scratch = temp_dir("variant");
+    let dir = scratch.path().join("run");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("no-cover.toml");
     std::fs::write(
@@ -244,7 +247,8 @@ fn sensitivity_ranks_every_change_of_the_ten_numbers() {
 
 #[test]
 fn balance_writes_the_scenario_with_only_its_numbers_changed() {
-    let dir = temp_dir("balance");
+    let scratch = temp_dir("balance");
+    let dir = scratch.path().join("run");
     std::fs::create_dir_all(&dir).unwrap();
     let out_file = dir.join("balanced.toml");
     let out = pacw(&[
@@ -293,7 +297,8 @@ fn fixed_sides_keeps_the_first_player_on_the_first_side() {
 
 #[test]
 fn out_writes_json_csv_charts_and_an_html_report_that_shows_them() {
-    let dir = temp_dir("out");
+    let scratch = temp_dir("out");
+    let dir = scratch.path().join("run");
     let d = dir.to_string_lossy().into_owned();
     let out = pacw(&["simulate", "meeting-engagement", "--games", "20", "--compare", "to_hit=4,5", "--out", &d]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -345,7 +350,8 @@ fn bad_usage_exits_2_with_a_clear_message() {
 
 #[test]
 fn a_report_that_cannot_be_written_exits_1() {
-    let dir = temp_dir("blocked");
+    let scratch = temp_dir("blocked");
+    let dir = scratch.path().join("run");
     std::fs::write(&dir, "a file, not a folder").unwrap();
     let out = pacw(&["simulate", "meeting-engagement", "--games", "4", "--out", &dir.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));

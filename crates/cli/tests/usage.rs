@@ -3,7 +3,7 @@
 //! keep their players, and the examples of `--help` and the README work as printed.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn bin() -> &'static str {
@@ -31,11 +31,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pacw-usage-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory, removed with everything in it when dropped.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("pacw-usage-{name}-")).tempdir().unwrap()
 }
 
 /// Runs pacw with its output read only up to the first line, then the pipe closed (as `| head -1` does).
@@ -59,7 +57,8 @@ fn first_line_only(args: &[&str], stdin: &str) -> (Option<i32>, String) {
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_exit_0() {
-    let dir = temp_dir("pipe");
+    let scratch = temp_dir("pipe");
+    let dir = scratch.path().to_path_buf();
     let save = dir.join("long.json");
     let out =
         pacw(&["play", "meeting-engagement", "--seed", "5", "--save", save.to_str().unwrap()], &"2\n1\n".repeat(2000));
@@ -118,7 +117,8 @@ fn the_same_mistake_has_the_same_exit_code_in_every_subcommand() {
 
 #[test]
 fn causes_are_printed_once_and_no_rust_debug_text_reaches_a_person() {
-    let dir = temp_dir("causes");
+    let scratch = temp_dir("causes");
+    let dir = scratch.path().to_path_buf();
     let file = dir.join("file");
     std::fs::write(&file, "x").unwrap();
     // --out on a file: the folder cannot be made.
@@ -145,7 +145,8 @@ fn causes_are_printed_once_and_no_rust_debug_text_reaches_a_person() {
 
 #[test]
 fn check_json_gives_line_column_and_rule_as_fields() {
-    let dir = temp_dir("json");
+    let scratch = temp_dir("json");
+    let dir = scratch.path().to_path_buf();
     let bad = dir.join("bad.toml");
     let text_ =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/meeting-engagement.toml"))
@@ -162,7 +163,8 @@ fn check_json_gives_line_column_and_rule_as_fields() {
 
 #[test]
 fn a_save_keeps_its_players_and_set_or_side_out_of_place_are_refused() {
-    let dir = temp_dir("players");
+    let scratch = temp_dir("players");
+    let dir = scratch.path().to_path_buf();
     let save = dir.join("g.json");
     let s = save.to_str().unwrap();
     let out =
@@ -205,7 +207,8 @@ fn the_terminal_game_labels_charges_shows_odds_asks_the_facing_undoes_and_keeps_
 
 #[test]
 fn odds_can_be_asked_in_a_saved_position_and_replay_lists_the_legal_actions() {
-    let dir = temp_dir("odds-load");
+    let scratch = temp_dir("odds-load");
+    let dir = scratch.path().to_path_buf();
     let save = dir.join("g.json");
     let s = save.to_str().unwrap();
     assert!(pacw(&["play", "maryes-heights", "--seed", "1", "--save", s], "q\n").status.success());
@@ -291,7 +294,8 @@ fn run_example(dir: &Path, line: &str) -> Option<(bool, String)> {
 
 #[test]
 fn the_examples_of_help_and_the_readme_work_as_printed() {
-    let dir = temp_dir("examples");
+    let scratch = temp_dir("examples");
+    let dir = scratch.path().to_path_buf();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     // The README's commands run from the repository's own files.
     for entry in ["scenarios", "variants"] {
