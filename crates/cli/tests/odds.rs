@@ -155,11 +155,12 @@ fn odds_table_covers_every_case() {
     assert_eq!(ok_json(&["--table", "--attacker", "cav"])["rows"].as_array().unwrap().len(), 36);
 }
 
-/// A small board: a battery on c1, infantry on d2; enemy infantry in woods on c4, cavalry behind a fence on d4.
-fn scenario() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pacw-odds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("odds.toml");
+/// A small board: a battery on c1, infantry on d2; enemy infantry in woods on c4, cavalry behind a fence on d4. In
+/// a folder of its own for each test (tests run at once: one must not read the file while another writes it),
+/// removed when the returned folder is dropped.
+fn scenario() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new().prefix("pacw-odds-").tempdir().unwrap();
+    let path = dir.path().join("odds.toml");
     let text = r#"
 name = "Odds on a board"
 turns = 3
@@ -203,12 +204,12 @@ at = "d4"
 facing = "S"
 "#;
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
 fn odds_on_a_board_use_its_terrain_fences_and_orders() {
-    let file = scenario();
+    let (_dir, file) = scenario();
     let file = file.to_str().unwrap();
     // The battery at c1 fires at infantry in woods 3 squares away: no bonus for guns, −1 woods (R6.3a): needs 6.
     let v = ok_json(&["--scenario", file, "--attacker", "c1", "--target", "c4"]);
@@ -250,7 +251,7 @@ fn odds_on_a_board_use_its_terrain_fences_and_orders() {
 
 #[test]
 fn odds_on_a_board_say_why_an_attack_is_not_legal() {
-    let file = scenario();
+    let (_dir, file) = scenario();
     let file = file.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["--attacker", "d2", "--target", "c4"], "range is 2 (R6.1)"),
