@@ -3,7 +3,7 @@
 use crate::board;
 use crate::source::scenario_text;
 use anyhow::Result;
-use pacw_engine::{Battle, Scenario};
+use pacw_engine::{Battle, Problem, Scenario};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::process::ExitCode;
@@ -25,13 +25,20 @@ fn problem_json(line: Option<usize>, column: Option<usize>, message: &str) -> Va
 /// `as_json` (`file:line:column: warning: ...`).
 fn warn_of_ignored_keys(text: &str, name: &str, as_json: bool) -> Vec<Value> {
     let ignored = Scenario::ignored_keys(text);
-    for p in ignored.iter().filter(|_| !as_json) {
-        match (p.line, p.column) {
-            (Some(l), Some(c)) => eprintln!("{name}:{l}:{c}: warning: {}", p.message),
-            _ => eprintln!("{name}: warning: {}", p.message),
+    if !as_json {
+        for p in &ignored {
+            match (p.line, p.column) {
+                (Some(l), Some(c)) => eprintln!("{name}:{l}:{c}: warning: {}", p.message),
+                _ => eprintln!("{name}: warning: {}", p.message),
+            }
         }
     }
-    ignored.iter().map(|p| problem_json(p.line, p.column, &p.message)).collect()
+    problems_json(&ignored)
+}
+
+/// Problems as JSON, one per entry.
+fn problems_json(problems: &[Problem]) -> Vec<Value> {
+    problems.iter().map(|p| problem_json(p.line, p.column, &p.message)).collect()
 }
 
 /// Checks every file; prints each one's problems, or "ok", and warns of keys nothing reads. Exit 1 if any is bad.
@@ -62,10 +69,7 @@ pub fn run(files: &[String], as_json: bool) -> Result<ExitCode> {
             (_, true) => {}
         }
         let warnings = warn_of_ignored_keys(&text, &name, as_json);
-        let problems: Vec<Value> = match &parsed {
-            Ok(_) => Vec::new(),
-            Err(e) => e.problems.iter().map(|p| problem_json(p.line, p.column, &p.message)).collect(),
-        };
+        let problems = parsed.as_ref().err().map_or_else(Vec::new, |e| problems_json(&e.problems));
         all_ok &= parsed.is_ok();
         report.push(json!({ "file": name, "ok": parsed.is_ok(), "problems": problems, "warnings": warnings }));
     }

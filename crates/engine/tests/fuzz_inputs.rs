@@ -9,9 +9,9 @@ use rand_chacha::ChaCha8Rng;
 
 /// Asserts that every problem with a position lies inside `text`: its line exists and its column is at most one
 /// past the line's last character.
-fn positions_inside(text: &str, e: &pacw_engine::ScenarioError) {
+fn positions_inside(text: &str, problems: &[pacw_engine::Problem]) {
     let lines: Vec<&str> = text.split('\n').collect();
-    for p in &e.problems {
+    for p in problems {
         if let (Some(line), Some(column)) = (p.line, p.column) {
             assert!(line >= 1 && line <= lines.len(), "line {line} of {}: {}", lines.len(), p.message);
             let width = lines[line - 1].chars().count();
@@ -23,9 +23,11 @@ fn positions_inside(text: &str, e: &pacw_engine::ScenarioError) {
 
 fn check_text(text: &str) {
     if let Err(e) = Scenario::parse(text, "fuzz.toml") {
-        positions_inside(text, &e);
+        positions_inside(text, &e.problems);
         let _ = e.to_string();
     }
+    // The keys nothing reads are placed inside the text too, whatever it is.
+    positions_inside(text, &Scenario::ignored_keys(text));
 }
 
 /// A shipped scenario with a few random edits: characters replaced, inserted or deleted, lines swapped, numbers
@@ -67,7 +69,7 @@ fn mutate(text: &str, seed: u64) -> String {
 fn the_escaped_multibyte_map_that_crashed_the_parser_is_a_plain_error() {
     let text = "name = \"P\"\nturns = 3\n[map]\nterrain = \"\\néé\"\n";
     let e = Scenario::parse(text, "p.toml").unwrap_err();
-    positions_inside(text, &e);
+    positions_inside(text, &e.problems);
     assert!(e.to_string().contains("p.toml"), "{e}");
 }
 
