@@ -9,10 +9,12 @@
 //!   another is confidently better; or (`mcts:tree`) a UCB tree with progressive widening.
 
 pub mod evaluate;
+pub mod evaluator;
 mod greedy;
 mod mcts;
 mod random;
 
+pub use evaluator::Evaluator;
 pub use greedy::GreedyPlayer;
 pub use mcts::{
     Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MIN_SCALED_ITERATIONS, MctsConfig, MctsPlayer, WorldChance,

@@ -2,6 +2,7 @@
 
 mod args;
 mod board;
+mod calibrate;
 mod check;
 mod games;
 mod lab;
@@ -11,6 +12,7 @@ mod play;
 mod replay;
 mod serve;
 mod source;
+mod train;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -70,6 +72,8 @@ enum Command {
     Balance(lab::balance::BalanceArgs),
     /// Count every path of decisions and chance outcomes to a depth, as chess engines' perft does.
     Perft(perft::PerftArgs),
+    /// Train the evaluator, the judgement of a position the review and the computer players use.
+    Train(train::TrainArgs),
     /// List the shipped scenarios.
     Scenarios,
     /// Start the web app (also what `pacw` alone does): play in the browser, solo, hot-seat or on two machines.
@@ -91,6 +95,7 @@ fn main() -> ExitCode {
         Some(Command::Sensitivity(args)) => lab::sensitivity::run_sensitivity(args),
         Some(Command::Balance(args)) => lab::balance::run(args),
         Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Train(args)) => train::run(args),
         Some(Command::Scenarios) => scenarios(),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),

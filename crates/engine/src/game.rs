@@ -3,6 +3,7 @@
 
 use crate::action::{Action, Illegal};
 use crate::battle::{Battle, Listed, ToAct};
+use crate::chance::Outcome;
 use crate::event::Event;
 use crate::options::Options;
 use crate::scenario::{Scenario, ScenarioError};
@@ -27,6 +28,8 @@ pub struct Game {
     battle: Battle,
     rng: ChaCha8Rng,
     log: Vec<Event>,
+    /// Every chance outcome drawn, in order: with the decisions, the whole path of the game through its states.
+    outcomes: Vec<Outcome>,
     resigned: Option<Side>,
 }
 
@@ -132,6 +135,7 @@ impl Game {
             actions: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             log: vec![Event::TurnStarted { turn: 1, iv: battle.initiative_values() }],
+            outcomes: Vec::new(),
             battle,
             resigned: None,
         };
@@ -154,6 +158,43 @@ impl Game {
     /// The sides' decisions so far.
     pub fn actions(&self) -> &[Action] {
         &self.actions
+    }
+
+    /// Every chance outcome so far (cards drawn, dice rolled), in order. With [`Game::actions`] it is the game's
+    /// path: from the scenario's first position, apply the next outcome whenever chance is to act and the next
+    /// action whenever a side is ([`Game::path`]).
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+
+    /// The game's path from its first position: each step a side's action or a chance outcome, in the order they
+    /// were applied, then the resignation if a side resigned.
+    pub fn path(&self) -> Vec<Step> {
+        let mut battle = Battle::new(self.battle.scenario().clone(), *self.battle.options());
+        let (mut actions, mut outcomes) = (self.actions.iter(), self.outcomes.iter());
+        let mut path = Vec::with_capacity(self.actions.len() + self.outcomes.len() + 1);
+        loop {
+            let step = match battle.to_act() {
+                ToAct::Side(side) => match actions.next() {
+                    Some(&a) => {
+                        battle.apply(a).expect("a game's own decisions replay");
+                        Step::Action(side, a)
+                    }
+                    None => break,
+                },
+                ToAct::Chance(_) => match outcomes.next() {
+                    Some(&o) => {
+                        battle.apply_chance(o).expect("a game's own chance outcomes replay");
+                        Step::Chance(o)
+                    }
+                    None => break,
+                },
+                ToAct::Over(_) => break,
+            };
+            path.push(step);
+        }
+        path.extend(self.resigned.map(Step::Resigned));
+        path
     }
 
     /// The seed.
@@ -208,6 +249,7 @@ impl Game {
     fn run_chance(&mut self, events: &mut Vec<Event>) {
         while let Some(outcome) = self.battle.sample_chance(&mut self.rng) {
             self.battle.apply_chance_into(outcome, events).expect("a sampled outcome is always legal");
+            self.outcomes.push(outcome);
         }
     }
 
@@ -295,9 +337,58 @@ impl Game {
     }
 }
 
+/// One step of a game's path ([`Game::path`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Step {
+    /// A side's decision.
+    Action(Side, Action),
+    /// A chance outcome: a card drawn or a die rolled.
+    Chance(Outcome),
+    /// The side resigned (the game's last step).
+    Resigned(Side),
+}
+
 /// FNV-1a over the events' JSON: stable, dependency-free, enough to notice an edited save.
 fn fingerprint(events: &[Event]) -> String {
     let json = serde_json::to_vec(events).expect("events always serialise");
     let hash = json.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3));
     format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_path_holds_every_decision_and_chance_outcome_in_order_and_leads_to_the_same_battle() {
+        let mut game = Game::new(crate::DEFAULT_SCENARIO, "m.toml", None, 11).unwrap();
+        // The first listed action each time (activate, then hold or end) until a unit is left to move.
+        while game.waiting_for_side() && game.actions().len() < 30 {
+            let first = game.battle().legal_actions()[0];
+            game.act(first).unwrap();
+        }
+        assert!(game.waiting_for_side(), "the game is still on after 30 decisions");
+        game.resign(Side::B).unwrap();
+        let path = game.path();
+        assert_eq!(path.len(), game.actions().len() + game.outcomes().len() + 1);
+        assert!(matches!(path[0], Step::Chance(Outcome::Card(_))), "the game opens with a card drawn (R3.3)");
+        assert_eq!(path.last(), Some(&Step::Resigned(Side::B)));
+        let mut b = Battle::new(game.battle().scenario().clone(), *game.battle().options());
+        for step in &path {
+            match *step {
+                Step::Action(side, a) => {
+                    assert_eq!(b.to_act(), ToAct::Side(side));
+                    b.apply(a).unwrap();
+                }
+                Step::Chance(o) => {
+                    b.apply_chance(o).unwrap();
+                }
+                Step::Resigned(side) => {
+                    b.resign(side).unwrap();
+                }
+            }
+        }
+        assert_eq!(b.result(), game.battle().result());
+        assert_eq!(b.points(), game.battle().points());
+    }
 }

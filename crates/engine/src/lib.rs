@@ -32,12 +32,12 @@ pub mod unit;
 pub use action::{Action, Illegal};
 pub use battle::deck::{Card, Deck};
 pub use battle::{
-    ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, Listed, ScenarioRef, ToAct,
-    UnitSet, UnitSetIter, UnitState,
+    ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, Listed, ScenarioRef,
+    SightLines, ToAct, UnitSet, UnitSetIter, UnitState,
 };
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
-pub use game::{Game, SaveError, SaveFile};
+pub use game::{Game, SaveError, SaveFile, Step};
 pub use geometry::{Dir, Square};
 pub use map::{Map, Terrain};
 pub use options::{BlockedRetreat, Initiative, Options};

@@ -7,7 +7,7 @@ use crate::action::{Action, Illegal};
 use crate::attack::{Cover, Modifier, Modifiers, needed};
 use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
-use crate::unit::{Arm, UnitId};
+use crate::unit::{Arm, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
 /// Everything an attack needs before its dice: who, whether it is a charge, the modifiers and the number needed.
@@ -106,6 +106,19 @@ pub(crate) enum Refusal {
     NoSight { blocked_at: Square },
 }
 
+/// Lines of sight in a battle as its units stand ([`Battle::sight_lines`]).
+pub struct SightLines<'a, S: ScenarioRef> {
+    battle: &'a Battle<S>,
+    occ: Occupancy,
+}
+
+impl<S: ScenarioRef> SightLines<'_, S> {
+    /// As [`Battle::line_of_sight`]: `Ok`, or the first square that blocks the line (R6.2).
+    pub fn check(&self, attacker: UnitId, from: Square, to: Square) -> Result<(), Square> {
+        self.battle.sight(attacker, from, to, &self.occ).map(|_| ())
+    }
+}
+
 impl<S: ScenarioRef> Battle<S> {
     /// The line of sight from `from` (where `attacker` stands or will stand) to `to`, or the square that blocks it
     /// (R6.2).
@@ -128,6 +141,11 @@ impl<S: ScenarioRef> Battle<S> {
     pub fn line_of_sight(&self, attacker: UnitId, from: Square, to: Square) -> Result<(), Square> {
         let occ = self.occupancy(self.info(attacker).side);
         self.sight(attacker, from, to, &occ).map(|_| ())
+    }
+
+    /// Lines of sight as the units stand now, for asking about many of them: where the units stand is read once.
+    pub fn sight_lines(&self) -> SightLines<'_, S> {
+        SightLines { battle: self, occ: self.occupancy(Side::A) }
     }
 
     /// Why `square` blocks the line of sight from `from` to `to` (R6.2a–c), in words.

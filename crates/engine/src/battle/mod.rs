@@ -13,7 +13,7 @@ mod listed;
 mod movement;
 mod units;
 
-pub use combat::AttackAssessment;
+pub use combat::{AttackAssessment, SightLines};
 pub use legal::ActivationOrders;
 pub use listed::{LegalActions, Listed};
 use units::Units;
@@ -235,6 +235,12 @@ impl<S: ScenarioRef> Battle<S> {
         self.units.len() as u8
     }
 
+    /// The scenario being played, however the battle holds it (for code written for both kinds of battle; a
+    /// `Battle` also lends its [`Arc`]: [`Battle::scenario`]).
+    pub fn scenario_ref(&self) -> &Scenario {
+        &self.scenario
+    }
+
     /// The options in force.
     pub fn options(&self) -> &Options {
         &self.options
@@ -376,6 +382,24 @@ impl<S: ScenarioRef> Battle<S> {
             Phase::ChooseUnit | Phase::ChooseOrder { .. } | Phase::Advance { .. } => ToAct::Side(self.active),
             Phase::Over(r) => ToAct::Over(r),
         }
+    }
+
+    /// Whether two battles of the same scenario stand in the same position (everything but the scenario compared:
+    /// cheaper than `==`, which compares the scenarios too when they are borrowed).
+    pub fn same_position(&self, other: &Battle<S>) -> bool {
+        self.options == other.options
+            && self.phase == other.phase
+            && self.turn == other.turn
+            && self.active == other.active
+            && self.left == other.left
+            && self.deck == other.deck
+            && self.activated_card == other.activated_card
+            && self.activated_turn == other.activated_turn
+            && self.on_board == other.on_board
+            && self.done == other.done
+            && self.destroyed == other.destroyed
+            && self.holders == other.holders
+            && self.units == other.units
     }
 
     /// The result, once the game is over.

@@ -1,0 +1,105 @@
+use super::*;
+use pacw_engine::{Scenario, ToAct};
+use std::sync::Arc;
+
+fn battle(text: &str) -> Battle {
+    Battle::from_scenario(Arc::new(Scenario::parse(text, "test.toml").unwrap()))
+}
+
+/// The scenario with its two `[[sides]]` tables swapped: the same battle, the first side now second.
+fn sides_swapped(text: &str) -> String {
+    let start = text.find("[[sides]]").unwrap();
+    let second = start + 1 + text[start + 1..].find("[[sides]]").unwrap();
+    let end = second + text[second..].find("\n[[").unwrap() + 1;
+    format!("{}{}{}{}", &text[..start], &text[second..end], &text[start..second], &text[end..])
+}
+
+#[test]
+fn the_embedded_weights_load_and_judge_every_shipped_start_between_0_and_1() {
+    let e = Evaluator::embedded();
+    assert!(e.version().starts_with("evaluator-"));
+    for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
+        let v = e.value(&battle(text));
+        assert!((0.0..=1.0).contains(&v), "{name}: {v}");
+    }
+}
+
+#[test]
+fn swapping_the_sides_negates_every_feature_and_the_value_becomes_one_less_it() {
+    let e = Evaluator::embedded();
+    for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
+        let (b, swapped) = (battle(text), battle(&sides_swapped(text)));
+        let (x, y) = (features(&b), features(&swapped));
+        for i in 0..FEATURES {
+            assert!((x[i] + y[i]).abs() < 1e-5, "{name}: {} is {} and {} swapped", FEATURE_NAMES[i], x[i], y[i]);
+        }
+        assert!((e.value(&b) + e.value(&swapped) - 1.0).abs() < 1e-4, "{name}");
+    }
+}
+
+#[test]
+fn a_finished_battle_is_worth_its_result() {
+    let e = Evaluator::embedded();
+    let mut b = battle(pacw_engine::DEFAULT_SCENARIO);
+    b.resign(Side::A).unwrap();
+    assert_eq!(e.value(&b), 0.0);
+    let mut b = battle(pacw_engine::DEFAULT_SCENARIO);
+    b.resign(Side::B).unwrap();
+    assert_eq!(e.value(&b), 1.0);
+}
+
+#[test]
+fn where_chance_acts_the_value_is_the_exact_average_over_its_outcomes() {
+    let e = Evaluator::embedded();
+    let b = battle(pacw_engine::DEFAULT_SCENARIO);
+    assert!(matches!(b.to_act(), ToAct::Chance(_)), "a battle opens with a card to draw");
+    let mut average = 0.0;
+    for (outcome, p) in b.chance_outcomes() {
+        let mut after = b.clone();
+        after.apply_chance(outcome).unwrap();
+        average += *p.numer() as f32 / *p.denom() as f32 * e.value(&after);
+    }
+    assert!((e.value(&b) - average).abs() < 1e-6, "{} against {average}", e.value(&b));
+}
+
+#[test]
+fn the_value_is_read_from_the_position_alone() {
+    let e = Evaluator::embedded();
+    let b = battle(pacw_engine::DEFAULT_SCENARIO);
+    assert_eq!(e.value(&b).to_bits(), e.value(&b.clone()).to_bits());
+    assert_eq!(e.value(&b).to_bits(), e.value(&b.borrowed()).to_bits());
+}
+
+#[test]
+fn a_weights_file_for_other_features_or_with_bad_numbers_is_refused_with_a_message() {
+    let file: serde_json::Value = serde_json::from_str(EMBEDDED_WEIGHTS).unwrap();
+    let mut other = file.clone();
+    other["features"][0] = "something else".into();
+    let e = Evaluator::parse(&other.to_string()).unwrap_err();
+    assert!(e.to_string().contains("fitted on other features"), "{e}");
+    let bad = serde_json::json!({"format": "pacw-evaluator", "version": "x", "trained": "", "features": FEATURE_NAMES,
+        "model": {"kind": "logistic", "weights": [1.0, 2.0]}});
+    assert!(Evaluator::parse(&bad.to_string()).unwrap_err().to_string().contains("not 20"));
+    let wide = serde_json::json!({"format": "pacw-evaluator", "version": "x", "trained": "", "features": FEATURE_NAMES,
+        "model": {"kind": "mlp", "hidden": vec![vec![0.0; FEATURES]; MAX_HIDDEN + 1], "bias": vec![0.0; MAX_HIDDEN + 1],
+        "output": vec![0.0; MAX_HIDDEN + 1]}});
+    assert!(Evaluator::parse(&wide.to_string()).is_err());
+    assert!(Evaluator::parse("{").unwrap_err().to_string().contains("not valid"));
+    assert!(Evaluator::parse(r#"{"format": "pacw-save"}"#).is_err());
+}
+
+#[test]
+fn an_odd_network_says_one_less_the_value_of_the_negated_features() {
+    let hidden = vec![(0..FEATURES).map(|i| i as f32 / 10.0 - 1.0).collect::<Vec<_>>(); 3];
+    let file = ModelFile {
+        format: MODEL_FORMAT.into(),
+        version: "t".into(),
+        trained: String::new(),
+        features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
+        model: Model::Mlp { hidden, bias: vec![0.5, -0.2, 0.1], output: vec![1.0, -2.0, 0.7] },
+    };
+    let e = Evaluator::from_file(&file).unwrap();
+    let x: Features = std::array::from_fn(|i| (i as f32 * 0.37).sin());
+    let neg = x.map(|v| -v);
+    assert!((e.value_of_features(&x) + e.value_of_features(&neg) - 1.0).abs() < 1e-6);
+}

@@ -1,0 +1,127 @@
+//! `pacw train calibrate`: how well the evaluator's chances match what happens in games it never saw.
+
+use crate::lab::progress_bar;
+use crate::source::scenario_text;
+use anyhow::{Context, Result};
+use clap::Args;
+use pacw_ai::Evaluator;
+use pacw_engine::Scenario;
+use pacw_learn::calibrate::{self, Calibration};
+use pacw_learn::positions;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// The measurement's settings.
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    /// The weights to measure (default: this build's own).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// The training positions (every shard's file), to fit the baseline of material and shaken strength to.
+    #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
+    positions: Vec<PathBuf>,
+    /// Battles to play: shipped names or scenario files (default: every shipped battle).
+    #[arg(long = "battle", value_name = "SCENARIO")]
+    battles: Vec<String>,
+    /// A pair of players, as A,B; may be repeated (default greedy,greedy). They swap sides every other game.
+    #[arg(long = "players", value_name = "A,B", value_parser = crate::args::players)]
+    players: Vec<[String; 2]>,
+    /// Games on each battle for each pair of players.
+    #[arg(long, value_name = "N", default_value_t = 80, value_parser = crate::args::games)]
+    games: u64,
+    /// The seed of the games' dice (never a training game's).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Also write every judged position to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print the measurement as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the measurement.
+pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
+    let evaluator = match &args.weights {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Evaluator::parse(&text).with_context(|| path.display().to_string())?
+        }
+        None => Evaluator::embedded(),
+    };
+    let (_, rows) = positions::read(&args.positions)?;
+    let baseline = calibrate::baseline(&rows)?;
+    let names: Vec<String> = if args.battles.is_empty() {
+        pacw_engine::SHIPPED_SCENARIOS.iter().map(|(n, _, _)| n.to_string()).collect()
+    } else {
+        args.battles.clone()
+    };
+    let battles = names
+        .iter()
+        .map(|name| {
+            let (text, file) = scenario_text(name)?;
+            Ok((name.clone(), Arc::new(Scenario::parse(&text, &file)?)))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let pairs = if args.players.is_empty() { vec![["greedy".to_string(), "greedy".to_string()]] } else { args.players };
+    for name in pairs.iter().flatten() {
+        pacw_sim::config::check_player(name).map_err(crate::lab::sim_error)?;
+    }
+    let games = calibrate::games(&battles, &pairs, args.games, args.seed);
+    let bar = progress_bar(games.len() as u64);
+    let work = || calibrate::judge_games(&games, &evaluator, &baseline, &|| bar.inc(1));
+    let judged = match args.threads {
+        None => work(),
+        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t as usize).build()?.install(work),
+    }?;
+    bar.finish_and_clear();
+    if let Some(path) = &args.out {
+        let mut out = csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+        for j in &judged {
+            out.serialize((&j.battle, &j.players[0], &j.players[1], j.checkpoint, j.evaluator, j.baseline, j.result))?;
+        }
+        out.flush()?;
+    }
+    let calibration = calibrate::summarise(&judged, games.len());
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        let json = serde_json::json!({"evaluator": evaluator.version(), "calibration": calibration});
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        print_tables(&mut stdout, evaluator.version(), &calibration)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_tables(out: &mut impl Write, version: &str, c: &Calibration) -> std::io::Result<()> {
+    writeln!(out, "{version}: {} games\n", c.games)?;
+    writeln!(out, "{:<26} {:>9} {:>10} {:>10} {:>12}", "positions", "judged", "evaluator", "baseline", "improvement")?;
+    for r in &c.brier {
+        writeln!(
+            out,
+            "{:<26} {:>9} {:>10.4} {:>10.4} {:>11.1}%",
+            r.what,
+            r.positions,
+            r.evaluator,
+            r.baseline,
+            100.0 * r.improvement
+        )?;
+    }
+    writeln!(out, "\n{:<10} {:>9} {:>10} {:>10}", "chance", "judged", "predicted", "observed")?;
+    for d in &c.reliability {
+        writeln!(
+            out,
+            "{:<10} {:>9} {:>9.1}% {:>9.1}%",
+            format!("{:.0}–{:.0}%", d.from * 100.0, d.from * 100.0 + 10.0),
+            d.positions,
+            100.0 * d.predicted,
+            100.0 * d.observed
+        )?;
+    }
+    Ok(())
+}
