@@ -13,6 +13,7 @@ pub mod evaluator;
 mod greedy;
 mod mcts;
 mod random;
+pub mod review;
 
 pub use evaluator::Evaluator;
 pub use greedy::GreedyPlayer;

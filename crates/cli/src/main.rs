@@ -10,6 +10,7 @@ mod odds;
 mod perft;
 mod play;
 mod replay;
+mod review;
 mod serve;
 mod source;
 mod train;
@@ -62,6 +63,8 @@ enum Command {
         #[arg(long, requires = "json")]
         legal: bool,
     },
+    /// Review a saved game: who was winning at every step, which decisions lost it and how much was luck.
+    Review(review::ReviewArgs),
     /// Simulate many computer-vs-computer games, with statistics, intervals, charts and reports.
     Simulate(lab::simulate::SimulateArgs),
     /// Combine the shards of a simulation (`simulate --shard K/N`) into its report.
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Odds(args)) => odds::run(args),
         Some(Command::Replay { file, json, legal }) => replay::run(&file, json, legal),
+        Some(Command::Review(args)) => review::run(args),
         Some(Command::Simulate(args)) => lab::simulate::run_simulate(args),
         Some(Command::Merge(args)) => lab::merge::run(args),
         Some(Command::Sensitivity(args)) => lab::sensitivity::run_sensitivity(args),

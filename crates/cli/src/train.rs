@@ -90,6 +90,12 @@ struct FitArgs {
     /// The model: `logistic`, or `mlp:H` (the odd network with H hidden units).
     #[arg(long, value_name = "KIND", default_value = "logistic", value_parser = model_kind)]
     model: Kind,
+    /// Full-batch steps of the optimiser (default: 1500 for logistic, 3000 for mlp).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    steps: Option<u64>,
+    /// The optimiser's learning rate (default: 0.05 for logistic, 0.01 for mlp).
+    #[arg(long, value_name = "RATE")]
+    learning_rate: Option<f64>,
     /// The weights' version, recorded by every review that uses them.
     #[arg(long, value_name = "NAME", default_value = "evaluator-1")]
     version: String,
@@ -178,7 +184,10 @@ fn fit_and_write(config: &PositionsConfig, rows: &[positions::Row], args: &FitAr
         config.rollouts,
         if config.held_out.is_empty() { "none".to_string() } else { config.held_out.join(", ") }
     );
-    let fitted = fit(rows, &FitConfig::new(args.model), &args.version, &trained)?;
+    let mut config = FitConfig::new(args.model);
+    config.steps = args.steps.map_or(config.steps, |s| s as usize);
+    config.learning_rate = args.learning_rate.filter(|r| *r > 0.0 && r.is_finite()).unwrap_or(config.learning_rate);
+    let fitted = fit(rows, &config, &args.version, &trained)?;
     let json = serde_json::to_string_pretty(&fitted.file)? + "\n";
     match &args.out {
         Some(path) => write_file(path, &json)?,

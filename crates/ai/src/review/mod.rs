@@ -1,0 +1,423 @@
+//! The review of a game: who was winning at every step, which decisions threw the game away and how much was luck,
+//! as the evaluator judges it.
+//!
+//! The game is walked step by step along its path ([`pacw_engine::Game::path`]): each decision (an activation with
+//! its order is one) and each chance outcome (a card, a die). Every step has the first side's expected score
+//! before and after it, each step's after being the next one's before, the last one's the result. A chance step's
+//! **luck** is its after less the average of the after over every outcome of that chance event, weighted by their
+//! exact probabilities (as GNU Backgammon measures a roll's luck), so that it averages to zero at every event. A
+//! decision's **loss** is how much the order played gave away against the best a short search found, in the
+//! acting side's terms ([`search`]); losses of 5, 10 and 15 points of winning chances are an inaccuracy, a mistake
+//! and a blunder (lichess's thresholds).
+
+pub mod search;
+mod summary;
+
+pub use search::{Budget, DEFAULT_BUDGET, Judgement, Plan};
+pub use summary::{SideSummary, accuracy_of_move};
+
+use crate::evaluator::{Evaluator, result_value};
+use pacw_engine::narrate;
+use pacw_engine::{Action, Battle, ChanceKind, Event, Game, Outcome, Side, Step, ToAct};
+use serde::Serialize;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The `format` of a review.
+pub const REVIEW_FORMAT: &str = "pacw-review";
+/// Its version.
+pub const REVIEW_VERSION: u32 = 1;
+
+/// A decision's loss from which it is an inaccuracy, a mistake, a blunder (points of winning chances / 100).
+pub const THRESHOLDS: [(f32, Label); 3] = [(0.15, Label::Blunder), (0.10, Label::Mistake), (0.05, Label::Inaccuracy)];
+
+/// What a decision's loss makes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Label {
+    /// A loss of 5 points of winning chances or more.
+    Inaccuracy,
+    /// 10 or more.
+    Mistake,
+    /// 15 or more.
+    Blunder,
+}
+
+impl Label {
+    /// Its name: `inaccuracy`, `mistake`, `blunder`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Label::Inaccuracy => "inaccuracy",
+            Label::Mistake => "mistake",
+            Label::Blunder => "blunder",
+        }
+    }
+
+    /// The label of a loss, if it earns one.
+    pub fn of(loss: f32) -> Option<Label> {
+        THRESHOLDS.iter().find(|(at, _)| loss >= *at).map(|&(_, label)| label)
+    }
+}
+
+/// How to review.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ReviewConfig {
+    /// The evaluator alone: no search for better decisions (no losses, labels or accuracy).
+    pub quick: bool,
+    /// What the search may do at each decision.
+    pub budget: Budget,
+    /// Threads to search on.
+    pub threads: usize,
+}
+
+impl Default for ReviewConfig {
+    fn default() -> Self {
+        ReviewConfig { quick: false, budget: DEFAULT_BUDGET, threads: 2 }
+    }
+}
+
+/// A step's kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    /// A side's decision.
+    Decision,
+    /// A card drawn or a die rolled.
+    Chance,
+}
+
+/// An order in words and as the engine's actions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Order {
+    /// In words.
+    pub text: String,
+    /// The actions, as the engine's legal actions write them (an activation, then its order).
+    pub actions: Vec<Action>,
+}
+
+/// One step of the game, judged.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewStep {
+    /// A decision or chance.
+    pub kind: StepKind,
+    /// The side deciding (none for chance).
+    pub side: Option<Side>,
+    /// The order or the outcome in words.
+    pub text: String,
+    /// The turn it happened in.
+    pub turn: u8,
+    /// The decisions made once this step is done: the replay's position that shows it.
+    pub decision: usize,
+    /// The actions of a decision.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    /// The first side's expected score before the step.
+    pub before: f32,
+    /// After it.
+    pub after: f32,
+    /// A chance step's luck, in the first side's terms: `after` less the average over the event's outcomes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck: Option<f32>,
+    /// The side whose luck it counts as: the attacker's for an attack's dice, the roller's for initiative, nobody's
+    /// (shared half and half) for a card.
+    #[serde(skip)]
+    pub luck_of: Option<Side>,
+    /// A decision's best order as the search found it (not with a quick review).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<Order>,
+    /// The first side's expected score had the best order been given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_after: Option<f32>,
+    /// How much the order given lost against the best, in the deciding side's terms (never negative).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss: Option<f32>,
+    /// What the loss makes the decision, if anything (null when below 5 points).
+    #[serde(skip_serializing_if = "is_quick_decision")]
+    pub label: Option<Label>,
+    /// How many orders the side had to choose from (1: no choice, never labelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<usize>,
+}
+
+/// A label is written for every judged decision (null included), and left out elsewhere.
+fn is_quick_decision(label: &Option<Label>) -> bool {
+    label.is_none()
+}
+
+/// A whole review.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Review {
+    /// Always [`REVIEW_FORMAT`].
+    pub format: &'static str,
+    /// [`REVIEW_VERSION`].
+    pub version: u32,
+    /// The evaluator's version.
+    pub evaluator: String,
+    /// What the evaluator was trained on.
+    pub trained: String,
+    /// The battle's title.
+    pub scenario: String,
+    /// The sides' names, first side first.
+    pub sides: [String; 2],
+    /// Whether the game is over.
+    pub finished: bool,
+    /// The first side's score, once over (a win 1, a draw ½, a loss 0).
+    pub result: Option<f32>,
+    /// Whether the review is the evaluator's alone.
+    pub quick: bool,
+    /// The search's budget per decision, in words.
+    pub budget: String,
+    /// The first side's expected score at the start.
+    pub start: f32,
+    /// Every step.
+    pub steps: Vec<ReviewStep>,
+    /// Each side's summary, first side first.
+    pub summary: [SideSummary; 2],
+}
+
+/// Reviews a game (finished or not); `progress(done, total)` is called as the decisions are searched.
+pub fn review(
+    game: &Game,
+    evaluator: &Evaluator,
+    config: &ReviewConfig,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Review {
+    let scenario = game.battle().scenario().clone();
+    let mut b = Battle::new(scenario.clone(), *game.battle().options());
+    let path = game.path();
+    let mut steps: Vec<ReviewStep> = Vec::with_capacity(path.len());
+    // The position before each decision step, with its index among the steps, for the search.
+    let mut decisions: Vec<(usize, Battle)> = Vec::new();
+    let mut events = Vec::new();
+    let mut made = 0usize;
+    let start = evaluator.value(&b);
+    let mut i = 0;
+    while i < path.len() {
+        let before = evaluator.value(&b);
+        let turn = b.turn();
+        match path[i] {
+            Step::Chance(outcome) => {
+                let kind = b.to_act();
+                let luck_of = match kind {
+                    ToAct::Chance(ChanceKind::Initiative(side)) => Some(side),
+                    ToAct::Chance(ChanceKind::ToHit | ChanceKind::HitResult) => {
+                        b.pending_attack().map(|(attacker, _, _)| b.info(attacker).side)
+                    }
+                    _ => None,
+                };
+                let average = outcome_average(evaluator, &b);
+                let needed = b.pending_attack().map(|(_, _, n)| n);
+                events.clear();
+                if b.apply_chance_into(outcome, &mut events).is_err() {
+                    break; // never: the path is the game's own
+                }
+                let after = evaluator.value(&b);
+                steps.push(ReviewStep {
+                    luck: Some(after - average),
+                    luck_of,
+                    ..step(StepKind::Chance, None, chance_text(&b, outcome, needed, &events), turn, made, before, after)
+                });
+                i += 1;
+            }
+            Step::Action(side, action) => {
+                // An activation and the order that follows it are one decision.
+                let mut plan = vec![action];
+                if let (Action::Activate(_), Some(&Step::Action(_, order))) = (action, path.get(i + 1)) {
+                    plan.push(order);
+                }
+                let position = b.clone();
+                let text = plan_text(&b, &plan);
+                if search::after(&b, &plan).map(|a| b = a).is_none() {
+                    break; // never: the path is the game's own
+                }
+                made += plan.len();
+                let after = evaluator.value(&b);
+                decisions.push((steps.len(), position));
+                steps.push(ReviewStep {
+                    actions: plan.clone(),
+                    ..step(StepKind::Decision, Some(side), text, turn, made, before, after)
+                });
+                i += plan.len();
+            }
+            Step::Resigned(side) => {
+                let _ = b.resign(side);
+                let after = b.result().map_or(before, result_value);
+                let text = format!("{} resigns", scenario.side(side).name);
+                let mut resigned = step(StepKind::Decision, Some(side), text, turn, made, before, after);
+                if !config.quick {
+                    let loss = (of(side, before) - of(side, after)).max(0.0);
+                    resigned = ReviewStep {
+                        loss: Some(loss),
+                        label: Label::of(loss),
+                        best_after: Some(before),
+                        choices: Some(2),
+                        ..resigned
+                    };
+                }
+                steps.push(resigned);
+                i += 1;
+            }
+        }
+    }
+    if !config.quick {
+        let judged = search_all(evaluator, &steps, &decisions, config, progress);
+        for (index, judgement) in judged {
+            let s = &mut steps[index];
+            let (side, after) = (s.side.unwrap_or(Side::A), s.after);
+            let position = &decisions.iter().find(|(i, _)| *i == index).expect("a searched decision").1;
+            let Some(j) = judgement else { continue };
+            let best_after = if side == Side::A { after + j.loss } else { after - j.loss };
+            s.best = Some(Order { text: plan_text(position, &j.best), actions: j.best });
+            s.best_after = Some(best_after.clamp(0.0, 1.0));
+            s.loss = Some(j.loss);
+            s.label = if j.choices > 1 { Label::of(j.loss) } else { None };
+            s.choices = Some(j.choices);
+        }
+    }
+    let result = b.result().map(result_value);
+    let summary = summary::summarise(&steps, result, config.quick);
+    Review {
+        format: REVIEW_FORMAT,
+        version: REVIEW_VERSION,
+        evaluator: evaluator.version().to_string(),
+        trained: evaluator.trained().to_string(),
+        scenario: scenario.name.clone(),
+        sides: [scenario.side(Side::A).name.clone(), scenario.side(Side::B).name.clone()],
+        finished: result.is_some(),
+        result,
+        quick: config.quick,
+        budget: match config.budget {
+            _ if config.quick => "none (the evaluator alone)".to_string(),
+            Budget::Positions(n) => format!("{n} positions a decision"),
+            Budget::Seconds(s) => format!("{s} s a decision"),
+        },
+        start,
+        steps,
+        summary,
+    }
+}
+
+/// A step with what every step has.
+fn step(
+    kind: StepKind,
+    side: Option<Side>,
+    text: String,
+    turn: u8,
+    decision: usize,
+    before: f32,
+    after: f32,
+) -> ReviewStep {
+    ReviewStep {
+        kind,
+        side,
+        text,
+        turn,
+        decision,
+        actions: Vec::new(),
+        before,
+        after,
+        luck: None,
+        luck_of: None,
+        best: None,
+        best_after: None,
+        loss: None,
+        label: None,
+        choices: None,
+    }
+}
+
+/// A value in `side`'s terms.
+fn of(side: Side, first: f32) -> f32 {
+    if side == Side::A { first } else { 1.0 - first }
+}
+
+/// The average of the evaluator's value after each outcome of the chance event pending in `b`, weighted by the
+/// outcomes' exact probabilities: what a chance step's luck is measured from.
+pub fn outcome_average(evaluator: &Evaluator, b: &Battle) -> f32 {
+    b.chance_outcomes()
+        .into_iter()
+        .filter_map(|(outcome, p)| {
+            let mut after = b.clone();
+            after.apply_chance(outcome).ok()?;
+            Some(*p.numer() as f32 / *p.denom() as f32 * evaluator.value(&after))
+        })
+        .sum()
+}
+
+/// Searches every decision with a choice on `config.threads` threads: (step index, judgement) in any order.
+fn search_all(
+    evaluator: &Evaluator,
+    steps: &[ReviewStep],
+    decisions: &[(usize, Battle)],
+    config: &ReviewConfig,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<(usize, Option<Judgement>)> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(decisions.len()));
+    let total = decisions.len();
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.clamp(1, 64) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((index, position)) = decisions.get(k) else { break };
+                    let s = &steps[*index];
+                    let judgement =
+                        s.side.and_then(|side| search::judge(evaluator, position, side, &s.actions, config.budget));
+                    results.lock().unwrap_or_else(|p| p.into_inner()).push((*index, judgement));
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A decision in words: "1st Brigade (c2): Move to c3, face N".
+pub fn plan_text(b: &Battle, plan: &[Action]) -> String {
+    match plan {
+        [Action::Activate(unit), order, ..] => {
+            let mut activated = b.clone();
+            let order_text = match activated.apply(plan[0]) {
+                Ok(_) => narrate::order(&activated, Some(*unit), order),
+                Err(_) => order.order_name().to_string(),
+            };
+            format!("{} ({}): {order_text}", b.info(*unit).name, b.unit(*unit).at)
+        }
+        [Action::Activate(unit)] => format!("Activate {} ({})", b.info(*unit).name, b.unit(*unit).at),
+        [action, ..] => match b.active_unit() {
+            Some(unit) => format!("{} ({}): {}", b.info(unit).name, b.unit(unit).at, narrate::action(b, action)),
+            None => narrate::action(b, action),
+        },
+        [] => String::new(),
+    }
+}
+
+/// A chance outcome in words, from the events it caused (`needed`: the number the to-hit die needed).
+fn chance_text(b: &Battle, outcome: Outcome, needed: Option<u8>, events: &[Event]) -> String {
+    let s = b.scenario();
+    for e in events {
+        match *e {
+            Event::CardDrawn { card, .. } => return format!("Card: {}", narrate::card(s, card)),
+            Event::InitiativeRolled { side, roll } => {
+                return format!("{} rolls {roll} for initiative", s.side(side).name);
+            }
+            Event::ToHitRolled { roll, hit } => {
+                let needs = needed.map_or(String::new(), |n| format!(" (needs {n}+)"));
+                return format!("To hit{needs}: rolled {roll}, {}", if hit { "a hit" } else { "a miss" });
+            }
+            Event::HitResultRolled { unit, roll, strength, result } => {
+                let cmp = if roll <= strength { "≤" } else { ">" };
+                let side = &s.side(s.units[unit.index()].side).name;
+                let name = &s.units[unit.index()].name;
+                return format!("{side} {name} rolls {roll} {cmp} strength {strength}: {}", result.name());
+            }
+            _ => {}
+        }
+    }
+    outcome.to_string()
+}
+
+#[cfg(test)]
+mod tests;
