@@ -4,7 +4,7 @@ use crate::lab::progress_bar;
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_ai::Evaluator;
-use pacw_ai::review::{Budget, DEFAULT_BUDGET, Review, ReviewConfig, StepKind, review};
+use pacw_ai::review::{Budget, DEFAULT_BUDGET, Judged, Review, ReviewConfig, StepKind, review};
 use pacw_engine::Game;
 use std::io::Write;
 use std::path::PathBuf;
@@ -103,10 +103,10 @@ fn print_review(out: &mut impl Write, r: &Review) -> std::io::Result<()> {
             continue;
         }
         let who = s.side.map_or("chance", |side| r.sides[side.index()].as_str());
-        let judged = match (s.kind, s.loss, s.label) {
-            (StepKind::Chance, _, _) => format!("luck {} for {}", signed(luck.abs()), r.sides[(luck < 0.0) as usize]),
-            (_, Some(loss), Some(label)) => {
-                let best = s.best.as_ref().map_or(String::new(), |b| format!("; better: {}", b.text));
+        let judged = match (s.kind, &s.judged) {
+            (StepKind::Chance, _) => format!("luck {} for {}", signed(luck.abs()), r.sides[(luck < 0.0) as usize]),
+            (_, Some(Judged { label: Some(label), loss, best, .. })) => {
+                let best = best.as_ref().map_or(String::new(), |b| format!("; better: {}", b.text));
                 format!("{} (−{:.1}){best}", label.name(), 100.0 * loss)
             }
             _ => String::new(),

@@ -122,26 +122,24 @@ pub struct ReviewStep {
     /// (shared half and half) for a card.
     #[serde(skip)]
     pub luck_of: Option<Side>,
-    /// A decision's best order as the search found it (not with a quick review).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub best: Option<Order>,
-    /// The first side's expected score had the best order been given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub best_after: Option<f32>,
-    /// How much the order given lost against the best, in the deciding side's terms (never negative).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub loss: Option<f32>,
-    /// What the loss makes the decision, if anything (null when below 5 points).
-    #[serde(skip_serializing_if = "is_quick_decision")]
-    pub label: Option<Label>,
-    /// How many orders the side had to choose from (1: no choice, never labelled).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub choices: Option<usize>,
+    /// A decision's judgement by the search (not with a quick review).
+    #[serde(flatten)]
+    pub judged: Option<Judged>,
 }
 
-/// A label is written for every judged decision (null included), and left out elsewhere.
-fn is_quick_decision(label: &Option<Label>) -> bool {
-    label.is_none()
+/// What the search made of a decision.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Judged {
+    /// The best order found (none for a resignation: playing on).
+    pub best: Option<Order>,
+    /// The first side's expected score had the best order been given.
+    pub best_after: f32,
+    /// How much the order given lost against the best, in the deciding side's terms (never negative).
+    pub loss: f32,
+    /// What the loss makes the decision, if anything (null below 5 points, or with no choice).
+    pub label: Option<Label>,
+    /// How many orders the side had to choose from (1: no choice, never labelled).
+    pub choices: usize,
 }
 
 /// A whole review.
@@ -246,13 +244,8 @@ pub fn review(
                 let mut resigned = step(StepKind::Decision, Some(side), text, turn, made, before, after);
                 if !config.quick {
                     let loss = (of(side, before) - of(side, after)).max(0.0);
-                    resigned = ReviewStep {
-                        loss: Some(loss),
-                        label: Label::of(loss),
-                        best_after: Some(before),
-                        choices: Some(2),
-                        ..resigned
-                    };
+                    resigned.judged =
+                        Some(Judged { best: None, best_after: before, loss, label: Label::of(loss), choices: 2 });
                 }
                 steps.push(resigned);
                 i += 1;
@@ -267,11 +260,13 @@ pub fn review(
             let position = &decisions.iter().find(|(i, _)| *i == index).expect("a searched decision").1;
             let Some(j) = judgement else { continue };
             let best_after = if side == Side::A { after + j.loss } else { after - j.loss };
-            s.best = Some(Order { text: plan_text(position, &j.best), actions: j.best });
-            s.best_after = Some(best_after.clamp(0.0, 1.0));
-            s.loss = Some(j.loss);
-            s.label = if j.choices > 1 { Label::of(j.loss) } else { None };
-            s.choices = Some(j.choices);
+            s.judged = Some(Judged {
+                best: Some(Order { text: plan_text(position, &j.best), actions: j.best }),
+                best_after: best_after.clamp(0.0, 1.0),
+                loss: j.loss,
+                label: if j.choices > 1 { Label::of(j.loss) } else { None },
+                choices: j.choices,
+            });
         }
     }
     let result = b.result().map(result_value);
@@ -318,11 +313,7 @@ fn step(
         after,
         luck: None,
         luck_of: None,
-        best: None,
-        best_after: None,
-        loss: None,
-        label: None,
-        choices: None,
+        judged: None,
     }
 }
 

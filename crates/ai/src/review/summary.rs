@@ -57,7 +57,7 @@ pub fn accuracy_of_move(loss: f32) -> f32 {
 fn accuracy(steps: &[&ReviewStep]) -> Option<f32> {
     let moves: Vec<(f32, f32)> = steps
         .iter()
-        .filter_map(|s| Some((accuracy_of_move(s.loss?).max(1.0), 100.0 * of(s.side?, s.before))))
+        .filter_map(|s| Some((accuracy_of_move(s.judged.as_ref()?.loss).max(1.0), 100.0 * of(s.side?, s.before))))
         .collect();
     if moves.is_empty() {
         return None;
@@ -84,13 +84,15 @@ pub(super) fn summarise(steps: &[ReviewStep], result: Option<f32>, quick: bool) 
     Side::BOTH.map(|side| {
         let mine: Vec<&ReviewStep> =
             steps.iter().filter(|s| s.kind == StepKind::Decision && s.side == Some(side)).collect();
-        let count = |label: Label| mine.iter().filter(|s| s.label == Some(label)).count();
-        let judged: Vec<&ReviewStep> = mine.iter().copied().filter(|s| s.choices.is_some_and(|c| c > 1)).collect();
+        let count =
+            |label: Label| mine.iter().filter(|s| s.judged.as_ref().is_some_and(|j| j.label == Some(label))).count();
+        let judged: Vec<&ReviewStep> =
+            mine.iter().copied().filter(|s| s.judged.as_ref().is_some_and(|j| j.choices > 1)).collect();
         let score = result.map(|r| of(side, r));
         SideSummary {
             side,
             decisions: mine.len(),
-            loss: (!quick).then(|| mine.iter().filter_map(|s| s.loss).sum()),
+            loss: (!quick).then(|| mine.iter().filter_map(|s| s.judged.as_ref().map(|j| j.loss)).sum()),
             inaccuracies: count(Label::Inaccuracy),
             mistakes: count(Label::Mistake),
             blunders: count(Label::Blunder),

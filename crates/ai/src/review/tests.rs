@@ -52,7 +52,8 @@ fn an_unfinished_game_ends_on_the_evaluators_judgement_and_a_resignation_on_the_
     let last = r.steps.last().unwrap();
     assert_eq!((last.kind, last.side, last.after), (StepKind::Decision, Some(Side::A), 0.0));
     assert_eq!(last.text, "Union resigns");
-    assert!(last.loss.is_some_and(|l| (l - last.before).abs() < 1e-6), "resigning gives away all the side had");
+    let judged = last.judged.as_ref().unwrap();
+    assert!((judged.loss - last.before).abs() < 1e-6, "resigning gives away all the side had");
 }
 
 #[test]
@@ -79,12 +80,13 @@ fn a_full_review_searches_every_decision_and_the_best_order_is_never_worse_than_
     let decisions: Vec<&ReviewStep> = r.steps.iter().filter(|s| s.kind == StepKind::Decision).collect();
     assert_eq!(calls.into_inner(), decisions.len());
     for s in &decisions {
-        let (loss, best_after) = (s.loss.unwrap(), s.best_after.unwrap());
+        let j = s.judged.as_ref().unwrap();
+        let (loss, best_after) = (j.loss, j.best_after);
         assert!(loss >= 0.0, "{}: {loss}", s.text);
         let gain = if s.side == Some(Side::A) { best_after - s.after } else { s.after - best_after };
         assert!(gain >= -1e-6, "{}", s.text);
-        assert_eq!(s.label, if s.choices.unwrap() > 1 { Label::of(loss) } else { None }, "{}", s.text);
-        let best = s.best.as_ref().unwrap();
+        assert_eq!(j.label, if j.choices > 1 { Label::of(loss) } else { None }, "{}", s.text);
+        let best = j.best.as_ref().unwrap();
         assert!(!best.actions.is_empty() && !best.text.is_empty());
         if best.actions == s.actions {
             assert_eq!(loss, 0.0, "{}: the order given was the best", s.text);

@@ -1,0 +1,147 @@
+//! End-to-end tests of `pacw review` and `pacw train`.
+
+use std::process::{Command, Output};
+
+fn pacw(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pacw")).args(args).output().expect("pacw runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A finished game between two computer players, saved in `dir`.
+fn finished_save(dir: &std::path::Path) -> std::path::PathBuf {
+    let save = dir.join("game.json");
+    let out = pacw(&[
+        "play",
+        "meeting-engagement",
+        "--players",
+        "random,greedy",
+        "--pace-ms",
+        "0",
+        "--seed",
+        "4",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    save
+}
+
+#[test]
+fn a_review_as_json_chains_its_steps_to_the_result_and_judges_every_decision() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = finished_save(dir.path());
+    let out = pacw(&["review", save.to_str().unwrap(), "--json", "--threads", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["format"], "pacw-review");
+    assert!(r["evaluator"].as_str().unwrap().starts_with("evaluator-"));
+    let steps = r["steps"].as_array().unwrap();
+    for pair in steps.windows(2) {
+        assert_eq!(pair[0]["after"], pair[1]["before"]);
+    }
+    assert_eq!(steps.last().unwrap()["after"], r["result"]);
+    for s in steps {
+        match s["kind"].as_str().unwrap() {
+            "chance" => assert!(s["side"].is_null() && s["luck"].is_number()),
+            "decision" => {
+                assert!(s["side"] == "A" || s["side"] == "B");
+                assert!(s["loss"].as_f64().unwrap() >= 0.0);
+                assert!(s["best"]["text"].is_string() && s["best"]["actions"].is_array());
+                assert!(s.get("label").is_some(), "every judged decision has a label, null or not");
+            }
+            kind => panic!("a step of kind {kind}"),
+        }
+    }
+    for side in r["summary"].as_array().unwrap() {
+        assert!(side["accuracy"].as_f64().unwrap() <= 100.0);
+        assert!(side["luck_adjusted"].is_number());
+    }
+    // The table on a terminal-less stdout, and the quick review.
+    let out = pacw(&["review", save.to_str().unwrap()]);
+    assert!(out.status.success());
+    let table = text(&out.stdout);
+    assert!(
+        table.contains("Meeting Engagement — reviewed by evaluator-") && table.contains("luck-adjusted"),
+        "{table}"
+    );
+    let out = pacw(&["review", save.to_str().unwrap(), "--quick", "--json"]);
+    let q: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(q["steps"].as_array().unwrap().iter().all(|s| s.get("loss").is_none() && s.get("best").is_none()));
+    assert_eq!(q["steps"].as_array().unwrap().len(), steps.len());
+}
+
+#[test]
+fn a_damaged_save_or_a_bad_budget_is_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = finished_save(dir.path());
+    let good = std::fs::read_to_string(&save).unwrap();
+    for (name, content, expected) in [
+        ("truncated", good[..good.len() / 2].to_string(), "damaged"),
+        ("old", good.replace("\"version\": 1", "\"version\": 0"), "not a pacw save"),
+        ("altered", good.replace("\"seed\": 4", "\"seed\": 5"), "altered"),
+    ] {
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, content).unwrap();
+        let out = pacw(&["review", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = text(&out.stderr);
+        assert!(err.contains("cannot be reviewed") && err.contains(expected), "{name}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+    let out = pacw(&["review", save.to_str().unwrap(), "--budget", "lots"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a budget"));
+    assert_eq!(pacw(&["review", "/nonexistent/game.json"]).status.code(), Some(1));
+}
+
+#[test]
+fn training_in_shards_fits_a_model_the_evaluator_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = dir.path().join("parts");
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let out = pacw(&[
+            "train",
+            "positions",
+            "--games",
+            "6",
+            "--rollouts",
+            "1",
+            "--per-game",
+            "2",
+            "--shard",
+            &shard,
+            "--out",
+            parts.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let weights = dir.path().join("w.json");
+    let files = [parts.join("positions-1-of-2.csv"), parts.join("positions-2-of-2.csv")];
+    let out = pacw(&[
+        "train",
+        "fit",
+        files[0].to_str().unwrap(),
+        files[1].to_str().unwrap(),
+        "--steps",
+        "50",
+        "--version",
+        "evaluator-test",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("kept out"));
+    let w = pacw_ai::Evaluator::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
+    assert_eq!(w.version(), "evaluator-test");
+    assert!(w.trained().contains("positions of 6 games"), "{}", w.trained());
+    // One shard alone is refused; settings that cannot work are bad usage.
+    let out = pacw(&["train", "fit", files[0].to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("missing"));
+    assert_eq!(pacw(&["train", "positions", "--hold-out", "atlantis", "--out", "x"]).status.code(), Some(2));
+    assert_eq!(pacw(&["train", "--model", "forest"]).status.code(), Some(2));
+}
