@@ -1,5 +1,6 @@
 //! `pacw train calibrate`: how well the evaluator's chances match what happens in games it never saw.
 
+use crate::args::Usage;
 use crate::lab::progress_bar;
 use crate::source::scenario_text;
 use anyhow::{Context, Result};
@@ -28,9 +29,9 @@ pub struct CalibrateArgs {
     /// A pair of players, as A,B; may be repeated (default greedy,greedy). They swap sides every other game.
     #[arg(long = "players", value_name = "A,B", value_parser = crate::args::players)]
     players: Vec<[String; 2]>,
-    /// Games on each battle for each pair of players.
-    #[arg(long, value_name = "N", default_value_t = 80, value_parser = crate::args::games)]
-    games: u64,
+    /// Games on each battle for each pair of players: one number for every pair, or one a pair (`150,20`).
+    #[arg(long, value_name = "N[,N…]", default_value = "80", value_delimiter = ',', value_parser = crate::args::games)]
+    games: Vec<u64>,
     /// The seed of the games' dice (never a training game's).
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -72,7 +73,12 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
     for name in pairs.iter().flatten() {
         pacw_sim::config::check_player(name).map_err(crate::lab::sim_error)?;
     }
-    let games = calibrate::games(&battles, &pairs, args.games, args.seed);
+    let counts = match args.games.len() {
+        1 => vec![args.games[0]; pairs.len()],
+        n if n == pairs.len() => args.games.clone(),
+        n => return Err(Usage(format!("--games gives {n} counts for {} pairs of players", pairs.len())).into()),
+    };
+    let games = calibrate::games(&battles, &pairs, &counts, args.seed);
     let bar = progress_bar(games.len() as u64);
     let work = || calibrate::judge_games(&games, &evaluator, &baseline, &|| bar.inc(1));
     let judged = match args.threads {

@@ -88,12 +88,12 @@ struct PositionArgs {
 #[derive(Args, Debug, Clone)]
 struct FitArgs {
     /// The model: `logistic`, or `mlp:H` (the odd network with H hidden units).
-    #[arg(long, value_name = "KIND", default_value = "logistic", value_parser = model_kind)]
+    #[arg(long, value_name = "KIND", default_value = "mlp:32", value_parser = model_kind)]
     model: Kind,
-    /// Full-batch steps of the optimiser (default: 1500 for logistic, 3000 for mlp).
+    /// Full-batch steps of the optimiser (default: 1500).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     steps: Option<u64>,
-    /// The optimiser's learning rate (default: 0.05 for logistic, 0.01 for mlp).
+    /// The optimiser's learning rate (default: 0.05 for logistic, 0.03 for mlp).
     #[arg(long, value_name = "RATE")]
     learning_rate: Option<f64>,
     /// The weights' version, recorded by every review that uses them.

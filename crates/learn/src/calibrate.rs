@@ -52,18 +52,18 @@ pub struct Judged {
     pub result: f32,
 }
 
-/// The games of a measurement: `games` on each battle for each pair of players, the players swapping sides every
+/// The games of a measurement: `games[p]` on each battle for pair of players `p`, the players swapping sides every
 /// other game, seeds drawn from `seed` under a key of their own (never a training game's).
 pub fn games(
     battles: &[(String, Arc<Scenario>)],
     pairs: &[[String; 2]],
-    games: u64,
+    games: &[u64],
     seed: u64,
 ) -> Vec<CalibrationGame> {
     let mut out = Vec::new();
     for (b, (name, scenario)) in battles.iter().enumerate() {
-        for (p, pair) in pairs.iter().enumerate() {
-            for g in 0..games {
+        for (p, (pair, &count)) in pairs.iter().zip(games).enumerate() {
+            for g in 0..count {
                 let index = ((b * pairs.len() + p) as u64) << 32 | g;
                 let players = if g % 2 == 0 { pair.clone() } else { [pair[1].clone(), pair[0].clone()] };
                 out.push(CalibrationGame {
@@ -270,7 +270,7 @@ mod tests {
     fn a_calibration_game_is_judged_at_each_checkpoint_with_its_result() {
         let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
         let pairs = [["greedy".to_string(), "random".to_string()]];
-        let games = games(&[("me".into(), scenario)], &pairs, 2, 5);
+        let games = games(&[("me".into(), scenario)], &pairs, &[2], 5);
         assert_eq!(games[1].players, ["random".to_string(), "greedy".to_string()], "the sides swap");
         let e = Evaluator::embedded();
         let j = judge_game(&games[0], &e, &e).unwrap();

@@ -44,7 +44,7 @@ impl FitConfig {
     pub fn new(kind: Kind) -> FitConfig {
         let (steps, learning_rate) = match kind {
             Kind::Logistic => (1500, 0.05),
-            Kind::Mlp(_) => (3000, 0.01),
+            Kind::Mlp(_) => (1500, 0.03),
         };
         FitConfig { kind, steps, learning_rate, columns: (0..FEATURES).collect(), seed: 1 }
     }

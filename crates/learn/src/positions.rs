@@ -56,7 +56,7 @@ pub struct PositionsConfig {
 impl Default for PositionsConfig {
     fn default() -> Self {
         PositionsConfig {
-            games: 12_000,
+            games: 40_000,
             seed: 1,
             rollouts: 16,
             per_game: 6,
