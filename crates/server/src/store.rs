@@ -30,6 +30,13 @@ const MIGRATIONS: &[&str] = &[
         result        TEXT
     );
     CREATE INDEX games_by_update ON games (updated_at);",
+    // 2: each finished game's review, with the evaluator that made it.
+    "CREATE TABLE reviews (
+        game_id    TEXT PRIMARY KEY,
+        evaluator  TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        review     TEXT NOT NULL
+    );",
 ];
 
 /// A failure of the database.
@@ -335,6 +342,22 @@ impl Store {
         })
     }
 
+    /// Stores a game's review (JSON), replacing any earlier one.
+    pub fn save_review(&self, id: &str, evaluator: &str, review: &str) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT OR REPLACE INTO reviews (game_id, evaluator, created_at, review) VALUES (?1, ?2, ?3, ?4)",
+                params![id, evaluator, now_ms(), review],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// A game's stored review (JSON), if it has one.
+    pub fn load_review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.with(|c| c.query_row("SELECT review FROM reviews WHERE game_id = ?1", [id], |r| r.get(0)).optional())
+    }
+
     /// Runs raw SQL (for tests that damage a row on purpose).
     #[doc(hidden)]
     pub fn execute_raw(&self, sql: &str) -> Result<usize, StoreError> {
@@ -426,6 +449,27 @@ mod tests {
         assert!(store.load_all().unwrap().0.is_empty());
         let mode: String = store.with(|c| c.pragma_query_value(None, "journal_mode", |r| r.get(0))).unwrap();
         assert_eq!(mode, "wal");
+        drop(store);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_database_of_the_first_schema_gains_the_reviews_and_a_review_is_stored_and_replaced() {
+        let dir = temp_dir("reviews");
+        std::fs::create_dir_all(&dir).unwrap();
+        {
+            // The schema as the first version of pacw made it.
+            let conn = Connection::open(dir.join(DB_FILE)).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+        }
+        let store = Store::open(&dir).unwrap();
+        let v: i64 = store.with(|c| c.pragma_query_value(None, "user_version", |r| r.get(0))).unwrap();
+        assert_eq!(v, 2);
+        assert_eq!(store.load_review("g1").unwrap(), None);
+        store.save_review("g1", "evaluator-1", "{\"a\":1}").unwrap();
+        store.save_review("g1", "evaluator-2", "{\"a\":2}").unwrap();
+        assert_eq!(store.load_review("g1").unwrap().as_deref(), Some("{\"a\":2}"));
         drop(store);
         std::fs::remove_dir_all(&dir).unwrap();
     }

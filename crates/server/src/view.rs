@@ -450,6 +450,8 @@ pub struct ReplayPos {
     pub decision: usize,
     /// Decisions in the whole game.
     pub of: usize,
+    /// Whether the whole game is over.
+    pub game_over: bool,
 }
 
 /// The full view of a game for one token.
@@ -515,6 +517,9 @@ pub struct GameView {
     pub seed: Option<u64>,
     /// Each side's expected and actual attack results: only once the game is over.
     pub ledger: Option<Ledger>,
+    /// The first side's expected score by the evaluator, from 0 to 1 (the barometer): in games against the
+    /// computer, hot-seat and watched, and in any game once it is over; never while two people play on two machines.
+    pub winning_chances: Option<f32>,
     /// In a replay view: the decision shown.
     pub replay: Option<ReplayPos>,
 }
@@ -555,6 +560,8 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
     let undo = if live_view { live.undoable(ctx.role, ctx.players) } else { 0 };
     let last_order = live.last_order_len(ctx.role, ctx.players).min(undo);
     let over = b.result();
+    let game_over = over.is_some() || replay.as_ref().is_some_and(|r| r.game_over);
+    let barometer = game_over || ctx.mode != Mode::TwoPlayers;
     let last_card = live.game.log().iter().rev().find_map(|e| match e {
         Event::CardDrawn { card, .. } => Some(*card),
         _ => None,
@@ -608,6 +615,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
         result: over.map(|r| result_view(s, r)),
         seed: over.map(|_| live.game.seed()),
         ledger: over.map(|_| ledger(&live.game)),
+        winning_chances: barometer.then(|| pacw_ai::evaluator::shared().value(b)),
         replay,
     }
 }

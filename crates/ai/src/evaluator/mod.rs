@@ -132,6 +132,13 @@ impl Evaluator {
     }
 }
 
+/// This build's embedded evaluator, parsed once and shared (for callers that judge often and hold no evaluator of
+/// their own, such as the web server's views).
+pub fn shared() -> &'static Evaluator {
+    static SHARED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+    SHARED.get_or_init(Evaluator::embedded)
+}
+
 /// A result as the first side's score: a win 1, a draw ½, a loss 0.
 pub fn result_value(result: GameResult) -> f32 {
     match result.winner {

@@ -173,122 +173,202 @@ pub struct Review {
     pub summary: [SideSummary; 2],
 }
 
-/// Reviews a game (finished or not); `progress(done, total)` is called as the decisions are searched.
+/// Reviews a game (finished or not) on `config.threads` threads; `progress(done, total)` is called as the decisions
+/// are searched.
 pub fn review(
     game: &Game,
     evaluator: &Evaluator,
     config: &ReviewConfig,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Review {
-    let scenario = game.battle().scenario().clone();
-    let mut b = Battle::new(scenario.clone(), *game.battle().options());
-    let path = game.path();
-    let mut steps: Vec<ReviewStep> = Vec::with_capacity(path.len());
-    // The position before each decision step, with its index among the steps, for the search.
-    let mut decisions: Vec<(usize, Battle)> = Vec::new();
-    let mut events = Vec::new();
-    let mut made = 0usize;
-    let start = evaluator.value(&b);
-    let mut i = 0;
-    while i < path.len() {
-        let before = evaluator.value(&b);
-        let turn = b.turn();
-        match path[i] {
-            Step::Chance(outcome) => {
-                let kind = b.to_act();
-                let luck_of = match kind {
-                    ToAct::Chance(ChanceKind::Initiative(side)) => Some(side),
-                    ToAct::Chance(ChanceKind::ToHit | ChanceKind::HitResult) => {
-                        b.pending_attack().map(|(attacker, _, _)| b.info(attacker).side)
+    let mut job = ReviewJob::new(game, evaluator, config);
+    let judged = search_all(evaluator, &job.steps, &job.decisions[job.searched..], config, progress);
+    for (index, judgement) in judged {
+        job.record(index, judgement);
+    }
+    job.searched = job.decisions.len();
+    job.finish()
+}
+
+/// A review under way, for a caller that shares its thread with other work: the walk along the game is done at
+/// once ([`ReviewJob::new`], fast), the search a few decisions at a time ([`ReviewJob::search`]).
+#[derive(Clone, Debug)]
+pub struct ReviewJob {
+    evaluator: Evaluator,
+    config: ReviewConfig,
+    scenario: std::sync::Arc<pacw_engine::Scenario>,
+    start: f32,
+    result: Option<f32>,
+    steps: Vec<ReviewStep>,
+    /// The position before each decision step to search, with the step's index.
+    decisions: Vec<(usize, Battle)>,
+    /// How many of them are searched.
+    searched: usize,
+}
+
+impl ReviewJob {
+    /// Walks the game, judging every step by the evaluator (and every chance event's luck).
+    pub fn new(game: &Game, evaluator: &Evaluator, config: &ReviewConfig) -> ReviewJob {
+        let scenario = game.battle().scenario().clone();
+        let mut b = Battle::new(scenario.clone(), *game.battle().options());
+        let path = game.path();
+        let mut steps: Vec<ReviewStep> = Vec::with_capacity(path.len());
+        // The position before each decision step, with its index among the steps, for the search.
+        let mut decisions: Vec<(usize, Battle)> = Vec::new();
+        let mut events = Vec::new();
+        let mut made = 0usize;
+        let start = evaluator.value(&b);
+        let mut i = 0;
+        while i < path.len() {
+            let before = evaluator.value(&b);
+            let turn = b.turn();
+            match path[i] {
+                Step::Chance(outcome) => {
+                    let kind = b.to_act();
+                    let luck_of = match kind {
+                        ToAct::Chance(ChanceKind::Initiative(side)) => Some(side),
+                        ToAct::Chance(ChanceKind::ToHit | ChanceKind::HitResult) => {
+                            b.pending_attack().map(|(attacker, _, _)| b.info(attacker).side)
+                        }
+                        _ => None,
+                    };
+                    let average = outcome_average(evaluator, &b);
+                    let needed = b.pending_attack().map(|(_, _, n)| n);
+                    events.clear();
+                    if b.apply_chance_into(outcome, &mut events).is_err() {
+                        break; // never: the path is the game's own
                     }
-                    _ => None,
-                };
-                let average = outcome_average(evaluator, &b);
-                let needed = b.pending_attack().map(|(_, _, n)| n);
-                events.clear();
-                if b.apply_chance_into(outcome, &mut events).is_err() {
-                    break; // never: the path is the game's own
+                    let after = evaluator.value(&b);
+                    steps.push(ReviewStep {
+                        luck: Some(after - average),
+                        luck_of,
+                        ..step(
+                            StepKind::Chance,
+                            None,
+                            chance_text(&b, outcome, needed, &events),
+                            turn,
+                            made,
+                            before,
+                            after,
+                        )
+                    });
+                    i += 1;
                 }
-                let after = evaluator.value(&b);
-                steps.push(ReviewStep {
-                    luck: Some(after - average),
-                    luck_of,
-                    ..step(StepKind::Chance, None, chance_text(&b, outcome, needed, &events), turn, made, before, after)
-                });
-                i += 1;
-            }
-            Step::Action(side, action) => {
-                // An activation and the order that follows it are one decision.
-                let mut plan = vec![action];
-                if let (Action::Activate(_), Some(&Step::Action(_, order))) = (action, path.get(i + 1)) {
-                    plan.push(order);
+                Step::Action(side, action) => {
+                    // An activation and the order that follows it are one decision.
+                    let mut plan = vec![action];
+                    if let (Action::Activate(_), Some(&Step::Action(_, order))) = (action, path.get(i + 1)) {
+                        plan.push(order);
+                    }
+                    let position = b.clone();
+                    let text = plan_text(&b, &plan);
+                    if search::after(&b, &plan).map(|a| b = a).is_none() {
+                        break; // never: the path is the game's own
+                    }
+                    made += plan.len();
+                    let after = evaluator.value(&b);
+                    decisions.push((steps.len(), position));
+                    steps.push(ReviewStep {
+                        actions: plan.clone(),
+                        ..step(StepKind::Decision, Some(side), text, turn, made, before, after)
+                    });
+                    i += plan.len();
                 }
-                let position = b.clone();
-                let text = plan_text(&b, &plan);
-                if search::after(&b, &plan).map(|a| b = a).is_none() {
-                    break; // never: the path is the game's own
+                Step::Resigned(side) => {
+                    let _ = b.resign(side);
+                    let after = b.result().map_or(before, result_value);
+                    let text = format!("{} resigns", scenario.side(side).name);
+                    let mut resigned = step(StepKind::Decision, Some(side), text, turn, made, before, after);
+                    if !config.quick {
+                        let loss = (of(side, before) - of(side, after)).max(0.0);
+                        resigned.judged =
+                            Some(Judged { best: None, best_after: before, loss, label: Label::of(loss), choices: 2 });
+                    }
+                    steps.push(resigned);
+                    i += 1;
                 }
-                made += plan.len();
-                let after = evaluator.value(&b);
-                decisions.push((steps.len(), position));
-                steps.push(ReviewStep {
-                    actions: plan.clone(),
-                    ..step(StepKind::Decision, Some(side), text, turn, made, before, after)
-                });
-                i += plan.len();
-            }
-            Step::Resigned(side) => {
-                let _ = b.resign(side);
-                let after = b.result().map_or(before, result_value);
-                let text = format!("{} resigns", scenario.side(side).name);
-                let mut resigned = step(StepKind::Decision, Some(side), text, turn, made, before, after);
-                if !config.quick {
-                    let loss = (of(side, before) - of(side, after)).max(0.0);
-                    resigned.judged =
-                        Some(Judged { best: None, best_after: before, loss, label: Label::of(loss), choices: 2 });
-                }
-                steps.push(resigned);
-                i += 1;
             }
         }
-    }
-    if !config.quick {
-        let judged = search_all(evaluator, &steps, &decisions, config, progress);
-        for (index, judgement) in judged {
-            let s = &mut steps[index];
-            let (side, after) = (s.side.unwrap_or(Side::A), s.after);
-            let position = &decisions.iter().find(|(i, _)| *i == index).expect("a searched decision").1;
-            let Some(j) = judgement else { continue };
-            let best_after = if side == Side::A { after + j.loss } else { after - j.loss };
-            s.judged = Some(Judged {
-                best: Some(Order { text: plan_text(position, &j.best), actions: j.best }),
-                best_after: best_after.clamp(0.0, 1.0),
-                loss: j.loss,
-                label: if j.choices > 1 { Label::of(j.loss) } else { None },
-                choices: j.choices,
-            });
+        let result = b.result().map(result_value);
+        let decisions = if config.quick { Vec::new() } else { decisions };
+        ReviewJob {
+            evaluator: evaluator.clone(),
+            config: *config,
+            scenario,
+            start,
+            result,
+            steps,
+            decisions,
+            searched: 0,
         }
     }
-    let result = b.result().map(result_value);
-    let summary = summary::summarise(&steps, result, config.quick);
-    Review {
-        format: REVIEW_FORMAT,
-        version: REVIEW_VERSION,
-        evaluator: evaluator.version().to_string(),
-        trained: evaluator.trained().to_string(),
-        scenario: scenario.name.clone(),
-        sides: [scenario.side(Side::A).name.clone(), scenario.side(Side::B).name.clone()],
-        finished: result.is_some(),
-        result,
-        quick: config.quick,
-        budget: match config.budget {
-            _ if config.quick => "none (the evaluator alone)".to_string(),
-            Budget::Positions(n) => format!("{n} positions a decision"),
-            Budget::Seconds(s) => format!("{s} s a decision"),
-        },
-        start,
-        steps,
-        summary,
+
+    /// How many decisions the search has to judge (none for a quick review).
+    pub fn total(&self) -> usize {
+        self.decisions.len()
+    }
+
+    /// How many it has judged.
+    pub fn searched(&self) -> usize {
+        self.searched
+    }
+
+    /// Searches up to `n` more decisions on this thread; true once every decision is searched.
+    pub fn search(&mut self, n: usize) -> bool {
+        let to = (self.searched + n).min(self.decisions.len());
+        for k in self.searched..to {
+            let (index, position) = &self.decisions[k];
+            let s = &self.steps[*index];
+            let judgement =
+                s.side.and_then(|side| search::judge(&self.evaluator, position, side, &s.actions, self.config.budget));
+            let index = *index;
+            self.record(index, judgement);
+        }
+        self.searched = to;
+        self.searched == self.decisions.len()
+    }
+
+    /// Writes the search's judgement of step `index`.
+    fn record(&mut self, index: usize, judgement: Option<Judgement>) {
+        let Some(j) = judgement else { return };
+        let Some(position) = self.decisions.iter().find(|(i, _)| *i == index).map(|(_, b)| b) else { return };
+        let best = Order { text: plan_text(position, &j.best), actions: j.best };
+        let s = &mut self.steps[index];
+        let (side, after) = (s.side.unwrap_or(Side::A), s.after);
+        let best_after = if side == Side::A { after + j.loss } else { after - j.loss };
+        s.judged = Some(Judged {
+            best: Some(best),
+            best_after: best_after.clamp(0.0, 1.0),
+            loss: j.loss,
+            label: if j.choices > 1 { Label::of(j.loss) } else { None },
+            choices: j.choices,
+        });
+    }
+
+    /// The review (the decisions not yet searched stay unjudged).
+    pub fn finish(self) -> Review {
+        let config = self.config;
+        let summary = summary::summarise(&self.steps, self.result, config.quick);
+        let scenario = &self.scenario;
+        Review {
+            format: REVIEW_FORMAT,
+            version: REVIEW_VERSION,
+            evaluator: self.evaluator.version().to_string(),
+            trained: self.evaluator.trained().to_string(),
+            scenario: scenario.name.clone(),
+            sides: [scenario.side(Side::A).name.clone(), scenario.side(Side::B).name.clone()],
+            finished: self.result.is_some(),
+            result: self.result,
+            quick: config.quick,
+            budget: match config.budget {
+                _ if config.quick => "none (the evaluator alone)".to_string(),
+                Budget::Positions(n) => format!("{n} positions a decision"),
+                Budget::Seconds(s) => format!("{s} s a decision"),
+            },
+            start: self.start,
+            steps: self.steps,
+            summary,
+        }
     }
 }
 

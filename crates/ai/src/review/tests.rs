@@ -155,3 +155,21 @@ proptest! {
         prop_assert!(checked > 0);
     }
 }
+
+#[test]
+fn a_review_searched_a_few_decisions_at_a_time_is_the_whole_review() {
+    let e = Evaluator::embedded();
+    let g = game(13, 80);
+    let config = ReviewConfig::default();
+    let mut job = ReviewJob::new(&g, &e, &config);
+    assert!(job.total() > 3 && job.searched() == 0);
+    let mut slices = 0;
+    while !job.search(3) {
+        slices += 1;
+        assert_eq!(job.searched(), 3 * slices);
+    }
+    assert_eq!(job.searched(), job.total());
+    assert_eq!(job.finish(), review(&g, &e, &config, &|_, _| {}));
+    let quick = ReviewJob::new(&g, &e, &ReviewConfig { quick: true, ..config });
+    assert_eq!(quick.total(), 0);
+}

@@ -102,6 +102,9 @@ pub struct CheckReply {
     /// Keys of the text that nothing reads (outside `[options]`), whether or not it is ok: not errors, but each
     /// perhaps a misspelling, with the key it is nearest to.
     pub warnings: Vec<ProblemView>,
+    /// When ok: the first side's expected score at the start as the evaluator judges it at once (a quick guess at
+    /// the battle's balance; `POST /api/scenarios/balance` measures it by playing games).
+    pub estimate: Option<f32>,
 }
 
 /// `POST /api/scenarios/check`: checks a scenario text without creating a game (always 200; see `ok`).
@@ -114,12 +117,19 @@ pub async fn check(Body(req): Body<CheckRequest>) -> Json<CheckReply> {
             problems: Vec::new(),
             message: String::new(),
             scenario: Some(scenario_view(&file, &s)),
+            estimate: Some(pacw_ai::evaluator::shared().value(&pacw_engine::Battle::from_scenario(s.into()))),
             file,
             warnings,
         },
-        Err(e) => {
-            CheckReply { ok: false, problems: problems(&e), message: e.to_string(), scenario: None, file, warnings }
-        }
+        Err(e) => CheckReply {
+            ok: false,
+            problems: problems(&e),
+            message: e.to_string(),
+            scenario: None,
+            file,
+            warnings,
+            estimate: None,
+        },
     })
 }
 

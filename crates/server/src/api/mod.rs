@@ -44,6 +44,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/play/{token}/replay", get(replay::steps))
         .route("/api/play/{token}/replay/{decision}", get(replay::at))
         .route("/api/play/{token}/ledger", get(replay::ledger))
+        .route("/api/play/{token}/review", get(replay::review).post(replay::start_review))
 }
 
 /// A JSON request body. Unlike axum's `Json` it accepts any content type, reads an empty body as `{}`, and turns

@@ -1,12 +1,16 @@
-//! Replay and review: every decision with the events it caused, the state after any decision, the luck ledger.
+//! Replay and review: every decision with the events it caused, the state after any decision, the luck ledger, and
+//! the review of a finished game (who was winning, which decisions lost it, how much was luck).
 
 use super::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::ledger::{Ledger, ledger as make_ledger};
+use crate::session::ReviewReply;
 use crate::view::{GameView, ReplayView, replay_view};
 use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 
 /// `GET /api/play/{token}/replay`: the events before the first decision, then every decision with its side,
 /// action, words and the events it caused.
@@ -32,4 +36,29 @@ pub async fn ledger(State(games): State<AppState>, Path(token): Path<String>) ->
     let (entry, _) = games.by_token(&token)?;
     let live = games.snapshot(&entry)?;
     Ok(Json(make_ledger(&live.game)))
+}
+
+/// `GET /api/play/{token}/review`: the game's review once made (`{"state": "done", "review": …}`), else where it
+/// stands (`{"state": "running", "searched": 12, "total": 80}`, `none` or `failed`).
+pub async fn review(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
+    let (entry, _) = games.by_token(&token)?;
+    Ok(review_reply(games.review(&entry)?, StatusCode::OK))
+}
+
+/// `POST /api/play/{token}/review`: starts the review of a finished game on the server's thinking thread (202 while
+/// it is made; 200 with it once made; 409 while the game goes on).
+pub async fn start_review(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
+    let (entry, _) = games.by_token(&token)?;
+    Ok(review_reply(games.start_review(&entry)?, StatusCode::ACCEPTED))
+}
+
+fn review_reply(reply: ReviewReply, waiting: StatusCode) -> Response {
+    match reply {
+        ReviewReply::Done(json) => {
+            let body = format!("{{\"state\":\"done\",\"review\":{json}}}");
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        ReviewReply::Progress(p) if p.state == "none" => (StatusCode::OK, Json(p)).into_response(),
+        ReviewReply::Progress(p) => (waiting, Json(p)).into_response(),
+    }
 }

@@ -9,11 +9,13 @@ mod ask;
 mod computer;
 mod create;
 mod end;
+mod review;
 
 pub use act::{ActRequest, UndoRequest};
 pub use ask::GameSummary;
 pub use create::{CreateGame, Created, OptionsInput};
 pub use end::ResignRequest;
+pub use review::{ReviewProgress, ReviewReply};
 
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
@@ -68,6 +70,8 @@ struct EntryState {
     live: Option<Live>,
     summary: Summary,
     computer_running: bool,
+    /// Its review, once asked for.
+    review: review::ReviewState,
 }
 
 /// One game: what never changes, and its state behind a mutex.
@@ -256,7 +260,12 @@ impl Games {
             mode: record.mode,
             players: record.players,
             tokens: record.tokens,
-            state: Mutex::new(EntryState { live: Some(live), summary, computer_running: false }),
+            state: Mutex::new(EntryState {
+                live: Some(live),
+                summary,
+                computer_running: false,
+                review: review::ReviewState::default(),
+            }),
             tx: broadcast::channel(256).0,
             streams: AtomicUsize::new(0),
         });
@@ -360,7 +369,12 @@ impl Games {
             past.game.resign(side).expect("a game's own resignation replays");
         }
         past.revision = live.revision;
-        Ok(game_view(&entry.ctx(role), &past, 0, Some(ReplayPos { decision: k, of: n })))
+        Ok(game_view(
+            &entry.ctx(role),
+            &past,
+            0,
+            Some(ReplayPos { decision: k, of: n, game_over: live.game.battle().result().is_some() }),
+        ))
     }
 
     /// The engine's save of a finished game (its seed is secret until then).
