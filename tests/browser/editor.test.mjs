@@ -125,11 +125,16 @@ test('a shipped battle opened and changed: a planted problem is marked on the bo
   await page.selectOption('#start-from', 'meeting-engagement');
   await page.locator('#editor-problems .check-ok').waitFor();
   assert.equal(await page.locator('#battle-name').inputValue(), 'Meeting Engagement');
+  // The evaluator's instant estimate of the balance, beside Test balance (a symmetric battle: near even).
+  await page.locator('#estimate', { hasText: 'Estimated balance' }).waitFor();
+  const [union] = (await page.locator('#estimate').textContent()).match(/Union (\d+)%/).slice(1).map(Number);
+  assert.ok(union >= 45 && union <= 55, `Union ${union}%`);
   // A river painted under the unit at c2: the engine's problem names c2, and the board outlines it.
   await tool(page, 'terrain:river');
   await square(page, 'c2');
   await page.locator('[data-problem="c2"]').waitFor();
   assert.match(await page.locator('#editor-problems').textContent(), /c2.*river/);
+  assert.equal(await page.locator('#estimate').textContent(), '', 'no estimate of a battle the engine refuses');
   await page.screenshot({ path: join(screenshots, 'editor-problem-1366.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(screenshots, 'editor-problem-390.png'), fullPage: true });

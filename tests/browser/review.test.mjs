@@ -95,3 +95,38 @@ test('the replay: the slider follows while dragged, the move list and the arrow 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+const finishedSave = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'random-against-greedy.json'), 'utf8');
+
+test('the review: winning chances as a graph, each side’s figures, a flagged decision with the better order drawn', async () => {
+  // A finished game of Meeting Engagement, random (Union) against greedy (`pacw play --players random,greedy --seed 4`).
+  const { token } = await createGame(env.server.url, { save: finishedSave, mode: 'hotseat' }, 'hotseat');
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await freshPage(env.browser, { viewport });
+    await page.goto(`${env.server.url}game/${token}`);
+    await page.locator('#result-screen:not([hidden])').waitFor();
+    await page.click('#review-button');
+    await page.waitForURL(/\?review$/);
+    await page.locator('#review-graph svg .chances-line').waitFor();
+    await page.locator('#review-summary').waitFor();
+    assert.match(await page.locator('#review').textContent(), /Accuracy[\s\S]*Luck-adjusted result/);
+    // The replay shows each position's winning chances.
+    await page.locator('#replay-info #chances').waitFor();
+    // A click on the graph moves the replay there.
+    const graph = page.locator('#review-graph svg');
+    const box = await graph.boundingBox();
+    await graph.click({ position: { x: box.width * 0.6, y: box.height / 2 } });
+    await page.waitForFunction(() => Number(document.querySelector('#board').dataset.decisions) > 0);
+    // The random side's decisions are flagged; one shows the order given and the better one on the board.
+    const flagged = page.locator('#flagged button');
+    assert.ok(await flagged.count() > 0, 'a random player’s decisions are flagged');
+    assert.match(await page.locator('#flagged li').first().textContent(), /(Inaccuracy|Mistake|Blunder) −\d+\.\d[\s\S]*Better: /);
+    await flagged.first().click();
+    await page.locator('#plans-shown').waitFor();
+    await page.locator('.better-move, .better-attack').first().waitFor({ state: 'attached' });
+    const name = viewport.width > 500 ? 'review-1366.png' : 'review-390.png';
+    await page.screenshot({ path: join(screenshots, name), fullPage: viewport.width < 500 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

@@ -35,5 +35,7 @@ export const api = {
   rematch: (token) => call('POST', `/api/play/${token}/rematch`, {}),
   replay: (token) => call('GET', `/api/play/${token}/replay`),
   replayAt: (token, decision) => call('GET', `/api/play/${token}/replay/${decision}`),
+  review: (token) => call('GET', `/api/play/${token}/review`),
+  startReview: (token) => call('POST', `/api/play/${token}/review`, {}),
   events: (token) => new EventSource(`/api/play/${token}/events`),
 };

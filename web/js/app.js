@@ -1,5 +1,5 @@
 // The page router: `/` is the lobby, `/editor` the scenario editor, `/game/{token}` a battle, `/game/{token}?replay`
-// its replay.
+// its replay, `/game/{token}?review` its replay with the review made and shown.
 
 import { showLobby } from './lobby.js';
 import { showBattle } from './battle.js';
@@ -12,8 +12,8 @@ if (/^\/editor\/?$/.test(location.pathname)) {
   showEditor(app);
 } else if (!match) {
   showLobby(app);
-} else if (new URLSearchParams(location.search).has('replay')) {
-  showReplay(app, match[1]);
+} else if (new URLSearchParams(location.search).has('replay') || new URLSearchParams(location.search).has('review')) {
+  showReplay(app, match[1], { review: new URLSearchParams(location.search).has('review') });
 } else {
   showBattle(app, match[1]);
 }

@@ -6,13 +6,14 @@ import { Board, parseSquare } from './board.js';
 import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
-import { cardFace, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
+import { cardFace, chancesBar, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
 import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 
 export function layout(page) {
   const v = page.view;
   page.els = {
     status: h('div', { class: 'status-bar', id: 'status' }),
+    barometer: h('div', { class: 'barometer', id: 'barometer', hidden: true }),
     board: h('div', { class: 'board-wrap', id: 'board', tabindex: 0, 'aria-label': 'The board: arrow keys move the cursor, Enter selects, ? lists the keys' }),
     cursorText: h('div', { class: 'visually-hidden', 'aria-live': 'polite' }),
     orderBar: h('div', { class: 'order-bar', id: 'order-bar' }),
@@ -31,6 +32,7 @@ export function layout(page) {
   page.app.replaceChildren(h('div', { class: 'battle-page' },
     h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
     e.status,
+    e.barometer,
     h('div', { class: 'battle' },
       h('div', { class: 'board-column' }, e.board, e.cursorText, e.orderBar),
       h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
@@ -50,12 +52,13 @@ export function layout(page) {
     h('a', { href: '/rules', target: 'pacw-rules' }, 'Rules'),
     h('a', { href: '/guide', target: 'pacw-rules' }, 'Guide'),
     h('a', { href: '/' }, 'Lobby'),
-    settingsMenu());
+    settingsMenu(page));
 }
 
 export function render(page) {
   if (!page.els) return;
   renderStatus(page);
+  renderBarometer(page);
   renderBoard(page);
   renderOrderBar(page);
   renderInfo(page);
@@ -84,6 +87,16 @@ export function renderStatus(page) {
   el.replaceChildren(...parts);
   el.style.setProperty('--side', sideColour(s, who || v.active_side));
   document.title = v.your_turn && !v.result ? `(Your move) pacw` : `${s.title} — pacw`;
+}
+
+/// The winning chances as a bar above the board, when the player asked for it (Settings) and the server gives them
+/// (never while two people play on two machines).
+export function renderBarometer(page) {
+  const v = page.shown;
+  const box = page.els.barometer;
+  const on = setting('barometer', false) && v.winning_chances !== null && v.winning_chances !== undefined;
+  box.hidden = !on;
+  if (on) box.replaceChildren(chancesBar(v));
 }
 
 export function boardState(page) {
@@ -298,6 +311,7 @@ export function renderResult(page) {
     h('h2', {}, 'Game over'), resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : '',
     h('div', { class: 'row' },
       h('button', { id: 'rematch', onclick: () => page.rematch() }, 'Rematch (sides swapped)'), save,
+      h('a', { href: `/game/${page.token}?review`, class: 'button', id: 'review-button' }, 'Review'),
       h('a', { href: `/game/${page.token}?replay`, class: 'button secondary' }, 'Replay'),
       h('button', { class: 'secondary', id: 'forget', onclick: () => { forget(page.token); location.href = '/'; } }, 'Remove from your games'),
       h('button', { class: 'secondary', id: 'close-result', onclick: () => { page.resultClosed = v.decisions; box.hidden = true; } }, 'Look at the board'))));
@@ -359,8 +373,8 @@ function beep() {
   } catch { /* no sound */ }
 }
 
-/// The page's settings: sound, notification, the pace of the other side's moves.
-function settingsMenu() {
+/// The page's settings: sound, notification, the pace of the other side's moves, the winning chances.
+function settingsMenu(page) {
   const check = (name, text, after) => h('label', {}, h('input', { type: 'checkbox', checked: setting(name, false), onchange: async (e) => { setSetting(name, e.target.checked); if (after) await after(e); } }), ` ${text}`);
   const pace = h('select', { 'aria-label': 'Pace of the other side’s moves', onchange: (e) => setSetting('pace', Number(e.target.value)) },
     ...[[0, 'at once'], [400, 'quick'], [700, 'normal'], [1200, 'slow']].map(([ms, text]) => h('option', { value: ms, selected: setting('pace', 700) === ms }, text)));
@@ -369,5 +383,7 @@ function settingsMenu() {
     check('notify', 'a browser notification when it becomes your move (browsers allow it only on https or localhost)', async (e) => {
       if (e.target.checked && 'Notification' in window) await Notification.requestPermission();
     }),
-    h('label', {}, 'Show the other side’s moves ', pace));
+    h('label', {}, 'Show the other side’s moves ', pace),
+    page.view.winning_chances !== null && page.view.winning_chances !== undefined
+      ? check('barometer', 'show the winning chances above the board', () => renderBarometer(page)) : '');
 }

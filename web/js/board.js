@@ -266,7 +266,7 @@ export class Board {
   /// Redraws units, objectives and marks. `state`:
   /// { units, objectives, selected (unit id), cursor (square), selectable: Set(unit), targets: Map(unit → { needed,
   ///   fireMove }), reachable: Set(square), alternative: Set(square), path: [square], sight: { from, to, blockedAt },
-  ///   refused: { from, to, blockedAt, square }, lastMove: [{ from, to, kind }], picked: square, highlight: Set(unit),
+  ///   refused: { from, to, blockedAt, square }, lastMove: [{ from, to, kind, cls }], picked: square, highlight: Set(unit),
   ///   facings: { at, allowed: { N: bool, … }, chosen } }
   update(state) {
     this.marks.replaceChildren();
@@ -276,7 +276,7 @@ export class Board {
     this.facingLayer.replaceChildren();
     this.facingsShown = state.facings ? state.facings.at : null;
     this.unitsAt = new Map((state.units || []).filter((u) => u.alive !== false).map((u) => [u.at, u.id]));
-    for (const mv of (state.lastMove || []).filter((m) => m.kind !== 'none')) this.arrow(this.marks, mv.from, mv.to, mv.kind === 'attack' ? 'last-attack' : 'last-move');
+    for (const mv of (state.lastMove || []).filter((m) => m.kind !== 'none')) this.arrow(this.marks, mv.from, mv.to, mv.cls || (mv.kind === 'attack' ? 'last-attack' : 'last-move'));
     for (const name of state.reachable || []) {
       const [cx, cy] = this.centre(name);
       el('circle', { cx, cy, r: 8, class: 'reachable-dot' }, this.marks);

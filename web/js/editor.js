@@ -192,10 +192,13 @@ class Editor {
       this.checked = text;
       // The engine names units by their place in the file; the board by their place in the editor.
       this.problems = reply.problems.map((p) => ({ ...p, unit: p.unit === undefined ? undefined : order[p.unit] }));
+      this.estimate = reply.estimate ?? null;
     } catch (e) {
       this.problems = [{ message: `The check could not run: ${e.message}` }];
+      this.estimate = null;
     }
     this.renderProblems();
+    this.renderEstimate();
     this.renderBoard();
   }
 
@@ -211,11 +214,12 @@ class Editor {
     this.problemBox = h('div', { class: 'editor-problems', id: 'editor-problems', 'aria-live': 'polite' });
     this.settings = h('div', { class: 'editor-settings' });
     this.actions = h('div', { class: 'editor-actions' });
+    this.estimateBox = h('p', { class: 'estimate', id: 'estimate' });
     this.balanceBox = h('div', { class: 'balance-result', id: 'balance-result', 'aria-live': 'polite' });
     app.append(h('div', { class: 'editor' },
       h('section', { class: 'panel editor-tools' }, h('h1', {}, 'Make a battle'), this.startRow(), this.palette, this.template_),
       h('section', { class: 'panel editor-main' }, this.boardBox, this.hint, this.selectedBox, this.problemBox),
-      h('aside', { class: 'panel editor-side' }, this.actions, this.balanceBox, this.settings)));
+      h('aside', { class: 'panel editor-side' }, this.actions, this.estimateBox, this.balanceBox, this.settings)));
     this.listen();
   }
 
@@ -417,6 +421,18 @@ class Editor {
       h('button', { type: 'button', id: 'download', onclick: () => this.download() }, 'Download .toml'),
       h('button', { type: 'button', id: 'test-balance', onclick: () => this.testBalance() }, 'Test balance')),
     h('div', { class: 'editor-action-row' }, mode, h('button', { type: 'button', id: 'play', class: 'primary', onclick: () => this.play() }, 'Play')));
+  }
+
+  /// The evaluator's instant estimate of the battle's balance, beside Test balance (which measures it).
+  renderEstimate() {
+    const box = this.estimateBox;
+    if (this.estimate === null || this.estimate === undefined || this.problems.length) {
+      box.replaceChildren();
+      return;
+    }
+    const p = Math.round(100 * this.estimate);
+    box.replaceChildren(h('strong', {}, 'Estimated balance: '), `${this.model.sides[0].name} ${p}%, ${this.model.sides[1].name} ${100 - p}%. `,
+      h('span', { class: 'muted' }, 'The evaluator’s instant guess from the opening position; Test balance measures it by playing games.'));
   }
 
   renderProblems() {

@@ -205,3 +205,16 @@ export function lastRoll(v, log) {
   }
   return parts.length ? `${a.charge ? 'Charge' : 'Fire'} at ${v.units[a.target].name}: ${parts.join('; ')}` : null;
 }
+
+/// The winning chances of a position as a bar in the sides' colours (none where the server gives none).
+export function chancesBar(v) {
+  const p = v.winning_chances;
+  if (p === null || p === undefined) return '';
+  const s = v.scenario;
+  const pct = Math.round(100 * p);
+  return h('div', { class: 'chances', id: 'chances', role: 'img', 'aria-label': `Winning chances: ${sideName(s, 'A')} ${pct}%, ${sideName(s, 'B')} ${100 - pct}%` },
+    h('div', { class: 'chances-bar' },
+      h('span', { style: `width:${pct}%;background:${sideColour(s, 'A')}` }),
+      h('span', { style: `width:${100 - pct}%;background:${sideColour(s, 'B')}` })),
+    h('div', { class: 'chances-text' }, sideTag(s, 'A', `${sideName(s, 'A')} ${pct}%`), ' ', sideTag(s, 'B', `${sideName(s, 'B')} ${100 - pct}%`)));
+}

@@ -1,13 +1,16 @@
 // The replay: every decision of a game, step by step, with a full-width slider that follows while it is dragged,
-// a clickable move list, the arrow keys, and each decision's moves and attacks drawn as arrows.
+// a clickable move list, the arrow keys, each decision's moves and attacks drawn as arrows, each position's winning
+// chances, and (once the game is over) its review beside it (review.js).
 
 import { api } from './api.js';
 import { Board, moveArrows } from './board.js';
 import { installKeys } from './keys.js';
-import { cardFace, diceTray, ledgerTable, logLine, losses, resultHeadline } from './panels.js';
+import { cardFace, chancesBar, diceTray, ledgerTable, logLine, losses, resultHeadline } from './panels.js';
+import { ReviewPanel, planArrows } from './review.js';
 import { h, sideTag, withRuleLinks } from './util.js';
 
-export async function showReplay(app, token) {
+/// `options.review`: make the review at once if it is not made.
+export async function showReplay(app, token, options = {}) {
   let steps;
   try {
     steps = await api.replay(token);
@@ -16,7 +19,7 @@ export async function showReplay(app, token) {
     return;
   }
   const first = await api.replayAt(token, 0);
-  new Replay(app, token, steps, first).start();
+  new Replay(app, token, steps, first).start(options);
 }
 
 class Replay {
@@ -31,8 +34,9 @@ class Replay {
     this.scenario = first.scenario;
   }
 
-  start() {
+  start(options) {
     const s = this.scenario;
+    this.review = new ReviewPanel(this, this.finished());
     this.slider = h('input', { type: 'range', min: 0, max: this.of, value: 0, id: 'replay-slider', class: 'replay-slider', 'aria-label': 'Decision', oninput: (e) => this.go(Number(e.target.value)) });
     this.position = h('span', { id: 'replay-position' });
     this.boardBox = h('div', { class: 'board-wrap', id: 'board' });
@@ -44,7 +48,7 @@ class Replay {
     this.app.replaceChildren(h('div', { class: 'battle-page replay-page' },
       h('h1', { class: 'battle-title' }, s.title, h('span', { class: 'muted' }, ' — replay')),
       h('div', { class: 'battle' },
-        h('div', { class: 'board-column' }, this.boardBox,
+        h('div', { class: 'board-column' }, this.review.graph, this.boardBox,
           h('div', { class: 'replay-controls', id: 'replay' },
             h('button', { class: 'secondary', id: 'replay-prev', 'aria-label': 'previous decision', onclick: () => this.go(this.wanted - 1) }, '◀'),
             this.slider,
@@ -52,7 +56,7 @@ class Replay {
             this.position),
           h('p', { class: 'muted' }, '← → step, Home and End jump; drag the slider to run through the game. ',
             h('a', { href: `/game/${this.token}` }, 'Back to the game'), ' · ', h('a', { href: '/' }, 'Lobby'))),
-        h('aside', { class: 'side-column' }, this.side, this.dice, h('div', { class: 'panel' }, h('h3', {}, 'Decisions'), this.moves), h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), this.log)))));
+        h('aside', { class: 'side-column' }, this.side, this.review.panel, this.dice, h('div', { class: 'panel' }, h('h3', {}, 'Decisions'), this.moves), h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), this.log)))));
     this.board = new Board(this.boardBox, s, { onPick: () => {} });
     installKeys((ev) => {
       const to = { ArrowLeft: this.wanted - 1, ArrowRight: this.wanted + 1, Home: 0, End: this.of }[ev.key];
@@ -61,6 +65,24 @@ class Replay {
       return true;
     });
     this.show(0);
+    this.review.start(options.review);
+  }
+
+  first() {
+    return this.views.get(0);
+  }
+
+  /// Whether the whole game is over (its replay views say so).
+  finished() {
+    return Boolean(this.first().replay?.game_over);
+  }
+
+  /// Moves to decision `k` and draws `plans` ([{ actions, cls }]) on the board there instead of the decision's own
+  /// arrows, until the replay moves on.
+  async showPlans(k, plans, text) {
+    this.plans = { at: k, plans, text };
+    await this.go(k);
+    this.show(k);
   }
 
   /// Shows decision `k` (clamped), fetching its view if it is not known yet; while the slider is dragged only
@@ -89,7 +111,8 @@ class Replay {
     if (!v) return;
     this.at = k;
     const step = this.steps[k - 1];
-    const arrows = step ? moveArrows(step.events, v) : [];
+    if (this.plans && this.plans.at !== k) this.plans = null;
+    const arrows = this.plans ? this.plans.plans.flatMap((p) => planArrows(p.actions, v, p.cls)) : step ? moveArrows(step.events, v) : [];
     this.board.update({ units: v.units, objectives: v.objectives, lastMove: arrows, highlight: new Set(arrows.flatMap((m) => m.units)) });
     this.boardBox.dataset.decisions = k;
     this.position.textContent = `decision ${k} of ${this.of}`;
@@ -98,10 +121,12 @@ class Replay {
     const s = this.scenario;
     this.side.replaceChildren(h('h3', {}, `Turn ${v.turn} of ${s.turns}`),
       v.deck ? h('div', {}, 'Card: ', cardFace(v, v.card)) : '',
-      step ? h('p', {}, sideTag(s, step.side), step.computer ? ' (computer): ' : ': ', withRuleLinks(step.text)) : h('p', {}, 'The start of the battle.'),
+      this.plans ? h('p', { id: 'plans-shown' }, this.plans.text) : step ? h('p', {}, sideTag(s, step.side), step.computer ? ' (computer): ' : ': ', withRuleLinks(step.text)) : h('p', {}, 'The start of the battle.'),
+      chancesBar(v),
       v.result ? [resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : ''] : '');
     this.dice.replaceChildren(h('h3', {}, 'Dice'), diceTray(v, v.log, Infinity));
     this.log.replaceChildren(...v.log.map((e) => logLine(v, e)));
     this.log.scrollTop = this.log.scrollHeight;
+    this.review.setPosition(k);
   }
 }

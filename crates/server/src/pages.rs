@@ -1,5 +1,5 @@
-//! The reading pages: the rules of play (`/rules`), the first-game guide (`/guide`) and the scenario format
-//! (`/format`), rendered once from the project's Markdown in `docs/` into the site's page. Every heading keeps
+//! The reading pages: the rules of play (`/rules`), the first-game guide (`/guide`), the scenario format
+//! (`/format`) and how to read a game's review (`/review`), rendered once from the project's Markdown in `docs/` into the site's page. Every heading keeps
 //! its `{#id}` anchor, so `/rules#R6.4` opens rule R6.4.
 
 use axum::http::header;
@@ -14,10 +14,11 @@ struct Page {
     markdown: &'static str,
 }
 
-const PAGES: [Page; 3] = [
+const PAGES: [Page; 4] = [
     Page { path: "rules", title: "The rules of play", markdown: include_str!("../../../docs/rules.md") },
     Page { path: "guide", title: "Your first game", markdown: include_str!("../../../docs/guide.md") },
     Page { path: "format", title: "Writing a scenario", markdown: include_str!("../../../docs/scenario-format.md") },
+    Page { path: "review", title: "Reading a review", markdown: include_str!("../../../docs/review.md") },
 ];
 
 /// The Markdown of the rules of play, as shipped.
@@ -51,7 +52,7 @@ fn render(page: &Page) -> String {
     )
 }
 
-/// The page at `path` (`rules`, `guide` or `format`), rendered once.
+/// The page at `path` (`rules`, `guide`, `format` or `review`), rendered once.
 pub fn page(path: &str) -> Option<Response> {
     static RENDERED: OnceLock<Vec<String>> = OnceLock::new();
     let rendered = RENDERED.get_or_init(|| PAGES.iter().map(render).collect());

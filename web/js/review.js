@@ -1,0 +1,228 @@
+// The review of a finished game, beside its replay: the winning chances across the game as a graph in the sides'
+// colours (turns marked, the big swings of luck and the flagged decisions on it; a click moves the replay there),
+// each side's summary, and the flagged decisions with the better order drawn on the board beside the one played.
+
+import { api } from './api.js';
+import { h, sideColour, sideName, sideTag } from './util.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const W = 640;
+const H = 150;
+const PAD = { left: 34, right: 8, top: 10, bottom: 20 };
+/// A chance step with at least this much luck is marked on the graph as a swing.
+const SWING = 0.08;
+const LABELS = {
+  inaccuracy: { mark: '?!', word: 'Inaccuracy' },
+  mistake: { mark: '?', word: 'Mistake' },
+  blunder: { mark: '??', word: 'Blunder' },
+};
+
+function svg(tag, attrs, parent) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+const points = (p) => `${Math.round(100 * p)}%`;
+const signed = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
+
+/// The arrows of a decision's actions on the board as it stood before them (`v`): moves and attacks, drawn with
+/// the class `cls`.
+export function planArrows(actions, v, cls) {
+  const arrows = [];
+  let unit = v.active_unit;
+  let at = unit !== null && unit !== undefined ? v.units[unit].at : null;
+  const targetAt = (t) => v.units[t]?.at;
+  for (const a of actions) {
+    if (a.activate !== undefined) {
+      unit = a.activate;
+      at = v.units[unit].at;
+      continue;
+    }
+    const order = a.move || a.advance || a.move_fire;
+    if (order && at && order.to !== at) {
+      arrows.push({ from: at, to: order.to, kind: 'move', cls: `${cls}-move`, units: [unit] });
+      at = order.to;
+    }
+    const target = a.fire?.target ?? a.move_fire?.target ?? a.fire_move?.target;
+    if (target !== undefined && at) arrows.push({ from: at, to: targetAt(target), kind: 'attack', cls: `${cls}-attack`, units: [unit, target] });
+    if (!arrows.length && unit !== null && unit !== undefined) arrows.push({ kind: 'none', units: [unit] });
+  }
+  return arrows;
+}
+
+export class ReviewPanel {
+  /// `replay` is the replay page: its token, scenario, `go(k)` and `showPlans(k, plans)`.
+  constructor(replay, finished) {
+    this.replay = replay;
+    this.finished = finished;
+    this.review = null;
+    this.graph = h('div', { class: 'review-graph', id: 'review-graph', hidden: true });
+    this.panel = h('div', { class: 'panel review-panel', id: 'review' });
+    this.position = 0;
+  }
+
+  /// Shows where the review stands; with `start`, asks for it if it is not made.
+  async start(start) {
+    if (!this.finished) {
+      this.panel.replaceChildren(h('h3', {}, 'Review'), h('p', { class: 'muted' }, 'A game is reviewed once it is over.'));
+      return;
+    }
+    let status;
+    try {
+      status = await api.review(this.replay.token);
+      if (status.state === 'none' && start) status = await api.startReview(this.replay.token);
+    } catch (e) {
+      this.panel.replaceChildren(h('h3', {}, 'Review'), h('p', { class: 'error' }, `The review cannot be made: ${e.message}`));
+      return;
+    }
+    this.follow(status);
+  }
+
+  /// Renders a status, and keeps asking while the review is made.
+  follow(status) {
+    if (status.state === 'done') {
+      this.review = status.review;
+      this.render();
+      return;
+    }
+    if (status.state === 'running') {
+      const bar = h('progress', { id: 'review-progress', max: status.total || 1, value: status.searched || 0, 'aria-label': 'Review progress' });
+      this.panel.replaceChildren(h('h3', {}, 'Review'),
+        h('p', {}, `Judging every decision: ${status.searched} of ${status.total || '…'}. The computer players of other games think in between.`), bar);
+      setTimeout(async () => {
+        try { this.follow(await api.review(this.replay.token)); } catch (e) { this.panel.append(h('p', { class: 'error' }, e.message)); }
+      }, 400);
+      return;
+    }
+    const button = h('button', { id: 'start-review', onclick: async () => { button.disabled = true; this.follow(await api.startReview(this.replay.token)); } }, 'Review this game');
+    this.panel.replaceChildren(h('h3', {}, 'Review'),
+      status.state === 'failed' ? h('p', { class: 'error' }, status.error) : '',
+      h('p', {}, 'Who was winning at each step, which decisions lost ground, and how much was luck.'), button);
+  }
+
+  render() {
+    const r = this.review;
+    const s = this.replay.scenario;
+    this.graph.hidden = false;
+    this.drawGraph();
+    const flagged = r.steps.map((st, i) => ({ st, i })).filter(({ st }) => st.label);
+    const row = (label, f) => h('tr', {}, h('th', {}, label), ...r.summary.map((side) => h('td', {}, f(side))));
+    const summary = h('table', { class: 'review-summary', id: 'review-summary' },
+      h('caption', { class: 'visually-hidden' }, 'Each side’s review'),
+      h('tr', {}, h('th', {}, ''), ...r.summary.map((side) => h('th', { scope: 'col' }, sideTag(s, side.side)))),
+      row('Accuracy', (x) => (x.accuracy === null || x.accuracy === undefined ? '—' : `${Math.round(x.accuracy)}`)),
+      row('Inaccuracies ?!', (x) => String(x.inaccuracies)),
+      row('Mistakes ?', (x) => String(x.mistakes)),
+      row('Blunders ??', (x) => String(x.blunders)),
+      row('Points lost by decisions', (x) => (x.loss === null || x.loss === undefined ? '—' : (100 * x.loss).toFixed(1))),
+      row('Luck (points)', (x) => signed(x.luck)),
+      row('Result', (x) => (x.result === null || x.result === undefined ? '—' : String(x.result))),
+      row('Luck-adjusted result', (x) => (x.luck_adjusted === null || x.luck_adjusted === undefined ? '—' : x.luck_adjusted.toFixed(2))));
+    const list = h('ol', { class: 'flagged', id: 'flagged' }, ...flagged.map(({ st, i }) => {
+      const l = LABELS[st.label];
+      return h('li', { class: `flag-${st.label}` },
+        h('button', { class: 'link', 'data-step': i, onclick: () => this.showDecision(i) },
+          h('span', { class: 'flag-mark' }, `${l.mark} ${l.word}`), ` −${(100 * st.loss).toFixed(1)} · turn ${st.turn} · `, sideTag(s, st.side), `: ${st.text}`),
+        st.best ? h('div', { class: 'better' }, 'Better: ', st.best.text) : '');
+    }));
+    this.panel.replaceChildren(h('h3', {}, 'Review'),
+      h('p', { class: 'muted review-note' }, `Chances by ${r.evaluator}; each side’s decisions against a short search (${r.budget}). `,
+        h('a', { href: '/review', target: 'pacw-rules' }, 'How to read a review')),
+      summary,
+      h('h3', {}, flagged.length ? `Flagged decisions (${flagged.length})` : 'No decision lost 5 points or more'),
+      flagged.length ? h('p', { class: 'muted legend' }, h('span', { class: 'key played' }, '━'), ' the order given ', h('span', { class: 'key better' }, '┅'), ' the better order') : '',
+      list);
+    this.setPosition(this.position);
+  }
+
+  /// Moves the replay to the position before a flagged decision and draws both orders there.
+  showDecision(i) {
+    const st = this.review.steps[i];
+    const before = st.decision - st.actions.length;
+    this.replay.showPlans(before, [{ actions: st.actions, cls: 'played' }, st.best ? { actions: st.best.actions, cls: 'better' } : null].filter(Boolean), `${st.text} — better: ${st.best ? st.best.text : '—'}`);
+    for (const b of this.panel.querySelectorAll('#flagged button')) b.classList.toggle('current', Number(b.dataset.step) === i);
+  }
+
+  x(i, n) {
+    return PAD.left + (W - PAD.left - PAD.right) * (n ? i / n : 0);
+  }
+
+  y(p) {
+    return PAD.top + (H - PAD.top - PAD.bottom) * (1 - p);
+  }
+
+  drawGraph() {
+    const r = this.review;
+    const s = this.replay.scenario;
+    const n = r.steps.length;
+    const values = [r.start, ...r.steps.map((st) => st.after)];
+    const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chances-graph', role: 'img',
+      'aria-label': `${sideName(s, 'A')}’s winning chances across the game, from ${points(r.start)} to ${points(values[values.length - 1])}; click to move the replay there` });
+    const mid = this.y(0.5);
+    const line = values.map((p, i) => `${this.x(i, n).toFixed(1)},${this.y(p).toFixed(1)}`).join(' ');
+    const area = `${this.x(0, n)},${mid} ${line} ${this.x(n, n)},${mid}`;
+    // The area above the middle in the first side's colour, below it in the second's.
+    const defs = svg('defs', {}, root);
+    const clip = (id, y, height) => svg('rect', { x: 0, y, width: W, height }, svg('clipPath', { id }, defs));
+    clip('chances-above', 0, mid);
+    clip('chances-below', mid, H - mid);
+    svg('polygon', { points: area, fill: sideColour(s, 'A'), opacity: 0.55, 'clip-path': 'url(#chances-above)' }, root);
+    svg('polygon', { points: area, fill: sideColour(s, 'B'), opacity: 0.55, 'clip-path': 'url(#chances-below)' }, root);
+    for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+      svg('line', { x1: PAD.left, x2: W - PAD.right, y1: this.y(p), y2: this.y(p), class: p === 0.5 ? 'axis mid' : 'axis' }, root);
+      svg('text', { x: PAD.left - 4, y: this.y(p) + 3, 'text-anchor': 'end', class: 'graph-label' }, root).textContent = `${100 * p}%`;
+    }
+    // The turns, each labelled where there is room for it.
+    let turn = 0;
+    let labelled = -Infinity;
+    r.steps.forEach((st, i) => {
+      if (st.turn !== turn) {
+        turn = st.turn;
+        const x = this.x(i, n);
+        svg('line', { x1: x, x2: x, y1: PAD.top, y2: H - PAD.bottom, class: 'turn-line' }, root);
+        if (x - labelled >= 20) {
+          svg('text', { x: x + 2, y: H - 6, class: 'graph-label' }, root).textContent = `T${turn}`;
+          labelled = x;
+        }
+      }
+    });
+    svg('polyline', { points: line, class: 'chances-line' }, root);
+    // The swings of luck, pointing the way the chances moved, and the flagged decisions.
+    r.steps.forEach((st, i) => {
+      const [cx, cy] = [this.x(i + 1, n), this.y(st.after)];
+      if (st.kind === 'chance' && Math.abs(st.luck) >= SWING) {
+        const up = st.luck > 0;
+        const d = up ? `M${cx} ${cy - 9} l-5 8 h10 z` : `M${cx} ${cy + 9} l-5 -8 h10 z`;
+        const mark = svg('path', { d, class: 'luck-mark', fill: sideColour(s, up ? 'A' : 'B') }, root);
+        svg('title', {}, mark).textContent = `Luck ${signed(Math.abs(st.luck))} points for ${sideName(s, up ? 'A' : 'B')}: ${st.text}`;
+      }
+      if (st.label) {
+        const mark = svg('circle', { cx, cy, r: 4.5, class: `flag-dot flag-${st.label}` }, root);
+        svg('title', {}, mark).textContent = `${LABELS[st.label].word} (−${(100 * st.loss).toFixed(1)}): ${st.text}`;
+      }
+    });
+    this.cursor = svg('line', { y1: PAD.top, y2: H - PAD.bottom, class: 'graph-cursor' }, root);
+    root.addEventListener('click', (ev) => {
+      const box = root.getBoundingClientRect();
+      const x = ((ev.clientX - box.left) / box.width) * W;
+      const i = Math.round(((x - PAD.left) / (W - PAD.left - PAD.right)) * n);
+      const step = r.steps[Math.max(0, Math.min(n, i) - 1)];
+      this.replay.go(i <= 0 || !step ? 0 : step.decision);
+    });
+    this.graph.replaceChildren(root);
+  }
+
+  /// Marks the replay's position (after `k` decisions) on the graph.
+  setPosition(k) {
+    this.position = k;
+    if (!this.review || !this.cursor) return;
+    const steps = this.review.steps;
+    let i = 0;
+    steps.forEach((st, j) => { if (st.decision <= k) i = j + 1; });
+    const x = this.x(k === 0 ? 0 : i, steps.length);
+    this.cursor.setAttribute('x1', x);
+    this.cursor.setAttribute('x2', x);
+  }
+}
