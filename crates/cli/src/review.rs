@@ -62,7 +62,12 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode> {
         args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
     let config = ReviewConfig { quick: args.quick, budget: args.budget.unwrap_or(DEFAULT_BUDGET), threads };
     let bar = progress_bar(0);
-    bar.set_message("decisions");
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} decisions searched  {elapsed} elapsed, {eta} left",
+        )
+        .expect("a valid template"),
+    );
     let evaluator = Evaluator::embedded();
     let review = review(&game, &evaluator, &config, &|done, total| {
         bar.set_length(total as u64);

@@ -4,7 +4,7 @@ use crate::args::Usage;
 use crate::lab::{command_line, progress_bar};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use pacw_learn::fit::{FitConfig, Fitted, Kind, Metrics, fit};
+use pacw_learn::fit::{FitConfig, Fitted, Kind, Metrics, fit_with_progress};
 use pacw_learn::positions::{self, PositionsConfig};
 use pacw_sim::Shard;
 use std::io::Write;
@@ -90,7 +90,7 @@ struct FitArgs {
     /// The model: `logistic`, or `mlp:H` (the odd network with H hidden units).
     #[arg(long, value_name = "KIND", default_value = "mlp:32", value_parser = model_kind)]
     model: Kind,
-    /// Full-batch steps of the optimiser (default: 1500).
+    /// Full-batch steps of the optimiser (default: 1500 for logistic, 1000 for mlp).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     steps: Option<u64>,
     /// The optimiser's learning rate (default: 0.05 for logistic, 0.03 for mlp).
@@ -187,7 +187,13 @@ fn fit_and_write(config: &PositionsConfig, rows: &[positions::Row], args: &FitAr
     let mut config = FitConfig::new(args.model);
     config.steps = args.steps.map_or(config.steps, |s| s as usize);
     config.learning_rate = args.learning_rate.filter(|r| *r > 0.0 && r.is_finite()).unwrap_or(config.learning_rate);
-    let fitted = fit(rows, &config, &args.version, &trained)?;
+    let bar = progress_bar(config.steps as u64).with_message("steps of the fit");
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}  {elapsed} elapsed, {eta} left")
+            .expect("a valid template"),
+    );
+    let fitted = fit_with_progress(rows, &config, &args.version, &trained, &|step| bar.set_position(step as u64))?;
+    bar.finish_and_clear();
     let json = serde_json::to_string_pretty(&fitted.file)? + "\n";
     match &args.out {
         Some(path) => write_file(path, &json)?,

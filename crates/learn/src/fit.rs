@@ -44,7 +44,7 @@ impl FitConfig {
     pub fn new(kind: Kind) -> FitConfig {
         let (steps, learning_rate) = match kind {
             Kind::Logistic => (1500, 0.05),
-            Kind::Mlp(_) => (1500, 0.03),
+            Kind::Mlp(_) => (1000, 0.03),
         };
         FitConfig { kind, steps, learning_rate, columns: (0..FEATURES).collect(), seed: 1 }
     }
@@ -84,6 +84,20 @@ pub fn is_validation(row: &Row) -> bool {
 /// # Errors
 /// When there is nothing to fit, or the fit fails (a number that is not finite).
 pub fn fit(rows: &[Row], config: &FitConfig, version: &str, trained: &str) -> Result<Fitted, LearnError> {
+    fit_with_progress(rows, config, version, trained, &|_| {})
+}
+
+/// As [`fit`], calling `progress(steps done)` after each step of the optimiser.
+///
+/// # Errors
+/// As [`fit`].
+pub fn fit_with_progress(
+    rows: &[Row],
+    config: &FitConfig,
+    version: &str,
+    trained: &str,
+    progress: &dyn Fn(usize),
+) -> Result<Fitted, LearnError> {
     let train: Vec<&Row> = rows.iter().filter(|r| !is_validation(r)).collect();
     let held: Vec<&Row> = rows.iter().filter(|r| is_validation(r)).collect();
     if train.is_empty() {
@@ -108,9 +122,10 @@ pub fn fit(rows: &[Row], config: &FitConfig, version: &str, trained: &str) -> Re
             let w =
                 Var::from_tensor(&Tensor::zeros((FEATURES, 1), DType::F32, &device).map_err(fail)?).map_err(fail)?;
             let mut opt = adam(vec![w.clone()], config.learning_rate).map_err(fail)?;
-            for _ in 0..config.steps {
+            for step in 0..config.steps {
                 let z = x.matmul(w.as_tensor()).map_err(fail)?;
                 opt.backward_step(&log_loss(&z, &y).map_err(fail)?).map_err(fail)?;
+                progress(step + 1);
             }
             let w: Vec<f32> = w.as_tensor().flatten_all().and_then(|t| t.to_vec1()).map_err(fail)?;
             Model::Logistic { weights: w.iter().zip(&scale).map(|(w, s)| w * s).collect() }
@@ -125,9 +140,10 @@ pub fn fit(rows: &[Row], config: &FitConfig, version: &str, trained: &str) -> Re
             let v: Vec<f32> = (0..units).map(|_| rng.random_range(-0.1..0.1f32)).collect();
             let v = Var::from_tensor(&Tensor::from_vec(v, (units, 1), &device).map_err(fail)?).map_err(fail)?;
             let mut opt = adam(vec![w.clone(), c.clone(), v.clone()], config.learning_rate).map_err(fail)?;
-            for _ in 0..config.steps {
+            for step in 0..config.steps {
                 let z = odd_net(&x, w.as_tensor(), c.as_tensor(), v.as_tensor()).map_err(fail)?;
                 opt.backward_step(&log_loss(&z, &y).map_err(fail)?).map_err(fail)?;
+                progress(step + 1);
             }
             let w = w.as_tensor().t().and_then(|t| t.to_vec2::<f32>()).map_err(fail)?;
             Model::Mlp {

@@ -56,12 +56,12 @@ pub struct PositionsConfig {
 impl Default for PositionsConfig {
     fn default() -> Self {
         PositionsConfig {
-            games: 40_000,
+            games: 24_000,
             seed: 1,
             rollouts: 16,
             per_game: 6,
             held_out: vec![DEFAULT_HELD_OUT.to_string()],
-            generated: 0.4,
+            generated: 0.25,
             variants: 0.2,
         }
     }
@@ -156,7 +156,7 @@ impl PositionsConfig {
             }
             variant = changes.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(";");
         }
-        let explore = [0.0, 0.05, 0.15, 0.3];
+        let explore = [0.0, 0.0, 0.05, 0.2];
         let explore = [explore[rng.random_range(0..4)], explore[rng.random_range(0..4)]];
         TrainingGame { index, battle, scenario, options, variant, seed, explore }
     }
