@@ -135,4 +135,4 @@ fn the_embedded_weights_give_the_recorded_values_on_fixed_positions() {
 }
 
 /// The embedded weights' version and their values on [`pinned_positions`].
-const RECORDED: (&str, [f32; 3]) = ("evaluator-1", [0.0, 0.0, 0.0]);
+const RECORDED: (&str, [f32; 3]) = ("evaluator-1", [0.500_000_06, 0.429_675, 0.563_275_8]);
