@@ -6,7 +6,9 @@ import { api } from './api.js';
 import { h, sideColour, sideName, sideTag } from './util.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 640;
+/// The graph's width in its own units: narrower on a phone, so that its labels stay legible.
+const WIDE = 640;
+const NARROW = 380;
 const H = 150;
 const PAD = { left: 34, right: 8, top: 10, bottom: 20 };
 /// A chance step with at least this much luck is marked on the graph as a swing.
@@ -61,6 +63,7 @@ export class ReviewPanel {
     this.graph = h('div', { class: 'review-graph', id: 'review-graph', hidden: true });
     this.panel = h('div', { class: 'panel review-panel', id: 'review' });
     this.position = 0;
+    this.w = WIDE;
   }
 
   /// Shows where the review stands; with `start`, asks for it if it is not made.
@@ -146,7 +149,7 @@ export class ReviewPanel {
   }
 
   x(i, n) {
-    return PAD.left + (W - PAD.left - PAD.right) * (n ? i / n : 0);
+    return PAD.left + (this.w - PAD.left - PAD.right) * (n ? i / n : 0);
   }
 
   y(p) {
@@ -157,6 +160,8 @@ export class ReviewPanel {
     const r = this.review;
     const s = this.replay.scenario;
     const n = r.steps.length;
+    this.w = this.graph.clientWidth && this.graph.clientWidth < 520 ? NARROW : WIDE;
+    const W = this.w;
     const values = [r.start, ...r.steps.map((st) => st.after)];
     const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chances-graph', role: 'img',
       'aria-label': `${sideName(s, 'A')}’s winning chances across the game, from ${points(r.start)} to ${points(values[values.length - 1])}; click to move the replay there` });

@@ -120,13 +120,14 @@ fn print_tables(out: &mut impl Write, version: &str, c: &Calibration) -> std::io
     }
     writeln!(out, "\n{:<10} {:>9} {:>10} {:>10}", "chance", "judged", "predicted", "observed")?;
     for d in &c.reliability {
+        let share = |x: f64| if d.positions == 0 { "—".to_string() } else { format!("{:.1}%", 100.0 * x) };
         writeln!(
             out,
-            "{:<10} {:>9} {:>9.1}% {:>9.1}%",
+            "{:<10} {:>9} {:>10} {:>10}",
             format!("{:.0}–{:.0}%", d.from * 100.0, d.from * 100.0 + 10.0),
             d.positions,
-            100.0 * d.predicted,
-            100.0 * d.observed
+            share(d.predicted),
+            share(d.observed)
         )?;
     }
     Ok(())

@@ -18,7 +18,7 @@ const SHOWN_LUCK: f32 = 0.05;
 #[command(after_help = "Examples:
   pacw review game.json                 # every decision searched (about 5 s for a 200-decision game)
   pacw review game.json --quick         # the evaluator's winning chances and the luck only
-  pacw review game.json --json > review.json")]
+  pacw review game.json --json            # every step and the summary, as JSON")]
 pub struct ReviewArgs {
     /// The save file (JSON), as `pacw play --save` or the web app's download writes it.
     file: PathBuf,

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 /// `pacw train`: with no step named, labels every position and fits in one run.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  pacw train --out crates/ai/weights/evaluator.json          # the whole training (about 20 minutes on 2 cores)
+  pacw train --out crates/ai/weights/evaluator.json          # the whole training (about 9 minutes on 2 cores)
   pacw train positions --shard 1/4 --out parts/              # one machine's share of the labelled positions
   pacw train fit parts/*.csv --out weights.json              # the fit, from every shard's file
   pacw train calibrate --weights weights.json --positions parts/*.csv --games 160")]

@@ -308,9 +308,21 @@ fn the_examples_of_help_and_the_readme_work_as_printed() {
     }
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let mut lines = examples(&readme);
-    for sub in
-        ["check", "show", "play", "odds", "replay", "simulate", "merge", "sensitivity", "balance", "perft", "games"]
-    {
+    for sub in [
+        "check",
+        "show",
+        "play",
+        "odds",
+        "replay",
+        "review",
+        "simulate",
+        "merge",
+        "sensitivity",
+        "balance",
+        "perft",
+        "games",
+        "train",
+    ] {
         let help = pacw_in(&dir, &[sub, "--help"], "");
         lines.extend(examples(&text(&help.stdout)));
     }

@@ -2,6 +2,7 @@
 //! average over its dice), then the best few and the one played looked at one decision deeper (the next side to act
 //! answering with its best order, again averaged over the dice), as the budget allows.
 
+use super::of;
 use crate::evaluator::{CHANCE_DEPTH, Evaluator};
 use pacw_engine::{Action, Battle, Event, Side, ToAct};
 use std::time::Instant;
@@ -64,11 +65,6 @@ pub fn after(b: &Battle, plan: &[Action]) -> Option<Battle> {
         after.apply(a).ok()?;
     }
     Some(after)
-}
-
-/// A value in `side`'s terms.
-fn of(side: Side, first: f32) -> f32 {
-    if side == Side::A { first } else { 1.0 - first }
 }
 
 /// Judges the decision of `side` in `b`, where it played `played`.
