@@ -333,3 +333,43 @@ fn the_examples_of_help_and_the_readme_work_as_printed() {
         }
     }
 }
+
+#[test]
+fn every_command_into_a_pipe_whose_reader_has_gone_ends_quietly() {
+    let scratch = temp_dir("pipe");
+    let dir = scratch.path().to_path_buf();
+    let save = dir.join("g.json");
+    assert!(
+        pacw(&["play", "meeting-engagement", "--seed", "2", "--save", save.to_str().unwrap()], "1\n1\nq\n")
+            .status
+            .success()
+    );
+    let save = save.to_str().unwrap();
+    let commands: &[&[&str]] = &[
+        &["odds", "--table"],
+        &["odds", "--attacker", "inf", "--target", "inf", "--distance", "2"],
+        &["scenarios"],
+        &["show", "bloody-lane"],
+        &["show", "bloody-lane", "--json"],
+        &["check", "meeting-engagement", "bloody-lane"],
+        &["replay", save],
+        &["review", save],
+        &["review", save, "--json"],
+        &["perft", "meeting-engagement", "--depth", "3", "--divide"],
+        &["simulate", "meeting-engagement", "--games", "4"],
+        &["--help"],
+    ];
+    for args in commands {
+        let mut child = Command::new(bin())
+            .args(*args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("pacw runs");
+        drop(child.stdout.take()); // the reader goes before anything is written
+        let out = child.wait_with_output().unwrap();
+        let err = text(&out.stderr);
+        assert!(!err.contains("panicked") && !err.contains("error"), "pacw {}: {err}", args.join(" "));
+    }
+}
