@@ -162,6 +162,9 @@ impl Server {
     /// ones), resumes the computer players whose turn it is, and binds the address.
     pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
         let store = Store::open(&config.data_dir)?;
+        if let Some(notice) = store.notice() {
+            eprintln!("pacw server: {notice}");
+        }
         let listener =
             TcpListener::bind(config.addr).await.map_err(|source| ServerError::Bind { addr: config.addr, source })?;
         let addr = listener.local_addr()?;

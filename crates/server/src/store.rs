@@ -147,6 +147,8 @@ pub struct DamagedRow {
 pub struct Store {
     path: PathBuf,
     conn: Mutex<Option<Connection>>,
+    /// What the operator should be told of the file found at start ([`Store::notice`]).
+    notice: Option<String>,
 }
 
 /// Milliseconds since 1970.
@@ -167,6 +169,14 @@ impl Store {
     fn open_with(dir: &Path, flags: rusqlite::OpenFlags) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir { path: dir.to_path_buf(), source })?;
         let path = dir.join(DB_FILE);
+        // SQLite takes an empty file for a new database without a word; a file emptied by accident held games.
+        let notice = std::fs::metadata(&path).ok().filter(|m| m.is_file() && m.len() == 0).map(|_| {
+            format!(
+                "the database {} was an empty file (0 bytes): it starts as a new database with no games; if it held \
+                 games, they were lost before this start (restore the file from a backup)",
+                path.display()
+            )
+        });
         let classify = |e: rusqlite::Error| {
             if is_damage(&e) {
                 StoreError::Damaged { path: path.clone(), cause: e.to_string() }
@@ -197,7 +207,7 @@ impl Store {
             let _ = conn.execute_batch("ROLLBACK;");
             return Err(classify(e));
         }
-        Ok(Store { path, conn: Mutex::new(Some(conn)) })
+        Ok(Store { path, conn: Mutex::new(Some(conn)), notice })
     }
 
     /// Reads every game of the database in `dir` that can still be read, without changing the file: for listing
@@ -244,6 +254,11 @@ impl Store {
             }
         }
         Ok((good, bad))
+    }
+
+    /// What the operator should be told of the database found at start (an empty file taken for a new database).
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
     }
 
     /// The database file.
@@ -471,6 +486,19 @@ mod tests {
         store.save_review("g1", "evaluator-2", "{\"a\":2}").unwrap();
         assert_eq!(store.load_review("g1").unwrap().as_deref(), Some("{\"a\":2}"));
         drop(store);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_empty_database_file_is_said_so() {
+        let dir = temp_dir("empty");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(DB_FILE), b"").unwrap();
+        let store = Store::open(&dir).unwrap();
+        let notice = store.notice().expect("a notice for the operator");
+        assert!(notice.contains("empty file (0 bytes)") && notice.contains(DB_FILE), "{notice}");
+        drop(store);
+        assert!(Store::open(&dir).unwrap().notice().is_none(), "a database with its schema is no news");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
