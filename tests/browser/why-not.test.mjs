@@ -96,3 +96,17 @@ test('with once_per_turn a unit activated earlier in the turn says so on a later
   }
   throw new Error('Blue never had two cards in one turn');
 });
+
+test('an enemy clicked with none of your units selected is read about, not waited on', async () => {
+  // Against the computer, on the player's move: the enemy's counter shows its card, and the bar says what to do.
+  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'computer', human_side: 'A', computer: 'greedy' }, 'A');
+  const page = await open(token);
+  const v = await view(env.server.url, token);
+  const enemy = v.units.find((u) => u.side === 'B' && u.alive);
+  await page.click(`[data-unit="${enemy.id}"]`);
+  await page.locator('#prompt', { hasText: 'is the enemy’s' }).waitFor();
+  assert.doesNotMatch(await page.locator('#prompt').textContent(), /Reading/);
+  assert.match(await page.locator('#info').textContent(), new RegExp(enemy.name));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

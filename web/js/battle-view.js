@@ -187,7 +187,10 @@ export function renderOrderBar(page) {
     const watching = v.role === 'spectator' ? 'You are watching this game: select anything to read about it.' : 'Not your move: select anything to read about it.';
     prompt.append(v.result ? 'The game is over.' : page.playing ? 'Showing the other side’s move.' : watching);
   } else if (!ch) {
-    prompt.append(page.selected !== null ? 'Reading the unit’s orders…' : 'Select one of your units (green dashed ring) to see what it can do, or end activations.');
+    const sel = page.selected !== null ? v.units[page.selected] : null;
+    if (sel && v.you_play.includes(sel.side)) prompt.append('Reading the unit’s orders…');
+    else if (sel) prompt.append(`${sideName(v.scenario, sel.side)} ${sel.name} is the enemy’s: its card is beside the board. Select one of your units (green dashed ring) to see what it can do, or end activations.`);
+    else prompt.append('Select one of your units (green dashed ring) to see what it can do, or end activations.');
   } else if (!ch.canAct) {
     prompt.append(`${v.units[ch.reply.unit].name} cannot act now: `, withRuleLinks(ch.reply.refusal?.reason || 'it is not its turn'), '. Select one of your units with a green dashed ring.');
   } else if (!p) {
