@@ -110,3 +110,18 @@ test('an enemy clicked with none of your units selected is read about, not waite
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('z when nothing can be taken back says why, with the rule', async () => {
+  // A card has just been drawn and nobody has decided on it: chance stands, so undo is refused in words.
+  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat' }, 'hotseat');
+  const v = await cardFor(env.server.url, token, 'A');
+  assert.equal(v.undo.possible, false);
+  const page = await open(token);
+  await page.keyboard.press('z');
+  const why = page.locator('#why-not');
+  await why.waitFor();
+  assert.match(await why.textContent(), /Undo is not possible: .*cannot be taken back \(R9\.1\)/);
+  assert.equal((await view(env.server.url, token)).decisions, v.decisions, 'nothing changed');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

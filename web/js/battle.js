@@ -425,7 +425,12 @@ class Battle {
 
   async undo() {
     const v = this.view;
-    if (!v.undo.possible || this.busy) return;
+    if (!v.undo.possible) {
+      // Say why, rather than do nothing.
+      if (v.undo.why_not && !v.result) this.refuse({ reason: `Undo is not possible: ${v.undo.why_not}` });
+      return;
+    }
+    if (this.busy) return;
     this.busy = true;
     try {
       const view = await api.undo(this.token, v.undo.last_order || 1, v.decisions);

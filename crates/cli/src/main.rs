@@ -1,4 +1,9 @@
 //! `pacw`: the Portable ACW Wargame on the command line.
+//!
+//! Every command writes with `writeln!` and returns its errors, never `print!`, which panics when the reader of a
+//! pipe has gone (`pacw odds --table | head`); [`report`] ends such a command quietly with exit 0. The lint below
+//! keeps it so.
+#![deny(clippy::print_stdout)]
 
 mod args;
 mod board;
@@ -87,9 +92,6 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if !matches!(cli.command, None | Some(Command::Serve(_))) {
-        quiet_on_closed_pipe();
-    }
     let result = match cli.command {
         Some(Command::Check { files, json }) => check::run(&files, json),
         Some(Command::Show { scenario, json }) => check::show(&scenario, json),
@@ -111,17 +113,6 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => report(&e),
-    }
-}
-
-/// Output into a pipe whose reader has gone (`pacw odds --table | head`) ends the command quietly, as it ends any
-/// Unix tool: the default action of SIGPIPE is restored, which Rust's runtime sets to be ignored (so that a write
-/// would fail, and `println!` panic). Not for the server, whose sockets must never stop it.
-fn quiet_on_closed_pipe() {
-    #[cfg(unix)]
-    // SAFETY: restoring a signal's default disposition at start-up, before any thread is spawned.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

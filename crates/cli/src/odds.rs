@@ -120,7 +120,7 @@ pub fn run(args: OddsArgs) -> Result<ExitCode> {
     };
     match outcome {
         Ok(Ok(text)) => {
-            print!("{text}");
+            std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         Ok(Err(e)) => Err(e),

@@ -197,7 +197,7 @@ fn fit_and_write(config: &PositionsConfig, rows: &[positions::Row], args: &FitAr
     let json = serde_json::to_string_pretty(&fitted.file)? + "\n";
     match &args.out {
         Some(path) => write_file(path, &json)?,
-        None => print!("{json}"),
+        None => std::io::Write::write_all(&mut std::io::stdout().lock(), json.as_bytes())?,
     }
     report(&fitted, args.json)?;
     Ok(ExitCode::SUCCESS)

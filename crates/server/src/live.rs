@@ -111,6 +111,33 @@ impl Live {
         if is_order && last > 0 && own(last - 1) && matches!(actions[last - 1], Action::Activate(_)) { 2 } else { 1 }
     }
 
+    /// Why `role` can take nothing back now, in words with the rule, or `None` when it can.
+    pub fn undo_refusal(&self, role: Role, players: &[PlayerKind; 2]) -> Option<String> {
+        if self.undoable(role, players) > 0 {
+            return None;
+        }
+        if self.game.battle().result().is_some() {
+            return Some("the game is over (R8)".into());
+        }
+        for step in self.steps.iter().rev() {
+            if step.chance {
+                return Some(
+                    "a die was rolled or a card drawn after your last decision: what chance decided stands, so it \
+                     cannot be taken back (R9.1)"
+                        .into(),
+                );
+            }
+            if role.controls(step.side) && players[step.side.index()] == PlayerKind::Human {
+                break;
+            }
+            if !matches!(players[step.side.index()], PlayerKind::Computer { .. }) {
+                let side = &self.game.battle().scenario().side(step.side).name;
+                return Some(format!("{side} has decided since your last decision: only they can take theirs back"));
+            }
+        }
+        Some("you have no decision to take back yet".into())
+    }
+
     /// Going back from the last decision: (own decisions found, decisions to remove to take back `want` of them).
     pub fn undo_plan(&self, role: Role, players: &[PlayerKind; 2], want: usize) -> (usize, usize) {
         let (mut own, mut remove) = (0, 0);

@@ -441,6 +441,8 @@ pub struct UndoView {
     /// How many of them one press of Undo takes back (`count` for `POST …/undo`): the last order together with
     /// the activation that began it, or the last decision alone.
     pub last_order: usize,
+    /// When nothing can be taken back: why, in words with the rule.
+    pub why_not: Option<String>,
 }
 
 /// Where a replay view stands.
@@ -611,7 +613,12 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
         log_from: log_from.min(live.game.log().len()),
         log_len: live.game.log().len(),
         log: log_entries(live, log_from),
-        undo: UndoView { possible: undo > 0, decisions: undo, last_order },
+        undo: UndoView {
+            possible: undo > 0,
+            decisions: undo,
+            last_order,
+            why_not: if live_view && undo == 0 { live.undo_refusal(ctx.role, ctx.players) } else { None },
+        },
         result: over.map(|r| result_view(s, r)),
         seed: over.map(|_| live.game.seed()),
         ledger: over.map(|_| ledger(&live.game)),

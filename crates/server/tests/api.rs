@@ -249,6 +249,7 @@ async fn undo_takes_back_decisions_until_a_die_or_a_card() {
     let t = token(&created, "hotseat");
     let v = api.view(&t).await;
     assert_eq!(v["undo"]["possible"], false);
+    assert_eq!(v["undo"]["why_not"], "you have no decision to take back yet");
     let (s, _) = api.post(&format!("/api/play/{t}/undo"), json!({})).await;
     assert_eq!(s, StatusCode::CONFLICT);
 
@@ -257,6 +258,8 @@ async fn undo_takes_back_decisions_until_a_die_or_a_card() {
     let (s, v) = api.act(&t, json!({"index": end})).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["undo"]["possible"], false);
+    assert!(v["undo"]["why_not"].as_str().unwrap().contains("a die was rolled or a card drawn"), "{}", v["undo"]);
+    assert!(v["undo"]["why_not"].as_str().unwrap().ends_with("(R9.1)"));
     let (s, e) = api.post_raw(&format!("/api/play/{t}/undo"), "").await;
     assert_eq!(s, StatusCode::CONFLICT, "{e}");
 
@@ -267,6 +270,7 @@ async fn undo_takes_back_decisions_until_a_die_or_a_card() {
     let (_, v2) = api.act(&t, json!({"index": i})).await;
     assert_eq!(v2["undo"]["possible"], true);
     assert_eq!(v2["undo"]["decisions"], 1);
+    assert!(v2["undo"]["why_not"].is_null());
     let (s, back) = api.post(&format!("/api/play/{t}/undo"), json!({"count": 1})).await;
     assert_eq!(s, StatusCode::OK, "{back}");
     assert_eq!(back["decisions"], 1);
@@ -297,6 +301,8 @@ async fn undo_takes_back_decisions_until_a_die_or_a_card() {
     let (_, _) = api.act(&mover, json!({"index": find(&v, is_activate).unwrap()})).await;
     let (s, _) = api.post(&format!("/api/play/{other}/undo"), json!({})).await;
     assert_eq!(s, StatusCode::CONFLICT);
+    let why = api.view(&other).await["undo"]["why_not"].as_str().unwrap().to_string();
+    assert!(why.contains("has decided since your last decision"), "{why}");
     let (s, _) = api.post(&format!("/api/play/{mover}/undo"), json!({})).await;
     assert_eq!(s, StatusCode::OK);
     server.stop().await;
