@@ -74,6 +74,20 @@ test('a move by clicks: unit, square, facing, confirm; one Undo takes back the a
   const redraw = Date.now() - started;
   assert.equal(await decisions(token), v.decisions + 2, 'the activation and the order: two decisions');
   await page.locator('[data-unit="0"].activated').waitFor();
+  // Used: the counter keeps its side's colour at full strength; a hatch and a ✓ badge say so, not the colour.
+  const used = await page.evaluate(() => {
+    const unit = document.querySelector('[data-unit="0"]');
+    const body = unit.querySelector('.counter-body');
+    const other = document.querySelector(`.unit.side-${[...unit.classList].find((c) => c.startsWith('side-')).slice(5)}:not(.activated) .counter-body`);
+    return {
+      fill: body.getAttribute('fill'), otherFill: other?.getAttribute('fill'), opacity: getComputedStyle(body).opacity,
+      hatch: !!unit.querySelector('.used-hatch'), badge: !!unit.querySelector('.done-badge'),
+    };
+  });
+  assert.equal(used.opacity, '1', 'not faded toward grey');
+  if (used.otherFill) assert.equal(used.fill, used.otherFill, 'the same colour as the side\'s unused units');
+  assert.ok(used.hatch && used.badge, 'a hatch and a badge mark it used');
+  await page.locator('#board').screenshot({ path: join(screenshots, 'used-1366.png') });
   await page.click('#undo');
   await page.locator('[data-unit="0"][data-at="b2"]').waitFor();
   assert.equal(await decisions(token), v.decisions, 'one Undo took back both');

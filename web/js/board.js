@@ -95,6 +95,7 @@ export class Board {
     });
     this.svg.style.setProperty('--cols', this.map.width);
     container.appendChild(this.svg);
+    this.defineUsedHatch();
     this.squares = new Map(this.map.squares.map((s) => [s.at, s]));
     this.drawMap();
     this.marks = el('g', { class: 'marks', 'pointer-events': 'none' }, this.svg);
@@ -104,6 +105,16 @@ export class Board {
     this.hoverLayer = el('g', { class: 'hover-marks', 'pointer-events': 'none' }, this.svg);
     this.facingLayer = el('g', { class: 'facings' }, this.svg);
     if (handlers.onPick) this.listen();
+  }
+
+  /// The hatching laid over a unit already used on this card: a pattern, so that colour is never the only signal
+  /// and the counter keeps its side's colour. Its id is unique to this board (a page may show several).
+  defineUsedHatch() {
+    Board.boards = (Board.boards || 0) + 1;
+    this.usedHatch = `used-hatch-${Board.boards}`;
+    const defs = el('defs', {}, this.svg);
+    const pattern = el('pattern', { id: this.usedHatch, width: 7, height: 7, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
+    el('rect', { width: 3, height: 7, class: 'used-stripe' }, pattern);
   }
 
   origin(name) {
@@ -361,6 +372,7 @@ export class Board {
     if (u.arm === 'infantry') el('path', { d: 'M-11 -11 L11 4 M11 -11 L-11 4' }, sym);
     else if (u.arm === 'cavalry') el('path', { d: 'M-11 4 L11 -11' }, sym);
     else el('circle', { cx: 0, cy: -3.5, r: 3.5, class: 'gun' }, sym);
+    if (activated) el('rect', { x: -21, y: -21, width: 42, height: 42, rx: 4, fill: `url(#${this.usedHatch})`, class: 'used-hatch' }, g);
     const quality = { green: 'G', regular: '', veteran: '★' }[u.quality];
     if (quality) label(g, -17, 17, quality, 12);
     label(g, 17, 18, u.strength, 15, { 'text-anchor': 'end', 'font-weight': 'bold' });
@@ -368,7 +380,10 @@ export class Board {
       el('circle', { cx: -14, cy: -14, r: 7, class: 'shaken-badge' }, g);
       label(g, -14, -10.5, 'S', 10, { 'text-anchor': 'middle', class: 'shaken-letter' });
     }
-    if (activated) label(g, 15, -9, '✓', 11, { 'text-anchor': 'middle', class: 'counter-text done-mark' });
+    if (activated) {
+      el('circle', { cx: 14, cy: -14, r: 8, class: 'done-badge' }, g);
+      label(g, 14, -10, '✓', 11, { 'text-anchor': 'middle', class: 'done-mark' });
+    }
     if (state.selectable?.has(u.id)) el('rect', { x: -26, y: -26, width: 52, height: 52, rx: 7, class: 'selectable-ring' }, g);
     if (state.selected === u.id) el('rect', { x: -27, y: -27, width: 54, height: 54, rx: 7, class: 'selected-ring' }, g);
     if (state.highlight?.has(u.id)) el('rect', { x: -28, y: -28, width: 56, height: 56, rx: 8, class: 'highlight-ring' }, g);
