@@ -87,6 +87,12 @@ test('a move by clicks: unit, square, facing, confirm; one Undo takes back the a
   assert.equal(used.opacity, '1', 'not faded toward grey');
   if (used.otherFill) assert.equal(used.fill, used.otherFill, 'the same colour as the side\'s unused units');
   assert.ok(used.hatch && used.badge, 'a hatch and a badge mark it used');
+  // Its move is drawn in its side's colour (not always the first side's).
+  const [arrow, counter] = await page.evaluate(() => [
+    getComputedStyle(document.querySelector('.marks line.last-move')).stroke,
+    getComputedStyle(document.querySelector('[data-unit="0"] .counter-body')).fill,
+  ]);
+  assert.equal(arrow, counter, 'the move arrow in the mover\'s colour');
   await page.locator('#board').screenshot({ path: join(screenshots, 'used-1366.png') });
   await page.click('#undo');
   await page.locator('[data-unit="0"][data-at="b2"]').waitFor();
@@ -115,6 +121,18 @@ test('an attack by clicks: the odds before confirming, then the dice say who rol
   const dice = await page.locator('#dice').textContent();
   assert.match(dice, /Blue Iron Brigade fires at Grey Pickets: needs 4\+/);
   assert.match(dice, /Blue rolls to hit: \d, a (hit|miss)/);
+  // The dice are news, not a refusal: never in the red of "Not allowed".
+  const roll = page.locator('#last-roll');
+  await roll.waitFor();
+  const [rollColour, refusedColour] = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.className = 'prompt refused';
+    document.querySelector('#order-bar').append(probe);
+    const colours = [getComputedStyle(document.querySelector('#last-roll')).color, getComputedStyle(probe).color];
+    probe.remove();
+    return colours;
+  });
+  assert.notEqual(rollColour, refusedColour, 'a die result is not coloured as a refusal');
   // Every log line names units with their side.
   await page.locator('#log', { hasText: 'Blue Iron Brigade (veteran infantry) fires at Grey Pickets' }).waitFor();
   assert.deepEqual(page.errors, []);

@@ -287,7 +287,11 @@ export class Board {
     this.facingLayer.replaceChildren();
     this.facingsShown = state.facings ? state.facings.at : null;
     this.unitsAt = new Map((state.units || []).filter((u) => u.alive !== false).map((u) => [u.at, u.id]));
-    for (const mv of (state.lastMove || []).filter((m) => m.kind !== 'none')) this.arrow(this.marks, mv.from, mv.to, mv.cls || (mv.kind === 'attack' ? 'last-attack' : 'last-move'));
+    for (const mv of (state.lastMove || []).filter((m) => m.kind !== 'none')) {
+      // A move is drawn in its unit's side's colour; an attack in red, dashed, whoever made it.
+      const colour = mv.kind === 'move' && !mv.cls && mv.side ? sideColour(this.scenario, mv.side) : null;
+      this.arrow(this.marks, mv.from, mv.to, mv.cls || (mv.kind === 'attack' ? 'last-attack' : 'last-move'), colour);
+    }
     for (const name of state.reachable || []) {
       const [cx, cy] = this.centre(name);
       el('circle', { cx, cy, r: 8, class: 'reachable-dot' }, this.marks);
@@ -333,15 +337,20 @@ export class Board {
     if (sight) this.sightLine(sight, 'sight', this.hoverLayer);
   }
 
-  arrow(parent, from, to, cls) {
+  /// An arrow from one square's centre to another's, classed `cls`; `colour`, when given, strokes and fills it.
+  arrow(parent, from, to, cls, colour = null) {
     const [x1, y1] = this.centre(from);
     const [x2, y2] = this.centre(to);
     const len = Math.hypot(x2 - x1, y2 - y1) || 1;
     const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
     const tip = [x2 - ux * 14, y2 - uy * 14];
-    el('line', { x1, y1, x2: tip[0], y2: tip[1], class: cls }, parent);
+    const line = el('line', { x1, y1, x2: tip[0], y2: tip[1], class: cls }, parent);
     const side = [-uy * 7, ux * 7];
-    el('path', { d: `M${tip[0] + ux * 10} ${tip[1] + uy * 10} L${tip[0] + side[0]} ${tip[1] + side[1]} L${tip[0] - side[0]} ${tip[1] - side[1]} Z`, class: `${cls}-head` }, parent);
+    const head = el('path', { d: `M${tip[0] + ux * 10} ${tip[1] + uy * 10} L${tip[0] + side[0]} ${tip[1] + side[1]} L${tip[0] - side[0]} ${tip[1] - side[1]} Z`, class: `${cls}-head` }, parent);
+    if (colour) {
+      line.style.stroke = colour;
+      head.style.fill = colour;
+    }
   }
 
   sightLine({ from, to, blockedAt }, cls, layer = this.overlay) {
@@ -440,7 +449,7 @@ export function moveArrows(events, v) {
   // Where a unit stood before it retreated: an attack's arrow points at the square it was made against.
   const before = new Map(list.filter((e) => e.event === 'retreated').map((e) => [e.unit, e.from]));
   for (const e of list) {
-    if ((e.event === 'moved' && e.from !== e.to) || e.event === 'retreated') out.push({ from: e.from, to: e.to, kind: 'move', units: [e.unit] });
+    if ((e.event === 'moved' && e.from !== e.to) || e.event === 'retreated') out.push({ from: e.from, to: e.to, kind: 'move', units: [e.unit], side: v.units[e.unit]?.side });
     else if (e.event === 'attack') out.push({ from: v.units[e.attacker].at, to: before.get(e.target) || v.units[e.target].at, kind: 'attack', units: [e.attacker, e.target] });
     else if (['activated', 'held', 'moved'].includes(e.event)) out.push({ kind: 'none', units: [e.unit] });
   }
