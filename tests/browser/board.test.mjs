@@ -176,10 +176,14 @@ test('Move & Fire: the enemy, then the square to fire from, then the facing; Fir
 test('the keyboard: arrows move the cursor, Enter selects and confirms, Escape cancels, z undoes, ? lists the keys', async () => {
   const { page, token, v } = await skirmishPage(2);
   await page.locator('#board').focus();
-  // From a1, up to b2 (the Horse): right, up.
+  // The first arrow puts the cursor on the first unit ready to act, the Horse on b2; Enter selects it.
   await page.keyboard.press('ArrowRight');
   await page.locator('.cursor').waitFor();
-  await page.keyboard.press('ArrowUp');
+  const onSquare = await page.evaluate(() => {
+    const [c, sq] = [document.querySelector('.cursor'), document.querySelector('[data-square="b2"]')];
+    return Number(c.getAttribute('x')) === Number(sq.getAttribute('x')) + 1 && Number(c.getAttribute('y')) === Number(sq.getAttribute('y')) + 1;
+  });
+  assert.ok(onSquare, 'the cursor starts on the Horse, ready to act');
   await page.keyboard.press('Enter');
   await page.locator('#info', { hasText: 'Horse' }).waitFor();
   await page.locator('.reachable-dot').first().waitFor();
@@ -196,6 +200,20 @@ test('the keyboard: arrows move the cursor, Enter selects and confirms, Escape c
   assert.equal(await decisions(token), v.decisions);
   await page.keyboard.press('?');
   await page.locator('#keys-help', { hasText: 'end activations' }).waitFor();
+  await page.keyboard.press('Escape');
+  // n selects each ready unit in turn; f chooses Fire & Move at the enemy in hand.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('n');
+  await page.locator('#board[data-choices="0"]').waitFor({ state: 'attached' });
+  await page.keyboard.press('n');
+  await page.locator('#board[data-choices="1"]').waitFor({ state: 'attached' });
+  await page.click('[data-unit="4"]');
+  await page.locator('[data-order="fire_move"]').waitFor();
+  await page.keyboard.press('f');
+  await page.locator('[data-confirm]', { hasText: 'Fire & Move: fire at Grey Pickets' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   // e ends the activations.
   await page.keyboard.press('e');

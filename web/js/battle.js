@@ -397,6 +397,24 @@ class Battle {
     if (order) await this.give(order.action);
   }
 
+  /// The units that may be given an order now, in the order the server lists them (the active one alone while it acts).
+  readyUnits() {
+    const v = this.view;
+    if (!this.live || !v?.your_turn) return [];
+    if (v.active_unit !== null && v.active_unit !== undefined) return [v.active_unit];
+    return v.legal_actions.map((a) => a.action.activate).filter((u) => u !== undefined);
+  }
+
+  /// `n`: selects the next unit ready to act after the one selected (round the list), with the cursor on it.
+  selectNextReady() {
+    const ready = this.readyUnits();
+    if (!ready.length) return;
+    const next = ready[(ready.indexOf(this.selected) + 1) % ready.length];
+    this.cursor = this.view.units[next].at;
+    this.square = this.cursor;
+    this.select(next);
+  }
+
   async fireMove() {
     const t = this.pending?.target;
     const order = t !== undefined ? this.choices?.targets().get(t)?.fireMove : null;
@@ -485,8 +503,10 @@ class Battle {
         this.onFacing(ARROWS[ev.key]);
         return true;
       }
-      const start = this.cursor || (this.selected !== null ? v.units[this.selected].at : squareName(0, 0));
-      this.cursor = neighbour(v.scenario.map, start, ARROWS[ev.key]) || start;
+      const start = this.cursor || (this.selected !== null ? v.units[this.selected].at : null);
+      // The first arrow puts the cursor on a unit ready to act (else the corner); the next ones move it.
+      const ready = v.units[this.readyUnits()[0]]?.at;
+      this.cursor = start ? neighbour(v.scenario.map, start, ARROWS[ev.key]) || start : ready || squareName(0, 0);
       this.square = this.cursor;
       this.board.svg.parentElement.focus({ preventScroll: true });
       this.render();
@@ -508,7 +528,9 @@ class Battle {
       this.cancel();
       return true;
     }
-    if (ev.key === 'z') this.undo();
+    if (ev.key === 'n') this.selectNextReady();
+    else if (ev.key === 'f') this.fireMove();
+    else if (ev.key === 'z') this.undo();
     else if (ev.key === 'e') this.endActivations();
     else if (ev.key === 'h') this.hold();
     else return false;

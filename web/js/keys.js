@@ -3,9 +3,11 @@
 import { h } from './util.js';
 
 export const KEYS = [
-  ['← ↑ → ↓', 'move the cursor on the board; while a facing is asked, pick that facing'],
+  ['← ↑ → ↓', 'move the cursor on the board (it starts on a unit ready to act); while a facing is asked, pick that facing'],
   ['Enter', 'select what is under the cursor; confirm the order in hand'],
   ['Escape', 'cancel the order in hand, then the selection'],
+  ['n', 'select the next unit ready to act (the cursor goes to it)'],
+  ['f', 'Fire & Move at the enemy chosen (R4.4)'],
   ['h', 'Hold: the selected unit does nothing (R4.2)'],
   ['e', 'end activations on this card (R3.4)'],
   ['z', 'undo your last order (until a die is rolled or a card drawn)'],
