@@ -103,6 +103,54 @@ test('your games: links kept in this browser, with date, mode, players, whose tu
   await page.context().close();
 });
 
+test('your games come first, your move on top, on the first screen; on a phone a tapped battle shows its description and Start', async () => {
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await freshPage(env.browser, { viewport });
+    await page.goto(env.server.url);
+    // Six games: five watched (the computer on both sides) and one against the computer, where it is your move.
+    for (let i = 0; i < 5; i++) {
+      await page.selectOption('select[name=mode]', 'watch');
+      await page.click('#start');
+      await page.waitForURL(/game/);
+      await page.goto(env.server.url);
+    }
+    await page.selectOption('select[name=mode]', 'computer');
+    await page.click('#start');
+    await page.waitForURL(/game/);
+    await page.goto(env.server.url);
+    const rows = page.locator('#your-games tr[data-token]');
+    await page.locator('#your-games .your-move').first().waitFor();
+    const top = await page.evaluate(() => document.querySelector('#your-games').getBoundingClientRect().top);
+    assert.ok(top < 120, `${viewport.width}: your games start ${top} px down`);
+    assert.match(await rows.first().textContent(), /your move/, 'your move first');
+    assert.ok(await rows.first().isVisible() && (await rows.first().boundingBox()).y < viewport.height, 'on the first screen');
+    assert.equal(await rows.locator(':scope:visible').count(), 4, 'four shown');
+    await page.click('#all-games');
+    await page.waitForFunction(() => [...document.querySelectorAll('#your-games tr[data-token]')].every((r) => !r.hidden));
+    assert.equal(await rows.count(), 6);
+    if (viewport.width === 390) {
+      // The battles scroll sideways; a tap brings the description and its own Start up, without scrolling past them.
+      const card = page.locator('.scenario-card[data-name="hornets-nest"]');
+      await card.scrollIntoViewIfNeeded();
+      await card.click();
+      await page.locator('#detail h2', { hasText: 'Hornet' }).waitFor();
+      await page.waitForFunction(() => {
+        const r = document.querySelector('#start-here').getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight;
+      });
+      const page_h = await page.evaluate(() => document.querySelector('.scenarios').scrollWidth > document.querySelector('.scenarios').clientWidth);
+      assert.ok(page_h, 'the battles scroll sideways');
+      await page.screenshot({ path: join(screenshots, 'lobby-tap-390.png') });
+      await page.click('#start-here');
+      await page.waitForURL(/game/);
+    } else {
+      await page.screenshot({ path: join(screenshots, 'lobby-games-1366.png') });
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test('hot-seat: a hand-over screen between the sides; the rules and the guide one click away', async () => {
   const page = await freshPage(env.browser, { settings: { handover: true } });
   await page.goto(env.server.url);

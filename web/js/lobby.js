@@ -49,6 +49,12 @@ const NUMBER_FIELDS = [
   ['modifier.flank_rear', 'Flank or rear charge', 'R6.4', -3, 3], ['modifier.cover', 'Cover', 'R6.3', -3, 3],
 ];
 
+/// How many of your games the lobby lists before "Show all".
+const GAMES_SHOWN = 4;
+
+/// The layout of a phone (the stylesheet's breakpoint).
+const PHONE = window.matchMedia('(max-width: 900px)');
+
 export async function showLobby(app) {
   document.title = 'pacw — the Portable ACW Wargame';
   let scenarios = [];
@@ -75,7 +81,11 @@ class Lobby {
     this.cards = h('div', { class: 'scenarios', role: 'listbox', 'aria-label': 'Battles' });
     for (const entry of this.scenarios) {
       const preview = h('div', { class: 'preview' });
-      const pick = () => this.choose({ kind: 'shipped', name: entry.name, scenario: entry });
+      const pick = () => {
+        this.choose({ kind: 'shipped', name: entry.name, scenario: entry });
+        // On a phone the battles scroll sideways and the description with its Start comes next: bring it up.
+        if (PHONE.matches) this.detail.scrollIntoView({ block: 'start', behavior: 'smooth' });
+      };
       const card = h('div', {
         class: 'scenario-card', 'data-name': entry.name, tabindex: 0, role: 'option', 'aria-label': entry.title,
         onclick: pick,
@@ -99,7 +109,8 @@ class Lobby {
       h('p', {}, 'Or open a save (from a finished game, ', h('code', {}, 'pacw play --save'), ' or ', h('code', {}, 'pacw simulate --save-games'), '): ', openSave), this.saveProblems);
     this.gamesPanel = h('div', { class: 'panel games-panel', id: 'your-games' });
     // Four blocks that the stylesheet places: two columns on a wide screen; one, with Start near the top, on a phone.
-    this.app.replaceChildren(h('div', { class: 'lobby' }, choose, this.setupPanel(), this.detail, this.gamesPanel),
+    this.lobbyEl = h('div', { class: 'lobby' }, choose, this.setupPanel(), this.detail, this.gamesPanel);
+    this.app.replaceChildren(this.lobbyEl,
       h('p', { class: 'muted footer' }, 'New here? Read ', h('a', { href: '/guide' }, 'your first game'), ', or ', h('a', { href: '/rules' }, 'the rules of play'), '.'));
     this.showDetail();
     this.renderGames();
@@ -168,7 +179,10 @@ class Lobby {
     const s = c.scenario;
     const preview = h('div', { class: 'preview large', id: 'detail-preview' });
     const sides = s.sides.map((x) => h('li', {}, sideTag(s, x.side), ` — ${x.starting_units} units from the ${{ N: 'north', S: 'south', E: 'east', W: 'west' }[x.home]} edge; exhausted after losing ${x.exhaustion}`));
-    this.detail.replaceChildren(h('h2', {}, s.title, c.kind === 'upload' ? h('span', { class: 'muted' }, ` (${c.name})`) : ''),
+    // A phone's Start beside the description, with the settings of "How to play it" below (the same as #start).
+    const quick = h('p', { class: 'quick-start' }, h('button', { id: 'start-here', onclick: () => this.create() }, `Start ${s.title}`), ' ',
+      h('span', { class: 'muted' }, `${MODES.find(([v]) => v === this.mode.value)[1].toLowerCase()}; change it below`));
+    this.detail.replaceChildren(h('h2', {}, s.title, c.kind === 'upload' ? h('span', { class: 'muted' }, ` (${c.name})`) : ''), quick,
       h('div', { class: 'detail-grid' }, preview, h('div', {},
         h('p', { class: 'muted' }, `${s.map.width}×${s.map.height} squares, ${s.turns} turns, ${s.points_per_destroyed} point${s.points_per_destroyed === 1 ? '' : 's'} per enemy unit destroyed.`),
         h('ul', {}, ...sides),
@@ -306,7 +320,17 @@ class Lobby {
     const mine = remembered();
     const tokens = Object.keys(mine).sort((a, b) => (mine[b].added || 0) - (mine[a].added || 0));
     const summaries = await Promise.all(tokens.map((t) => api.summary(t).catch((e) => ({ missing: e.message }))));
-    const rows = tokens.map((t, i) => gameRow(t, mine[t], summaries[i], () => this.renderGames()));
+    // Your move first, then games in progress, then finished ones; newest first within each.
+    const rank = (s) => (s.missing ? 3 : s.status === 'finished' ? 2 : s.your_turn ? 0 : 1);
+    const order = tokens.map((t, i) => i).sort((a, b) => rank(summaries[a]) - rank(summaries[b]));
+    const rows = order.map((i) => gameRow(tokens[i], mine[tokens[i]], summaries[i], () => this.renderGames()));
+    // The list comes first when there is one (to resume without scrolling), kept short until asked for all.
+    this.lobbyEl.classList.toggle('has-games', rows.length > 0);
+    const shown = this.allGames ? rows.length : GAMES_SHOWN;
+    for (const row of rows.slice(shown)) row.hidden = true;
+    const all = rows.length > shown
+      ? h('button', { class: 'secondary', id: 'all-games', onclick: () => { this.allGames = true; this.renderGames(); } }, `Show all ${rows.length} games`)
+      : '';
     const file = h('input', { type: 'file', accept: '.json,application/json', id: 'import-games', 'aria-label': 'Import your games', hidden: true });
     const note = h('span', { class: 'muted', id: 'games-note' }, this.gamesNote || '');
     file.addEventListener('change', async () => {
@@ -322,7 +346,7 @@ class Lobby {
       rows.length
         ? h('table', { class: 'games' }, h('tr', {}, h('th', {}, 'Battle'), h('th', {}, 'Started'), h('th', {}, 'Mode and players'), h('th', {}, 'State'), h('th', {}, '')), ...rows)
         : h('p', { class: 'muted' }, 'No games in this browser yet.'),
-      h('div', { class: 'row' },
+      h('div', { class: 'row' }, all,
         h('button', { class: 'secondary', id: 'export-games', onclick: () => download('pacw-your-games.json', exportText()) }, 'Export your games'),
         h('button', { class: 'secondary', onclick: () => file.click() }, 'Import'), file, note),
       h('p', { class: 'help' }, 'Games are kept by their links in this browser. Lost them? The operator can list every game of the server with ', h('code', {}, 'pacw games'), '.'));
