@@ -7,7 +7,7 @@ import { Board, moveArrows } from './board.js';
 import { installKeys } from './keys.js';
 import { cardFace, chancesBar, diceTray, ledgerTable, logLine, losses, resultHeadline } from './panels.js';
 import { ReviewPanel, planArrows } from './review.js';
-import { h, sideTag, withRuleLinks } from './util.js';
+import { h, sideName, sideTag, withRuleLinks } from './util.js';
 
 /// `options.review`: make the review at once if it is not made.
 export async function showReplay(app, token, options = {}) {
@@ -40,8 +40,8 @@ class Replay {
     this.slider = h('input', { type: 'range', min: 0, max: this.of, value: 0, id: 'replay-slider', class: 'replay-slider', 'aria-label': 'Decision', oninput: (e) => this.go(Number(e.target.value)) });
     this.position = h('span', { id: 'replay-position' });
     this.boardBox = h('div', { class: 'board-wrap', id: 'board' });
-    this.moves = h('ol', { class: 'move-list', id: 'move-list', start: 0 }, h('li', {}, h('button', { class: 'link', 'data-step': 0, onclick: () => this.go(0) }, 'The start')),
-      ...this.steps.map((st) => h('li', {}, h('button', { class: 'link', 'data-step': st.decision, onclick: () => this.go(st.decision) }, sideTag(s, st.side), ` ${st.text}`))));
+    this.moves = h('ol', { class: 'move-list', id: 'move-list', start: 0 }, h('li', {}, h('button', { class: 'link', 'data-step': 0, 'data-from': 0, onclick: () => this.go(0) }, 'The start')),
+      ...orderLines(this.steps, (side) => sideName(s, side)).map(({ from, to, side, text }) => h('li', {}, h('button', { class: 'link', 'data-step': to, 'data-from': from, onclick: () => this.go(to) }, sideTag(s, side), ` ${text}`))));
     this.log = h('div', { class: 'log', id: 'log' });
     this.side = h('div', { class: 'panel', id: 'replay-info' });
     this.dice = h('div', { class: 'panel', id: 'dice-panel' });
@@ -116,7 +116,7 @@ class Replay {
     this.board.update({ units: v.units, objectives: v.objectives, lastMove: arrows, highlight: new Set(arrows.flatMap((m) => m.units)) });
     this.boardBox.dataset.decisions = k;
     this.position.textContent = `decision ${k} of ${this.of}`;
-    for (const b of this.moves.querySelectorAll('button')) b.classList.toggle('current', Number(b.dataset.step) === k);
+    for (const b of this.moves.querySelectorAll('button')) b.classList.toggle('current', Number(b.dataset.from) <= k && k <= Number(b.dataset.step));
     this.moves.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
     const s = this.scenario;
     this.side.replaceChildren(h('h3', {}, `Turn ${v.turn} of ${s.turns}`),
@@ -129,4 +129,22 @@ class Replay {
     this.log.scrollTop = this.log.scrollHeight;
     this.review.setPosition(k);
   }
+}
+
+/// The move list's lines: one an order, its activation folded in ("Iron Brigade (veteran infantry) at e2: Fire at
+/// …", the side named once, by the line's tag: `nameOf(side)`), each spanning the decisions `from`..=`to` it took;
+/// other decisions (ending activations, a retreat's square) a line each.
+export function orderLines(steps, nameOf) {
+  const lines = [];
+  for (let i = 0; i < steps.length; i++) {
+    const st = steps[i];
+    const next = steps[i + 1];
+    if (st.action?.activate !== undefined && next && next.side === st.side && next.action?.activate === undefined && next.action !== 'end_activations') {
+      lines.push({ from: st.decision, to: next.decision, side: st.side, text: `${st.text.replace(/^Activate /, '').replace(`${nameOf(st.side)} `, '')}: ${next.text}` });
+      i++;
+    } else {
+      lines.push({ from: st.decision, to: st.decision, side: st.side, text: st.text });
+    }
+  }
+  return lines;
 }
