@@ -240,3 +240,39 @@ test('the line of sight follows the pointer, and the phone screen keeps the coun
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('playing the army from the north, the board is turned so that it stands at the bottom (a setting, remembered)', async () => {
+  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'computer', human_side: 'B', computer: 'greedy' }, 'B');
+  const page = await freshPage(env.browser);
+  await page.goto(`${env.server.url}game/${token}`);
+  await page.locator('#status .you').waitFor();
+  const y = async (sel) => (await page.locator(sel).boundingBox()).y;
+  assert.equal(await page.locator('svg.board[data-turned="true"]').count(), 1);
+  assert.ok(await y('[data-square="a8"]') > await y('[data-square="a1"]'), 'rank 8, Grey\'s, at the bottom');
+  assert.ok(await y('[data-unit="5"]') > await y('[data-unit="2"]'), 'Grey\'s Foot below Blue\'s Battery');
+  // The squares keep their names under a click, and the counters read upright.
+  await page.click('[data-square="d7"]');
+  await page.locator('#info', { hasText: 'Square d7' }).waitFor();
+  const upright = await page.evaluate(() => {
+    const m = document.querySelector('[data-unit="5"]').getScreenCTM();
+    return m.a > 0 && m.d > 0;
+  });
+  assert.ok(upright, 'counters are not upside down');
+  // The arrow keys move on the screen: down is toward the bottom of the turned board, that is north.
+  await page.locator('#board').focus();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowUp'); // the cursor appears (on a ready unit, else a1)
+  const first = await page.evaluate(() => document.querySelector('.cursor').getBoundingClientRect().y);
+  await page.keyboard.press('ArrowDown');
+  const second = await page.evaluate(() => document.querySelector('.cursor').getBoundingClientRect().y);
+  assert.ok(second > first, `down the screen: ${first} → ${second}`);
+  await page.screenshot({ path: join(screenshots, 'turned-1366.png') });
+  // Off in the settings, remembered: Grey's rank 8 back at the top.
+  await page.locator('.settings summary').click();
+  await Promise.all([page.waitForNavigation(), page.locator('#army-at-bottom').uncheck()]);
+  await page.locator('#status .you').waitFor();
+  assert.equal(await page.locator('svg.board[data-turned]').count(), 0);
+  assert.ok(await y('[data-square="a8"]') < await y('[data-square="a1"]'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -44,7 +44,7 @@ export function layout(page) {
     // Only the hover marks are redrawn as the pointer moves: a counter redrawn between a press and its release
     // would lose the click.
     onHover: (s) => { page.hover = s; page.board.updateHover(hoverState(page)); },
-  });
+  }, { turned: turnedFor(v) });
   installKeys((ev) => page.onKey(ev));
   e.menu.append(
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
@@ -376,7 +376,18 @@ function beep() {
   } catch { /* no sound */ }
 }
 
-/// The page's settings: sound, notification, the pace of the other side's moves, the winning chances.
+/// Whether this page turns the board: its player plays one side alone, whose army starts in the north, and has not
+/// turned the setting off (on by default: your army at the bottom, as a chess board shows Black's).
+export function turnedFor(v) {
+  return armyFromNorth(v) && setting('army-at-bottom', true);
+}
+
+function armyFromNorth(v) {
+  const mine = v.role !== 'hotseat' && v.role !== 'spectator' && v.you_play?.length === 1 ? v.scenario.sides.find((s) => s.side === v.you_play[0]) : null;
+  return mine?.home === 'N';
+}
+
+/// The page's settings: sound, notification, the pace of the other side's moves, the winning chances, the board turned.
 function settingsMenu(page) {
   const check = (name, text, after) => h('label', {}, h('input', { type: 'checkbox', checked: setting(name, false), onchange: async (e) => { setSetting(name, e.target.checked); if (after) await after(e); } }), ` ${text}`);
   const pace = h('select', { 'aria-label': 'Pace of the other side’s moves', onchange: (e) => setSetting('pace', Number(e.target.value)) },
@@ -387,6 +398,9 @@ function settingsMenu(page) {
       if (e.target.checked && 'Notification' in window) await Notification.requestPermission();
     }),
     h('label', {}, 'Show the other side’s moves ', pace),
+    armyFromNorth(page.view)
+      ? h('label', {}, h('input', { type: 'checkbox', id: 'army-at-bottom', checked: setting('army-at-bottom', true), onchange: (e) => { setSetting('army-at-bottom', e.target.checked); location.reload(); } }), ' your army at the bottom of the board (the board turned)')
+      : '',
     page.view.winning_chances !== null && page.view.winning_chances !== undefined
       ? check('barometer', 'show the winning chances above the board', () => renderBarometer(page)) : '');
 }

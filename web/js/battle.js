@@ -500,13 +500,13 @@ class Battle {
     if (!v) return false;
     if (ev.key in ARROWS) {
       if (this.pending?.stage === 'facing' || (this.pending?.stage === 'confirm' && this.pending.facings)) {
-        this.onFacing(ARROWS[ev.key]);
+        this.onFacing(this.board.screenDirection(ARROWS[ev.key]));
         return true;
       }
       const start = this.cursor || (this.selected !== null ? v.units[this.selected].at : null);
       // The first arrow puts the cursor on a unit ready to act (else the corner); the next ones move it.
       const ready = v.units[this.readyUnits()[0]]?.at;
-      this.cursor = start ? neighbour(v.scenario.map, start, ARROWS[ev.key]) || start : ready || squareName(0, 0);
+      this.cursor = start ? neighbour(v.scenario.map, start, this.board.screenDirection(ARROWS[ev.key])) || start : ready || squareName(0, 0);
       this.square = this.cursor;
       this.board.svg.parentElement.focus({ preventScroll: true });
       this.render();

@@ -76,8 +76,11 @@ function label(parent, x, y, text, size, attrs = {}) {
 export class Board {
   /// Draws the map of `scenario` into `container`. `handlers`: onPick({ unit, square }), onFacing(dir),
   /// onHover(square or null); all optional (a preview takes none).
-  constructor(container, scenario, handlers = {}, { preview = false } = {}) {
+  /// `turned`: the board drawn upside down (south at the top), for a player whose army starts in the north; the
+  /// counters and labels stay upright, the squares keep their names.
+  constructor(container, scenario, handlers = {}, { preview = false, turned = false } = {}) {
     this.scenario = scenario;
+    this.turned = turned;
     // A preview (the lobby's) is a picture: it carries no contract attributes, so that only the battle's board does.
     this.preview = preview;
     this.map = scenario.map;
@@ -94,16 +97,19 @@ export class Board {
       'aria-label': `${scenario.title}: the board, ${this.map.width} by ${this.map.height} squares`,
     });
     this.svg.style.setProperty('--cols', this.map.width);
+    if (turned) this.svg.dataset.turned = 'true';
     container.appendChild(this.svg);
     this.defineUsedHatch();
+    // Everything on the board lies in `world`, turned half round about the board's centre when `turned`.
+    this.world = el('g', { class: 'world', transform: turned ? `rotate(180 ${w / 2} ${hgt / 2})` : null }, this.svg);
     this.squares = new Map(this.map.squares.map((s) => [s.at, s]));
     this.drawMap();
-    this.marks = el('g', { class: 'marks', 'pointer-events': 'none' }, this.svg);
-    this.unitLayer = el('g', { class: 'units' }, this.svg);
-    this.objectiveLayer = el('g', { class: 'objectives' }, this.svg);
-    this.overlay = el('g', { class: 'overlay', 'pointer-events': 'none' }, this.svg);
-    this.hoverLayer = el('g', { class: 'hover-marks', 'pointer-events': 'none' }, this.svg);
-    this.facingLayer = el('g', { class: 'facings' }, this.svg);
+    this.marks = el('g', { class: 'marks', 'pointer-events': 'none' }, this.world);
+    this.unitLayer = el('g', { class: 'units' }, this.world);
+    this.objectiveLayer = el('g', { class: 'objectives' }, this.world);
+    this.overlay = el('g', { class: 'overlay', 'pointer-events': 'none' }, this.world);
+    this.hoverLayer = el('g', { class: 'hover-marks', 'pointer-events': 'none' }, this.world);
+    this.facingLayer = el('g', { class: 'facings' }, this.world);
     if (handlers.onPick) this.listen();
   }
 
@@ -115,6 +121,26 @@ export class Board {
     const defs = el('defs', {}, this.svg);
     const pattern = el('pattern', { id: this.usedHatch, width: 7, height: 7, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
     el('rect', { width: 3, height: 7, class: 'used-stripe' }, pattern);
+  }
+
+  /// A transform that keeps text at (x, y) upright on a turned board.
+  upright(x, y) {
+    return this.turned ? { transform: `rotate(180 ${x} ${y})` } : {};
+  }
+
+  /// The direction on the board that a direction on the screen (an arrow key) means.
+  screenDirection(dir) {
+    return this.turned ? { N: 'S', S: 'N', E: 'W', W: 'E' }[dir] : dir;
+  }
+
+  /// A point of the page in the board's own coordinates, or null.
+  toWorld(clientX, clientY) {
+    const ctm = this.world.getScreenCTM();
+    if (!ctm) return null;
+    const pt = this.svg.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    return pt.matrixTransform(ctm.inverse());
   }
 
   origin(name) {
@@ -129,12 +155,8 @@ export class Board {
 
   /// The square under a point of the page, or null.
   squareAt(clientX, clientY) {
-    const pt = this.svg.createSVGPoint();
-    pt.x = clientX;
-    pt.y = clientY;
-    const ctm = this.svg.getScreenCTM();
-    if (!ctm) return null;
-    const p = pt.matrixTransform(ctm.inverse());
+    const p = this.toWorld(clientX, clientY);
+    if (!p) return null;
     const x = Math.floor(p.x / SIZE);
     const y = this.map.height - 1 - Math.floor(p.y / SIZE);
     return x >= 0 && y >= 0 && x < this.map.width && y < this.map.height ? squareName(x, y) : null;
@@ -143,12 +165,8 @@ export class Board {
   /// What is under a point of the page, found by position rather than by element: a facing arrow, else the square
   /// and the unit on it. The board may be redrawn between a press and its release; the click still counts.
   pick(clientX, clientY) {
-    const pt = this.svg.createSVGPoint();
-    pt.x = clientX;
-    pt.y = clientY;
-    const ctm = this.svg.getScreenCTM();
-    if (ctm && this.facingsShown) {
-      const p = pt.matrixTransform(ctm.inverse());
+    const p = this.toWorld(clientX, clientY);
+    if (p && this.facingsShown) {
       const [cx, cy] = this.centre(this.facingsShown);
       for (const [dir, [dx, dy]] of Object.entries(DIRS)) {
         if (Math.hypot(p.x - (cx + dx * FACING_OFFSET), p.y - (cy - dy * FACING_OFFSET)) <= 14) {
@@ -194,7 +212,7 @@ export class Board {
 
   drawMap() {
     const map = this.map;
-    const ground = el('g', { class: 'ground' }, this.svg);
+    const ground = el('g', { class: 'ground' }, this.world);
     const same = (s, dir, test) => {
       const n = neighbour(map, s.at, dir);
       return n && test(this.squares.get(n));
@@ -207,7 +225,7 @@ export class Board {
         el('rect', { x: px, y: py, width: SIZE, height: SIZE, fill: '#6b4a24', opacity: 0.1 * s.elevation }, deco);
         // The height is written only where the ground rises (a lower neighbour), not on every square of a plateau.
         const edge = Object.keys(DIRS).some((d) => same(s, d, (q) => q.elevation < s.elevation));
-        if (edge) label(deco, px + 2, py + SIZE - 3, `▲${s.elevation}`, 9, { class: 'height-mark' });
+        if (edge) label(deco, px + 2, py + SIZE - 3, `▲${s.elevation}`, 9, { class: 'height-mark', ...this.upright(px + 2, py + SIZE - 3) });
       }
       if (s.terrain === 'woods') {
         for (const [dx, dy] of [[12, 12], [46, 10], [30, 30], [50, 48], [10, 46], [30, 54]]) el('circle', { cx: px + dx, cy: py + dy, r: 6, fill: '#55804a' }, deco);
@@ -226,7 +244,7 @@ export class Board {
       }
     }
     // Contours: a line on every edge between squares of different height, thicker for a steeper step.
-    const contours = el('g', { class: 'contours', 'pointer-events': 'none' }, this.svg);
+    const contours = el('g', { class: 'contours', 'pointer-events': 'none' }, this.world);
     for (const s of map.squares) {
       for (const dir of ['N', 'E']) {
         const n = neighbour(map, s.at, dir);
@@ -239,7 +257,7 @@ export class Board {
       }
     }
     // Roads: a line from the centre toward each neighbouring road square.
-    const roads = el('g', { class: 'roads', 'pointer-events': 'none' }, this.svg);
+    const roads = el('g', { class: 'roads', 'pointer-events': 'none' }, this.world);
     for (const s of map.squares.filter((q) => q.road)) {
       const [cx, cy] = this.centre(s.at);
       let joined = false;
@@ -253,7 +271,7 @@ export class Board {
       if (!joined) el('circle', { cx, cy, r: 4, fill: '#7a5230' }, roads);
     }
     // Fences lie on edges.
-    const fences = el('g', { class: 'fences', 'pointer-events': 'none' }, this.svg);
+    const fences = el('g', { class: 'fences', 'pointer-events': 'none' }, this.world);
     for (const [a, b] of map.fences) {
       const p = parseSquare(a);
       const q = parseSquare(b);
@@ -270,8 +288,11 @@ export class Board {
     }
     // Coordinates, outside the board.
     const labels = el('g', { class: 'coords', 'pointer-events': 'none' }, this.svg);
-    for (let x = 0; x < map.width; x++) el('text', { x: x * SIZE + SIZE / 2, y: map.height * SIZE + 12, 'text-anchor': 'middle' }, labels).textContent = String.fromCharCode(97 + x);
-    for (let y = 0; y < map.height; y++) el('text', { x: -MARGIN / 2, y: (map.height - 1 - y) * SIZE + SIZE / 2 + 4, 'text-anchor': 'middle' }, labels).textContent = y + 1;
+    // Outside `world`, and placed as the turned board puts their files and ranks.
+    const column = (x) => (this.turned ? map.width - 1 - x : x);
+    const row = (y) => (this.turned ? y : map.height - 1 - y);
+    for (let x = 0; x < map.width; x++) el('text', { x: column(x) * SIZE + SIZE / 2, y: map.height * SIZE + 12, 'text-anchor': 'middle' }, labels).textContent = String.fromCharCode(97 + x);
+    for (let y = 0; y < map.height; y++) el('text', { x: -MARGIN / 2, y: row(y) * SIZE + SIZE / 2 + 4, 'text-anchor': 'middle' }, labels).textContent = y + 1;
   }
 
   /// Redraws units, objectives and marks. `state`:
@@ -372,8 +393,8 @@ export class Board {
     // Done for this card: faded and ticked (the unit giving its order now is not done yet).
     const activated = u.activated_this_card && state.active !== u.id;
     const cls = ['unit', `side-${u.side}`, u.shaken && 'shaken', activated && 'activated', state.selected === u.id && 'selected'].filter(Boolean).join(' ');
-    const g = el('g', { class: cls, 'data-unit': this.preview ? null : u.id, 'data-at': u.at, transform: `translate(${cx} ${cy})` }, this.unitLayer);
-    const face = el('g', { transform: `rotate(${FACING_ANGLE[u.facing]})` }, g);
+    const g = el('g', { class: cls, 'data-unit': this.preview ? null : u.id, 'data-at': u.at, transform: `translate(${cx} ${cy})${this.turned ? ' rotate(180)' : ''}` }, this.unitLayer);
+    const face = el('g', { transform: `rotate(${FACING_ANGLE[u.facing] + (this.turned ? 180 : 0)})` }, g);
     el('path', { d: 'M-10 -21 L0 -29 L10 -21 Z', class: 'facing-notch' }, face);
     el('rect', { x: -21, y: -21, width: 42, height: 42, rx: 4, fill: colour, class: 'counter-body' }, g);
     const sym = el('g', { class: 'arm-symbol' }, g);
@@ -416,7 +437,7 @@ export class Board {
       const colour = o.holder ? sideColour(this.scenario, o.holder) : '#d4a800';
       el('path', { d: star(px + 10, py + 10, 10, 4.5), class: 'objective-halo' }, g);
       el('path', { d: star(px + 10, py + 10, 10, 4.5), fill: colour, class: 'objective-star' }, g);
-      label(g, px + 10, py + 13.5, o.points, 8, { 'text-anchor': 'middle', 'font-weight': 'bold' });
+      label(g, px + 10, py + 13.5, o.points, 8, { 'text-anchor': 'middle', 'font-weight': 'bold', ...this.upright(px + 10, py + 10) });
       const holder = o.holder ? sideName(this.scenario, o.holder) : 'nobody';
       el('title', {}, g).textContent = `Objective ${o.at}: ${o.points} point${o.points === 1 ? '' : 's'}, held by ${holder} (R8.2)`;
     }
