@@ -6,7 +6,7 @@ use crate::source::scenario_text;
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_ai::{PLAYERS, Player, player};
-use pacw_engine::{Action, Battle, Dir, Event, Game, SaveFile, Scenario, Side, Square, ToAct, narrate};
+use pacw_engine::{Action, Battle, Dir, Event, Game, SaveFile, Scenario, Side, Square, ToAct, UnitId, narrate};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -119,8 +119,9 @@ fn sides_of(args: &PlayArgs, game: &Game, vs: Option<&str>) -> Result<[String; 2
     Ok(players)
 }
 
-const HELP: &str = "Type the number of an order (a move then asks its facing). Also: b board, u units, l log, \
-                    z undo, s save, q quit, h help.";
+const HELP: &str = "Type the number of an order (a move then asks its facing); a unit keeps its number all game. \
+                    Also: n the next unit ready, e end activations (asks first), b board, u units, l log, z undo, \
+                    s save, q quit, h help.";
 
 /// One entry of the menu: an order, or the moves to one square (the facing asked after).
 enum Entry {
@@ -135,8 +136,37 @@ enum Entry {
 /// The orders ending on one square (and, for Move & Fire, at one target), one per facing: asked after the square.
 type Group = (Square, Option<u8>, Vec<(Dir, Action)>);
 
-/// The menu of the side to act: orders one by one with their exact odds, moves grouped by square.
-fn menu(b: &Battle) -> Vec<(Entry, String)> {
+/// One line of the menu: what to type, what it does, and how it reads.
+struct Item {
+    key: String,
+    entry: Entry,
+    text: String,
+}
+
+/// The menu of the side to act, each line with what to type. Choosing a unit to activate, each unit is numbered by
+/// its place among its side's units, so a number never moves to another unit or to ending the card (R3.4: `e`);
+/// an order is numbered in turn, attacks with their exact odds, moves grouped by square.
+fn menu(b: &Battle) -> Vec<Item> {
+    let side = b.active_side();
+    let own: Vec<UnitId> = b.unit_ids().filter(|&u| b.info(u).side == side).collect();
+    let mut items = Vec::new();
+    let mut next = 0;
+    for (entry, text) in entries(b) {
+        let key = match entry {
+            Entry::Order(Action::Activate(u)) => (own.iter().position(|&o| o == u).unwrap_or(0) + 1).to_string(),
+            Entry::Order(Action::EndActivations) => "e".to_string(),
+            _ => {
+                next += 1;
+                next.to_string()
+            }
+        };
+        items.push(Item { key, entry, text });
+    }
+    items
+}
+
+/// The orders of the side to act, in the engine's order: orders one by one, moves grouped by square.
+fn entries(b: &Battle) -> Vec<(Entry, String)> {
     let mut out: Vec<(Entry, String)> = Vec::new();
     let mut grouped: Vec<Group> = Vec::new();
     for action in b.legal_actions() {
@@ -302,9 +332,9 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
                 show_board = false;
             }
             writeln!(out, "{}", status(&table.game))?;
-            let entries = menu(table.game.battle());
-            for (i, (_, text)) in entries.iter().enumerate() {
-                writeln!(out, "  {:>3}. {text}", i + 1)?;
+            let items = menu(table.game.battle());
+            for item in &items {
+                writeln!(out, "  {:>3}. {}", item.key, item.text)?;
             }
             write!(out, "{} > ", scenario.side(side).name)?;
             out.flush()?;
@@ -313,8 +343,44 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
                 break;
             };
             let line = line?;
-            match line.trim() {
-                "q" | "quit" => break,
+            let mut ask = |question: &str| -> Result<bool> {
+                write!(out, "{question} [y/N] ")?;
+                out.flush()?;
+                Ok(match lines.next() {
+                    Some(answer) => matches!(answer?.trim(), "y" | "Y" | "yes"),
+                    None => true, // the input has ended: nobody is left to ask
+                })
+            };
+            let ready = items.iter().filter(|i| matches!(i.entry, Entry::Order(Action::Activate(_)))).count();
+            let end = items.iter().find(|i| matches!(i.entry, Entry::Order(Action::EndActivations)));
+            let typed = match line.trim() {
+                // The next unit ready, or the end of the card when none is.
+                "n" | "next" => items
+                    .iter()
+                    .find(|i| matches!(i.entry, Entry::Order(Action::Activate(_))))
+                    .or(end)
+                    .map_or("n", |i| i.key.as_str()),
+                other => other,
+            };
+            match typed {
+                "q" | "quit" => {
+                    let unsaved = save_path.is_none() && table.steps.iter().any(|(human, _)| *human);
+                    if !unsaved || ask("Quit without saving this game (start it with --save FILE to keep it)?")? {
+                        break;
+                    }
+                    continue;
+                }
+                "e" | "end" if end.is_some() && ready > 0 => {
+                    let question = format!(
+                        "End {}'s activations on this card, with {ready} unit(s) ready to act (R3.4)?",
+                        scenario.side(side).name
+                    );
+                    if ask(&question)? {
+                        table.act(Action::EndActivations)
+                    } else {
+                        continue;
+                    }
+                }
                 "b" | "board" => {
                     show_board = true;
                     continue;
@@ -351,10 +417,10 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
                     continue;
                 }
                 text => {
-                    let chosen = text.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).and_then(|i| entries.get(i));
+                    let chosen = items.iter().find(|i| i.key == text.to_ascii_lowercase()).map(|i| &i.entry);
                     match chosen {
-                        Some((Entry::Order(action), _)) => table.act(*action),
-                        Some((Entry::Facings { text, choices }, _)) => {
+                        Some(Entry::Order(action)) => table.act(*action),
+                        Some(Entry::Facings { text, choices }) => {
                             let allowed: Vec<String> = choices.iter().map(|(d, _)| d.to_string()).collect();
                             loop {
                                 write!(out, "{text}: which facing ({})? ", allowed.join(", "))?;
@@ -374,7 +440,8 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
                             }
                         }
                         None => {
-                            writeln!(out, "'{text}' is not one of the numbers 1 to {}. {HELP}", entries.len())?;
+                            let keys: Vec<&str> = items.iter().map(|i| i.key.as_str()).collect();
+                            writeln!(out, "'{text}' is not in the menu ({}). {HELP}", keys.join(", "))?;
                             continue;
                         }
                     }

@@ -154,8 +154,8 @@ fn a_whole_game_is_played_saved_and_replayed_identically() {
     let scratch = temp_dir("play");
     let dir = scratch.path().to_path_buf();
     let save = dir.join("game.json");
-    // Always the first listed choice: activate a unit, then hold, until the turn limit.
-    let input = "1\n".repeat(5000);
+    // Always the next unit ready, then the first listed order (hold), until the turn limit.
+    let input = "n\n1\n".repeat(5000);
     let out = pacw(&["play", "bloody-lane", "--seed", "11", "--save", save.to_str().unwrap()], &input);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let played = text(&out.stdout);
@@ -179,7 +179,7 @@ fn a_saved_game_continues_where_it_stopped() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let before: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
     assert_eq!(before["actions"].as_array().unwrap().len(), 2);
-    let out = pacw(&["play", "--load", save.to_str().unwrap()], "1\nq\n");
+    let out = pacw(&["play", "--load", save.to_str().unwrap()], "n\nq\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let after: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
     assert_eq!(after["actions"].as_array().unwrap().len(), 3);
@@ -191,7 +191,7 @@ fn a_damaged_or_altered_save_gets_a_clear_message() {
     let scratch = temp_dir("damaged");
     let dir = scratch.path().to_path_buf();
     let save = dir.join("game.json");
-    pacw(&["play", "--seed", "9", "--save", save.to_str().unwrap()], &"1\n".repeat(40));
+    pacw(&["play", "--seed", "9", "--save", save.to_str().unwrap()], &"n\n1\n".repeat(20));
     let good = std::fs::read_to_string(&save).unwrap();
     let cases = [
         ("truncated", good[..good.len() / 2].to_string(), "damaged"),
@@ -213,7 +213,7 @@ fn a_damaged_or_altered_save_gets_a_clear_message() {
 #[test]
 fn playing_against_the_random_player_reaches_the_end() {
     let out =
-        pacw(&["play", "maryes-heights", "--seed", "3", "--vs", "random", "--side", "second"], &"1\n".repeat(5000));
+        pacw(&["play", "maryes-heights", "--seed", "3", "--vs", "random", "--side", "second"], &"n\n1\n".repeat(5000));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(s.contains("Union (random):"), "the computer plays the Union");

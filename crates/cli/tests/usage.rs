@@ -61,7 +61,7 @@ fn a_closed_pipe_ends_quietly_with_exit_0() {
     let dir = scratch.path().to_path_buf();
     let save = dir.join("long.json");
     let out =
-        pacw(&["play", "meeting-engagement", "--seed", "5", "--save", save.to_str().unwrap()], &"2\n1\n".repeat(2000));
+        pacw(&["play", "meeting-engagement", "--seed", "5", "--save", save.to_str().unwrap()], &"n\n1\n".repeat(2000));
     assert!(out.status.success(), "{}", text(&out.stderr));
     for args in [
         vec!["replay", save.to_str().unwrap()],
@@ -173,7 +173,7 @@ fn a_save_keeps_its_players_and_set_or_side_out_of_place_are_refused() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
     assert_eq!(json["players"], serde_json::json!(["greedy", "human"]));
     // Loaded, the computer still plays the Union.
-    let out = pacw(&["play", "--load", s], &"1\n".repeat(40));
+    let out = pacw(&["play", "--load", s], &"n\n1\n".repeat(20));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let played = text(&out.stdout);
     assert!(played.contains("Union: greedy") && played.contains("Union (greedy):"), "{played}");
@@ -185,7 +185,7 @@ fn a_save_keeps_its_players_and_set_or_side_out_of_place_are_refused() {
 #[test]
 fn the_terminal_game_labels_charges_shows_odds_asks_the_facing_undoes_and_keeps_the_score() {
     // Skirmish-like: Blue infantry two squares from Grey infantry, so Fire has odds.
-    let out = pacw(&["play", "maryes-heights", "--seed", "9"], &"1\n".repeat(30));
+    let out = pacw(&["play", "maryes-heights", "--seed", "9"], &"n\n1\n".repeat(15));
     let s = text(&out.stdout);
     assert!(s.contains("Points Union"), "the score is shown");
     let attack = s.lines().find(|l| l.contains(": hit ") && l.contains("% —"));
@@ -200,7 +200,7 @@ fn the_terminal_game_labels_charges_shows_odds_asks_the_facing_undoes_and_keeps_
     assert!(s.contains("taken back: 1 decision(s)"), "{s}");
     // A game played to the end ends with the luck ledger.
     let out =
-        pacw(&["play", "maryes-heights", "--seed", "3", "--vs", "random", "--side", "second"], &"1\n".repeat(5000));
+        pacw(&["play", "maryes-heights", "--seed", "3", "--vs", "random", "--side", "second"], &"n\n1\n".repeat(5000));
     let s = text(&out.stdout);
     assert!(s.contains("Game over") && s.contains("Luck ledger (expected / actual)"), "{s}");
 }
@@ -373,4 +373,38 @@ fn every_command_into_a_pipe_whose_reader_has_gone_ends_quietly() {
         assert!(err.is_empty(), "pacw {}: {err}", args.join(" "));
         assert_eq!(out.status.code(), Some(0), "pacw {}", args.join(" "));
     }
+}
+
+#[test]
+fn the_terminal_menu_keeps_each_units_number_and_asks_before_ending_the_card_or_quitting_unsaved() {
+    // The game: after units 2 and 5 act, 6 is still the battery, never "End activations".
+    let menu_lines = |s: &str, from: usize| -> Vec<String> {
+        s[from..]
+            .lines()
+            .skip_while(|l| !l.contains("1. Activate"))
+            .take_while(|l| l.starts_with("  "))
+            .map(String::from)
+            .collect()
+    };
+    let out = pacw(&["play", "meeting-engagement", "--vs", "greedy", "--seed", "7"], "2\n3\nN\n5\n1\n");
+    let s = text(&out.stdout);
+    let first = menu_lines(&s, 0);
+    let battery = first.iter().find(|l| l.contains("Divisional Battery")).expect("the battery is offered").clone();
+    assert!(battery.trim_start().starts_with("6."), "{first:?}");
+    assert!(first.iter().any(|l| l.trim_start().starts_with("e. End activations")), "{first:?}");
+    let later = menu_lines(&s, s.find("moves d2 → d3").expect("the move was made"));
+    assert!(later.iter().any(|l| l.trim_start() == battery.trim_start()), "the battery keeps 6: {later:?}");
+    assert!(!later.iter().any(|l| l.trim_start().starts_with("2.")), "the unit used has no number: {later:?}");
+    // `e` asks first; no keeps the card; yes ends it. `q` without a save asks too.
+    let out = pacw(&["play", "meeting-engagement", "--seed", "3"], "e\nn\ne\ny\nq\nn\nq\ny\n");
+    let s = text(&out.stdout);
+    assert_eq!(s.matches("activations on this card, with").count(), 2, "{s}");
+    assert_eq!(s.matches("ends its activations").count() + s.matches("ends activations").count(), 1, "{s}");
+    assert_eq!(s.matches("Quit without saving").count(), 2, "{s}");
+    assert!(out.status.success());
+    // With a save there is nothing to lose: q quits at once.
+    let scratch = temp_dir("menu");
+    let save = scratch.path().join("g.json");
+    let out = pacw(&["play", "meeting-engagement", "--seed", "3", "--save", save.to_str().unwrap()], "n\n1\nq\n");
+    assert!(!text(&out.stdout).contains("Quit without saving"));
 }
