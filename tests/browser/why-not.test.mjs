@@ -36,8 +36,8 @@ test('each refused click says why with its rule, and draws a blocked line of sig
   const v = await cardFor(env.server.url, token, 'A', 2);
   const page = await open(token);
   const cases = [
-    ['out of range', 1, ['[data-unit="5"]'], /Foot is 3 squares away; Iron Brigade's range is 2 \(R6\.1\)/],
-    ['outside the front arc', 2, ['[data-unit="6"]'], /not in the front arc of Battery .*\(R6\.1\)/],
+    ['out of range', 1, ['[data-unit="5"]'], /Grey Foot is 3 squares away; Blue Iron Brigade's range is 2 \(R6\.1\)/],
+    ['outside the front arc', 2, ['[data-unit="6"]'], /not in the front arc of Blue Battery .*\(R6\.1\)/],
     ['zone of control', 0, ['[data-square="b4"]'], /next to an enemy, where a move must stop \(R5\.2\)/],
     ['river', 0, ['[data-square="a1"]'], /a1 is a river \(R5\.1\)/],
     ['facing', 0, ['[data-square="b3"]', '[data-facing="N"]'], /must face one; N does not \(R5\.4\)/],

@@ -334,7 +334,12 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
     let mut odds = match battle.attack_odds(attacker, &order) {
         Ok(odds) => odds,
         Err(e) => {
-            return usage(format!("{} cannot make this attack: {} ({})", battle.info(attacker).name, e.reason, e.rule));
+            return usage(format!(
+                "{} cannot make this attack: {} ({})",
+                battle.side_and_name(attacker),
+                e.reason,
+                e.rule
+            ));
         }
     };
     if args.shaken {

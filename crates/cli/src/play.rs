@@ -191,9 +191,10 @@ fn entries(b: &Battle) -> Vec<(Entry, String)> {
             None => format!("Move to {to} (face {})", facings.join("/")),
             Some(_) => {
                 let first = order_text(b, &choices[0].1);
-                let (_, rest) = first.split_once(", face ").unwrap_or(("", &first));
+                let (_, rest) = first.split_once("face ").unwrap_or(("", &first));
                 let rest = rest.split_once(", ").map_or(rest, |(_, r)| r);
-                format!("Move to {to} (face {}), {rest}", facings.join("/"))
+                let how = if Some(to) == at { "Turn in place".to_string() } else { format!("Move to {to}") };
+                format!("{how} (face {}), {rest}", facings.join("/"))
             }
         };
         let entry = if choices.len() == 1 {

@@ -269,4 +269,13 @@ fn odds_on_a_board_say_why_an_attack_is_not_legal() {
         let err = refused(&all);
         assert!(err.contains(want), "{args:?}: {want:?} not in {err}");
     }
+    // Both armies have a Divisional Battery: each is named with its side.
+    let err = refused(&["--scenario", "meeting-engagement", "--attacker", "d1", "--target", "e8"]);
+    assert!(
+        err.contains(
+            "Union Divisional Battery cannot make this attack: Confederate Divisional Battery is 8 squares away; \
+                      Union Divisional Battery's range is 4 (R6.1)"
+        ),
+        "{err}"
+    );
 }

@@ -141,6 +141,10 @@ pub fn order(b: &Battle, unit: Option<UnitId>, a: &Action) -> String {
             format!("{} {}{needed}", if charge { "Charge" } else { "Fire at" }, unit_at(target))
         }
         Action::Fire { target, facing } => format!("Face {facing} and {}", attack(target)),
+        // A Move & Fire that stays on its square only turns (R4.2): said so, not as a move to where it stands.
+        Action::MoveFire { to, facing, target } if Some(to) == unit.map(|u| b.unit(u).at) => {
+            format!("Turn in place to face {facing}, {}", attack(target))
+        }
         Action::MoveFire { to, facing, target } => format!("Move to {to}, face {facing}, {}", attack(target)),
         Action::FireMove { target } => format!("Fire & Move: {}, then move", attack(target)),
         Action::Advance { to, facing } if Some(to) == unit.map(|u| b.unit(u).at) => format!("Stay, face {facing}"),

@@ -97,3 +97,20 @@ fn resigning_ends_the_game_for_the_other_side_and_survives_a_save() {
     assert!(!json.contains("resigned"));
     assert!(Game::load(&json).is_err(), "the fingerprint still covers the resignation's event");
 }
+
+#[test]
+fn r6_1_refusals_name_both_units_with_their_side_and_a_turn_in_place_reads_as_one() {
+    // Out of range: both units named with their side (two armies may have units of the same name).
+    let mut b = Setup::open(6, 6).unit("A inf c2 N").unit("B inf c5 S").unit("B inf d2 S").battle();
+    draw(&mut b, Side::A, 2);
+    let why = b.check_order_for(u(0), Action::Fire { target: u(1), facing: Dir::N }).unwrap_err();
+    let (mine, theirs) = (b.side_and_name(u(0)), b.side_and_name(u(1)));
+    assert!(mine.starts_with(&b.scenario().side(Side::A).name) && theirs.starts_with(&b.scenario().side(Side::B).name));
+    assert!(why.reason.contains(&format!("{theirs} is 3 squares away; {mine}'s range is 2")), "{why}");
+    // The enemy beside it on d2 is outside its front arc; turning east on c2 to charge it is a turn, not a move.
+    activate(&mut b, u(0));
+    let turn = Action::MoveFire { to: sq("c2"), facing: Dir::E, target: u(2) };
+    assert!(b.legal_actions().contains(&turn));
+    let words = pacw_engine::narrate::order(&b, Some(u(0)), &turn);
+    assert!(words.starts_with("Turn in place to face E, charge"), "{words}");
+}

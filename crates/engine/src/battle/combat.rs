@@ -160,7 +160,7 @@ impl<S: ScenarioRef> Battle<S> {
             return format!("higher ground, elevation {high}, R6.2c");
         }
         match self.unit_at(square).filter(|&u| u != attacker) {
-            Some(u) => format!("{} stands there, R6.2b", self.info(u).name),
+            Some(u) => format!("{} stands there, R6.2b", self.side_and_name(u)),
             None => "R6.2".to_string(),
         }
     }
@@ -177,19 +177,17 @@ impl<S: ScenarioRef> Battle<S> {
         occ: &Occupancy,
     ) -> Result<AttackAssessment, Illegal> {
         self.try_assess(attacker, from, facing, target, moved, occ).map_err(|refusal| {
-            let (a_info, t_info, t_at) = (self.info(attacker), self.info(target), self.unit(target).at);
+            // Both units by side and name: the two armies may have units of the same name.
+            let (a_name, t_name, t_at) =
+                (self.side_and_name(attacker), self.side_and_name(target), self.unit(target).at);
             match refusal {
                 Refusal::NotAnEnemy => Illegal::new("R6.1", "the target must be an enemy unit on the board"),
-                Refusal::OutOfRange { distance, range } => Illegal::new(
-                    "R6.1",
-                    format!("{} is {distance} squares away; {}'s range is {range}", t_info.name, a_info.name),
-                ),
+                Refusal::OutOfRange { distance, range } => {
+                    Illegal::new("R6.1", format!("{t_name} is {distance} squares away; {a_name}'s range is {range}"))
+                }
                 Refusal::OutOfArc => Illegal::new(
                     "R6.1",
-                    format!(
-                        "{} at {t_at} is not in the front arc of {} at {from} facing {facing} (R2.3)",
-                        t_info.name, a_info.name
-                    ),
+                    format!("{t_name} at {t_at} is not in the front arc of {a_name} at {from} facing {facing} (R2.3)"),
                 ),
                 Refusal::NoSight { blocked_at } => Illegal::new(
                     "R6.2",

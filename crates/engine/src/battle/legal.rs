@@ -85,7 +85,7 @@ impl<S: ScenarioRef> Battle<S> {
             let why = if !map.terrain(to).passable() {
                 Illegal::new("R5.1", format!("{to} is a river"))
             } else if let Some(other) = self.unit_at(to) {
-                let holder = &self.info(other).name;
+                let holder = self.side_and_name(other);
                 Illegal::new("R5.1", format!("{to} is held by {holder}: a move must end on an empty square"))
             } else if at.distance(to) > kind.allowance + (kind.road_bonus && map.road(at) && map.road(to)) as u8 {
                 Illegal::new("R2.6", format!("{to} is beyond the unit's move of {}", kind.allowance))

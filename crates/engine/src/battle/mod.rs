@@ -299,6 +299,13 @@ impl<S: ScenarioRef> Battle<S> {
         &self.scenario.units[id.index()]
     }
 
+    /// A unit as a refusal names it: its side's name and its own ("Union Divisional Battery"), since the two armies
+    /// may have units of the same name.
+    pub fn side_and_name(&self, id: UnitId) -> String {
+        let info = self.info(id);
+        format!("{} {}", self.scenario.side(info.side).name, info.name)
+    }
+
     /// Every unit id, alive or not.
     pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + use<S> {
         (0..self.unit_count()).map(UnitId)
