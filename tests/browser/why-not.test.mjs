@@ -114,7 +114,16 @@ test('an enemy clicked with none of your units selected is read about, not waite
 test('z when nothing can be taken back says why, with the rule', async () => {
   // A card has just been drawn and nobody has decided on it: chance stands, so undo is refused in words.
   const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat' }, 'hotseat');
-  const v = await cardFor(env.server.url, token, 'A');
+  let v = await cardFor(env.server.url, token, 'A');
+  if (v.decisions === 0) {
+    // The game's first card: nobody has decided yet. Hold with one unit and end the card, so that one is drawn.
+    v = await act(env.server.url, token, { action: { activate: v.legal_actions[0].action.activate }, decisions: v.decisions });
+    v = await act(env.server.url, token, { action: 'hold', decisions: v.decisions });
+    v = await view(env.server.url, token);
+    const end = v.legal_actions.find((a) => a.action === 'end_activations');
+    if (end) await act(env.server.url, token, { index: end.index, decisions: v.decisions });
+    v = await cardFor(env.server.url, token, 'A');
+  }
   assert.equal(v.undo.possible, false);
   const page = await open(token);
   await page.keyboard.press('z');
