@@ -420,3 +420,21 @@ fn a_problem_names_its_square_and_unit_where_it_has_them() {
     let p = expect_line(&edit("turns = 3", "turns = 0"), 2, &["turns"]);
     assert_eq!((p.unit, p.square), (None, None));
 }
+
+#[test]
+fn a_short_map_row_does_not_hide_the_fence_problems_and_missing_things_point_at_a_line() {
+    // A terrain row one square short: the map is refused, and its fences are still checked, each in this run.
+    let mut text = edit("..~..\n", "..~.\n");
+    text = with(&text, "[\"a1-a2\"]", "[\"c3-e4\", \"z9-z10\", \"b1-b2\"]", 1);
+    let fences = line_of(&text, "c3-e4", 1);
+    expect_line(&text, line_of(&text, "..~.", 1), &["row", "4 squares"]);
+    expect_line(&text, fences, &["c3-e4", "not adjacent"]);
+    expect_line(&text, fences, &["z9", "off the board"]);
+    assert!(!problems(&text).iter().any(|p| p.message.contains("b1-b2")), "a sound fence is no problem");
+    // Missing `turns` points at the file's start; one side too few points at the side there is.
+    expect_at(&edit("turns = 3\n", ""), 1..=1, Some(1), &["missing `turns`"]);
+    let start = line_of(BASE, "[[sides]]", 2);
+    let one_side = with(BASE, "[[sides]]\nid = \"grey\"", "[[units_x]]\nid = \"grey\"", 1);
+    let p = expect_at(&one_side, 1..=start, None, &["exactly two [[sides]]", "has 1"]);
+    assert!(p.line.is_some());
+}

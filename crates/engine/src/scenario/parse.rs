@@ -102,6 +102,10 @@ pub(super) struct RawObjective {
     holder: Option<Spanned<String>>,
 }
 
+/// Where a problem of something missing from the whole file is placed: its start (line 1, column 1), so that every
+/// problem has a place to point at.
+const FILE_START: Option<Range<usize>> = Some(0..0);
+
 /// Collects problems with their positions.
 struct Report<'a> {
     source: &'a str,
@@ -256,7 +260,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
             String::new()
         }
         None => {
-            r.at(None, "missing `name`");
+            r.at(FILE_START, "missing `name`");
             String::new()
         }
     };
@@ -267,7 +271,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
             1
         }
         None => {
-            r.at(None, "missing `turns` (the turn limit, R8.2)");
+            r.at(FILE_START, "missing `turns` (the turn limit, R8.2)");
             1
         }
     };
@@ -282,7 +286,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
     let map = match raw.map {
         Some(m) => check_map(m, r),
         None => {
-            r.at(None, "missing [map] table");
+            r.at(FILE_START, "missing [map] table");
             None
         }
     };
@@ -427,20 +431,42 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
         '.' => true,
         _ => false,
     });
+    // Fences are checked against the first row's width and the number of rows even when the shape is wrong, so
+    // that their mistakes are reported in the same run.
+    let fences = check_fences(&raw.fences, width, height, r);
     if !ok {
         return None;
     }
     let mut map = Map::new(width as u8, height as u8, cells);
-    for fence in &raw.fences {
+    for (a, b) in fences {
+        map.add_fence(a, b);
+    }
+    Some(map)
+}
+
+/// The fences that are sound (two adjacent squares on a board of `width`×`height`); a problem for each other one.
+fn check_fences(raw: &[Spanned<String>], width: usize, height: usize, r: &mut Report) -> Vec<(Square, Square)> {
+    let mut out = Vec::new();
+    for fence in raw {
         let Some((a, b)) = fence.get_ref().split_once('-') else {
             r.at(Some(fence.span()), format!("fence '{}' is not of the form c2-c3", fence.get_ref()));
             continue;
         };
-        let a = parse_square(r, Some(&map), &Spanned::new(fence.span(), a.trim().to_string()), "fence");
-        let b = parse_square(r, Some(&map), &Spanned::new(fence.span(), b.trim().to_string()), "fence");
+        let mut square = |text: &str| match text.trim().parse::<Square>() {
+            Ok(s) if (s.x as usize) < width && (s.y as usize) < height => Some(s),
+            Ok(s) => {
+                r.at(Some(fence.span()), format!("fence: square {s} is off the board ({width}×{height})"));
+                None
+            }
+            Err(e) => {
+                r.at(Some(fence.span()), format!("fence: {e}"));
+                None
+            }
+        };
+        let (a, b) = (square(a), square(b));
         if let (Some(a), Some(b)) = (a, b) {
             if a.is_adjacent(b) {
-                map.add_fence(a, b);
+                out.push((a, b));
             } else {
                 let first = r.problems.len();
                 r.at(Some(fence.span()), format!("fence {a}-{b}: the squares are not adjacent (R1.4)"));
@@ -448,7 +474,7 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
             }
         }
     }
-    Some(map)
+    out
 }
 
 /// The sides, and for each its given exhaustion with its place (checked once units are known).
@@ -456,10 +482,9 @@ type CheckedSides = ([SideInfo; 2], [(Option<i64>, Option<Range<usize>>); 2]);
 
 fn check_sides(raw: &[Spanned<RawSide>], r: &mut Report) -> Option<CheckedSides> {
     if raw.len() != 2 {
-        r.at(
-            raw.get(2).map(|s| s.span()),
-            format!("a scenario needs exactly two [[sides]], this one has {}", raw.len()),
-        );
+        // At the extra side, or at the one side there is, or at the file's start when there is none.
+        let at = raw.get(2).or(raw.last()).map(|s| s.span()).or(FILE_START);
+        r.at(at, format!("a scenario needs exactly two [[sides]], this one has {}", raw.len()));
     }
     let mut out = Vec::new();
     for (i, spanned) in raw.iter().enumerate() {
