@@ -77,7 +77,8 @@ export function renderStatus(page) {
   parts.push(h('span', { class: 'turn' }, `Turn ${v.turn} of ${s.turns}`));
   if (v.deck) parts.push(h('span', { class: 'card-drawn', id: 'card' }, 'Card: ', cardFace(v, v.card), left));
   if (v.result) parts.push(h('span', { class: 'whose', id: 'result' }, withRuleLinks(v.result.text)));
-  else if (page.playing) parts.push(h('span', { class: 'whose playing' }, 'Showing ', sideTag(s, page.playingSide || who || v.active_side), '’s move… ', h('button', { class: 'link', onclick: () => page.skipPlayback() }, 'skip')));
+  // Playing back decisions already made is not thinking: said so, with a way straight to the present.
+  else if (page.playing) parts.push(h('span', { class: 'whose playing', id: 'playing-back' }, 'Playing back ', sideTag(s, page.playingSide || who || v.active_side), '’s move… ', h('button', { class: 'link', id: 'skip-playback', onclick: () => page.skipPlayback() }, v.you_play?.length ? 'skip to my move' : 'skip to the present')));
   else if (v.your_turn) parts.push(h('span', { class: 'whose you', style: `--side:${sideColour(s, who)}` }, 'Your move: ', sideTag(s, who)));
   else if (v.to_act.computer) parts.push(h('span', { class: 'whose' }, sideTag(s, who), ' (computer) is thinking…'));
   else parts.push(h('span', { class: 'whose' }, 'Waiting for ', sideTag(s, who)));

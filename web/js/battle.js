@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { moveArrows, neighbour, squareName } from './board.js';
 import { announceTurn, layout, render, renderStatus } from './battle-view.js';
 import { remember, setShownDecisions, setting, shownDecisions } from './games.js';
+import { pauseFor } from './pace.js';
 import { UnitChoices, kindOf } from './orders.js';
 import { h } from './util.js';
 
@@ -112,12 +113,12 @@ class Battle {
         try {
           const past = await api.replayAt(this.token, update.decisions);
           this.showPast(past, update.events);
-          await sleep(pace);
+          await sleep(pauseFor(update.events, pace));
           continue;
         } catch { /* the game changed under us (an undo): fall through to the live view */ }
       }
       await this.reload(update.events);
-      if (pace > 0 && this.queue.length) await sleep(pace);
+      if (pace > 0 && this.queue.length) await sleep(pauseFor(update.events, pace));
     }
     this.playing = false;
     this.render();
@@ -134,12 +135,14 @@ class Battle {
     const pace = setting('pace', 700);
     if (pace > 0 && others.length) {
       this.playing = true;
+      this.skipped = false;
       for (const step of steps) {
+        if (this.skipped) break;
         this.playingSide = step.side;
         try {
           const past = await api.replayAt(this.token, step.decision);
           this.showPast(past, step.events);
-          await sleep(this.mine(step.side, step.computer) ? 0 : pace);
+          await sleep(this.mine(step.side, step.computer) ? 0 : pauseFor(step.events, pace));
         } catch { break; }
       }
       this.playing = false;
@@ -539,8 +542,10 @@ class Battle {
 
   // ------------------------------------------------------------------ the page
 
+  /// "Skip to my move": the decisions still to play back are dropped and the game is shown as it stands.
   skipPlayback() {
     this.queue = [];
+    this.skipped = true;
     this.reload();
   }
 

@@ -48,8 +48,10 @@ pub const BODY_LIMIT: usize = 256 * 1024;
 /// The default address: this machine only.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
-/// The default pause between the computer's decisions.
-pub const DEFAULT_COMPUTER_DELAY: Duration = Duration::from_millis(600);
+/// The default pause between the computer's decisions: none, since each page plays the other side's decisions back
+/// at its player's pace (by what happened: a move quicker than an attack with its dice), and a server pause only
+/// made a computer's turn slower to reach.
+pub const DEFAULT_COMPUTER_DELAY: Duration = Duration::ZERO;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
