@@ -276,3 +276,35 @@ test('playing the army from the north, the board is turned so that it stands at 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('hover: a unit\'s card at once, the odds of attacking it without a click, and a held finger on a phone', async () => {
+  const { page, token, v } = await skirmishPage(1);
+  const card = page.locator('#hover-card');
+  await page.hover('[data-unit="3"]');
+  await card.waitFor();
+  assert.match(await card.textContent(), /Grey Vedettes.*green infantry, strength 3, facing S, c3/s);
+  // The Iron Brigade selected, the Pickets hovered: the odds line, no click.
+  await page.click('[data-unit="1"]');
+  await page.locator('#board[data-choices="1"]').waitFor({ state: 'attached' });
+  await page.hover('[data-unit="4"]');
+  await page.locator('#hover-odds', { hasText: 'needs 4+' }).waitFor();
+  assert.match(await page.locator('#hover-odds').textContent(), /Fire: needs 4\+ · miss 50\.0%, shaken 33\.3%/);
+  await page.screenshot({ path: join(screenshots, 'hover-1366.png') });
+  await page.mouse.move(1, 1);
+  await card.waitFor({ state: 'hidden' });
+  await page.context().close();
+  // A phone: a finger held on a counter shows its card and is not a tap.
+  const phone = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { hasTouch: true, isMobile: true } });
+  await phone.goto(`${env.server.url}game/${token}`);
+  await phone.locator('#status .you').waitFor();
+  const box = await phone.locator('[data-unit="3"] .counter-body').boundingBox();
+  const at = { pointerType: 'touch', isPrimary: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2, bubbles: true };
+  await phone.dispatchEvent('svg.board', 'pointerdown', at);
+  await phone.locator('#hover-card', { hasText: 'Vedettes' }).waitFor();
+  await phone.dispatchEvent('svg.board', 'pointerup', at);
+  await phone.screenshot({ path: join(screenshots, 'hover-held-390.png') });
+  assert.equal(await phone.locator('#board[data-choices]').count(), 0, 'holding is not selecting');
+  assert.equal(await decisions(token), v.decisions);
+  assert.deepEqual([...page.errors, ...phone.errors], []);
+  await phone.context().close();
+});

@@ -7,13 +7,14 @@ import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
 import { cardFace, chancesBar, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
-import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
+import { h, percent, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 
 export function layout(page) {
   const v = page.view;
   page.els = {
     status: h('div', { class: 'status-bar', id: 'status' }),
     barometer: h('div', { class: 'barometer', id: 'barometer', hidden: true }),
+    hoverCard: h('div', { class: 'hover-card', id: 'hover-card', role: 'tooltip', hidden: true }),
     board: h('div', { class: 'board-wrap', id: 'board', tabindex: 0, 'aria-label': 'The board: arrow keys move the cursor, Enter selects, ? lists the keys' }),
     cursorText: h('div', { class: 'visually-hidden', 'aria-live': 'polite' }),
     orderBar: h('div', { class: 'order-bar', id: 'order-bar' }),
@@ -37,13 +38,17 @@ export function layout(page) {
       h('div', { class: 'board-column' }, e.board, e.cursorText, e.orderBar),
       h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
         h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log), e.menu)),
-    e.result, e.handover));
+    e.result, e.handover, e.hoverCard));
   page.board = new Board(e.board, v.scenario, {
     onPick: (p) => page.onPick(p),
     onFacing: (d) => page.onFacing(d),
     // Only the hover marks are redrawn as the pointer moves: a counter redrawn between a press and its release
     // would lose the click.
-    onHover: (s) => { page.hover = s; page.board.updateHover(hoverState(page)); },
+    onHover: (s) => {
+      page.hover = s;
+      page.board.updateHover(hoverState(page));
+      renderHoverCard(page);
+    },
   }, { turned: turnedFor(v) });
   installKeys((ev) => page.onKey(ev));
   e.menu.append(
@@ -155,6 +160,42 @@ export function hoverState(page) {
     state.sight = { from: ch.at, to: sightTo, blockedAt: ch.reply.sight[y * v.scenario.map.width + x] };
   }
   return state;
+}
+
+/// The card of the unit under the pointer (or held under a finger), at once: who it is, its state, and, when one of
+/// your units is selected and may attack it, the odds of the best attack, without a click.
+export function renderHoverCard(page) {
+  const card = page.els.hoverCard;
+  const v = page.shown;
+  const u = page.hover ? v.units.find((x) => x.alive && x.at === page.hover) : null;
+  const counter = u && page.board.svg.querySelector(`[data-unit="${u.id}"]`);
+  if (!u || !counter) {
+    card.hidden = true;
+    return;
+  }
+  const state = [u.shaken ? 'shaken' : 'steady', u.activated_this_card ? 'used on this card' : ''].filter(Boolean).join(', ');
+  const lines = [
+    h('strong', {}, sideTag(v.scenario, u.side), ` ${u.name}`),
+    h('div', {}, `${u.quality} ${u.arm}, strength ${u.strength}, facing ${u.facing}, ${u.at}`),
+    h('div', { class: u.shaken ? 'shaken-text' : 'muted' }, state),
+  ];
+  const ch = page.live ? page.choices : null;
+  const target = ch?.canAct && ch.reply.unit !== u.id ? ch.targets().get(u.id) : null;
+  const best = target && [...target.fire, target.fireMove, ...target.moveFire].filter((o) => o?.odds).sort((a, b) => a.odds.needed - b.odds.needed)[0];
+  if (best) {
+    const d = best.odds.decimals;
+    const how = kindOf(best.action)[0] === 'move_fire' ? `${best.odds.charge ? 'Charge' : 'Fire'} after a move` : best.odds.charge ? 'Charge' : 'Fire';
+    lines.push(h('div', { class: 'hover-odds', id: 'hover-odds' }, `${how}: needs ${best.odds.needed}+ · `,
+      `miss ${percent(d.miss)}, shaken ${percent(d.shaken)}, retreat ${percent(d.retreat)}, destroyed ${percent(d.destroyed)}`));
+  }
+  card.replaceChildren(...lines);
+  card.hidden = false;
+  // Beside the counter, inside the window.
+  const r = counter.getBoundingClientRect();
+  const w = card.offsetWidth;
+  const left = r.right + 8 + w > innerWidth ? Math.max(4, r.left - 8 - w) : r.right + 8;
+  card.style.left = `${left}px`;
+  card.style.top = `${Math.max(4, Math.min(r.top, innerHeight - card.offsetHeight - 4))}px`;
 }
 
 export function renderBoard(page) {

@@ -183,14 +183,27 @@ export class Board {
 
   listen() {
     // A press and a release close together are a click (a tap on a touch screen); a drag or a scroll is not.
+    // A finger held still on the board for half a second is a hover (a touch screen has none): it shows what the
+    // pointer would, and is no click.
     let down = null;
+    let hold = null;
     this.svg.addEventListener('pointerdown', (ev) => {
-      down = { x: ev.clientX, y: ev.clientY };
+      down = { x: ev.clientX, y: ev.clientY, held: false };
+      clearTimeout(hold);
+      if (ev.pointerType === 'touch') {
+        this.handlers.onHover?.(null); // a new touch puts away the card a held finger showed
+        const d = down;
+        hold = setTimeout(() => {
+          d.held = true;
+          this.handlers.onHover?.(this.squareAt(d.x, d.y));
+        }, 500);
+      }
     });
     this.svg.addEventListener('pointerup', (ev) => {
       const d = down;
       down = null;
-      if (d && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) <= 12) this.pick(ev.clientX, ev.clientY);
+      clearTimeout(hold);
+      if (d && !d.held && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) <= 12) this.pick(ev.clientX, ev.clientY);
     });
     // Clicks without a pointer (assistive technology) come as plain click events.
     this.svg.addEventListener('click', (ev) => {
@@ -207,7 +220,11 @@ export class Board {
         this.handlers.onHover?.(this.squareAt(last.clientX, last.clientY));
       });
     });
-    this.svg.addEventListener('pointerleave', () => this.handlers.onHover?.(null));
+    this.svg.addEventListener('pointerleave', (ev) => {
+      if (ev.pointerType !== 'touch') this.handlers.onHover?.(null);
+    });
+    this.svg.addEventListener('pointercancel', () => clearTimeout(hold));
+    this.svg.addEventListener('contextmenu', (ev) => ev.preventDefault()); // a held finger shows the card, not a menu
   }
 
   drawMap() {
