@@ -143,9 +143,17 @@ test('Move & Fire: the enemy, then the square to fire from, then the facing; Fir
   const { page } = await skirmishPage(2);
   await page.click('[data-unit="0"]');
   await page.locator('[data-unit="3"] .target-ring').waitFor();
+  // The Vedettes can be charged only after a move: a dashed ring and badge, and the bar says what dashed means.
+  assert.equal(await page.locator('[data-unit="3"] .target-ring.indirect').count(), 1);
+  assert.equal(await page.locator('[data-unit="3"] .needed-badge.indirect').count(), 1);
+  assert.match(await page.locator('#prompt').textContent(), /a dashed ring: only after a move \(Move & Fire\)/);
   await page.click('[data-unit="3"]');
-  // The squares a Move & Fire can be made from are marked; pick b3 and face east to charge.
+  // The squares a Move & Fire can be made from are marked, and nothing is drawn over them: no line of sight
+  // follows the pointer once the enemy is chosen.
   await page.locator('.move-fire-dot').first().waitFor();
+  await page.hover('[data-square="c2"]');
+  await page.hover('[data-square="b3"]');
+  assert.equal(await page.locator('.blocking-cross, .sight-line').count(), 0, 'no mark contradicts the squares offered');
   await page.click('[data-square="b3"]');
   await page.locator('[data-facing="E"].allowed').waitFor();
   assert.equal(await page.locator('[data-facing="N"].allowed').count(), 0, 'facing north does not reach the Vedettes');

@@ -152,7 +152,8 @@ export function hoverState(page) {
   const ch = page.live ? page.choices : null;
   const p = page.pending;
   const state = {};
-  if (!ch?.canAct || p?.to) return state;
+  // Once an enemy is chosen the marks are the squares to attack it from: no line of sight drawn over them.
+  if (!ch?.canAct || p?.to || p?.target !== undefined) return state;
   if (page.hover && page.hover !== ch.at && ch.moveSquares().has(page.hover)) state.path = ch.reply.paths[page.hover];
   const sightTo = page.hover || page.cursor;
   if (sightTo && sightTo !== ch.at && !page.refusal?.line) {
@@ -160,6 +161,18 @@ export function hoverState(page) {
     state.sight = { from: ch.at, to: sightTo, blockedAt: ch.reply.sight[y * v.scenario.map.width + x] };
   }
   return state;
+}
+
+/// What the marks of a selected unit mean, naming only the rings on the board: solid for an attack from where it
+/// stands, dashed for one only after a move (Move & Fire), doubled for Fire & Move too.
+function ringsPrompt(ch) {
+  const targets = [...ch.targets().values()];
+  const rings = [];
+  if (targets.some((t) => t.direct)) rings.push('a solid ring: attack from here');
+  if (targets.some((t) => !t.direct)) rings.push('a dashed ring: only after a move (Move & Fire), the number needed once moved');
+  if (targets.some((t) => t.fireMove)) rings.push('a double ring: Fire & Move too');
+  const attack = rings.length ? `, or a ringed enemy to attack (${rings.join('; ')})` : '';
+  return `Click a green dot to move${attack}, or Hold.`;
 }
 
 /// The card of the unit under the pointer (or held under a finger), at once: who it is, its state, and, when one of
@@ -238,7 +251,7 @@ export function renderOrderBar(page) {
   } else if (!p) {
     prompt.append(ch.advancing
       ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
-      : 'Click a green dot to move, or a ringed enemy to attack (the number needed is shown; a double ring: Fire & Move too), or Hold.');
+      : ringsPrompt(ch));
   } else if (p.stage === 'facing') {
     prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
   } else if (p.stage === 'attack') {

@@ -439,7 +439,8 @@ export class Board {
       el('circle', { r: 27, class: target.direct ? 'target-ring' : 'target-ring indirect' }, g);
       if (target.fireMove) el('circle', { r: 31, class: 'fire-move-ring' }, g);
       if (target.needed) {
-        el('circle', { cx: 20, cy: -20, r: 10, class: 'needed-badge' }, g);
+        // Dashed like its ring when the number needed holds only after a move.
+        el('circle', { cx: 20, cy: -20, r: 10, class: target.direct ? 'needed-badge' : 'needed-badge indirect' }, g);
         label(g, 20, -16.5, `${target.needed}+`, 10, { 'text-anchor': 'middle', class: 'needed-text' });
       }
     }
