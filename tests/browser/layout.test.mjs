@@ -112,3 +112,47 @@ test('the drawing: shaken badge apart from the strength, north–south sunken ro
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a 12-column board on a phone fits the width at first; buttons and a pinch zoom it, and the ranks and files stay in view', async () => {
+  const { token } = await createGame(env.server.url, { scenario: 'maryes-heights', mode: 'hotseat' }, 'hotseat');
+  const viewport = { width: 390, height: 844 };
+  const page = await freshPage(env.browser, { viewport, context: { hasTouch: true, isMobile: true } });
+  await page.goto(`${env.server.url}game/${token}`);
+  await page.locator('#status .whose').waitFor();
+  const wrap = page.locator('#board');
+  const overflow = () => wrap.evaluate((w) => w.scrollWidth - w.clientWidth);
+  assert.ok(await overflow() <= 1, 'the whole board across the screen');
+  assert.ok(inside(await settledBox(page.locator('svg.board')), viewport), 'nothing off the screen sideways');
+  await page.screenshot({ path: join(screenshots, 'phone-board-fit-390.png') });
+  // Zoomed twice: the board is wider than the screen, and the rulers show on its edges.
+  await page.click('#zoom-in');
+  await page.click('#zoom-in');
+  assert.ok(await overflow() > 100, 'zoomed in');
+  const digit = await settledBox(page.locator('.unit .counter-text').last());
+  assert.ok(digit.height >= 9, `a counter's digit is ${digit.height}px tall once zoomed`);
+  // Panned to the far east: rank numbers still on the left edge, on screen, and the files along the bottom.
+  await wrap.evaluate((w) => { w.scrollLeft = w.scrollWidth; });
+  await page.waitForTimeout(100);
+  const ranks = await page.locator('.ruler.ranks span').allTextContents();
+  assert.ok(ranks.length >= 4, `ranks shown: ${ranks}`);
+  const rank = await page.locator('.ruler.ranks span').first().boundingBox();
+  assert.ok(rank.x >= 0 && rank.x < 40, `the rank numbers stay at the left edge: ${rank.x}`);
+  const files = await page.locator('.ruler.files span').allTextContents();
+  assert.ok(files.includes('l'), `the east files are named: ${files}`);
+  await page.screenshot({ path: join(screenshots, 'phone-board-zoomed-390.png') });
+  await page.click('#zoom-fit');
+  assert.ok(await overflow() <= 1);
+  // Two fingers spread apart zoom in about their midpoint, and make no click.
+  const box = await wrap.boundingBox();
+  const y = box.y + box.height / 2;
+  const touch = (type, id, x) => page.dispatchEvent('#board', type, { pointerType: 'touch', pointerId: id, isPrimary: id === 1, clientX: x, clientY: y, bubbles: true });
+  await touch('pointerdown', 1, box.x + 150);
+  await touch('pointerdown', 2, box.x + 200);
+  await touch('pointermove', 2, box.x + 300);
+  await touch('pointerup', 2, box.x + 300);
+  await touch('pointerup', 1, box.x + 150);
+  assert.ok(Number(await wrap.getAttribute('data-zoom')) > 2.5, `pinched to ${await wrap.getAttribute('data-zoom')}`);
+  assert.equal(await page.locator('#board[data-choices]').count(), 0, 'a pinch selects nothing');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -8,6 +8,7 @@ import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
 import { cardFace, chancesBar, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
 import { h, percent, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
+import { BoardZoom } from './zoom.js';
 
 export function layout(page) {
   const v = page.view;
@@ -35,7 +36,7 @@ export function layout(page) {
     e.status,
     e.barometer,
     h('div', { class: 'battle' },
-      h('div', { class: 'board-column' }, e.board, e.cursorText, e.orderBar),
+      h('div', { class: 'board-column' }, h('div', { class: 'board-frame' }, e.board), e.cursorText, e.orderBar),
       h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
         h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log), e.menu)),
     e.result, e.handover, e.hoverCard));
@@ -50,6 +51,7 @@ export function layout(page) {
       renderHoverCard(page);
     },
   }, { turned: turnedFor(v) });
+  page.zoom = new BoardZoom(e.board.parentElement, e.board, page.board);
   installKeys((ev) => page.onKey(ev));
   e.menu.append(
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',

@@ -203,7 +203,8 @@ export class Board {
       const d = down;
       down = null;
       clearTimeout(hold);
-      if (d && !d.held && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) <= 12) this.pick(ev.clientX, ev.clientY);
+      // Not a click: a finger held (a hover), or two fingers zooming (zoom.js sets `pinching`).
+      if (d && !d.held && !this.pinching && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) <= 12) this.pick(ev.clientX, ev.clientY);
     });
     // Clicks without a pointer (assistive technology) come as plain click events.
     this.svg.addEventListener('click', (ev) => {
