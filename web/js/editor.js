@@ -417,6 +417,7 @@ class Editor {
 
   renderActions() {
     const mode = select('play-mode', [['hotseat', 'Hot-seat (one screen)'], ['computer', 'Against the computer (greedy)'], ['watch', 'Watch the computer'], ['two_players', 'Two players (links)']], this.playMode || 'hotseat', (v) => { this.playMode = v; });
+    mode.setAttribute('aria-label', 'How to play it');
     this.actions.replaceChildren(h('div', { class: 'editor-action-row' },
       h('button', { type: 'button', id: 'download', onclick: () => this.download() }, 'Download .toml'),
       h('button', { type: 'button', id: 'test-balance', onclick: () => this.testBalance() }, 'Test balance')),

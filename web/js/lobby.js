@@ -87,7 +87,7 @@ class Lobby {
         if (PHONE.matches) this.detail.scrollIntoView({ block: 'start', behavior: 'smooth' });
       };
       const card = h('div', {
-        class: 'scenario-card', 'data-name': entry.name, tabindex: 0, role: 'option', 'aria-label': entry.title,
+        class: 'scenario-card', 'data-name': entry.name, tabindex: 0, role: 'option',
         onclick: pick,
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } },
       }, h('h3', {}, entry.title), preview, h('p', { class: 'muted situation' }, firstSentence(entry.description)),
@@ -215,7 +215,7 @@ class Lobby {
 
   setupPanel() {
     const modeHelp = h('p', { class: 'help', id: 'mode-help' });
-    this.mode = h('select', { name: 'mode', 'aria-describedby': 'mode-help' }, ...MODES.map(([v, text]) => h('option', { value: v }, text)));
+    this.mode = h('select', { name: 'mode', 'aria-label': 'Mode', 'aria-describedby': 'mode-help' }, ...MODES.map(([v, text]) => h('option', { value: v }, text)));
     this.humanSide = h('select', { name: 'human_side', 'aria-label': 'Your side' });
     const players = this.info.players.filter((p) => p !== 'random').concat(['random']);
     const playerHelp = h('p', { class: 'help', id: 'player-help' });
