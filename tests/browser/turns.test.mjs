@@ -143,3 +143,25 @@ test('a tap selects on a touch screen; a sound and a notification say when it be
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a two-player game page takes a webhook to be told of your move (e-mail only where the server sends it)', async () => {
+  const { created } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'two_players' }, 'A');
+  const page = await freshPage(env.browser);
+  await page.goto(`${env.server.url}game/${created.tokens.B}`);
+  await page.locator('#status .whose').waitFor();
+  await page.locator('.settings summary').click();
+  await page.locator('#notify-form').waitFor();
+  await page.waitForFunction(() => document.querySelector('#notify-email').disabled);
+  await page.fill('#notify-webhook', 'https://discord.com/api/webhooks/1/abc');
+  await page.click('#notify-save');
+  await page.locator('#notify-status', { hasText: 'Saved: you will be told' }).waitFor();
+  const stored = await (await fetch(`${env.server.url}api/play/${created.tokens.B}/notify`)).json();
+  assert.equal(stored.webhook, 'https://discord.com/api/webhooks/1/abc');
+  // A bad URL is refused in words.
+  await page.fill('#notify-webhook', 'not a url');
+  await page.evaluate(() => { document.querySelector('#notify-webhook').type = 'text'; });
+  await page.click('#notify-save');
+  await page.locator('#notify-status', { hasText: 'is not a webhook URL' }).waitFor();
+  assert.deepEqual(page.errors.filter((e) => !/status of 400/.test(e)), [], 'no error but the refusal asked for');
+  await page.context().close();
+});

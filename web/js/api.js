@@ -37,5 +37,7 @@ export const api = {
   replayAt: (token, decision) => call('GET', `/api/play/${token}/replay/${decision}`),
   review: (token) => call('GET', `/api/play/${token}/review`),
   startReview: (token) => call('POST', `/api/play/${token}/review`, {}),
+  contact: (token) => call('GET', `/api/play/${token}/notify`),
+  setContact: (token, email, webhook) => call('PUT', `/api/play/${token}/notify`, { email, webhook }),
   events: (token) => new EventSource(`/api/play/${token}/events`),
 };

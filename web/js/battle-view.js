@@ -2,6 +2,7 @@
 // the board, the panels beside it, the result and hand-over screens, and the signals that it is your move. Each
 // function draws from the page's state (battle.js) and never changes the game.
 
+import { api } from './api.js';
 import { Board, parseSquare } from './board.js';
 import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
@@ -433,6 +434,35 @@ function beep() {
   } catch { /* no sound */ }
 }
 
+/// "Tell me when it is my move" for a two-player game played over days: an e-mail (when the server can send one)
+/// and/or a webhook (Discord, Slack), kept by the server, used once a move while this page is closed.
+function contactForm(page) {
+  const email = h('input', { type: 'email', id: 'notify-email', placeholder: 'you@example.org', 'aria-label': 'E-mail address' });
+  const webhook = h('input', { type: 'url', id: 'notify-webhook', placeholder: 'https://discord.com/api/webhooks/…', 'aria-label': 'Webhook URL' });
+  const status = h('span', { class: 'muted', id: 'notify-status', role: 'status' });
+  const show = (c) => {
+    email.value = c.email || '';
+    webhook.value = c.webhook || '';
+    email.disabled = !c.email_possible;
+    email.title = c.email_possible ? '' : 'this server sends no e-mail (its operator has not set it up): use a webhook';
+  };
+  api.contact(page.token).then(show).catch((e) => { status.textContent = e.message; });
+  const save = async (ev) => {
+    ev.preventDefault();
+    try {
+      show(await api.setContact(page.token, email.disabled ? null : email.value, webhook.value));
+      status.textContent = email.value || webhook.value ? 'Saved: you will be told when it is your move.' : 'Saved: you will not be told.';
+    } catch (e) {
+      status.textContent = e.message;
+    }
+  };
+  return h('form', { class: 'contact-form', id: 'notify-form', onsubmit: save },
+    h('strong', {}, 'Tell me when it is my move'),
+    h('label', {}, 'E-mail ', email),
+    h('label', {}, 'Webhook ', webhook),
+    h('button', { type: 'submit', class: 'secondary', id: 'notify-save' }, 'Save'), ' ', status);
+}
+
 /// Whether this page turns the board: its player plays one side alone, whose army starts in the north, and has not
 /// turned the setting off (on by default: your army at the bottom, as a chess board shows Black's).
 export function turnedFor(v) {
@@ -455,6 +485,7 @@ function settingsMenu(page) {
       if (e.target.checked && 'Notification' in window) await Notification.requestPermission();
     }),
     h('label', {}, 'Show the other side’s moves ', pace),
+    page.view.mode === 'two_players' && ['A', 'B'].includes(page.view.role) ? contactForm(page) : '',
     armyFromNorth(page.view)
       ? h('label', {}, h('input', { type: 'checkbox', id: 'army-at-bottom', checked: setting('army-at-bottom', true), onchange: (e) => { setSetting('army-at-bottom', e.target.checked); location.reload(); } }), ' your army at the bottom of the board (the board turned)')
       : '',

@@ -17,7 +17,7 @@ pub struct ServeArgs {
     /// data directory, e.g. ~/.local/share/pacw-data).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
-    /// Milliseconds between the computer's decisions, so a person can follow them.
+    /// Milliseconds of pause between the computer's decisions (pages play them back at their own pace anyway).
     #[arg(long, value_name = "MS", default_value_t = pacw_server::DEFAULT_COMPUTER_DELAY.as_millis() as u64)]
     pub computer_delay_ms: u64,
     /// The address players reach the server at behind a TLS proxy, such as https://pacw.example.org: pages from
@@ -27,6 +27,14 @@ pub struct ServeArgs {
     /// List the public facts of every game (scenario, mode, turn, whose move; never a link) at GET /api/games.
     #[arg(long)]
     pub list_games: bool,
+    /// An SMTP server that e-mails the players of two-player games when it becomes their move, such as
+    /// smtps://user:password@smtp.example.org (TLS) or smtp://localhost:25 (docs/deploy.md). Without it, players
+    /// may still be told through a webhook.
+    #[arg(long, value_name = "URL")]
+    pub smtp: Option<String>,
+    /// The sender of those e-mails.
+    #[arg(long, value_name = "ADDRESS", default_value = pacw_server::DEFAULT_SMTP_FROM)]
+    pub smtp_from: String,
 }
 
 /// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
@@ -47,6 +55,8 @@ impl Default for ServeArgs {
             computer_delay_ms: pacw_server::DEFAULT_COMPUTER_DELAY.as_millis() as u64,
             public_origin: None,
             list_games: false,
+            smtp: None,
+            smtp_from: pacw_server::DEFAULT_SMTP_FROM.to_string(),
         }
     }
 }
@@ -59,6 +69,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         computer_delay: Duration::from_millis(args.computer_delay_ms),
         public_origin: args.public_origin,
         list_games: args.list_games,
+        smtp: args.smtp,
+        smtp_from: args.smtp_from,
         ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;

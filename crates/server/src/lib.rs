@@ -19,6 +19,7 @@ pub mod error;
 pub mod guard;
 pub mod ledger;
 pub mod live;
+pub mod notify;
 pub mod odds;
 pub mod pages;
 pub mod session;
@@ -69,7 +70,15 @@ pub struct ServerConfig {
     pub list_games: bool,
     /// How long a client may take to send a request's headers, and a kept-alive connection may stay idle.
     pub header_timeout: Duration,
+    /// The SMTP server that e-mails the players of two-player games their move (`--smtp smtps://user:pass@host`);
+    /// without it only webhooks are offered.
+    pub smtp: Option<String>,
+    /// The sender of those e-mails.
+    pub smtp_from: String,
 }
+
+/// The default sender of the e-mails that tell a player their move.
+pub const DEFAULT_SMTP_FROM: &str = "pacw <pacw@localhost>";
 
 impl Default for ServerConfig {
     fn default() -> Self {
@@ -80,6 +89,8 @@ impl Default for ServerConfig {
             public_origin: None,
             list_games: false,
             header_timeout: connections::HEADER_TIMEOUT,
+            smtp: None,
+            smtp_from: DEFAULT_SMTP_FROM.to_string(),
         }
     }
 }
@@ -171,8 +182,14 @@ impl Server {
             TcpListener::bind(config.addr).await.map_err(|source| ServerError::Bind { addr: config.addr, source })?;
         let addr = listener.local_addr()?;
         let streams_in_all = session::streams_for(connections::raise_file_limit());
-        let session =
-            SessionConfig { computer_delay: config.computer_delay, list_games: config.list_games, streams_in_all };
+        let session = SessionConfig {
+            computer_delay: config.computer_delay,
+            list_games: config.list_games,
+            streams_in_all,
+            smtp: config.smtp.clone(),
+            smtp_from: config.smtp_from.clone(),
+            public_origin: config.public_origin.clone(),
+        };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };
         Ok(Server { listener, games, addr, origin, header_timeout: config.header_timeout })

@@ -4,6 +4,7 @@
 //! plus what the server adds: mode, players, tokens and timestamps. Every accepted action rewrites the game's row
 //! in one transaction before the reply is sent, so a killed server loses nothing it has acknowledged.
 
+use crate::notify::Contact;
 use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Tokens;
 use pacw_engine::{GameResult, SaveFile};
@@ -36,6 +37,15 @@ const MIGRATIONS: &[&str] = &[
         evaluator  TEXT NOT NULL,
         created_at INTEGER NOT NULL,
         review     TEXT NOT NULL
+    );",
+    // 3: where each player of a two-player game wants to be told it is their move.
+    "CREATE TABLE contacts (
+        game_id TEXT NOT NULL,
+        side    TEXT NOT NULL,
+        email   TEXT,
+        webhook TEXT,
+        link    TEXT NOT NULL,
+        PRIMARY KEY (game_id, side)
     );",
 ];
 
@@ -373,6 +383,34 @@ impl Store {
         self.with(|c| c.query_row("SELECT review FROM reviews WHERE game_id = ?1", [id], |r| r.get(0)).optional())
     }
 
+    /// Stores where the player of `side` ("A" or "B") wants to be told it is their move, with their game's link;
+    /// an empty contact removes it.
+    pub fn save_contact(&self, id: &str, side: &str, contact: &Contact, link: &str) -> Result<(), StoreError> {
+        self.with(|c| {
+            if contact.is_empty() {
+                c.execute("DELETE FROM contacts WHERE game_id = ?1 AND side = ?2", params![id, side]).map(|_| ())
+            } else {
+                c.execute(
+                    "INSERT OR REPLACE INTO contacts (game_id, side, email, webhook, link) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![id, side, contact.email, contact.webhook, link],
+                )
+                .map(|_| ())
+            }
+        })
+    }
+
+    /// Where the player of `side` wants to be told, with their link, if anywhere.
+    pub fn load_contact(&self, id: &str, side: &str) -> Result<Option<(Contact, String)>, StoreError> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT email, webhook, link FROM contacts WHERE game_id = ?1 AND side = ?2",
+                params![id, side],
+                |r| Ok((Contact { email: r.get(0)?, webhook: r.get(1)? }, r.get(2)?)),
+            )
+            .optional()
+        })
+    }
+
     /// Runs raw SQL (for tests that damage a row on purpose).
     #[doc(hidden)]
     pub fn execute_raw(&self, sql: &str) -> Result<usize, StoreError> {
@@ -469,7 +507,7 @@ mod tests {
     }
 
     #[test]
-    fn a_database_of_the_first_schema_gains_the_reviews_and_a_review_is_stored_and_replaced() {
+    fn a_database_of_the_first_schema_gains_the_reviews_and_contacts_and_each_is_stored_and_replaced() {
         let dir = temp_dir("reviews");
         std::fs::create_dir_all(&dir).unwrap();
         {
@@ -480,11 +518,18 @@ mod tests {
         }
         let store = Store::open(&dir).unwrap();
         let v: i64 = store.with(|c| c.pragma_query_value(None, "user_version", |r| r.get(0))).unwrap();
-        assert_eq!(v, 2);
+        assert_eq!(v, MIGRATIONS.len() as i64);
         assert_eq!(store.load_review("g1").unwrap(), None);
         store.save_review("g1", "evaluator-1", "{\"a\":1}").unwrap();
         store.save_review("g1", "evaluator-2", "{\"a\":2}").unwrap();
         assert_eq!(store.load_review("g1").unwrap().as_deref(), Some("{\"a\":2}"));
+        // Where a player is told of their move: stored, replaced, removed when empty.
+        let hook = Contact { email: None, webhook: Some("https://example.org/hook".into()) };
+        store.save_contact("g1", "B", &hook, "https://pacw.example.org/game/t").unwrap();
+        assert_eq!(store.load_contact("g1", "B").unwrap(), Some((hook, "https://pacw.example.org/game/t".into())));
+        assert_eq!(store.load_contact("g1", "A").unwrap(), None);
+        store.save_contact("g1", "B", &Contact::default(), "x").unwrap();
+        assert_eq!(store.load_contact("g1", "B").unwrap(), None);
         drop(store);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -4,11 +4,12 @@
 use super::{AppState, Body, blocking};
 use crate::board::{ExplainRequest, Explanation, UnitOrders};
 use crate::error::{ApiError, ApiResult};
-use crate::session::GameSummary;
+use crate::session::{ContactRequest, ContactView, GameSummary};
 use crate::view::GameView;
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
 use serde::Deserialize;
 
 /// Query of `GET /api/play/{token}`.
@@ -69,4 +70,28 @@ pub async fn explain(
 ) -> ApiResult<Json<Explanation>> {
     let (entry, role) = games.by_token(&token)?;
     Ok(Json(blocking(move || games.explain(&entry, role, req)).await?))
+}
+
+/// `GET /api/play/{token}/notify`: where this player of a two-player game is told it is their move.
+pub async fn contact(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<ContactView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.contact(&entry, role)).await?))
+}
+
+/// `PUT /api/play/{token}/notify`: `{"email": …, "webhook": …}`, where to be told (blank or missing: nowhere).
+pub async fn set_contact(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<ContactRequest>,
+) -> ApiResult<Json<ContactView>> {
+    let (entry, role) = games.by_token(&token)?;
+    // The page's own origin (the guard has checked it is this server's), else this server as the Host names it.
+    let origin = headers
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| format!("http://{h}")))
+        .unwrap_or_else(|| "http://localhost".to_string());
+    Ok(Json(blocking(move || games.set_contact(&entry, role, &token, req, &origin)).await?))
 }

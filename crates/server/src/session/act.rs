@@ -117,6 +117,7 @@ impl Games {
         let live = st.live.as_ref().expect("just set");
         let events = log_entries(live, before_len);
         self.publish(entry, live, "action", Some((step.side, computer, action, text)), &events);
+        self.tell_turn(entry, step.side, live);
         self.ensure_computer(entry, st);
         Ok(())
     }

@@ -9,12 +9,14 @@ mod ask;
 mod computer;
 mod create;
 mod end;
+mod notice;
 mod review;
 
 pub use act::{ActRequest, UndoRequest};
 pub use ask::GameSummary;
 pub use create::{CreateGame, Created, OptionsInput};
 pub use end::ResignRequest;
+pub use notice::{ContactRequest, ContactView};
 pub use review::{ReviewProgress, ReviewReply};
 
 use crate::error::{ApiError, ApiResult};
@@ -193,6 +195,12 @@ pub struct SessionConfig {
     pub list_games: bool,
     /// The most event streams open in all ([`streams_for`] the process's file limit).
     pub streams_in_all: usize,
+    /// The SMTP server that e-mails players their move (`--smtp`), if any.
+    pub smtp: Option<String>,
+    /// The sender of those e-mails (`--smtp-from`).
+    pub smtp_from: String,
+    /// The server's address as players reach it (`--public-origin`), for the links in those messages.
+    pub public_origin: Option<String>,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -208,6 +216,8 @@ pub struct Games {
     thinker: crate::thinker::Thinker,
     /// Event streams open on every game.
     streams: AtomicUsize,
+    /// Tells players of two-player games that it is their move (notify.rs).
+    notifier: Arc<crate::notify::Notifier>,
 }
 
 impl Games {
@@ -215,7 +225,9 @@ impl Games {
     /// Games whose computer player is to move are resumed.
     pub fn open(store: Store, config: SessionConfig, runtime: tokio::runtime::Handle) -> Result<Arc<Games>, String> {
         let (records, mut damaged) = store.load_all().map_err(|e| e.to_string())?;
+        let notifier = Arc::new(crate::notify::Notifier::new(config.smtp.as_deref(), &config.smtp_from)?);
         let games = Arc::new(Games {
+            notifier,
             config,
             store,
             by_id: RwLock::new(HashMap::new()),

@@ -1,0 +1,112 @@
+//! Where each player of a two-player game wants to be told that it is their move, and the telling: once, when the
+//! move passes to them (notify.rs sends it, in the background).
+
+use super::{GameEntry, Games, link};
+use crate::error::{ApiError, ApiResult};
+use crate::live::Live;
+use crate::notify::{Contact, Notice};
+use crate::setup::{Mode, PlayerKind};
+use crate::tokens::Role;
+use pacw_engine::{Side, ToAct};
+use serde::{Deserialize, Serialize};
+
+/// `PUT /api/play/{token}/notify`: where to be told (a blank or missing field: not there).
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ContactRequest {
+    /// An e-mail address.
+    pub email: Option<String>,
+    /// A webhook URL.
+    pub webhook: Option<String>,
+}
+
+/// Where this player is told it is their move, and whether e-mail can be sent at all.
+#[derive(Serialize, Debug)]
+pub struct ContactView {
+    /// Where they are told.
+    #[serde(flatten)]
+    pub contact: Contact,
+    /// Whether the server can send e-mail (its operator gave `--smtp`); without it only a webhook works.
+    pub email_possible: bool,
+}
+
+impl Games {
+    /// The side whose player this token is, in a two-player game: the only players told of their move.
+    fn told_side(entry: &GameEntry, role: Role) -> ApiResult<Side> {
+        match role {
+            Role::Side(side) if entry.mode == Mode::TwoPlayers => Ok(side),
+            _ => Err(ApiError::Forbidden(
+                "only a player of a two-player game (a link for one side) is told of their move".into(),
+            )),
+        }
+    }
+
+    /// Where this token's player is told it is their move.
+    pub fn contact(&self, entry: &GameEntry, role: Role) -> ApiResult<ContactView> {
+        let side = Self::told_side(entry, role)?;
+        let stored =
+            self.store.load_contact(&entry.id, side_key(side)).map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok(ContactView {
+            contact: stored.map(|(c, _)| c).unwrap_or_default(),
+            email_possible: self.notifier.has_smtp(),
+        })
+    }
+
+    /// Sets where this token's player is told it is their move; the link in the message is on the server's public
+    /// origin (`--public-origin`), else on `origin`, the address the player reached it at.
+    pub fn set_contact(
+        &self,
+        entry: &GameEntry,
+        role: Role,
+        token: &str,
+        req: ContactRequest,
+        origin: &str,
+    ) -> ApiResult<ContactView> {
+        let side = Self::told_side(entry, role)?;
+        let contact = Contact::new(req.email.as_deref(), req.webhook.as_deref()).map_err(ApiError::BadRequest)?;
+        if contact.email.is_some() && !self.notifier.has_smtp() {
+            return Err(ApiError::BadRequest(
+                "this server sends no e-mail (its operator has not given pacw serve --smtp); give a webhook".into(),
+            ));
+        }
+        let origin = self.config.public_origin.as_deref().unwrap_or(origin);
+        let url = format!("{}{}", origin.trim_end_matches('/'), link(token));
+        self.store
+            .save_contact(&entry.id, side_key(side), &contact, &url)
+            .map_err(|e| ApiError::Internal(format!("could not be stored: {e}")))?;
+        Ok(ContactView { contact, email_possible: self.notifier.has_smtp() })
+    }
+
+    /// After a decision by `by`: if the move has passed to the other side's person in a two-player game, tells
+    /// them where they asked. Called once for each decision, so a move is told once.
+    pub(super) fn tell_turn(&self, entry: &GameEntry, by: Side, live: &Live) {
+        let b = live.game.battle();
+        let ToAct::Side(next) = b.to_act() else { return };
+        if next == by || entry.mode != Mode::TwoPlayers || entry.players[next.index()] != PlayerKind::Human {
+            return;
+        }
+        let stored = match self.store.load_contact(&entry.id, side_key(next)) {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return,
+            Err(e) => {
+                eprintln!("pacw server: game {}: where to tell the player could not be read: {e}", entry.id);
+                return;
+            }
+        };
+        let (contact, url) = stored;
+        let (title, side) = (&b.scenario().name, &b.scenario().side(next).name);
+        let notice = Notice {
+            subject: format!("pacw: your move in {title}"),
+            text: format!("It is your move ({side}) in {title}, turn {} of {}: {url}", b.turn(), b.turn_limit()),
+            link: url,
+        };
+        self.notifier.send(&self.runtime, &contact, notice);
+    }
+}
+
+fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}

@@ -1,0 +1,234 @@
+//! A player of a two-player game told that it has become their move: by e-mail through the operator's SMTP server
+//! and by a webhook, once a move, a failed message tried again without holding the game up. The SMTP server and
+//! the webhook are sinks this test starts on 127.0.0.1.
+
+mod common;
+
+use common::*;
+use pacw_server::{Server, ServerConfig};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+
+/// A minimal SMTP server that keeps every message's data.
+async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let mails = Arc::new(Mutex::new(Vec::new()));
+    let kept = mails.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((socket, _)) = listener.accept().await else { return };
+            let kept = kept.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = socket.into_split();
+                let mut lines = BufReader::new(read).lines();
+                write.write_all(b"220 sink ESMTP\r\n").await.unwrap();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let verb = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+                    let reply: &[u8] = match verb.as_str() {
+                        "EHLO" | "HELO" => b"250 sink\r\n",
+                        "DATA" => {
+                            write.write_all(b"354 go on\r\n").await.unwrap();
+                            let mut data = String::new();
+                            while let Ok(Some(l)) = lines.next_line().await {
+                                if l == "." {
+                                    break;
+                                }
+                                data.push_str(&l);
+                                data.push('\n');
+                            }
+                            kept.lock().unwrap().push(data);
+                            b"250 kept\r\n"
+                        }
+                        "QUIT" => {
+                            let _ = write.write_all(b"221 bye\r\n").await;
+                            return;
+                        }
+                        _ => b"250 ok\r\n",
+                    };
+                    write.write_all(reply).await.unwrap();
+                }
+            });
+        }
+    });
+    (port, mails)
+}
+
+/// A webhook that answers 500 to its first request and 200 to the others, keeping every body.
+async fn webhook_sink() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://127.0.0.1:{}/hook/secret", listener.local_addr().unwrap().port());
+    let bodies = Arc::new(Mutex::new(Vec::new()));
+    let kept = bodies.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else { return };
+            let kept = kept.clone();
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                // Headers, then as many bytes as Content-Length says.
+                let body = loop {
+                    let n = socket.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    let text = String::from_utf8_lossy(&buf).to_string();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap())
+                            })
+                            .unwrap_or(0);
+                        if buf.len() >= end + 4 + length {
+                            break String::from_utf8_lossy(&buf[end + 4..end + 4 + length]).to_string();
+                        }
+                    }
+                };
+                let first = {
+                    let mut k = kept.lock().unwrap();
+                    k.push(serde_json::from_str(&body).unwrap());
+                    k.len() == 1
+                };
+                let status = if first { "500 Internal Server Error" } else { "200 OK" };
+                let _ = socket
+                    .write_all(
+                        format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n").as_bytes(),
+                    )
+                    .await;
+            });
+        }
+    });
+    (url, bodies)
+}
+
+async fn until<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Ends `token`'s activations (or holds with a unit) until the move passes to the other side; returns the view.
+async fn pass_the_move(api: &Api, token: &str) -> Value {
+    loop {
+        let v = api.view(token).await;
+        if v["your_turn"] != true {
+            return v;
+        }
+        let index = find(&v, |a| a == "end_activations")
+            .or_else(|| find(&v, |a| a == "hold"))
+            .or_else(|| find(&v, is_activate));
+        let (s, reply) =
+            api.act(token, json!({ "index": index.expect("an action"), "decisions": v["decisions"] })).await;
+        assert_eq!(s, StatusCode::OK, "{reply}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_is_told_once_a_move_by_e_mail_and_webhook_and_a_failed_webhook_is_tried_again() {
+    let (smtp_port, mails) = smtp_sink().await;
+    let (hook, bodies) = webhook_sink().await;
+    let dir = TempDir::new("notify");
+    let config = ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.0.clone(),
+        computer_delay: Duration::ZERO,
+        smtp: Some(format!("smtp://127.0.0.1:{smtp_port}")),
+        smtp_from: "pacw <pacw@example.org>".into(),
+        public_origin: Some("https://pacw.example.org".into()),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(config).await.unwrap().spawn();
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "two_players"})).await;
+    let (a, b) = (token(&created, "A"), token(&created, "B"));
+    let put = |token: &str, body: Value| {
+        let (http, url) = (api.http.clone(), format!("{}/api/play/{token}/notify", api.base));
+        async move {
+            let r = http.put(url).json(&body).send().await.unwrap();
+            let status = r.status();
+            (status, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    // Bad addresses are refused with what is expected; a spectator is not a player.
+    let (s, v) = put(&b, json!({"email": "not an address"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let (s, _) = put(&token(&created, "spectator"), json!({"webhook": hook})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, v) = put(&b, json!({"email": "bea@example.org", "webhook": hook})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["email"], "bea@example.org");
+    assert_eq!(v["email_possible"], true);
+    assert_eq!(api.get(&format!("/api/play/{b}/notify")).await.1["webhook"], hook.as_str());
+
+    // If B has the first move, nobody passed it to B: hand it to A. Then twice A passes the move to B (told each
+    // time) and B passes it back (A asked to be told nothing).
+    if api.view(&b).await["your_turn"] == true {
+        pass_the_move(&api, &b).await;
+    }
+    let mut expected = 0;
+    for _ in 0..2 {
+        pass_the_move(&api, &a).await;
+        expected += 1;
+        pass_the_move(&api, &b).await;
+    }
+    // One e-mail a move, with the game's link on the public origin.
+    until("the e-mails come", || (mails.lock().unwrap().len() >= expected).then_some(())).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mails = mails.lock().unwrap().clone();
+    assert_eq!(mails.len(), expected, "{mails:?}");
+    assert!(mails[0].contains("Subject: pacw: your move in Meeting Engagement"), "{}", mails[0]);
+    let body = mails[0].replace("=\n", ""); // quoted-printable's soft line breaks
+    assert!(body.contains(&format!("https://pacw.example.org/game/{b}")), "{body}");
+    // The webhook failed once (500) and was tried again a second later: one more body than moves, the first twice.
+    until("the webhook is tried again", || (bodies.lock().unwrap().len() > expected).then_some(())).await;
+    let bodies = bodies.lock().unwrap().clone();
+    assert_eq!(bodies.len(), expected + 1, "{bodies:?}");
+    assert!(bodies.iter().filter(|x| **x == bodies[0]).count() >= 2, "the failed message again: {bodies:?}");
+    assert!(bodies[0]["content"].as_str().unwrap().contains("It is your move (Confederate)"), "{}", bodies[0]);
+    assert_eq!(bodies[0]["content"], bodies[0]["text"], "for Discord and for Slack");
+    // Cleared: no more messages.
+    let (s, v) = put(&b, json!({"email": "", "webhook": null})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(v["email"].is_null() && v["webhook"].is_null());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn without_an_smtp_server_e_mail_is_refused_and_a_webhook_offered() {
+    let dir = TempDir::new("notify-no-smtp");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "two_players"})).await;
+    let b = token(&created, "B");
+    let (s, v) = api.get(&format!("/api/play/{b}/notify")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["email_possible"], false);
+    let r = api
+        .http
+        .put(format!("{}/api/play/{b}/notify", api.base))
+        .json(&json!({"email": "bea@example.org"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    assert!(r.text().await.unwrap().contains("--smtp"));
+    // Not a two-player game: nobody is told.
+    let hot = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let (s, _) = api.get(&format!("/api/play/{}/notify", token(&hot, "hotseat"))).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    server.stop().await;
+}
