@@ -75,6 +75,9 @@ pub struct ServerConfig {
     pub smtp: Option<String>,
     /// The sender of those e-mails.
     pub smtp_from: String,
+    /// The most connections open at once, event streams and idle ones together (default: from the process's file
+    /// limit, [`connections::connections_for`]); at the cap the idlest is closed to let a new one in.
+    pub max_connections: Option<usize>,
 }
 
 /// The default sender of the e-mails that tell a player their move.
@@ -91,6 +94,7 @@ impl Default for ServerConfig {
             header_timeout: connections::HEADER_TIMEOUT,
             smtp: None,
             smtp_from: DEFAULT_SMTP_FROM.to_string(),
+            max_connections: None,
         }
     }
 }
@@ -168,6 +172,7 @@ pub struct Server {
     addr: SocketAddr,
     origin: guard::OriginPolicy,
     header_timeout: Duration,
+    max_connections: usize,
 }
 
 impl Server {
@@ -181,7 +186,9 @@ impl Server {
         let listener =
             TcpListener::bind(config.addr).await.map_err(|source| ServerError::Bind { addr: config.addr, source })?;
         let addr = listener.local_addr()?;
-        let streams_in_all = session::streams_for(connections::raise_file_limit());
+        let files = connections::raise_file_limit();
+        let streams_in_all = session::streams_for(files);
+        let max_connections = config.max_connections.unwrap_or_else(|| connections::connections_for(files));
         let session = SessionConfig {
             computer_delay: config.computer_delay,
             list_games: config.list_games,
@@ -192,7 +199,7 @@ impl Server {
         };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };
-        Ok(Server { listener, games, addr, origin, header_timeout: config.header_timeout })
+        Ok(Server { listener, games, addr, origin, header_timeout: config.header_timeout, max_connections })
     }
 
     /// The address it listens on.
@@ -215,7 +222,8 @@ impl Server {
     pub async fn run_until(self, stop: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
         let games = self.games.clone();
         let on_stop = games.clone();
-        connections::serve(self.listener, router(games.clone(), self.origin), self.header_timeout, async move {
+        let app = router(games.clone(), self.origin);
+        connections::serve(self.listener, app, self.header_timeout, self.max_connections, async move {
             stop.await;
             on_stop.begin_shutdown();
         })

@@ -1,0 +1,97 @@
+//! At most so many connections are open at once, event streams and idle kept-alive sockets together: at the cap the
+//! idlest is closed so that a new client is still answered, and an event stream is closed only when no socket is
+//! idle (issue 26 #23: 768 streams and 260 idle sockets once filled 1,024 descriptors and the server went silent).
+
+mod common;
+
+use common::*;
+use pacw_server::{Server, ServerConfig};
+use serde_json::json;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const CAP: usize = 6;
+
+/// A kept-alive connection that has had one answer and now sits idle.
+async fn idle(addr: std::net::SocketAddr) -> TcpStream {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buf = [0u8; 4096];
+    let n = s.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    s
+}
+
+/// An event stream on `token`'s game, its first bytes read.
+async fn stream(addr: std::net::SocketAddr, token: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(format!("GET /api/play/{token}/events HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes()).await.unwrap();
+    let mut buf = [0u8; 4096];
+    let n = s.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"), "{}", String::from_utf8_lossy(&buf[..n]));
+    s
+}
+
+/// Whether the server has closed `s` (reads to the end within a second).
+async fn closed(s: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 4096];
+    let waited = tokio::time::timeout(Duration::from_secs(2), async {
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    waited.is_ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_the_cap_the_idlest_connection_is_closed_and_a_new_client_is_answered() {
+    let dir = TempDir::new("cap");
+    let config = ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.0.clone(),
+        computer_delay: Duration::ZERO,
+        header_timeout: Duration::from_secs(30),
+        max_connections: Some(CAP),
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(config).await.unwrap().spawn();
+    let addr = server.addr();
+    let created = Api::new(&server).create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let token = token(&created, "spectator");
+    // Two idle sockets, oldest first, then streams up to the cap.
+    let mut oldest = idle(addr).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut younger = idle(addr).await;
+    let mut streams = Vec::new();
+    for _ in 0..CAP - 2 {
+        streams.push(stream(addr, &token).await);
+    }
+    // A new client is answered; the socket idle longest made room, the younger one and the streams stay.
+    let mut newcomer = idle(addr).await;
+    assert!(closed(&mut oldest).await, "the idlest socket was closed");
+    younger.write_all(b"GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buf = [0u8; 4096];
+    let n = younger.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"), "the younger idle socket still answers");
+    // Two more: the idle sockets go first (the newcomer, then the younger one, by when each was last used)...
+    let _a = idle(addr).await;
+    let _b = idle(addr).await;
+    assert!(closed(&mut newcomer).await && closed(&mut younger).await);
+    // ... and only when none is idle, the oldest stream (a browser opens it again by itself).
+    drop((_a, _b));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _more: Vec<TcpStream> = {
+        let mut v = Vec::new();
+        for _ in 0..3 {
+            v.push(stream(addr, &token).await);
+        }
+        v
+    };
+    assert!(closed(&mut streams[0]).await, "the oldest stream made room once no socket was idle");
+    server.stop().await;
+}
