@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use pacw_server::api::balance::{BALANCE_GAMES, play};
+use pacw_server::api::balance::{BALANCE_GAMES, MIN_BALANCE_GAMES, games_for, play};
 use pacw_sim::ScenarioSource;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -27,6 +27,7 @@ async fn a_test_streams_its_progress_and_result_a_bad_one_is_refused_and_one_run
     let (last, progress) = lines.split_last().unwrap();
     let done: Vec<u64> = progress.iter().map(|l| l["done"].as_u64().unwrap()).collect();
     assert!(!done.is_empty() && done.windows(2).all(|w| w[0] < w[1]), "{done:?}");
+    assert_eq!(games_for(12, 6), BALANCE_GAMES, "a small battle plays them all");
     assert!(progress.iter().all(|l| l["of"] == BALANCE_GAMES as u64));
     let result = &last["result"];
     assert_eq!(result["games"], BALANCE_GAMES as u64, "{last}");
@@ -38,7 +39,7 @@ async fn a_test_streams_its_progress_and_result_a_bad_one_is_refused_and_one_run
         assert!(r["low"].as_f64().unwrap() <= rate(r) && rate(r) <= r["high"].as_f64().unwrap(), "{r}");
     }
     // The very numbers of the library's run: the test is reproducible.
-    let expected = play(ScenarioSource::parse(text, "mine.toml").unwrap(), &|_| {}).unwrap();
+    let expected = play(ScenarioSource::parse(text, "mine.toml").unwrap(), &|_| {}, &|| false).unwrap();
     assert_eq!((result["games"].as_u64(), result["verdict"].as_str()), (Some(300), Some(expected.verdict.as_str())));
     let close = |v: &Value, e: f64| (v.as_f64().unwrap() - e).abs() < 1e-12; // JSON may round the last digit
     for (v, e) in [
@@ -73,4 +74,35 @@ async fn a_test_streams_its_progress_and_result_a_bad_one_is_refused_and_one_run
     let third = post(&api, json!({"text": pacw_engine::DEFAULT_SCENARIO})).await;
     assert_eq!(third.status(), StatusCode::OK);
     assert!(third.text().await.unwrap().contains("\"result\""));
+
+    // A grand battle plays fewer games, bounded by its size (units × turns), never fewer than the least.
+    let grand = include_str!("../../../scenarios/antietam.toml");
+    let of = games_for(128, 10);
+    assert!(of < BALANCE_GAMES && of >= MIN_BALANCE_GAMES, "{of}");
+    let mut big = post(&api, json!({"text": grand, "file": "antietam.toml"})).await;
+    assert_eq!(big.status(), StatusCode::OK);
+    let first_line = big.chunk().await.unwrap().unwrap_or_default();
+    let first_line = String::from_utf8_lossy(&first_line).to_string();
+    assert!(first_line.contains(&format!("\"of\":{of}")), "{first_line}");
+    // Its client leaves: the test stops, and the server takes a new one.
+    drop(big);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let again = post(&api, json!({"text": pacw_engine::DEFAULT_SCENARIO})).await;
+        if again.status() == StatusCode::OK {
+            assert!(again.text().await.unwrap().contains("\"result\""));
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the test of a client that left went on");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    // What stops it: asked before each game, a stop ends the run early with an error, not a result.
+    let played = std::sync::atomic::AtomicUsize::new(0);
+    let source = ScenarioSource::parse(pacw_engine::DEFAULT_SCENARIO, "mine.toml").unwrap();
+    let count = |_: usize| {
+        played.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    };
+    let stopped = play(source, &count, &|| played.load(std::sync::atomic::Ordering::SeqCst) >= 5);
+    assert!(stopped.unwrap_err().contains("stopped"));
+    assert!(played.load(std::sync::atomic::Ordering::SeqCst) < 20, "stopped within a few games of being asked");
 }

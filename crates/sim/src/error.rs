@@ -132,6 +132,9 @@ pub enum SimError {
         #[source]
         source: std::io::Error,
     },
+    /// Stopped before the end because its caller asked ([`crate::run_until`]).
+    #[error("the simulation was stopped before its end")]
+    Stopped,
 }
 
 impl SimError {

@@ -52,6 +52,6 @@ pub use config::{Axis, ScenarioSource, Shard, SimConfig, Variant, VariantFile, p
 pub use error::SimError;
 pub use record::{GameRecord, GameStats};
 pub use report::{Report, render_text};
-pub use run::{SaveGames, Simulation, run, run_saving};
+pub use run::{SaveGames, Simulation, run, run_saving, run_until};
 pub use site::write_dir;
 pub use stats::Summary;

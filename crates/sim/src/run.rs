@@ -156,6 +156,25 @@ pub fn run_saving(
     save: Option<&SaveGames>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Simulation, SimError> {
+    run_stopping(config, save, progress, &|| false)
+}
+
+/// [`run`], stopped early with [`SimError::Stopped`] once `stop` says so (it is asked before each game): for a
+/// caller whose reader may go away, such as the editor's balance test.
+pub fn run_until(
+    config: &SimConfig,
+    progress: &(dyn Fn() + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Simulation, SimError> {
+    run_stopping(config, None, progress, stop)
+}
+
+fn run_stopping(
+    config: &SimConfig,
+    save: Option<&SaveGames>,
+    progress: &(dyn Fn() + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Simulation, SimError> {
     config.validate()?;
     let variants = config.variant_list();
     let options = config.option_table()?;
@@ -172,6 +191,9 @@ pub fn run_saving(
         let records = jobs
             .par_iter()
             .map(|&(s, v, i)| {
+                if stop() {
+                    return Err(SimError::Stopped);
+                }
                 let index = indexes[i];
                 let source = &config.scenarios[s];
                 let variant = &variants[v];

@@ -14,8 +14,19 @@ use pacw_sim::{ScenarioSource, SimConfig};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Games a test plays: enough for an interval of about ±6 points on a win rate.
+/// Games a test plays at most: enough for an interval of about ±6 points on a win rate.
 pub const BALANCE_GAMES: usize = 300;
+/// Games a test plays at least, however big the battle: an interval of about ±15 points.
+pub const MIN_BALANCE_GAMES: usize = 40;
+/// The work a test may do, in units × turns × games: 300 games of a 20-unit battle of 8 turns. A bigger battle
+/// plays fewer games (a 128-unit battle of 8 turns, 46), so that one test holds the server for minutes, not tens.
+pub const BALANCE_WORK: usize = 300 * 20 * 8;
+
+/// The games a test of a battle of `units` units and `turns` turns plays: as many as [`BALANCE_WORK`] allows,
+/// between [`MIN_BALANCE_GAMES`] and [`BALANCE_GAMES`].
+pub fn games_for(units: usize, turns: usize) -> usize {
+    (BALANCE_WORK / (units.max(1) * turns.max(1))).clamp(MIN_BALANCE_GAMES, BALANCE_GAMES)
+}
 /// A progress line every this many games.
 const PROGRESS_EVERY: usize = 10;
 
@@ -88,16 +99,22 @@ fn line(l: &Line) -> String {
     format!("{}\n", serde_json::to_string(l).expect("a line always serialises"))
 }
 
-/// Plays the test's games of `source` (on the calling thread and one more), calling `progress` after each.
-pub fn play(source: ScenarioSource, progress: &(dyn Fn(usize) + Sync)) -> Result<BalanceResult, String> {
+/// Plays the test's games of `source` ([`games_for`] its size), calling `progress` after each; stops with an
+/// error once `stop` says so (the client has gone).
+pub fn play(
+    source: ScenarioSource,
+    progress: &(dyn Fn(usize) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<BalanceResult, String> {
+    let games = games_for(source.scenario.units.len(), source.scenario.turns as usize);
     let mut config = SimConfig::of(vec![source]);
-    config.games = BALANCE_GAMES;
+    config.games = games;
     config.players = ["greedy".to_string(), "greedy".to_string()];
     config.threads = Some(1);
     config.seed = 1;
     let done = AtomicUsize::new(0);
-    let sim =
-        pacw_sim::run(&config, &|| progress(done.fetch_add(1, Ordering::Relaxed) + 1)).map_err(|e| e.to_string())?;
+    let sim = pacw_sim::run_until(&config, &|| progress(done.fetch_add(1, Ordering::Relaxed) + 1), stop)
+        .map_err(|e| e.to_string())?;
     let n = sim.records.len();
     let count = |w: Option<Side>| sim.records.iter().filter(|r| r.stats.winner == w).count() as u64;
     let scores: Vec<f64> = sim.records.iter().map(|r| first_side_score(r.stats.winner)).collect();
@@ -131,7 +148,8 @@ pub async fn balance(Body(req): Body<BalanceRequest>) -> ApiResult<Response> {
         ));
     }
     let running = Running;
-    let (tx, rx) = tokio::sync::mpsc::channel::<String>(BALANCE_GAMES / PROGRESS_EVERY + 2);
+    let of = games_for(source.scenario.units.len(), source.scenario.turns as usize);
+    let (tx, rx) = tokio::sync::mpsc::channel::<String>(of / PROGRESS_EVERY + 2);
     std::thread::Builder::new()
         .name("pacw-balance".into())
         .spawn(move || {
@@ -139,11 +157,13 @@ pub async fn balance(Body(req): Body<BalanceRequest>) -> ApiResult<Response> {
             crate::thinker::lower_priority();
             let progress = |done: usize| {
                 if done.is_multiple_of(PROGRESS_EVERY) {
-                    // A reader that went away only stops the lines, not the bounded games.
-                    let _ = tx.try_send(line(&Line::Progress { done, of: BALANCE_GAMES }));
+                    let _ = tx.try_send(line(&Line::Progress { done, of }));
                 }
             };
-            let last = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play(source, &progress))) {
+            // A reader that has gone (the editor closed, the request dropped) stops the games.
+            let gone = || tx.is_closed();
+            let test = || play(source, &progress, &gone);
+            let last = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(test)) {
                 Ok(Ok(result)) => Line::Result { result: Box::new(result) },
                 Ok(Err(error)) => Line::Error { error },
                 Err(_) => Line::Error { error: "the test failed on the server".into() },
