@@ -107,9 +107,10 @@ test('your games come first, your move on top, on the first screen; on a phone a
   for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
     const page = await freshPage(env.browser, { viewport });
     await page.goto(env.server.url);
-    // Six games: five watched (the computer on both sides) and one against the computer, where it is your move.
+    // Six games: four watched (the computer on both sides, as many as one client may have going; on the second
+    // screen size, hot-seat ones instead), one hot-seat, and one against the computer, where it is your move.
     for (let i = 0; i < 5; i++) {
-      await page.selectOption('select[name=mode]', 'watch');
+      await page.selectOption('select[name=mode]', i < 4 && viewport.width > 1000 ? 'watch' : 'hotseat');
       await page.click('#start');
       await page.waitForURL(/game/);
       await page.goto(env.server.url);

@@ -17,6 +17,10 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::task::AbortHandle;
 
+/// The address a request came from, put in its extensions (for fairness between clients: thinker.rs).
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub std::net::SocketAddr);
+
 /// How long a client may take to send a request's headers, and how long a kept-alive connection may stay idle
 /// between requests. Event streams are not idle: they carry a comment every 15 seconds.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -109,7 +113,7 @@ pub async fn serve(
     let open = Arc::new(Mutex::new(Open::default()));
     let mut stop = std::pin::pin!(stop);
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
@@ -141,7 +145,8 @@ pub async fn serve(
         };
         let inner = TowerToHyperService::new(app.clone());
         let marks = tracker.clone();
-        let service = service_fn(move |req: Request<Incoming>| {
+        let service = service_fn(move |mut req: Request<Incoming>| {
+            req.extensions_mut().insert(Peer(peer));
             let stream = req.uri().path().ends_with("/events");
             marks.begin(stream);
             let response = hyper::service::Service::call(&inner, req);

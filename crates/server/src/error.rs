@@ -75,6 +75,10 @@ pub enum ApiError {
     /// The server is at a bound it keeps (too many live streams): try later (503).
     #[error("{0}")]
     Unavailable(String),
+    /// This client is at a bound the server keeps for each client (too many games the computer plays against
+    /// itself at once): 429, with `Retry-After` in seconds.
+    #[error("{0}")]
+    TooMany(String, u64),
 }
 
 #[derive(Serialize)]
@@ -100,6 +104,7 @@ impl ApiError {
             }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -141,7 +146,11 @@ impl IntoResponse for ApiError {
                 _ => None,
             },
         };
-        (self.status(), Json(body)).into_response()
+        let mut reply = (self.status(), Json(body)).into_response();
+        if let ApiError::TooMany(_, seconds) = &self {
+            reply.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(*seconds));
+        }
+        reply
     }
 }
 

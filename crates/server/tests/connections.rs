@@ -95,3 +95,23 @@ async fn at_the_cap_the_idlest_connection_is_closed_and_a_new_client_is_answered
     assert!(closed(&mut streams[0]).await, "the oldest stream made room once no socket was idle");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_may_watch_only_so_many_computer_games_at_once() {
+    let dir = TempDir::new("watch-cap");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    // The grand battle: long enough that none of them is over before the next is asked for.
+    let grand = include_str!("../../../scenarios/antietam.toml");
+    let watch = json!({"scenario_text": grand, "mode": "watch", "computer": "random"});
+    for _ in 0..pacw_server::session::WATCH_GAMES_PER_CLIENT {
+        api.create(watch.clone()).await;
+    }
+    let r = api.http.post(format!("{}/api/games", api.base)).json(&watch).send().await.unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(r.headers()["retry-after"], "60");
+    assert!(r.text().await.unwrap().contains("let one finish first"));
+    // A game against the computer is not one of them.
+    api.create(json!({"scenario": "meeting-engagement", "mode": "computer", "computer": "random"})).await;
+    server.stop().await;
+}

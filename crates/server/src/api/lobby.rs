@@ -2,12 +2,13 @@
 //! uploaded scenario, creating a game and listing the games.
 
 use super::{AppState, Body, blocking};
+use crate::connections::Peer;
 use crate::error::{ApiError, ApiResult, ProblemView, problem_views, problems};
 use crate::session::{CreateGame, GameListItem, shipped};
 use crate::view::{ScenarioView, scenario_view};
-use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::{Extension, Json};
 use pacw_engine::{Options, Scenario};
 use pacw_sim::shipped_balance::{self, Figure};
 use serde::{Deserialize, Serialize};
@@ -155,8 +156,11 @@ pub async fn list_games(State(games): State<AppState>) -> ApiResult<Json<GameLis
 /// `POST /api/games` → 201 with the tokens, links and first view.
 pub async fn create_game(
     State(games): State<AppState>,
+    peer: Option<Extension<Peer>>,
     Body(req): Body<CreateGame>,
 ) -> ApiResult<(StatusCode, Json<crate::session::Created>)> {
-    let created = blocking(move || games.create(req)).await?;
+    // The client is its address without the port: one machine's connections are one client.
+    let client = peer.map_or_else(|| "unknown".to_string(), |Extension(Peer(a))| a.ip().to_string());
+    let created = blocking(move || games.create(req, &client)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -3,6 +3,7 @@
 use super::{EntryState, GameEntry, Games};
 use crate::live::Live;
 use crate::setup::PlayerKind;
+use crate::thinker::Waiting;
 use pacw_engine::ToAct;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -49,6 +50,12 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
     let mut shutdown = games.shutdown_signal();
     let delay = games.config.computer_delay;
     let mut thinker: Option<(String, Box<dyn pacw_ai::Player + Send>)> = None;
+    // A person waiting for the computer's move goes first; a game it plays against itself takes turns by client.
+    let waiting = if entry.players.contains(&PlayerKind::Human) {
+        Waiting::Person
+    } else {
+        Waiting::Client(entry.client.clone())
+    };
     loop {
         let snapshot = {
             let mut st = entry.lock();
@@ -72,7 +79,7 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
         // On the server's one low-priority thinking thread, after the other games' decisions (thinker.rs).
         let chosen = games
             .thinker
-            .think(move || {
+            .think(waiting.clone(), move || {
                 let (name, mut player) = match reused {
                     Some(thinker) => thinker,
                     None => (wanted.clone(), pacw_ai::player(&crate::thinker::bounded(&wanted), seed)?),

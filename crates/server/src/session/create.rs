@@ -99,9 +99,39 @@ pub struct Created {
     pub view: GameView,
 }
 
+/// The most games the computer plays against itself that one client may have going at once: more would only take
+/// the thinking thread's turns from other people's games (thinker.rs).
+pub const WATCH_GAMES_PER_CLIENT: usize = 4;
+
 impl Games {
-    /// Creates a game, stores it, and returns its tokens and first view.
-    pub fn create(self: &Arc<Self>, req: CreateGame) -> ApiResult<Created> {
+    /// Refuses a new game the computer plays against itself to a client already watching
+    /// [`WATCH_GAMES_PER_CLIENT`] unfinished ones.
+    fn check_watch_cap(&self, req: &CreateGame, client: &str) -> ApiResult<()> {
+        if req.mode != Mode::Watch {
+            return Ok(());
+        }
+        let watching = self
+            .by_id
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|e| e.client == client && e.mode == Mode::Watch && e.lock().summary.result.is_none())
+            .count();
+        if watching >= WATCH_GAMES_PER_CLIENT {
+            return Err(ApiError::TooMany(
+                format!(
+                    "you are already watching {watching} games the computer plays against itself (at most \
+                     {WATCH_GAMES_PER_CLIENT} at once): let one finish first"
+                ),
+                60,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Creates a game for `client` (the address that asked), stores it, and returns its tokens and first view.
+    pub fn create(self: &Arc<Self>, req: CreateGame, client: &str) -> ApiResult<Created> {
+        self.check_watch_cap(&req, client)?;
         let loaded = match &req.save {
             None => None,
             Some(_) if req.scenario.is_some() || req.scenario_text.is_some() || req.options.given() => {
@@ -222,7 +252,7 @@ impl Games {
         };
         self.store.insert(&record).map_err(|e| ApiError::Internal(e.to_string()))?;
         let id = record.id.clone();
-        let entry = self.register(record, live);
+        let entry = self.register(record, live, client.to_string());
         let main_role =
             tokens.pairs().into_iter().map(|(_, r)| r).find(|r| *r != Role::Spectator).unwrap_or(Role::Spectator);
         let view = {

@@ -95,7 +95,7 @@ impl Games {
             },
             save: None,
         };
-        let created = self.create(req)?;
+        let created = self.create(req, &entry.client)?;
         let you = match role {
             Role::Side(s) => Role::Side(s.other()),
             other => other,

@@ -14,7 +14,7 @@ mod review;
 
 pub use act::{ActRequest, UndoRequest};
 pub use ask::GameSummary;
-pub use create::{CreateGame, Created, OptionsInput};
+pub use create::{CreateGame, Created, OptionsInput, WATCH_GAMES_PER_CLIENT};
 pub use end::ResignRequest;
 pub use notice::{ContactRequest, ContactView};
 pub use review::{ReviewProgress, ReviewReply};
@@ -90,6 +90,9 @@ pub struct GameEntry {
     pub players: [PlayerKind; 2],
     /// The tokens.
     pub tokens: Tokens,
+    /// Who asked for it (the creator's address; a game loaded at start, its own id): the computer's thinking for
+    /// it takes turns with other clients' (thinker.rs).
+    pub client: String,
     state: Mutex<EntryState>,
     tx: broadcast::Sender<Update>,
     /// Event streams open on this game.
@@ -243,7 +246,8 @@ impl Games {
             match Live::from_save(&record.save) {
                 Ok(live) => {
                     let finished = live.game.battle().result().is_some();
-                    let entry = games.register(record, live);
+                    let client = record.id.clone();
+                    let entry = games.register(record, live, client);
                     if finished {
                         entry.lock().live = None; // loaded again when opened
                     }
@@ -263,7 +267,7 @@ impl Games {
         Ok(games)
     }
 
-    fn register(&self, record: GameRecord, live: Live) -> Arc<GameEntry> {
+    fn register(&self, record: GameRecord, live: Live, client: String) -> Arc<GameEntry> {
         let summary = Summary::of(&live, &record.players, record.updated_at);
         let entry = Arc::new(GameEntry {
             id: record.id.clone(),
@@ -272,6 +276,7 @@ impl Games {
             mode: record.mode,
             players: record.players,
             tokens: record.tokens,
+            client,
             state: Mutex::new(EntryState {
                 live: Some(live),
                 summary,

@@ -3,6 +3,7 @@
 
 use super::{GameEntry, Games};
 use crate::error::{ApiError, ApiResult};
+use crate::thinker::Waiting;
 use pacw_ai::review::{ReviewConfig, ReviewJob};
 use serde::Serialize;
 use std::sync::Arc;
@@ -105,7 +106,12 @@ impl Games {
 async fn review_task(games: Arc<Games>, entry: Arc<GameEntry>, game: pacw_engine::Game) {
     let set = |state: ReviewState| entry.lock().review = state;
     let config = ReviewConfig { threads: 1, ..ReviewConfig::default() };
-    let Some(mut job) = games.thinker.think(move || ReviewJob::new(&game, pacw_ai::evaluator::shared(), &config)).await
+    let Some(mut job) = games
+        .thinker
+        .think(Waiting::Client(entry.client.clone()), move || {
+            ReviewJob::new(&game, pacw_ai::evaluator::shared(), &config)
+        })
+        .await
     else {
         return set(ReviewState::Failed("the review failed".into()));
     };
@@ -116,7 +122,7 @@ async fn review_task(games: Arc<Games>, entry: Arc<GameEntry>, game: pacw_engine
         set(ReviewState::Running { searched: job.searched(), total: job.total() });
         let slice = games
             .thinker
-            .think(move || {
+            .think(Waiting::Client(entry.client.clone()), move || {
                 let started = Instant::now();
                 let mut done = job.search(1);
                 while !done && started.elapsed() < SLICE {
