@@ -21,7 +21,7 @@ export async function startServer() {
   const data = mkdtempSync(join(tmpdir(), 'pacw-browser-'));
   let child = null;
   const spawnOn = (addr) => {
-    child = spawn(binary, ['serve', '--addr', addr, '--data', data, '--computer-delay-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(binary, ['serve', '--addr', addr, '--data', data, '--computer-delay-ms', '50', '--games-per-hour', '1000000'], { stdio: ['ignore', 'pipe', 'pipe'] });
     return new Promise((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`pacw serve did not start:\n${out}`)), 20000);

@@ -35,6 +35,9 @@ pub struct ServeArgs {
     /// The sender of those e-mails.
     #[arg(long, value_name = "ADDRESS", default_value = pacw_server::DEFAULT_SMTP_FROM)]
     pub smtp_from: String,
+    /// New games one client (an address) may create an hour, a sixth of them at once; past it, 429.
+    #[arg(long, value_name = "N", default_value_t = pacw_server::DEFAULT_GAMES_PER_HOUR)]
+    pub games_per_hour: u32,
 }
 
 /// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
@@ -57,6 +60,7 @@ impl Default for ServeArgs {
             list_games: false,
             smtp: None,
             smtp_from: pacw_server::DEFAULT_SMTP_FROM.to_string(),
+            games_per_hour: pacw_server::DEFAULT_GAMES_PER_HOUR,
         }
     }
 }
@@ -71,6 +75,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         list_games: args.list_games,
         smtp: args.smtp,
         smtp_from: args.smtp_from,
+        games_per_hour: args.games_per_hour,
         ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;

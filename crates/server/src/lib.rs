@@ -78,7 +78,12 @@ pub struct ServerConfig {
     /// The most connections open at once, event streams and idle ones together (default: from the process's file
     /// limit, [`connections::connections_for`]); at the cap the idlest is closed to let a new one in.
     pub max_connections: Option<usize>,
+    /// New games one client (an address) may create an hour, a sixth of them at once (`--games-per-hour`).
+    pub games_per_hour: u32,
 }
+
+/// The default allowance of new games per client and hour.
+pub const DEFAULT_GAMES_PER_HOUR: u32 = 120;
 
 /// The default sender of the e-mails that tell a player their move.
 pub const DEFAULT_SMTP_FROM: &str = "pacw <pacw@localhost>";
@@ -95,6 +100,7 @@ impl Default for ServerConfig {
             smtp: None,
             smtp_from: DEFAULT_SMTP_FROM.to_string(),
             max_connections: None,
+            games_per_hour: DEFAULT_GAMES_PER_HOUR,
         }
     }
 }
@@ -196,6 +202,7 @@ impl Server {
             smtp: config.smtp.clone(),
             smtp_from: config.smtp_from.clone(),
             public_origin: config.public_origin.clone(),
+            games_per_hour: config.games_per_hour,
         };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };

@@ -115,3 +115,41 @@ async fn a_client_may_watch_only_so_many_computer_games_at_once() {
     api.create(json!({"scenario": "meeting-engagement", "mode": "computer", "computer": "random"})).await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_client_creates_games_within_its_allowance_and_too_big_a_scenario_is_refused() {
+    let dir = TempDir::new("allowance");
+    let config = ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.0.clone(),
+        computer_delay: Duration::ZERO,
+        games_per_hour: 60, // ten at once, then one a minute
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(config).await.unwrap().spawn();
+    let api = Api::new(&server);
+    for _ in 0..10 {
+        api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    }
+    let r = api
+        .http
+        .post(format!("{}/api/games", api.base))
+        .json(&json!({"scenario": "meeting-engagement", "mode": "hotseat"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert!(r.text().await.unwrap().contains("too many new games"));
+    server.stop().await;
+    // A scenario padded past the cap is refused before it is kept (each game keeps its own copy).
+    let dir = TempDir::new("big-text");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let padded = format!("{}\n#{}\n", pacw_engine::DEFAULT_SCENARIO, "x".repeat(70 * 1024));
+    let (s, v) = api.post("/api/games", json!({"scenario_text": padded, "mode": "hotseat"})).await;
+    assert_eq!(s, reqwest::StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("64 KiB"), "{v}");
+    server.stop().await;
+}

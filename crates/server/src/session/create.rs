@@ -99,6 +99,9 @@ pub struct Created {
     pub view: GameView,
 }
 
+/// The most scenario text a game keeps (each game stores its own copy): the grand battle's is 20 KiB.
+pub const MAX_SCENARIO_TEXT: usize = 64 * 1024;
+
 /// The most games the computer plays against itself that one client may have going at once: more would only take
 /// the thinking thread's turns from other people's games (thinker.rs).
 pub const WATCH_GAMES_PER_CLIENT: usize = 4;
@@ -132,6 +135,7 @@ impl Games {
     /// Creates a game for `client` (the address that asked), stores it, and returns its tokens and first view.
     pub fn create(self: &Arc<Self>, req: CreateGame, client: &str) -> ApiResult<Created> {
         self.check_watch_cap(&req, client)?;
+        self.creations.take(client)?;
         let loaded = match &req.save {
             None => None,
             Some(_) if req.scenario.is_some() || req.scenario_text.is_some() || req.options.given() => {
@@ -169,6 +173,14 @@ impl Games {
                 return Err(ApiError::BadRequest("give scenario (a shipped name) or scenario_text".into()));
             }
         };
+        if text.len() > MAX_SCENARIO_TEXT {
+            return Err(ApiError::TooLarge(format!(
+                "the scenario is {} KiB; a game keeps at most {} KiB of scenario text (the grand battle, 128 units, \
+                 is 20 KiB)",
+                text.len() / 1024,
+                MAX_SCENARIO_TEXT / 1024
+            )));
+        }
         let scenario = Scenario::parse(&text, &file).map_err(ApiError::Scenario)?;
         let mut options: Options = scenario.options;
         for (k, v) in req.options.pairs()? {

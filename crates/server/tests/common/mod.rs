@@ -31,6 +31,8 @@ pub async fn start(dir: &Path) -> RunningServer {
         data_dir: dir.to_path_buf(),
         computer_delay: Duration::ZERO,
         list_games: true,
+        // The tests make many games from one address; the allowance itself is tested on its own.
+        games_per_hour: 1_000_000,
         ..ServerConfig::default()
     };
     Server::bind(config).await.expect("the server starts").spawn()
