@@ -2,10 +2,22 @@
 //! e-mail through the operator's SMTP server (`pacw serve --smtp URL`) and/or a JSON POST to a webhook that Discord
 //! and Slack accept. One message a move; a failed one is tried again in the background, never holding the game up.
 
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::{Request, Uri, header};
+use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
+use hyper_util::client::legacy::{Client, connect::HttpConnector};
+use hyper_util::rt::TokioExecutor;
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde::Serialize;
 use std::time::Duration;
+
+/// The webhooks' client: HTTPS (the web's roots of trust, ring's cryptography, as the mail's) or plain HTTP.
+type WebClient = Client<HttpsConnector<HttpConnector>, Full<Bytes>>;
+
+/// How long a webhook may take to answer.
+const WEBHOOK_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Where a player wants to be told: both checked when given ([`Contact::new`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -31,7 +43,9 @@ impl Contact {
         }
         if let Some(w) = &webhook {
             let ok = w.len() <= 2000
-                && reqwest::Url::parse(w).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
+                && w.parse::<Uri>().is_ok_and(|u| {
+                    matches!(u.scheme_str(), Some("http" | "https")) && u.host().is_some_and(|h| !h.is_empty())
+                });
             if !ok {
                 return Err(format!("'{w}' is not a webhook URL such as https://discord.com/api/webhooks/…"));
             }
@@ -72,7 +86,7 @@ pub const RETRIES: [Duration; 4] =
 /// Sends notices: by e-mail when the operator gave an SMTP server, and to webhooks.
 pub struct Notifier {
     smtp: Option<(AsyncSmtpTransport<Tokio1Executor>, Mailbox)>,
-    http: reqwest::Client,
+    http: WebClient,
 }
 
 impl Notifier {
@@ -82,8 +96,6 @@ impl Notifier {
     /// # Errors
     /// When the SMTP URL or the sender's address cannot be read.
     pub fn new(smtp: Option<&str>, from: &str) -> Result<Notifier, String> {
-        // The webhooks' TLS uses the same cryptography as the mail's (ring); installing it twice is harmless.
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let smtp = match smtp {
             None => None,
             Some(url) => {
@@ -95,10 +107,13 @@ impl Notifier {
                 Some((transport, from))
             }
         };
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(20))
-            .build()
-            .map_err(|e| format!("cannot make the webhook client: {e}"))?;
+        let https = HttpsConnectorBuilder::new()
+            .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
+            .map_err(|e| format!("cannot make the webhook client: {e}"))?
+            .https_or_http()
+            .enable_http1()
+            .build();
+        let http = Client::builder(TokioExecutor::new()).build(https);
         Ok(Notifier { smtp, http })
     }
 
@@ -151,16 +166,25 @@ impl Notifier {
     async fn webhook(&self, url: &str, notice: &Notice) -> Result<(), String> {
         let body =
             WebhookBody { content: &notice.text, text: &notice.text, subject: &notice.subject, link: &notice.link };
-        let reply = self.http.post(url).json(&body).send().await.map_err(|e| e.to_string())?;
+        let json = serde_json::to_vec(&body).map_err(|e| e.to_string())?;
+        let request = Request::post(url)
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::USER_AGENT, "pacw")
+            .body(Full::new(Bytes::from(json)))
+            .map_err(|e| e.to_string())?;
+        let reply = tokio::time::timeout(WEBHOOK_TIMEOUT, self.http.request(request))
+            .await
+            .map_err(|_| format!("no answer within {} s", WEBHOOK_TIMEOUT.as_secs()))?
+            .map_err(|e| e.to_string())?;
         if reply.status().is_success() { Ok(()) } else { Err(format!("the server answered {}", reply.status())) }
     }
 }
 
 /// A place to tell, for the log: the host of a URL (its path may hold a secret), the domain of an address.
 fn redact(to: &str) -> String {
-    match reqwest::Url::parse(to) {
-        Ok(u) => u.host_str().unwrap_or("?").to_string(),
-        Err(_) => to.rsplit('@').next().map_or_else(String::new, |d| format!("…@{d}")),
+    match to.parse::<Uri>() {
+        Ok(u) if u.scheme().is_some() => u.host().unwrap_or("?").to_string(),
+        _ => to.rsplit('@').next().map_or_else(String::new, |d| format!("…@{d}")),
     }
 }
 
