@@ -26,11 +26,24 @@ pub struct GamesArgs {
     /// Print the games as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Bring back a game the server put away after days without a move (`pacw serve --archive-after-days`); do it
+    /// with the server stopped, then start it again.
+    #[arg(long, value_name = "ID")]
+    pub restore: Option<String>,
 }
 
 /// Lists (and exports) the games; the database is only read.
 pub fn run(args: GamesArgs, out: &mut impl Write) -> Result<ExitCode> {
     let dir = args.data.unwrap_or_else(pacw_server::default_data_dir);
+    if let Some(id) = &args.restore {
+        let store = Store::open(&dir)?;
+        if store.restore(id)? {
+            writeln!(out, "game {id} is back: its links open it once the server starts again")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        eprintln!("no archived game {id} in {}", dir.display());
+        return Ok(ExitCode::FAILURE);
+    }
     let (games, damaged) = match Store::salvage(&dir) {
         Ok(found) => found,
         Err(pacw_server::store::StoreError::Missing { .. }) => {
@@ -54,7 +67,11 @@ pub fn run(args: GamesArgs, out: &mut impl Write) -> Result<ExitCode> {
             .into_iter()
             .map(|(token, role)| (role.name().to_string(), format!("{base}{}", pacw_server::session::link(&token))))
             .collect();
-        let status = if g.result.is_some() { "finished" } else { "in progress" };
+        let status = match (g.archived, g.result.is_some()) {
+            (true, _) => "archived",
+            (false, true) => "finished",
+            (false, false) => "in progress",
+        };
         let updated = humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_millis(g.updated_at.max(0) as u64));
         if let Some(to) = &args.export {
             let file = to.join(format!("{}.json", g.id));
@@ -67,7 +84,8 @@ pub fn run(args: GamesArgs, out: &mut impl Write) -> Result<ExitCode> {
                 "updated": updated.to_string(), "links": links.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(),
             }));
         } else {
-            writeln!(out, "{}  {}  {}  {status}, last changed {updated}", g.id, g.scenario_name, g.mode.name())?;
+            let hint = if g.archived { " (no move for days: --restore brings it back)" } else { "" };
+            writeln!(out, "{}  {}  {}  {status}{hint}, last changed {updated}", g.id, g.scenario_name, g.mode.name())?;
             for (role, link) in &links {
                 writeln!(out, "    {role:<10} {link}")?;
             }

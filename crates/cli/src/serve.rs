@@ -38,6 +38,10 @@ pub struct ServeArgs {
     /// New games one client (an address) may create an hour, a sixth of them at once; past it, 429.
     #[arg(long, value_name = "N", default_value_t = pacw_server::DEFAULT_GAMES_PER_HOUR)]
     pub games_per_hour: u32,
+    /// Days without a move after which an unfinished game is put away: its links then say so, `pacw games` lists
+    /// it and `pacw games --restore ID` brings it back. 0: never.
+    #[arg(long, value_name = "DAYS", default_value_t = pacw_server::DEFAULT_ARCHIVE_AFTER_DAYS)]
+    pub archive_after_days: u32,
 }
 
 /// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
@@ -61,6 +65,7 @@ impl Default for ServeArgs {
             smtp: None,
             smtp_from: pacw_server::DEFAULT_SMTP_FROM.to_string(),
             games_per_hour: pacw_server::DEFAULT_GAMES_PER_HOUR,
+            archive_after_days: pacw_server::DEFAULT_ARCHIVE_AFTER_DAYS,
         }
     }
 }
@@ -76,6 +81,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         smtp: args.smtp,
         smtp_from: args.smtp_from,
         games_per_hour: args.games_per_hour,
+        archive_after_days: args.archive_after_days,
         ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;

@@ -75,6 +75,9 @@ pub enum ApiError {
     /// The server is at a bound it keeps (too many live streams): try later (503).
     #[error("{0}")]
     Unavailable(String),
+    /// The game was put away after days without a move (410).
+    #[error("{0}")]
+    Gone(String),
     /// This client is at a bound the server keeps for each client (too many games the computer plays against
     /// itself at once): 429, with `Retry-After` in seconds.
     #[error("{0}")]
@@ -105,6 +108,7 @@ impl ApiError {
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Gone(_) => StatusCode::GONE,
         }
     }
 

@@ -80,7 +80,12 @@ pub struct ServerConfig {
     pub max_connections: Option<usize>,
     /// New games one client (an address) may create an hour, a sixth of them at once (`--games-per-hour`).
     pub games_per_hour: u32,
+    /// Days without a move after which an unfinished game is put away (`--archive-after-days`; 0: never).
+    pub archive_after_days: u32,
 }
+
+/// The default number of days without a move after which an unfinished game is put away.
+pub const DEFAULT_ARCHIVE_AFTER_DAYS: u32 = 90;
 
 /// The default allowance of new games per client and hour.
 pub const DEFAULT_GAMES_PER_HOUR: u32 = 120;
@@ -101,6 +106,7 @@ impl Default for ServerConfig {
             smtp_from: DEFAULT_SMTP_FROM.to_string(),
             max_connections: None,
             games_per_hour: DEFAULT_GAMES_PER_HOUR,
+            archive_after_days: DEFAULT_ARCHIVE_AFTER_DAYS,
         }
     }
 }
@@ -203,6 +209,7 @@ impl Server {
             smtp_from: config.smtp_from.clone(),
             public_origin: config.public_origin.clone(),
             games_per_hour: config.games_per_hour,
+            archive_after_days: config.archive_after_days,
         };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };

@@ -142,6 +142,8 @@ pub struct GameRecord {
     pub save: SaveFile,
     /// The result, once over.
     pub result: Option<GameResult>,
+    /// Put away unfinished after days without a move ([`Store::archive_idle`]): not loaded, its links answer 410.
+    pub archived: bool,
 }
 
 /// A stored row that could not be read: its id (if readable) and why.
@@ -252,7 +254,7 @@ impl Store {
         let mut good = Vec::new();
         for id in ids {
             let row = conn.query_row(
-                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status
                  FROM games WHERE id = ?1",
                 [&id],
                 |row| Ok(read_row(row)),
@@ -339,7 +341,7 @@ impl Store {
     pub fn load_all(&self) -> Result<(Vec<GameRecord>, Vec<DamagedRow>), StoreError> {
         self.with(|c| {
             let mut stmt = c.prepare(
-                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status
                  FROM games ORDER BY created_at, id",
             )?;
             let mut rows = stmt.query([])?;
@@ -364,6 +366,33 @@ impl Store {
                 |row| Ok(read_row(row)),
             )
             .optional()
+        })
+    }
+
+    /// Puts away every unfinished game not changed since `before` (ms since 1970); returns their ids.
+    pub fn archive_idle(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        self.with(|c| {
+            let ids: Vec<String> = c
+                .prepare("SELECT id FROM games WHERE status = 'in_progress' AND updated_at < ?1 ORDER BY id")?
+                .query_map([before], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            c.execute(
+                "UPDATE games SET status = ?2 WHERE status = 'in_progress' AND updated_at < ?1",
+                params![before, ARCHIVED],
+            )?;
+            Ok(ids)
+        })
+    }
+
+    /// Brings an archived game back (`pacw games --restore ID`, the server stopped), as if just changed; whether there
+    /// was one.
+    pub fn restore(&self, id: &str) -> Result<bool, StoreError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE games SET status = 'in_progress', updated_at = ?2 WHERE id = ?1 AND status = ?3",
+                params![id, now_ms(), ARCHIVED],
+            )
+            .map(|n| n > 0)
         })
     }
 
@@ -418,6 +447,9 @@ impl Store {
     }
 }
 
+/// The status of a game put away after days without a move.
+const ARCHIVED: &str = "archived";
+
 fn status(result: &Option<GameResult>) -> &'static str {
     if result.is_some() { "finished" } else { "in_progress" }
 }
@@ -437,7 +469,8 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
         Some(r) => Some(serde_json::from_str(&r).map_err(|e| damaged("result", &e))?),
         None => None,
     };
-    Ok(GameRecord { id, created_at, updated_at, scenario_name, mode, players, tokens, save, result })
+    let archived = row.get::<_, String>(9).is_ok_and(|s| s == ARCHIVED);
+    Ok(GameRecord { id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, archived })
 }
 
 fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {

@@ -153,3 +153,44 @@ async fn a_client_creates_games_within_its_allowance_and_too_big_a_scenario_is_r
     assert!(v["error"].as_str().unwrap().contains("64 KiB"), "{v}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn an_unfinished_game_idle_for_days_is_put_away_its_links_say_so_and_it_can_be_brought_back() {
+    let dir = TempDir::new("archive");
+    let config = |days| ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.0.clone(),
+        computer_delay: Duration::ZERO,
+        archive_after_days: days,
+        ..ServerConfig::default()
+    };
+    let server = Server::bind(config(30)).await.unwrap().spawn();
+    let api = Api::new(&server);
+    let idle = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let fresh = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    server.stop().await;
+    // The first game's last move was 31 days ago.
+    let store = pacw_server::store::Store::open(&dir.0).unwrap();
+    let old = pacw_server::store::now_ms() - 31 * 86_400_000;
+    store
+        .execute_raw(&format!("UPDATE games SET updated_at = {old} WHERE id = '{}'", idle["id"].as_str().unwrap()))
+        .unwrap();
+    drop(store);
+    let server = Server::bind(config(30)).await.unwrap().spawn();
+    let api = Api::new(&server);
+    let (s, v) = api.get(&format!("/api/play/{}", token(&idle, "hotseat"))).await;
+    assert_eq!(s, reqwest::StatusCode::GONE, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("pacw games --restore"), "{v}");
+    assert_eq!(api.get(&format!("/api/play/{}", token(&fresh, "hotseat"))).await.0, reqwest::StatusCode::OK);
+    server.stop().await;
+    // Listed as archived; brought back, it opens again.
+    let store = pacw_server::store::Store::open(&dir.0).unwrap();
+    let (rows, _) = store.load_all().unwrap();
+    assert!(rows.iter().any(|r| r.id == idle["id"].as_str().unwrap() && r.archived));
+    assert!(store.restore(idle["id"].as_str().unwrap()).unwrap());
+    drop(store);
+    let server = Server::bind(config(30)).await.unwrap().spawn();
+    let api = Api::new(&server);
+    assert_eq!(api.get(&format!("/api/play/{}", token(&idle, "hotseat"))).await.0, reqwest::StatusCode::OK);
+    server.stop().await;
+}

@@ -256,6 +256,7 @@ impl Games {
             tokens: tokens.clone(),
             save: game.save(),
             result: game.battle().result(),
+            archived: false,
         };
         let live = match &req.save {
             // A save's decisions are its steps, so the replay and the log show the whole game.

@@ -5,6 +5,7 @@
 //! and only then made visible: in memory, to the reply and to the subscribers.
 
 mod act;
+mod archive;
 mod ask;
 mod computer;
 mod create;
@@ -206,6 +207,8 @@ pub struct SessionConfig {
     pub public_origin: Option<String>,
     /// New games a client may create an hour (`--games-per-hour`).
     pub games_per_hour: u32,
+    /// Days without a move after which an unfinished game is put away (`--archive-after-days`; 0: never).
+    pub archive_after_days: u32,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -225,6 +228,8 @@ pub struct Games {
     notifier: Arc<crate::notify::Notifier>,
     /// How many games each client may still create now (a token bucket by address).
     creations: Creations,
+    /// The tokens of the games put away after days without a move, with their ids (archive.rs).
+    archived: RwLock<HashMap<String, String>>,
 }
 
 /// Each client's allowance of new games: `burst` at once, then one every `every` (a token bucket), so that no
@@ -278,6 +283,7 @@ impl Games {
         let games = Arc::new(Games {
             notifier,
             creations,
+            archived: RwLock::new(HashMap::new()),
             config,
             store,
             by_id: RwLock::new(HashMap::new()),
@@ -290,6 +296,13 @@ impl Games {
         });
         for record in records {
             let id = record.id.clone();
+            if record.archived {
+                let mut archived = games.archived.write().unwrap_or_else(|p| p.into_inner());
+                for (token, _) in record.tokens.pairs() {
+                    archived.insert(token, id.clone());
+                }
+                continue;
+            }
             match Live::from_save(&record.save) {
                 Ok(live) => {
                     let finished = live.game.battle().result().is_some();
@@ -311,6 +324,8 @@ impl Games {
             let mut st = entry.lock();
             games.ensure_computer(&entry, &mut st);
         }
+        games.archive_idle();
+        games.keep_archiving();
         Ok(games)
     }
 
@@ -367,7 +382,17 @@ impl Games {
         if !crate::tokens::looks_like_token(token) {
             return Err(ApiError::NotFound("a game token is 32 hexadecimal digits; check the link".into()));
         }
-        self.by_token.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned().ok_or_else(ApiError::no_game)
+        if let Some(found) = self.by_token.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned() {
+            return Ok(found);
+        }
+        match self.archived.read().unwrap_or_else(|p| p.into_inner()).get(token) {
+            Some(id) => Err(ApiError::Gone(format!(
+                "game {id} was put away after {} days without a move; the server's operator can bring it back \
+                 (pacw games --restore {id})",
+                self.config.archive_after_days
+            ))),
+            None => Err(ApiError::no_game()),
+        }
     }
 
     /// Runs `f` on the loaded game (loading it from the database first if needed).

@@ -1,0 +1,70 @@
+//! Unfinished games left without a move for days are put away (`pacw serve --archive-after-days N`): no longer kept in
+//! memory, their links answer 410 saying so, and the operator is told in the log and by `pacw games`, which can bring
+//! one back (`--restore ID`, the server stopped).
+
+use super::Games;
+use crate::store::now_ms;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+/// How often the server looks for games to put away.
+const EVERY: Duration = Duration::from_secs(3600);
+
+impl Games {
+    /// Puts away every unfinished game without a move for more than the configured number of days (none when it is
+    /// 0), and says so in the log; returns their ids.
+    pub fn archive_idle(&self) -> Vec<String> {
+        let days = self.config.archive_after_days;
+        if days == 0 {
+            return Vec::new();
+        }
+        let before = now_ms() - i64::from(days) * 86_400_000;
+        let ids = match self.store.archive_idle(before) {
+            Ok(ids) => ids,
+            Err(e) => {
+                eprintln!("pacw server: idle games could not be archived: {e}");
+                return Vec::new();
+            }
+        };
+        if ids.is_empty() {
+            return ids;
+        }
+        {
+            let mut by_id = self.by_id.write().unwrap_or_else(|p| p.into_inner());
+            let mut by_token = self.by_token.write().unwrap_or_else(|p| p.into_inner());
+            let mut archived = self.archived.write().unwrap_or_else(|p| p.into_inner());
+            for id in &ids {
+                if let Some(entry) = by_id.remove(id) {
+                    for (token, _) in entry.tokens.pairs() {
+                        by_token.remove(&token);
+                        archived.insert(token, id.clone());
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "pacw server: archived {} unfinished game(s) without a move for more than {days} days ({}); `pacw games` \
+             lists them, `pacw games --restore ID` brings one back",
+            ids.len(),
+            ids.join(", ")
+        );
+        ids
+    }
+
+    /// Looks for games to put away now and then, for as long as the server runs.
+    pub(super) fn keep_archiving(self: &Arc<Self>) {
+        if self.config.archive_after_days == 0 {
+            return;
+        }
+        let games: Weak<Games> = Arc::downgrade(self);
+        self.runtime.spawn(async move {
+            loop {
+                tokio::time::sleep(EVERY).await;
+                match games.upgrade() {
+                    Some(g) => drop(g.archive_idle()),
+                    None => return,
+                }
+            }
+        });
+    }
+}
