@@ -51,14 +51,7 @@ async fn closed(s: &mut TcpStream) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_the_cap_the_idlest_connection_is_closed_and_a_new_client_is_answered() {
     let dir = TempDir::new("cap");
-    let config = ServerConfig {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.0.clone(),
-        computer_delay: Duration::ZERO,
-        header_timeout: Duration::from_secs(30),
-        max_connections: Some(CAP),
-        ..ServerConfig::default()
-    };
+    let config = ServerConfig { header_timeout: Duration::from_secs(30), max_connections: Some(CAP), ..config(&dir.0) };
     let server = Server::bind(config).await.unwrap().spawn();
     let addr = server.addr();
     let created = Api::new(&server).create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
@@ -119,13 +112,7 @@ async fn a_client_may_watch_only_so_many_computer_games_at_once() {
 #[tokio::test]
 async fn a_client_creates_games_within_its_allowance_and_too_big_a_scenario_is_refused() {
     let dir = TempDir::new("allowance");
-    let config = ServerConfig {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.0.clone(),
-        computer_delay: Duration::ZERO,
-        games_per_hour: 60, // ten at once, then one a minute
-        ..ServerConfig::default()
-    };
+    let config = ServerConfig { games_per_hour: 60, ..config(&dir.0) }; // ten at once, then one a minute
     let server = Server::bind(config).await.unwrap().spawn();
     let api = Api::new(&server);
     for _ in 0..10 {
@@ -157,13 +144,7 @@ async fn a_client_creates_games_within_its_allowance_and_too_big_a_scenario_is_r
 #[tokio::test]
 async fn an_unfinished_game_idle_for_days_is_put_away_its_links_say_so_and_it_can_be_brought_back() {
     let dir = TempDir::new("archive");
-    let config = |days| ServerConfig {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.0.clone(),
-        computer_delay: Duration::ZERO,
-        archive_after_days: days,
-        ..ServerConfig::default()
-    };
+    let config = |days| ServerConfig { archive_after_days: days, ..config(&dir.0) };
     let server = Server::bind(config(30)).await.unwrap().spawn();
     let api = Api::new(&server);
     let idle = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;

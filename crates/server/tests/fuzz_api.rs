@@ -66,6 +66,8 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"scenario": "meeting-engagement", "mode": "hotseat", "options": {"move.cavalry": n, "to_hit": n}}),
         json!({"scenario_text": "name = \"P\"\nturns = 3\n[map]\nterrain = \"\\néé\"\n", "mode": "hotseat"}),
         json!({"text": "turns = 0", "file": "x.toml"}),
+        json!({"email": *pick(rng, &["bea@example.org", "not an address", "", "a@b\nBcc: x@y"]), "webhook": null}),
+        json!({"webhook": *pick(rng, &["http://127.0.0.1:9/hook", "ftp://x.org", "not a url", "https://"]), "email": n}),
         json!([1, 2, 3]),
         json!(tokens.len()),
         json!({}),
@@ -117,7 +119,10 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
             8 => format!("/api/play/{token}/explain"),
             9 => format!("/api/play/{token}/replay/{unit}"),
             10 => {
-                format!("/api/play/{token}/{}", pick(&mut rng, &["replay", "ledger", "save", "summary", "events?x=1"]))
+                format!(
+                    "/api/play/{token}/{}",
+                    pick(&mut rng, &["replay", "ledger", "save", "summary", "notify", "events?x=1"])
+                )
             }
             11 => format!("/api/scenarios/{}", pick(&mut rng, &["check", "balance"])),
             12 => "/api/games".to_string(),

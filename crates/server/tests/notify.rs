@@ -143,13 +143,10 @@ async fn a_player_is_told_once_a_move_by_e_mail_and_webhook_and_a_failed_webhook
     let (hook, bodies) = webhook_sink().await;
     let dir = TempDir::new("notify");
     let config = ServerConfig {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.0.clone(),
-        computer_delay: Duration::ZERO,
         smtp: Some(format!("smtp://127.0.0.1:{smtp_port}")),
         smtp_from: "pacw <pacw@example.org>".into(),
         public_origin: Some("https://pacw.example.org".into()),
-        ..ServerConfig::default()
+        ..config(&dir.0)
     };
     let server = Server::bind(config).await.unwrap().spawn();
     let api = Api::new(&server);

@@ -25,8 +25,9 @@ impl Drop for TempDir {
     }
 }
 
-pub async fn start(dir: &Path) -> RunningServer {
-    let config = ServerConfig {
+/// The tests' server settings: any free loopback port, `dir` for data, no pause between the computer's decisions.
+pub fn config(dir: &Path) -> ServerConfig {
+    ServerConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir.to_path_buf(),
         computer_delay: Duration::ZERO,
@@ -34,8 +35,11 @@ pub async fn start(dir: &Path) -> RunningServer {
         // The tests make many games from one address; the allowance itself is tested on its own.
         games_per_hour: 1_000_000,
         ..ServerConfig::default()
-    };
-    Server::bind(config).await.expect("the server starts").spawn()
+    }
+}
+
+pub async fn start(dir: &Path) -> RunningServer {
+    Server::bind(config(dir)).await.expect("the server starts").spawn()
 }
 
 pub struct Api {
