@@ -118,6 +118,12 @@ test('an attack by clicks: the odds before confirming, then the dice say who rol
   await page.screenshot({ path: join(screenshots, 'odds-1366.png') });
   await page.click('[data-confirm]');
   await page.locator('#dice .die').first().waitFor();
+  // After a Confirm no panel is left standing empty (the audit saw an empty unit block): each one shown says something.
+  const empty = await page.evaluate(() => [...document.querySelectorAll('.panel, .unit-info, .target-info')]
+    .filter((e) => e.offsetParent !== null && !e.textContent.trim()).map((e) => e.id || e.className));
+  assert.deepEqual(empty, [], 'panels shown empty after a Confirm');
+  // The target, or its square if the dice drove it off (a retreat or destroyed).
+  assert.match(await page.locator('#info').textContent(), /Grey Pickets|Square e4/, 'the info panel still tells of the target');
   const dice = await page.locator('#dice').textContent();
   assert.match(dice, /Blue Iron Brigade fires at Grey Pickets: needs 4\+/);
   assert.match(dice, /Blue rolls to hit: \d, a (hit|miss)/);
