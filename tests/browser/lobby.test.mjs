@@ -21,13 +21,18 @@ test('every battle has a map preview; an upload is previewed, a bad one leaves S
   const cards = page.locator('.scenario-card');
   assert.ok(await cards.count() >= 4);
   for (let i = 0; i < await cards.count(); i++) assert.equal(await cards.nth(i).locator('.preview svg').count(), 1);
-  // Twelve battles, each with its date, its situation in a line and its measured balance (scenarios/balance.json).
-  assert.equal(await cards.count(), 12);
-  for (let i = 0; i < 12; i++) {
+  // Twelve battles and the grand battle, each with its date, its situation in a line, its size and its measured
+  // balance (scenarios/balance.json).
+  assert.equal(await cards.count(), 13);
+  for (let i = 0; i < 13; i++) {
     const card = cards.nth(i);
     assert.ok((await card.locator('.situation-line').textContent()).length > 20);
+    assert.match(await card.locator('.size-line').textContent(), /^\d+ units · \d+×\d+ squares · \d+ turns$/);
     assert.match(await card.locator('.balance-line').textContent(), /^Balance: \S.* \d+% · \S.* \d+%$/);
   }
+  const grand = page.locator('.scenario-card[data-name="antietam"]');
+  assert.equal(await grand.locator('.size-line').textContent(), '128 units · 26×26 squares · 10 turns');
+  assert.match(await grand.locator('.balance-line').textContent(), /^Balance: Union 48% · Confederate 52%$/);
   assert.match(await cards.nth(1).locator('.situation').textContent(), /^Antietam, 17 September 1862/);
   assert.equal(await page.locator('[data-square], [data-unit]').count(), 0, 'previews carry no board contract attributes');
   await page.screenshot({ path: join(screenshots, 'lobby-1366.png') });
@@ -55,9 +60,15 @@ test('every battle has a map preview; an upload is previewed, a bad one leaves S
   assert.equal(await page.locator('#start').isDisabled(), true, 'Start does not launch the previous choice');
   await cards.nth(0).click();
   assert.equal(await page.locator('#start').isDisabled(), false);
-  // Every option and computer player is explained where it is chosen.
+  // Every option and computer player is explained where it is chosen: the three levels first, veteran chosen.
+  assert.equal(await page.locator('select[name=computer]').inputValue(), 'veteran');
+  assert.deepEqual(await page.locator('select[name=computer] optgroup[label=Levels] option').allTextContents(),
+    ['recruit', 'veteran', 'general']);
+  assert.match(await page.locator('#player-help').textContent(), /^veteran: .*punishes loose play/);
+  await page.selectOption('select[name=computer]', 'recruit');
+  assert.match(await page.locator('#player-help').textContent(), /beatable by a newcomer/);
   await page.selectOption('select[name=computer]', 'mcts');
-  assert.match(await page.locator('#player-help').textContent(), /searches ahead/);
+  assert.match(await page.locator('#player-help').textContent(), /laboratory/);
   await page.selectOption('select[name=initiative]', 'igougo');
   assert.match(await page.locator('.option-row', { hasText: 'Initiative' }).textContent(), /winner of a die roll/);
   await page.selectOption('select[name=mode]', 'two_players');

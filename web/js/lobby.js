@@ -13,41 +13,20 @@ const MODES = [
   ['watch', 'Watch the computer play itself', 'The computer plays both sides while you watch, move by move.'],
 ];
 
-const PLAYERS = {
-  greedy: 'takes the order that looks best right now, judged by the exact odds: quick, and a fair opponent',
-  mcts: 'searches ahead through thousands of simulated continuations of the battle: the strongest; thinks a few seconds a move',
-  random: 'picks any legal order at random: for learning the controls',
-};
-
-const OPTION_FIELDS = [
-  { name: 'initiative', label: 'Initiative', rule: 'R3.7', values: {
-    cards: 'a deck of cards decides which side activates units and how many (the designer’s system, R3)',
-    igougo: 'each turn the winner of a die roll activates all its units, then the other side',
-    alternate: 'the sides activate one unit at a time, in turn' } },
-  { name: 'once_per_turn', label: 'Once per turn', rule: 'R3.5', values: {
-    false: 'a unit may be activated again on a later card of the same turn (the double activation)',
-    true: 'each unit at most once a turn' } },
-  { name: 'blocked_retreat', label: 'Blocked retreat', rule: 'R7.4', values: {
-    destroyed: 'a unit that must retreat and cannot is destroyed',
-    stand: 'it stays where it is, shaken' } },
-  { name: 'pivot_is_move', label: 'Pivot is a move', rule: 'R5.5', values: {
-    true: 'turning counts as moving: it loses the “did not move” bonus',
-    false: 'a unit may turn before it fires and still count as not moved' } },
-  { name: 'to_hit', label: 'To hit', rule: 'R6.4', values: {
-    5: 'the number needed on the die before modifiers (5 by default)', 2: 'needs 2: very bloody', 3: 'needs 3: bloody', 4: 'needs 4: bloodier than usual', 6: 'needs 6: hardly anyone hits' } },
-];
-
-/// The combat system's numbers (R11), offered in "More numbers": [name, label, rule, min, max].
-const NUMBER_FIELDS = [
-  ['move.infantry', 'Infantry moves', 'R2.6', 1, 26], ['move.cavalry', 'Cavalry moves', 'R2.6', 1, 26],
-  ['move.artillery', 'Artillery moves', 'R2.6', 1, 26], ['range.infantry', 'Infantry range', 'R2.6', 1, 26],
-  ['range.cavalry', 'Cavalry range', 'R2.6', 1, 26], ['range.artillery', 'Artillery range', 'R2.6', 1, 26],
-  ['strength.infantry', 'Infantry strength', 'R2.2', 1, 6], ['strength.cavalry', 'Cavalry strength', 'R2.2', 1, 6],
-  ['strength.artillery', 'Artillery strength', 'R2.2', 1, 6], ['quality.veteran', 'Veteran adds', 'R2.2', -2, 2],
-  ['quality.green', 'Green adds', 'R2.2', -2, 2], ['modifier.not_moved', 'Not moved', 'R6.4', -3, 3],
-  ['modifier.canister', 'Canister', 'R6.4', -3, 3], ['modifier.ranging', 'Ranging fire', 'R6.4', -3, 3],
-  ['modifier.flank_rear', 'Flank or rear charge', 'R6.4', -3, 3], ['modifier.cover', 'Cover', 'R6.3', -3, 3],
-];
+/// The rule options of the first block (each a select, its values explained) and of "More numbers", from the
+/// engine's one list of options (`/api/info`'s `option_specs`).
+function optionFields(specs) {
+  const values = (spec) => {
+    const v = spec.values;
+    if (v.kind === 'choice') return Object.fromEntries(v.choices);
+    if (v.kind === 'switch') return { false: v.off, true: v.on };
+    return {};
+  };
+  const rules = specs.filter((s) => s.group === 'rules').map((s) => ({ name: s.name, label: s.label, rule: s.rule, values: values(s) }));
+  const numbers = specs.filter((s) => s.group === 'numbers' && s.values.kind === 'whole')
+    .map((s) => [s.name, s.label, s.rule, s.values.min, s.values.max]);
+  return { rules, numbers };
+}
 
 /// How many of your games the lobby lists before "Show all".
 const GAMES_SHOWN = 4;
@@ -58,7 +37,7 @@ const PHONE = window.matchMedia('(max-width: 900px)');
 export async function showLobby(app) {
   document.title = 'pacw — the Portable ACW Wargame';
   let scenarios = [];
-  let info = { players: ['random', 'greedy', 'mcts'] };
+  let info = { offered: [], default_level: 'veteran', option_specs: [] };
   try {
     [scenarios, info] = await Promise.all([api.scenarios(), api.info()]);
   } catch (e) {
@@ -74,6 +53,7 @@ class Lobby {
     this.app = app;
     this.scenarios = scenarios;
     this.info = info;
+    ({ rules: this.optionFields, numbers: this.numberFields } = optionFields(info.option_specs));
     this.chosen = { kind: 'shipped', name: scenarios[0].name, scenario: scenarios[0] };
   }
 
@@ -91,7 +71,7 @@ class Lobby {
         onclick: pick,
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } },
       }, h('h3', {}, entry.title), preview, h('p', { class: 'muted situation' }, firstSentence(entry.description)),
-      h('p', { class: 'situation-line' }, secondSentence(entry.description)), balanceLine(entry));
+      h('p', { class: 'situation-line' }, secondSentence(entry.description)), sizeLine(entry), balanceLine(entry));
       previewBoard(preview, entry);
       this.cards.append(card);
     }
@@ -189,7 +169,7 @@ class Lobby {
         h('div', { class: 'description' }, ...paragraphs(s.description)))));
     previewBoard(preview, s);
     this.renderSides();
-    for (const f of OPTION_FIELDS) {
+    for (const f of this.optionFields) {
       const select = this.optionInputs[f.name];
       select.value = s.options[f.name] ?? Object.keys(f.values)[0];
       select.dispatchEvent(new Event('change'));
@@ -199,7 +179,7 @@ class Lobby {
 
   /// The battle's own numbers in "More numbers": its options, its turn limit and each side's exhaustion point.
   renderNumbers(s) {
-    const fields = NUMBER_FIELDS.map(([name, label, rule, min, max]) => ({ name, label, rule, min, max, value: s.options[name] }));
+    const fields = this.numberFields.map(([name, label, rule, min, max]) => ({ name, label, rule, min, max, value: s.options[name] }));
     fields.push({ name: 'turns', label: 'Turns', rule: 'R8.2', min: 1, max: 99, value: s.options.turns ?? s.turns });
     for (const side of s.sides) {
       fields.push({ name: `exhaustion.${side.id}`, label: `${side.name} exhausted after losing`, rule: 'R8.1', min: 1, max: side.starting_units, value: s.options[`exhaustion.${side.id}`] ?? side.exhaustion });
@@ -217,10 +197,19 @@ class Lobby {
     const modeHelp = h('p', { class: 'help', id: 'mode-help' });
     this.mode = h('select', { name: 'mode', 'aria-label': 'Mode', 'aria-describedby': 'mode-help' }, ...MODES.map(([v, text]) => h('option', { value: v }, text)));
     this.humanSide = h('select', { name: 'human_side', 'aria-label': 'Your side' });
-    const players = this.info.players.filter((p) => p !== 'random').concat(['random']);
+    // The three levels for players, then the laboratory's own players; each with its sentence (from the server).
+    const option = (p) => h('option', { value: p.name, selected: p.name === this.info.default_level }, p.name);
+    const levels = this.info.offered.filter((p) => p.level);
+    const lab = this.info.offered.filter((p) => !p.level);
     const playerHelp = h('p', { class: 'help', id: 'player-help' });
-    this.level = h('select', { name: 'computer', 'aria-describedby': 'player-help' }, ...players.map((p) => h('option', { value: p }, p)));
-    const showPlayer = () => { playerHelp.textContent = `${this.level.value}: ${PLAYERS[this.level.value] || ''}`; };
+    this.level = h('select', { name: 'computer', 'aria-describedby': 'player-help' },
+      h('optgroup', { label: 'Levels' }, ...levels.map(option)),
+      h('optgroup', { label: 'The laboratory’s players' }, ...lab.map(option)));
+    this.level.value = this.info.default_level;
+    const showPlayer = () => {
+      const about = this.info.offered.find((p) => p.name === this.level.value)?.about || '';
+      playerHelp.textContent = `${this.level.value}: ${about}`;
+    };
     this.level.addEventListener('change', showPlayer);
     showPlayer();
     this.handover = h('input', { type: 'checkbox', name: 'handover', checked: true });
@@ -236,7 +225,7 @@ class Lobby {
     };
     this.mode.addEventListener('change', showMode);
     this.optionInputs = {};
-    const optionRows = OPTION_FIELDS.map((f) => {
+    const optionRows = this.optionFields.map((f) => {
       const help = h('span', { class: 'help' });
       const select = h('select', { name: f.name }, ...Object.keys(f.values).map((v) => h('option', { value: v }, v)));
       select.addEventListener('change', () => { help.textContent = f.values[select.value]; });
@@ -271,7 +260,7 @@ class Lobby {
     }
     const mode = this.mode.value;
     const options = {};
-    for (const f of OPTION_FIELDS) {
+    for (const f of this.optionFields) {
       const v = this.optionInputs[f.name].value;
       if (String(c.scenario.options[f.name]) !== v) options[f.name] = v;
     }
@@ -421,6 +410,13 @@ function firstSentence(text) {
 /// The situation in a line: the description's second sentence.
 function secondSentence(text) {
   return clip(sentences(text)[1] || '', 120);
+}
+
+/// A battle's size: its units, its board and its turns (how long a game is).
+function sizeLine(entry) {
+  const units = entry.sides.reduce((n, s) => n + s.starting_units, 0);
+  return h('p', { class: 'size-line muted', title: `${entry.sides.map((s) => `${s.name} ${s.starting_units}`).join(', ')} units` },
+    `${units} units · ${entry.map.width}×${entry.map.height} squares · ${entry.turns} turns`);
 }
 
 /// A shipped battle's measured balance (scenarios/balance.json): each side's score between two greedy players.

@@ -294,7 +294,7 @@ impl Game {
                 let name = format!("exhaustion.{}", scenario.side(side).id);
                 let allowed = "a whole number from 1 to the side's number of units";
                 let value = save.options.exhaustion[side.index()].unwrap_or(0).to_string();
-                return Err(crate::options::OptionError::BadValue { name, value, allowed }.into());
+                return Err(crate::options::OptionError::BadValue { name, value, allowed: allowed.to_string() }.into());
             }
         }
         for (i, &action) in save.actions.iter().enumerate() {

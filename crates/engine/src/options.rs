@@ -187,11 +187,7 @@ impl Default for Options {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     /// No such option.
-    #[error(
-        "unknown option '{0}' (known: initiative, once_per_turn, blocked_retreat, pivot_is_move, to_hit, move.ARM, \
-         range.ARM, modifier.not_moved|canister|ranging|flank_rear|cover, strength.ARM, quality.veteran|green, turns, \
-         exhaustion.SIDE)"
-    )]
+    #[error("unknown option '{0}' (known: {known})", known = option_names())]
     Unknown(String),
     /// `exhaustion.SIDE` names no side.
     #[error("option exhaustion.{0}: no such side (use the scenario's side ids)")]
@@ -204,7 +200,7 @@ pub enum OptionError {
         /// The value given.
         value: String,
         /// What is allowed.
-        allowed: &'static str,
+        allowed: String,
     },
 }
 
@@ -221,46 +217,39 @@ impl Options {
     /// assert!(o.set("to_hit", "7").is_err());
     /// ```
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        // The value is checked against the one list of options first: every range and word is there.
+        let spec = option_spec(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
         let bad =
-            |allowed: &'static str| OptionError::BadValue { name: name.to_string(), value: value.to_string(), allowed };
-        let boolean = |v: &str| match v {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(bad("true or false")),
+            || OptionError::BadValue { name: name.to_string(), value: value.to_string(), allowed: spec.allowed() };
+        let fits = match spec.values {
+            OptionValues::Choice { choices } => choices.iter().any(|(w, _)| *w == value),
+            OptionValues::Switch { .. } => value == "true" || value == "false",
+            OptionValues::Whole { min, max } => value.parse::<i16>().is_ok_and(|n| (min..=max).contains(&n)),
         };
+        if !fits {
+            return Err(bad());
+        }
+        // Within its bounds, checked above: what is left is to put the value in its place.
+        let small = || value.parse::<u8>().map_err(|_| bad());
+        let signed = || value.parse::<i8>().map_err(|_| bad());
         match name {
             "initiative" => {
                 self.initiative = match value {
-                    "cards" => Initiative::Cards,
                     "igougo" => Initiative::Igougo,
                     "alternate" => Initiative::Alternate,
-                    _ => return Err(bad("cards, igougo or alternate")),
+                    _ => Initiative::Cards,
                 }
             }
-            "once_per_turn" => self.once_per_turn = boolean(value)?,
-            "pivot_is_move" => self.pivot_is_move = boolean(value)?,
+            "once_per_turn" => self.once_per_turn = value == "true",
+            "pivot_is_move" => self.pivot_is_move = value == "true",
             "blocked_retreat" => {
-                self.blocked_retreat = match value {
-                    "destroyed" => BlockedRetreat::Destroyed,
-                    "stand" => BlockedRetreat::Stand,
-                    _ => return Err(bad("destroyed or stand")),
-                }
+                self.blocked_retreat = if value == "stand" { BlockedRetreat::Stand } else { BlockedRetreat::Destroyed }
             }
-            "to_hit" => match value.parse::<u8>() {
-                Ok(n @ 2..=6) => self.to_hit = n,
-                _ => return Err(bad("a whole number from 2 to 6")),
-            },
-            "turns" => match value.parse::<u8>() {
-                Ok(n @ 1..=MAX_TURNS_OPTION) => self.turns = Some(n),
-                _ => return Err(bad("a whole number from 1 to 99")),
-            },
+            "to_hit" => self.to_hit = small()?,
+            "turns" => self.turns = Some(small()?),
             _ => {
                 let Some((table, key)) = name.split_once('.') else {
                     return Err(OptionError::Unknown(name.to_string()));
-                };
-                let number = |lo: i8, hi: i8, allowed| match value.parse::<i8>() {
-                    Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-                    _ => Err(bad(allowed)),
                 };
                 match (table, key) {
                     ("modifier", _) => {
@@ -273,17 +262,10 @@ impl Options {
                             "cover" => &mut m.cover,
                             _ => return Err(OptionError::Unknown(name.to_string())),
                         };
-                        *slot = number(-3, 3, "a whole number from -3 to 3 (0 removes the modifier)")?;
-                        return Ok(());
+                        *slot = signed()?;
                     }
-                    ("quality", "veteran") => {
-                        self.quality.veteran = number(-2, 2, "a whole number from -2 to 2")?;
-                        return Ok(());
-                    }
-                    ("quality", "green") => {
-                        self.quality.green = number(-2, 2, "a whole number from -2 to 2")?;
-                        return Ok(());
-                    }
+                    ("quality", "veteran") => self.quality.veteran = signed()?,
+                    ("quality", "green") => self.quality.green = signed()?,
                     ("exhaustion", side) => {
                         // The scenario's side ids are resolved by `Scenario`; here the sides are A and B.
                         let i = match side {
@@ -291,27 +273,20 @@ impl Options {
                             "B" | "b" | "second" => 1,
                             _ => return Err(OptionError::UnknownSide(side.to_string())),
                         };
-                        match value.parse::<u8>() {
-                            Ok(n @ 1..=MAX_EXHAUSTION) => self.exhaustion[i] = Some(n),
-                            _ => return Err(bad("a whole number from 1 to the side's number of units")),
-                        }
-                        return Ok(());
+                        self.exhaustion[i] = Some(small()?);
                     }
-                    _ => {}
-                }
-                let arm = key;
-                let Some(arm) = Arm::parse(arm) else {
-                    return Err(OptionError::Unknown(name.to_string()));
-                };
-                let (target, hi, allowed) = match table {
-                    "move" => (&mut self.movement, MAX_MOVE_OR_RANGE, "a whole number from 1 to 26"),
-                    "range" => (&mut self.range, MAX_MOVE_OR_RANGE, "a whole number from 1 to 26"),
-                    "strength" => (&mut self.strength, 6, "a whole number from 1 to 6"),
-                    _ => return Err(OptionError::Unknown(name.to_string())),
-                };
-                match value.parse::<u8>() {
-                    Ok(n) if (1..=hi).contains(&n) => target.set(arm, n),
-                    _ => return Err(bad(allowed)),
+                    (table, arm) => {
+                        let Some(arm) = Arm::parse(arm) else {
+                            return Err(OptionError::Unknown(name.to_string()));
+                        };
+                        let target = match table {
+                            "move" => &mut self.movement,
+                            "range" => &mut self.range,
+                            "strength" => &mut self.strength,
+                            _ => return Err(OptionError::Unknown(name.to_string())),
+                        };
+                        target.set(arm, small()?);
+                    }
                 }
             }
         }
@@ -411,49 +386,241 @@ impl fmt::Display for Options {
 impl Options {
     /// Checks that every value is within its range (R11), as options read from a save or a request may not be.
     pub fn validate(&self) -> Result<(), OptionError> {
-        let bad =
-            |name: String, value: u8, allowed| Err(OptionError::BadValue { name, value: value.to_string(), allowed });
-        if !(2..=6).contains(&self.to_hit) {
-            return bad("to_hit".into(), self.to_hit, "a whole number from 2 to 6");
-        }
-        for arm in Arm::ALL {
-            for (table, v) in [("move", self.movement.get(arm)), ("range", self.range.get(arm))] {
-                if !(1..=MAX_MOVE_OR_RANGE).contains(&v) {
-                    return bad(format!("{table}.{}", arm.name()), v, "a whole number from 1 to 26");
-                }
-            }
-            let v = self.strength.get(arm);
-            if !(1..=6).contains(&v) {
-                return bad(format!("strength.{}", arm.name()), v, "a whole number from 1 to 6");
-            }
-        }
-        let signed = |name: &str, value: i8, limit: i8, allowed| {
-            if (-limit..=limit).contains(&value) {
-                Ok(())
-            } else {
-                Err(OptionError::BadValue { name: name.to_string(), value: value.to_string(), allowed })
-            }
-        };
-        let m = self.modifier;
-        for (name, value) in [
-            ("modifier.not_moved", m.not_moved),
-            ("modifier.canister", m.canister),
-            ("modifier.ranging", m.ranging),
-            ("modifier.flank_rear", m.flank_rear),
-            ("modifier.cover", m.cover),
-        ] {
-            signed(name, value, 3, "a whole number from -3 to 3")?;
-        }
-        signed("quality.veteran", self.quality.veteran, 2, "a whole number from -2 to 2")?;
-        signed("quality.green", self.quality.green, 2, "a whole number from -2 to 2")?;
-        if let Some(t) = self.turns.filter(|t| !(1..=MAX_TURNS_OPTION).contains(t)) {
-            return bad("turns".into(), t, "a whole number from 1 to 99");
-        }
-        for (i, e) in self.exhaustion.iter().enumerate() {
-            if let Some(e) = e.filter(|e| !(1..=MAX_EXHAUSTION).contains(e)) {
-                return bad(format!("exhaustion.{}", ["A", "B"][i]), e, "a whole number from 1 to the side's units");
-            }
+        for (name, value) in self.pairs() {
+            // Setting each pair on the defaults checks it against the one list of options.
+            Options::default().set(&name, &value)?;
         }
         Ok(())
+    }
+}
+
+/// Where an option belongs when it is offered: the rules of play, the numbers of the combat system, or the
+/// scenario's own settings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionGroup {
+    /// How the game is played: initiative, double activations, blocked retreats, pivots, the number to hit.
+    Rules,
+    /// The combat system's numbers (R11): moves, ranges, strengths, quality, modifiers.
+    Numbers,
+    /// The scenario's own settings: the turn limit and each side's exhaustion point.
+    Scenario,
+}
+
+/// The values an option takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum OptionValues {
+    /// One of these words, each with what it means.
+    Choice {
+        /// The words and their meanings.
+        choices: &'static [(&'static str, &'static str)],
+    },
+    /// `true` or `false`.
+    Switch {
+        /// What `true` means.
+        on: &'static str,
+        /// What `false` means.
+        off: &'static str,
+    },
+    /// A whole number from `min` to `max`.
+    Whole {
+        /// The least.
+        min: i16,
+        /// The most.
+        max: i16,
+    },
+}
+
+/// One rule option (R11): its name, the rule it comes from, a label, where it belongs and the values it takes. The
+/// one list of options ([`OPTION_SPECS`]) that parsing, error messages, `pacw rules`, the laboratory and the
+/// lobby's form (through `/api/info`) all read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OptionSpec {
+    /// Its name, as `--set NAME=VALUE` and a scenario's `[options]` write it (`exhaustion.SIDE` stands for one a
+    /// side).
+    pub name: &'static str,
+    /// The rule it changes.
+    pub rule: &'static str,
+    /// A short label for a form.
+    pub label: &'static str,
+    /// Where it belongs.
+    pub group: OptionGroup,
+    /// The values it takes.
+    pub values: OptionValues,
+}
+
+impl OptionSpec {
+    /// The values allowed, in words.
+    pub fn allowed(&self) -> String {
+        match self.values {
+            OptionValues::Choice { choices } => {
+                let words: Vec<&str> = choices.iter().map(|(w, _)| *w).collect();
+                match words.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    _ => words.join(""),
+                }
+            }
+            OptionValues::Switch { .. } => "true or false".to_string(),
+            OptionValues::Whole { min, max } => format!("a whole number from {min} to {max}"),
+        }
+    }
+}
+
+const fn whole(name: &'static str, rule: &'static str, label: &'static str, min: i16, max: i16) -> OptionSpec {
+    OptionSpec { name, rule, label, group: OptionGroup::Numbers, values: OptionValues::Whole { min, max } }
+}
+
+/// Every rule option, in the order [`Options::pairs`] lists them.
+pub const OPTION_SPECS: [OptionSpec; 23] = [
+    OptionSpec {
+        name: "initiative",
+        rule: "R3.7",
+        label: "Initiative",
+        group: OptionGroup::Rules,
+        values: OptionValues::Choice {
+            choices: &[
+                (
+                    "cards",
+                    "a deck of cards decides which side activates units and how many (the designer's system, R3)",
+                ),
+                ("igougo", "each turn the winner of a die roll activates all its units, then the other side"),
+                ("alternate", "the sides activate one unit at a time, in turn"),
+            ],
+        },
+    },
+    OptionSpec {
+        name: "once_per_turn",
+        rule: "R3.5",
+        label: "Once per turn",
+        group: OptionGroup::Rules,
+        values: OptionValues::Switch {
+            on: "each unit at most once a turn",
+            off: "a unit may be activated again on a later card of the same turn (the double activation)",
+        },
+    },
+    OptionSpec {
+        name: "blocked_retreat",
+        rule: "R7.4",
+        label: "Blocked retreat",
+        group: OptionGroup::Rules,
+        values: OptionValues::Choice {
+            choices: &[
+                ("destroyed", "a unit that must retreat and cannot is destroyed"),
+                ("stand", "it stays where it is, shaken"),
+            ],
+        },
+    },
+    OptionSpec {
+        name: "pivot_is_move",
+        rule: "R5.5",
+        label: "Pivot is a move",
+        group: OptionGroup::Rules,
+        values: OptionValues::Switch {
+            on: "turning counts as moving: it loses the \u{201c}did not move\u{201d} bonus",
+            off: "a unit may turn before it fires and still count as not moved",
+        },
+    },
+    OptionSpec {
+        name: "to_hit",
+        rule: "R6.4",
+        label: "To hit",
+        group: OptionGroup::Rules,
+        values: OptionValues::Choice {
+            choices: &[
+                ("2", "needs 2: very bloody"),
+                ("3", "needs 3: bloody"),
+                ("4", "needs 4: bloodier than usual"),
+                ("5", "the number needed on the die before modifiers (5 by the rules)"),
+                ("6", "needs 6: hardly anyone hits"),
+            ],
+        },
+    },
+    whole("move.infantry", "R2.6", "Infantry moves", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("move.cavalry", "R2.6", "Cavalry moves", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("move.artillery", "R2.6", "Artillery moves", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("range.infantry", "R2.6", "Infantry range", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("range.cavalry", "R2.6", "Cavalry range", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("range.artillery", "R2.6", "Artillery range", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("modifier.not_moved", "R6.4", "Not moved", -3, 3),
+    whole("modifier.canister", "R6.4", "Canister", -3, 3),
+    whole("modifier.ranging", "R6.4", "Ranging fire", -3, 3),
+    whole("modifier.flank_rear", "R6.4", "Flank or rear charge", -3, 3),
+    whole("modifier.cover", "R6.3", "Cover", -3, 3),
+    whole("strength.infantry", "R2.2", "Infantry strength", 1, 6),
+    whole("strength.cavalry", "R2.2", "Cavalry strength", 1, 6),
+    whole("strength.artillery", "R2.2", "Artillery strength", 1, 6),
+    whole("quality.veteran", "R2.2", "Veteran adds", -2, 2),
+    whole("quality.green", "R2.2", "Green adds", -2, 2),
+    OptionSpec {
+        name: "turns",
+        rule: "R8.2",
+        label: "Turns",
+        group: OptionGroup::Scenario,
+        values: OptionValues::Whole { min: 1, max: MAX_TURNS_OPTION as i16 },
+    },
+    OptionSpec {
+        name: "exhaustion.SIDE",
+        rule: "R8.1",
+        label: "Exhaustion point",
+        group: OptionGroup::Scenario,
+        values: OptionValues::Whole { min: 1, max: MAX_EXHAUSTION as i16 },
+    },
+];
+
+/// The option of this name (`exhaustion.<side>` is [`OPTION_SPECS`]' `exhaustion.SIDE`).
+pub fn option_spec(name: &str) -> Option<&'static OptionSpec> {
+    let name = if name.starts_with("exhaustion.") { "exhaustion.SIDE" } else { name };
+    OPTION_SPECS.iter().find(|s| s.name == name)
+}
+
+/// Every option's name, as an unknown option's message lists them.
+pub fn option_names() -> String {
+    OPTION_SPECS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod spec_tests {
+    use super::*;
+
+    #[test]
+    fn r11_every_option_of_the_list_is_set_within_its_bounds_and_refused_outside() {
+        let defaults = Options::default().pairs();
+        for spec in &OPTION_SPECS {
+            let name = spec.name.replace("SIDE", "A");
+            let mut o = Options::default();
+            match spec.values {
+                OptionValues::Choice { choices } => {
+                    for (word, meaning) in choices {
+                        assert!(o.set(&name, word).is_ok(), "{name}={word}");
+                        assert!(!meaning.is_empty());
+                    }
+                    assert!(o.set(&name, "sometimes").is_err(), "{name}");
+                }
+                OptionValues::Switch { .. } => {
+                    assert!(o.set(&name, "true").is_ok() && o.set(&name, "false").is_ok(), "{name}");
+                    assert!(o.set(&name, "maybe").is_err(), "{name}");
+                }
+                OptionValues::Whole { min, max } => {
+                    assert!(o.set(&name, &min.to_string()).is_ok(), "{name}={min}");
+                    assert!(o.set(&name, &max.to_string()).is_ok(), "{name}={max}");
+                    for outside in [min - 1, max + 1] {
+                        let e = o.set(&name, &outside.to_string()).expect_err(&format!("{name}={outside}"));
+                        assert!(e.to_string().contains(&spec.allowed()), "{name}: {e}");
+                    }
+                }
+            }
+        }
+        // The list and the options' own pairs name the same options, in the same order.
+        let listed: Vec<&str> = OPTION_SPECS
+            .iter()
+            .map(|s| s.name)
+            .filter(|n| !n.contains('.') || !n.ends_with("SIDE"))
+            .filter(|n| *n != "turns")
+            .collect();
+        let pairs: Vec<&str> = defaults.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(listed, pairs);
+        let e = Options::default().set("modifier.hill", "1").unwrap_err().to_string();
+        assert!(e.contains("modifier.hill") && e.contains(&option_names()), "{e}");
     }
 }

@@ -118,6 +118,17 @@ impl VariantFile {
             options: BTreeMap<String, toml::Value>,
         }
         let bad = |message: String| SimError::BadVariant { file: file.to_string(), message };
+        // The combat system's own sections are read and checked by the engine (`pacw rules`), not yet played by.
+        if let Ok(table) = text.parse::<toml::Table>() {
+            let own: Vec<&str> =
+                ["modifiers", "arms", "results", "terms"].into_iter().filter(|k| table.contains_key(*k)).collect();
+            if !own.is_empty() {
+                return Err(bad(format!(
+                    "games do not play by a variant's own {} yet (`pacw rules --variant` reads and checks them);                      only [options] is applied",
+                    own.join(", ")
+                )));
+            }
+        }
         let raw: Raw = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
         let scalar = |v: &toml::Value| match v {
             toml::Value::String(s) => Some(s.clone()),
@@ -468,6 +479,11 @@ mod tests {
         assert_eq!((o.to_hit, o.initiative), (6, Initiative::Igougo));
         assert!(VariantFile::parse("name = \"v\"\ncolour = 1\n", "v.toml").is_err());
         assert!(VariantFile::parse("description = \"no name\"\n", "v.toml").is_err());
+        // A combat system of its own is read by `pacw rules`, not yet played: said so, naming the sections.
+        let own =
+            "name = \"v\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[terms]\ncharge = \"melee\"\n";
+        let e = VariantFile::parse(own, "v.toml").unwrap_err().to_string();
+        assert!(e.contains("do not play by a variant's own modifiers, terms yet"), "{e}");
     }
 
     #[test]

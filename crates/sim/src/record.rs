@@ -100,6 +100,9 @@ pub struct GameStats {
     pub attacks_by: [[OutcomeCounts; 3]; 3],
     /// Units destroyed, by arm and quality.
     pub losses_by: [[u32; 3]; 3],
+    /// Units fielded (the scenario's), by arm and quality: what `losses_by` is a share of.
+    #[serde(default)]
+    pub fielded_by: [[u32; 3]; 3],
     /// Per side, enemy units destroyed by a unit on its second (or later) activation in a turn.
     pub second_activation_kills: [u32; 2],
     /// Per side, charges by a unit whose previous activation in the same turn shot.
@@ -174,6 +177,10 @@ pub struct Tally<'a> {
 impl<'a> Tally<'a> {
     /// A tally for a game of `scenario`, before its first event.
     pub fn new(scenario: &'a Scenario) -> Tally<'a> {
+        let mut fielded_by = [[0; 3]; 3];
+        for unit in &scenario.units {
+            fielded_by[unit.arm.index()][quality_index(unit.quality)] += 1;
+        }
         Tally {
             scenario,
             stats: GameStats {
@@ -195,6 +202,7 @@ impl<'a> Tally<'a> {
                 side_doubles: [0; 2],
                 attacks_by: [[[0; 4]; 3]; 3],
                 losses_by: [[0; 3]; 3],
+                fielded_by,
                 second_activation_kills: [0; 2],
                 shoot_then_charge: [0; 2],
             },
@@ -296,7 +304,7 @@ impl<'a> Tally<'a> {
             Event::Attack { attacker, target, charge, .. } => {
                 let info = &self.scenario.units[attacker.index()];
                 let side = info.side;
-                let quality = Quality::ALL.iter().position(|q| *q == info.quality).unwrap_or(1);
+                let quality = quality_index(info.quality);
                 let later_activation = self.activations_this_turn[attacker.index()] > 1;
                 self.attack = Some(AttackUnderWay {
                     kind: if charge { CHARGE } else { SHOOTING },
@@ -354,8 +362,7 @@ impl<'a> Tally<'a> {
             Event::Destroyed { unit } => {
                 self.stats.destroyed[self.side(unit).index()] += 1;
                 let info = &self.scenario.units[unit.index()];
-                let quality = Quality::ALL.iter().position(|q| *q == info.quality).unwrap_or(1);
-                self.stats.losses_by[info.arm.index()][quality] += 1;
+                self.stats.losses_by[info.arm.index()][quality_index(info.quality)] += 1;
                 if std::mem::take(&mut self.blocked) {
                     // A blocked retreat that destroyed the unit (R7.4 `destroyed`).
                     self.count(SHAKEN, -1);
@@ -433,6 +440,11 @@ impl GameRecord {
     pub fn winning_player(&self) -> Option<usize> {
         self.stats.winner.map(|s| self.player_of(s))
     }
+}
+
+/// A quality's place in [`Quality::ALL`] (green, regular, veteran).
+fn quality_index(quality: Quality) -> usize {
+    Quality::ALL.iter().position(|q| *q == quality).unwrap_or(1)
 }
 
 #[cfg(test)]

@@ -227,6 +227,10 @@ pub struct Effectiveness {
     pub kills: Rate,
     /// Units of this kind destroyed, a game.
     pub losses: PerGame,
+    /// Units of this kind fielded over all the games (the scenarios'), what the losses are a share of.
+    pub fielded: u64,
+    /// Units of this kind destroyed, as a share of those fielded.
+    pub lost_share: Rate,
 }
 
 /// What happened to shaken units before they recovered (the seed's "hit it twice" question).
@@ -526,6 +530,7 @@ fn effectiveness(records: &[&GameRecord]) -> Vec<Effectiveness> {
             let c = sum_outcomes(records, |r| r.stats.attacks_by[a][q]);
             let attacks: u64 = c.iter().sum();
             let losses: u64 = records.iter().map(|r| r.stats.losses_by[a][q] as u64).sum();
+            let fielded: u64 = records.iter().map(|r| r.stats.fielded_by[a][q] as u64).sum();
             out.push(Effectiveness {
                 arm: arm.name().to_string(),
                 quality: quality.name().to_string(),
@@ -533,6 +538,8 @@ fn effectiveness(records: &[&GameRecord]) -> Vec<Effectiveness> {
                 hits: Rate::new(attacks - c[0], attacks),
                 kills: Rate::new(c[3], attacks),
                 losses: PerGame::new(losses, games),
+                fielded,
+                lost_share: Rate::new(losses.min(fielded), fielded),
             });
         }
     }
@@ -607,6 +614,13 @@ mod tests {
         assert_eq!(attacks, s.attacks.shooting.attacks + s.attacks.charges.attacks);
         let losses: f64 = s.effectiveness.iter().map(|e| e.losses.per_game).sum();
         assert!((losses * 40.0 - destroyed as f64).abs() < 1e-9);
+        // Losses per unit fielded: every game fields the scenario's units, and no kind loses more than it fielded.
+        let fielded: u64 = s.effectiveness.iter().map(|e| e.fielded).sum();
+        assert_eq!(fielded, 40 * sim.config.scenarios[0].scenario.units.len() as u64);
+        for e in &s.effectiveness {
+            assert_eq!(e.lost_share.count, e.losses.total);
+            assert_eq!(e.lost_share.of, e.fielded);
+        }
         assert!(s.doubles.second_activation_kills.total <= destroyed);
         assert!(s.length.turns_ci.low <= s.length.turns_mean && s.length.turns_mean <= s.length.turns_ci.high);
     }

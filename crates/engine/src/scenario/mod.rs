@@ -9,6 +9,7 @@ mod parse;
 
 pub use counter::CounterColour;
 pub use parse::{Problem, ScenarioError};
+pub(crate) use parse::{line_col, write_problems};
 
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::Map;
@@ -141,7 +142,7 @@ impl Scenario {
             return Err(OptionError::BadValue {
                 name: name.to_string(),
                 value: value.to_string(),
-                allowed: "a whole number from 1 to the side's number of units",
+                allowed: "a whole number from 1 to the side's number of units".to_string(),
             });
         }
         *options = next;

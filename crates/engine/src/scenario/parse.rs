@@ -37,17 +37,22 @@ pub struct ScenarioError {
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            match (p.line, p.column) {
-                (Some(l), Some(c)) => write!(f, "{}:{l}:{c}: {}", self.file, p.message)?,
-                _ => write!(f, "{}: {}", self.file, p.message)?,
-            }
-        }
-        Ok(())
+        write_problems(f, &self.file, &self.problems)
     }
+}
+
+/// A file's problems, one a line, as `file:line:col: message` (or `file: message` where the place is not known).
+pub(crate) fn write_problems(f: &mut fmt::Formatter<'_>, file: &str, problems: &[Problem]) -> fmt::Result {
+    for (i, p) in problems.iter().enumerate() {
+        if i > 0 {
+            writeln!(f)?;
+        }
+        match (p.line, p.column) {
+            (Some(l), Some(c)) => write!(f, "{file}:{l}:{c}: {}", p.message)?,
+            _ => write!(f, "{file}: {}", p.message)?,
+        }
+    }
+    Ok(())
 }
 
 #[derive(Deserialize)]
@@ -135,7 +140,7 @@ impl Report<'_> {
 
 /// The line and column (from 1, in characters) of a byte offset. An offset inside a character (from a string with
 /// escapes, whose value is shorter than its literal) counts as that character's start: never a panic.
-pub(super) fn line_col(source: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let mut at = offset.min(source.len());
     while !source.is_char_boundary(at) {
         at -= 1;

@@ -294,7 +294,14 @@ pub fn effectiveness_table(part: &Part) -> Section {
                 .iter()
                 .map(|(_, s)| {
                     let e = &s.effectiveness[k];
-                    let lost = format!("lost {:.2} a game", e.losses.per_game);
+                    let lost = match e.fielded {
+                        0 => format!("lost {:.2} a game", e.losses.per_game),
+                        _ => format!(
+                            "lost {:.2} a game ({} of those fielded)",
+                            e.losses.per_game,
+                            pct(e.lost_share.rate)
+                        ),
+                    };
                     if e.attacks == 0 {
                         return format!("no attacks; {lost}");
                     }
@@ -311,7 +318,8 @@ pub fn effectiveness_table(part: &Part) -> Section {
         .collect();
     Section {
         title: "Effectiveness by arm and quality".into(),
-        note: "Each kind of unit's attacks (shooting and charges) a game, the share that hit and that destroyed the                target, and how many units of the kind were lost a game."
+        note: "Each kind of unit's attacks (shooting and charges) a game, the share that hit and that destroyed the \
+                target, and how many units of the kind were lost a game and what share of those fielded."
             .into(),
         rows,
     }

@@ -15,19 +15,15 @@ use crate::run::Simulation;
 use pacw_engine::Options;
 use serde::Serialize;
 
-/// The options a sensitivity run varies (RULES.md R11).
-pub const OPTIONS: [&str; 10] = [
-    "modifier.not_moved",
-    "modifier.canister",
-    "modifier.ranging",
-    "modifier.flank_rear",
-    "modifier.cover",
-    "strength.infantry",
-    "strength.cavalry",
-    "strength.artillery",
-    "quality.veteran",
-    "quality.green",
-];
+/// The options a sensitivity run varies (RULES.md R11): the combat system's modifiers, strengths and quality steps,
+/// in the order of the engine's one list of options ([`pacw_engine::options::OPTION_SPECS`]).
+pub fn options() -> Vec<&'static str> {
+    pacw_engine::options::OPTION_SPECS
+        .iter()
+        .map(|s| s.name)
+        .filter(|n| ["modifier.", "strength.", "quality."].iter().any(|p| n.starts_with(p)))
+        .collect()
+}
 
 /// The smallest change of a rate (the win rate, a share) that counts as large: 2 points of percentage.
 pub const LARGE_RATE: f64 = 0.02;
@@ -56,11 +52,11 @@ fn value_of(options: &Options, option: &str) -> Option<i64> {
     options.pairs().into_iter().find(|(k, _)| k == option).and_then(|(_, v)| v.parse().ok())
 }
 
-/// The changes of every option of [`OPTIONS`] from `base`: removal (for modifiers and quality, when not already
+/// The changes of every option of [`options`] from `base`: removal (for modifiers and quality, when not already
 /// 0), one step down and one step up, each only when the engine allows the value and no other change gives it.
 pub fn changes(base: &Options) -> Vec<Change> {
     let mut out = Vec::new();
-    for option in OPTIONS {
+    for option in options() {
         let Some(from) = value_of(base, option) else { continue };
         let removable = !option.starts_with("strength.");
         let mut candidates = Vec::new();
@@ -145,7 +141,7 @@ impl Verdict {
             (true, false) => format!("matters: moves {}; {barely}", self.moves.join(", ")),
             (false, false) => format!("measurable but small: {barely}"),
             (false, true) if self.unused => "never changed a game: nothing in the scenario uses it".to_string(),
-            (false, true) => "no measurable effect: a candidate to drop".to_string(),
+            (false, true) => "no effect detected at this number of games: a candidate to drop".to_string(),
         }
     }
 }
@@ -157,7 +153,7 @@ pub struct Table {
     pub scenario: String,
     /// The ranked rows, strongest first.
     pub rows: Vec<Row>,
-    /// Per option, in the order of [`OPTIONS`].
+    /// Per option, in the order of [`options`].
     pub verdicts: Vec<Verdict>,
 }
 
@@ -191,7 +187,7 @@ pub fn table(part: &Part, changes: &[Change], changed: &[bool]) -> Table {
         })
         .collect();
     rows.sort_by(|a, b| b.evidence.total_cmp(&a.evidence));
-    let verdicts = OPTIONS
+    let verdicts = options()
         .iter()
         .filter(|o| changes.iter().any(|c| c.option == **o))
         .map(|option| {
@@ -279,7 +275,8 @@ mod tests {
             let large = rows().any(|r| r.effects.iter().any(|e| e.difference.significant && e.large));
             assert_eq!(v.matters, large, "{}", v.option);
             let any = rows().any(|r| r.significant);
-            let nothing = v.words().starts_with("no measurable") || v.words().starts_with("never changed");
+            let nothing = v.words().starts_with("no effect detected at this number of games")
+                || v.words().starts_with("never changed");
             assert_eq!(nothing, !any, "{}", v.option);
             assert!(!v.unused || !any, "{}: a change that altered no game cannot be significant", v.option);
         }
