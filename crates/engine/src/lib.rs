@@ -27,6 +27,7 @@ pub mod odds;
 pub mod options;
 pub mod perft;
 pub mod scenario;
+pub mod system;
 pub mod unit;
 
 pub use action::{Action, Illegal};
@@ -47,7 +48,8 @@ pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
 /// The default scenario, a small symmetric meeting engagement, embedded in the library.
 pub const DEFAULT_SCENARIO: &str = include_str!("../../../scenarios/meeting-engagement.toml");
 
-/// The scenarios shipped with pacw, embedded: (short name, file name, text). The first is the default.
+/// The battles shipped with pacw, embedded: (short name, file name, text). The first is the default. The grand
+/// battle ships too but stands apart ([`GRAND_BATTLE`]).
 pub const SHIPPED_SCENARIOS: &[(&str, &str, &str)] = &[
     ("meeting-engagement", "meeting-engagement.toml", DEFAULT_SCENARIO),
     ("bloody-lane", "bloody-lane.toml", include_str!("../../../scenarios/bloody-lane.toml")),
@@ -62,3 +64,14 @@ pub const SHIPPED_SCENARIOS: &[(&str, &str, &str)] = &[
     ("horseshoe-ridge", "horseshoe-ridge.toml", include_str!("../../../scenarios/horseshoe-ridge.toml")),
     ("franklin", "franklin.toml", include_str!("../../../scenarios/franklin.toml")),
 ];
+
+/// The grand battle, Antietam: 128 units on a 26 × 26 board, (short name, file name, text). The lobby and the
+/// command line offer it after the battles ([`offered_scenarios`]); the tests that walk every battle leave it to
+/// its own tests, since one of its games costs as much as a hundred of theirs.
+pub const GRAND_BATTLE: (&str, &str, &str) =
+    ("antietam", "antietam.toml", include_str!("../../../scenarios/antietam.toml"));
+
+/// Every shipped scenario a player is offered, (short name, file name, text): the battles, then the grand battle.
+pub fn offered_scenarios() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    SHIPPED_SCENARIOS.iter().copied().chain([GRAND_BATTLE])
+}

@@ -1,0 +1,710 @@
+//! The conditions of a variant's to-hit modifiers (`when = "charge and attacker.quality == 'veteran'"`): parsed and
+//! checked once when the file is read — a misspelt fact, a type mismatch, an unknown arm, quality or terrain each
+//! refused with where it stands and what was expected — and compiled into a tree over the facts of an attack, so
+//! that no text is read while attacks are resolved.
+//!
+//! The grammar, loosest first:
+//!
+//! ```text
+//! condition  = or
+//! or         = and { "or" and }
+//! and        = not { "and" not }
+//! not        = "not" not | comparison
+//! comparison = operand [ ("==" | "!=" | "<" | "<=" | ">" | ">=") operand ]
+//! operand    = "(" or ")" | integer | 'string' | "true" | "false" | fact
+//! fact       = charge | distance | flank | rear | ranging
+//!            | (attacker | target) "." (arm | quality | moved | shaken | higher)
+//!            | target "." (cover | terrain | behind_fence)
+//! ```
+
+use crate::map::Terrain;
+use crate::unit::Quality;
+use std::fmt;
+
+/// What a condition may be told of one attack: the facts its modifiers are decided by. (The default: fire at
+/// distance 1 between two regular units of the first arm, neither moved nor shaken, on open ground.)
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AttackFacts {
+    /// The attack is a charge (not fire).
+    pub charge: bool,
+    /// Squares between attacker and target.
+    pub distance: u8,
+    /// A charge from the target's flank square.
+    pub flank: bool,
+    /// A charge from the target's rear square.
+    pub rear: bool,
+    /// Artillery firing again at the same unit in the same square, neither having moved (R6.4).
+    pub ranging: bool,
+    /// The attacking unit.
+    pub attacker: UnitFacts,
+    /// The unit attacked.
+    pub target: UnitFacts,
+    /// The target is in cover (R6.3).
+    pub target_cover: bool,
+    /// The terrain the target stands in.
+    pub target_terrain: Terrain,
+    /// Fire crosses a fence on the target's edge.
+    pub target_behind_fence: bool,
+}
+
+/// The facts of one unit in an attack.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct UnitFacts {
+    /// Its arm, by its index in the combat system's arms.
+    pub arm: u8,
+    /// Its quality.
+    pub quality: Quality,
+    /// It has moved this activation.
+    pub moved: bool,
+    /// It is shaken.
+    pub shaken: bool,
+    /// It stands on higher ground than the other.
+    pub higher: bool,
+}
+
+impl Default for AttackFacts {
+    fn default() -> Self {
+        AttackFacts {
+            charge: false,
+            distance: 1,
+            flank: false,
+            rear: false,
+            ranging: false,
+            attacker: UnitFacts::default(),
+            target: UnitFacts::default(),
+            target_cover: false,
+            target_terrain: Terrain::Open,
+            target_behind_fence: false,
+        }
+    }
+}
+
+impl Default for UnitFacts {
+    fn default() -> Self {
+        UnitFacts { arm: 0, quality: Quality::Regular, moved: false, shaken: false, higher: false }
+    }
+}
+
+/// A condition that could not be read: where in its text, and what was expected there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConditionError {
+    /// The byte offset in the condition's text where the problem starts.
+    pub offset: usize,
+    /// What is wrong, and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ConditionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at character {})", self.message, self.offset + 1)
+    }
+}
+
+impl std::error::Error for ConditionError {}
+
+/// A checked condition, compiled: a tree over the facts of an attack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition(Node);
+
+impl Condition {
+    /// Reads `text`; `arms` are the names of the combat system's arms, in the order of their indices.
+    ///
+    /// ```
+    /// use pacw_engine::system::condition::{AttackFacts, Condition};
+    /// let elan = Condition::parse("charge and attacker.quality == 'veteran'", &["infantry"]).unwrap();
+    /// assert!(!elan.holds(&AttackFacts::default()));
+    /// assert!(Condition::parse("distance == 'woods'", &["infantry"]).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, with its place in `text`.
+    pub fn parse(text: &str, arms: &[&str]) -> Result<Condition, ConditionError> {
+        let tokens = lex(text)?;
+        let mut parser = Parser { tokens, at: 0, arms, end: text.len() };
+        let condition = parser.or()?;
+        if let Some(t) = parser.tokens.get(parser.at) {
+            return Err(error(t.offset, format!("expected 'and', 'or' or the end, found {}", t.token)));
+        }
+        expect_bool(&condition)?;
+        Ok(Condition(condition.node))
+    }
+
+    /// Whether it holds in an attack with these facts.
+    pub fn holds(&self, facts: &AttackFacts) -> bool {
+        self.0.truth(facts)
+    }
+}
+
+/// A compiled expression: conditions, and the values they compare.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Node {
+    Const(Value),
+    /// A 'string' not yet compared with a fact: never left in a checked condition.
+    Text(String),
+    Fact(Fact),
+    Not(Box<Node>),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Compare(Op, Box<Node>, Box<Node>),
+}
+
+impl Node {
+    fn value(&self, f: &AttackFacts) -> Value {
+        match self {
+            Node::Const(v) => *v,
+            Node::Fact(fact) => fact.value(f),
+            Node::Text(_) => Value::Bool(false),
+            _ => Value::Bool(self.truth(f)),
+        }
+    }
+
+    fn truth(&self, f: &AttackFacts) -> bool {
+        match self {
+            Node::Not(x) => !x.truth(f),
+            Node::And(a, b) => a.truth(f) && b.truth(f),
+            Node::Or(a, b) => a.truth(f) || b.truth(f),
+            Node::Compare(op, a, b) => op.holds(a.value(f), b.value(f)),
+            Node::Const(_) | Node::Fact(_) | Node::Text(_) => self.value(f) == Value::Bool(true),
+        }
+    }
+}
+
+/// A value a fact or a literal has, already resolved to the engine's own types.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Value {
+    Bool(bool),
+    Int(i64),
+    Arm(u8),
+    Quality(Quality),
+    Terrain(Terrain),
+}
+
+/// The kinds of values, for checking a condition before it is ever evaluated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    Bool,
+    Int,
+    Arm,
+    Quality,
+    Terrain,
+    /// A 'string' not yet compared with a fact, so not yet known to be an arm, a quality or a terrain.
+    Text,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Bool => "true or false",
+            Kind::Int => "a number",
+            Kind::Arm => "an arm",
+            Kind::Quality => "a quality",
+            Kind::Terrain => "a terrain",
+            Kind::Text => "a 'string'",
+        }
+    }
+}
+
+/// One fact of an attack.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Fact {
+    Charge,
+    Distance,
+    Flank,
+    Rear,
+    Ranging,
+    Attacker(UnitFact),
+    Target(UnitFact),
+    TargetCover,
+    TargetTerrain,
+    TargetBehindFence,
+}
+
+/// One fact of a unit in an attack.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum UnitFact {
+    Arm,
+    Quality,
+    Moved,
+    Shaken,
+    Higher,
+}
+
+/// Every fact's name, for parsing and for the message that lists them.
+const FACTS: [(&str, Fact); 18] = [
+    ("charge", Fact::Charge),
+    ("distance", Fact::Distance),
+    ("flank", Fact::Flank),
+    ("rear", Fact::Rear),
+    ("ranging", Fact::Ranging),
+    ("attacker.arm", Fact::Attacker(UnitFact::Arm)),
+    ("attacker.quality", Fact::Attacker(UnitFact::Quality)),
+    ("attacker.moved", Fact::Attacker(UnitFact::Moved)),
+    ("attacker.shaken", Fact::Attacker(UnitFact::Shaken)),
+    ("attacker.higher", Fact::Attacker(UnitFact::Higher)),
+    ("target.arm", Fact::Target(UnitFact::Arm)),
+    ("target.quality", Fact::Target(UnitFact::Quality)),
+    ("target.moved", Fact::Target(UnitFact::Moved)),
+    ("target.shaken", Fact::Target(UnitFact::Shaken)),
+    ("target.higher", Fact::Target(UnitFact::Higher)),
+    ("target.cover", Fact::TargetCover),
+    ("target.terrain", Fact::TargetTerrain),
+    ("target.behind_fence", Fact::TargetBehindFence),
+];
+
+impl Fact {
+    fn kind(self) -> Kind {
+        match self {
+            Fact::Distance => Kind::Int,
+            Fact::Attacker(UnitFact::Arm) | Fact::Target(UnitFact::Arm) => Kind::Arm,
+            Fact::Attacker(UnitFact::Quality) | Fact::Target(UnitFact::Quality) => Kind::Quality,
+            Fact::TargetTerrain => Kind::Terrain,
+            _ => Kind::Bool,
+        }
+    }
+
+    fn value(self, f: &AttackFacts) -> Value {
+        let unit = |u: &UnitFacts, fact: UnitFact| match fact {
+            UnitFact::Arm => Value::Arm(u.arm),
+            UnitFact::Quality => Value::Quality(u.quality),
+            UnitFact::Moved => Value::Bool(u.moved),
+            UnitFact::Shaken => Value::Bool(u.shaken),
+            UnitFact::Higher => Value::Bool(u.higher),
+        };
+        match self {
+            Fact::Charge => Value::Bool(f.charge),
+            Fact::Distance => Value::Int(f.distance.into()),
+            Fact::Flank => Value::Bool(f.flank),
+            Fact::Rear => Value::Bool(f.rear),
+            Fact::Ranging => Value::Bool(f.ranging),
+            Fact::Attacker(u) => unit(&f.attacker, u),
+            Fact::Target(u) => unit(&f.target, u),
+            Fact::TargetCover => Value::Bool(f.target_cover),
+            Fact::TargetTerrain => Value::Terrain(f.target_terrain),
+            Fact::TargetBehindFence => Value::Bool(f.target_behind_fence),
+        }
+    }
+}
+
+/// A comparison.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    /// Whether `a op b`; only numbers have an order (checked when the condition is read).
+    fn holds(self, a: Value, b: Value) -> bool {
+        let numbers = match (a, b) {
+            (Value::Int(a), Value::Int(b)) => Some(a.cmp(&b)),
+            _ => None,
+        };
+        match (self, numbers) {
+            (Op::Eq, _) => a == b,
+            (Op::Ne, _) => a != b,
+            (Op::Lt, Some(o)) => o.is_lt(),
+            (Op::Le, Some(o)) => o.is_le(),
+            (Op::Gt, Some(o)) => o.is_gt(),
+            (Op::Ge, Some(o)) => o.is_ge(),
+            (_, None) => false,
+        }
+    }
+
+    fn orders(self) -> bool {
+        !matches!(self, Op::Eq | Op::Ne)
+    }
+}
+
+/// A word of a condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Token {
+    Word(String),
+    Int(i64),
+    Text(String),
+    Op(Op),
+    Open,
+    Close,
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Word(w) => write!(f, "'{w}'"),
+            Token::Int(n) => write!(f, "{n}"),
+            Token::Text(t) => write!(f, "the string '{t}'"),
+            Token::Op(op) => {
+                let s = match op {
+                    Op::Eq => "==",
+                    Op::Ne => "!=",
+                    Op::Lt => "<",
+                    Op::Le => "<=",
+                    Op::Gt => ">",
+                    Op::Ge => ">=",
+                };
+                write!(f, "'{s}'")
+            }
+            Token::Open => f.write_str("'('"),
+            Token::Close => f.write_str("')'"),
+        }
+    }
+}
+
+/// A token and where it starts.
+struct Spanned {
+    token: Token,
+    offset: usize,
+}
+
+fn error(offset: usize, message: impl Into<String>) -> ConditionError {
+    ConditionError { offset, message: message.into() }
+}
+
+/// The longest condition read, in bytes: a variant file is bounded.
+pub const MAX_CONDITION_LEN: usize = 1000;
+
+fn lex(text: &str) -> Result<Vec<Spanned>, ConditionError> {
+    if text.len() > MAX_CONDITION_LEN {
+        return Err(error(MAX_CONDITION_LEN, format!("a condition is at most {MAX_CONDITION_LEN} characters")));
+    }
+    let mut tokens = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some(&(at, c)) = chars.peek() {
+        let token = match c {
+            _ if c.is_whitespace() => {
+                chars.next();
+                continue;
+            }
+            '(' | ')' => {
+                chars.next();
+                if c == '(' { Token::Open } else { Token::Close }
+            }
+            '=' | '!' | '<' | '>' => {
+                chars.next();
+                let equals = chars.next_if(|&(_, d)| d == '=').is_some();
+                Token::Op(match (c, equals) {
+                    ('=', true) => Op::Eq,
+                    ('!', true) => Op::Ne,
+                    ('<', false) => Op::Lt,
+                    ('<', true) => Op::Le,
+                    ('>', false) => Op::Gt,
+                    ('>', true) => Op::Ge,
+                    _ => return Err(error(at, format!("expected '==' or '!=', found '{c}'"))),
+                })
+            }
+            '\'' => {
+                chars.next();
+                let mut s = String::new();
+                loop {
+                    match chars.next() {
+                        Some((_, '\'')) => break,
+                        Some((_, d)) => s.push(d),
+                        None => return Err(error(at, "a string without its closing quote")),
+                    }
+                }
+                Token::Text(s)
+            }
+            '0'..='9' | '-' => {
+                let mut s = String::new();
+                s.push(c);
+                chars.next();
+                while let Some((_, d)) = chars.next_if(|&(_, d)| d.is_ascii_digit()) {
+                    s.push(d);
+                }
+                Token::Int(s.parse().map_err(|_| error(at, format!("'{s}' is not a whole number")))?)
+            }
+            _ if c.is_alphabetic() || c == '_' => {
+                let mut s = String::new();
+                while let Some((_, d)) = chars.next_if(|&(_, d)| d.is_alphanumeric() || d == '_' || d == '.') {
+                    s.push(d);
+                }
+                Token::Word(s)
+            }
+            _ => return Err(error(at, format!("unexpected '{c}'"))),
+        };
+        tokens.push(Spanned { token, offset: at });
+    }
+    Ok(tokens)
+}
+
+struct Parser<'a> {
+    tokens: Vec<Spanned>,
+    at: usize,
+    arms: &'a [&'a str],
+    /// Where the text ends, for a message about something missing there.
+    end: usize,
+}
+
+/// A parsed expression: its node, its kind, and where it starts.
+struct Typed {
+    node: Node,
+    kind: Kind,
+    offset: usize,
+}
+
+impl Typed {
+    fn new(node: Node, kind: Kind, offset: usize) -> Typed {
+        Typed { node, kind, offset }
+    }
+}
+
+fn expect_bool(t: &Typed) -> Result<(), ConditionError> {
+    if t.kind == Kind::Bool {
+        Ok(())
+    } else {
+        Err(error(t.offset, format!("expected a condition (true or false), found {}", t.kind.name())))
+    }
+}
+
+impl Parser<'_> {
+    fn peek_word(&self, word: &str) -> bool {
+        matches!(self.tokens.get(self.at), Some(Spanned { token: Token::Word(w), .. }) if w == word)
+    }
+
+    fn here(&self) -> usize {
+        self.tokens.get(self.at).map_or(self.end, |t| t.offset)
+    }
+
+    fn or(&mut self) -> Result<Typed, ConditionError> {
+        let mut left = self.and()?;
+        while self.peek_word("or") {
+            self.at += 1;
+            let right = self.and()?;
+            expect_bool(&left)?;
+            expect_bool(&right)?;
+            left = Typed::new(Node::Or(Box::new(left.node), Box::new(right.node)), Kind::Bool, left.offset);
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Typed, ConditionError> {
+        let mut left = self.not()?;
+        while self.peek_word("and") {
+            self.at += 1;
+            let right = self.not()?;
+            expect_bool(&left)?;
+            expect_bool(&right)?;
+            left = Typed::new(Node::And(Box::new(left.node), Box::new(right.node)), Kind::Bool, left.offset);
+        }
+        Ok(left)
+    }
+
+    fn not(&mut self) -> Result<Typed, ConditionError> {
+        if self.peek_word("not") {
+            let at = self.here();
+            self.at += 1;
+            let operand = self.not()?;
+            expect_bool(&operand)?;
+            return Ok(Typed::new(Node::Not(Box::new(operand.node)), Kind::Bool, at));
+        }
+        self.comparison()
+    }
+
+    fn comparison(&mut self) -> Result<Typed, ConditionError> {
+        let left = self.operand()?;
+        let Some(Spanned { token: Token::Op(op), offset }) = self.tokens.get(self.at) else { return Ok(left) };
+        let (op, op_at) = (*op, *offset);
+        self.at += 1;
+        let right = self.operand()?;
+        let (left, right) = resolve(left, right, self.arms)?;
+        if left.kind != right.kind {
+            return Err(error(right.offset, format!("cannot compare {} with {}", left.kind.name(), right.kind.name())));
+        }
+        if op.orders() && left.kind != Kind::Int {
+            return Err(error(op_at, format!("{} has no order: compare it with '==' or '!='", left.kind.name())));
+        }
+        if matches!((&left.node, &right.node), (Node::Const(_), Node::Const(_))) {
+            return Err(error(left.offset, "compares two constants: one side should be a fact of the attack"));
+        }
+        Ok(Typed::new(Node::Compare(op, Box::new(left.node), Box::new(right.node)), Kind::Bool, left.offset))
+    }
+
+    fn operand(&mut self) -> Result<Typed, ConditionError> {
+        let at = self.here();
+        let Some(spanned) = self.tokens.get(self.at) else {
+            return Err(error(at, "expected a fact, a number, a 'string', true, false or '(', found the end"));
+        };
+        let token = spanned.token.clone();
+        self.at += 1;
+        match token {
+            Token::Open => {
+                let inner = self.or()?;
+                match self.tokens.get(self.at) {
+                    Some(Spanned { token: Token::Close, .. }) => {
+                        self.at += 1;
+                        Ok(Typed { offset: at, ..inner })
+                    }
+                    Some(t) => Err(error(t.offset, format!("expected ')', found {}", t.token))),
+                    None => Err(error(self.end, "expected ')', found the end")),
+                }
+            }
+            Token::Int(n) => Ok(Typed::new(Node::Const(Value::Int(n)), Kind::Int, at)),
+            Token::Text(text) => Ok(Typed::new(Node::Text(text), Kind::Text, at)),
+            Token::Word(w) if w == "true" || w == "false" => {
+                Ok(Typed::new(Node::Const(Value::Bool(w == "true")), Kind::Bool, at))
+            }
+            Token::Word(w) => match FACTS.iter().find(|(name, _)| *name == w) {
+                Some(&(_, fact)) => Ok(Typed::new(Node::Fact(fact), fact.kind(), at)),
+                None => Err(error(at, format!("unknown fact '{w}' (known: {})", fact_names()))),
+            },
+            other => {
+                Err(error(at, format!("expected a fact, a number, a 'string', true, false or '(', found {other}")))
+            }
+        }
+    }
+}
+
+/// A 'string' compared with a fact becomes the value of the fact's kind it names.
+fn resolve(left: Typed, right: Typed, arms: &[&str]) -> Result<(Typed, Typed), ConditionError> {
+    match (left.kind, right.kind) {
+        (Kind::Text, Kind::Text) => {
+            Err(error(left.offset, "compares two strings: one side should be a fact such as attacker.arm"))
+        }
+        (Kind::Text, kind) => Ok((text_as(left, kind, arms)?, right)),
+        (kind, Kind::Text) => Ok((left, text_as(right, kind, arms)?)),
+        _ => Ok((left, right)),
+    }
+}
+
+/// A 'string' read as a value of `kind`: an arm of `arms`, a quality or a terrain.
+fn text_as(t: Typed, kind: Kind, arms: &[&str]) -> Result<Typed, ConditionError> {
+    let Node::Text(text) = &t.node else { return Ok(t) };
+    let unknown = |what: &str, names: Vec<&str>| {
+        Err(error(t.offset, format!("unknown {what} '{text}' (known: {})", names.join(", "))))
+    };
+    let value = match kind {
+        Kind::Arm => match arms.iter().position(|a| a == text) {
+            Some(i) => Value::Arm(i as u8),
+            None => return unknown("arm", arms.to_vec()),
+        },
+        Kind::Quality => match Quality::parse(text) {
+            Some(q) => Value::Quality(q),
+            None => return unknown("quality", Quality::ALL.iter().map(|q| q.name()).collect()),
+        },
+        Kind::Terrain => match TERRAINS.iter().find(|t| t.name() == text || t.name().replace(' ', "_") == *text) {
+            Some(&terrain) => Value::Terrain(terrain),
+            None => return unknown("terrain", TERRAINS.iter().map(|t| t.name()).collect()),
+        },
+        other => return Err(error(t.offset, format!("cannot compare a 'string' with {}", other.name()))),
+    };
+    Ok(Typed::new(Node::Const(value), kind, t.offset))
+}
+
+/// The terrains a condition may name.
+const TERRAINS: [Terrain; 6] =
+    [Terrain::Open, Terrain::Woods, Terrain::Town, Terrain::SunkenRoad, Terrain::River, Terrain::Ford];
+
+fn fact_names() -> String {
+    FACTS.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ARMS: [&str; 4] = ["infantry", "cavalry", "artillery", "skirmishers"];
+
+    fn parse(text: &str) -> Result<Condition, ConditionError> {
+        Condition::parse(text, &ARMS)
+    }
+
+    fn veteran_charge() -> AttackFacts {
+        AttackFacts {
+            charge: true,
+            distance: 1,
+            attacker: UnitFacts { quality: Quality::Veteran, ..UnitFacts::default() },
+            ..AttackFacts::default()
+        }
+    }
+
+    #[test]
+    fn conditions_hold_by_the_facts_of_the_attack() {
+        let elan = parse("charge and attacker.quality == 'veteran'").unwrap();
+        assert!(elan.holds(&veteran_charge()));
+        assert!(!elan.holds(&AttackFacts { charge: false, ..veteran_charge() }));
+        let long = parse("not charge and distance >= 2").unwrap();
+        assert!(long.holds(&AttackFacts { distance: 3, ..AttackFacts::default() }));
+        assert!(!long.holds(&AttackFacts { distance: 1, ..AttackFacts::default() }));
+        let crest = parse("(target.higher or target.behind_fence) and not charge").unwrap();
+        let higher = UnitFacts { higher: true, ..UnitFacts::default() };
+        assert!(crest.holds(&AttackFacts { target: higher, ..AttackFacts::default() }));
+        assert!(!crest.holds(&AttackFacts { target: higher, charge: true, ..AttackFacts::default() }));
+        let skirmishers = parse("target.arm == 'skirmishers' and target.terrain != 'sunken road'").unwrap();
+        let target = UnitFacts { arm: 3, ..UnitFacts::default() };
+        assert!(skirmishers.holds(&AttackFacts { target, ..AttackFacts::default() }));
+        let sunken = AttackFacts { target, target_terrain: Terrain::SunkenRoad, ..AttackFacts::default() };
+        assert!(!skirmishers.holds(&sunken));
+        assert!(parse("'artillery' == attacker.arm or flank or rear or ranging or target.cover").is_ok());
+        assert!(parse("target.terrain == 'sunken_road'").is_ok(), "a terrain by its name or with underscores");
+        assert!(parse("true").unwrap().holds(&AttackFacts::default()));
+        assert!(!parse("false or 2 < distance").unwrap().holds(&AttackFacts::default()));
+    }
+
+    #[test]
+    fn and_binds_tighter_than_or() {
+        // "a or b and c" is "a or (b and c)": true with a alone.
+        let c = parse("charge or flank and rear").unwrap();
+        assert!(c.holds(&AttackFacts { charge: true, ..AttackFacts::default() }));
+        assert!(!c.holds(&AttackFacts { flank: true, ..AttackFacts::default() }));
+    }
+
+    #[test]
+    fn each_mistake_is_refused_where_it_stands_with_what_was_expected() {
+        for (text, offset, words) in [
+            ("charge and atacker.quality == 'veteran'", 11, "unknown fact 'atacker.quality' (known: charge,"),
+            ("distance == 'woods'", 12, "cannot compare a 'string' with a number"),
+            (
+                "attacker.arm == 'dragoons'",
+                16,
+                "unknown arm 'dragoons' (known: infantry, cavalry, artillery, skirmishers)",
+            ),
+            ("target.quality == 'elite'", 18, "unknown quality 'elite'"),
+            ("target.terrain == 'swamp'", 18, "unknown terrain 'swamp'"),
+            ("distance", 0, "expected a condition (true or false), found a number"),
+            ("charge and distance", 11, "expected a condition"),
+            ("attacker.quality < 'veteran'", 17, "a quality has no order"),
+            ("charge == 1", 10, "cannot compare true or false with a number"),
+            ("1 == 2", 0, "compares two constants"),
+            ("'a' == 'b'", 0, "compares two strings"),
+            ("(charge", 7, "expected ')', found the end"),
+            ("charge flank", 7, "expected 'and', 'or' or the end, found 'flank'"),
+            ("charge and", 10, "found the end"),
+            ("charge = 1", 7, "expected '==' or '!='"),
+            ("charge & flank", 7, "unexpected '&'"),
+            ("attacker.arm == 'infantry", 16, "closing quote"),
+            ("distance > 99999999999999999999", 11, "not a whole number"),
+        ] {
+            let e = parse(text).expect_err(text);
+            assert_eq!(e.offset, offset, "{text}: {e}");
+            assert!(e.message.contains(words), "{text}: {e}");
+        }
+        assert!(parse(&"charge or ".repeat(200)).unwrap_err().message.contains("at most"));
+    }
+
+    proptest::proptest! {
+        /// Whatever the text, reading it gives a condition or a message, never a panic; and an error's place is
+        /// within the text.
+        #[test]
+        fn any_text_is_read_or_refused(text in "[a-z_.' ()=!<>0-9-]{0,60}") {
+            if let Err(e) = parse(&text) {
+                proptest::prop_assert!(e.offset <= text.len(), "{text}: {e}");
+            }
+        }
+
+        /// Text built from the grammar's own words is read or refused without a panic too.
+        #[test]
+        fn grammar_words_are_read_or_refused(words in proptest::collection::vec(proptest::sample::select(vec![
+            "charge", "distance", "target.arm", "attacker.quality", "'veteran'", "'infantry'", "2", "and", "or",
+            "not", "(", ")", "==", "<", ">=", "!=", "true", "target.terrain", "'woods'",
+        ]), 0..12)) {
+            let text = words.join(" ");
+            if let Ok(c) = parse(&text) {
+                c.holds(&AttackFacts::default());
+            }
+        }
+    }
+}

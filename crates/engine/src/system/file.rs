@@ -1,0 +1,474 @@
+//! A variant file read and checked: every problem with its line and column and what was expected, and nothing of a
+//! bad file applied. Laid over a combat system, a modifier or an arm of the same id replaces the one there, a new id
+//! is added; `[results]` and `[terms]` replace the entries they name.
+
+use super::condition::{Condition, ConditionError};
+use super::{ArmRule, CombatSystem, Effect, MAX_ARMS, MAX_MODIFIERS, ModifierRule, ResultTable, STANDARD, Terms};
+use crate::scenario::Problem;
+use crate::unit::Arm;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
+
+/// The largest variant file read, in bytes.
+pub const MAX_VARIANT_BYTES: usize = 64 * 1024;
+
+/// Everything wrong with a variant file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct SystemError {
+    /// The file's name as the user gave it.
+    pub file: String,
+    /// Every problem found, in file order where known.
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for SystemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::scenario::write_problems(f, &self.file, &self.problems)
+    }
+}
+
+/// `[results]` as written: each row's name with its two outcomes.
+type RawResults = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVariant {
+    name: Option<Spanned<String>>,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    modifiers: Vec<Spanned<RawModifier>>,
+    #[serde(default)]
+    arms: Vec<Spanned<RawArm>>,
+    results: Option<RawResults>,
+    terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
+    options: Option<BTreeMap<String, Spanned<toml::Value>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawModifier {
+    id: Spanned<String>,
+    rule: Option<Spanned<String>>,
+    name: Option<Spanned<String>>,
+    value: Option<Spanned<i64>>,
+    when: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArm {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    like: Option<Spanned<String>>,
+    strength: Option<Spanned<i64>>,
+    #[serde(rename = "move")]
+    movement: Option<Spanned<i64>>,
+    range: Option<Spanned<i64>>,
+}
+
+/// A variant file, read and checked on its own: what it changes, to be laid over a combat system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantText {
+    name: String,
+    description: String,
+    modifiers: Vec<ModifierChange>,
+    arms: Vec<ArmRule>,
+    results: Vec<(&'static str, [Effect; 2])>,
+    terms: Vec<(&'static str, String)>,
+    options: Vec<(String, String)>,
+}
+
+/// A modifier as a variant writes it: a new one whole, or a change to one of the standard's (by its id), where
+/// what is left out stays as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ModifierChange {
+    id: String,
+    rule: Option<String>,
+    name: Option<String>,
+    value: Option<i8>,
+    when: Option<(Condition, String)>,
+}
+
+/// Collects problems with their places.
+struct Problems<'a> {
+    source: &'a str,
+    list: Vec<Problem>,
+}
+
+impl Problems<'_> {
+    fn at(&mut self, span: Range<usize>, message: impl Into<String>) {
+        let (line, column) = crate::scenario::line_col(self.source, span.start);
+        self.list.push(Problem {
+            line: Some(line),
+            column: Some(column),
+            message: message.into(),
+            square: None,
+            unit: None,
+        });
+    }
+}
+
+/// A whole number of a field within `range`, or a problem.
+fn within(p: &mut Problems, field: &str, v: &Spanned<i64>, range: std::ops::RangeInclusive<i64>) -> Option<i64> {
+    if range.contains(v.get_ref()) {
+        Some(*v.get_ref())
+    } else {
+        p.at(v.span(), format!("{field} must be from {} to {}, not {}", range.start(), range.end(), v.get_ref()));
+        None
+    }
+}
+
+/// The arms' names a condition may compare with: the standard's, then the variant's new ones.
+fn arm_names(arms: &[Spanned<RawArm>]) -> Vec<String> {
+    let mut names: Vec<String> = Arm::ALL.iter().map(|a| a.name().to_string()).collect();
+    for a in arms {
+        if !names.contains(a.get_ref().id.get_ref()) {
+            names.push(a.get_ref().id.get_ref().clone());
+        }
+    }
+    names
+}
+
+impl VariantText {
+    /// Reads and checks a variant file; `file` names it in messages.
+    ///
+    /// # Errors
+    ///
+    /// Every problem found, each with its line and column and what was expected.
+    pub fn parse(text: &str, file: &str) -> Result<VariantText, SystemError> {
+        let fail = |problems| SystemError { file: file.to_string(), problems };
+        if text.len() > MAX_VARIANT_BYTES {
+            let message = format!("a variant file is at most {} KiB", MAX_VARIANT_BYTES / 1024);
+            return Err(fail(vec![Problem { line: None, column: None, message, square: None, unit: None }]));
+        }
+        let raw: RawVariant = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map(|s| crate::scenario::line_col(text, s.start)).unzip();
+            fail(vec![Problem { line, column, message: e.message().to_string(), square: None, unit: None }])
+        })?;
+        let mut p = Problems { source: text, list: Vec::new() };
+        let name = match &raw.name {
+            Some(n) if !n.get_ref().trim().is_empty() => n.get_ref().clone(),
+            Some(n) => {
+                p.at(n.span(), "name must not be empty");
+                String::new()
+            }
+            None => {
+                p.at(0..0, "a variant file needs a name (name = \"…\")");
+                String::new()
+            }
+        };
+        let names = arm_names(&raw.arms);
+        let arm_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let modifiers = read_modifiers(&mut p, &raw.modifiers, &arm_refs);
+        let arms = read_arms(&mut p, &raw.arms);
+        let results = read_results(&mut p, raw.results.as_ref());
+        let terms = read_terms(&mut p, raw.terms.as_ref());
+        let options = read_options(&mut p, raw.options.as_ref());
+        if !p.list.is_empty() {
+            return Err(fail(p.list));
+        }
+        Ok(VariantText { name, description: raw.description, modifiers, arms, results, terms, options })
+    }
+
+    /// `system` with this variant laid over it.
+    pub fn over(self, mut system: CombatSystem) -> CombatSystem {
+        system.name = self.name;
+        system.description = self.description;
+        for change in self.modifiers {
+            match system.modifiers.iter_mut().find(|m| m.id == change.id) {
+                Some(m) => {
+                    m.rule = change.rule.unwrap_or(m.rule.clone());
+                    m.name = change.name.unwrap_or(m.name.clone());
+                    m.value = change.value.unwrap_or(m.value);
+                    if let Some((when, text)) = change.when {
+                        (m.when, m.when_text) = (when, text);
+                    }
+                }
+                // A new modifier was checked to have its condition (read_modifiers).
+                None => {
+                    if let Some((when, when_text)) = change.when {
+                        system.modifiers.push(ModifierRule {
+                            rule: change.rule.unwrap_or(change.id.clone()),
+                            name: change.name.unwrap_or(change.id.clone()),
+                            value: change.value.unwrap_or(0),
+                            when,
+                            when_text,
+                            id: change.id,
+                        });
+                    }
+                }
+            }
+        }
+        for arm in self.arms {
+            match system.arms.iter_mut().find(|a| a.id == arm.id) {
+                Some(a) => *a = arm,
+                None => system.arms.push(arm),
+            }
+        }
+        for (row, effects) in self.results {
+            let r = &mut system.results;
+            match row {
+                "steady_fire" => r.steady_fire = effects,
+                "steady_charge" => r.steady_charge = effects,
+                "shaken_fire" => r.shaken_fire = effects,
+                _ => r.shaken_charge = effects,
+            }
+        }
+        for (term, word) in self.terms {
+            let t = &mut system.terms;
+            match term {
+                "fire" => t.fire = word,
+                "charge" => t.charge = word,
+                "shaken" => t.shaken = word,
+                "retreat" => t.retreat = word,
+                _ => t.destroyed = word,
+            }
+        }
+        system.options = self.options;
+        system
+    }
+}
+
+fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str]) -> Vec<ModifierChange> {
+    if raw.len() > MAX_MODIFIERS {
+        p.at(raw[MAX_MODIFIERS].span(), format!("at most {MAX_MODIFIERS} modifiers"));
+    }
+    let standard = ["not_moved", "canister", "ranging", "flank_rear", "cover"];
+    let mut out: Vec<ModifierChange> = Vec::new();
+    for m in raw.iter().take(MAX_MODIFIERS) {
+        let m_span = m.span();
+        let m = m.get_ref();
+        let id = m.id.get_ref();
+        if !fresh_id(p, "modifier", &m.id, out.iter().any(|o| &o.id == id)) {
+            continue;
+        }
+        let value = m.value.as_ref().and_then(|v| within(p, "value", v, -3..=3)).map(|v| v as i8);
+        let when = m.when.as_ref().and_then(|w| match Condition::parse(w.get_ref(), arms) {
+            Ok(c) => Some((c, w.get_ref().clone())),
+            Err(ConditionError { offset, message }) => {
+                // Inside the quotes: the condition's own place in the file.
+                let start = w.span().start + 1 + offset;
+                p.at(start..start, format!("when: {message}"));
+                None
+            }
+        });
+        let is_new = !standard.contains(&id.as_str());
+        if is_new && m.when.is_none() {
+            p.at(m_span.clone(), format!("modifier '{id}' is new: it needs `when`, the condition it applies under"));
+        }
+        if is_new && m.value.is_none() {
+            p.at(m_span, format!("modifier '{id}' is new: it needs `value`, from -3 to 3"));
+        }
+        out.push(ModifierChange {
+            id: id.clone(),
+            rule: m.rule.as_ref().map(|r| r.get_ref().clone()),
+            name: m.name.as_ref().map(|n| n.get_ref().clone()),
+            value,
+            when,
+        });
+    }
+    out
+}
+
+/// Whether `id` may name an entry of `what`: well formed, and not `given` before in the file.
+fn fresh_id(p: &mut Problems, what: &str, id: &Spanned<String>, given: bool) -> bool {
+    let text = id.get_ref();
+    let well_formed =
+        !text.is_empty() && text.len() <= 24 && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !well_formed {
+        p.at(id.span(), format!("{what} id '{text}': letters, digits, '_' and '-' only, at most 24"));
+    } else if given {
+        p.at(id.span(), format!("{what} id '{text}' is given twice"));
+    }
+    well_formed && !given
+}
+
+fn read_arms(p: &mut Problems, raw: &[Spanned<RawArm>]) -> Vec<ArmRule> {
+    let standard = CombatSystem::standard_arms();
+    let limit = MAX_ARMS - Arm::ALL.len();
+    let new = raw.iter().filter(|a| Arm::parse(a.get_ref().id.get_ref()).is_none()).count();
+    if new > limit {
+        p.at(raw[raw.len() - 1].span(), format!("at most {limit} new arms beside the standard three"));
+    }
+    let mut out: Vec<ArmRule> = Vec::new();
+    for a in raw {
+        let a_span = a.span();
+        let a = a.get_ref();
+        let id = a.id.get_ref();
+        if !fresh_id(p, "arm", &a.id, out.iter().any(|o| &o.id == id)) {
+            continue;
+        }
+        let base = standard.iter().find(|s| &s.id == id);
+        let like = match (&a.like, base) {
+            (Some(l), _) => match Arm::parse(l.get_ref()) {
+                Some(arm) if base.is_none_or(|b| b.like == arm) => Some(arm),
+                Some(_) => {
+                    p.at(l.span(), format!("the standard arm '{id}' is itself: it cannot be like another"));
+                    None
+                }
+                None => {
+                    p.at(
+                        l.span(),
+                        format!("like: '{}' is not a standard arm (infantry, cavalry, artillery)", l.get_ref()),
+                    );
+                    None
+                }
+            },
+            (None, Some(b)) => Some(b.like),
+            (None, None) => {
+                p.at(a_span.clone(), format!("arm '{id}' is new: it needs `like`, the standard arm it acts as"));
+                None
+            }
+        };
+        let like_base = like.and_then(|l| standard.iter().find(|s| s.like == l));
+        let number = |p: &mut Problems, field: &str, v: &Option<Spanned<i64>>, range, fallback: Option<u8>| match v {
+            Some(v) => within(p, field, v, range).map(|n| n as u8),
+            None => fallback,
+        };
+        let base_or_like = base.or(like_base);
+        let strength = number(p, "strength", &a.strength, 1..=6, base_or_like.map(|b| b.strength));
+        let movement = number(p, "move", &a.movement, 1..=26, base_or_like.map(|b| b.movement));
+        let range = number(p, "range", &a.range, 1..=26, base_or_like.map(|b| b.range));
+        if let (Some(like), Some(strength), Some(movement), Some(range)) = (like, strength, movement, range) {
+            let name = a.name.as_ref().map(|n| n.get_ref().clone()).or(base.map(|b| b.name.clone()));
+            out.push(ArmRule { id: id.clone(), name: name.unwrap_or(id.clone()), like, strength, movement, range });
+        }
+    }
+    out
+}
+
+fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str, [Effect; 2])> {
+    const ROWS: [&str; 4] = ["steady_fire", "steady_charge", "shaken_fire", "shaken_charge"];
+    let mut out = Vec::new();
+    for (key, row) in raw.into_iter().flatten() {
+        let Some(&name) = ROWS.iter().find(|r| *r == key.get_ref()) else {
+            p.at(key.span(), format!("unknown row '{}' of [results] (known: {})", key.get_ref(), ROWS.join(", ")));
+            continue;
+        };
+        let effects: Vec<Option<Effect>> = row
+            .get_ref()
+            .iter()
+            .map(|e| {
+                let found = Effect::ALL.iter().copied().find(|x| x.name() == e.get_ref());
+                if found.is_none() {
+                    p.at(
+                        e.span(),
+                        format!("unknown outcome '{}' (known: none, shaken, retreat, destroyed)", e.get_ref()),
+                    );
+                }
+                found
+            })
+            .collect();
+        match effects[..] {
+            [Some(held), Some(broke)] => out.push((name, [held, broke])),
+            [_, _] => {}
+            _ => p.at(row.span(), format!("{name}: two outcomes, [roll at most strength, roll above]")),
+        }
+    }
+    out
+}
+
+fn read_terms(
+    p: &mut Problems,
+    raw: Option<&BTreeMap<Spanned<String>, Spanned<String>>>,
+) -> Vec<(&'static str, String)> {
+    const TERMS: [&str; 5] = ["fire", "charge", "shaken", "retreat", "destroyed"];
+    let mut out = Vec::new();
+    for (key, word) in raw.into_iter().flatten() {
+        let Some(&term) = TERMS.iter().find(|t| *t == key.get_ref()) else {
+            p.at(key.span(), format!("unknown term '{}' (known: {})", key.get_ref(), TERMS.join(", ")));
+            continue;
+        };
+        let w = word.get_ref().trim();
+        if w.is_empty() || w.len() > 40 {
+            p.at(word.span(), format!("{term}: a word or a few, at most 40 characters"));
+            continue;
+        }
+        out.push((term, w.to_string()));
+    }
+    out
+}
+
+fn read_options(p: &mut Problems, raw: Option<&BTreeMap<String, Spanned<toml::Value>>>) -> Vec<(String, String)> {
+    let scalar = |v: &toml::Value| match v {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(_) | toml::Value::Boolean(_) => Some(v.to_string()),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (key, value) in raw.into_iter().flatten() {
+        match value.get_ref() {
+            toml::Value::Table(entries) => {
+                for (entry, v) in entries {
+                    match scalar(v) {
+                        Some(v) => out.push((format!("{key}.{entry}"), v)),
+                        None => {
+                            p.at(value.span(), format!("option {key}.{entry} must be a number, a word or true/false"))
+                        }
+                    }
+                }
+            }
+            other => match scalar(other) {
+                Some(v) => out.push((key.clone(), v)),
+                None => p.at(value.span(), format!("option {key} must be a number, a word or true/false")),
+            },
+        }
+    }
+    out
+}
+
+impl CombatSystem {
+    /// The standard arms as the options' defaults give them.
+    fn standard_arms() -> Vec<ArmRule> {
+        let o = crate::Options::default();
+        Arm::ALL
+            .iter()
+            .map(|&arm| ArmRule {
+                id: arm.name().to_string(),
+                name: capitalised(arm.name()),
+                like: arm,
+                strength: o.strength.get(arm),
+                movement: o.movement.get(arm),
+                range: o.range.get(arm),
+            })
+            .collect()
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// The standard system: `rules/standard.toml` laid over the built-in rules it describes.
+pub(super) fn standard() -> CombatSystem {
+    let bare = CombatSystem {
+        name: String::new(),
+        description: String::new(),
+        modifiers: Vec::new(),
+        arms: CombatSystem::standard_arms(),
+        results: ResultTable {
+            steady_fire: [Effect::Shaken, Effect::Retreat],
+            steady_charge: [Effect::Retreat, Effect::Destroyed],
+            shaken_fire: [Effect::Retreat, Effect::Destroyed],
+            shaken_charge: [Effect::Retreat, Effect::Destroyed],
+        },
+        terms: Terms {
+            fire: "fire".into(),
+            charge: "charge".into(),
+            shaken: "shaken".into(),
+            retreat: "retreat".into(),
+            destroyed: "destroyed".into(),
+        },
+        options: Vec::new(),
+    };
+    // The standard file names all five modifiers with their conditions; a test checks it is read without a problem.
+    match VariantText::parse(STANDARD, "rules/standard.toml") {
+        Ok(v) => v.over(bare),
+        Err(_) => bare,
+    }
+}

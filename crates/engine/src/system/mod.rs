@@ -1,0 +1,302 @@
+//! The combat system as data: the to-hit modifiers with their conditions, the arms, the hit-result table and the
+//! words players see, as a variant file writes them (`rules/standard.toml` is the standard one). A variant file says
+//! only what it changes; [`CombatSystem::with_variant`] lays it over the standard, checking everything once, so that
+//! nothing in it is read as text while a battle is played.
+//!
+//! (So far the model, its file and its printing: the battle still resolves attacks by its built-in rules, which the
+//! standard file describes exactly.)
+
+pub mod condition;
+mod file;
+
+pub use file::{SystemError, VariantText};
+
+use crate::unit::Arm;
+use condition::Condition;
+use std::fmt::Write;
+
+/// The standard combat system's file, embedded.
+pub const STANDARD: &str = include_str!("../../../../rules/standard.toml");
+
+/// The most to-hit modifiers a combat system may have.
+pub const MAX_MODIFIERS: usize = 16;
+/// The most arms a combat system may have.
+pub const MAX_ARMS: usize = 8;
+
+/// A to-hit modifier (R6.4): `value` added to the roll when `when` holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModifierRule {
+    /// Its id: unique in the system, and the option `modifier.ID` that sets its value.
+    pub id: String,
+    /// The rule it cites in the odds and the log (the standard's `R6.4`; a designer's own, its id).
+    pub rule: String,
+    /// What it is, in words.
+    pub name: String,
+    /// What it adds to the roll, −3..=3.
+    pub value: i8,
+    /// When it applies.
+    pub when: Condition,
+    /// The condition as written.
+    pub when_text: String,
+}
+
+/// An arm: a standard one, or a designer's that moves, fires and is fired at as a standard one does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArmRule {
+    /// Its id, as units name it (`arm = "skirmishers"`).
+    pub id: String,
+    /// Its name, for players.
+    pub name: String,
+    /// The standard arm it acts as.
+    pub like: Arm,
+    /// Its strength, 1..=6 (R2.2).
+    pub strength: u8,
+    /// Squares a move covers, 1..=26 (R2.6).
+    pub movement: u8,
+    /// Its range in squares, 1..=26 (R2.6).
+    pub range: u8,
+}
+
+/// What a hit does to its target (R7.1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// Nothing: the hit changes nothing.
+    None,
+    /// The target becomes shaken.
+    Shaken,
+    /// The target retreats, shaken.
+    Retreat,
+    /// The target is destroyed.
+    Destroyed,
+}
+
+impl Effect {
+    /// Every effect, mildest first.
+    pub const ALL: [Effect; 4] = [Effect::None, Effect::Shaken, Effect::Retreat, Effect::Destroyed];
+
+    /// Its name in a variant file.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Effect::None => "none",
+            Effect::Shaken => "shaken",
+            Effect::Retreat => "retreat",
+            Effect::Destroyed => "destroyed",
+        }
+    }
+}
+
+/// The hit-result table (R7.1): for a steady or shaken target, hit by fire or a charge, the effect when its roll is
+/// at most its strength and when above.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ResultTable {
+    /// A steady target, fired at.
+    pub steady_fire: [Effect; 2],
+    /// A steady target, charged.
+    pub steady_charge: [Effect; 2],
+    /// A shaken target, fired at.
+    pub shaken_fire: [Effect; 2],
+    /// A shaken target, charged.
+    pub shaken_charge: [Effect; 2],
+}
+
+impl ResultTable {
+    /// The effect of a hit on a target (`shaken` or not) by fire or a `charge`, its roll at most its strength
+    /// (`held`) or above.
+    pub const fn effect(&self, shaken: bool, charge: bool, held: bool) -> Effect {
+        let row = match (shaken, charge) {
+            (false, false) => self.steady_fire,
+            (false, true) => self.steady_charge,
+            (true, false) => self.shaken_fire,
+            (true, true) => self.shaken_charge,
+        };
+        if held { row[0] } else { row[1] }
+    }
+
+    /// The rows with their names in a variant file.
+    pub fn rows(&self) -> [(&'static str, [Effect; 2]); 4] {
+        [
+            ("steady_fire", self.steady_fire),
+            ("steady_charge", self.steady_charge),
+            ("shaken_fire", self.shaken_fire),
+            ("shaken_charge", self.shaken_charge),
+        ]
+    }
+}
+
+/// The words players see (logs, the board, the odds, the rules page), which a variant may rename.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Terms {
+    /// Fire (R6).
+    pub fire: String,
+    /// A charge (R6).
+    pub charge: String,
+    /// Shaken (R7.1).
+    pub shaken: String,
+    /// A retreat (R7.2).
+    pub retreat: String,
+    /// Destroyed (R7.1).
+    pub destroyed: String,
+}
+
+impl Terms {
+    /// The terms with their names in a variant file.
+    pub fn entries(&self) -> [(&'static str, &str); 5] {
+        [
+            ("fire", &self.fire),
+            ("charge", &self.charge),
+            ("shaken", &self.shaken),
+            ("retreat", &self.retreat),
+            ("destroyed", &self.destroyed),
+        ]
+    }
+}
+
+/// A whole combat system: the standard one, or the standard with a variant laid over it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CombatSystem {
+    /// Its name.
+    pub name: String,
+    /// What it changes and why.
+    pub description: String,
+    modifiers: Vec<ModifierRule>,
+    arms: Vec<ArmRule>,
+    results: ResultTable,
+    terms: Terms,
+    /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
+    /// is set up).
+    options: Vec<(String, String)>,
+}
+
+impl CombatSystem {
+    /// The standard combat system (`rules/standard.toml`).
+    pub fn standard() -> CombatSystem {
+        file::standard()
+    }
+
+    /// The standard system with the variant file `text` laid over it; `file` names it in messages.
+    ///
+    /// ```
+    /// use pacw_engine::system::CombatSystem;
+    /// let text = "name = \"Elan\"\n[[modifiers]]\nid = \"V1\"\nname = \"veteran élan\"\nvalue = 1\nwhen = \"charge and attacker.quality == 'veteran'\"\n";
+    /// let elan = CombatSystem::with_variant(text, "elan.toml").unwrap();
+    /// assert_eq!(elan.modifiers().len(), 6);
+    /// assert_eq!(elan.modifier("V1").unwrap().rule, "V1");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Every problem found in the file, each with its line and column: nothing of a bad file is applied.
+    pub fn with_variant(text: &str, file: &str) -> Result<CombatSystem, SystemError> {
+        let variant = VariantText::parse(text, file)?;
+        Ok(variant.over(CombatSystem::standard()))
+    }
+
+    /// The to-hit modifiers, the standard's first.
+    pub fn modifiers(&self) -> &[ModifierRule] {
+        &self.modifiers
+    }
+
+    /// The modifier of this id.
+    pub fn modifier(&self, id: &str) -> Option<&ModifierRule> {
+        self.modifiers.iter().find(|m| m.id == id)
+    }
+
+    /// The arms, the standard's first.
+    pub fn arms(&self) -> &[ArmRule] {
+        &self.arms
+    }
+
+    /// The arm of this id.
+    pub fn arm(&self, id: &str) -> Option<&ArmRule> {
+        self.arms.iter().find(|a| a.id == id)
+    }
+
+    /// The hit-result table.
+    pub fn results(&self) -> &ResultTable {
+        &self.results
+    }
+
+    /// The words players see.
+    pub fn terms(&self) -> &Terms {
+        &self.terms
+    }
+
+    /// The variant's options, as `name=value` pairs.
+    pub fn options(&self) -> &[(String, String)] {
+        &self.options
+    }
+
+    /// The system as JSON (what `pacw rules --json` prints): the same fields as its file.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        json!({
+            "name": self.name,
+            "description": self.description,
+            "modifiers": self.modifiers.iter().map(|m| json!({
+                "id": m.id, "rule": m.rule, "name": m.name, "value": m.value, "when": m.when_text,
+            })).collect::<Vec<_>>(),
+            "arms": self.arms.iter().map(|a| json!({
+                "id": a.id, "name": a.name, "like": a.like.name(), "strength": a.strength, "move": a.movement,
+                "range": a.range,
+            })).collect::<Vec<_>>(),
+            "results": self.results.rows().iter().map(|(row, [held, broke])| {
+                (row.to_string(), json!([held.name(), broke.name()]))
+            }).collect::<serde_json::Map<_, _>>(),
+            "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
+            "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        })
+    }
+
+    /// The system written as a variant file (what `pacw rules` prints): read back, it gives the same system.
+    pub fn to_toml(&self) -> String {
+        let quoted = |s: &str| toml::Value::String(s.to_string()).to_string();
+        let mut out = String::new();
+        let _ = writeln!(out, "name = {}", quoted(&self.name));
+        let _ = writeln!(out, "description = {}", quoted(&self.description));
+        for m in &self.modifiers {
+            let _ = writeln!(out, "\n[[modifiers]]");
+            let _ = writeln!(out, "id = {}", quoted(&m.id));
+            if m.rule != m.id {
+                let _ = writeln!(out, "rule = {}", quoted(&m.rule));
+            }
+            let _ = writeln!(out, "name = {}", quoted(&m.name));
+            let _ = writeln!(out, "value = {}", m.value);
+            let _ = writeln!(out, "when = {}", quoted(&m.when_text));
+        }
+        for a in &self.arms {
+            let _ = writeln!(out, "\n[[arms]]");
+            let _ = writeln!(out, "id = {}", quoted(&a.id));
+            let _ = writeln!(out, "name = {}", quoted(&a.name));
+            if a.id != a.like.name() {
+                let _ = writeln!(out, "like = {}", quoted(a.like.name()));
+            }
+            let _ = writeln!(out, "strength = {}\nmove = {}\nrange = {}", a.strength, a.movement, a.range);
+        }
+        let _ = writeln!(out, "\n[results]");
+        for (name, [held, broke]) in self.results.rows() {
+            let _ = writeln!(out, "{name} = [{}, {}]", quoted(held.name()), quoted(broke.name()));
+        }
+        let _ = writeln!(out, "\n[terms]");
+        for (name, word) in self.terms.entries() {
+            let _ = writeln!(out, "{name} = {}", quoted(word));
+        }
+        if !self.options.is_empty() {
+            let _ = writeln!(out, "\n[options]");
+            for (name, value) in &self.options {
+                let value = if value.parse::<i64>().is_ok() || value == "true" || value == "false" {
+                    value.clone()
+                } else {
+                    quoted(value)
+                };
+                // A dotted key (modifier.cover) reads back as the same option, nested or not.
+                let bare = name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
+                let key = if bare { name.clone() } else { quoted(name) };
+                let _ = writeln!(out, "{key} = {value}");
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
