@@ -252,8 +252,13 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
     ranked
 }
 
-/// Every legal action with its immediate value, best first: the search's order of expansion.
+/// Every legal action, best first by its immediate value: the search's order of expansion.
 pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
+    scored_actions(p, b).into_iter().map(|(a, _)| a).collect()
+}
+
+/// Every legal action with its immediate value (an activation: its unit's best order), best first.
+pub(crate) fn scored_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     let mut scored: Vec<(Action, f32)> = match b.active_unit() {
         Some(unit) => {
             let side = b.info(unit).side;
@@ -274,7 +279,7 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
         }
     };
     scored.sort_by(|x, y| y.1.total_cmp(&x.1));
-    scored.into_iter().map(|(a, _)| a).collect()
+    scored
 }
 
 impl Player for GreedyPlayer {

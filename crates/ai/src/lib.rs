@@ -2,6 +2,9 @@
 //!
 //! Computer players. Each sees only the battle as it stands, never the seeded future: chance is the engine's.
 //!
+//! Three levels are offered to players ([`OFFERED`]): `recruit` (greedy's judgement with a newcomer's mistakes),
+//! `veteran` and `general` (the search below at two budgets, judged by the evaluator). The laboratory's players:
+//!
 //! - `random`: uniform over the legal actions;
 //! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;
 //! - `mcts`: Monte Carlo search over the engine's chance nodes with greedy rollouts: by default the eight best
@@ -11,16 +14,20 @@
 pub mod evaluate;
 pub mod evaluator;
 mod greedy;
+mod levels;
 mod mcts;
 mod random;
+mod recruit;
 pub mod review;
 
 pub use evaluator::Evaluator;
 pub use greedy::GreedyPlayer;
+pub use levels::{DEFAULT_LEVEL, OFFERED, Offered, offered, plays_as};
 pub use mcts::{
     Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MIN_SCALED_ITERATIONS, MctsConfig, MctsPlayer, WorldChance,
 };
 pub use random::RandomPlayer;
+pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};
 
 use evaluate::Weights;
 use pacw_engine::{Action, Battle, Illegal, Listed};
@@ -41,31 +48,57 @@ pub trait Player {
     }
 }
 
-/// The names of the players [`player`] knows. `mcts` also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, `mcts:gN` (N
-/// iterations on a battle of Meeting Engagement's size, scaled down for larger ones: [`Budget::Scaled`]), and
+/// The names of the players [`player`] knows ([`OFFERED`]'s, levels first). `recruit` takes a temperature
+/// (`recruit:0.5`, [`RecruitPlayer`]); a level takes the settings of the player it plays as ([`plays_as`]). `mcts`
+/// also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, `mcts:gN` (N
+/// iterations on a battle of Meeting Engagement's size, scaled down for larger ones: [`Budget::Scaled`], never below
+/// `:fFLOOR`, 800 by default), and
 /// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or `:rend`),
 /// `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree` (a UCB tree
-/// instead of common random worlds), `:e1` (positional leaf evaluation) or `:e2` (the fitted leaf value,
-/// [`evaluate::fitted_value`]), `:w1` (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's
-/// weights), `:cevent` (each world decides chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to
-/// activate compared together with each of its N best orders), `:sZ` (stop early once the choice is settled, Z standard
+/// instead of common random worlds), `:e1` (positional leaf evaluation), `:e2` (the fitted leaf value,
+/// [`evaluate::fitted_value`]) or `:e3` (the evaluator's winning chances, [`evaluator::Evaluator::value`]), `:w1`
+/// (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's weights), `:cevent` (each world decides
+/// chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to activate compared together with each of its
+/// N best orders), `:sZ` (stop early once the choice is settled, Z standard
 /// errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:vB` (the share of the
 /// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on the thinking time whatever
 /// the budget: [`MctsConfig::time_limit`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
-pub const PLAYERS: &[&str] = &["random", "greedy", "mcts"];
+pub const PLAYERS: [&str; OFFERED.len()] = {
+    let mut names = [""; OFFERED.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = OFFERED[i].name;
+        i += 1;
+    }
+    names
+};
 
 /// A player by name, seeded for determinism; `None` for an unknown name or bad settings.
 ///
 /// ```
 /// assert!(pacw_ai::player("greedy", 1).is_some());
 /// assert!(pacw_ai::player("mcts:500:t2", 1).is_some());
+/// assert_eq!(pacw_ai::player("general:t1", 1).unwrap().name(), "general");
 /// assert!(pacw_ai::player("chess", 1).is_none());
 /// ```
 pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
+    let level = name.split(':').next().and_then(offered).filter(|o| o.plays_as != o.name);
+    if let Some(level) = level {
+        let inner = player(&plays_as(name), seed)?;
+        return Some(Box::new(levels::Named { name: level.name, inner }));
+    }
     let mut parts = name.split(':');
     match parts.next()? {
         "random" if parts.next().is_none() => Some(Box::new(RandomPlayer::new(seed))),
         "greedy" if parts.next().is_none() => Some(Box::new(GreedyPlayer::new(seed))),
+        "recruit" => {
+            let temperature = match (parts.next(), parts.next()) {
+                (None, _) => RECRUIT_TEMPERATURE,
+                (Some(t), None) => t.parse().ok().filter(|t: &f32| (0.0..=100.0).contains(t) && *t > 0.0)?,
+                _ => return None,
+            };
+            Some(Box::new(RecruitPlayer::new(temperature, seed)))
+        }
         "mcts" => {
             let mut config = MctsConfig::default();
             for part in parts {
@@ -103,8 +136,11 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                         "0" => Leaf::Material,
                         "1" => Leaf::Positional,
                         "2" => Leaf::Fitted,
+                        "3" => Leaf::Evaluator,
                         _ => return None,
                     };
+                } else if let Some(f) = part.strip_prefix('f') {
+                    config.scaled_floor = f.parse().ok()?;
                 } else if let Some(g) = part.strip_prefix('g') {
                     config.budget = Budget::Scaled(g.parse().ok().filter(|&n| n > 0)?);
                 } else if let Some(v) = part.strip_prefix('v') {

@@ -71,10 +71,14 @@ fn player_names_and_settings_are_checked() {
         "mcts:rend:tree:e1",
         "mcts:z1.5:r32",
         "mcts:e2:w1:cevent",
+        "mcts:800:e3:r8",
         "mcts:3200:p3:k12",
         "mcts:4000:s2",
         "mcts:soff",
         "mcts:g25600:v1",
+        "mcts:g3200:e3:f0",
+        "recruit:0.1",
+        "veteran:t1:l5000",
         "mcts:v0.5",
     ] {
         assert!(is_player(good), "{good}");
@@ -91,7 +95,7 @@ fn player_names_and_settings_are_checked() {
         "mcts:fast",
         "mcts:z-1",
         "mcts:zz",
-        "mcts:e3",
+        "mcts:e4",
         "mcts:w2",
         "mcts:cards",
         "mcts:p",
@@ -104,6 +108,10 @@ fn player_names_and_settings_are_checked() {
         "mcts:v-1",
         "mcts:v3",
         "mcts:vx",
+        "mcts:f-1",
+        "mcts:fx",
+        "recruit:x",
+        "general:e9",
     ] {
         assert!(!is_player(bad), "{bad}");
     }

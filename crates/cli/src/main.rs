@@ -16,6 +16,7 @@ mod perft;
 mod play;
 mod replay;
 mod review;
+mod rules;
 mod serve;
 mod source;
 mod train;
@@ -78,12 +79,16 @@ enum Command {
     Sensitivity(lab::sensitivity::SensitivityArgs),
     /// Tune a scenario's turn limit, exhaustion and objective points toward an even game.
     Balance(lab::balance::BalanceArgs),
+    /// A round robin between computer players on the shipped battles, with Elo ratings and their intervals.
+    Tournament(lab::tournament::TournamentArgs),
     /// Count every path of decisions and chance outcomes to a depth, as chess engines' perft does.
     Perft(perft::PerftArgs),
     /// Train the evaluator, the judgement of a position the review and the computer players use.
     Train(train::TrainArgs),
     /// List the shipped scenarios.
     Scenarios,
+    /// Print the combat system in force (the standard, or with --variant a variant laid over it) as a variant file.
+    Rules(rules::RulesArgs),
     /// Start the web app (also what `pacw` alone does): play in the browser, solo, hot-seat or on two machines.
     Serve(serve::ServeArgs),
     /// List the games of a data folder with their links (for the operator), or save them as save files.
@@ -103,9 +108,11 @@ fn main() -> ExitCode {
         Some(Command::Merge(args)) => lab::merge::run(args),
         Some(Command::Sensitivity(args)) => lab::sensitivity::run_sensitivity(args),
         Some(Command::Balance(args)) => lab::balance::run(args),
+        Some(Command::Tournament(args)) => lab::tournament::run(args),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Scenarios) => scenarios(),
+        Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
         None => serve::run(serve::ServeArgs::default()),
@@ -119,7 +126,7 @@ fn main() -> ExitCode {
 fn scenarios() -> anyhow::Result<ExitCode> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
+    for (name, _, text) in pacw_engine::offered_scenarios() {
         let title = pacw_engine::Scenario::parse(text, name).map(|s| s.name).unwrap_or_default();
         writeln!(out, "{name:<20} {title}")?;
     }

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 /// Arguments of `pacw play`.
 #[derive(Args, Default)]
-#[command(after_help = "Examples:\n  pacw play bloody-lane --save game.json\n  pacw play maryes-heights --vs greedy \
+#[command(after_help = "Examples:\n  pacw play bloody-lane --save game.json\n  pacw play maryes-heights --vs general \
                          --side second\n  pacw play --load game.json\n  pacw play meeting-engagement --players \
                          greedy,mcts:400 --pace-ms 0\n\nIn the game: the number of an order; b board, u units, l log, \
                          z undo, s save, q quit, h help.")]
@@ -25,8 +25,10 @@ pub struct PlayArgs {
     /// The seed of the dice and cards (default: from the clock; it is printed so the game can be replayed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Play against this computer player instead of hot-seat.
-    #[arg(long, value_name = "PLAYER", value_parser = parse_player, conflicts_with = "players")]
+    /// Play against the computer instead of hot-seat: a level, recruit, veteran (`--vs` alone) or general, or one
+    /// of the laboratory's players (greedy, mcts with its settings, random).
+    #[arg(long, value_name = "PLAYER", value_parser = parse_player, conflicts_with = "players",
+          num_args = 0..=1, default_missing_value = pacw_ai::DEFAULT_LEVEL)]
     pub vs: Option<String>,
     /// With --vs, the side you play: `first` (the default), `second`, or a side id from the scenario.
     #[arg(long, requires = "vs")]
@@ -49,7 +51,7 @@ pub struct PlayArgs {
     pub set: Vec<(String, String)>,
 }
 
-/// Accepts the names `pacw_ai::player` knows (random, greedy, mcts with settings such as mcts:2000).
+/// Accepts the names `pacw_ai::player` knows (the levels, random, greedy, mcts with settings such as mcts:2000).
 fn parse_player(name: &str) -> Result<String, String> {
     if pacw_ai::is_player(name) {
         Ok(name.to_string())

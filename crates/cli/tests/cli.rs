@@ -1,4 +1,4 @@
-//! End-to-end tests of the `pacw` binary: check, show, play, save, load and replay.
+//! End-to-end tests of the `pacw` binary: check, show, play, save, load, replay and rules.
 
 use std::io::Write;
 use std::path::Path;
@@ -39,6 +39,22 @@ fn check_accepts_every_shipped_scenario() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).matches(": ok").count(), files.len());
     assert!(!text(&out.stderr).contains("warning"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn the_grand_battle_is_offered_by_name_after_the_twelve() {
+    let out = pacw(&["scenarios"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed = text(&out.stdout);
+    let names: Vec<&str> = listed.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(names.len(), 13, "{listed}");
+    assert_eq!(names[12], "antietam", "{listed}");
+    let out = pacw(&["check", "antietam"], "");
+    assert!(
+        text(&out.stdout).contains("antietam.toml: ok (Antietam (grand battle), 26×26, 128 units)"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
@@ -270,4 +286,41 @@ fn perft_counts_paths_divides_them_and_starts_from_a_save() {
     let missing = pacw(&["perft", "no-such-battle", "--depth", "1"], "");
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("cannot read scenario"), "{}", text(&missing.stderr));
+}
+
+#[test]
+fn rules_prints_the_combat_system_as_a_variant_file_that_reads_back() {
+    let out = pacw(&["rules"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let standard = text(&out.stdout);
+    assert!(standard.starts_with("name = \"Standard\""), "{standard}");
+    assert!(standard.contains("when = \"charge and (flank or rear)\""), "{standard}");
+    // Printed, edited a little, and read back as a variant.
+    let dir = temp_dir("rules");
+    let edited = dir.path().join("elan.toml");
+    let elan = standard.replace("name = \"Standard\"", "name = \"Elan\"")
+        + "\n[[modifiers]]\nid = \"V1\"\nname = \"veteran élan\"\nvalue = 1\nwhen = \"charge and attacker.quality == 'veteran'\"\n";
+    std::fs::write(&edited, elan).unwrap();
+    let out = pacw(&["rules", "--variant", edited.to_str().unwrap(), "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["name"], "Elan");
+    assert_eq!(json["modifiers"].as_array().unwrap().len(), 6);
+    assert_eq!(json["modifiers"][5]["rule"], "V1");
+    // The shipped variants read as they are.
+    for v in ["variants/no-cover.toml", "variants/hard-hitting.toml"] {
+        let out = pacw(&["rules", "--variant", &repo(v)], "");
+        assert!(out.status.success(), "{v}: {}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("modifier.cover = "), "{v}");
+    }
+    // A mistake is refused at its place, with exit 1.
+    std::fs::write(&edited, "name = \"x\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"distance == 'woods'\"\n")
+        .unwrap();
+    let out = pacw(&["rules", "--variant", edited.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("elan.toml:5:21: when: cannot compare a 'string' with a number"),
+        "{}",
+        text(&out.stderr)
+    );
 }

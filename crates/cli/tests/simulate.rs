@@ -1,6 +1,6 @@
 //! End-to-end tests of the laboratory's commands: `pacw simulate` (JSON fields, reports on disk, determinism
 //! across threads, grids, shards and `pacw merge`, saved games, variant files, several scenarios, bad usage),
-//! `pacw sensitivity` and `pacw balance`.
+//! `pacw sensitivity`, `pacw balance` and `pacw tournament`.
 
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -380,5 +380,33 @@ fn help_describes_every_flag() {
         "--save-only",
     ] {
         assert!(help.contains(flag), "{flag} in --help");
+    }
+}
+
+#[test]
+fn a_tournament_rates_every_player_and_refuses_bad_usage() {
+    let v = json(&["tournament", "--players", "random,recruit,greedy", "--games", "2", "meeting-engagement", "--json"]);
+    assert_eq!(v["anchor"], "greedy", "greedy is rated 0 when it plays");
+    assert_eq!(v["pairings"].as_array().unwrap().len(), 3);
+    let ratings = v["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 3);
+    for r in ratings {
+        assert!(r["low"].as_f64().unwrap() <= r["elo"].as_f64().unwrap(), "{r}");
+        assert!(r["elo"].as_f64().unwrap() <= r["high"].as_f64().unwrap(), "{r}");
+        assert_eq!(r["games"], 4);
+    }
+    for (args, expect) in [
+        (
+            vec!["--players", "greedy,colonel", "--games", "1"],
+            "unknown player 'colonel' (known players: recruit, veteran",
+        ),
+        (vec!["--players", "greedy", "--games", "1"], "at least two"),
+        (vec!["--players", "greedy,greedy", "--games", "1"], "named twice"),
+        (vec!["--players", "greedy,random", "--games", "1", "--anchor", "mcts"], "anchor 'mcts'"),
+    ] {
+        let all: Vec<&str> = ["tournament"].into_iter().chain(args.iter().copied()).collect();
+        let out = pacw(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(expect), "{all:?}: {}", text(&out.stderr));
     }
 }

@@ -108,9 +108,10 @@ impl Thinker {
     }
 }
 
-/// The name of a computer player as the server runs it: mcts on one thread and within the decision time limit.
+/// The name of a computer player as the server runs it: a search (mcts, or a level that plays as it) on one thread
+/// and within the decision time limit.
 pub fn bounded(name: &str) -> String {
-    if name == "mcts" || name.starts_with("mcts:") {
+    if pacw_ai::plays_as(name).split(':').next() == Some("mcts") {
         format!("{name}:t1:l{}", DECISION_TIME_LIMIT.as_millis())
     } else {
         name.to_string()
@@ -173,6 +174,9 @@ mod tests {
     fn mcts_runs_on_one_thread_within_the_time_limit() {
         assert_eq!(bounded("mcts"), "mcts:t1:l5000");
         assert_eq!(bounded("greedy"), "greedy");
+        assert_eq!(bounded("recruit"), "recruit");
+        assert_eq!(bounded("general"), "general:t1:l5000");
+        assert_eq!(pacw_ai::plays_as(&bounded("general")), "mcts:g3200:e3:f0:t1:l5000");
         assert!(pacw_ai::is_player(&bounded("mcts")));
     }
 }

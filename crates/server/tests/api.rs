@@ -16,7 +16,11 @@ async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
     let (s, list) = api.get("/api/scenarios").await;
     assert_eq!(s, StatusCode::OK);
     let list = list.as_array().unwrap();
-    assert_eq!(list.len(), pacw_engine::SHIPPED_SCENARIOS.len());
+    assert_eq!(list.len(), pacw_engine::offered_scenarios().count());
+    // The battles, then the grand battle.
+    let grand = list.last().unwrap();
+    assert_eq!(grand["name"], "antietam");
+    assert_eq!(grand["units"].as_array().unwrap().len(), 128);
     // Each with its measured balance (scenarios/balance.json), as the lobby shows it.
     assert!(list.iter().all(|s| (0.4..=0.6).contains(&s["balance"]["first_side_score"].as_f64().unwrap())), "{list:?}");
     let first = &list[0];
@@ -36,6 +40,32 @@ async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
     let (s, info) = api.get("/api/info").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(info["options"]["to_hit"], "5");
+    // The three levels first, each with its sentence; veteran unless another is asked for.
+    let levels: Vec<&str> = info["offered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["level"] == true)
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(levels, ["recruit", "veteran", "general"]);
+    assert!(
+        info["offered"].as_array().unwrap().iter().all(|p| p["about"].as_str().is_some_and(|a| a.len() > 20)),
+        "{info}"
+    );
+    assert_eq!(info["default_level"], "veteran");
+    // The engine's one list of options, which the lobby's form is built from.
+    let specs = info["option_specs"].as_array().unwrap();
+    assert_eq!(specs.len(), pacw_engine::options::OPTION_SPECS.len());
+    let spec = |name: &str| specs.iter().find(|s| s["name"] == name).unwrap().clone();
+    assert_eq!(spec("initiative")["values"]["choices"][1][0], "igougo");
+    assert_eq!(
+        (spec("modifier.cover")["values"]["min"].as_i64(), spec("modifier.cover")["rule"].as_str()),
+        (Some(-3), Some("R6.3"))
+    );
+    assert_eq!(spec("once_per_turn")["group"], "rules");
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "computer", "human_side": "A"})).await;
+    assert_eq!(created["view"]["players"][1]["computer"], "veteran", "{created}");
 
     // A broken upload: every problem with its line and column, as `pacw check` prints them.
     let bad = "name = \"x\"\nturns = 0\n";
@@ -88,6 +118,7 @@ async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
         api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "computer", "computer": "chess"})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(e["error"].as_str().unwrap().contains("chess"), "{e}");
+    assert!(e["error"].as_str().unwrap().contains("recruit, veteran, general"), "the names are listed: {e}");
     let (s, _) = api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "solitaire"})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     server.stop().await;

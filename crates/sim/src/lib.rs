@@ -16,7 +16,7 @@
 //!   [`site`]: the report folder and its HTML page;
 //! - [`shard`]: a shard's results on disk and `pacw merge`; [`sensitivity`]: which rules matter;
 //!   [`balance`]: tuning a scenario's numbers toward an even game; [`shipped_balance`]: the shipped battles'
-//!   measured balance, as the lobby shows it.
+//!   measured balance, as the lobby shows it; [`tournament`]: a round robin between players, rated by [`elo`].
 //!
 //! ```
 //! use pacw_sim::{Report, SimConfig, run};
@@ -35,6 +35,7 @@ pub mod balance;
 pub mod charts;
 pub mod compare;
 pub mod config;
+pub mod elo;
 pub mod error;
 pub mod record;
 pub mod report;
@@ -46,6 +47,7 @@ pub mod shipped_balance;
 pub mod significance;
 pub mod site;
 pub mod stats;
+pub mod tournament;
 pub mod wilson;
 
 pub use config::{Axis, ScenarioSource, Shard, SimConfig, Variant, VariantFile, parse_players};

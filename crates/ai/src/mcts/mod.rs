@@ -42,16 +42,17 @@ impl Budget {
     /// The budget for a decision in `battle`: [`Budget::Scaled`] becomes iterations in proportion to
     /// `12^1.5 × 6 / (units^1.5 × turns)` — a game asks about units × turns decisions, and a play-out's cost grows
     /// about as the square root of the units, fitted on the default's thinking on the shipped battles
-    /// (docs/findings.md) — and never fewer than [`MIN_SCALED_ITERATIONS`]. The other budgets are kept.
-    pub fn for_battle(self, battle: &Battle) -> Budget {
+    /// (docs/findings.md) — and never fewer than `floor` ([`MctsConfig::scaled_floor`], at least one). The other
+    /// budgets are kept.
+    pub fn for_battle(self, battle: &Battle, floor: u32) -> Budget {
         let Budget::Scaled(n) = self else { return self };
         let size = |units: f64, turns: f64| units.powf(1.5) * turns;
         let scale = size(12.0, 6.0) / size(battle.scenario().units.len() as f64, battle.turn_limit().max(1) as f64);
-        Budget::Iterations(((n as f64 * scale).round() as u32).max(MIN_SCALED_ITERATIONS.min(n)))
+        Budget::Iterations(((n as f64 * scale).round() as u32).max(floor.min(n)).max(1))
     }
 }
 
-/// The fewest iterations a decision [`Budget::Scaled`] gives, however large the battle.
+/// The fewest iterations a decision [`Budget::Scaled`] gives by default, however large the battle.
 pub const MIN_SCALED_ITERATIONS: u32 = 800;
 
 /// The search's settings.
@@ -99,6 +100,9 @@ pub struct MctsConfig {
     /// after the play-out under way, and chooses from what it has seen (at least one play-out per candidate).
     /// A safety bound for servers: with it the choice may depend on the machine's speed.
     pub time_limit: Option<std::time::Duration>,
+    /// The fewest iterations a [`Budget::Scaled`] decision gets on a large battle (`:fN`; default
+    /// [`MIN_SCALED_ITERATIONS`]): lower, a large battle's game is thought about as long as a small one's.
+    pub scaled_floor: u32,
 }
 
 impl Default for MctsConfig {
@@ -118,6 +122,7 @@ impl Default for MctsConfig {
             weights: Weights::GREEDY,
             luck: 0.0,
             time_limit: None,
+            scaled_floor: MIN_SCALED_ITERATIONS,
         }
     }
 }
@@ -142,6 +147,9 @@ pub enum Leaf {
     Positional,
     /// [`fitted_value`]: who wins greedy play from here, as fitted on greedy games (`:e2`).
     Fitted,
+    /// The evaluator's winning chances ([`crate::evaluator::Evaluator::value`], `:e3`), averaged over the chance
+    /// events pending (a card to draw), so that a leaf's value is the mean of its outcomes' as the luck measure needs.
+    Evaluator,
 }
 
 /// The default number of iterations a decision (400 worlds for each of eight candidates), of which the search
@@ -268,6 +276,7 @@ impl Playout {
             Leaf::Material => evaluate(b, false),
             Leaf::Positional => evaluate(b, true),
             Leaf::Fitted => fitted_value(b, &self.start),
+            Leaf::Evaluator => crate::evaluator::shared().value(b),
         }
     }
 
@@ -345,12 +354,10 @@ mod tests {
     #[test]
     fn a_scaled_budget_gives_larger_battles_fewer_iterations_a_decision() {
         let battle = |name: &str| {
-            let grand = ("antietam", "antietam.toml", include_str!("../../../../scenarios/antietam.toml"));
-            let shipped = pacw_engine::SHIPPED_SCENARIOS.iter().chain([&grand]);
-            let (_, file, text) = shipped.into_iter().find(|(n, ..)| *n == name).unwrap();
+            let (_, file, text) = pacw_engine::offered_scenarios().find(|(n, ..)| *n == name).unwrap();
             Battle::from_scenario(std::sync::Arc::new(pacw_engine::Scenario::parse(text, file).unwrap()))
         };
-        let iterations = |file: &str, n| match Budget::Scaled(n).for_battle(&battle(file)) {
+        let iterations = |file: &str, n| match Budget::Scaled(n).for_battle(&battle(file), MIN_SCALED_ITERATIONS) {
             Budget::Iterations(i) => i,
             other => panic!("{other:?} is not iterations"),
         };
@@ -358,7 +365,8 @@ mod tests {
         let (lane, heights) = (iterations("bloody-lane", 25600), iterations("maryes-heights", 25600));
         assert!(heights < lane && lane < 25600, "more units and turns, fewer iterations: {lane}, {heights}");
         assert_eq!(iterations("antietam", 25600), MIN_SCALED_ITERATIONS, "however large the battle, a floor");
-        assert_eq!(Budget::Iterations(7).for_battle(&battle("antietam")), Budget::Iterations(7));
+        assert_eq!(Budget::Iterations(7).for_battle(&battle("antietam"), 800), Budget::Iterations(7));
+        assert_eq!(Budget::Scaled(3200).for_battle(&battle("antietam"), 0), Budget::Iterations(55), "no floor");
     }
 
     /// The mean of `value` over every way the pending chance events can fall until a side acts, weighed by the
@@ -389,7 +397,7 @@ mod tests {
                 _ => b.apply_chance(b.chance_outcomes()[0].0).unwrap(),
             };
         }
-        for leaf in [Leaf::Material, Leaf::Positional] {
+        for leaf in [Leaf::Material, Leaf::Positional, Leaf::Evaluator] {
             let playout = Playout::new(&b, &MctsConfig { leaf, luck: 1.0, ..Default::default() });
             let expected = playout.attack_expectation(&b, &mut Vec::new());
             let exact = exact_mean(&b, &|after| playout.leaf_value(after));

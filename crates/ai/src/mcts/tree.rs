@@ -62,7 +62,7 @@ fn search(root: &Battle, config: &MctsConfig, seed: u64) -> Vec<(Action, u32)> {
     let started = Instant::now();
     let mut iterations = 0u32;
     let mut path = Vec::with_capacity(64);
-    let budget = config.budget.for_battle(root);
+    let budget = config.budget.for_battle(root, config.scaled_floor);
     loop {
         match budget {
             Budget::Iterations(n) | Budget::Scaled(n) if iterations >= n => break,

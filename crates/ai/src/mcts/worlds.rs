@@ -50,7 +50,7 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
             *value = (v * 1e6).round() as i64;
         }
     };
-    let planned = match config.budget.for_battle(root) {
+    let planned = match config.budget.for_battle(root, config.scaled_floor) {
         Budget::Iterations(n) | Budget::Scaled(n) => (n as usize / candidates.len()).max(1),
         Budget::Millis(_) => usize::MAX,
     };

@@ -1,10 +1,11 @@
-//! The laboratory's commands (pacw-sim): `simulate`, `merge`, `sensitivity` and `balance`, with what they share:
-//! the scenarios, players, options and a progress bar.
+//! The laboratory's commands (pacw-sim): `simulate`, `merge`, `sensitivity`, `balance` and `tournament`, with what
+//! they share: the scenarios, players, options and a progress bar.
 
 pub mod balance;
 pub mod merge;
 pub mod sensitivity;
 pub mod simulate;
+pub mod tournament;
 
 use crate::args::Usage;
 use crate::source::scenario_text;
@@ -96,10 +97,22 @@ pub fn progress_bar(total: u64) -> ProgressBar {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {rate}  {elapsed} elapsed, {eta} left")
             .expect("a valid template")
             .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0} games/s", state.per_sec());
+                let _ = write!(w, "{}", rate_words(state.per_sec()));
             }),
     );
     bar
+}
+
+/// How fast games go, in words that suit the pace: "120 games/s" for quick games, "8.5 s a game" for slow ones
+/// (never "0 games/s"), "starting" before the first.
+fn rate_words(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        "starting".to_string()
+    } else if per_sec >= 1.0 {
+        format!("{per_sec:.0} games/s")
+    } else {
+        format!("{:.1} s a game", 1.0 / per_sec)
+    }
 }
 
 /// The command line as typed, for the report.
@@ -112,4 +125,17 @@ pub fn command_line() -> String {
         }
     });
     std::iter::once("pacw".to_string()).chain(words).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_words;
+
+    #[test]
+    fn slow_games_are_counted_in_seconds_a_game_never_zero_a_second() {
+        assert_eq!(rate_words(250.4), "250 games/s");
+        assert_eq!(rate_words(0.1176), "8.5 s a game");
+        assert_eq!(rate_words(0.0), "starting");
+        assert_eq!(rate_words(f64::NAN), "starting");
+    }
 }

@@ -21,12 +21,18 @@ pub struct Info {
     pub name: &'static str,
     /// The version of pacw.
     pub version: &'static str,
-    /// The computer players' names (mcts also takes settings, such as `mcts:500` or `mcts:300ms`).
+    /// The computer players' names, the three levels first (the API takes the bare names only).
     pub players: &'static [&'static str],
+    /// Each computer player with a sentence about it and whether it is a level (offered to players first).
+    pub offered: &'static [pacw_ai::Offered],
+    /// The level a game against the computer gets unless another is asked for.
+    pub default_level: &'static str,
     /// The game modes.
     pub modes: [&'static str; 4],
     /// The rule options and their default values (R11), name → value.
     pub options: BTreeMap<String, String>,
+    /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
+    pub option_specs: &'static [pacw_engine::options::OptionSpec],
     /// The largest request body, in bytes.
     pub body_limit: usize,
 }
@@ -36,9 +42,12 @@ pub async fn info() -> Json<Info> {
     Json(Info {
         name: "pacw",
         version: env!("CARGO_PKG_VERSION"),
-        players: pacw_ai::PLAYERS,
+        players: &pacw_ai::PLAYERS,
+        offered: &pacw_ai::OFFERED,
+        default_level: pacw_ai::DEFAULT_LEVEL,
         modes: ["computer", "hotseat", "two_players", "watch"],
         options: Options::default().pairs().into_iter().collect(),
+        option_specs: &pacw_engine::options::OPTION_SPECS,
         body_limit: crate::BODY_LIMIT,
     })
 }
@@ -65,8 +74,7 @@ fn shipped_view(name: &'static str, file: &'static str, text: &'static str) -> A
 
 /// `GET /api/scenarios`: every shipped scenario, the default first.
 pub async fn scenarios() -> ApiResult<Json<Vec<ShippedScenario>>> {
-    let all: ApiResult<Vec<_>> =
-        pacw_engine::SHIPPED_SCENARIOS.iter().map(|&(n, f, t)| shipped_view(n, f, t)).collect();
+    let all: ApiResult<Vec<_>> = pacw_engine::offered_scenarios().map(|(n, f, t)| shipped_view(n, f, t)).collect();
     Ok(Json(all?))
 }
 

@@ -187,7 +187,7 @@ impl Games {
             scenario.set_option(&mut options, &k, &v).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
         }
         let computer = |n: &Option<String>| -> ApiResult<PlayerKind> {
-            let name = n.clone().unwrap_or_else(|| "greedy".to_string());
+            let name = n.clone().unwrap_or_else(|| pacw_ai::DEFAULT_LEVEL.to_string());
             // Only the plain names: a client must not be able to ask the server for an arbitrarily long search.
             if pacw_ai::PLAYERS.contains(&name.as_str()) {
                 Ok(PlayerKind::Computer { name })

@@ -537,5 +537,5 @@ impl Games {
 
 /// The shipped scenario called `name` (short name or file name): (short name, file, text).
 pub fn shipped(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    pacw_engine::SHIPPED_SCENARIOS.iter().copied().find(|(short, file, _)| *short == name || *file == name)
+    pacw_engine::offered_scenarios().find(|(short, file, _)| *short == name || *file == name)
 }
