@@ -4,11 +4,12 @@
 //! board (`--scenario FILE --attacker d1 --target d7`), and the reference chart (`--table`). The arithmetic is the
 //! engine's (`pacw_engine::odds`); this module only reads arguments and prints.
 
-use crate::source::scenario_text;
+use crate::source::{scenario_text, variant_system, with_variant};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use pacw_engine::geometry::Aspect;
 use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
+use pacw_engine::system::CombatSystem;
 use pacw_engine::{Action, Arm, Battle, Dir, Game, Options, Prob, Quality, Scenario, Square, UnitId};
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -89,6 +90,10 @@ pub struct OddsArgs {
     /// Print JSON: results as reduced fraction strings ("1/6", "0", "1").
     #[arg(long)]
     pub json: bool,
+    /// The odds under a variant file's combat system (docs/variants.md): its modifiers, cited by their ids, and
+    /// its hit-result table (a hit that changes nothing is the result `no_effect`).
+    #[arg(long, value_name = "FILE", conflicts_with = "load")]
+    pub variant: Option<std::path::PathBuf>,
 }
 
 /// The attacking orders (R4.2).
@@ -140,6 +145,34 @@ fn options(base: Options, set: &[(String, String)]) -> Result<Options, Usage> {
     Ok(options)
 }
 
+/// `--variant`'s combat system, and the options of an abstract situation under it: the defaults, the numbers it
+/// changes of the standard and its `[options]`, then `--set`. A bad file is a failure (exit 1), as a bad scenario is.
+#[allow(clippy::type_complexity)]
+fn variant_and_options(args: &OddsArgs) -> Result<Result<(Option<Arc<CombatSystem>>, Options)>, Usage> {
+    let system = match variant_system(args.variant.as_deref()) {
+        Ok(system) => system,
+        Err(e) => return Ok(Err(e)),
+    };
+    let mut base = Options::default();
+    if let Some(system) = &system {
+        for (name, value) in system.changes_to_standard().iter().chain(system.options()) {
+            base.set(name, value).map_err(|e| Usage(format!("the variant's {name}: {e}")))?;
+        }
+    }
+    Ok(Ok((system, options(base, &args.set)?)))
+}
+
+/// The modifiers of an attack as JSON, each `{rule, value, reason}` as `system` names it (a variant's own by its id).
+fn modifiers_json(odds: &AttackOdds, system: &CombatSystem) -> Value {
+    odds.modifiers()
+        .applied()
+        .map(|m| {
+            let (rule, reason) = system.describe(m.modifier);
+            json!({ "rule": rule, "value": m.value, "reason": reason })
+        })
+        .collect()
+}
+
 /// Refuses the flags that do not belong to the form in use.
 fn refuse(form: &str, given: &[(&str, bool)]) -> Result<(), Usage> {
     let wrong: Vec<&str> = given.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
@@ -178,7 +211,10 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
     };
     let (attacker, attacker_quality) = parse_unit("attacker", attacker)?;
     let (target, target_quality) = parse_unit("target", target)?;
-    let options = options(Options::default(), &args.set)?;
+    let (system, options) = match variant_and_options(args)? {
+        Ok(found) => found,
+        Err(e) => return Ok(Err(e)),
+    };
     let distance = args.distance.unwrap_or(2);
     let from = if args.flank {
         Aspect::Flank
@@ -200,12 +236,13 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
         ranging: args.ranging,
         blocked: args.blocked,
     };
-    let odds = match situation.odds(&options) {
+    let odds = match situation.odds_under(&options, system.as_ref()) {
         Ok(odds) => odds,
         Err(e) => return usage(format!("impossible: {e}")),
     };
     let title = describe(&situation, &options);
-    Ok(Ok(report(&title, &odds, &options, args)))
+    let system = system.unwrap_or_else(|| Arc::new(CombatSystem::standard()));
+    Ok(Ok(report(&title, &odds, &options, &system, args)))
 }
 
 /// "regular infantry shoots at veteran cavalry 2 squares away, in woods".
@@ -274,6 +311,10 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
             let scenario = match Scenario::parse(&text, &name) {
                 Ok(s) => s,
                 Err(e) => return Ok(Err(e.into())),
+            };
+            let scenario = match with_variant(scenario, args.variant.as_deref()) {
+                Ok(s) => s,
+                Err(e) => return Ok(Err(e)),
             };
             let mut options = scenario.options;
             crate::args::apply_sets(&scenario, &mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
@@ -366,7 +407,8 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         if odds.assessment.target_shaken { "shaken" } else { "steady" },
         if odds.retreat_blocked { ", cannot retreat" } else { "" }
     );
-    Ok(Ok(report(&title, &odds, battle.options(), args)))
+    let system = battle.scenario().combat_system();
+    Ok(Ok(report(&title, &odds, battle.options(), &system, args)))
 }
 
 /// The width of the chance column for a distribution of states: its longest fraction, at least 7.
@@ -383,7 +425,7 @@ fn pct_exact(x: &Exact) -> String {
 }
 
 /// The odds as text or JSON, with the run of attacks if asked.
-fn report(title: &str, odds: &AttackOdds, options: &Options, args: &OddsArgs) -> String {
+fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSystem, args: &OddsArgs) -> String {
     let run = args.attacks.map(|k| {
         let seq: Sequence = odds.sequence();
         let start = Sequence::start(odds);
@@ -391,6 +433,7 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, args: &OddsArgs) ->
     });
     if args.json {
         let mut v = serde_json::to_value(odds).expect("odds serialize");
+        v["modifiers"] = modifiers_json(odds, system);
         v["situation"] = Value::String(title.to_string());
         if let Some((k, after, expected)) = &run {
             v["attacks"] = json!(k);
@@ -407,7 +450,8 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, args: &OddsArgs) ->
         out += "Modifiers:\n";
         // Each at the value used: the rules' own, or the one an option `modifier.*` gave it.
         for m in odds.modifiers().applied() {
-            out += &format!("  {:<6} {:+}  {}\n", m.modifier.rule(), m.value, m.modifier.reason());
+            let (rule, reason) = system.describe(m.modifier);
+            out += &format!("  {rule:<6} {:+}  {reason}\n", m.value);
         }
     }
     out += &format!(
@@ -479,8 +523,11 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         Some(a) => parse_unit("attacker", a)?,
         None => (Arm::Infantry, Quality::Regular),
     };
-    let options = options(Options::default(), &args.set)?;
-    let rows = match odds::table(attacker, args.moved, &options) {
+    let (system, options) = match variant_and_options(args)? {
+        Ok(found) => found,
+        Err(e) => return Ok(Err(e)),
+    };
+    let rows = match odds::table_under(attacker, args.moved, &options, system.as_ref()) {
         Ok(rows) => rows,
         Err(e) => return usage(format!("impossible: {e}")),
     };
@@ -492,7 +539,8 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
     };
     let title = format!("Odds for {attacker} {moved}: {shooting}; cover is woods (R6.3a)");
     if args.json {
-        let rows: Vec<Value> = rows.iter().map(row_json).collect();
+        let system = system.clone().unwrap_or_else(|| Arc::new(CombatSystem::standard()));
+        let rows: Vec<Value> = rows.iter().map(|r| row_json(r, &system)).collect();
         let v = json!({
             "attacker": attacker.name(),
             "moved": args.moved,
@@ -502,16 +550,29 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         });
         return Ok(Ok(serde_json::to_string_pretty(&v).expect("JSON") + "\n"));
     }
+    let system = system.unwrap_or_else(|| Arc::new(CombatSystem::standard()));
+    // A hit that changes nothing has its own column only where the variant's table has such hits.
+    let no_effect = rows.iter().any(|r| r.odds.has_no_effect());
     let mut out = format!("{title}\n\n");
     out += &format!(
-        "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>6}  {:>6} {:>7} {:>7} {:>9}\n",
-        "target", "str", "attack", "cover", "state", "to hit", "miss", "shaken", "retreat", "destroyed"
+        "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>6}  {:>6}{} {:>7} {:>7} {:>9}\n",
+        "target",
+        "str",
+        "attack",
+        "cover",
+        "state",
+        "to hit",
+        "miss",
+        if no_effect { format!(" {:>9}", "no effect") } else { String::new() },
+        "shaken",
+        "retreat",
+        "destroyed"
     );
     for r in &rows {
         let s = &r.situation;
         let o = &r.odds;
         out += &format!(
-            "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>5}+  {:>6} {:>7} {:>7} {:>9}\n",
+            "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>5}+  {:>6}{} {:>7} {:>7} {:>9}\n",
             format!("{} {}", s.target_quality, s.target),
             o.assessment.strength,
             if s.charge() { "charge" } else { "shooting" },
@@ -519,27 +580,28 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
             if s.target_shaken { "shaken" } else { "steady" },
             o.to_hit(),
             o.miss.to_string(),
+            if no_effect { format!(" {:>9}", o.no_effect.to_string()) } else { String::new() },
             o.shaken.to_string(),
             o.retreat.to_string(),
             o.destroyed.to_string(),
         );
     }
-    let modifiers: Vec<String> = rows.iter().flat_map(|r| r.odds.modifiers().applied()).map(|m| m.to_string()).fold(
-        Vec::new(),
-        |mut seen, m| {
-            if !seen.contains(&m) {
-                seen.push(m);
-            }
-            seen
-        },
-    );
+    let mut modifiers: Vec<String> = Vec::new();
+    for m in rows.iter().flat_map(|r| r.odds.modifiers().applied()) {
+        let (rule, reason) = system.describe(m.modifier);
+        let said = format!("{rule} {:+} {reason}", m.value);
+        if !modifiers.contains(&said) {
+            modifiers.push(said);
+        }
+    }
     out += &format!("\nModifiers used: {}\n", modifiers.join("; "));
     Ok(Ok(out))
 }
 
-fn row_json(r: &TableRow) -> Value {
+fn row_json(r: &TableRow, system: &CombatSystem) -> Value {
     let s = &r.situation;
     let mut v = serde_json::to_value(r.odds).expect("odds serialize");
+    v["modifiers"] = modifiers_json(&r.odds, system);
     v["target"] = json!(s.target.name());
     v["quality"] = json!(s.target_quality.name());
     v["attack"] = json!(if s.charge() { "charge" } else { "shooting" });

@@ -2,7 +2,7 @@
 //! rules while the engine is made faster and to compare engines' speed.
 
 use crate::args::Usage;
-use crate::source::scenario_text;
+use crate::source::{scenario_text, with_variant};
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_engine::perft::{PerftCount, Step, divide, perft};
@@ -43,6 +43,9 @@ pub struct PerftArgs {
     /// Print JSON: nodes, decisions, chance, leaves, seconds (and divide: one entry per first step).
     #[arg(long)]
     pub json: bool,
+    /// Walk the game under a variant file's combat system (docs/variants.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "load")]
+    pub variant: Option<PathBuf>,
 }
 
 /// Runs `pacw perft`.
@@ -108,7 +111,7 @@ fn start(args: &PerftArgs) -> Result<Battle> {
     }
     let name = args.scenario.as_deref().ok_or_else(|| Usage("give a scenario or --load SAVE".into()))?;
     let (text, file) = scenario_text(name)?;
-    let scenario = Scenario::parse(&text, &file)?;
+    let scenario = with_variant(Scenario::parse(&text, &file)?, args.variant.as_deref())?;
     Ok(Battle::from_scenario(Arc::new(scenario)))
 }
 

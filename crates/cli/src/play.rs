@@ -2,7 +2,7 @@
 
 use crate::args::Usage;
 use crate::board;
-use crate::source::scenario_text;
+use crate::source::{scenario_text, with_variant};
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_ai::{PLAYERS, Player, player};
@@ -49,6 +49,9 @@ pub struct PlayArgs {
     /// Set a rule option, as NAME=VALUE (RULES.md R11), e.g. --set initiative=igougo.
     #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
     pub set: Vec<(String, String)>,
+    /// Play by a variant file's combat system (docs/variants.md); the save keeps it.
+    #[arg(long, value_name = "FILE", conflicts_with = "load")]
+    pub variant: Option<PathBuf>,
 }
 
 /// Accepts the names `pacw_ai::player` knows (the levels, random, greedy, mcts with settings such as mcts:2000).
@@ -89,7 +92,7 @@ fn new_game(args: &PlayArgs) -> Result<(Game, [String; 2])> {
         return Ok((game, players));
     }
     let (text, file) = scenario_text(args.scenario.as_deref().unwrap_or("meeting-engagement"))?;
-    let scenario = Scenario::parse(&text, &file)?;
+    let scenario = with_variant(Scenario::parse(&text, &file)?, args.variant.as_deref())?;
     let mut options = scenario.options;
     crate::args::apply_sets(&scenario, &mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
     let seed = args.seed.unwrap_or_else(|| {

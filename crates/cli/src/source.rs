@@ -2,6 +2,9 @@
 
 use anyhow::{Context, Result};
 use pacw_engine::offered_scenarios;
+use pacw_engine::system::CombatSystem;
+use std::path::Path;
+use std::sync::Arc;
 
 /// The text and file name of a scenario given as a path or a shipped name (`bloody-lane`).
 pub fn scenario_text(arg: &str) -> Result<(String, String)> {
@@ -17,5 +20,21 @@ pub fn scenario_text(arg: &str) -> Result<(String, String)> {
             let names: Vec<&str> = offered_scenarios().map(|s| s.0).collect();
             Err(e).with_context(|| format!("cannot read scenario '{arg}' (shipped scenarios: {})", names.join(", ")))
         }
+    }
+}
+
+/// The combat system of a variant file (`--variant FILE`, docs/variants.md), laid over the standard rules; `None`
+/// without one. A bad file is refused with every problem at its line and column.
+pub fn variant_system(path: Option<&Path>) -> Result<Option<Arc<CombatSystem>>> {
+    let Some(path) = path else { return Ok(None) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
+    Ok(Some(Arc::new(CombatSystem::with_variant(&text, &path.display().to_string())?)))
+}
+
+/// `scenario` played by the variant file at `path`, if one is given ([`pacw_engine::Scenario::with_system`]).
+pub fn with_variant(scenario: pacw_engine::Scenario, path: Option<&Path>) -> Result<pacw_engine::Scenario> {
+    match variant_system(path)? {
+        Some(system) => Ok(scenario.with_system(system)?),
+        None => Ok(scenario),
     }
 }

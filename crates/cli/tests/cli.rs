@@ -324,3 +324,49 @@ fn rules_prints_the_combat_system_as_a_variant_file_that_reads_back() {
         text(&out.stderr)
     );
 }
+
+/// A variant's own rules are played, cited and kept: `play --variant` logs its modifier by its id, the save keeps the
+/// variant so that `replay` tells the same game, `odds --variant` gives a hit with no effect its own result, and
+/// `perft --variant` walks the game under it.
+#[test]
+fn a_variant_is_played_cited_saved_and_replayed_and_its_odds_told() {
+    let scratch = temp_dir("variant-play");
+    let variant = scratch.path().join("nerves.toml");
+    std::fs::write(
+        &variant,
+        "name = \"Nerves\"\n[[modifiers]]\nid = \"N1\"\nname = \"steady nerves\"\nvalue = 1\nwhen = \"true\"\n\
+         [results]\nsteady_fire = [\"none\", \"shaken\"]\n",
+    )
+    .unwrap();
+    let v = variant.to_str().unwrap();
+    let save = scratch.path().join("game.json");
+    let s = save.to_str().unwrap();
+    let args = ["play", "meeting-engagement", "--players", "greedy,greedy", "--pace-ms", "0", "--seed", "4"];
+    let out = pacw(&[&args[..], &["--variant", v, "--save", s]].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let played = text(&out.stdout);
+    assert!(played.contains("N1 +1 steady nerves"), "every attack cites the variant's modifier");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(saved["variant"]["file"], v);
+    let replay = pacw(&["replay", s], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    let rolls = |t: &str| t.lines().filter(|l| l.contains("rolls")).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(rolls(&played), rolls(&text(&replay.stdout)), "the save replays by the variant");
+    // The odds under it: the modifier by its id, and the hit that changes nothing.
+    let out = pacw(&["odds", "--attacker", "infantry", "--target", "infantry", "--variant", v, "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let odds: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(odds["to_hit"], 3, "5, less 1 for not moving and 1 for N1");
+    assert!(odds["modifiers"].as_array().unwrap().iter().any(|m| m["rule"] == "N1" && m["reason"] == "steady nerves"));
+    assert_eq!(odds["no_effect"], "4/9", "a hit (2/3) with the target's roll at most 4 (4/6)");
+    let standard = pacw(&["odds", "--attacker", "infantry", "--target", "infantry", "--json"], "");
+    let standard: serde_json::Value = serde_json::from_slice(&standard.stdout).unwrap();
+    assert!(standard.get("no_effect").is_none(), "the standard table has no such result");
+    let out = pacw(&["perft", "meeting-engagement", "--depth", "3", "--variant", v, "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // A bad variant is refused at its line and column, exit 1.
+    std::fs::write(&variant, "name = \"x\"\n[results]\nsteady_fire = [\"nothing\", \"shaken\"]\n").unwrap();
+    let out = pacw(&["play", "meeting-engagement", "--players", "greedy,greedy", "--variant", v], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("nerves.toml:3:"), "{}", text(&out.stderr));
+}

@@ -36,6 +36,9 @@ pub enum Modifier {
     RearCharge,
     /// −1 the target is in cover.
     Cover(Cover),
+    /// A modifier of a variant's own, by its place in the combat system's modifiers
+    /// ([`crate::system::CombatSystem::modifiers`]): what it is and which rule it cites are the system's.
+    Own(u8),
 }
 
 impl Modifier {
@@ -48,12 +51,26 @@ impl Modifier {
         }
     }
 
-    /// The RULES.md id it comes from.
+    /// The option `modifier.*` that sets its value, for the standard ones (R11).
+    pub const fn option(self) -> Option<&'static str> {
+        match self {
+            Modifier::DidNotMove => Some("not_moved"),
+            Modifier::Canister => Some("canister"),
+            Modifier::Ranging => Some("ranging"),
+            Modifier::FlankCharge | Modifier::RearCharge => Some("flank_rear"),
+            Modifier::Cover(_) => Some("cover"),
+            Modifier::Own(_) => None,
+        }
+    }
+
+    /// The rule it cites (docs/rules.md); a variant's own modifier cites the id its file gives it, which only its
+    /// combat system knows ([`crate::system::CombatSystem::describe`]): here `variant`.
     pub const fn rule(self) -> &'static str {
         match self {
             Modifier::Cover(Cover::Terrain(_)) => "R6.3a",
             Modifier::Cover(Cover::Uphill) => "R6.3b",
             Modifier::Cover(Cover::Fence) => "R6.3c",
+            Modifier::Own(_) => "variant",
             _ => "R6.4",
         }
     }
@@ -69,6 +86,7 @@ impl Modifier {
             Modifier::Cover(Cover::Terrain(t)) => format!("cover: {}", t.name()),
             Modifier::Cover(Cover::Uphill) => "cover: target uphill of the charge".into(),
             Modifier::Cover(Cover::Fence) => "cover: fence".into(),
+            Modifier::Own(i) => format!("the variant's modifier {}", i + 1),
         }
     }
 }
@@ -88,10 +106,14 @@ impl fmt::Display for Applied {
     }
 }
 
-/// The modifiers of one attack with their values: at most four apply at once, kept without allocation.
+/// The most modifiers one attack can have: the standard rules apply at most four at once, a variant's system has at
+/// most [`crate::system::MAX_MODIFIERS`].
+pub const MAX_APPLIED: usize = crate::system::MAX_MODIFIERS;
+
+/// The modifiers of one attack with their values, kept without allocation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Modifiers {
-    items: [Option<(Modifier, i8)>; 5],
+    items: [Option<(Modifier, i8)>; MAX_APPLIED],
 }
 
 impl Modifiers {
@@ -155,8 +177,8 @@ impl Serialize for Modifiers {
 impl<'de> Deserialize<'de> for Modifiers {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let list = Vec::<AppliedJson>::deserialize(d)?;
-        if list.len() > 5 {
-            return Err(serde::de::Error::custom("at most five modifiers"));
+        if list.len() > MAX_APPLIED {
+            return Err(serde::de::Error::custom(format!("at most {MAX_APPLIED} modifiers")));
         }
         let mut m = Modifiers::default();
         for x in list {
@@ -187,10 +209,12 @@ pub fn hits(roll: u8, needed: u8) -> bool {
     roll >= needed
 }
 
-/// The result of a hit (R7.1).
+/// The result of a hit (R7.1), mildest first.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HitResult {
+    /// The hit changes nothing: never under the standard table, a variant's table may say so (`none`).
+    NoEffect,
     /// The target becomes shaken.
     Shaken,
     /// The target retreats (and becomes shaken, R7.2).
@@ -200,9 +224,21 @@ pub enum HitResult {
 }
 
 impl HitResult {
+    /// Every result, mildest first.
+    pub const ALL: [HitResult; 4] = [HitResult::NoEffect, HitResult::Shaken, HitResult::Retreat, HitResult::Destroyed];
+
+    /// Its word in a variant file's `[results]` table.
+    pub const fn file_name(self) -> &'static str {
+        match self {
+            HitResult::NoEffect => "none",
+            other => other.name(),
+        }
+    }
+
     /// In words.
     pub const fn name(self) -> &'static str {
         match self {
+            HitResult::NoEffect => "no effect",
             HitResult::Shaken => "shaken",
             HitResult::Retreat => "retreat",
             HitResult::Destroyed => "destroyed",
@@ -215,7 +251,29 @@ pub const fn severe(target_shaken: bool, charge: bool) -> bool {
     target_shaken || charge
 }
 
-/// The target's D6 against its strength (R7.1).
+/// The standard hit-result table's row for a target (`shaken` or not) hit by fire or a `charge` (R7.1):
+/// [the result when its roll is at most its strength, when above]. A variant's table may say otherwise
+/// ([`crate::system::ResultTable`]); the battle finds the row once, when it assesses the attack.
+pub const fn standard_row(target_shaken: bool, charge: bool) -> [HitResult; 2] {
+    if severe(target_shaken, charge) {
+        [HitResult::Retreat, HitResult::Destroyed]
+    } else {
+        [HitResult::Shaken, HitResult::Retreat]
+    }
+}
+
+/// The target's D6 against its strength, on its row of the hit-result table (R7.1).
+///
+/// ```
+/// use pacw_engine::attack::{result_on_row, standard_row, HitResult};
+/// assert_eq!(result_on_row(standard_row(false, false), 4, 4), HitResult::Shaken);
+/// assert_eq!(result_on_row(standard_row(false, true), 4, 5), HitResult::Destroyed);
+/// ```
+pub const fn result_on_row(row: [HitResult; 2], strength: u8, roll: u8) -> HitResult {
+    if roll <= strength { row[0] } else { row[1] }
+}
+
+/// The target's D6 against its strength under the standard table (R7.1).
 ///
 /// ```
 /// use pacw_engine::attack::{hit_result, HitResult};
@@ -225,11 +283,8 @@ pub const fn severe(target_shaken: bool, charge: bool) -> bool {
 /// assert_eq!(hit_result(4, true, 6), HitResult::Destroyed);
 /// ```
 pub const fn hit_result(strength: u8, severe: bool, roll: u8) -> HitResult {
-    match (roll <= strength, severe) {
-        (true, false) => HitResult::Shaken,
-        (true, true) | (false, false) => HitResult::Retreat,
-        (false, true) => HitResult::Destroyed,
-    }
+    // `severe` is the shaken-or-charge column; either gives the same standard row.
+    result_on_row(standard_row(severe, false), strength, roll)
 }
 
 /// One result of an attack (R6.4, R7).
@@ -238,6 +293,8 @@ pub const fn hit_result(strength: u8, severe: bool, roll: u8) -> HitResult {
 pub enum AttackResult {
     /// The to-hit die failed (R6.4).
     Miss,
+    /// A hit that changed nothing (a variant's table: never under the standard one).
+    NoEffect,
     /// The target became shaken (R7.1).
     Shaken,
     /// The target retreated one square, and is shaken (R7.1–R7.3).
@@ -261,6 +318,7 @@ pub enum AttackResult {
 /// ```
 pub const fn after_hit(result: HitResult, retreat_blocked: bool, rule: BlockedRetreat) -> AttackResult {
     match (result, retreat_blocked, rule) {
+        (HitResult::NoEffect, _, _) => AttackResult::NoEffect,
         (HitResult::Shaken, _, _) => AttackResult::Shaken,
         (HitResult::Retreat, false, _) => AttackResult::Retreat,
         (HitResult::Retreat, true, BlockedRetreat::Destroyed) => AttackResult::Destroyed,

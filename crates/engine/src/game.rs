@@ -7,6 +7,7 @@ use crate::chance::Outcome;
 use crate::event::Event;
 use crate::options::Options;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::system::CombatSystem;
 use crate::unit::Side;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -31,6 +32,16 @@ pub struct Game {
     /// Every chance outcome drawn, in order: with the decisions, the whole path of the game through its states.
     outcomes: Vec<Outcome>,
     resigned: Option<Side>,
+}
+
+/// A variant file as a save keeps it: its name and whole text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedVariant {
+    /// The file's name, for messages.
+    pub file: String,
+    /// Its text.
+    pub text: String,
 }
 
 /// A saved game as written to disk: readable JSON (see [`Game::save`]).
@@ -58,6 +69,9 @@ pub struct SaveFile {
     /// save records it (`pacw play`); the engine does not read it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<[String; 2]>,
+    /// The variant file the game is played by, if not the standard rules (docs/variants.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<SavedVariant>,
     /// How many events the game had when saved, and a fingerprint of them, to detect a save that was edited.
     pub events: usize,
     /// FNV-1a hash of the event log's JSON, in hex.
@@ -81,6 +95,9 @@ pub enum SaveError {
     /// Its scenario no longer passes the checks.
     #[error("the save's scenario is not valid:\n{0}")]
     Scenario(#[from] ScenarioError),
+    /// Its variant file is not valid.
+    #[error("the save's variant is not valid:\n{0}")]
+    Variant(#[from] crate::system::SystemError),
     /// Its options are out of range.
     #[error("the save's options are not valid: {0}")]
     Options(#[from] crate::options::OptionError),
@@ -265,6 +282,13 @@ impl Game {
             actions: self.actions.clone(),
             resigned: self.resigned,
             players: None,
+            variant: self
+                .battle
+                .scenario()
+                .system
+                .as_ref()
+                .and_then(|s| s.source())
+                .map(|(file, text)| SavedVariant { file: file.to_string(), text: text.to_string() }),
             events: self.log.len(),
             fingerprint: fingerprint(&self.log),
         }
@@ -287,7 +311,13 @@ impl Game {
             return Err(SaveError::Format { format: save.format.clone(), version: save.version });
         }
         save.options.validate()?;
-        let mut game = Game::new(&save.scenario, &save.scenario_file, Some(save.options), save.seed)?;
+        let mut scenario = Scenario::parse(&save.scenario, &save.scenario_file)?;
+        if let Some(v) = &save.variant {
+            let system = CombatSystem::with_variant(&v.text, &v.file)?;
+            scenario = scenario.with_system(Arc::new(system))?;
+        }
+        let mut game =
+            Game::with_scenario(Arc::new(scenario), &save.scenario, &save.scenario_file, Some(save.options), save.seed);
         let scenario = game.battle.scenario().clone();
         for side in Side::BOTH {
             if save.options.exhaustion[side.index()].is_some_and(|e| e as usize > scenario.starting_units(side)) {

@@ -38,7 +38,7 @@ pub use battle::{
 };
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
-pub use game::{Game, SaveError, SaveFile, Step};
+pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
 pub use geometry::{Dir, Square};
 pub use map::{Map, Terrain};
 pub use options::{BlockedRetreat, Initiative, Options};

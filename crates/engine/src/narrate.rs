@@ -73,7 +73,13 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
         }
         Event::Attack { attacker, target, charge, needed, modifiers } => {
             let kind = if charge { "charges" } else { "fires at" };
-            let mods: Vec<String> = modifiers.applied().map(|m| m.to_string()).collect();
+            let mods: Vec<String> = modifiers
+                .applied()
+                .map(|m| {
+                    let (rule, reason) = s.describe_modifier(m.modifier);
+                    format!("{rule} {:+} {reason}", m.value)
+                })
+                .collect();
             let mods = if mods.is_empty() { "no modifiers".to_string() } else { mods.join(", ") };
             format!("{} {kind} {}: needs {needed}+ ({mods}) (R6.1, R6.4)", unit(s, attacker), unit(s, target))
         }
@@ -82,6 +88,7 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
         Event::HitResultRolled { unit: u, roll, strength, result } => {
             let cmp = if roll <= strength { "≤" } else { ">" };
             let what = match result {
+                HitResult::NoEffect => "no effect",
                 HitResult::Shaken => "shaken",
                 HitResult::Retreat => "retreats",
                 HitResult::Destroyed => "destroyed",

@@ -25,7 +25,7 @@
 
 use crate::action::{Action, Illegal};
 pub use crate::attack::AttackResult;
-use crate::attack::{HitResult, Modifiers, after_hit, hit_result, hits, severe};
+use crate::attack::{HitResult, Modifiers, after_hit, hits, result_on_row};
 use crate::battle::deck::Card;
 use crate::battle::{AttackAssessment, Battle, ChanceKind, ToAct};
 use crate::chance::{Outcome, Prob, d6};
@@ -34,6 +34,7 @@ use crate::geometry::{Aspect, Dir, MAX_SIDE, Square};
 use crate::map::{Map, Terrain};
 use crate::options::{BlockedRetreat, Options};
 use crate::scenario::Scenario;
+use crate::system::CombatSystem;
 use crate::unit::{Arm, Quality, Side, UnitId, UnitInfo};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -48,13 +49,20 @@ const ZERO: Prob = Prob::new_raw(0, 1);
 
 impl AttackResult {
     /// Every result, in the order of the odds tables.
-    pub const ALL: [AttackResult; 5] =
-        [AttackResult::Miss, AttackResult::Shaken, AttackResult::Retreat, AttackResult::Destroyed, AttackResult::Stand];
+    pub const ALL: [AttackResult; 6] = [
+        AttackResult::Miss,
+        AttackResult::NoEffect,
+        AttackResult::Shaken,
+        AttackResult::Retreat,
+        AttackResult::Destroyed,
+        AttackResult::Stand,
+    ];
 
     /// Its name, as used in the JSON output.
     pub const fn name(self) -> &'static str {
         match self {
             AttackResult::Miss => "miss",
+            AttackResult::NoEffect => "no_effect",
             AttackResult::Shaken => "shaken",
             AttackResult::Retreat => "retreat",
             AttackResult::Destroyed => "destroyed",
@@ -77,6 +85,7 @@ impl AttackResult {
                 Event::ToHitRolled { hit: false, .. } => return Some(AttackResult::Miss),
                 Event::HitResultRolled { result: r, .. } => {
                     result = Some(match r {
+                        HitResult::NoEffect => AttackResult::NoEffect,
                         HitResult::Shaken => AttackResult::Shaken,
                         HitResult::Retreat => AttackResult::Stand, // until we see it retreat or die
                         HitResult::Destroyed => AttackResult::Destroyed,
@@ -105,6 +114,8 @@ pub struct AttackOdds {
     pub blocked_retreat: BlockedRetreat,
     /// The to-hit die fails.
     pub miss: Prob,
+    /// A hit that changes nothing (a variant's table: 0 under the standard one).
+    pub no_effect: Prob,
     /// The target becomes shaken.
     pub shaken: Prob,
     /// The target retreats (and is shaken).
@@ -125,15 +136,25 @@ impl AttackOdds {
         let faces = || d6().filter_map(|(o, _)| if let Outcome::Die(roll) = o { Some(roll) } else { None });
         let sides = faces().count() as u32;
         let hit = faces().filter(|&roll| hits(roll, a.needed)).count() as u32;
-        let column = severe(a.target_shaken, a.charge);
+        let row = a.result_row();
         // Given a hit, each face of the target's die, through the same rule the battle resolves hits with.
         let mut given_hit = [0u32; AttackResult::ALL.len()];
         for roll in faces() {
-            given_hit[after_hit(hit_result(a.strength, column, roll), retreat_blocked, rule) as usize] += 1;
+            given_hit[after_hit(result_on_row(row, a.strength, roll), retreat_blocked, rule) as usize] += 1;
         }
-        let [_, shaken, retreat, destroyed, stand] = given_hit.map(|q| Prob::new(hit * q, sides * sides));
+        let [_, no_effect, shaken, retreat, destroyed, stand] = given_hit.map(|q| Prob::new(hit * q, sides * sides));
         let miss = Prob::new(sides - hit, sides);
-        AttackOdds { assessment: *a, retreat_blocked, blocked_retreat: rule, miss, shaken, retreat, destroyed, stand }
+        AttackOdds {
+            assessment: *a,
+            retreat_blocked,
+            blocked_retreat: rule,
+            miss,
+            no_effect,
+            shaken,
+            retreat,
+            destroyed,
+            stand,
+        }
     }
 
     /// The number needed on the die (R6.4).
@@ -155,6 +176,7 @@ impl AttackOdds {
     pub fn probability(&self, result: AttackResult) -> Prob {
         match result {
             AttackResult::Miss => self.miss,
+            AttackResult::NoEffect => self.no_effect,
             AttackResult::Shaken => self.shaken,
             AttackResult::Retreat => self.retreat,
             AttackResult::Destroyed => self.destroyed,
@@ -167,11 +189,18 @@ impl AttackOdds {
         self.retreat_blocked && self.blocked_retreat == BlockedRetreat::Stand
     }
 
-    /// The results that apply (`stand` only where [`AttackOdds::has_stand`]) with their chances.
+    /// Whether a hit may change nothing (`no_effect`): only where a variant's hit-result table says `none`.
+    pub fn has_no_effect(&self) -> bool {
+        self.assessment.results.rows().iter().any(|(_, row)| row.contains(&HitResult::NoEffect))
+    }
+
+    /// The results that apply (`stand` only where [`AttackOdds::has_stand`], `no_effect` only where
+    /// [`AttackOdds::has_no_effect`]) with their chances.
     pub fn results(&self) -> impl Iterator<Item = (AttackResult, Prob)> + '_ {
         AttackResult::ALL
             .into_iter()
             .filter(|&r| r != AttackResult::Stand || self.has_stand())
+            .filter(|&r| r != AttackResult::NoEffect || self.has_no_effect())
             .map(|r| (r, self.probability(r)))
     }
 
@@ -397,8 +426,10 @@ impl Sequence {
     /// The chances that one attack leaves a target in state `from` steady, shaken or destroyed.
     pub fn step(&self, from: TargetState) -> [Prob; 3] {
         let one = |o: &AttackOdds, stay_steady: bool| {
+            // A miss, or a hit with no effect (a variant's table), leaves the target as it was.
+            let unchanged = o.miss + o.no_effect;
             let shaken = o.shaken + o.retreat + o.stand;
-            if stay_steady { [o.miss, shaken, o.destroyed] } else { [ZERO, o.miss + shaken, o.destroyed] }
+            if stay_steady { [unchanged, shaken, o.destroyed] } else { [ZERO, unchanged + shaken, o.destroyed] }
         };
         match from {
             TargetState::Steady => one(&self.on_steady, true),
@@ -571,6 +602,11 @@ impl Situation {
     /// (to-hit die 6, hit-result die 1); the ranging bonus comes from a real earlier attack of the gun at the
     /// target (to-hit die 1, a miss). The chance outcomes of these scripted attacks are chosen, not sampled.
     pub fn setup(&self, options: &Options) -> Result<Setup, Illegal> {
+        self.setup_under(options, None)
+    }
+
+    /// [`Situation::setup`] with the battle played by `system` (a variant's combat system) when given.
+    pub fn setup_under(&self, options: &Options, system: Option<&Arc<CombatSystem>>) -> Result<Setup, Illegal> {
         self.check(options)?;
         let d = self.distance;
         let x = SYNTHETIC_WIDTH / 2;
@@ -612,8 +648,9 @@ impl Situation {
             };
             units.push(unit("helper", Side::A, arm, Quality::Regular, h_at, Dir::S));
         }
-        let scenario = Scenario::synthetic("odds", map, units, *options)
+        let mut scenario = Scenario::synthetic("odds", map, units, *options)
             .map_err(|e| Illegal::new("R11", format!("cannot set up the situation: {e}")))?;
+        scenario.system = system.cloned();
         let mut battle = Battle::new(Arc::new(scenario), *options);
         if self.ranging {
             battle = scripted_attack(&battle, attacker, target, &[1])?;
@@ -628,7 +665,13 @@ impl Situation {
 
     /// The exact odds of this attack, from the battle [`Situation::setup`] builds, under `options`.
     pub fn odds(&self, options: &Options) -> Result<AttackOdds, Illegal> {
-        let s = self.setup(options)?;
+        self.odds_under(options, None)
+    }
+
+    /// [`Situation::odds`] under a variant's combat system when given (`options` should start from
+    /// [`CombatSystem::changes_to_standard`]).
+    pub fn odds_under(&self, options: &Options, system: Option<&Arc<CombatSystem>>) -> Result<AttackOdds, Illegal> {
+        let s = self.setup_under(options, system)?;
         s.battle.attack_odds(s.attacker, &s.order)
     }
 }
@@ -656,6 +699,16 @@ pub struct TableRow {
 /// shooting (at distance 2) or charge (distance 1, from the front) × in cover (woods) or not × steady or shaken,
 /// with the chance of each result. Shooting rows are left out when the attacker's range is 1 (cavalry by default).
 pub fn table(attacker: Arm, moved: bool, options: &Options) -> Result<Vec<TableRow>, Illegal> {
+    table_under(attacker, moved, options, None)
+}
+
+/// [`table`] under a variant's combat system when given.
+pub fn table_under(
+    attacker: Arm,
+    moved: bool,
+    options: &Options,
+    system: Option<&Arc<CombatSystem>>,
+) -> Result<Vec<TableRow>, Illegal> {
     let distances: &[u8] = if options.range.get(attacker) >= 2 { &[2, 1] } else { &[1] };
     let mut rows = Vec::with_capacity(72);
     for target in Arm::ALL {
@@ -671,7 +724,7 @@ pub fn table(attacker: Arm, moved: bool, options: &Options) -> Result<Vec<TableR
                             target_shaken,
                             ..Situation::new(attacker, target)
                         };
-                        rows.push(TableRow { situation, odds: situation.odds(options)? });
+                        rows.push(TableRow { situation, odds: situation.odds_under(options, system)? });
                     }
                 }
             }

@@ -350,16 +350,18 @@ impl Options {
         (self.strength.get(arm) as i8 + adjust).clamp(0, 6) as u8
     }
 
-    /// The value a to-hit modifier has under these options (R6.4).
-    pub fn modifier_value(&self, m: crate::attack::Modifier) -> i8 {
+    /// The value a standard to-hit modifier has under these options (R6.4); `None` for a variant's own, whose
+    /// value its combat system gives.
+    pub fn modifier_value(&self, m: crate::attack::Modifier) -> Option<i8> {
         use crate::attack::Modifier;
-        match m {
+        Some(match m {
             Modifier::DidNotMove => self.modifier.not_moved,
             Modifier::Canister => self.modifier.canister,
             Modifier::Ranging => self.modifier.ranging,
             Modifier::FlankCharge | Modifier::RearCharge => self.modifier.flank_rear,
             Modifier::Cover(_) => self.modifier.cover,
-        }
+            Modifier::Own(_) => return None,
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 
 use pacw_engine::geometry::Aspect;
 use pacw_engine::odds::{AttackOdds, AttackResult, Situation, ready_to_order};
+use pacw_engine::system::CombatSystem;
 use pacw_engine::{
     Action, Arm, Battle, BlockedRetreat, ChanceKind, Initiative, Options, Quality, Scenario, Square, ToAct, UnitId,
 };
@@ -15,9 +16,9 @@ use std::sync::Arc;
 const TRIALS: u32 = 50_000;
 
 /// Plays `order` from `battle` `n` times with sampled dice and counts each result.
-fn play(battle: &Battle, order: Action, n: u32, seed: u64) -> [u32; 5] {
+fn play(battle: &Battle, order: Action, n: u32, seed: u64) -> [u32; AttackResult::ALL.len()] {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut counts = [0u32; 5];
+    let mut counts = [0u32; AttackResult::ALL.len()];
     let mut events = Vec::with_capacity(32);
     for _ in 0..n {
         let mut b = battle.clone();
@@ -34,7 +35,7 @@ fn play(battle: &Battle, order: Action, n: u32, seed: u64) -> [u32; 5] {
 }
 
 /// Checks every result's frequency against its exact chance, within four standard deviations.
-fn agree(label: &str, odds: &AttackOdds, counts: [u32; 5]) {
+fn agree(label: &str, odds: &AttackOdds, counts: [u32; AttackResult::ALL.len()]) {
     let n: u32 = counts.iter().sum();
     for (i, r) in AttackResult::ALL.into_iter().enumerate() {
         let p = odds.probability(r);
@@ -170,6 +171,28 @@ fn odds_agree_with_a_million_sampled_attacks() {
         assert_eq!(odds, situation.odds(&options).unwrap());
         let counts = play(&setup.battle, setup.order, TRIALS, i as u64);
         agree(&format!("{situation:?} under {options}"), &odds, counts);
+        played += TRIALS;
+    }
+    // Under a variant's own modifier and hit-result table (a hit on a steady target by fire may change nothing).
+    let system = Arc::new(
+        CombatSystem::with_variant(
+            "name = \"v\"\n[[modifiers]]\nid = \"V1\"\nvalue = -1\nwhen = \"not charge and target.quality == 'veteran'\"\n\
+             [results]\nsteady_fire = [\"none\", \"retreat\"]\nshaken_charge = [\"shaken\", \"destroyed\"]\n",
+            "v.toml",
+        )
+        .unwrap(),
+    );
+    let variant_cases = [
+        Situation { target_quality: Quality::Veteran, ..Situation::new(Arm::Infantry, Arm::Infantry) },
+        Situation { distance: 1, target_shaken: true, ..Situation::new(Arm::Cavalry, Arm::Infantry) },
+    ];
+    for (i, situation) in variant_cases.into_iter().enumerate() {
+        let options = Options::default();
+        let setup = situation.setup_under(&options, Some(&system)).unwrap();
+        let odds = setup.battle.attack_odds(setup.attacker, &setup.order).unwrap();
+        assert!(odds.has_no_effect());
+        let counts = play(&setup.battle, setup.order, TRIALS, 200 + i as u64);
+        agree(&format!("{situation:?} under a variant"), &odds, counts);
         played += TRIALS;
     }
     for (i, (label, battle, attacker, order)) in board_situations().into_iter().enumerate() {

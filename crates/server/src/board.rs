@@ -105,7 +105,7 @@ pub fn unit_orders(b: &Battle, unit: UnitId, decisions: usize, may_act: Result<(
     out.activate = (b.active_unit() != Some(unit)).then_some(Action::Activate(unit));
     let mut attacked = Vec::new();
     for (action, _) in &listed {
-        let odds = action.target().and_then(|_| b.attack_odds(unit, action).ok()).map(|o| odds_view(&o));
+        let odds = action.target().and_then(|_| b.attack_odds(unit, action).ok()).map(|o| odds_view(&o, b.scenario()));
         if let Some(t) = action.target() {
             attacked.push(t);
         }
@@ -189,7 +189,7 @@ pub fn explain(b: &Battle, unit: UnitId, action: Action, may_act: Result<(), Ill
     let sight = action.target().map(|t| (from, b.unit(t).at));
     let checked = may_act.and_then(|()| b.check_order_for(unit, action));
     let odds = match (&checked, action.target()) {
-        (Ok(()), Some(_)) => b.attack_odds(unit, &action).ok().map(|o| odds_view(&o)),
+        (Ok(()), Some(_)) => b.attack_odds(unit, &action).ok().map(|o| odds_view(&o, b.scenario())),
         _ => None,
     };
     Explanation {

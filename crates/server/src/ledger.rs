@@ -49,7 +49,7 @@ pub struct Ledger {
     pub attacks: Vec<LedgerAttack>,
 }
 
-const KEYS: [&str; 6] = ["hit", "miss", "shaken", "retreat", "destroyed", "stand"];
+const KEYS: [&str; 7] = ["hit", "miss", "no_effect", "shaken", "retreat", "destroyed", "stand"];
 
 fn wide(p: Prob) -> Ratio<u64> {
     Ratio::new(*p.numer() as u64, *p.denom() as u64)
@@ -64,8 +64,8 @@ fn approx(r: &Ratio<u64>) -> f64 {
 pub fn ledger(game: &Game) -> Ledger {
     let mut replay = game.undo(game.actions().len());
     let mut attacks = Vec::new();
-    let mut expected = [[Ratio::<u64>::new(0, 1); 6]; 2];
-    let mut actual = [[0u32; 6]; 2];
+    let mut expected = [[Ratio::<u64>::new(0, 1); KEYS.len()]; 2];
+    let mut actual = [[0u32; KEYS.len()]; 2];
     for (i, &action) in game.actions().iter().enumerate() {
         let before = replay.battle().clone();
         let events = replay.act(action).expect("a game's own decisions replay");
@@ -75,7 +75,7 @@ pub fn ledger(game: &Game) -> Ledger {
         let Some(result) = AttackResult::from_events(&events[from..]) else { continue };
         let side = before.info(unit).side;
         let s = side.index();
-        let probs = [odds.hit(), odds.miss, odds.shaken, odds.retreat, odds.destroyed, odds.stand];
+        let probs = [odds.hit(), odds.miss, odds.no_effect, odds.shaken, odds.retreat, odds.destroyed, odds.stand];
         for (e, p) in expected[s].iter_mut().zip(probs) {
             *e += wide(p);
         }
@@ -88,7 +88,7 @@ pub fn ledger(game: &Game) -> Ledger {
             decision: i + 1,
             side,
             attacker: unit.0,
-            odds: odds_view(&odds),
+            odds: odds_view(&odds, before.scenario()),
             result: result.name(),
         });
     }

@@ -1,16 +1,16 @@
 //! The exact odds of an attack as the API gives them (R6.4, R7): the number needed, the modifiers with their rule
 //! ids, and each result's chance as a fraction and a decimal. Used by the views, the board and the luck ledger.
 
-use pacw_engine::Prob;
 use pacw_engine::odds::AttackOdds;
+use pacw_engine::{Prob, Scenario};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A to-hit modifier.
 #[derive(Serialize, Clone, Debug)]
 pub struct ModifierView {
-    /// The RULES.md id.
-    pub rule: &'static str,
+    /// The id of the rule it comes from (a variant's own modifier: the id its file gives it).
+    pub rule: String,
     /// Its effect on the die: +1 or −1 by the rules, or what the options `modifier.*` set.
     pub value: i8,
     /// In words.
@@ -47,10 +47,10 @@ pub fn decimal(p: Prob) -> f64 {
     *p.numer() as f64 / *p.denom() as f64
 }
 
-/// The view of an attack's odds.
-pub fn odds_view(o: &AttackOdds) -> OddsView {
+/// The view of an attack's odds in a game of `scenario` (whose combat system names its modifiers).
+pub fn odds_view(o: &AttackOdds, scenario: &Scenario) -> OddsView {
     let a = &o.assessment;
-    let pairs = [
+    let mut pairs = vec![
         ("miss", o.miss),
         ("shaken", o.shaken),
         ("retreat", o.retreat),
@@ -58,6 +58,9 @@ pub fn odds_view(o: &AttackOdds) -> OddsView {
         ("stand", o.stand),
         ("hit", o.hit()),
     ];
+    if o.has_no_effect() {
+        pairs.push(("no_effect", o.no_effect));
+    }
     OddsView {
         target: a.target.0,
         charge: a.charge,
@@ -66,7 +69,10 @@ pub fn odds_view(o: &AttackOdds) -> OddsView {
         modifiers: a
             .modifiers
             .applied()
-            .map(|m| ModifierView { rule: m.modifier.rule(), value: m.value, reason: m.modifier.reason() })
+            .map(|m| {
+                let (rule, reason) = scenario.describe_modifier(m.modifier);
+                ModifierView { rule, value: m.value, reason }
+            })
             .collect(),
         target_strength: a.strength,
         target_shaken: a.target_shaken,

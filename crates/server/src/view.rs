@@ -314,7 +314,7 @@ pub fn action_views(b: &Battle) -> Vec<ActionView> {
                 _ => b.active_unit(),
             };
             let odds = match (action.target(), unit) {
-                (Some(_), Some(u)) => b.attack_odds(u, &action).ok().map(|o| odds_view(&o)),
+                (Some(_), Some(u)) => b.attack_odds(u, &action).ok().map(|o| odds_view(&o, b.scenario())),
                 _ => None,
             };
             ActionView {

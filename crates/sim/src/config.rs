@@ -3,6 +3,7 @@
 //! game is played.
 
 use crate::error::SimError;
+use pacw_engine::system::CombatSystem;
 use pacw_engine::{Initiative, Options, Scenario};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -10,6 +11,13 @@ use std::sync::Arc;
 
 /// The name of the axis that compares computer players instead of a rule option (`--compare players=…`).
 pub const PLAYERS_AXIS: &str = "players";
+
+/// The name of the axis that compares whole rule sets: variant files, or `standard` for the standard rules
+/// (`--compare rules=standard,variants/close-combat.toml`). Each file is read into [`SimConfig::rule_sets`].
+pub const RULES_AXIS: &str = "rules";
+
+/// The value of [`RULES_AXIS`] that stands for the standard rules.
+pub const STANDARD_RULES: &str = "standard";
 
 /// The most `--compare` axes a simulation takes (two make a grid).
 pub const MAX_AXES: usize = 2;
@@ -57,8 +65,9 @@ impl Axis {
         let (option, list) = text.split_once('=').ok_or_else(bad)?;
         let option = option.trim();
         let mut values = Vec::new();
+        let rules = option.trim() == RULES_AXIS; // file names, never ranges
         for item in list.split(',').map(str::trim) {
-            match item.split_once("..") {
+            match item.split_once("..").filter(|_| !rules) {
                 Some((lo, hi)) => {
                     let (lo, hi) = (lo.trim().parse::<i64>(), hi.trim().parse::<i64>());
                     let (Ok(lo), Ok(hi)) = (lo, hi) else { return Err(bad()) };
@@ -83,12 +92,13 @@ impl Axis {
 
     /// Whether every value is a whole number: the statistics are then charted against the value.
     pub fn is_numeric(&self) -> bool {
-        self.option != PLAYERS_AXIS && self.values.iter().all(|v| v.parse::<i64>().is_ok())
+        self.option != PLAYERS_AXIS && self.option != RULES_AXIS && self.values.iter().all(|v| v.parse::<i64>().is_ok())
     }
 }
 
-/// A variant file (`--variant FILE.toml`): a name, a description and an `[options]` table shaped like a
-/// scenario's, applied to every scenario of a run.
+/// A variant file (`--variant FILE.toml`, docs/variants.md): a name, a description, the combat system's changes
+/// (modifiers, arms, the hit-result table, terms) and an `[options]` table shaped like a scenario's, applied to
+/// every scenario of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VariantFile {
     /// Its name, as reports print it.
@@ -97,6 +107,12 @@ pub struct VariantFile {
     pub description: String,
     /// Its options as `name=value` pairs (`modifier.cover`, `exhaustion.<side id>` …), in the file's order.
     pub options: Vec<(String, String)>,
+    /// Its file name, for messages.
+    #[serde(default)]
+    pub file: String,
+    /// Its whole text: the games are played by the combat system it describes (and a shard reads it again).
+    #[serde(default)]
+    pub text: String,
 }
 
 impl VariantFile {
@@ -116,19 +132,19 @@ impl VariantFile {
             description: String,
             #[serde(default)]
             options: BTreeMap<String, toml::Value>,
+            // Read by the engine (above).
+            #[serde(default, rename = "modifiers")]
+            _modifiers: Option<toml::Value>,
+            #[serde(default, rename = "arms")]
+            _arms: Option<toml::Value>,
+            #[serde(default, rename = "results")]
+            _results: Option<toml::Value>,
+            #[serde(default, rename = "terms")]
+            _terms: Option<toml::Value>,
         }
         let bad = |message: String| SimError::BadVariant { file: file.to_string(), message };
-        // The combat system's own sections are read and checked by the engine (`pacw rules`), not yet played by.
-        if let Ok(table) = text.parse::<toml::Table>() {
-            let own: Vec<&str> =
-                ["modifiers", "arms", "results", "terms"].into_iter().filter(|k| table.contains_key(*k)).collect();
-            if !own.is_empty() {
-                return Err(bad(format!(
-                    "games do not play by a variant's own {} yet (`pacw rules --variant` reads and checks them);                      only [options] is applied",
-                    own.join(", ")
-                )));
-            }
-        }
+        // The combat system's own sections are checked by the engine, every problem at its line and column.
+        CombatSystem::with_variant(text, file).map_err(|e| bad(e.to_string()))?;
         let raw: Raw = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
         let scalar = |v: &toml::Value| match v {
             toml::Value::String(s) => Some(s.clone()),
@@ -151,7 +167,23 @@ impl VariantFile {
                 }
             }
         }
-        Ok(VariantFile { name: raw.name, description: raw.description, options })
+        Ok(VariantFile {
+            name: raw.name,
+            description: raw.description,
+            options,
+            file: file.to_string(),
+            text: text.to_string(),
+        })
+    }
+
+    /// The combat system it describes, laid over the standard.
+    ///
+    /// # Errors
+    ///
+    /// The file's problems (never for a file [`VariantFile::parse`] accepted).
+    pub fn system(&self) -> Result<CombatSystem, SimError> {
+        CombatSystem::with_variant(&self.text, &self.file)
+            .map_err(|e| SimError::BadVariant { file: self.file.clone(), message: e.to_string() })
     }
 }
 
@@ -251,6 +283,8 @@ pub struct SimConfig {
     pub scenarios: Vec<ScenarioSource>,
     /// A variant file applied to every scenario, before `--set`.
     pub variant_file: Option<VariantFile>,
+    /// The variant files a [`RULES_AXIS`] compares, each named by its `file` as the axis gives it.
+    pub rule_sets: Vec<VariantFile>,
     /// `--set OPTION=VALUE` pairs, applied to every scenario after the variant file.
     pub sets: Vec<(String, String)>,
     /// The `--compare` axes the variants were built from (none, one, or two for a grid): kept for the charts.
@@ -284,6 +318,7 @@ impl SimConfig {
         SimConfig {
             scenarios,
             variant_file: None,
+            rule_sets: Vec::new(),
             sets: Vec::new(),
             axes: Vec::new(),
             variants: Vec::new(),
@@ -346,15 +381,45 @@ impl SimConfig {
         }
     }
 
+    /// Scenario `s` as its games are played: by the variant file's combat system when there is one
+    /// ([`Scenario::with_system`]: its numbers of the standard and its `[options]` become the scenario's options).
+    pub fn played_scenario(&self, s: usize) -> Result<Arc<Scenario>, SimError> {
+        let source = &self.scenarios[s].scenario;
+        match &self.variant_file {
+            Some(variant) => played_by(source, variant),
+            None => Ok(source.clone()),
+        }
+    }
+
+    /// Scenario `s` as `variant`'s games are played: by the rule set a [`RULES_AXIS`] gives it (over the scenario
+    /// alone, in place of the variant file), else as [`SimConfig::played_scenario`].
+    pub fn variant_scenario(&self, s: usize, variant: &Variant) -> Result<Arc<Scenario>, SimError> {
+        let Some((_, rules)) = variant.settings.iter().find(|(o, _)| o == RULES_AXIS) else {
+            return self.played_scenario(s);
+        };
+        let source = &self.scenarios[s].scenario;
+        if rules == STANDARD_RULES {
+            return Ok(source.clone());
+        }
+        let file = self.rule_sets.iter().find(|f| f.file == *rules).ok_or_else(|| SimError::BadVariant {
+            file: rules.clone(),
+            message: format!("not read: give the file's name as --compare {RULES_AXIS}= names it"),
+        })?;
+        played_by(source, file)
+    }
+
     /// The base options of scenario `s`: its own, then the variant file's, then `--set`.
     pub fn base_options(&self, s: usize) -> Result<Options, SimError> {
-        let scenario = &self.scenarios[s].scenario;
+        let scenario = self.played_scenario(s)?;
+        self.options_over(&scenario)
+    }
+
+    /// `scenario`'s options (a scenario as played) with `--set` over them.
+    fn options_over(&self, scenario: &Scenario) -> Result<Options, SimError> {
         let mut options = scenario.options;
-        let file = self.variant_file.iter().flat_map(|v| v.options.iter().map(move |p| ("--variant", &v.name, p)));
-        let sets = self.sets.iter().map(|p| ("--set", &self.scenarios[s].file, p));
-        for (flag, _, (name, value)) in file.chain(sets) {
+        for (name, value) in &self.sets {
             scenario.set_option(&mut options, name, value).map_err(|source| SimError::Option {
-                flag,
+                flag: "--set",
                 given: format!("{name}={value}"),
                 source,
             })?;
@@ -364,9 +429,9 @@ impl SimConfig {
 
     /// The options of `variant` in scenario `s`.
     pub fn variant_options(&self, s: usize, variant: &Variant) -> Result<Options, SimError> {
-        let scenario = &self.scenarios[s].scenario;
-        let mut options = self.base_options(s)?;
-        for (name, value) in variant.settings.iter().filter(|(o, _)| o != PLAYERS_AXIS) {
+        let scenario = self.variant_scenario(s, variant)?;
+        let mut options = self.options_over(&scenario)?;
+        for (name, value) in variant.settings.iter().filter(|(o, _)| o != PLAYERS_AXIS && o != RULES_AXIS) {
             scenario.set_option(&mut options, name, value).map_err(|source| SimError::Option {
                 flag: "--compare",
                 given: format!("{name}={value}"),
@@ -407,6 +472,17 @@ impl SimConfig {
     pub fn swapped(&self, index: usize) -> bool {
         !self.fixed_sides && index % 2 == 1
     }
+}
+
+/// `source` played by the variant file `variant`.
+fn played_by(source: &Arc<Scenario>, variant: &VariantFile) -> Result<Arc<Scenario>, SimError> {
+    let system = Arc::new(variant.system()?);
+    let played = Scenario::clone(source).with_system(system).map_err(|e| SimError::Option {
+        flag: "--variant",
+        given: variant.name.clone(),
+        source: e,
+    })?;
+    Ok(Arc::new(played))
 }
 
 /// Two players' names for reports: `random (1)` and `random (2)` when both have the same name.
@@ -479,11 +555,14 @@ mod tests {
         assert_eq!((o.to_hit, o.initiative), (6, Initiative::Igougo));
         assert!(VariantFile::parse("name = \"v\"\ncolour = 1\n", "v.toml").is_err());
         assert!(VariantFile::parse("description = \"no name\"\n", "v.toml").is_err());
-        // A combat system of its own is read by `pacw rules`, not yet played: said so, naming the sections.
+        // A combat system of its own is played: its mistakes are refused at their line and column.
         let own =
             "name = \"v\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[terms]\ncharge = \"melee\"\n";
-        let e = VariantFile::parse(own, "v.toml").unwrap_err().to_string();
-        assert!(e.contains("do not play by a variant's own modifiers, terms yet"), "{e}");
+        c.variant_file = Some(VariantFile::parse(own, "v.toml").unwrap());
+        let played = c.played_scenario(0).unwrap();
+        assert_eq!(played.system.as_ref().unwrap().modifier("V1").unwrap().value, 1);
+        let e = VariantFile::parse(&own.replace("charge\"\n[terms]", "charj\"\n[terms]"), "v.toml").unwrap_err();
+        assert!(e.to_string().contains("v.toml:5:"), "{e}");
     }
 
     #[test]

@@ -50,7 +50,9 @@ pub mod stats;
 pub mod tournament;
 pub mod wilson;
 
-pub use config::{Axis, ScenarioSource, Shard, SimConfig, Variant, VariantFile, parse_players};
+pub use config::{
+    Axis, RULES_AXIS, STANDARD_RULES, ScenarioSource, Shard, SimConfig, Variant, VariantFile, parse_players,
+};
 pub use error::SimError;
 pub use record::{GameRecord, GameStats};
 pub use report::{Report, render_text};

@@ -15,7 +15,8 @@ pub const SHOOTING: usize = 0;
 pub const CHARGE: usize = 1;
 
 /// The outcome of an attack as it befell the target, in the order of [`GameStats::attacks`]' inner arrays.
-/// A retreat that was blocked counts as `destroyed` (R7.4 `destroyed`) or `shaken` (R7.4 `stand`).
+/// A retreat that was blocked counts as `destroyed` (R7.4 `destroyed`) or `shaken` (R7.4 `stand`); a hit that
+/// changed nothing (a variant's table) as a `miss`, since the target is as it was.
 pub const OUTCOMES: [&str; 4] = ["miss", "shaken", "retreat", "destroyed"];
 const MISS: usize = 0;
 const SHAKEN: usize = 1;
@@ -330,13 +331,16 @@ impl<'a> Tally<'a> {
             Event::ToHitRolled { hit: true, .. } => {}
             Event::HitResultRolled { unit, result, .. } => {
                 let outcome = match result {
+                    HitResult::NoEffect => MISS,
                     HitResult::Shaken => SHAKEN,
                     HitResult::Retreat => RETREAT,
                     HitResult::Destroyed => DESTROYED,
                 };
                 self.count(outcome, 1);
                 self.counted = Some(outcome);
-                if let Some(spell) = &mut self.spells[unit.index()] {
+                if outcome == MISS {
+                    // A hit that changed nothing is no second hit on a shaken unit.
+                } else if let Some(spell) = &mut self.spells[unit.index()] {
                     spell.hit = true;
                 }
             }

@@ -178,6 +178,10 @@ fn run_stopping(
     config.validate()?;
     let variants = config.variant_list();
     let options = config.option_table()?;
+    // Each scenario as each variant plays it (a variant file, or a rule set the variant compares).
+    let played = (0..config.scenarios.len())
+        .map(|s| variants.iter().map(|v| config.variant_scenario(s, v)).collect::<Result<Vec<_>, _>>())
+        .collect::<Result<Vec<_>, _>>()?;
     if let Some(save) = save {
         std::fs::create_dir_all(&save.dir).map_err(|source| SimError::Write { path: save.dir.clone(), source })?;
     }
@@ -199,7 +203,7 @@ fn run_stopping(
                 let variant = &variants[v];
                 let seed = game_seed(config.seed, index as u64);
                 let spec = GameSpec {
-                    scenario: &source.scenario,
+                    scenario: &played[s][v],
                     text: &source.text,
                     file: &source.file,
                     options: options[s][v],

@@ -30,6 +30,9 @@ pub struct Setup {
     pub scenarios: Vec<ScenarioText>,
     /// The variant file.
     pub variant_file: Option<VariantFile>,
+    /// The rule sets a `rules` axis compares.
+    #[serde(default)]
+    pub rule_sets: Vec<VariantFile>,
     /// `--set` pairs.
     pub sets: Vec<(String, String)>,
     /// The `--compare` axes.
@@ -56,6 +59,7 @@ impl Setup {
                 .map(|s| ScenarioText { file: s.file.clone(), text: s.text.clone() })
                 .collect(),
             variant_file: config.variant_file.clone(),
+            rule_sets: config.rule_sets.clone(),
             sets: config.sets.clone(),
             axes: config.axes.clone(),
             variants: config.variants.clone(),
@@ -75,6 +79,7 @@ impl Setup {
             .collect::<Result<Vec<_>, _>>()?;
         let mut c = SimConfig::of(scenarios);
         c.variant_file = self.variant_file.clone();
+        c.rule_sets = self.rule_sets.clone();
         c.sets = self.sets.clone();
         c.axes = self.axes.clone();
         c.variants = self.variants.clone();

@@ -82,6 +82,23 @@ pub fn config(args: &LabArgs) -> Result<SimConfig> {
     Ok(config)
 }
 
+/// Reads the variant files a `--compare rules=…` axis names (`standard` is the standard rules) into the
+/// configuration, each named as the axis names it.
+pub fn read_rule_sets(config: &mut SimConfig) -> Result<()> {
+    let names: Vec<String> = config
+        .axes
+        .iter()
+        .filter(|a| a.option == pacw_sim::RULES_AXIS)
+        .flat_map(|a| a.values.clone())
+        .filter(|v| v != pacw_sim::STANDARD_RULES)
+        .collect();
+    for name in names {
+        let text = std::fs::read_to_string(&name).with_context(|| format!("cannot read variant file {name}"))?;
+        config.rule_sets.push(VariantFile::parse(&text, &name)?);
+    }
+    Ok(())
+}
+
 /// A failed check of the settings: bad usage (exit 2) or a failure (exit 1).
 pub fn sim_error(e: SimError) -> anyhow::Error {
     if e.is_usage() { Usage(e.to_string()).into() } else { e.into() }

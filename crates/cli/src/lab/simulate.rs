@@ -26,7 +26,8 @@ pub struct SimulateArgs {
     #[command(flatten)]
     pub lab: LabArgs,
     /// Compare values of an option, as OPTION=V1,V2,... or OPTION=LO..HI (both ends included, e.g. to_hit=3..6);
-    /// players=A,B,... compares computer players (each replaces the first of --players). Give it twice for a grid.
+    /// players=A,B,... compares computer players (each replaces the first of --players); rules=standard,FILE,...
+    /// compares whole rule sets (variant files, docs/variants.md). Give it twice for a grid.
     /// Every variant plays the same games (seeds and sides), and differences are tested game by game.
     #[arg(long, value_name = "OPTION=VALUES", value_parser = crate::args::compare)]
     pub compare: Vec<Axis>,
@@ -53,6 +54,7 @@ pub struct SimulateArgs {
 pub fn run_simulate(args: SimulateArgs) -> Result<ExitCode> {
     let mut config = config(&args.lab)?;
     config.compare(args.compare.clone()).map_err(sim_error)?;
+    super::read_rule_sets(&mut config)?;
     config.fixed_sides = args.fixed_sides;
     config.shard = args.shard;
     config.validate().map_err(sim_error)?;

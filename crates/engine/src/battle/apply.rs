@@ -5,11 +5,12 @@ use super::deck::{Card, Deck};
 use super::listed::Stamp;
 use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct, UnitSet};
 use crate::action::{Action, Illegal};
-use crate::attack::{AttackResult, HitResult, after_hit, hit_result, hits, severe};
+use crate::attack::{AttackResult, HitResult, after_hit, hits, result_on_row};
 use crate::chance::{Outcome, Prob, d6};
 use crate::event::{EndReason, Event, GameResult};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
+use crate::system::ResultTable;
 use crate::unit::{Side, UnitId};
 use rand::{Rng, RngExt};
 
@@ -238,7 +239,8 @@ impl<S: ScenarioRef> Battle<S> {
         let target = attack.target;
         let state = self.units[target.index()];
         let strength = self.strength(target);
-        let result = hit_result(strength, severe(state.shaken, attack.charge), roll);
+        let table = self.scenario.system.as_deref().map_or(ResultTable::STANDARD, |s| *s.results());
+        let result = result_on_row(table.row(state.shaken, attack.charge), strength, roll);
         events.push(Event::HitResultRolled { unit: target, roll, strength, result });
         let retreat_to = match result {
             HitResult::Retreat => self.retreat_square(target, attack.attacker),
@@ -250,6 +252,7 @@ impl<S: ScenarioRef> Battle<S> {
         }
         let mut vacated = None;
         match after_hit(result, blocked, self.options.blocked_retreat) {
+            AttackResult::NoEffect => {} // a variant's table may let a hit change nothing
             AttackResult::Shaken | AttackResult::Stand => self.shake(target, events),
             AttackResult::Retreat => {
                 let to = retreat_to.expect("a retreat that is not blocked has a square");

@@ -4,9 +4,11 @@ use super::Battle;
 use super::ScenarioRef;
 use super::movement::Occupancy;
 use crate::action::{Action, Illegal};
-use crate::attack::{Cover, Modifier, Modifiers, needed};
+use crate::attack::{Cover, HitResult, Modifier, Modifiers, needed};
 use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
+use crate::system::condition::{AttackFacts, UnitFacts};
+use crate::system::{BuiltIn, CombatSystem, ResultTable};
 use crate::unit::{Arm, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +31,20 @@ pub struct AttackAssessment {
     pub strength: u8,
     /// Whether the target is shaken now.
     pub target_shaken: bool,
+    /// The hit-result table the attack is resolved by (R7.1): the standard one, or the scenario's combat system's.
+    #[serde(skip, default = "standard_results")]
+    pub results: ResultTable,
+}
+
+fn standard_results() -> ResultTable {
+    ResultTable::STANDARD
+}
+
+impl AttackAssessment {
+    /// What a hit does when the target's roll is at most its strength and when above (R7.1).
+    pub const fn result_row(&self) -> [HitResult; 2] {
+        self.results.row(self.target_shaken, self.charge)
+    }
 }
 
 /// How the line of sight enters the target's square: across one edge, or exactly at a corner between two.
@@ -306,39 +322,52 @@ impl<S: ScenarioRef> Battle<S> {
         let charge = distance == 1;
         let map = &self.scenario.map;
         let gun = a_info.arm == Arm::Artillery;
-        // Each at the value the options give it (R6.4, R11); one worth 0 is left out.
-        let values = self.options.modifier;
-        let mut modifiers = Modifiers::default();
-        if !moved && !gun {
-            modifiers.push_valued(Modifier::DidNotMove, values.not_moved);
-        }
-        if gun && charge {
-            modifiers.push_valued(Modifier::Canister, values.canister);
-        }
         let a_state = self.unit(attacker);
-        if gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from {
-            modifiers.push_valued(Modifier::Ranging, values.ranging);
-        }
-        if charge {
-            match aspect(t_state.at, t_state.facing, from) {
-                Some(Aspect::Flank) => modifiers.push_valued(Modifier::FlankCharge, values.flank_rear),
-                Some(Aspect::Rear) => modifiers.push_valued(Modifier::RearCharge, values.flank_rear),
-                _ => {}
-            }
-        }
+        let ranging = gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from;
+        let side_on = aspect(t_state.at, t_state.facing, from);
         let terrain = map.terrain(t_state.at);
+        let fence = fence_on_entry(map, t_state.at, entry);
         let cover = if terrain.gives_cover() {
             Some(Cover::Terrain(terrain))
         } else if charge && map.elevation(t_state.at) > map.elevation(from) {
             Some(Cover::Uphill)
-        } else if !charge && fence_on_entry(map, t_state.at, entry) {
+        } else if !charge && fence {
             Some(Cover::Fence)
         } else {
             None
         };
-        if let Some(c) = cover {
-            modifiers.push_valued(Modifier::Cover(c), values.cover);
-        }
+        let (modifiers, results) = match self.scenario.system.as_deref() {
+            None => (self.standard_modifiers(gun, moved, charge, ranging, side_on, cover), ResultTable::STANDARD),
+            Some(system) => {
+                let t_info = self.info(target);
+                let (a_height, t_height) = (map.elevation(from), map.elevation(t_state.at));
+                let facts = AttackFacts {
+                    charge,
+                    distance,
+                    flank: side_on == Some(Aspect::Flank),
+                    rear: side_on == Some(Aspect::Rear),
+                    ranging,
+                    attacker: UnitFacts {
+                        arm: a_info.arm.index() as u8,
+                        quality: a_info.quality,
+                        moved,
+                        shaken: a_state.shaken,
+                        higher: a_height > t_height,
+                    },
+                    target: UnitFacts {
+                        arm: t_info.arm.index() as u8,
+                        quality: t_info.quality,
+                        moved: false,
+                        shaken: t_state.shaken,
+                        higher: t_height > a_height,
+                    },
+                    target_cover: cover.is_some(),
+                    target_terrain: terrain,
+                    target_behind_fence: fence,
+                };
+                (self.system_modifiers(system, &facts, side_on, cover), *system.results())
+            }
+        };
         AttackAssessment {
             attacker,
             target,
@@ -348,7 +377,73 @@ impl<S: ScenarioRef> Battle<S> {
             needed: needed(self.options.to_hit, modifiers.total()),
             strength: self.strength(target),
             target_shaken: t_state.shaken,
+            results,
         }
+    }
+
+    /// The modifiers of an attack under the built-in rules (R6.3, R6.4), each at the value the options give it (R11);
+    /// one worth 0 is left out.
+    fn standard_modifiers(
+        &self,
+        gun: bool,
+        moved: bool,
+        charge: bool,
+        ranging: bool,
+        side_on: Option<Aspect>,
+        cover: Option<Cover>,
+    ) -> Modifiers {
+        let values = self.options.modifier;
+        let mut modifiers = Modifiers::default();
+        if !moved && !gun {
+            modifiers.push_valued(Modifier::DidNotMove, values.not_moved);
+        }
+        if gun && charge {
+            modifiers.push_valued(Modifier::Canister, values.canister);
+        }
+        if ranging {
+            modifiers.push_valued(Modifier::Ranging, values.ranging);
+        }
+        if charge {
+            match side_on {
+                Some(Aspect::Flank) => modifiers.push_valued(Modifier::FlankCharge, values.flank_rear),
+                Some(Aspect::Rear) => modifiers.push_valued(Modifier::RearCharge, values.flank_rear),
+                _ => {}
+            }
+        }
+        if let Some(c) = cover {
+            modifiers.push_valued(Modifier::Cover(c), values.cover);
+        }
+        modifiers
+    }
+
+    /// The modifiers of an attack under a combat system: each whose condition holds, in the system's order. The
+    /// standard ones keep their values from the options (`modifier.*`, R11) and, with their standard conditions,
+    /// their built-in names; a variant's own are worth what its file says.
+    fn system_modifiers(
+        &self,
+        system: &CombatSystem,
+        facts: &AttackFacts,
+        side_on: Option<Aspect>,
+        cover: Option<Cover>,
+    ) -> Modifiers {
+        let mut modifiers = Modifiers::default();
+        for (i, rule) in system.modifiers().iter().enumerate() {
+            if !rule.when.holds(facts) {
+                continue;
+            }
+            let value = BuiltIn::of(&rule.id).map_or(rule.value, |b| b.value(&self.options.modifier));
+            let modifier = match (rule.built_in, side_on, cover) {
+                (Some(BuiltIn::NotMoved), _, _) => Modifier::DidNotMove,
+                (Some(BuiltIn::Canister), _, _) => Modifier::Canister,
+                (Some(BuiltIn::Ranging), _, _) => Modifier::Ranging,
+                (Some(BuiltIn::FlankRear), Some(Aspect::Rear), _) => Modifier::RearCharge,
+                (Some(BuiltIn::FlankRear), _, _) => Modifier::FlankCharge,
+                (Some(BuiltIn::Cover), _, Some(c)) => Modifier::Cover(c),
+                _ => Modifier::Own(i as u8),
+            };
+            modifiers.push_valued(modifier, value);
+        }
+        modifiers
     }
 
     /// The assessment of an attacking order (Fire, Move & Fire, Fire & Move) by `unit`, exactly as the attack

@@ -14,8 +14,10 @@ pub(crate) use parse::{line_col, write_problems};
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::Map;
 use crate::options::{OptionError, Options};
+use crate::system::CombatSystem;
 use crate::unit::{Side, UnitInfo};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The most units a scenario may hold (the battle keeps them in a fixed array).
 pub const MAX_UNITS: usize = 128;
@@ -93,6 +95,10 @@ pub struct Scenario {
     pub objectives: Vec<Objective>,
     /// The options the scenario sets over the defaults (R11).
     pub options: Options,
+    /// The combat system it is played by when it is not the built-in standard rules ([`Scenario::with_system`]).
+    /// Not written with the scenario: a save keeps the variant's text beside it.
+    #[serde(skip)]
+    pub system: Option<Arc<CombatSystem>>,
 }
 
 impl Scenario {
@@ -243,6 +249,48 @@ impl Scenario {
             units,
             objectives: Vec::new(),
             options,
+            system: None,
         })
+    }
+
+    /// This scenario played by `system` (a variant laid over the standard rules): its modifiers and hit-result
+    /// table decide the attacks, the numbers it changes of the standard (a standard modifier's value, a standard
+    /// arm's strength, move or range) become this scenario's options, and its `[options]` are set over them.
+    ///
+    /// ```
+    /// use pacw_engine::{Scenario, DEFAULT_SCENARIO, system::CombatSystem};
+    /// use std::sync::Arc;
+    /// let text = "name = \"Hard cover\"\n[[modifiers]]\nid = \"cover\"\nvalue = -2\n";
+    /// let system = Arc::new(CombatSystem::with_variant(text, "hard-cover.toml").unwrap());
+    /// let s = Scenario::parse(DEFAULT_SCENARIO, "meeting-engagement.toml").unwrap().with_system(system).unwrap();
+    /// assert_eq!(s.options.modifier.cover, -2);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An option of the variant's that this scenario refuses (an exhaustion point beyond a side's units, say).
+    pub fn with_system(mut self, system: Arc<CombatSystem>) -> Result<Scenario, OptionError> {
+        let changed = system.changes_to_standard();
+        let mut options = self.options;
+        for (name, value) in changed.iter().chain(system.options()) {
+            self.set_option(&mut options, name, value)?;
+        }
+        self.options = options;
+        self.system = Some(system);
+        Ok(self)
+    }
+
+    /// The rule a modifier cites and what it is, in words ("R6.4", "attacker did not move"): a variant's own
+    /// modifier as its file gives them.
+    pub fn describe_modifier(&self, modifier: crate::attack::Modifier) -> (String, String) {
+        match &self.system {
+            Some(system) => system.describe(modifier),
+            None => (modifier.rule().to_string(), modifier.reason()),
+        }
+    }
+
+    /// The combat system a game of it is played by: its own, or the standard.
+    pub fn combat_system(&self) -> Arc<CombatSystem> {
+        self.system.clone().unwrap_or_else(|| Arc::new(CombatSystem::standard()))
     }
 }

@@ -339,6 +339,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         units,
         objectives,
         options,
+        system: None,
     })
 }
 

@@ -3,7 +3,9 @@
 //! is added; `[results]` and `[terms]` replace the entries they name.
 
 use super::condition::{Condition, ConditionError};
-use super::{ArmRule, CombatSystem, Effect, MAX_ARMS, MAX_MODIFIERS, ModifierRule, ResultTable, STANDARD, Terms};
+use super::{
+    ArmRule, BuiltIn, CombatSystem, Effect, MAX_ARMS, MAX_MODIFIERS, ModifierRule, ResultTable, STANDARD, Terms,
+};
 use crate::scenario::Problem;
 use crate::unit::Arm;
 use serde::Deserialize;
@@ -184,8 +186,11 @@ impl VariantText {
                     m.rule = change.rule.unwrap_or(m.rule.clone());
                     m.name = change.name.unwrap_or(m.name.clone());
                     m.value = change.value.unwrap_or(m.value);
-                    if let Some((when, text)) = change.when {
+                    if let Some((when, text)) = change.when
+                        && when != m.when
+                    {
                         (m.when, m.when_text) = (when, text);
+                        m.built_in = None; // a standard id with a condition of the designer's: his own modifier
                     }
                 }
                 // A new modifier was checked to have its condition (read_modifiers).
@@ -198,6 +203,7 @@ impl VariantText {
                             when,
                             when_text,
                             id: change.id,
+                            built_in: None,
                         });
                     }
                 }
@@ -353,7 +359,7 @@ fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str
             .get_ref()
             .iter()
             .map(|e| {
-                let found = Effect::ALL.iter().copied().find(|x| x.name() == e.get_ref());
+                let found = Effect::ALL.iter().copied().find(|x| x.file_name() == e.get_ref());
                 if found.is_none() {
                     p.at(
                         e.span(),
@@ -444,19 +450,19 @@ fn capitalised(word: &str) -> String {
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
-/// The standard system: `rules/standard.toml` laid over the built-in rules it describes.
+/// The standard system: `rules/standard.toml` laid over the built-in rules it describes (read once).
 pub(super) fn standard() -> CombatSystem {
+    static STANDARD_SYSTEM: std::sync::OnceLock<CombatSystem> = std::sync::OnceLock::new();
+    STANDARD_SYSTEM.get_or_init(read_standard).clone()
+}
+
+fn read_standard() -> CombatSystem {
     let bare = CombatSystem {
         name: String::new(),
         description: String::new(),
         modifiers: Vec::new(),
         arms: CombatSystem::standard_arms(),
-        results: ResultTable {
-            steady_fire: [Effect::Shaken, Effect::Retreat],
-            steady_charge: [Effect::Retreat, Effect::Destroyed],
-            shaken_fire: [Effect::Retreat, Effect::Destroyed],
-            shaken_charge: [Effect::Retreat, Effect::Destroyed],
-        },
+        results: ResultTable::STANDARD,
         terms: Terms {
             fire: "fire".into(),
             charge: "charge".into(),
@@ -465,10 +471,15 @@ pub(super) fn standard() -> CombatSystem {
             destroyed: "destroyed".into(),
         },
         options: Vec::new(),
+        source: None,
     };
     // The standard file names all five modifiers with their conditions; a test checks it is read without a problem.
-    match VariantText::parse(STANDARD, "rules/standard.toml") {
+    let mut standard = match VariantText::parse(STANDARD, "rules/standard.toml") {
         Ok(v) => v.over(bare),
         Err(_) => bare,
+    };
+    for m in &mut standard.modifiers {
+        m.built_in = BuiltIn::of(&m.id);
     }
+    standard
 }

@@ -3,8 +3,9 @@
 //! only what it changes; [`CombatSystem::with_variant`] lays it over the standard, checking everything once, so that
 //! nothing in it is read as text while a battle is played.
 //!
-//! (So far the model, its file and its printing: the battle still resolves attacks by its built-in rules, which the
-//! standard file describes exactly.)
+//! A scenario given a combat system ([`crate::Scenario::with_system`]) is played by it: its modifiers' conditions
+//! decide each attack's modifiers and its table each hit's result. A scenario without one is played by the
+//! built-in rules, which the standard file describes exactly (a test plays both and compares).
 
 pub mod condition;
 mod file;
@@ -38,6 +39,45 @@ pub struct ModifierRule {
     pub when: Condition,
     /// The condition as written.
     pub when_text: String,
+    /// Which built-in modifier it is, if it is one of the standard five with its standard condition: the battle
+    /// then reports it as that one (with the kind of cover, or flank or rear), so that the standard file played as
+    /// data gives the very events the built-in rules give.
+    pub(crate) built_in: Option<BuiltIn>,
+}
+
+/// The standard modifiers (R6.3, R6.4), by their ids in `rules/standard.toml` and their options `modifier.*`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum BuiltIn {
+    NotMoved,
+    Canister,
+    Ranging,
+    FlankRear,
+    Cover,
+}
+
+impl BuiltIn {
+    /// The standard modifier whose id (and option `modifier.ID`) is `id`.
+    pub(crate) fn of(id: &str) -> Option<BuiltIn> {
+        Some(match id {
+            "not_moved" => BuiltIn::NotMoved,
+            "canister" => BuiltIn::Canister,
+            "ranging" => BuiltIn::Ranging,
+            "flank_rear" => BuiltIn::FlankRear,
+            "cover" => BuiltIn::Cover,
+            _ => return None,
+        })
+    }
+
+    /// Its value in a game with these options (R11).
+    pub(crate) fn value(self, values: &crate::options::ModifierValues) -> i8 {
+        match self {
+            BuiltIn::NotMoved => values.not_moved,
+            BuiltIn::Canister => values.canister,
+            BuiltIn::Ranging => values.ranging,
+            BuiltIn::FlankRear => values.flank_rear,
+            BuiltIn::Cover => values.cover,
+        }
+    }
 }
 
 /// An arm: a standard one, or a designer's that moves, fires and is fired at as a standard one does.
@@ -57,37 +97,12 @@ pub struct ArmRule {
     pub range: u8,
 }
 
-/// What a hit does to its target (R7.1).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Effect {
-    /// Nothing: the hit changes nothing.
-    None,
-    /// The target becomes shaken.
-    Shaken,
-    /// The target retreats, shaken.
-    Retreat,
-    /// The target is destroyed.
-    Destroyed,
-}
-
-impl Effect {
-    /// Every effect, mildest first.
-    pub const ALL: [Effect; 4] = [Effect::None, Effect::Shaken, Effect::Retreat, Effect::Destroyed];
-
-    /// Its name in a variant file.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Effect::None => "none",
-            Effect::Shaken => "shaken",
-            Effect::Retreat => "retreat",
-            Effect::Destroyed => "destroyed",
-        }
-    }
-}
+/// What a hit does to its target (R7.1): the engine's own hit results, `none` among them.
+pub use crate::attack::HitResult as Effect;
 
 /// The hit-result table (R7.1): for a steady or shaken target, hit by fire or a charge, the effect when its roll is
 /// at most its strength and when above.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ResultTable {
     /// A steady target, fired at.
     pub steady_fire: [Effect; 2],
@@ -100,15 +115,28 @@ pub struct ResultTable {
 }
 
 impl ResultTable {
-    /// The effect of a hit on a target (`shaken` or not) by fire or a `charge`, its roll at most its strength
-    /// (`held`) or above.
-    pub const fn effect(&self, shaken: bool, charge: bool, held: bool) -> Effect {
-        let row = match (shaken, charge) {
+    /// The standard table (R7.1), as the built-in rules have it.
+    pub const STANDARD: ResultTable = ResultTable {
+        steady_fire: crate::attack::standard_row(false, false),
+        steady_charge: crate::attack::standard_row(false, true),
+        shaken_fire: crate::attack::standard_row(true, false),
+        shaken_charge: crate::attack::standard_row(true, true),
+    };
+
+    /// The row for a target (`shaken` or not) hit by fire or a `charge`: [at most its strength, above].
+    pub const fn row(&self, shaken: bool, charge: bool) -> [Effect; 2] {
+        match (shaken, charge) {
             (false, false) => self.steady_fire,
             (false, true) => self.steady_charge,
             (true, false) => self.shaken_fire,
             (true, true) => self.shaken_charge,
-        };
+        }
+    }
+
+    /// The effect of a hit on a target (`shaken` or not) by fire or a `charge`, its roll at most its strength
+    /// (`held`) or above.
+    pub const fn effect(&self, shaken: bool, charge: bool, held: bool) -> Effect {
+        let row = self.row(shaken, charge);
         if held { row[0] } else { row[1] }
     }
 
@@ -151,8 +179,9 @@ impl Terms {
     }
 }
 
-/// A whole combat system: the standard one, or the standard with a variant laid over it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A whole combat system: the standard one, or the standard with a variant laid over it. Two are equal when they
+/// say the same, whatever file each was read from.
+#[derive(Clone, Debug)]
 pub struct CombatSystem {
     /// Its name.
     pub name: String,
@@ -165,7 +194,26 @@ pub struct CombatSystem {
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
     options: Vec<(String, String)>,
+    /// The variant file it was read from, (file, text): what a save keeps so that the game replays by it.
+    source: Option<(String, String)>,
 }
+
+impl PartialEq for CombatSystem {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.name, &self.description, &self.modifiers, &self.arms, &self.results, &self.terms, &self.options)
+            == (
+                &other.name,
+                &other.description,
+                &other.modifiers,
+                &other.arms,
+                &other.results,
+                &other.terms,
+                &other.options,
+            )
+    }
+}
+
+impl Eq for CombatSystem {}
 
 impl CombatSystem {
     /// The standard combat system (`rules/standard.toml`).
@@ -188,7 +236,14 @@ impl CombatSystem {
     /// Every problem found in the file, each with its line and column: nothing of a bad file is applied.
     pub fn with_variant(text: &str, file: &str) -> Result<CombatSystem, SystemError> {
         let variant = VariantText::parse(text, file)?;
-        Ok(variant.over(CombatSystem::standard()))
+        let mut system = variant.over(CombatSystem::standard());
+        system.source = Some((file.to_string(), text.to_string()));
+        Ok(system)
+    }
+
+    /// The variant file it was read from, as (file name, text); `None` for the standard.
+    pub fn source(&self) -> Option<(&str, &str)> {
+        self.source.as_ref().map(|(file, text)| (file.as_str(), text.as_str()))
     }
 
     /// The to-hit modifiers, the standard's first.
@@ -199,6 +254,25 @@ impl CombatSystem {
     /// The modifier of this id.
     pub fn modifier(&self, id: &str) -> Option<&ModifierRule> {
         self.modifiers.iter().find(|m| m.id == id)
+    }
+
+    /// The rule a modifier of an attack cites and what it is, in words: a variant's own by its file, the built-in
+    /// ones as the engine names them.
+    ///
+    /// ```
+    /// use pacw_engine::attack::Modifier;
+    /// use pacw_engine::system::CombatSystem;
+    /// let s = CombatSystem::standard();
+    /// assert_eq!(s.describe(Modifier::DidNotMove), ("R6.4".to_string(), "attacker did not move".to_string()));
+    /// ```
+    pub fn describe(&self, modifier: crate::attack::Modifier) -> (String, String) {
+        match modifier {
+            crate::attack::Modifier::Own(i) => match self.modifiers.get(i as usize) {
+                Some(m) => (m.rule.clone(), m.name.clone()),
+                None => (modifier.rule().to_string(), modifier.reason()),
+            },
+            built_in => (built_in.rule().to_string(), built_in.reason()),
+        }
     }
 
     /// The arms, the standard's first.
@@ -221,6 +295,31 @@ impl CombatSystem {
         &self.terms
     }
 
+    /// The numbers it changes of the standard rules as the options that set them (`modifier.cover=-2`,
+    /// `strength.cavalry=4`): a game under it starts from these, then its `[options]` ([`CombatSystem::options`]).
+    pub fn changes_to_standard(&self) -> Vec<(String, String)> {
+        let standard = CombatSystem::standard();
+        let mut changed = Vec::new();
+        for m in &self.modifiers {
+            if standard.modifier(&m.id).is_some_and(|s| s.value != m.value) {
+                changed.push((format!("modifier.{}", m.id), m.value.to_string()));
+            }
+        }
+        for arm in &self.arms {
+            let Some(was) = standard.arm(&arm.id) else { continue };
+            for (name, now, before) in [
+                ("strength", arm.strength, was.strength),
+                ("move", arm.movement, was.movement),
+                ("range", arm.range, was.range),
+            ] {
+                if now != before {
+                    changed.push((format!("{name}.{}", arm.id), now.to_string()));
+                }
+            }
+        }
+        changed
+    }
+
     /// The variant's options, as `name=value` pairs.
     pub fn options(&self) -> &[(String, String)] {
         &self.options
@@ -240,7 +339,7 @@ impl CombatSystem {
                 "range": a.range,
             })).collect::<Vec<_>>(),
             "results": self.results.rows().iter().map(|(row, [held, broke])| {
-                (row.to_string(), json!([held.name(), broke.name()]))
+                (row.to_string(), json!([held.file_name(), broke.file_name()]))
             }).collect::<serde_json::Map<_, _>>(),
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
@@ -274,7 +373,7 @@ impl CombatSystem {
         }
         let _ = writeln!(out, "\n[results]");
         for (name, [held, broke]) in self.results.rows() {
-            let _ = writeln!(out, "{name} = [{}, {}]", quoted(held.name()), quoted(broke.name()));
+            let _ = writeln!(out, "{name} = [{}, {}]", quoted(held.file_name()), quoted(broke.file_name()));
         }
         let _ = writeln!(out, "\n[terms]");
         for (name, word) in self.terms.entries() {

@@ -3,7 +3,7 @@
 
 use super::condition::{AttackFacts, UnitFacts};
 use super::*;
-use crate::attack::{HitResult, hit_result, severe};
+use crate::attack::{hit_result, severe};
 use crate::unit::Quality;
 
 fn variant(text: &str) -> Result<CombatSystem, SystemError> {
@@ -40,11 +40,7 @@ fn the_standard_file_is_read_without_a_problem_and_says_what_the_engine_does() {
         for charge in [false, true] {
             for held in [true, false] {
                 let roll = if held { 1 } else { 6 };
-                let engine = match hit_result(4, severe(shaken, charge), roll) {
-                    HitResult::Shaken => Effect::Shaken,
-                    HitResult::Retreat => Effect::Retreat,
-                    HitResult::Destroyed => Effect::Destroyed,
-                };
+                let engine = hit_result(4, severe(shaken, charge), roll);
                 assert_eq!(s.results().effect(shaken, charge, held), engine, "shaken {shaken} charge {charge}");
             }
         }
@@ -122,7 +118,7 @@ to_hit = 4
     assert_eq!(skirmishers.range, 2, "what a new arm leaves out is its standard arm's");
     assert_eq!(s.arm("cavalry").unwrap().strength, 4);
     assert_eq!(s.arm("cavalry").unwrap().movement, 2, "a changed standard arm keeps the rest");
-    assert_eq!(s.results().effect(false, false, true), Effect::None);
+    assert_eq!(s.results().effect(false, false, true), Effect::NoEffect);
     assert_eq!(s.results().effect(true, true, false), Effect::Destroyed, "the other rows stay");
     assert_eq!(s.terms().charge, "close combat");
     assert_eq!(s.options(), [("to_hit".to_string(), "4".to_string())]);
@@ -208,4 +204,186 @@ proptest::proptest! {
     fn any_variant_text_is_read_or_refused(text in "[a-z_=\"'\\[\\]\n .0-9-]{0,200}") {
         let _ = variant(&text);
     }
+}
+
+/// The shipped battle `name`, played by the built-in rules (`None`) or by `system`.
+fn battle(name: &str, system: Option<CombatSystem>) -> crate::Battle {
+    let (_, file, text) = crate::offered_scenarios().find(|s| s.0 == name).expect("a shipped battle");
+    let mut scenario = crate::Scenario::parse(text, file).expect("it reads");
+    if let Some(system) = system {
+        scenario = scenario.with_system(std::sync::Arc::new(system)).expect("the system's options fit");
+    }
+    crate::Battle::from_scenario(std::sync::Arc::new(scenario))
+}
+
+/// The standard file played as data is the built-in rules: the same legal actions, the same odds of every attack,
+/// the same chances and the same events at every step of whole games (a step chosen by a fixed rule, so that the
+/// walk reaches charges, cover, ranging and blocked retreats), and the same perft counts.
+#[test]
+fn the_standard_file_played_as_data_plays_exactly_as_the_built_in_rules() {
+    use crate::perft::{Step, perft, steps};
+    let (mut shots, mut charges, mut in_cover, mut steps_played) = (0, 0, 0, 0);
+    for name in ["meeting-engagement", "bloody-lane", "maryes-heights", "mcpherson-ridge", "brandy-station"] {
+        for game in 0..3usize {
+            let mut built_in = battle(name, None);
+            let mut as_data = battle(name, Some(CombatSystem::standard()));
+            for k in 0..3000usize {
+                let options = steps(&built_in);
+                assert_eq!(options, steps(&as_data), "{name} game {game} step {k}: the same choices");
+                if options.is_empty() {
+                    break;
+                }
+                if matches!(built_in.to_act(), crate::ToAct::Chance(_)) {
+                    assert_eq!(built_in.chance_outcomes(), as_data.chance_outcomes(), "{name} step {k}: chances");
+                } else if let Some(unit) = built_in.active_unit() {
+                    for action in built_in.legal_actions().into_iter().filter(|a| a.target().is_some()) {
+                        let odds = built_in
+                            .attack_odds(unit, &action)
+                            .map(|o| (o, o.probability(crate::odds::AttackResult::Shaken)));
+                        assert_eq!(
+                            odds,
+                            as_data
+                                .attack_odds(unit, &action)
+                                .map(|o| (o, o.probability(crate::odds::AttackResult::Shaken))),
+                            "{name} step {k}: odds of {action:?}"
+                        );
+                    }
+                }
+                // Attack whenever possible, two steps in three, so that the games are fought out.
+                let attacks: Vec<Step> = options
+                    .iter()
+                    .copied()
+                    .filter(|s| matches!(s, Step::Decision(a) if a.target().is_some()))
+                    .collect();
+                let pick = if attacks.is_empty() || k % 3 == 0 { &options } else { &attacks };
+                let step = pick[(k * 7 + game * 5 + 3) % pick.len()];
+                let (a, b) = match step {
+                    Step::Decision(action) => (built_in.apply(action), as_data.apply(action)),
+                    Step::Chance(outcome) => (built_in.apply_chance(outcome), as_data.apply_chance(outcome)),
+                };
+                assert_eq!(a, b, "{name} game {game} step {k}: the same events");
+                steps_played += 1;
+                for e in a.iter().flatten() {
+                    if let crate::Event::Attack { charge, modifiers, .. } = e {
+                        *(if *charge { &mut charges } else { &mut shots }) += 1;
+                        in_cover += modifiers.iter().any(|m| matches!(m, crate::attack::Modifier::Cover(_))) as u32;
+                    }
+                }
+            }
+        }
+        let (built_in, as_data) = (battle(name, None), battle(name, Some(CombatSystem::standard())));
+        assert_eq!(perft(&built_in, 4), perft(&as_data, 4), "{name}: perft 4");
+    }
+    eprintln!("{steps_played} steps, {shots} shots, {charges} charges, {in_cover} in cover");
+    assert!(shots > 20 && charges > 20 && in_cover > 10, "the walk reached the attacks it is meant to compare");
+}
+
+const ELAN_AND_NO_EFFECT: &str = r#"
+name = "Elan"
+[[modifiers]]
+id = "V1"
+name = "veteran élan"
+value = 1
+when = "charge and attacker.quality == 'veteran'"
+
+[results]
+steady_fire = ["none", "shaken"]
+"#;
+
+/// Two infantry units facing each other `gap` squares apart on an open board, the first veteran, played by `system`.
+fn duel(gap: u8, system: Option<CombatSystem>) -> crate::Battle {
+    use crate::geometry::{Dir, Square};
+    use crate::unit::{Arm, Side, UnitInfo};
+    let unit = |side, quality, y, facing| UnitInfo {
+        name: format!("{side:?}"),
+        side,
+        arm: Arm::Infantry,
+        quality,
+        at: Square::new(2, y),
+        facing,
+    };
+    let units = vec![unit(Side::A, Quality::Veteran, 0, Dir::N), unit(Side::B, Quality::Regular, gap, Dir::S)];
+    let mut s = crate::Scenario::synthetic("duel", crate::map::Map::open(5, 6), units, crate::Options::default())
+        .expect("a valid duel");
+    if let Some(system) = system {
+        s = s.with_system(std::sync::Arc::new(system)).unwrap();
+    }
+    let mut b = crate::Battle::from_scenario(std::sync::Arc::new(s));
+    // Deal until the first side may activate its unit.
+    while !b.legal_actions().contains(&crate::Action::Activate(crate::UnitId(0))) {
+        match b.to_act() {
+            crate::ToAct::Chance(_) => {
+                let outcome = b.chance_branches().next().expect("an outcome");
+                b.apply_chance(outcome).unwrap();
+            }
+            _ => {
+                let end = *b.legal_actions().last().expect("an action");
+                b.apply(end).unwrap();
+            }
+        }
+    }
+    b.apply(crate::Action::Activate(crate::UnitId(0))).unwrap();
+    b
+}
+
+#[test]
+fn a_variant_s_own_modifier_is_played_and_cited_by_its_id() {
+    let elan = variant(ELAN_AND_NO_EFFECT).unwrap();
+    let charge = |b: &crate::Battle| {
+        let action = b.legal_actions().into_iter().find(|a| a.target().is_some()).expect("an attack");
+        b.attack_odds(crate::UnitId(0), &action).unwrap()
+    };
+    let (standard, varied) = (charge(&duel(1, None)), charge(&duel(1, Some(elan))));
+    assert!(standard.assessment.charge && varied.assessment.charge);
+    assert_eq!(varied.to_hit() + 1, standard.to_hit(), "élan adds 1 to a veteran's charge");
+    let own: Vec<_> =
+        varied.modifiers().applied().filter(|m| matches!(m.modifier, crate::attack::Modifier::Own(_))).collect();
+    assert_eq!(own.len(), 1);
+    let b = duel(1, Some(variant(ELAN_AND_NO_EFFECT).unwrap()));
+    assert_eq!(b.scenario().describe_modifier(own[0].modifier), ("V1".to_string(), "veteran élan".to_string()));
+    // The log cites it as the standard modifiers are cited.
+    let mut b = b;
+    let action = b.legal_actions().into_iter().find(|a| a.target().is_some()).unwrap();
+    let events = b.apply(action).unwrap();
+    let said: Vec<String> = events.iter().map(|e| crate::narrate::event(b.scenario(), e)).collect();
+    assert!(said.iter().any(|l| l.contains("V1 +1 veteran élan")), "{said:?}");
+}
+
+#[test]
+fn a_hit_with_no_effect_is_its_own_outcome_in_the_odds_and_changes_nothing_on_the_board() {
+    let fire = |b: &crate::Battle| {
+        let action = b.legal_actions().into_iter().find(|a| a.target().is_some()).expect("a shot");
+        (action, b.attack_odds(crate::UnitId(0), &action).unwrap())
+    };
+    let (_, standard) = fire(&duel(2, None));
+    let mut b = duel(2, Some(variant(ELAN_AND_NO_EFFECT).unwrap()));
+    let (action, odds) = fire(&b);
+    assert!(!odds.assessment.charge && !standard.has_no_effect() && odds.has_no_effect());
+    // Strength 4: a hit changes nothing on 1-4, shakes on 5-6 (the variant's steady_fire row).
+    assert_eq!(odds.no_effect, odds.hit() * crate::Prob::new(4, 6));
+    assert_eq!(odds.shaken, odds.hit() * crate::Prob::new(2, 6));
+    assert_eq!(odds.no_effect + odds.shaken, standard.shaken + standard.retreat, "the same hits, milder");
+    assert_eq!(
+        odds.results().map(|(r, _)| r.name()).collect::<Vec<_>>(),
+        ["miss", "no_effect", "shaken", "retreat", "destroyed"]
+    );
+    // The battle: a 6 to hit, a 1 on the target's die: nothing happens to it.
+    b.apply(action).unwrap();
+    b.apply_chance(crate::chance::Outcome::Die(6)).unwrap();
+    let events = b.apply_chance(crate::chance::Outcome::Die(1)).unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, crate::Event::HitResultRolled { result: crate::attack::HitResult::NoEffect, .. }))
+    );
+    assert!(!b.unit(crate::UnitId(1)).shaken, "a hit with no effect does not shake");
+    assert_eq!(crate::odds::AttackResult::from_events(&events), Some(crate::odds::AttackResult::NoEffect));
+}
+
+#[test]
+fn a_variant_s_numbers_of_the_standard_become_the_scenario_s_options() {
+    let text = "name = \"Hard\"\n[[modifiers]]\nid = \"cover\"\nvalue = -2\n[[arms]]\nid = \"cavalry\"\nstrength = 5\n[options]\nto_hit = 4\n";
+    let b = battle("meeting-engagement", Some(variant(text).unwrap()));
+    let o = b.options();
+    assert_eq!((o.modifier.cover, o.strength.get(crate::Arm::Cavalry), o.to_hit), (-2, 5, 4));
 }
