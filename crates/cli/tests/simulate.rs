@@ -445,6 +445,13 @@ fn the_laboratory_plays_by_a_variant_s_own_rules_and_every_shipped_variant_plays
         let v = run(Some(&path.to_string_lossy()));
         assert_eq!(v["games"], 4, "{}", path.display());
     }
+    // `pacw balance` plays its candidates by the variant, with --set over them, and never sets what it tunes.
+    let f = file.to_string_lossy();
+    let b = json(&["balance", "meeting-engagement", "--games", "8", "--variant", &f, "--set", "to_hit=4", "--json"]);
+    assert!(b["games"].as_u64().unwrap() >= 8, "{b}");
+    let out = pacw(&["balance", "meeting-engagement", "--games", "8", "--tune", "turns", "--set", "turns=5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--set turns"), "{}", text(&out.stderr));
 }
 
 /// `--compare rules=standard,FILE` plays the same games under two whole rule sets and tests the difference.

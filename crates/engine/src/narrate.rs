@@ -6,6 +6,7 @@ use crate::battle::Battle;
 use crate::battle::deck::Card;
 use crate::event::{EndReason, Event};
 use crate::scenario::Scenario;
+use crate::system::Terms;
 use crate::unit::{Side, UnitId};
 
 /// A unit named with its side, so that a log line is clear on its own: "Union 3rd Brigade (regular infantry)".
@@ -17,6 +18,13 @@ pub fn unit(s: &Scenario, u: UnitId) -> String {
     } else {
         format!("{side} {} ({} {})", info.name, info.quality, info.arm)
     }
+}
+
+/// The word a variant's `[terms]` gives in place of a standard one (`term` picks the word and its standard), if it
+/// renames it.
+fn renamed<'a>(s: &'a Scenario, term: impl Fn(&'a Terms) -> (&'a String, &'static str)) -> Option<&'a str> {
+    let (word, standard) = term(s.system.as_deref()?.terms());
+    (word != standard).then_some(word.as_str())
 }
 
 fn side(s: &Scenario, side: Side) -> &str {
@@ -72,7 +80,8 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
             format!("{} moves {from} → {to}, facing {facing} (R5)", unit(s, u))
         }
         Event::Attack { attacker, target, charge, needed, modifiers } => {
-            let kind = if charge { "charges" } else { "fires at" };
+            // A variant may rename the attacks ([terms]): "attacks … (close combat)".
+            let renamed = renamed(s, |t| if charge { (&t.charge, "charge") } else { (&t.fire, "fire") });
             let mods: Vec<String> = modifiers
                 .applied()
                 .map(|m| {
@@ -81,24 +90,43 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
                 })
                 .collect();
             let mods = if mods.is_empty() { "no modifiers".to_string() } else { mods.join(", ") };
-            format!("{} {kind} {}: needs {needed}+ ({mods}) (R6.1, R6.4)", unit(s, attacker), unit(s, target))
+            let (a, t) = (unit(s, attacker), unit(s, target));
+            match renamed {
+                Some(word) => format!("{a} attacks {t} ({word}): needs {needed}+ ({mods}) (R6.1, R6.4)"),
+                None => format!(
+                    "{a} {} {t}: needs {needed}+ ({mods}) (R6.1, R6.4)",
+                    if charge { "charges" } else { "fires at" }
+                ),
+            }
         }
         Event::ToHitRolled { roll, hit: true } => format!("  rolls {roll}: hit"),
         Event::ToHitRolled { roll, hit: false } => format!("  rolls {roll}: miss"),
         Event::HitResultRolled { unit: u, roll, strength, result } => {
             let cmp = if roll <= strength { "≤" } else { ">" };
+            let word = |standard: &'static str, term: fn(&Terms) -> (&String, &'static str)| {
+                renamed(s, term).unwrap_or(standard).to_string()
+            };
             let what = match result {
-                HitResult::NoEffect => "no effect",
-                HitResult::Shaken => "shaken",
-                HitResult::Retreat => "retreats",
-                HitResult::Destroyed => "destroyed",
+                HitResult::NoEffect => "no effect".to_string(),
+                HitResult::Shaken => word("shaken", |t| (&t.shaken, "shaken")),
+                HitResult::Retreat => word("retreats", |t| (&t.retreat, "retreat")),
+                HitResult::Destroyed => word("destroyed", |t| (&t.destroyed, "destroyed")),
             };
             format!("  {} rolls {roll} {cmp} strength {strength}: {what} (R7.1)", unit(s, u))
         }
-        Event::Shaken { unit: u } => format!("  {} is shaken (R7.1, R7.2)", unit(s, u)),
-        Event::Retreated { unit: u, from, to } => format!("  {} retreats {from} → {to} (R7.3)", unit(s, u)),
+        Event::Shaken { unit: u } => {
+            let word = renamed(s, |t| (&t.shaken, "shaken")).unwrap_or("shaken");
+            format!("  {} is {word} (R7.1, R7.2)", unit(s, u))
+        }
+        Event::Retreated { unit: u, from, to } => match renamed(s, |t| (&t.retreat, "retreat")) {
+            Some(word) => format!("  {}: {word} {from} → {to} (R7.3)", unit(s, u)),
+            None => format!("  {} retreats {from} → {to} (R7.3)", unit(s, u)),
+        },
         Event::RetreatBlocked { unit: u } => format!("  {} has nowhere to retreat (R7.4)", unit(s, u)),
-        Event::Destroyed { unit: u } => format!("  {} is destroyed", unit(s, u)),
+        Event::Destroyed { unit: u } => {
+            let word = renamed(s, |t| (&t.destroyed, "destroyed")).unwrap_or("destroyed");
+            format!("  {} is {word}", unit(s, u))
+        }
         Event::ObjectiveTaken { at, side: sd } => format!("{} takes the objective at {at} (R8.2)", side(s, sd)),
         Event::TurnEnded { turn } => format!("Turn {turn} ends"),
         Event::GameOver { result } => {

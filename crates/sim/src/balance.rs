@@ -15,6 +15,7 @@ use crate::run::{GameSpec, play_game};
 use crate::seed::{game_seed, player_seed};
 use crate::significance::{Interval, mean_interval};
 use crate::stats::Rate;
+use pacw_engine::system::CombatSystem;
 use pacw_engine::{Scenario, Side};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -166,6 +167,10 @@ pub struct BalanceConfig {
     pub seed: u64,
     /// Threads (`None`: all cores).
     pub threads: Option<usize>,
+    /// The combat system every candidate is played by (a variant file's), if not the standard.
+    pub rules: Option<Arc<CombatSystem>>,
+    /// `--set OPTION=VALUE` pairs over every candidate's options (never a number being tuned).
+    pub sets: Vec<(String, String)>,
 }
 
 /// One race of the search: the candidates it started with and the one it kept.
@@ -285,16 +290,26 @@ fn race(
     Ok((best, games))
 }
 
-/// A candidate with `values` for `knobs`.
+/// A candidate with `values` for `knobs`, played by `config`'s rules with its `--set` options.
 fn candidate(
     text: &str,
     file: &str,
     scenario: &Scenario,
     knobs: &[Knob],
     values: Vec<i64>,
+    config: &BalanceConfig,
 ) -> Result<Candidate, SimError> {
     let text = rewrite(text, scenario, knobs, &values)?;
-    let parsed = Scenario::parse(&text, file).map_err(|e| SimError::BadTune(e.to_string()))?;
+    let mut parsed = Scenario::parse(&text, file).map_err(|e| SimError::BadTune(e.to_string()))?;
+    let option = |flag: &'static str, given: String| move |source| SimError::Option { flag, given, source };
+    if let Some(rules) = &config.rules {
+        parsed = parsed.with_system(rules.clone()).map_err(option("--variant", rules.name.clone()))?;
+    }
+    let mut options = parsed.options;
+    for (name, value) in &config.sets {
+        parsed.set_option(&mut options, name, value).map_err(option("--set", format!("{name}={value}")))?;
+    }
+    parsed.options = options;
     Ok(Candidate { values, scenario: Arc::new(parsed), text, scores: Vec::new(), wins: 0, draws: 0 })
 }
 
@@ -342,8 +357,10 @@ pub fn balance(
         let mut current = start.clone();
         let mut last: Option<Candidate> = None;
         let mut run_race = |sets: Vec<Vec<i64>>, varied: Vec<String>, total: &mut u64| -> Result<Candidate, SimError> {
-            let mut cands =
-                sets.into_iter().map(|v| candidate(text, file, &original, &knobs, v)).collect::<Result<Vec<_>, _>>()?;
+            let mut cands = sets
+                .into_iter()
+                .map(|v| candidate(text, file, &original, &knobs, v, config))
+                .collect::<Result<Vec<_>, _>>()?;
             let count = cands.len();
             let (best, games) = race(&mut cands, file, config, progress)?;
             *total += games;
@@ -382,7 +399,7 @@ pub fn balance(
         let played = chosen[0].scores.len();
         play(&mut chosen, file, config, played, config.games, progress)?;
         let chosen = chosen.pop().expect("one");
-        let mut base = vec![candidate(text, file, &original, &knobs, start.clone())?];
+        let mut base = vec![candidate(text, file, &original, &knobs, start.clone(), config)?];
         play(&mut base, file, config, 0, config.games, progress)?;
         total += (config.games - played + config.games) as u64;
         let n = chosen.scores.len() as u64;
@@ -464,6 +481,8 @@ mod tests {
             games: 256,
             seed: 3,
             threads: None,
+            rules: None,
+            sets: Vec::new(),
         };
         let b = balance(&text, "l.toml", &config, &|| {}).unwrap();
         assert!(b.before.rate > 0.8, "the first side wins most games before: {:?}", b.before);

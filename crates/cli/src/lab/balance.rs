@@ -44,6 +44,12 @@ pub struct BalanceArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Play every candidate by a variant file's rules (docs/variants.md).
+    #[arg(long, value_name = "FILE.toml")]
+    pub variant: Option<PathBuf>,
+    /// Set a rule option for every candidate, as NAME=VALUE (not one of the numbers being tuned).
+    #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
+    pub set: Vec<(String, String)>,
 }
 
 fn tunable(text: &str) -> Result<String, String> {
@@ -59,12 +65,24 @@ fn tunable(text: &str) -> Result<String, String> {
 pub fn run(args: BalanceArgs) -> Result<ExitCode> {
     let (text, file) = scenario_text(&args.scenario)?;
     let scenario = pacw_engine::Scenario::parse(&text, &file)?;
+    // A number being tuned cannot also be set: the search would race candidates that all play the same.
+    let tuned = |name: &str| match name.split('.').next() {
+        Some("turns") => args.tune.iter().any(|t| t == "turns"),
+        Some("exhaustion") => args.tune.iter().any(|t| t == "exhaustion"),
+        _ => false,
+    };
+    if let Some((name, _)) = args.set.iter().find(|(name, _)| tuned(name)) {
+        eprintln!("error: --set {name} sets a number --tune tunes; leave it to the search or tune something else");
+        return Ok(ExitCode::from(2));
+    }
     let config = BalanceConfig {
         players: args.players.clone(),
         tune: args.tune.clone(),
         games: args.games as usize,
         seed: args.seed,
         threads: args.threads.map(|t| t as usize),
+        rules: crate::source::variant_system(args.variant.as_deref())?,
+        sets: args.set.clone(),
     };
     let bar = progress_bar(max_games(&scenario, &config).map_err(sim_error)?);
     let result = balance(&text, &file, &config, &|| bar.inc(1));

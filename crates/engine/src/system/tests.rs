@@ -288,6 +288,10 @@ when = "charge and attacker.quality == 'veteran'"
 
 [results]
 steady_fire = ["none", "shaken"]
+
+[terms]
+charge = "close combat"
+shaken = "disordered"
 "#;
 
 /// Two infantry units facing each other `gap` squares apart on an open board, the first veteran, played by `system`.
@@ -347,6 +351,15 @@ fn a_variant_s_own_modifier_is_played_and_cited_by_its_id() {
     let events = b.apply(action).unwrap();
     let said: Vec<String> = events.iter().map(|e| crate::narrate::event(b.scenario(), e)).collect();
     assert!(said.iter().any(|l| l.contains("V1 +1 veteran élan")), "{said:?}");
+    assert!(
+        said[0].contains("attacks Side B") && said[0].contains("(close combat): needs"),
+        "the variant's word: {said:?}"
+    );
+    // The standard words stay where a variant keeps them, and a renamed state reads as renamed.
+    let shaken = crate::Event::Shaken { unit: crate::UnitId(1) };
+    assert!(crate::narrate::event(b.scenario(), &shaken).contains("is disordered"));
+    let standard = duel(1, None);
+    assert!(crate::narrate::event(standard.scenario(), &shaken).contains("is shaken"));
 }
 
 #[test]
