@@ -220,6 +220,28 @@ test('more numbers: a modifier, the turn limit and an exhaustion point changed i
   await page.context().close();
 });
 
+test('rules: a shipped variant chosen in the lobby is the game\'s rules, named on the game page with what it changes', async () => {
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  assert.equal(await page.locator('select[name="variant"]').inputValue(), '', 'the standard rules unless another is chosen');
+  await page.selectOption('select[name="variant"]', 'close-combat');
+  assert.match(await page.locator('#variant-help').textContent(), /Veterans charge harder/);
+  await page.selectOption('select[name="mode"]', 'hotseat');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  const token = page.url().split('/game/')[1].split('?')[0];
+  const v = await view(env.server.url, token);
+  assert.equal(v.scenario.rules.name, 'Close combat');
+  const rules = page.locator('#variant-rules');
+  assert.match(await rules.locator('summary').textContent(), /Played by the variant “Close combat”/);
+  await rules.locator('summary').click();
+  assert.match(await rules.textContent(), /V1 \+1 veteran élan: when charge and attacker.quality == 'veteran'/);
+  await page.screenshot({ path: join(screenshots, 'variant-game-1366.png') });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('open a save: a simulated game opens in the replay view (its 64-bit seed intact); a file that is no save says so', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pacw-saves-'));
   execFileSync(binary, ['simulate', 'meeting-engagement', '--games', '1', '--players', 'greedy,greedy', '--save-games', dir]);

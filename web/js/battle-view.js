@@ -34,6 +34,12 @@ export function layout(page) {
   const e = page.els;
   page.app.replaceChildren(h('div', { class: 'battle-page' },
     h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
+    // A game played by a variant says so at once, with what it changes one click away.
+    v.scenario.rules ? h('details', { class: 'variant-rules', id: 'variant-rules' },
+      h('summary', {}, `Played by the variant “${v.scenario.rules.name}”`),
+      h('p', {}, v.scenario.rules.description),
+      h('ul', {}, ...v.scenario.rules.modifiers.filter((m) => m.rule === m.id).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name}: when ${m.when}`)),
+        ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`)))) : '',
     e.status,
     e.barometer,
     h('div', { class: 'battle' },

@@ -232,6 +232,16 @@ class Lobby {
       this.optionInputs[f.name] = select;
       return h('div', { class: 'option-row' }, h('label', {}, f.label, ' ', h('a', { href: `/rules#${f.rule}`, target: 'pacw-rules', class: 'rule' }, f.rule), select), help);
     });
+    // The rules themselves: the standard, or one of the shipped variants (docs/variants.md).
+    const variantHelp = h('span', { class: 'help', id: 'variant-help' });
+    this.variant = h('select', { name: 'variant', 'aria-describedby': 'variant-help' },
+      h('option', { value: '' }, 'Standard rules'), ...(this.info.variants || []).map((v) => h('option', { value: v.name }, v.title)));
+    const showVariant = () => {
+      variantHelp.textContent = (this.info.variants || []).find((v) => v.name === this.variant.value)?.description || 'The rules as written.';
+    };
+    this.variant.addEventListener('change', showVariant);
+    showVariant();
+    optionRows.unshift(h('div', { class: 'option-row' }, h('label', {}, 'Rules', this.variant), variantHelp));
     this.numbers = h('div', { class: 'numbers', id: 'numbers' });
     this.numberInputs = [];
     const more = h('details', { class: 'more-numbers' }, h('summary', {}, 'More numbers: movement, range, strength, modifiers, turns, exhaustion'), this.numbers);
@@ -268,6 +278,7 @@ class Lobby {
       if (input.value !== '' && input.value !== String(field.value)) options[field.name] = input.value;
     }
     const request = { mode, options };
+    if (this.variant.value) request.variant = this.variant.value;
     if (c.kind === 'shipped') request.scenario = c.name;
     else { request.scenario_text = c.text; request.scenario_file = c.name; }
     if (mode === 'computer') { request.human_side = this.humanSide.value; request.computer = this.level.value; }

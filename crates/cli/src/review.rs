@@ -93,6 +93,13 @@ fn signed(points: f32) -> String {
 
 fn print_review(out: &mut impl Write, r: &Review) -> std::io::Result<()> {
     writeln!(out, "{} — reviewed by {} ({})", r.scenario, r.evaluator, r.budget)?;
+    if r.rules != "Standard" {
+        writeln!(
+            out,
+            "Played by the variant \"{}\"; the evaluator was trained on the standard rules, so its chances are a guess.",
+            r.rules
+        )?;
+    }
     writeln!(
         out,
         "The chances are {}'s, the first side's; losses and luck are in points of winning chances.",

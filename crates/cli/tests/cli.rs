@@ -352,6 +352,9 @@ fn a_variant_is_played_cited_saved_and_replayed_and_its_odds_told() {
     assert!(replay.status.success(), "{}", text(&replay.stderr));
     let rolls = |t: &str| t.lines().filter(|l| l.contains("rolls")).map(str::to_string).collect::<Vec<_>>();
     assert_eq!(rolls(&played), rolls(&text(&replay.stdout)), "the save replays by the variant");
+    let review = pacw(&["review", s, "--quick"], "");
+    assert!(review.status.success(), "{}", text(&review.stderr));
+    assert!(text(&review.stdout).contains("Played by the variant \"Nerves\""), "the review says its evaluator's rules");
     // The odds under it: the modifier by its id, and the hit that changes nothing.
     let out = pacw(&["odds", "--attacker", "infantry", "--target", "infantry", "--variant", v, "--json"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -65,6 +65,15 @@ pub const SHIPPED_SCENARIOS: &[(&str, &str, &str)] = &[
     ("franklin", "franklin.toml", include_str!("../../../scenarios/franklin.toml")),
 ];
 
+/// The variant files shipped with pacw (`variants/`, docs/variants.md), embedded: (short name, file name, text).
+pub const SHIPPED_VARIANTS: &[(&str, &str, &str)] = &[
+    ("close-combat", "close-combat.toml", include_str!("../../../variants/close-combat.toml")),
+    ("fire-rarely-decides", "fire-rarely-decides.toml", include_str!("../../../variants/fire-rarely-decides.toml")),
+    ("hard-cover", "hard-cover.toml", include_str!("../../../variants/hard-cover.toml")),
+    ("hard-hitting", "hard-hitting.toml", include_str!("../../../variants/hard-hitting.toml")),
+    ("no-cover", "no-cover.toml", include_str!("../../../variants/no-cover.toml")),
+];
+
 /// The grand battle, Antietam: 128 units on a 26 × 26 board, (short name, file name, text). The lobby and the
 /// command line offer it after the battles ([`offered_scenarios`]); the tests that walk every battle leave it to
 /// its own tests, since one of its games costs as much as a hundred of theirs.

@@ -147,6 +147,22 @@ pub struct ScenarioView {
     pub units: Vec<UnitInfoView>,
     /// The scenario's own options (R11), name → value.
     pub options: BTreeMap<String, String>,
+    /// The variant its games are played by (docs/variants.md); absent for the standard rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesView>,
+}
+
+/// A variant's rules, as a game under it shows them.
+#[derive(Serialize, Clone, Debug)]
+pub struct RulesView {
+    /// Its name.
+    pub name: String,
+    /// What it changes and why.
+    pub description: String,
+    /// Its to-hit modifiers beside the standard's, each `{id, name, value, when}`.
+    pub modifiers: Vec<serde_json::Value>,
+    /// Its hit-result table, row → [at most the strength, above].
+    pub results: serde_json::Value,
 }
 
 /// The view of a scenario.
@@ -202,6 +218,15 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             .collect(),
         units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(i as u8, u, u.at, u.facing)).collect(),
         options: s.option_pairs(&s.options).into_iter().collect(),
+        rules: s.system.as_ref().map(|system| {
+            let json = system.to_json();
+            RulesView {
+                name: system.name.clone(),
+                description: system.description.clone(),
+                modifiers: json["modifiers"].as_array().cloned().unwrap_or_default(),
+                results: json["results"].clone(),
+            }
+        }),
     }
 }
 

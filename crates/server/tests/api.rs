@@ -817,3 +817,44 @@ async fn a_save_opens_as_a_new_game_at_its_end_and_a_bad_one_is_refused() {
     let created = api.create(json!({"save": game.save_json(), "mode": "hotseat"})).await;
     assert!(created["view"]["result"].is_object());
 }
+
+/// A game played by a variant: a shipped one by name or an uploaded one; the view names its rules, the save keeps
+/// them, a rematch plays by them; an unknown or a broken variant is refused with what was expected.
+#[tokio::test]
+async fn a_game_is_played_by_a_shipped_or_an_uploaded_variant() {
+    let dir = TempDir::new("variant");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let (_, info) = api.get("/api/info").await;
+    let names: Vec<&str> = info["variants"].as_array().unwrap().iter().map(|v| v["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), pacw_engine::SHIPPED_VARIANTS.len());
+    assert!(names.contains(&"close-combat"), "{info}");
+    let created =
+        api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat", "variant": "close-combat"})).await;
+    let t = token(&created, "hotseat");
+    let rules = &created["view"]["scenario"]["rules"];
+    assert_eq!(rules["name"], "Close combat");
+    assert!(rules["modifiers"].as_array().unwrap().iter().any(|m| m["id"] == "V1"));
+    assert_eq!(rules["results"]["steady_fire"][0], "none");
+    let (s, _) = api.post(&format!("/api/play/{t}/resign"), json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, save) = api.get(&format!("/api/play/{t}/save")).await;
+    assert_eq!(save["variant"]["file"], "close-combat.toml", "the save keeps the rules");
+    let (s, rematch) = api.post(&format!("/api/play/{t}/rematch"), json!({})).await;
+    assert_eq!(s, StatusCode::CREATED, "{}", rematch["error"]);
+    assert_eq!(rematch["view"]["scenario"]["rules"]["name"], "Close combat", "a rematch plays by the same rules");
+    // The standard rules say nothing of rules.
+    let plain = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    assert!(plain["view"]["scenario"]["rules"].is_null());
+    // Uploaded, broken, unknown.
+    let text = "name = \"Mine\"\n[[modifiers]]\nid = \"M1\"\nvalue = 1\nwhen = \"charge\"\n";
+    let mine = api.create(json!({"scenario": "bloody-lane", "mode": "hotseat", "variant_text": text})).await;
+    assert_eq!(mine["view"]["scenario"]["rules"]["name"], "Mine");
+    let (s, e) = api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "hotseat", "variant_text": text.replace("charge", "charj"), "variant_file": "mine.toml"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e["error"].as_str().unwrap().contains("mine.toml:5:"), "{e}");
+    let (s, e) =
+        api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "hotseat", "variant": "chess"})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(e["error"].as_str().unwrap().contains("close-combat"), "the known names: {e}");
+}

@@ -153,6 +153,9 @@ pub struct Review {
     pub evaluator: String,
     /// What the evaluator was trained on.
     pub trained: String,
+    /// The rules the game was played by: `Standard`, or a variant's name (docs/variants.md). The evaluator was
+    /// trained on the standard rules; under a variant its chances are a guess from them.
+    pub rules: String,
     /// The battle's title.
     pub scenario: String,
     /// The sides' names, first side first.
@@ -355,6 +358,7 @@ impl ReviewJob {
             version: REVIEW_VERSION,
             evaluator: self.evaluator.version().to_string(),
             trained: self.evaluator.trained().to_string(),
+            rules: scenario.system.as_ref().map_or("Standard".to_string(), |s| s.name.clone()),
             scenario: scenario.name.clone(),
             sides: [scenario.side(Side::A).name.clone(), scenario.side(Side::B).name.clone()],
             finished: self.result.is_some(),

@@ -33,8 +33,22 @@ pub struct Info {
     pub options: BTreeMap<String, String>,
     /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
     pub option_specs: &'static [pacw_engine::options::OptionSpec],
+    /// The shipped variants a game may be played by (`variant` when creating one), each `{name, title,
+    /// description}`.
+    pub variants: Vec<VariantInfo>,
     /// The largest request body, in bytes.
     pub body_limit: usize,
+}
+
+/// A shipped variant.
+#[derive(Serialize)]
+pub struct VariantInfo {
+    /// Its short name, as `variant` takes it.
+    pub name: &'static str,
+    /// Its title.
+    pub title: String,
+    /// What it changes and why.
+    pub description: String,
 }
 
 /// `GET /api/info`.
@@ -48,6 +62,13 @@ pub async fn info() -> Json<Info> {
         modes: ["computer", "hotseat", "two_players", "watch"],
         options: Options::default().pairs().into_iter().collect(),
         option_specs: &pacw_engine::options::OPTION_SPECS,
+        variants: pacw_engine::SHIPPED_VARIANTS
+            .iter()
+            .filter_map(|&(name, file, text)| {
+                let system = pacw_engine::system::CombatSystem::with_variant(text, file).ok()?;
+                Some(VariantInfo { name, title: system.name, description: system.description })
+            })
+            .collect(),
         body_limit: crate::BODY_LIMIT,
     })
 }

@@ -7,7 +7,8 @@ use crate::setup::{Mode, PlayerKind};
 use crate::store::{GameRecord, now_ms};
 use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
 use crate::view::{GameView, game_view};
-use pacw_engine::{Game, Options, Scenario, Side};
+use pacw_engine::system::CombatSystem;
+use pacw_engine::{Game, Options, SHIPPED_VARIANTS, Scenario, Side};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,6 +26,12 @@ pub struct CreateGame {
     /// Rule options (R11): `["to_hit=4", …]` or `{"to_hit": 4, …}`.
     #[serde(default)]
     pub options: OptionsInput,
+    /// The rules to play by: a shipped variant's name (`close-combat`, see `GET /api/info`'s `variants`).
+    pub variant: Option<String>,
+    /// Or a variant file's text (docs/variants.md).
+    pub variant_text: Option<String>,
+    /// The uploaded variant's file name, for messages.
+    pub variant_file: Option<String>,
     /// The mode.
     pub mode: Mode,
     /// Against the computer: the human's side (`A`, `B`, `first`, `second` or the scenario's side id).
@@ -106,6 +113,25 @@ pub const MAX_SCENARIO_TEXT: usize = 64 * 1024;
 /// the thinking thread's turns from other people's games (thinker.rs).
 pub const WATCH_GAMES_PER_CLIENT: usize = 4;
 
+/// The combat system a request asks for: a shipped variant or an uploaded one, or `None` for the standard rules.
+fn variant(req: &CreateGame) -> ApiResult<Option<CombatSystem>> {
+    let (text, file) = match (&req.variant, &req.variant_text) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::BadRequest("give either variant (a shipped name) or variant_text".into()));
+        }
+        (Some(name), None) => {
+            let (_, file, text) = SHIPPED_VARIANTS.iter().find(|v| v.0 == name).ok_or_else(|| {
+                let known: Vec<&str> = SHIPPED_VARIANTS.iter().map(|v| v.0).collect();
+                ApiError::NotFound(format!("no shipped variant '{name}' (known: {})", known.join(", ")))
+            })?;
+            (text.to_string(), file.to_string())
+        }
+        (None, Some(text)) => (text.clone(), req.variant_file.clone().unwrap_or_else(|| "variant.toml".into())),
+        (None, None) => return Ok(None),
+    };
+    CombatSystem::with_variant(&text, &file).map(Some).map_err(|e| ApiError::Unprocessable(e.to_string()))
+}
+
 impl Games {
     /// Refuses a new game the computer plays against itself to a client already watching
     /// [`WATCH_GAMES_PER_CLIENT`] unfinished ones.
@@ -138,8 +164,16 @@ impl Games {
         self.creations.take(client)?;
         let loaded = match &req.save {
             None => None,
-            Some(_) if req.scenario.is_some() || req.scenario_text.is_some() || req.options.given() => {
-                return Err(ApiError::BadRequest("a save brings its scenario and options: give save alone".into()));
+            Some(_)
+                if req.scenario.is_some()
+                    || req.scenario_text.is_some()
+                    || req.options.given()
+                    || req.variant.is_some()
+                    || req.variant_text.is_some() =>
+            {
+                return Err(ApiError::BadRequest(
+                    "a save brings its scenario, variant and options: give save alone".into(),
+                ));
             }
             Some(save) => {
                 let text = match save {
@@ -182,6 +216,12 @@ impl Games {
             )));
         }
         let scenario = Scenario::parse(&text, &file).map_err(ApiError::Scenario)?;
+        let scenario = match variant(&req)? {
+            Some(system) => {
+                scenario.with_system(Arc::new(system)).map_err(|e| ApiError::Unprocessable(e.to_string()))?
+            }
+            None => scenario,
+        };
         let mut options: Options = scenario.options;
         for (k, v) in req.options.pairs()? {
             scenario.set_option(&mut options, &k, &v).map_err(|e| ApiError::Unprocessable(e.to_string()))?;

@@ -79,6 +79,10 @@ impl Games {
             scenario_text,
             scenario_file: Some(save.scenario_file.clone()),
             options: OptionsInput::Pairs(save.options.pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect()),
+            // The rematch is played by the same rules.
+            variant: None,
+            variant_text: save.variant.as_ref().map(|v| v.text.clone()),
+            variant_file: save.variant.as_ref().map(|v| v.file.clone()),
             mode: entry.mode,
             human_side: match entry.mode {
                 Mode::Computer => human.map(|h| crate::tokens::Role::Side(h.other()).name().to_string()),
