@@ -4,13 +4,13 @@
 //! board (`--scenario FILE --attacker d1 --target d7`), and the reference chart (`--table`). The arithmetic is the
 //! engine's (`pacw_engine::odds`); this module only reads arguments and prints.
 
-use crate::source::{scenario_text, variant_system, with_variant};
+use crate::source::{scenario_for, scenario_text, variant_system};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use pacw_engine::geometry::Aspect;
 use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
 use pacw_engine::system::CombatSystem;
-use pacw_engine::{Action, Arm, Battle, Dir, Game, Options, Prob, Quality, Scenario, Square, UnitId};
+use pacw_engine::{Action, Arm, Battle, Dir, Game, Options, Prob, Quality, Square, UnitId};
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -308,11 +308,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
                 Ok(found) => found,
                 Err(e) => return Ok(Err(e)),
             };
-            let scenario = match Scenario::parse(&text, &name) {
-                Ok(s) => s,
-                Err(e) => return Ok(Err(e.into())),
-            };
-            let scenario = match with_variant(scenario, args.variant.as_deref()) {
+            let scenario = match scenario_for(&text, &name, args.variant.as_deref()) {
                 Ok(s) => s,
                 Err(e) => return Ok(Err(e)),
             };

@@ -2,11 +2,11 @@
 //! rules while the engine is made faster and to compare engines' speed.
 
 use crate::args::Usage;
-use crate::source::{scenario_text, with_variant};
+use crate::source::{scenario_for, scenario_text};
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_engine::perft::{PerftCount, Step, divide, perft};
-use pacw_engine::{Battle, Game, Scenario, narrate};
+use pacw_engine::{Battle, Game, narrate};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -111,7 +111,7 @@ fn start(args: &PerftArgs) -> Result<Battle> {
     }
     let name = args.scenario.as_deref().ok_or_else(|| Usage("give a scenario or --load SAVE".into()))?;
     let (text, file) = scenario_text(name)?;
-    let scenario = with_variant(Scenario::parse(&text, &file)?, args.variant.as_deref())?;
+    let scenario = scenario_for(&text, &file, args.variant.as_deref())?;
     Ok(Battle::from_scenario(Arc::new(scenario)))
 }
 

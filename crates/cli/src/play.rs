@@ -2,11 +2,11 @@
 
 use crate::args::Usage;
 use crate::board;
-use crate::source::{scenario_text, with_variant};
+use crate::source::{scenario_for, scenario_text};
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_ai::{PLAYERS, Player, player};
-use pacw_engine::{Action, Battle, Dir, Event, Game, SaveFile, Scenario, Side, Square, ToAct, UnitId, narrate};
+use pacw_engine::{Action, Battle, Dir, Event, Game, SaveFile, Side, Square, ToAct, UnitId, narrate};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -92,7 +92,7 @@ fn new_game(args: &PlayArgs) -> Result<(Game, [String; 2])> {
         return Ok((game, players));
     }
     let (text, file) = scenario_text(args.scenario.as_deref().unwrap_or("meeting-engagement"))?;
-    let scenario = with_variant(Scenario::parse(&text, &file)?, args.variant.as_deref())?;
+    let scenario = scenario_for(&text, &file, args.variant.as_deref())?;
     let mut options = scenario.options;
     crate::args::apply_sets(&scenario, &mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
     let seed = args.seed.unwrap_or_else(|| {

@@ -31,10 +31,11 @@ pub fn variant_system(path: Option<&Path>) -> Result<Option<Arc<CombatSystem>>> 
     Ok(Some(Arc::new(CombatSystem::with_variant(&text, &path.display().to_string())?)))
 }
 
-/// `scenario` played by the variant file at `path`, if one is given ([`pacw_engine::Scenario::with_system`]).
-pub fn with_variant(scenario: pacw_engine::Scenario, path: Option<&Path>) -> Result<pacw_engine::Scenario> {
+/// The scenario `text` (named `file`), played by the variant file at `path` if one is given: read for its rules,
+/// so that its units may be of the variant's own arms ([`pacw_engine::Scenario::parse_with`]).
+pub fn scenario_for(text: &str, file: &str, path: Option<&Path>) -> Result<pacw_engine::Scenario> {
     match variant_system(path)? {
-        Some(system) => Ok(scenario.with_system(system)?),
-        None => Ok(scenario),
+        Some(system) => Ok(pacw_engine::Scenario::parse_with(text, file, system)?),
+        None => Ok(pacw_engine::Scenario::parse(text, file)?),
     }
 }

@@ -488,3 +488,38 @@ fn compare_rules_plays_the_same_games_under_two_rule_sets() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("missing.toml"), "{}", text(&out.stderr));
 }
+
+/// A scenario whose units are of a variant's own arm plays with that variant, in the laboratory and at the terminal,
+/// and its save replays; without the variant it is refused, naming the arms it knows.
+#[test]
+fn a_scenario_of_a_variant_s_own_arms_plays_with_it_and_its_save_replays() {
+    let scratch = temp_dir("own-arms");
+    let variant = scratch.path().join("skirmishers.toml");
+    std::fs::write(
+        &variant,
+        "name = \"Skirmishers\"\n[[arms]]\nid = \"skirmishers\"\nname = \"Skirmishers\"\nlike = \"infantry\"\nstrength = 2\nmove = 2\nrange = 3\n",
+    )
+    .unwrap();
+    let scenario = scratch.path().join("skirmish.toml");
+    let battle =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/meeting-engagement.toml"))
+            .unwrap()
+            .replacen("arm = \"infantry\"", "arm = \"skirmishers\"", 2);
+    std::fs::write(&scenario, battle).unwrap();
+    let (v, s) = (variant.to_string_lossy(), scenario.to_string_lossy());
+    let run = json(&["simulate", &s, "--games", "4", "--players", "greedy,greedy", "--variant", &v, "--json"]);
+    assert_eq!(run["games"], 4);
+    let out = pacw(&["simulate", &s, "--games", "4"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("unknown arm 'skirmishers'"), "{}", text(&out.stderr));
+    let save = scratch.path().join("game.json");
+    let play = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["play", &s, "--players", "greedy,greedy", "--pace-ms", "0", "--seed", "2", "--variant", &v])
+        .args(["--save", &save.to_string_lossy()])
+        .output()
+        .unwrap();
+    assert!(play.status.success(), "{}", text(&play.stderr));
+    assert!(text(&play.stdout).contains("skirmishers)"), "the log names the arm");
+    let replay = pacw(&["replay", &save.to_string_lossy()]);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+}

@@ -311,11 +311,13 @@ impl Game {
             return Err(SaveError::Format { format: save.format.clone(), version: save.version });
         }
         save.options.validate()?;
-        let mut scenario = Scenario::parse(&save.scenario, &save.scenario_file)?;
-        if let Some(v) = &save.variant {
-            let system = CombatSystem::with_variant(&v.text, &v.file)?;
-            scenario = scenario.with_system(Arc::new(system))?;
-        }
+        let scenario = match &save.variant {
+            Some(v) => {
+                let system = CombatSystem::with_variant(&v.text, &v.file)?;
+                Scenario::parse_with(&save.scenario, &save.scenario_file, Arc::new(system))?
+            }
+            None => Scenario::parse(&save.scenario, &save.scenario_file)?,
+        };
         let mut game =
             Game::with_scenario(Arc::new(scenario), &save.scenario, &save.scenario_file, Some(save.options), save.seed);
         let scenario = game.battle.scenario().clone();

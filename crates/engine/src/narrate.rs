@@ -13,10 +13,11 @@ use crate::unit::{Side, UnitId};
 pub fn unit(s: &Scenario, u: UnitId) -> String {
     let info = &s.units[u.index()];
     let side = side(s, info.side);
+    let arm = s.arm_name(info);
     if info.name.starts_with(side) {
-        format!("{} ({} {})", info.name, info.quality, info.arm)
+        format!("{} ({} {arm})", info.name, info.quality)
     } else {
-        format!("{side} {} ({} {})", info.name, info.quality, info.arm)
+        format!("{side} {} ({} {arm})", info.name, info.quality)
     }
 }
 

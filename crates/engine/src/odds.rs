@@ -634,6 +634,7 @@ impl Situation {
             quality,
             at,
             facing,
+            own_arm: None,
         };
         let mut units = vec![
             unit("attacker", Side::A, self.attacker, self.attacker_quality, a_at, Dir::N),

@@ -174,6 +174,10 @@ pub struct UnitInfo {
     pub at: Square,
     /// Which way it faces at the start.
     pub facing: Dir,
+    /// A variant's own arm it is of, by its index among the combat system's arms (docs/variants.md): it moves,
+    /// fires and is fired at as `arm` (the own arm's `like`), with the own arm's strength, move and range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_arm: Option<u8>,
 }
 
 impl UnitInfo {

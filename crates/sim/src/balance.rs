@@ -300,11 +300,12 @@ fn candidate(
     config: &BalanceConfig,
 ) -> Result<Candidate, SimError> {
     let text = rewrite(text, scenario, knobs, &values)?;
-    let mut parsed = Scenario::parse(&text, file).map_err(|e| SimError::BadTune(e.to_string()))?;
-    let option = |flag: &'static str, given: String| move |source| SimError::Option { flag, given, source };
-    if let Some(rules) = &config.rules {
-        parsed = parsed.with_system(rules.clone()).map_err(option("--variant", rules.name.clone()))?;
+    let mut parsed = match &config.rules {
+        Some(rules) => Scenario::parse_with(&text, file, rules.clone()),
+        None => Scenario::parse(&text, file),
     }
+    .map_err(|e| SimError::BadTune(e.to_string()))?;
+    let option = |flag: &'static str, given: String| move |source| SimError::Option { flag, given, source };
     let mut options = parsed.options;
     for (name, value) in &config.sets {
         parsed.set_option(&mut options, name, value).map_err(option("--set", format!("{name}={value}")))?;
@@ -347,7 +348,11 @@ pub fn balance(
         return Err(SimError::NoGames);
     }
     let work = || -> Result<Balance, SimError> {
-        let original = Scenario::parse(text, file).map_err(|e| SimError::BadTune(e.to_string()))?;
+        let original = match &config.rules {
+            Some(rules) => Scenario::parse_with(text, file, rules.clone()),
+            None => Scenario::parse(text, file),
+        }
+        .map_err(|e| SimError::BadTune(e.to_string()))?;
         let knobs = knobs(&original, &config.tune)?;
         let names: Vec<String> = knobs.iter().map(|k| k.name(&original)).collect();
         let start: Vec<i64> = knobs.iter().map(|k| k.value(&original)).collect();

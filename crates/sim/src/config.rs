@@ -39,6 +39,17 @@ impl ScenarioSource {
         let scenario = Scenario::parse(text, file)?;
         Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
     }
+
+    /// Parses and checks a scenario's text for a variant's rules (its units may be of the variant's own arms).
+    pub fn parse_for(
+        text: &str,
+        file: &str,
+        variant: Option<&VariantFile>,
+    ) -> Result<ScenarioSource, pacw_engine::ScenarioError> {
+        let Some(system) = variant.and_then(|v| v.system().ok()) else { return ScenarioSource::parse(text, file) };
+        let scenario = Scenario::parse_with(text, file, Arc::new(system))?;
+        Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
+    }
 }
 
 /// One `--compare` axis: an option (or [`PLAYERS_AXIS`]) and the values it takes.
@@ -384,10 +395,9 @@ impl SimConfig {
     /// Scenario `s` as its games are played: by the variant file's combat system when there is one
     /// ([`Scenario::with_system`]: its numbers of the standard and its `[options]` become the scenario's options).
     pub fn played_scenario(&self, s: usize) -> Result<Arc<Scenario>, SimError> {
-        let source = &self.scenarios[s].scenario;
         match &self.variant_file {
-            Some(variant) => played_by(source, variant),
-            None => Ok(source.clone()),
+            Some(variant) => played_by(&self.scenarios[s], variant),
+            None => Ok(self.scenarios[s].scenario.clone()),
         }
     }
 
@@ -397,15 +407,14 @@ impl SimConfig {
         let Some((_, rules)) = variant.settings.iter().find(|(o, _)| o == RULES_AXIS) else {
             return self.played_scenario(s);
         };
-        let source = &self.scenarios[s].scenario;
         if rules == STANDARD_RULES {
-            return Ok(source.clone());
+            return Ok(self.scenarios[s].scenario.clone());
         }
         let file = self.rule_sets.iter().find(|f| f.file == *rules).ok_or_else(|| SimError::BadVariant {
             file: rules.clone(),
             message: format!("not read: give the file's name as --compare {RULES_AXIS}= names it"),
         })?;
-        played_by(source, file)
+        played_by(&self.scenarios[s], file)
     }
 
     /// The base options of scenario `s`: its own, then the variant file's, then `--set`.
@@ -474,14 +483,12 @@ impl SimConfig {
     }
 }
 
-/// `source` played by the variant file `variant`.
-fn played_by(source: &Arc<Scenario>, variant: &VariantFile) -> Result<Arc<Scenario>, SimError> {
+/// `source` played by the variant file `variant`: read again for its rules, since its units may be of the
+/// variant's own arms.
+fn played_by(source: &ScenarioSource, variant: &VariantFile) -> Result<Arc<Scenario>, SimError> {
     let system = Arc::new(variant.system()?);
-    let played = Scenario::clone(source).with_system(system).map_err(|e| SimError::Option {
-        flag: "--variant",
-        given: variant.name.clone(),
-        source: e,
-    })?;
+    let played = Scenario::parse_with(&source.text, &source.file, system)
+        .map_err(|e| SimError::BadVariant { file: variant.file.clone(), message: e.to_string() })?;
     Ok(Arc::new(played))
 }
 

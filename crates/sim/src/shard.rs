@@ -75,7 +75,7 @@ impl Setup {
         let scenarios = self
             .scenarios
             .iter()
-            .map(|s| ScenarioSource::parse(&s.text, &s.file).map_err(|e| e.to_string()))
+            .map(|s| ScenarioSource::parse_for(&s.text, &s.file, self.variant_file.as_ref()).map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
         let mut c = SimConfig::of(scenarios);
         c.variant_file = self.variant_file.clone();

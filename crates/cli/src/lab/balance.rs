@@ -64,7 +64,11 @@ fn tunable(text: &str) -> Result<String, String> {
 /// Runs the search and prints the result.
 pub fn run(args: BalanceArgs) -> Result<ExitCode> {
     let (text, file) = scenario_text(&args.scenario)?;
-    let scenario = pacw_engine::Scenario::parse(&text, &file)?;
+    let rules = crate::source::variant_system(args.variant.as_deref())?;
+    let scenario = match &rules {
+        Some(rules) => pacw_engine::Scenario::parse_with(&text, &file, rules.clone())?,
+        None => pacw_engine::Scenario::parse(&text, &file)?,
+    };
     // A number being tuned cannot also be set: the search would race candidates that all play the same.
     let tuned = |name: &str| match name.split('.').next() {
         Some("turns") => args.tune.iter().any(|t| t == "turns"),
@@ -81,7 +85,7 @@ pub fn run(args: BalanceArgs) -> Result<ExitCode> {
         games: args.games as usize,
         seed: args.seed,
         threads: args.threads.map(|t| t as usize),
-        rules: crate::source::variant_system(args.variant.as_deref())?,
+        rules,
         sets: args.set.clone(),
     };
     let bar = progress_bar(max_games(&scenario, &config).map_err(sim_error)?);

@@ -54,13 +54,14 @@ fn players_help() -> String {
     )
 }
 
-/// Reads the scenarios: one that cannot be read or checked is a bad file (exit 1).
-pub fn read_scenarios(names: &[String]) -> Result<Vec<ScenarioSource>> {
+/// Reads the scenarios, for a variant's rules if one is given (its units may be of the variant's own arms): one that
+/// cannot be read or checked is a bad file (exit 1).
+pub fn read_scenarios(names: &[String], variant: Option<&VariantFile>) -> Result<Vec<ScenarioSource>> {
     names
         .iter()
         .map(|name| {
             let (text, file) = scenario_text(name)?;
-            Ok(ScenarioSource::parse(&text, &file)?)
+            Ok(ScenarioSource::parse_for(&text, &file, variant)?)
         })
         .collect()
 }
@@ -68,12 +69,16 @@ pub fn read_scenarios(names: &[String]) -> Result<Vec<ScenarioSource>> {
 /// The configuration the arguments describe, before any variant: a bad file is exit 1, a combination the options
 /// do not allow exit 2.
 pub fn config(args: &LabArgs) -> Result<SimConfig> {
-    let mut config = SimConfig::of(read_scenarios(&args.scenarios)?);
-    if let Some(path) = &args.variant {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
-        config.variant_file = Some(VariantFile::parse(&text, &path.display().to_string())?);
-    }
+    let variant = match &args.variant {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read variant file {}", path.display()))?;
+            Some(VariantFile::parse(&text, &path.display().to_string())?)
+        }
+        None => None,
+    };
+    let mut config = SimConfig::of(read_scenarios(&args.scenarios, variant.as_ref())?);
+    config.variant_file = variant;
     config.sets = args.set.clone();
     config.players = args.players.clone();
     config.games = args.games as usize;

@@ -65,7 +65,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode> {
         args.scenarios
     };
     let config = TournamentConfig {
-        scenarios: read_scenarios(&names)?,
+        scenarios: read_scenarios(&names, None)?,
         players,
         games: args.games as usize,
         seed: args.seed,

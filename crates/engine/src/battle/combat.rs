@@ -300,7 +300,7 @@ impl<S: ScenarioRef> Battle<S> {
             return Err(Refusal::NotAnEnemy);
         }
         let distance = from.distance(t_state.at);
-        let range = self.options.range.get(a_info.arm);
+        let range = self.range(attacker);
         if distance > range {
             return Err(Refusal::OutOfRange { distance, range });
         }
@@ -348,14 +348,14 @@ impl<S: ScenarioRef> Battle<S> {
                     rear: side_on == Some(Aspect::Rear),
                     ranging,
                     attacker: UnitFacts {
-                        arm: a_info.arm.index() as u8,
+                        arm: a_info.own_arm.unwrap_or(a_info.arm.index() as u8),
                         quality: a_info.quality,
                         moved,
                         shaken: a_state.shaken,
                         higher: a_height > t_height,
                     },
                     target: UnitFacts {
-                        arm: t_info.arm.index() as u8,
+                        arm: t_info.own_arm.unwrap_or(t_info.arm.index() as u8),
                         quality: t_info.quality,
                         moved: false,
                         shaken: t_state.shaken,

@@ -68,7 +68,7 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     fn move_kind(&self, unit: UnitId) -> MoveKind {
-        MoveKind { allowance: self.options.movement.get(self.info(unit).arm), road_bonus: true, take_ground: None }
+        MoveKind { allowance: self.movement(unit), road_bonus: true, take_ground: None }
     }
 
     const ONE_STEP: MoveKind = MoveKind { allowance: 1, road_bonus: false, take_ground: None };
@@ -336,7 +336,7 @@ impl<S: ScenarioRef> Battle<S> {
         let moves = self.destinations(unit, self.move_kind(unit), occ);
         self.for_each_move_to(unit, moves, false, occ, |to, facing| visit(Action::Move { to, facing }, None));
         // Only enemies within range (one step more for Move & Fire) can be attacked.
-        let range = self.options.range.get(self.info(unit).arm);
+        let range = self.range(unit);
         let mut targets = [UnitId(0); MAX_UNITS];
         let mut n = 0;
         for e in self.on_board[side.other().index()].iter() {

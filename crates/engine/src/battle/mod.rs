@@ -316,10 +316,34 @@ impl<S: ScenarioRef> Battle<S> {
         self.on_board[0].union(self.on_board[1]).iter()
     }
 
-    /// A unit's strength under the options in force (R2.2, R11: `strength.*`, `quality.*`).
+    /// A unit's strength under the options in force (R2.2, R11: `strength.*`, `quality.*`); a unit of a variant's
+    /// own arm has that arm's strength, with its quality's adjustment.
     pub fn strength(&self, id: UnitId) -> u8 {
         let info = self.info(id);
-        self.options.strength_of(info.arm, info.quality)
+        match self.own_arm(id) {
+            None => self.options.strength_of(info.arm, info.quality),
+            Some(own) => {
+                let standard =
+                    self.options.strength_of(info.arm, info.quality) as i8 - self.options.strength.get(info.arm) as i8;
+                (own.strength as i8 + standard).clamp(0, 6) as u8
+            }
+        }
+    }
+
+    /// Squares a Move order of this unit may cover (R2.6: the option `move.*`, or its own arm's).
+    pub fn movement(&self, id: UnitId) -> u8 {
+        self.own_arm(id).map_or_else(|| self.options.movement.get(self.info(id).arm), |own| own.movement)
+    }
+
+    /// This unit's range in squares (R2.6: the option `range.*`, or its own arm's).
+    pub fn range(&self, id: UnitId) -> u8 {
+        self.own_arm(id).map_or_else(|| self.options.range.get(self.info(id).arm), |own| own.range)
+    }
+
+    /// The variant's own arm a unit is of, if it is of one (docs/variants.md).
+    pub fn own_arm(&self, id: UnitId) -> Option<&crate::system::ArmRule> {
+        let i = self.info(id).own_arm?;
+        self.scenario.system.as_deref()?.arms().get(i as usize)
     }
 
     /// The turn limit in force (R8.2): the option `turns`, else the scenario's.

@@ -145,8 +145,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// of the shortest paths the rules allow (R5.1–R5.3, R1.6), or `None` if the move is not allowed.
     pub fn move_path(&self, unit: UnitId, to: Square) -> Option<Vec<Square>> {
         let occ = self.occupancy(self.info(unit).side);
-        let kind =
-            MoveKind { allowance: self.options.movement.get(self.info(unit).arm), road_bonus: true, take_ground: None };
+        let kind = MoveKind { allowance: self.movement(unit), road_bonus: true, take_ground: None };
         let start = self.units[unit.index()].at;
         if to == start {
             return Some(vec![start]);

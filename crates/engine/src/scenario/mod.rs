@@ -184,7 +184,7 @@ impl Scenario {
     /// use pacw_engine::{Arm, Dir, Map, Options, Quality, Scenario, Side, Square, UnitInfo};
     /// let unit = |side, x, y, facing| UnitInfo {
     ///     name: format!("{side:?}"), side, arm: Arm::Infantry, quality: Quality::Regular,
-    ///     at: Square::new(x, y), facing,
+    ///     at: Square::new(x, y), facing, own_arm: None,
     /// };
     /// let units = vec![unit(Side::A, 2, 0, Dir::N), unit(Side::B, 2, 2, Dir::S)];
     /// let s = Scenario::synthetic("two brigades", Map::open(5, 4), units, Options::default()).unwrap();
@@ -287,6 +287,12 @@ impl Scenario {
             Some(system) => system.describe(modifier),
             None => (modifier.rule().to_string(), modifier.reason()),
         }
+    }
+
+    /// The name of a unit's arm: a standard arm's (`infantry`), or the variant's own arm's id (`skirmishers`).
+    pub fn arm_name<'a>(&'a self, info: &'a UnitInfo) -> &'a str {
+        let own = info.own_arm.and_then(|i| self.system.as_deref()?.arms().get(i as usize));
+        own.map_or(info.arm.name(), |a| a.id.as_str())
     }
 
     /// The combat system a game of it is played by: its own, or the standard.

@@ -4,11 +4,13 @@ use super::{Colour, CounterColour, MAX_OBJECTIVES, MAX_TURNS, MAX_UNITS, Objecti
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::{Cell, Map, Terrain};
 use crate::options::Options;
+use crate::system::CombatSystem;
 use crate::unit::{Arm, Quality, Side, UnitInfo};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// One thing wrong with a scenario, with its place in the file where known.
@@ -115,6 +117,8 @@ const FILE_START: Option<Range<usize>> = Some(0..0);
 struct Report<'a> {
     source: &'a str,
     problems: Vec<Problem>,
+    /// The arms of the combat system the scenario is read for beyond the standard three: (id, the arm it acts as).
+    own_arms: Vec<(&'a str, Arm)>,
 }
 
 impl Report<'_> {
@@ -209,16 +213,37 @@ impl Scenario {
     /// assert!(bad.to_string().contains("q9"));
     /// ```
     pub fn parse(source: &str, file: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::parse_for(source, file, None)
+    }
+
+    /// [`Scenario::parse`] for a game played by `system` (a variant's): its units may be of the variant's own arms,
+    /// and the scenario is returned played by it ([`Scenario::with_system`]).
+    ///
+    /// # Errors
+    ///
+    /// Every problem of the text, as [`Scenario::parse`]; an option of the variant's the scenario refuses.
+    pub fn parse_with(source: &str, file: &str, system: Arc<CombatSystem>) -> Result<Scenario, ScenarioError> {
+        let scenario = Scenario::parse_for(source, file, Some(&system))?;
+        scenario.with_system(system).map_err(|e| ScenarioError {
+            file: file.to_string(),
+            problems: vec![Problem { line: None, column: None, message: e.to_string(), square: None, unit: None }],
+        })
+    }
+
+    fn parse_for(source: &str, file: &str, system: Option<&CombatSystem>) -> Result<Scenario, ScenarioError> {
         let fail = |problems| ScenarioError { file: file.to_string(), problems };
+        let own_arms: Vec<(&str, Arm)> = system
+            .map(|s| s.arms().iter().skip(Arm::ALL.len()).map(|a| (a.id.as_str(), a.like)).collect())
+            .unwrap_or_default();
         let raw: RawScenario = match toml::from_str(source) {
             Ok(raw) => raw,
             Err(e) => {
-                let mut r = Report { source, problems: vec![] };
+                let mut r = Report { source, problems: vec![], own_arms: Vec::new() };
                 r.at(e.span(), e.message().trim().to_string());
                 return Err(fail(r.problems));
             }
         };
-        let mut r = Report { source, problems: vec![] };
+        let mut r = Report { source, problems: vec![], own_arms };
         let scenario = check(raw, &mut r);
         match scenario {
             Some(s) if r.problems.is_empty() => Ok(s),
@@ -605,14 +630,18 @@ fn check_units(
                 None
             }
         };
+        // A standard arm, or one of the variant's own (acting as its `like`, with its index among the system's arms).
         let arm = match &u.arm {
             Some(a) => {
-                let arm = Arm::parse(a.get_ref());
+                let own = r.own_arms.iter().position(|(id, _)| id == a.get_ref());
+                let arm = match own {
+                    Some(i) => Some((r.own_arms[i].1, Some((Arm::ALL.len() + i) as u8))),
+                    None => Arm::parse(a.get_ref()).map(|arm| (arm, None)),
+                };
                 if arm.is_none() {
-                    r.at(
-                        Some(a.span()),
-                        format!("{label}: unknown arm '{}' (infantry, cavalry, artillery)", a.get_ref()),
-                    );
+                    let mut known = vec!["infantry", "cavalry", "artillery"];
+                    known.extend(r.own_arms.iter().map(|(id, _)| *id));
+                    r.at(Some(a.span()), format!("{label}: unknown arm '{}' ({})", a.get_ref(), known.join(", ")));
                 }
                 arm
             }
@@ -670,12 +699,14 @@ fn check_units(
             );
         }
         r.place_since(first, at, Some(i));
-        if let (Some(side), Some(arm), Some(quality), Some(at), Some(facing)) = (side, arm, quality, at, facing) {
+        if let (Some(side), Some((arm, own_arm)), Some(quality), Some(at), Some(facing)) =
+            (side, arm, quality, at, facing)
+        {
             counts[side.index() * 3 + arm.index()] += 1;
             let n = counts[side.index() * 3 + arm.index()];
             let side_name = sides.map_or(ids[side.index()].clone(), |s| s.0[side.index()].name.clone());
             let name = u.name.clone().unwrap_or_else(|| format!("{side_name} {} {n}", arm.short()));
-            units.push(UnitInfo { name, side, arm, quality, at, facing });
+            units.push(UnitInfo { name, side, arm, quality, at, facing, own_arm });
         } else {
             // Keep indices aligned with the file for later messages; this scenario is rejected anyway.
             units.push(UnitInfo {
@@ -685,6 +716,7 @@ fn check_units(
                 quality: Quality::Regular,
                 at: Square::new(255, 255),
                 facing: Dir::N,
+                own_arm: None,
             });
         }
     }

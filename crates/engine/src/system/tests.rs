@@ -305,6 +305,7 @@ fn duel(gap: u8, system: Option<CombatSystem>) -> crate::Battle {
         quality,
         at: Square::new(2, y),
         facing,
+        own_arm: None,
     };
     let units = vec![unit(Side::A, Quality::Veteran, 0, Dir::N), unit(Side::B, Quality::Regular, gap, Dir::S)];
     let mut s = crate::Scenario::synthetic("duel", crate::map::Map::open(5, 6), units, crate::Options::default())
@@ -399,4 +400,87 @@ fn a_variant_s_numbers_of_the_standard_become_the_scenario_s_options() {
     let b = battle("meeting-engagement", Some(variant(text).unwrap()));
     let o = b.options();
     assert_eq!((o.modifier.cover, o.strength.get(crate::Arm::Cavalry), o.to_hit), (-2, 5, 4));
+}
+
+const SKIRMISHERS: &str = r#"
+name = "Skirmishers"
+[[arms]]
+id = "skirmishers"
+name = "Skirmishers"
+like = "infantry"
+strength = 2
+move = 2
+range = 3
+
+[[modifiers]]
+id = "S1"
+name = "skirmishers are hard to hit"
+value = -1
+when = "not charge and target.arm == 'skirmishers'"
+"#;
+
+/// A scenario with a unit of the variant's own arm: Blue skirmishers on c2 facing Grey infantry on c4.
+const SKIRMISH: &str = r#"
+name = "Skirmish"
+turns = 5
+[map]
+terrain = """
+.....
+.....
+.....
+.....
+.....
+"""
+[[sides]]
+id = "blue"
+name = "Blue"
+home = "south"
+[[sides]]
+id = "grey"
+name = "Grey"
+home = "north"
+[[units]]
+side = "blue"
+name = "Sharpshooters"
+arm = "skirmishers"
+at = "c2"
+[[units]]
+side = "grey"
+name = "Line"
+arm = "infantry"
+at = "c4"
+"#;
+
+#[test]
+fn units_of_a_variant_s_own_arm_have_its_numbers_and_its_name_and_conditions_see_it() {
+    let refused = crate::Scenario::parse(SKIRMISH, "skirmish.toml").unwrap_err().to_string();
+    assert!(refused.contains("unknown arm 'skirmishers' (infantry, cavalry, artillery)"), "{refused}");
+    let system = std::sync::Arc::new(variant(SKIRMISHERS).unwrap());
+    let scenario = crate::Scenario::parse_with(SKIRMISH, "skirmish.toml", system).unwrap();
+    let (skirmishers, line) = (crate::UnitId(0), crate::UnitId(1));
+    assert_eq!(scenario.units[0].arm, crate::Arm::Infantry, "it acts as its `like`");
+    assert_eq!(scenario.arm_name(&scenario.units[0]), "skirmishers");
+    let mut b = crate::Battle::from_scenario(std::sync::Arc::new(scenario));
+    assert_eq!((b.strength(skirmishers), b.movement(skirmishers), b.range(skirmishers)), (2, 2, 3));
+    assert_eq!((b.strength(line), b.movement(line), b.range(line)), (4, 1, 2), "the standard arms as they were");
+    assert!(crate::narrate::unit(b.scenario(), skirmishers).contains("(regular skirmishers)"));
+    // The Grey line fires at them two squares away: the variant's own modifier sees their arm.
+    while !b.legal_actions().contains(&crate::Action::Activate(line)) {
+        match b.to_act() {
+            crate::ToAct::Chance(_) => {
+                let outcome = b.chance_branches().next().unwrap();
+                b.apply_chance(outcome).unwrap();
+            }
+            _ => {
+                let end = *b.legal_actions().last().unwrap();
+                b.apply(end).unwrap();
+            }
+        }
+    }
+    b.apply(crate::Action::Activate(line)).unwrap();
+    let fire = b.legal_actions().into_iter().find(|a| a.target() == Some(skirmishers)).expect("in range");
+    let odds = b.attack_odds(line, &fire).unwrap();
+    let cited: Vec<(String, String)> = odds.modifiers().iter().map(|m| b.scenario().describe_modifier(m)).collect();
+    assert!(cited.contains(&("S1".to_string(), "skirmishers are hard to hit".to_string())), "{cited:?}");
+    assert_eq!(odds.assessment.strength, 2, "fired at with their own strength");
 }

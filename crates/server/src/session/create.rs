@@ -215,12 +215,10 @@ impl Games {
                 MAX_SCENARIO_TEXT / 1024
             )));
         }
-        let scenario = Scenario::parse(&text, &file).map_err(ApiError::Scenario)?;
+        // A variant's units may be of its own arms: the scenario is read for its rules.
         let scenario = match variant(&req)? {
-            Some(system) => {
-                scenario.with_system(Arc::new(system)).map_err(|e| ApiError::Unprocessable(e.to_string()))?
-            }
-            None => scenario,
+            Some(system) => Scenario::parse_with(&text, &file, Arc::new(system)).map_err(ApiError::Scenario)?,
+            None => Scenario::parse(&text, &file).map_err(ApiError::Scenario)?,
         };
         let mut options: Options = scenario.options;
         for (k, v) in req.options.pairs()? {
