@@ -411,29 +411,32 @@ fn a_tournament_rates_every_player_and_refuses_bad_usage() {
     }
 }
 
+/// A variant file, in `dir`, whose hit-result table lets no hit change anything.
+fn blanks(dir: &std::path::Path) -> std::path::PathBuf {
+    let file = dir.join("blanks.toml");
+    let none = "[\"none\", \"none\"]";
+    let rows = ["steady_fire", "steady_charge", "shaken_fire", "shaken_charge"].map(|r| format!("{r} = {none}\n"));
+    std::fs::write(&file, format!("name = \"Blanks\"\n[results]\n{}", rows.concat())).unwrap();
+    file
+}
+
+/// Units destroyed in a simulation's (or one variant's) games, both sides.
+fn destroyed(v: &Value) -> u64 {
+    v["sides"].as_array().unwrap().iter().map(|s| s["destroyed"]["total"].as_u64().unwrap()).sum()
+}
+
 /// The laboratory plays by a variant's own hit-result table (every hit changes nothing: no unit is ever shaken or
 /// destroyed), and every shipped variant plays.
 #[test]
 fn the_laboratory_plays_by_a_variant_s_own_rules_and_every_shipped_variant_plays() {
     let scratch = temp_dir("variant-rules");
-    let file = scratch.path().join("blanks.toml");
-    let none = "[\"none\", \"none\"]";
-    std::fs::write(
-        &file,
-        format!(
-            "name = \"Blanks\"\n[results]\nsteady_fire = {none}\nsteady_charge = {none}\nshaken_fire = {none}\nshaken_charge = {none}\n"
-        ),
-    )
-    .unwrap();
+    let file = blanks(scratch.path());
     let run = |variant: Option<&str>| {
         let mut args = vec!["simulate", "meeting-engagement", "--games", "4", "--players", "greedy,greedy", "--json"];
         if let Some(v) = variant {
             args.extend(["--variant", v]);
         }
         json(&args)
-    };
-    let destroyed = |v: &Value| {
-        v["sides"].as_array().unwrap().iter().map(|s| s["destroyed"]["total"].as_u64().unwrap()).sum::<u64>()
     };
     let blanks = run(Some(&file.to_string_lossy()));
     assert_eq!(destroyed(&blanks), 0, "no hit destroys under the variant's table");
@@ -458,13 +461,7 @@ fn the_laboratory_plays_by_a_variant_s_own_rules_and_every_shipped_variant_plays
 #[test]
 fn compare_rules_plays_the_same_games_under_two_rule_sets() {
     let scratch = temp_dir("compare-rules");
-    let file = scratch.path().join("blanks.toml");
-    let none = "[\"none\", \"none\"]";
-    std::fs::write(
-        &file,
-        format!("name = \"Blanks\"\n[results]\nsteady_fire = {none}\nsteady_charge = {none}\nshaken_fire = {none}\nshaken_charge = {none}\n"),
-    )
-    .unwrap();
+    let file = blanks(scratch.path());
     let axis = format!("rules=standard,{}", file.to_string_lossy());
     let v = json(&[
         "simulate",
@@ -479,9 +476,6 @@ fn compare_rules_plays_the_same_games_under_two_rule_sets() {
     ]);
     let variants = v["variants"].as_array().unwrap_or_else(|| panic!("two variants: {v}"));
     assert_eq!(variants.len(), 2);
-    let destroyed = |x: &Value| {
-        x["sides"].as_array().unwrap().iter().map(|s| s["destroyed"]["total"].as_u64().unwrap()).sum::<u64>()
-    };
     assert!(destroyed(&variants[0]) > 0, "the standard rules destroy units");
     assert_eq!(destroyed(&variants[1]), 0, "the blank table never does");
     let out = pacw(&["simulate", "meeting-engagement", "--games", "2", "--compare", "rules=standard,missing.toml"]);

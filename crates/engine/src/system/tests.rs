@@ -294,6 +294,23 @@ charge = "close combat"
 shaken = "disordered"
 "#;
 
+/// Deals the first card of each draw and ends activations until `unit` may be activated, then activates it.
+fn activated(b: &mut crate::Battle, unit: crate::UnitId) {
+    while !b.legal_actions().contains(&crate::Action::Activate(unit)) {
+        match b.to_act() {
+            crate::ToAct::Chance(_) => {
+                let outcome = b.chance_branches().next().expect("an outcome");
+                b.apply_chance(outcome).unwrap();
+            }
+            _ => {
+                let end = *b.legal_actions().last().expect("an action");
+                b.apply(end).unwrap();
+            }
+        }
+    }
+    b.apply(crate::Action::Activate(unit)).unwrap();
+}
+
 /// Two infantry units facing each other `gap` squares apart on an open board, the first veteran, played by `system`.
 fn duel(gap: u8, system: Option<CombatSystem>) -> crate::Battle {
     use crate::geometry::{Dir, Square};
@@ -314,20 +331,7 @@ fn duel(gap: u8, system: Option<CombatSystem>) -> crate::Battle {
         s = s.with_system(std::sync::Arc::new(system)).unwrap();
     }
     let mut b = crate::Battle::from_scenario(std::sync::Arc::new(s));
-    // Deal until the first side may activate its unit.
-    while !b.legal_actions().contains(&crate::Action::Activate(crate::UnitId(0))) {
-        match b.to_act() {
-            crate::ToAct::Chance(_) => {
-                let outcome = b.chance_branches().next().expect("an outcome");
-                b.apply_chance(outcome).unwrap();
-            }
-            _ => {
-                let end = *b.legal_actions().last().expect("an action");
-                b.apply(end).unwrap();
-            }
-        }
-    }
-    b.apply(crate::Action::Activate(crate::UnitId(0))).unwrap();
+    activated(&mut b, crate::UnitId(0));
     b
 }
 
@@ -465,19 +469,7 @@ fn units_of_a_variant_s_own_arm_have_its_numbers_and_its_name_and_conditions_see
     assert_eq!((b.strength(line), b.movement(line), b.range(line)), (4, 1, 2), "the standard arms as they were");
     assert!(crate::narrate::unit(b.scenario(), skirmishers).contains("(regular skirmishers)"));
     // The Grey line fires at them two squares away: the variant's own modifier sees their arm.
-    while !b.legal_actions().contains(&crate::Action::Activate(line)) {
-        match b.to_act() {
-            crate::ToAct::Chance(_) => {
-                let outcome = b.chance_branches().next().unwrap();
-                b.apply_chance(outcome).unwrap();
-            }
-            _ => {
-                let end = *b.legal_actions().last().unwrap();
-                b.apply(end).unwrap();
-            }
-        }
-    }
-    b.apply(crate::Action::Activate(line)).unwrap();
+    activated(&mut b, line);
     let fire = b.legal_actions().into_iter().find(|a| a.target() == Some(skirmishers)).expect("in range");
     let odds = b.attack_odds(line, &fire).unwrap();
     let cited: Vec<(String, String)> = odds.modifiers().iter().map(|m| b.scenario().describe_modifier(m)).collect();
