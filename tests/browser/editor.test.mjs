@@ -86,6 +86,10 @@ test('a battle made by clicks from an empty board is downloaded, accepted by pac
   await page.locator('#editor-problems .check-ok').waitFor();
   assert.equal(await page.locator('[data-unit]').count(), 4);
 
+  // Played by a shipped variant, chosen in the battle's settings.
+  await page.selectOption('#battle-variant', 'hard-cover');
+  await page.locator('#editor-problems .check-ok').waitFor();
+
   // Downloaded, the file reads like a hand-written one and pacw check accepts it.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
   const file = join(mkdtempSync(join(tmpdir(), 'pacw-editor-')), download.suggestedFilename());
@@ -97,6 +101,7 @@ test('a battle made by clicks from an empty board is downloaded, accepted by pac
   assert.match(text, /# --- Blue ---/);
   assert.match(text, /name = "Buford’s troopers"/);
   assert.match(text, /points = 2/);
+  assert.match(text, /^variant = "hard-cover"/m);
   const checked = execFileSync(binary, ['check', file], { encoding: 'utf8' });
   assert.match(checked, /ok|valid|My battle/i, checked);
 
@@ -108,6 +113,7 @@ test('a battle made by clicks from an empty board is downloaded, accepted by pac
   const token = new URL(page.url()).pathname.split('/').pop();
   let v = await view(env.server.url, token);
   assert.equal(v.scenario.title, 'My battle');
+  assert.equal(v.scenario.rules.name, 'Hard cover', 'the game is played by the battle\'s variant');
   for (let i = 0; i < 3; i++) {
     const pick = v.legal_actions.find((a) => a.action.activate !== undefined) || v.legal_actions[0];
     await act(env.server.url, token, { index: pick.index, decisions: v.decisions });

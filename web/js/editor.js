@@ -41,6 +41,7 @@ export async function showEditor(app) {
 class Editor {
   constructor(app, info, shipped) {
     this.defaults = info.options;
+    this.variants = info.variants || [];
     this.shipped = shipped;
     this.tool = 'terrain:woods';
     this.template = { side: 0, arm: 'infantry', quality: 'regular', facing: 'N' };
@@ -407,6 +408,7 @@ class Editor {
         h('label', {}, 'Name ', textInput('battle-name', m.name, set((x, v) => { x.name = v; }))),
         h('label', {}, 'Turns (R8.2) ', numberInput('battle-turns', m.turns, 1, 99, set((x, v) => { x.turns = v ?? x.turns; }))),
         h('label', {}, 'Points for each enemy unit destroyed ', numberInput('battle-points', m.pointsPerDestroyed, 0, 99, set((x, v) => { x.pointsPerDestroyed = v ?? x.pointsPerDestroyed; }))),
+        h('label', {}, 'Rules ', select('battle-variant', [['', 'Standard rules'], ...this.variants.map((v) => [v.name, v.title])], m.variant || '', set((x, v) => { x.variant = v; }))),
         h('label', { class: 'block' }, 'Description (the situation, the commanders, how to win)',
           h('textarea', { id: 'battle-description', rows: 5, onchange: (ev) => this.change((x) => { x.description = ev.target.value; }) }, m.description)),
         h('label', {}, 'Board ', numberInput('board-width', m.width, MIN_SIDE, MAX_SIDE, (v) => v && this.change((x) => Object.assign(x, resized(x, v, x.height)))),

@@ -38,6 +38,7 @@ export function emptyScenario(width = 8, height = 8) {
     description: '',
     turns: 8,
     pointsPerDestroyed: 1,
+    variant: '',
     width,
     height,
     cells: Array.from({ length: width * height }, () => ({ terrain: 'open', elevation: 0, road: false })),
@@ -65,6 +66,7 @@ export function fromView(view, defaults) {
     description: (view.description || '').trim(),
     turns: view.turns,
     pointsPerDestroyed: view.points_per_destroyed,
+    variant: view.variant || '',
     width,
     height,
     cells,
@@ -153,6 +155,7 @@ export function toToml(model) {
   if (model.description.trim()) out.push(`description = ${longStr(model.description.trim())}`);
   out.push(`turns = ${model.turns}`);
   out.push(`points_per_destroyed = ${model.pointsPerDestroyed}`);
+  if (model.variant) out.push(`variant = ${str(model.variant)} # the rules it is played by (docs/variants.md)`);
   out.push('');
   out.push('[map]');
   out.push(`# North at the top (row ${model.height}), a1 south-west. Columns a..${String.fromCharCode(96 + model.width)}, rows 1..${model.height}.`);

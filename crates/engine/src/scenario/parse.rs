@@ -61,6 +61,8 @@ pub(crate) fn write_problems(f: &mut fmt::Formatter<'_>, file: &str, problems: &
 pub(super) struct RawScenario {
     name: Option<Spanned<String>>,
     description: Option<String>,
+    /// A shipped variant the scenario is played by (docs/variants.md).
+    variant: Option<Spanned<String>>,
     turns: Option<Spanned<i64>>,
     points_per_destroyed: Option<Spanned<i64>>,
     map: Option<Spanned<RawMap>>,
@@ -216,25 +218,19 @@ impl Scenario {
         Scenario::parse_for(source, file, None)
     }
 
-    /// [`Scenario::parse`] for a game played by `system` (a variant's): its units may be of the variant's own arms,
-    /// and the scenario is returned played by it ([`Scenario::with_system`]).
+    /// [`Scenario::parse`] for a game played by `system` (a variant's, in place of any the scenario names): its
+    /// units may be of the variant's own arms, and the scenario is returned played by it
+    /// ([`Scenario::with_system`]).
     ///
     /// # Errors
     ///
     /// Every problem of the text, as [`Scenario::parse`]; an option of the variant's the scenario refuses.
     pub fn parse_with(source: &str, file: &str, system: Arc<CombatSystem>) -> Result<Scenario, ScenarioError> {
-        let scenario = Scenario::parse_for(source, file, Some(&system))?;
-        scenario.with_system(system).map_err(|e| ScenarioError {
-            file: file.to_string(),
-            problems: vec![Problem { line: None, column: None, message: e.to_string(), square: None, unit: None }],
-        })
+        Scenario::parse_for(source, file, Some(system))
     }
 
-    fn parse_for(source: &str, file: &str, system: Option<&CombatSystem>) -> Result<Scenario, ScenarioError> {
+    fn parse_for(source: &str, file: &str, given: Option<Arc<CombatSystem>>) -> Result<Scenario, ScenarioError> {
         let fail = |problems| ScenarioError { file: file.to_string(), problems };
-        let own_arms: Vec<(&str, Arm)> = system
-            .map(|s| s.arms().iter().skip(Arm::ALL.len()).map(|a| (a.id.as_str(), a.like)).collect())
-            .unwrap_or_default();
         let raw: RawScenario = match toml::from_str(source) {
             Ok(raw) => raw,
             Err(e) => {
@@ -243,14 +239,58 @@ impl Scenario {
                 return Err(fail(r.problems));
             }
         };
-        let mut r = Report { source, problems: vec![], own_arms };
+        let mut problems = Vec::new();
+        // The rules: those given, else the shipped variant the scenario names (`variant = "close-combat"`).
+        let system = match (given, &raw.variant) {
+            (Some(system), _) => Some(system),
+            (None, Some(name)) => {
+                let mut r = Report { source, problems: vec![], own_arms: Vec::new() };
+                let system = named_variant(&mut r, name);
+                problems = r.problems;
+                system
+            }
+            (None, None) => None,
+        };
+        let own_arms: Vec<(&str, Arm)> = system
+            .as_deref()
+            .map(|s| s.arms().iter().skip(Arm::ALL.len()).map(|a| (a.id.as_str(), a.like)).collect())
+            .unwrap_or_default();
+        let mut r = Report { source, problems, own_arms };
         let scenario = check(raw, &mut r);
         match scenario {
-            Some(s) if r.problems.is_empty() => Ok(s),
+            Some(s) if r.problems.is_empty() => match system {
+                Some(system) => s.with_system(system.clone()).map_err(|e| {
+                    fail(vec![Problem { line: None, column: None, message: e.to_string(), square: None, unit: None }])
+                }),
+                None => Ok(s),
+            },
             _ => {
                 r.problems.sort_by_key(|p| (p.line.unwrap_or(usize::MAX), p.column.unwrap_or(0)));
                 Err(fail(r.problems))
             }
+        }
+    }
+}
+
+/// The shipped variant a scenario names ([`crate::SHIPPED_VARIANTS`]), or a problem at its name.
+fn named_variant(r: &mut Report, name: &Spanned<String>) -> Option<Arc<CombatSystem>> {
+    let Some(&(_, file, text)) = crate::SHIPPED_VARIANTS.iter().find(|v| v.0 == name.get_ref()) else {
+        let known: Vec<&str> = crate::SHIPPED_VARIANTS.iter().map(|v| v.0).collect();
+        r.at(
+            Some(name.span()),
+            format!(
+                "unknown variant '{}' (shipped: {}; a file of your own is given with --variant)",
+                name.get_ref(),
+                known.join(", ")
+            ),
+        );
+        return None;
+    };
+    match CombatSystem::with_variant(text, file) {
+        Ok(system) => Some(Arc::new(system)),
+        Err(e) => {
+            r.at(Some(name.span()), e.to_string());
+            None
         }
     }
 }

@@ -476,3 +476,21 @@ fn units_of_a_variant_s_own_arm_have_its_numbers_and_its_name_and_conditions_see
     assert!(cited.contains(&("S1".to_string(), "skirmishers are hard to hit".to_string())), "{cited:?}");
     assert_eq!(odds.assessment.strength, 2, "fired at with their own strength");
 }
+
+#[test]
+fn a_scenario_may_name_a_shipped_variant_and_is_played_by_it() {
+    let text = crate::DEFAULT_SCENARIO.replacen("turns = ", "variant = \"close-combat\"\nturns = ", 1);
+    let s = crate::Scenario::parse(&text, "m.toml").unwrap();
+    assert_eq!(s.system.as_ref().map(|s| s.name.as_str()), Some("Close combat"));
+    // A variant given overrides the one named.
+    let given = std::sync::Arc::new(variant(SKIRMISHERS).unwrap());
+    assert_eq!(crate::Scenario::parse_with(&text, "m.toml", given).unwrap().system.unwrap().name, "Skirmishers");
+    let bad = crate::Scenario::parse(&text.replace("close-combat", "chess"), "m.toml").unwrap_err().to_string();
+    assert!(bad.contains("unknown variant 'chess' (shipped: close-combat,"), "{bad}");
+    assert!(bad.starts_with("m.toml:"), "at its line and column: {bad}");
+    // Every shipped variant reads.
+    for (name, _, _) in crate::SHIPPED_VARIANTS {
+        let named = crate::DEFAULT_SCENARIO.replacen("turns = ", &format!("variant = \"{name}\"\nturns = "), 1);
+        assert!(crate::Scenario::parse(&named, "m.toml").unwrap().system.is_some(), "{name}");
+    }
+}
