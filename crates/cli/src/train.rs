@@ -82,6 +82,9 @@ struct PositionArgs {
     /// Threads (default: all cores); the positions do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
+    /// Train for a variant: every game played by this variant file's rules (docs/variants.md).
+    #[arg(long, value_name = "FILE")]
+    variant: Option<PathBuf>,
 }
 
 /// How to fit.
@@ -127,6 +130,14 @@ impl PositionArgs {
             held_out: self.held_out.clone(),
             generated: self.generated,
             variants: self.variants,
+            rules: match &self.variant {
+                Some(path) => Some((
+                    path.display().to_string(),
+                    std::fs::read_to_string(path)
+                        .with_context(|| format!("cannot read variant file {}", path.display()))?,
+                )),
+                None => None,
+            },
         };
         config.check().map_err(|e| Usage(e.to_string()))?;
         Ok(config)
@@ -177,12 +188,13 @@ fn label(config: &PositionsConfig, shard: Option<Shard>, threads: Option<u64>) -
 
 fn fit_and_write(config: &PositionsConfig, rows: &[positions::Row], args: &FitArgs) -> Result<ExitCode> {
     let trained = format!(
-        "{} ({} positions of {} games, {} play-outs each, held out: {})",
+        "{} ({} positions of {} games, {} play-outs each, held out: {}; rules: {})",
         command_line(),
         rows.len(),
         config.games,
         config.rollouts,
-        if config.held_out.is_empty() { "none".to_string() } else { config.held_out.join(", ") }
+        if config.held_out.is_empty() { "none".to_string() } else { config.held_out.join(", ") },
+        config.rules.as_ref().map_or("standard", |(file, _)| file.as_str())
     );
     let mut config = FitConfig::new(args.model);
     config.steps = args.steps.map_or(config.steps, |s| s as usize);

@@ -145,3 +145,34 @@ fn training_in_shards_fits_a_model_the_evaluator_loads() {
     assert_eq!(pacw(&["train", "positions", "--hold-out", "atlantis", "--out", "x"]).status.code(), Some(2));
     assert_eq!(pacw(&["train", "--model", "forest"]).status.code(), Some(2));
 }
+
+/// `pacw train --variant` plays every training game by the variant and the weights say which rules they learnt.
+#[test]
+fn training_for_a_variant_plays_by_it_and_the_weights_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let variant = concat!(env!("CARGO_MANIFEST_DIR"), "/../../variants/close-combat.toml");
+    let weights = dir.path().join("w.json");
+    let out = pacw(&[
+        "train",
+        "--games",
+        "4",
+        "--rollouts",
+        "1",
+        "--per-game",
+        "2",
+        "--steps",
+        "20",
+        "--variant",
+        variant,
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let w = pacw_ai::Evaluator::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
+    assert!(w.trained().contains("rules: ") && w.trained().contains("close-combat.toml"), "{}", w.trained());
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "name = \"x\"\n[results]\nsteady_fire = [\"routed\", \"none\"]\n").unwrap();
+    let out = pacw(&["train", "--games", "4", "--variant", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("bad.toml:3:"), "{}", text(&out.stderr));
+}

@@ -11,6 +11,7 @@ use crate::explore::Explorer;
 use crate::generate;
 use pacw_ai::evaluator::{FEATURE_NAMES, FEATURES, Features, features, result_value};
 use pacw_ai::{GreedyPlayer, Player};
+use pacw_engine::system::CombatSystem;
 use pacw_engine::{Battle, Options, SHIPPED_SCENARIOS, Scenario, ToAct};
 use pacw_sim::Shard;
 use pacw_sim::seed::{game_seed, player_seed, splitmix64};
@@ -51,6 +52,9 @@ pub struct PositionsConfig {
     pub generated: f64,
     /// The share of games under a random rule variant.
     pub variants: f64,
+    /// The combat system every game is played by, as a variant file (name, text); `None` for the standard rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<(String, String)>,
 }
 
 impl Default for PositionsConfig {
@@ -63,6 +67,7 @@ impl Default for PositionsConfig {
             held_out: vec![DEFAULT_HELD_OUT.to_string()],
             generated: 0.25,
             variants: 0.2,
+            rules: None,
         }
     }
 }
@@ -128,6 +133,9 @@ impl PositionsConfig {
         if let Some(h) = self.held_out.iter().find(|h| !SHIPPED_SCENARIOS.iter().any(|(n, _, _)| n == h)) {
             return bad(format!("'{h}' is not a shipped battle (see `pacw scenarios`)"));
         }
+        if let Some((file, text)) = &self.rules {
+            CombatSystem::with_variant(text, file).map_err(|e| LearnError::Config(e.to_string()))?;
+        }
         if self.training_battles().is_empty() && self.generated < 1.0 {
             return bad("every shipped battle is held out: set the share of generated battles to 1".into());
         }
@@ -146,7 +154,16 @@ impl PositionsConfig {
             let (name, text) = shipped[rng.random_range(0..shipped.len())];
             (format!("shipped:{name}"), text.to_string())
         };
-        let scenario = Arc::new(Scenario::parse(&text, &battle).expect("training battles are valid"));
+        let scenario = match &self.rules {
+            // The variant was checked with the config; a battle it cannot play (an option it sets that the battle
+            // refuses) is played by the standard rules rather than not at all.
+            Some((file, rules)) => CombatSystem::with_variant(rules, file)
+                .ok()
+                .and_then(|system| Scenario::parse_with(&text, &battle, Arc::new(system)).ok())
+                .unwrap_or_else(|| Scenario::parse(&text, &battle).expect("training battles are valid")),
+            None => Scenario::parse(&text, &battle).expect("training battles are valid"),
+        };
+        let scenario = Arc::new(scenario);
         let mut options = scenario.options;
         let mut variant = "-".to_string();
         if rng.random_bool(self.variants) {
