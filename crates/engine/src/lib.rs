@@ -71,6 +71,7 @@ pub const SHIPPED_VARIANTS: &[(&str, &str, &str)] = &[
     ("fire-rarely-decides", "fire-rarely-decides.toml", include_str!("../../../variants/fire-rarely-decides.toml")),
     ("hard-cover", "hard-cover.toml", include_str!("../../../variants/hard-cover.toml")),
     ("hard-hitting", "hard-hitting.toml", include_str!("../../../variants/hard-hitting.toml")),
+    ("hill-crest", "hill-crest.toml", include_str!("../../../variants/hill-crest.toml")),
     ("no-cover", "no-cover.toml", include_str!("../../../variants/no-cover.toml")),
 ];
 
