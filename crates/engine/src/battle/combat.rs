@@ -324,14 +324,15 @@ impl<S: ScenarioRef> Battle<S> {
         let gun = a_info.arm == Arm::Artillery;
         let a_state = self.unit(attacker);
         let ranging = gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from;
-        let side_on = aspect(t_state.at, t_state.facing, from);
+        // The side a charge comes from, and the fence a shot crosses: worked out only where the built-in rules need
+        // them (a variant's conditions may ask for both, below).
+        let side_on = if charge { aspect(t_state.at, t_state.facing, from) } else { None };
         let terrain = map.terrain(t_state.at);
-        let fence = fence_on_entry(map, t_state.at, entry);
         let cover = if terrain.gives_cover() {
             Some(Cover::Terrain(terrain))
         } else if charge && map.elevation(t_state.at) > map.elevation(from) {
             Some(Cover::Uphill)
-        } else if !charge && fence {
+        } else if !charge && fence_on_entry(map, t_state.at, entry) {
             Some(Cover::Fence)
         } else {
             None
@@ -363,7 +364,7 @@ impl<S: ScenarioRef> Battle<S> {
                     },
                     target_cover: cover.is_some(),
                     target_terrain: terrain,
-                    target_behind_fence: fence,
+                    target_behind_fence: fence_on_entry(map, t_state.at, entry),
                 };
                 (self.system_modifiers(system, &facts, side_on, cover), *system.results())
             }
