@@ -66,6 +66,13 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"scenario": "meeting-engagement", "mode": "hotseat", "options": {"move.cavalry": n, "to_hit": n}}),
         json!({"scenario_text": "name = \"P\"\nturns = 3\n[map]\nterrain = \"\\néé\"\n", "mode": "hotseat"}),
         json!({"text": "turns = 0", "file": "x.toml"}),
+        json!({"scenario": scenario, "mode": mode, "variant": *pick(rng, &["close-combat", "hill-crest", "chess", ""])}),
+        json!({"scenario": "bloody-lane", "mode": "hotseat", "variant_text": *pick(rng, &[
+            "name = \"V\"\n[[modifiers]]\nid = \"V1\"\nvalue = 9\nwhen = \"charge and (\"\n",
+            "name = \"V\"\n[results]\nsteady_fire = [\"none\"]\n",
+            "name = \"V\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\n",
+            "[[[",
+        ]), "variant": n}),
         json!({"email": *pick(rng, &["bea@example.org", "not an address", "", "a@b\nBcc: x@y"]), "webhook": null}),
         json!({"webhook": *pick(rng, &["http://127.0.0.1:9/hook", "ftp://x.org", "not a url", "https://"]), "email": n}),
         json!([1, 2, 3]),
