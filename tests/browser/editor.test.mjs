@@ -89,6 +89,9 @@ test('a battle made by clicks from an empty board is downloaded, accepted by pac
   // Played by a shipped variant, chosen in the battle's settings.
   await page.selectOption('#battle-variant', 'hard-cover');
   await page.locator('#editor-problems .check-ok').waitFor();
+  // The second side attacks (pooled reports count by attacker and defender).
+  await page.selectOption('#battle-attacker', '1');
+  await page.locator('#editor-problems .check-ok').waitFor();
 
   // Downloaded, the file reads like a hand-written one and pacw check accepts it.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
@@ -102,6 +105,7 @@ test('a battle made by clicks from an empty board is downloaded, accepted by pac
   assert.match(text, /name = "Buford’s troopers"/);
   assert.match(text, /points = 2/);
   assert.match(text, /^variant = "hard-cover"/m);
+  assert.match(text, /^attacker = "grey"/m);
   const checked = execFileSync(binary, ['check', file], { encoding: 'utf8' });
   assert.match(checked, /ok|valid|My battle/i, checked);
 

@@ -39,6 +39,7 @@ export function emptyScenario(width = 8, height = 8) {
     turns: 8,
     pointsPerDestroyed: 1,
     variant: '',
+    attacker: null,
     width,
     height,
     cells: Array.from({ length: width * height }, () => ({ terrain: 'open', elevation: 0, road: false })),
@@ -67,6 +68,7 @@ export function fromView(view, defaults) {
     turns: view.turns,
     pointsPerDestroyed: view.points_per_destroyed,
     variant: view.variant || '',
+    attacker: view.attacker === 'A' ? 0 : view.attacker === 'B' ? 1 : null,
     width,
     height,
     cells,
@@ -156,6 +158,7 @@ export function toToml(model) {
   out.push(`turns = ${model.turns}`);
   out.push(`points_per_destroyed = ${model.pointsPerDestroyed}`);
   if (model.variant) out.push(`variant = ${str(model.variant)} # the rules it is played by (docs/variants.md)`);
+  if (model.attacker !== null && model.attacker !== undefined) out.push(`attacker = ${str(model.sides[model.attacker].id)} # the side that attacks`);
   out.push('');
   out.push('[map]');
   out.push(`# North at the top (row ${model.height}), a1 south-west. Columns a..${String.fromCharCode(96 + model.width)}, rows 1..${model.height}.`);

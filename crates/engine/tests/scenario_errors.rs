@@ -255,6 +255,15 @@ fn an_objective_naming_an_unknown_side() {
 }
 
 #[test]
+fn the_attacker_is_a_side_of_the_scenario() {
+    let s = Scenario::parse(&edit("turns = 3", "turns = 3\nattacker = \"grey\""), "a.toml").unwrap();
+    assert_eq!(s.attacker, Some(pacw_engine::Side::B));
+    assert_eq!(Scenario::parse(BASE, "base.toml").unwrap().attacker, None);
+    let text = edit("turns = 3", "turns = 3\nattacker = \"rebels\"");
+    expect_line(&text, 3, &["attacker", "rebels", "blue, grey"]);
+}
+
+#[test]
 fn unknown_arm_quality_or_facing() {
     let text = edit("arm = \"infantry\"", "arm = \"tank\"");
     expect_line(&text, line_of(&text, "\"tank\"", 1), &["tank", "Iron Brigade"]);

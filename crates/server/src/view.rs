@@ -150,6 +150,9 @@ pub struct ScenarioView {
     /// The variant its games are played by (docs/variants.md); absent for the standard rules.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rules: Option<RulesView>,
+    /// The side that attacks, when the scenario names it (`attacker`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attacker: Option<Side>,
     /// The shipped variant's name when the rules are one (`close-combat`), as a scenario's `variant` names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<&'static str>,
@@ -221,6 +224,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             .collect(),
         units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(i as u8, u, u.at, u.facing)).collect(),
         options: s.option_pairs(&s.options).into_iter().collect(),
+        attacker: s.attacker,
         variant: s.system.as_ref().and_then(|system| {
             let (file, text) = system.source()?;
             pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.1 == file && v.2 == text).map(|v| v.0)

@@ -444,6 +444,40 @@ impl GameRecord {
     pub fn winning_player(&self) -> Option<usize> {
         self.stats.winner.map(|s| self.player_of(s))
     }
+
+    /// The record with `first` as its first side ([`Side::A`]): itself when `first` is `A`, else with the sides'
+    /// places swapped in every count, so that records of scenarios whose attacker is either side pool by attacker.
+    pub fn with_first(&self, first: Side) -> GameRecord {
+        if first == Side::A {
+            return self.clone();
+        }
+        let s = &self.stats;
+        let turn = |pair: [u32; 2]| [pair[1], pair[0]];
+        GameRecord {
+            swapped: !self.swapped,
+            stats: GameStats {
+                winner: s.winner.map(Side::other),
+                reason: match s.reason {
+                    EndReason::Exhaustion(side) => EndReason::Exhaustion(side.other()),
+                    EndReason::Resigned(side) => EndReason::Resigned(side.other()),
+                    EndReason::TurnLimit => EndReason::TurnLimit,
+                },
+                points: [s.points[1], s.points[0]],
+                side_activations: turn(s.side_activations),
+                destroyed: turn(s.destroyed),
+                shaken: turn(s.shaken),
+                retreats: turn(s.retreats),
+                first_mover: s.first_mover.map(Side::other),
+                double_activations: turn(s.double_activations),
+                doubles_across_turns: turn(s.doubles_across_turns),
+                side_doubles: turn(s.side_doubles),
+                second_activation_kills: turn(s.second_activation_kills),
+                shoot_then_charge: turn(s.shoot_then_charge),
+                ..s.clone()
+            },
+            ..self.clone()
+        }
+    }
 }
 
 /// A quality's place in [`Quality::ALL`] (green, regular, veteran).

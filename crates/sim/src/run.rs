@@ -65,6 +65,9 @@ pub struct Simulation {
     pub options: Vec<Vec<Options>>,
     /// Every game's record, by scenario, then variant, then game index.
     pub records: Vec<GameRecord>,
+    /// The same records with the attacker as first side, when several scenarios are pooled and every one names its
+    /// attacker ([`Simulation::pooled_by_attacker`]); else empty.
+    by_attacker: Vec<GameRecord>,
     /// Wall-clock time of the games, in seconds.
     pub seconds: f64,
     /// Threads used.
@@ -72,14 +75,47 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// The records of variant `v`, in scenario `s` or (`None`) in all scenarios.
-    pub fn records_of(&self, s: Option<usize>, v: usize) -> Vec<&GameRecord> {
-        self.records.iter().filter(|r| r.variant == v && s.is_none_or(|s| r.scenario == s)).collect()
+    /// A finished simulation of `records`, played with `config`.
+    pub fn new(
+        config: SimConfig,
+        variants: Vec<Variant>,
+        options: Vec<Vec<Options>>,
+        records: Vec<GameRecord>,
+        seconds: f64,
+        threads: usize,
+    ) -> Simulation {
+        let attackers: Option<Vec<Side>> = config.scenarios.iter().map(|s| s.scenario.attacker).collect();
+        let by_attacker = match attackers {
+            Some(attackers) if config.scenarios.len() > 1 => {
+                records.iter().map(|r| r.with_first(attackers[r.scenario])).collect()
+            }
+            _ => Vec::new(),
+        };
+        Simulation { config, variants, options, records, by_attacker, seconds, threads }
     }
 
-    /// The records of every variant, in scenario `s` or (`None`) in all scenarios.
+    /// Whether the scenarios pooled are counted by attacker and defender (several scenarios, every one naming its
+    /// `attacker`) rather than by first and second side, which would mix attackers with defenders.
+    pub fn pooled_by_attacker(&self) -> bool {
+        !self.by_attacker.is_empty()
+    }
+
+    /// The records of scenario `s`, or (`None`) of all scenarios, pooled by attacker when they can be.
+    fn records(&self, s: Option<usize>) -> impl Iterator<Item = &GameRecord> {
+        let pool = if s.is_none() && self.pooled_by_attacker() { &self.by_attacker } else { &self.records };
+        pool.iter().filter(move |r| s.is_none_or(|s| r.scenario == s))
+    }
+
+    /// The records of variant `v`, in scenario `s` or (`None`) in all scenarios (by attacker first when
+    /// [`Simulation::pooled_by_attacker`]).
+    pub fn records_of(&self, s: Option<usize>, v: usize) -> Vec<&GameRecord> {
+        self.records(s).filter(|r| r.variant == v).collect()
+    }
+
+    /// The records of every variant, in scenario `s` or (`None`) in all scenarios (by attacker first when
+    /// [`Simulation::pooled_by_attacker`]).
     pub fn records_in(&self, s: Option<usize>) -> Vec<&GameRecord> {
-        self.records.iter().filter(|r| s.is_none_or(|s| r.scenario == s)).collect()
+        self.records(s).collect()
     }
 }
 
@@ -243,7 +279,7 @@ fn run_stopping(
             .map_err(|e| SimError::Threads { threads, message: e.to_string() })?
             .install(work)?,
     };
-    Ok(Simulation { config: config.clone(), variants, options, records, seconds, threads })
+    Ok(Simulation::new(config.clone(), variants, options, records, seconds, threads))
 }
 
 /// Runs the simulation without saving any game: see [`run_saving`].

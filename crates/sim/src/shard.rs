@@ -208,14 +208,10 @@ pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> 
             message: format!("the shards hold {} games, the simulation has {expected}", records.len()),
         });
     }
-    Ok(Simulation {
-        variants: config.variant_list(),
-        options: config.option_table()?,
-        records,
-        seconds: shards.iter().map(|(_, s)| s.seconds).sum(),
-        threads: shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1),
-        config,
-    })
+    let (variants, options) = (config.variant_list(), config.option_table()?);
+    let seconds = shards.iter().map(|(_, s)| s.seconds).sum();
+    let threads = shards.iter().map(|(_, s)| s.threads).max().unwrap_or(1);
+    Ok(Simulation::new(config, variants, options, records, seconds, threads))
 }
 
 #[cfg(test)]

@@ -152,7 +152,12 @@ pub fn facts(report: &Report) -> Vec<Fact> {
     }
     out.push(Fact::text(
         "Time",
-        format!("{:.2} s on {} threads ({:.0} games/s)", report.seconds, report.threads, report.games_per_second),
+        format!(
+            "{:.2} s on {} threads ({})",
+            report.seconds,
+            report.threads,
+            crate::report::pace_words(report.games_per_second)
+        ),
     ));
     out
 }

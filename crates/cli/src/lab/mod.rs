@@ -119,22 +119,10 @@ pub fn progress_bar(total: u64) -> ProgressBar {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {rate}  {elapsed} elapsed, {eta} left")
             .expect("a valid template")
             .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", rate_words(state.per_sec()));
+                let _ = write!(w, "{}", pacw_sim::report::pace_words(state.per_sec()));
             }),
     );
     bar
-}
-
-/// How fast games go, in words that suit the pace: "120 games/s" for quick games, "8.5 s a game" for slow ones
-/// (never "0 games/s"), "starting" before the first.
-fn rate_words(per_sec: f64) -> String {
-    if !per_sec.is_finite() || per_sec <= 0.0 {
-        "starting".to_string()
-    } else if per_sec >= 1.0 {
-        format!("{per_sec:.0} games/s")
-    } else {
-        format!("{:.1} s a game", 1.0 / per_sec)
-    }
 }
 
 /// The command line as typed, for the report.
@@ -147,17 +135,4 @@ pub fn command_line() -> String {
         }
     });
     std::iter::once("pacw".to_string()).chain(words).collect::<Vec<_>>().join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rate_words;
-
-    #[test]
-    fn slow_games_are_counted_in_seconds_a_game_never_zero_a_second() {
-        assert_eq!(rate_words(250.4), "250 games/s");
-        assert_eq!(rate_words(0.1176), "8.5 s a game");
-        assert_eq!(rate_words(0.0), "starting");
-        assert_eq!(rate_words(f64::NAN), "starting");
-    }
 }

@@ -93,6 +93,10 @@ pub struct Scenario {
     pub units: Vec<UnitInfo>,
     /// The objective squares.
     pub objectives: Vec<Objective>,
+    /// The side that attacks, when the scenario says (the key `attacker`): reports that pool several scenarios
+    /// count by attacker and defender when every scenario names one.
+    #[serde(default)]
+    pub attacker: Option<Side>,
     /// The options the scenario sets over the defaults (R11).
     pub options: Options,
     /// The combat system it is played by when it is not the built-in standard rules ([`Scenario::with_system`]).
@@ -248,6 +252,7 @@ impl Scenario {
             sides: [side(Side::A, "a", Dir::S, Colour::Red), side(Side::B, "b", Dir::N, Colour::Black)],
             units,
             objectives: Vec::new(),
+            attacker: None,
             options,
             system: None,
         })

@@ -63,6 +63,8 @@ pub(super) struct RawScenario {
     description: Option<String>,
     /// A shipped variant the scenario is played by (docs/variants.md).
     variant: Option<Spanned<String>>,
+    /// The side that attacks, by its id (for pooled reports).
+    attacker: Option<Spanned<String>>,
     turns: Option<Spanned<i64>>,
     points_per_destroyed: Option<Spanned<i64>>,
     map: Option<Spanned<RawMap>>,
@@ -365,6 +367,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         raw.sides.iter().filter_map(|s| s.get_ref().id.as_ref().map(|i| i.get_ref().clone())).collect();
     let units = check_units(&raw.units, r, map.as_ref(), &ids, sides.as_ref());
     let objectives = check_objectives(&raw.objectives, r, map.as_ref(), &ids);
+    let attacker = raw.attacker.as_ref().and_then(|a| parse_side_key(r, &ids, a, "attacker"));
     let mut options = Options::default();
     let options_span =
         raw.options.as_ref().and_then(|t| t.keys().find(|k| k.get_ref() == "exhaustion").map(|k| k.span()));
@@ -403,6 +406,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         sides: sides.0,
         units,
         objectives,
+        attacker,
         options,
         system: None,
     })

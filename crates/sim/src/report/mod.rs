@@ -110,12 +110,58 @@ pub struct Report {
     pub compare: Vec<Axis>,
     /// The tests used for differences.
     pub test: String,
+    /// With several scenarios, how their games are pooled: by attacker and defender when every scenario names its
+    /// attacker, else by first and second side, naming the scenarios that do not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pooling: Option<String>,
     /// The one scenario's findings, or all scenarios' pooled.
     #[serde(flatten)]
     pub main: Part,
     /// Each scenario's findings, when there are several.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scenarios: Vec<Part>,
+}
+
+/// The sides of several scenarios pooled, as (id, name): attacker and defender when every scenario names its
+/// attacker, else the first and second sides of the files.
+pub fn pooled_sides(by_attacker: bool) -> [(&'static str, &'static str); 2] {
+    if by_attacker { [("attacker", "attacker"), ("defender", "defender")] } else { POOLED_BY_ORDER }
+}
+
+/// The sides of several scenarios pooled when some scenario does not name its attacker.
+const POOLED_BY_ORDER: [(&str, &str); 2] = [("A", "first side"), ("B", "second side")];
+
+/// How fast games go, in words that suit the pace: "120 games/s" for quick games, "8.5 s a game" for slow ones
+/// (never "0 games/s"), "starting" before the first.
+///
+/// ```
+/// assert_eq!(pacw_sim::report::pace_words(250.4), "250 games/s");
+/// assert_eq!(pacw_sim::report::pace_words(0.1176), "8.5 s a game");
+/// assert_eq!(pacw_sim::report::pace_words(0.0), "starting");
+/// ```
+pub fn pace_words(games_per_second: f64) -> String {
+    if !games_per_second.is_finite() || games_per_second <= 0.0 {
+        "starting".to_string()
+    } else if games_per_second >= 1.0 {
+        format!("{games_per_second:.0} games/s")
+    } else {
+        format!("{:.1} s a game", 1.0 / games_per_second)
+    }
+}
+
+/// How several scenarios' games are pooled, in words.
+fn pooling(sim: &Simulation) -> String {
+    if sim.pooled_by_attacker() {
+        return "by attacker and defender (each scenario names its attacker)".to_string();
+    }
+    let silent: Vec<&str> =
+        sim.config.scenarios.iter().filter(|s| s.scenario.attacker.is_none()).map(|s| s.file.as_str()).collect();
+    format!(
+        "by first and second side, which may mix attackers with defenders: {} name{} no attacker (the scenario key \
+         `attacker`)",
+        silent.join(", "),
+        if silent.len() == 1 { "s" } else { "" }
+    )
 }
 
 fn option_map(pairs: Vec<(String, String)>) -> BTreeMap<String, String> {
@@ -139,7 +185,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         None => (
             format!("all {} scenarios", c.scenarios.len()),
             c.scenarios.iter().map(|x| x.file.as_str()).collect::<Vec<_>>().join(", "),
-            [("A".into(), "first side".into()), ("B".into(), "second side".into())],
+            pooled_sides(sim.pooled_by_attacker()).map(|(id, name)| (id.to_string(), name.to_string())),
         ),
     };
     let scenario_index = s.unwrap_or(0);
@@ -224,6 +270,7 @@ impl Report {
             }),
             compare: c.axes.clone(),
             test: TESTS.to_string(),
+            pooling: several.then(|| pooling(sim)),
             main: part(sim, None, against_first),
             scenarios: if several {
                 (0..c.scenarios.len()).map(|s| part(sim, Some(s), against_first)).collect()
@@ -309,5 +356,33 @@ mod tests {
         assert_eq!(report.main.all.sides[0].results.wins, pooled);
         let text = render_text(&report);
         assert!(text.contains("Bloody Lane") && text.contains("all 2 scenarios"));
+        // The meeting engagement names no attacker, so the pool is by first and second side, and says why.
+        assert_eq!(report.main.all.sides[0].name, "first side");
+        assert!(text.contains("pooled by first and second side") && text.contains("meeting-engagement.toml"), "{text}");
+    }
+
+    #[test]
+    fn scenarios_that_name_their_attackers_pool_by_attacker_and_defender() {
+        // The Union attacks at Marye's Heights (the first side), the Confederates at Franklin (the second).
+        let mut c = SimConfig::of(vec![source("maryes-heights"), source("franklin")]);
+        c.games = 8;
+        let sim = run(&c, &|| {}).unwrap();
+        assert!(sim.pooled_by_attacker());
+        let report = Report::new(&sim, None);
+        let names: Vec<&str> = report.main.all.sides.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["attacker", "defender"]);
+        let [mh, franklin] = [&report.scenarios[0].all, &report.scenarios[1].all];
+        let attacker_wins = mh.sides[0].results.wins + franklin.sides[1].results.wins;
+        let defender_wins = mh.sides[1].results.wins + franklin.sides[0].results.wins;
+        assert_eq!(report.main.all.sides[0].results.wins, attacker_wins);
+        assert_eq!(report.main.all.sides[1].results.wins, defender_wins);
+        let lost = |s: &Summary, i: usize| s.sides[i].destroyed.total;
+        assert_eq!(lost(&report.main.all, 0), lost(mh, 0) + lost(franklin, 1));
+        assert_eq!(lost(&report.main.all, 1), lost(mh, 1) + lost(franklin, 0));
+        // Each player's results do not depend on how the sides are named.
+        let player_wins = |s: &Summary| s.players[0].results.wins;
+        assert_eq!(player_wins(&report.main.all), player_wins(mh) + player_wins(franklin));
+        let text = render_text(&report);
+        assert!(text.contains("pooled by attacker and defender") && text.contains("attacker wins"), "{text}");
     }
 }

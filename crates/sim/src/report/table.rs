@@ -70,9 +70,12 @@ pub fn sections(part: &Part) -> Vec<Section> {
     let (a, b) = (&s0.sides[0].name, &s0.sides[1].name);
     let pair = |x: f64, y: f64| format!("{x:.2} / {y:.2}");
 
+    // A scenario's sides are named with their place in the file; pooled sides are named by it already.
+    let pooled = [super::pooled_sides(true), super::pooled_sides(false)].iter().flatten().any(|(_, n)| n == a);
+    let (first, second) = if pooled { (String::new(), String::new()) } else { (" (first side)".into(), " (second side)".into()) };
     let mut results = vec![
-        row(format!("{a} (first side) wins"), &|s| rate_ci(&side_rate(s, 0))),
-        row(format!("{b} (second side) wins"), &|s| rate_ci(&side_rate(s, 1))),
+        row(format!("{a}{first} wins"), &|s| rate_ci(&side_rate(s, 0))),
+        row(format!("{b}{second} wins"), &|s| rate_ci(&side_rate(s, 1))),
         row("draws".into(), &|s| rate_ci(&s.draw_rate)),
     ];
     for (i, p) in s0.players.iter().enumerate() {

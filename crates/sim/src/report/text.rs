@@ -16,6 +16,9 @@ pub fn render_text(report: &Report) -> String {
     let players = report.player_names.join(" vs ");
     let sides = if report.fixed_sides { "fixed sides" } else { "sides swap every other game" };
     out.push_str(&format!("{} ({})\n", report.main.scenario, report.main.scenario_file));
+    if let Some(pooling) = &report.pooling {
+        out.push_str(&format!("pooled {pooling}\n"));
+    }
     let variants = report.main.variants.len();
     out.push_str(&format!(
         "{} games{}, seed {}, {players} ({sides})\n",
@@ -33,11 +36,11 @@ pub fn render_text(report: &Report) -> String {
     let options: Vec<String> = report.main.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     out.push_str(&format!("options: {}\n", options.join(" ")));
     out.push_str(&format!(
-        "{:.2} s on {} thread{} ({:.0} games/s)\n",
+        "{:.2} s on {} thread{} ({})\n",
         report.seconds,
         report.threads,
         if report.threads == 1 { "" } else { "s" },
-        report.games_per_second
+        super::pace_words(report.games_per_second)
     ));
     render_part(&mut out, &report.main, &report.test);
     for part in &report.scenarios {

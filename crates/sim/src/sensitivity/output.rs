@@ -55,7 +55,8 @@ fn base_line(report: &Report, part: usize) -> String {
     let Some(base) = p.variants.first() else { return String::new() };
     let s = &base.summary;
     format!(
-        "base: first side wins {}, turns {:.2}, losses to shooting {}, charges {} of attacks, shaken units hit again {}",
+        "base: {} wins {}, turns {:.2}, losses to shooting {}, charges {} of attacks, shaken units hit again {}",
+        s.sides[0].name,
         pct(s.sides[0].results.win_rate),
         s.length.turns_mean,
         pct(s.attacks.losses_to_shooting.rate),
@@ -82,7 +83,12 @@ pub fn render_text(result: &SensitivityReport) -> String {
         r.seed,
         r.player_names.join(" vs ")
     ));
-    out.push_str(&format!("{:.1} s on {} threads ({:.0} games/s)\n", r.seconds, r.threads, r.games_per_second));
+    out.push_str(&format!(
+        "{:.1} s on {} threads ({})\n",
+        r.seconds,
+        r.threads,
+        crate::report::pace_words(r.games_per_second)
+    ));
     for (i, table) in result.tables.iter().enumerate() {
         out.push_str(&format!("\n== {}\n{}\n\n", table.scenario, base_line(r, i)));
         let header = header();
