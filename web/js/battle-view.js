@@ -8,7 +8,7 @@ import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
 import { cardFace, chancesBar, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
-import { h, percent, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
+import { h, percent, setRulesPage, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 import { BoardZoom } from './zoom.js';
 
 export function layout(page) {
@@ -32,6 +32,7 @@ export function layout(page) {
     handover: h('div', { class: 'handover', id: 'handover', hidden: true }),
   };
   const e = page.els;
+  if (v.scenario.rules) setRulesPage(`/game/${page.token}/rules`);
   page.app.replaceChildren(h('div', { class: 'battle-page' },
     h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
     // A game played by a variant says so at once, with what it changes one click away.
@@ -39,7 +40,8 @@ export function layout(page) {
       h('summary', {}, `Played by the variant “${v.scenario.rules.name}”`),
       h('p', {}, v.scenario.rules.description),
       h('ul', {}, ...v.scenario.rules.modifiers.filter((m) => m.rule === m.id).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name}: when ${m.when}`)),
-        ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`)))) : '',
+        ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`))),
+      h('p', {}, h('a', { href: `/game/${page.token}/rules`, target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
     e.status,
     e.barometer,
     h('div', { class: 'battle' },
@@ -63,7 +65,7 @@ export function layout(page) {
   e.menu.append(
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
     h('a', { href: `/game/${page.token}?replay` }, 'Replay'),
-    h('a', { href: '/rules', target: 'pacw-rules' }, 'Rules'),
+    h('a', { href: v.scenario.rules ? `/game/${page.token}/rules` : '/rules', target: 'pacw-rules' }, 'Rules'),
     h('a', { href: '/guide', target: 'pacw-rules' }, 'Guide'),
     h('a', { href: '/' }, 'Lobby'),
     settingsMenu(page));
@@ -279,7 +281,7 @@ export function renderOrderBar(page) {
   const roll = page.live ? lastRoll(v, v.log) : null;
   if (roll) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, roll));
   parts.push(prompt);
-  if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(ready.odds)));
+  if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(v, ready.odds)));
   const buttons = h('div', { class: 'row buttons' });
   if (page.live && v.your_turn) {
     buttons.append(h('button', { 'data-confirm': '', id: 'confirm', disabled: !ready || page.busy, onclick: () => page.confirm() }, ready ? `Confirm: ${ready.text}` : 'Confirm'));

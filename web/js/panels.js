@@ -4,7 +4,21 @@
 import { TERRAIN_WORDS } from './board.js';
 import { h, percent, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 
-const RESULTS = ['miss', 'shaken', 'retreat', 'destroyed', 'stand'];
+const RESULTS = ['miss', 'no_effect', 'shaken', 'retreat', 'destroyed', 'stand'];
+
+/// A result in the game's words: a variant may rename shaken, retreat and destroyed (its `[terms]`); a hit with no
+/// effect is a variant's result too.
+export function resultWord(v, key) {
+  const terms = v.scenario.rules?.terms || {};
+  return { miss: 'miss', no_effect: 'no effect', stand: 'stand', hit: 'hit' }[key] ?? terms[key] ?? key;
+}
+
+/// What the game calls a charge ("close combat" in a variant that renames it).
+export function chargeWord(v) {
+  return v.scenario.rules?.terms?.charge || 'charge';
+}
+
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const COVER_TERRAIN = new Set(['woods', 'town', 'sunken_road']);
 
 /// A unit's side tag and name: "Union 1st Brigade".
@@ -67,12 +81,13 @@ export function oddsBox(v, odds, title) {
   const mods = odds.modifiers.length
     ? odds.modifiers.map((m) => h('li', {}, withRuleLinks(`${m.rule} ${m.value > 0 ? '+' : ''}${m.value} ${m.reason}`)))
     : [h('li', { class: 'muted' }, 'no modifiers')];
-  const rows = RESULTS.filter((r) => r !== 'stand' || odds.fractions.stand !== '0').map((r) =>
-    h('tr', {}, h('td', {}, r), h('td', { class: 'fraction' }, odds.fractions[r]), h('td', {}, percent(odds.decimals[r])),
+  const shown = (r) => r in odds.fractions && (!['stand', 'no_effect'].includes(r) || odds.fractions[r] !== '0');
+  const rows = RESULTS.filter(shown).map((r) =>
+    h('tr', {}, h('td', {}, resultWord(v, r)), h('td', { class: 'fraction' }, odds.fractions[r]), h('td', {}, percent(odds.decimals[r])),
       h('td', { class: 'bar-cell' }, h('span', { class: `bar ${r}`, style: `width:${Math.round(odds.decimals[r] * 100)}%` }))));
   return h('div', { class: 'odds', id: 'odds' },
-    h('strong', {}, title || `${odds.charge ? 'Charge' : 'Fire at'} ${target.name}`),
-    h('div', {}, withRuleLinks(`${odds.charge ? 'A charge (R6.1, R7.1)' : `Fire at distance ${odds.distance}`}: needs ${odds.needed}+ on the die (R6.4); target strength ${odds.target_strength}${odds.target_shaken ? ', shaken' : ''}`)),
+    h('strong', {}, title || `${odds.charge ? capital(chargeWord(v)) : 'Fire at'}${odds.charge && chargeWord(v) !== 'charge' ? ':' : ''} ${target.name}`),
+    h('div', {}, withRuleLinks(`${odds.charge ? `A ${chargeWord(v)} (R6.1, R7.1)` : `Fire at distance ${odds.distance}`}: needs ${odds.needed}+ on the die (R6.4); target strength ${odds.target_strength}${odds.target_shaken ? ', shaken' : ''}`)),
     h('ul', { class: 'modifiers' }, ...mods),
     odds.retreat_blocked ? h('div', {}, withRuleLinks('The target has nowhere to retreat (R7.3, R7.4)')) : '',
     h('table', {}, h('caption', { class: 'visually-hidden' }, 'Chance of each result'), ...rows));
@@ -97,14 +112,14 @@ export function diceTray(v, log, fresh) {
   }
   const attacker = v.units[e0.attacker];
   const target = v.units[e0.target];
-  tray.append(h('div', { class: 'die-caption' }, unitLabel(v, e0.attacker), e0.charge ? ' charges ' : ' fires at ', unitLabel(v, e0.target), `: needs ${e0.needed}+`));
+  tray.append(h('div', { class: 'die-caption' }, unitLabel(v, e0.attacker), e0.charge ? (chargeWord(v) === 'charge' ? ' charges ' : `: ${chargeWord(v)} against `) : ' fires at ', unitLabel(v, e0.target), `: needs ${e0.needed}+`));
   for (const entry of log.slice(i + 1)) {
     const e = entry.event;
     if (e.event === 'to_hit_rolled') {
       tray.append(h('div', { class: 'die-line' }, h('div', { class: `die${e.hit ? ' hit' : ''}${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
         sideTag(v.scenario, attacker.side), ` rolls to hit: ${e.roll}, `, h('strong', {}, e.hit ? 'a hit' : 'a miss'), ' ', withRuleLinks('(R6.4)')));
     } else if (e.event === 'hit_result_rolled') {
-      const what = { shaken: 'shaken', retreat: 'retreats', destroyed: 'destroyed' }[e.result];
+      const what = e.result === 'retreat' && resultWord(v, 'retreat') === 'retreat' ? 'retreats' : resultWord(v, e.result);
       tray.append(h('div', { class: 'die-line' }, h('div', { class: `die hit${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
         sideTag(v.scenario, target.side), ` rolls for the result: ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} strength ${e.strength}: `, h('strong', {}, what), ' ', withRuleLinks('(R7.1)')));
     } else if (e.event === 'retreat_blocked') {
@@ -155,13 +170,14 @@ export function logLine(v, entry) {
 
 /// Each side's expected against actual results of its attacks, from the exact odds.
 export function ledgerTable(v) {
-  const keys = ['hit', 'miss', 'shaken', 'retreat', 'destroyed'];
+  const keys = ['hit', 'miss', 'no_effect', 'shaken', 'retreat', 'destroyed']
+    .filter((k) => k !== 'no_effect' || v.ledger.sides.some((s) => s.expected_decimal.no_effect));
   const rows = v.ledger.sides.map((s) => h('tr', {},
     h('td', {}, sideTag(v.scenario, s.side), ` (${s.attacks} attack${s.attacks === 1 ? '' : 's'})`),
     ...keys.map((k) => h('td', {}, `${(s.expected_decimal[k] ?? 0).toFixed(2)} / ${s.actual[k] ?? 0}`))));
   return h('div', { class: 'ledger', id: 'ledger' },
     h('h3', {}, 'Luck ledger: expected / actual'),
-    h('table', {}, h('tr', {}, h('th', {}, ''), ...keys.map((k) => h('th', {}, k))), ...rows),
+    h('table', {}, h('tr', {}, h('th', {}, ''), ...keys.map((k) => h('th', {}, resultWord(v, k)))), ...rows),
     h('p', { class: 'muted' }, 'Expected: the sum of each attack’s exact odds when it was ordered. More than expected is luck.'));
 }
 
@@ -183,8 +199,8 @@ export function resultHeadline(v) {
 }
 
 /// The exact odds of an order on one line, for the order bar: "hit 50.0% · shaken 33.3% · …".
-export function oddsLine(odds) {
-  const parts = ['hit', 'shaken', 'retreat', 'destroyed'].map((r) => `${r} ${percent(odds.decimals[r])}`);
+export function oddsLine(v, odds) {
+  const parts = ['hit', 'no_effect', 'shaken', 'retreat', 'destroyed'].filter((r) => r in odds.decimals).map((r) => `${resultWord(v, r)} ${percent(odds.decimals[r])}`);
   if (odds.fractions.stand !== '0') parts.push(`stands ${percent(odds.decimals.stand)}`);
   return `Needs ${odds.needed}+: ${parts.join(' · ')}`;
 }
@@ -200,10 +216,10 @@ export function lastRoll(v, log) {
   for (const entry of log.slice(i + 1)) {
     const e = entry.event;
     if (e.event === 'to_hit_rolled') parts.push(`${sideName(v.scenario, v.units[a.attacker].side)} rolled ${e.roll}: ${e.hit ? 'a hit' : 'a miss'}`);
-    else if (e.event === 'hit_result_rolled') parts.push(`${sideName(v.scenario, v.units[a.target].side)} rolled ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} ${e.strength}: ${{ shaken: 'shaken', retreat: 'retreats', destroyed: 'destroyed' }[e.result]}`);
+    else if (e.event === 'hit_result_rolled') parts.push(`${sideName(v.scenario, v.units[a.target].side)} rolled ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} ${e.strength}: ${e.result === 'retreat' && resultWord(v, 'retreat') === 'retreat' ? 'retreats' : resultWord(v, e.result)}`);
     else if (e.event === 'attack') break;
   }
-  return parts.length ? `${a.charge ? 'Charge' : 'Fire'} at ${v.units[a.target].name}: ${parts.join('; ')}` : null;
+  return parts.length ? `${a.charge ? capital(chargeWord(v)) : 'Fire'} at ${v.units[a.target].name}: ${parts.join('; ')}` : null;
 }
 
 /// The winning chances of a position as a bar in the sides' colours (none where the server gives none).

@@ -21,9 +21,17 @@ export function percent(p) {
   return `${(100 * p).toFixed(1)}%`;
 }
 
+let rulesPage = '/rules';
+
+/// Where rule links lead: the rules of play, or a game's own rules page when a variant plays it (the same
+/// sections, under the variant's tables).
+export function setRulesPage(path) {
+  rulesPage = path;
+}
+
 /// A rule id such as R6.4 or R6.3c: its section on the rules page (lettered parts have anchors of their own).
 export function ruleHref(id) {
-  return `/rules#${id}`;
+  return `${rulesPage}#${id}`;
 }
 
 const RULE_ID = /\bR\d+(?:\.\d+[a-z]?)?\b/g;

@@ -66,7 +66,7 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
         .iter()
         .map(|name| {
             let (text, file) = scenario_text(name)?;
-            Ok((name.clone(), Arc::new(Scenario::parse(&text, &file)?)))
+            Ok((name.clone(), Arc::new(Scenario::parse_reading(&text, &file, &crate::source::beside(&file))?)))
         })
         .collect::<Result<Vec<_>>>()?;
     let pairs = if args.players.is_empty() { vec![["greedy".to_string(), "greedy".to_string()]] } else { args.players };

@@ -59,7 +59,7 @@ pub fn run(files: &[String], as_json: bool) -> Result<ExitCode> {
                 continue;
             }
         };
-        let parsed = Scenario::parse(&text, &name);
+        let parsed = Scenario::parse_reading(&text, &name, &crate::source::beside(&name));
         match (&parsed, as_json) {
             (Ok(s), false) => {
                 let size = format!("{}×{}, {} units", s.map.width(), s.map.height(), s.units.len());
@@ -84,7 +84,7 @@ pub fn show(arg: &str, as_json: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let (text, name) = scenario_text(arg)?;
     warn_of_ignored_keys(&text, &name, false);
-    let scenario = match Scenario::parse(&text, &name) {
+    let scenario = match Scenario::parse_reading(&text, &name, &crate::source::beside(&name)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

@@ -32,10 +32,17 @@ pub fn variant_system(path: Option<&Path>) -> Result<Option<Arc<CombatSystem>>> 
 }
 
 /// The scenario `text` (named `file`), played by the variant file at `path` if one is given: read for its rules,
-/// so that its units may be of the variant's own arms ([`pacw_engine::Scenario::parse_with`]).
+/// so that its units may be of the variant's own arms ([`pacw_engine::Scenario::parse_with`]). Without one, the
+/// scenario's own `variant` may name a variant file beside it.
 pub fn scenario_for(text: &str, file: &str, path: Option<&Path>) -> Result<pacw_engine::Scenario> {
     match variant_system(path)? {
         Some(system) => Ok(pacw_engine::Scenario::parse_with(text, file, system)?),
-        None => Ok(pacw_engine::Scenario::parse(text, file)?),
+        None => Ok(pacw_engine::Scenario::parse_reading(text, file, &beside(file))?),
     }
+}
+
+/// Reads a variant file a scenario names (`variant = "my-rules.toml"`), relative to the scenario file's folder.
+pub fn beside(scenario_file: &str) -> impl Fn(&str) -> Result<String, String> + use<> {
+    let folder = Path::new(scenario_file).parent().map(Path::to_path_buf).unwrap_or_default();
+    move |name| std::fs::read_to_string(folder.join(name)).map_err(|e| format!("{}: {e}", folder.join(name).display()))
 }

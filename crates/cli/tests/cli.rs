@@ -373,3 +373,31 @@ fn a_variant_is_played_cited_saved_and_replayed_and_its_odds_told() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("nerves.toml:3:"), "{}", text(&out.stderr));
 }
+
+/// A scenario file may name a variant file beside it (`variant = "nerves.toml"`): checked, played and simulated
+/// by it; a name that is neither shipped nor a file is refused at its line.
+#[test]
+fn a_scenario_names_its_own_variant_file_beside_it() {
+    let scratch = temp_dir("variant-beside");
+    std::fs::write(
+        scratch.path().join("nerves.toml"),
+        "name = \"Nerves\"\n[[modifiers]]\nid = \"N1\"\nname = \"steady nerves\"\nvalue = 1\nwhen = \"true\"\n",
+    )
+    .unwrap();
+    let battle = scratch.path().join("battle.toml");
+    let named = pacw_engine::DEFAULT_SCENARIO.replacen("turns = ", "variant = \"nerves.toml\"\nturns = ", 1);
+    std::fs::write(&battle, &named).unwrap();
+    let b = battle.to_str().unwrap();
+    let out = pacw(&["check", b], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = pacw(&["play", b, "--players", "greedy,greedy", "--pace-ms", "0", "--seed", "4"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("N1 +1 steady nerves"), "played by the variant it names");
+    let out = pacw(&["simulate", b, "--games", "2", "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::write(&battle, named.replace("nerves.toml", "calm.toml")).unwrap();
+    let out = pacw(&["check", b], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("battle.toml:") && err.contains("calm.toml") && err.contains("close-combat"), "{err}");
+}

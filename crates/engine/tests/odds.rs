@@ -207,6 +207,42 @@ fn odds_agree_with_a_million_sampled_attacks() {
     assert!(played >= 1_000_000, "{played}");
 }
 
+/// Attacks per situation and shipped variant.
+const VARIANT_TRIALS: u32 = 15_000;
+
+#[test]
+fn every_shipped_variant_s_odds_agree_with_its_sampled_attacks() {
+    let s = Situation::new;
+    // Long-range fire into cover by veteran guns; fire at a shaken unit; a veteran charge into a shaken unit's flank.
+    let situations = [
+        Situation { attacker_quality: Quality::Veteran, distance: 3, cover: true, ..s(Arm::Artillery, Arm::Infantry) },
+        Situation { target_shaken: true, ..s(Arm::Infantry, Arm::Infantry) },
+        Situation {
+            attacker_quality: Quality::Veteran,
+            distance: 1,
+            target_shaken: true,
+            from: Aspect::Flank,
+            ..s(Arm::Cavalry, Arm::Infantry)
+        },
+    ];
+    for (v, &(name, file, text)) in pacw_engine::SHIPPED_VARIANTS.iter().enumerate() {
+        let system = Arc::new(CombatSystem::with_variant(text, file).unwrap());
+        let mut options = Options::default();
+        for (option, value) in system.changes_to_standard().iter().chain(system.options()) {
+            options.set(option, value).unwrap();
+        }
+        let mut differs = false;
+        for (i, situation) in situations.iter().enumerate() {
+            let setup = situation.setup_under(&options, Some(&system)).unwrap();
+            let odds = setup.battle.attack_odds(setup.attacker, &setup.order).unwrap();
+            differs |= odds != situation.odds(&Options::default()).unwrap();
+            let counts = play(&setup.battle, setup.order, VARIANT_TRIALS, 1000 + (10 * v + i) as u64);
+            agree(&format!("{situation:?} under {name}"), &odds, counts);
+        }
+        assert!(differs, "{name}: the situations exercise what the variant changes");
+    }
+}
+
 #[test]
 fn odds_on_boards_cite_the_cover_rules() {
     let rules: Vec<Vec<&str>> = board_situations()

@@ -148,6 +148,7 @@ pub enum ServerError {
 pub fn router(games: Arc<Games>, origin: guard::OriginPolicy) -> Router {
     Router::new()
         .merge(api::routes())
+        .route("/game/{token}/rules", axum::routing::get(pages::game_rules))
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -1,9 +1,17 @@
 //! The reading pages: the rules of play (`/rules`), the first-game guide (`/guide`), the scenario format
-//! (`/format`) and how to read a game's review (`/review`), rendered once from the project's Markdown in `docs/` into the site's page. Every heading keeps
-//! its `{#id}` anchor, so `/rules#R6.4` opens rule R6.4.
+//! (`/format`) and how to read a game's review (`/review`), rendered once from the project's Markdown in `docs/` into
+//! the site's page. Every heading keeps its `{#id}` anchor, so `/rules#R6.4` opens rule R6.4.
+//!
+//! A game played by a variant has its own rules page (`/game/{token}/rules`, and `/rules/{variant}` for a shipped
+//! one): the variant's combat system generated from its data in the game's words, above the rules of play.
 
+use crate::api::AppState;
+use crate::error::ApiResult;
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use pacw_engine::system::CombatSystem;
+use pacw_engine::system::Effect;
 use pulldown_cmark::{Options, Parser, html};
 use std::sync::OnceLock;
 
@@ -33,10 +41,15 @@ pub fn markdown_html(markdown: &str) -> String {
 }
 
 fn render(page: &Page) -> String {
+    render_html(page.path, page.title, &markdown_html(page.markdown))
+}
+
+/// The site's reading page around `body` (HTML), with the reading pages' links, `current` marked.
+fn render_html(current: &str, title: &str, body: &str) -> String {
     let nav: String = PAGES
         .iter()
         .map(|p| {
-            let current = if p.path == page.path { " aria-current=\"page\"" } else { "" };
+            let current = if p.path == current { " aria-current=\"page\"" } else { "" };
             format!("<a href=\"/{}\"{current}>{}</a>", p.path, p.title)
         })
         .collect::<Vec<_>>()
@@ -47,18 +60,136 @@ fn render(page: &Page) -> String {
          <link rel=\"stylesheet\" href=\"/css/style.css\">\n</head>\n<body>\n\
          <header class=\"top\"><a class=\"brand\" href=\"/\">pacw</a><nav class=\"reading-nav\">{nav} · <a href=\"/\">Lobby</a></nav></header>\n\
          <main class=\"reading\" id=\"reading\">\n{body}</main>\n<script type=\"module\" src=\"/js/reading.js\"></script>\n</body>\n</html>\n",
-        title = page.title,
-        body = markdown_html(page.markdown),
+        title = text(title),
     )
 }
 
-/// The page at `path` (`rules`, `guide`, `format` or `review`), rendered once.
+/// The page at `path` (`rules`, `guide`, `format` or `review`, rendered once; `rules/{variant}` for a shipped
+/// variant's rules).
 pub fn page(path: &str) -> Option<Response> {
     static RENDERED: OnceLock<Vec<String>> = OnceLock::new();
+    if let Some(name) = path.strip_prefix("rules/") {
+        let &(_, file, source) = pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.0 == name)?;
+        let system = CombatSystem::with_variant(source, file).ok()?;
+        return Some(html_reply(rules_under(&system)));
+    }
     let rendered = RENDERED.get_or_init(|| PAGES.iter().map(render).collect());
     let i = PAGES.iter().position(|p| p.path == path)?;
+    Some(html_reply(rendered[i].clone()))
+}
+
+fn html_reply(html: String) -> Response {
     let headers = [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")];
-    Some((headers, rendered[i].clone()).into_response())
+    (headers, html).into_response()
+}
+
+/// `GET /game/{token}/rules`: the rules this game is played by (the rules of play, under a variant's tables when
+/// it has one).
+pub async fn game_rules(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
+    let (entry, _) = games.by_token(&token)?;
+    let system = games.combat_system(&entry)?;
+    Ok(html_reply(if *system == CombatSystem::standard() { rules_page() } else { rules_under(&system) }))
+}
+
+/// The rules of play, as `/rules` shows them.
+fn rules_page() -> String {
+    render(&PAGES[0])
+}
+
+/// Text of a variant's (its author's, perhaps uploaded) as Markdown that shows it as written: every character
+/// that HTML or Markdown would read as markup is written as its entity.
+fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' | '<' | '>' | '"' | '\'' | '|' | '*' | '_' | '`' | '[' | ']' | '\\' | '#' | '~' | '!' => {
+                out.push_str(&format!("&#{};", c as u32));
+            }
+            '\n' | '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The rules of play under `system`: its modifiers, arms, hit results and words, generated from its data in its
+/// own terms, above the rules of play (whose sections they replace where they differ).
+pub fn rules_under(system: &CombatSystem) -> String {
+    use std::fmt::Write;
+    let terms = system.terms();
+    let effect = |e: Effect| match e {
+        Effect::NoEffect => "no effect".to_string(),
+        Effect::Shaken => text(&terms.shaken),
+        Effect::Retreat => text(&terms.retreat),
+        Effect::Destroyed => text(&terms.destroyed),
+    };
+    let mut md = String::new();
+    let _ = writeln!(md, "# The rules of this game {{#this-game}}\n");
+    let _ = writeln!(md, "Played by the variant **{}**: {}\n", text(&system.name), text(&system.description));
+    let _ = writeln!(
+        md,
+        "The tables below are this game's combat system, generated from the variant. Where they differ from the rules \
+         of play further down, they are what the game plays. [The standard rules alone](/rules).\n"
+    );
+    let _ = writeln!(md, "## To-hit modifiers (R6.4) {{#this-game-modifiers}}\n");
+    let _ = writeln!(md, "Each adds its value to the to-hit roll when its condition holds.\n");
+    let _ = writeln!(md, "| id | rule | modifier | value | when |\n|---|---|---|---|---|");
+    for m in system.modifiers() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:+} | <code>{}</code> |",
+            text(&m.id),
+            text(&m.rule),
+            text(&m.name),
+            m.value,
+            text(&m.when_text)
+        );
+    }
+    let _ = writeln!(md, "\n## Arms (R2.2, R2.6) {{#this-game-arms}}\n");
+    let _ =
+        writeln!(md, "| arm | name | moves and is fired at as | strength | move | range |\n|---|---|---|---|---|---|");
+    for a in system.arms() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            text(&a.id),
+            text(&a.name),
+            a.like.name(),
+            a.strength,
+            a.movement,
+            a.range
+        );
+    }
+    let _ = writeln!(md, "\n## Hit results (R7.1) {{#this-game-results}}\n");
+    let _ = writeln!(
+        md,
+        "After a hit, the hit-result roll against the target's strength decides.\n\n\
+         | the target is | hit by | roll at most its strength | roll above its strength |\n|---|---|---|---|"
+    );
+    let t = system.results();
+    for (steady, by, [held, broke]) in [
+        (true, &terms.fire, t.steady_fire),
+        (true, &terms.charge, t.steady_charge),
+        (false, &terms.fire, t.shaken_fire),
+        (false, &terms.charge, t.shaken_charge),
+    ] {
+        let state = if steady { "steady".to_string() } else { text(&terms.shaken) };
+        let _ = writeln!(md, "| {state} | {} | {} | {} |", text(by), effect(held), effect(broke));
+    }
+    let standard = CombatSystem::standard();
+    let renamed: Vec<String> = terms
+        .entries()
+        .iter()
+        .zip(standard.terms().entries())
+        .filter(|((_, now), (_, was))| now != was)
+        .map(|((_, now), (_, was))| format!("“{}” is called “{}”", text(was), text(now)))
+        .collect();
+    if !renamed.is_empty() {
+        let _ = writeln!(md, "\n## Words {{#this-game-words}}\n\nIn this game {}.", renamed.join("; "));
+    }
+    let _ = writeln!(md, "\n---\n");
+    md.push_str(RULES_MARKDOWN);
+    render_html("rules", &format!("The rules of this game: {}", system.name), &markdown_html(&md))
 }
 
 #[cfg(test)]

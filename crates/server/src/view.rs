@@ -169,6 +169,8 @@ pub struct RulesView {
     pub modifiers: Vec<serde_json::Value>,
     /// Its hit-result table, row → [at most the strength, above].
     pub results: serde_json::Value,
+    /// The words it shows players (`charge`, `shaken`, `retreat`, `destroyed`, `fire`) → its word.
+    pub terms: serde_json::Value,
 }
 
 /// The view of a scenario.
@@ -236,6 +238,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
                 description: system.description.clone(),
                 modifiers: json["modifiers"].as_array().cloned().unwrap_or_default(),
                 results: json["results"].clone(),
+                terms: json["terms"].clone(),
             }
         }),
     }

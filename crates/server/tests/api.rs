@@ -858,3 +858,49 @@ async fn a_game_is_played_by_a_shipped_or_an_uploaded_variant() {
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(e["error"].as_str().unwrap().contains("close-combat"), "the known names: {e}");
 }
+
+/// The rules page of a game played by a variant: its modifiers, arms and hit results generated from the data in the
+/// game's words, above the rules of play; a variant's text is shown as written, never as markup.
+#[tokio::test]
+async fn a_variant_game_has_its_own_rules_page_generated_from_its_data() {
+    let dir = TempDir::new("variant-rules");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let page = |path: String| {
+        let http = api.http.clone();
+        let url = format!("{}{path}", api.base);
+        async move {
+            let r = http.get(url).send().await.unwrap();
+            (r.status(), r.text().await.unwrap())
+        }
+    };
+    let created =
+        api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat", "variant": "close-combat"})).await;
+    let t = token(&created, "hotseat");
+    assert_eq!(created["view"]["scenario"]["rules"]["terms"]["charge"], "close combat");
+    let (s, html) = page(format!("/game/{t}/rules")).await;
+    assert_eq!(s, StatusCode::OK);
+    for words in ["Close combat", "V1", "veteran élan", "+1", "no effect", "id=\"R6.4\""] {
+        assert!(html.contains(words), "{words} missing from the page");
+    }
+    assert!(html.contains("“charge” is called “close combat”"), "the game's words");
+    // The row of fire at a steady unit: no effect when the roll is at most the strength.
+    assert!(html.contains("<td>steady</td><td>fire</td><td>no effect</td><td>shaken</td>"), "{html}");
+    // A shipped variant's page by name; a standard game's rules are the rules of play.
+    let (s, shipped) = page("/rules/close-combat".into()).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(shipped.contains("veteran élan"));
+    let plain = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let (_, standard) = page(format!("/game/{}/rules", token(&plain, "hotseat"))).await;
+    assert!(!standard.contains("this-game") && standard.contains("id=\"R6.4\""));
+    // An uploaded variant with an arm of its own and markup in its words.
+    let text = "name = \"<script>alert(1)</script>\"\ndescription = \"a | b *c*\"\n[[arms]]\nid = \"skirmishers\"\n\
+                name = \"Skirmishers\"\nlike = \"infantry\"\nstrength = 2\nmove = 2\nrange = 2\n";
+    let mine = api.create(json!({"scenario": "bloody-lane", "mode": "hotseat", "variant_text": text})).await;
+    let (_, html) = page(format!("/game/{}/rules", token(&mine, "hotseat"))).await;
+    assert!(!html.contains("<script>alert"), "a variant's text is never markup");
+    assert!(html.contains("&lt;script&gt;") || html.contains("&#60;script&#62;"), "{html}");
+    assert!(html.contains("<td>skirmishers</td><td>Skirmishers</td><td>infantry</td><td>2</td><td>2</td><td>2</td>"));
+    let (s, _) = page("/game/0123456789abcdef0123456789abcdef/rules".into()).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}

@@ -40,6 +40,17 @@ impl ScenarioSource {
         Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
     }
 
+    /// Parses and checks a scenario's text whose `variant` may name a variant file of its own, which `read` gives
+    /// ([`Scenario::parse_reading`]).
+    pub fn parse_reading(
+        text: &str,
+        file: &str,
+        read: &dyn Fn(&str) -> Result<String, String>,
+    ) -> Result<ScenarioSource, pacw_engine::ScenarioError> {
+        let scenario = Scenario::parse_reading(text, file, read)?;
+        Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
+    }
+
     /// Parses and checks a scenario's text for a variant's rules (its units may be of the variant's own arms).
     pub fn parse_for(
         text: &str,

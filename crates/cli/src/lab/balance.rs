@@ -67,7 +67,7 @@ pub fn run(args: BalanceArgs) -> Result<ExitCode> {
     let rules = crate::source::variant_system(args.variant.as_deref())?;
     let scenario = match &rules {
         Some(rules) => pacw_engine::Scenario::parse_with(&text, &file, rules.clone())?,
-        None => pacw_engine::Scenario::parse(&text, &file)?,
+        None => pacw_engine::Scenario::parse_reading(&text, &file, &crate::source::beside(&file))?,
     };
     // A number being tuned cannot also be set: the search would race candidates that all play the same.
     let tuned = |name: &str| match name.split('.').next() {

@@ -61,7 +61,10 @@ pub fn read_scenarios(names: &[String], variant: Option<&VariantFile>) -> Result
         .iter()
         .map(|name| {
             let (text, file) = scenario_text(name)?;
-            Ok(ScenarioSource::parse_for(&text, &file, variant)?)
+            match variant {
+                Some(_) => Ok(ScenarioSource::parse_for(&text, &file, variant)?),
+                None => Ok(ScenarioSource::parse_reading(&text, &file, &crate::source::beside(&file))?),
+            }
         })
         .collect()
 }

@@ -8,7 +8,7 @@ mod ignored;
 mod parse;
 
 pub use counter::CounterColour;
-pub use parse::{Problem, ScenarioError};
+pub use parse::{Problem, ReadVariant, ScenarioError};
 pub(crate) use parse::{line_col, write_problems};
 
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};

@@ -57,6 +57,9 @@ pub(crate) fn write_problems(f: &mut fmt::Formatter<'_>, file: &str, problems: &
     Ok(())
 }
 
+/// Reads a variant file a scenario names (`variant = "my-rules.toml"`): its text, or why it cannot be read.
+pub type ReadVariant<'a> = &'a dyn Fn(&str) -> Result<String, String>;
+
 #[derive(Deserialize)]
 pub(super) struct RawScenario {
     name: Option<Spanned<String>>,
@@ -217,7 +220,19 @@ impl Scenario {
     /// assert!(bad.to_string().contains("q9"));
     /// ```
     pub fn parse(source: &str, file: &str) -> Result<Scenario, ScenarioError> {
-        Scenario::parse_for(source, file, None)
+        Scenario::parse_for(source, file, None, None)
+    }
+
+    /// [`Scenario::parse`], where the scenario's `variant` may also name a variant file of its author's
+    /// (`variant = "my-rules.toml"`), whose text `read` gives or says why it cannot (the command line reads it beside
+    /// the scenario file; the engine reads no file).
+    ///
+    /// # Errors
+    ///
+    /// Every problem of the text, as [`Scenario::parse`]; a variant file that cannot be read, or is not a good one,
+    /// at the scenario's `variant` key.
+    pub fn parse_reading(source: &str, file: &str, read: ReadVariant) -> Result<Scenario, ScenarioError> {
+        Scenario::parse_for(source, file, None, Some(read))
     }
 
     /// [`Scenario::parse`] for a game played by `system` (a variant's, in place of any the scenario names): its
@@ -228,10 +243,15 @@ impl Scenario {
     ///
     /// Every problem of the text, as [`Scenario::parse`]; an option of the variant's the scenario refuses.
     pub fn parse_with(source: &str, file: &str, system: Arc<CombatSystem>) -> Result<Scenario, ScenarioError> {
-        Scenario::parse_for(source, file, Some(system))
+        Scenario::parse_for(source, file, Some(system), None)
     }
 
-    fn parse_for(source: &str, file: &str, given: Option<Arc<CombatSystem>>) -> Result<Scenario, ScenarioError> {
+    fn parse_for(
+        source: &str,
+        file: &str,
+        given: Option<Arc<CombatSystem>>,
+        read: Option<ReadVariant>,
+    ) -> Result<Scenario, ScenarioError> {
         let fail = |problems| ScenarioError { file: file.to_string(), problems };
         let raw: RawScenario = match toml::from_str(source) {
             Ok(raw) => raw,
@@ -247,7 +267,7 @@ impl Scenario {
             (Some(system), _) => Some(system),
             (None, Some(name)) => {
                 let mut r = Report { source, problems: vec![], own_arms: Vec::new() };
-                let system = named_variant(&mut r, name);
+                let system = named_variant(&mut r, name, read);
                 problems = r.problems;
                 system
             }
@@ -274,21 +294,32 @@ impl Scenario {
     }
 }
 
-/// The shipped variant a scenario names ([`crate::SHIPPED_VARIANTS`]), or a problem at its name.
-fn named_variant(r: &mut Report, name: &Spanned<String>) -> Option<Arc<CombatSystem>> {
-    let Some(&(_, file, text)) = crate::SHIPPED_VARIANTS.iter().find(|v| v.0 == name.get_ref()) else {
-        let known: Vec<&str> = crate::SHIPPED_VARIANTS.iter().map(|v| v.0).collect();
-        r.at(
-            Some(name.span()),
-            format!(
-                "unknown variant '{}' (shipped: {}; a file of your own is given with --variant)",
-                name.get_ref(),
-                known.join(", ")
-            ),
-        );
-        return None;
+/// The variant a scenario names: a shipped one ([`crate::SHIPPED_VARIANTS`]), else a variant file that `read`
+/// gives; or a problem at its name.
+fn named_variant(r: &mut Report, name: &Spanned<String>, read: Option<ReadVariant>) -> Option<Arc<CombatSystem>> {
+    let shipped = crate::SHIPPED_VARIANTS.iter().find(|v| v.0 == name.get_ref()).map(|v| (v.1, v.2.to_string()));
+    let own = || match read {
+        Some(read) => read(name.get_ref()).map(|text| (name.get_ref().as_str(), text)),
+        None => Err("a variant file of your own is read only beside a scenario file given to pacw's commands; \
+                     here give its text (the API's variant_text) or --variant FILE"
+            .to_string()),
     };
-    match CombatSystem::with_variant(text, file) {
+    let (file, text) = match shipped.map(Ok).unwrap_or_else(own) {
+        Ok(found) => found,
+        Err(why) => {
+            let known: Vec<&str> = crate::SHIPPED_VARIANTS.iter().map(|v| v.0).collect();
+            r.at(
+                Some(name.span()),
+                format!(
+                    "variant '{}' is not a shipped variant ({}) nor a variant file that can be read: {why}",
+                    name.get_ref(),
+                    known.join(", ")
+                ),
+            );
+            return None;
+        }
+    };
+    match CombatSystem::with_variant(&text, file) {
         Ok(system) => Some(Arc::new(system)),
         Err(e) => {
             r.at(Some(name.span()), e.to_string());

@@ -486,8 +486,23 @@ fn a_scenario_may_name_a_shipped_variant_and_is_played_by_it() {
     let given = std::sync::Arc::new(variant(SKIRMISHERS).unwrap());
     assert_eq!(crate::Scenario::parse_with(&text, "m.toml", given).unwrap().system.unwrap().name, "Skirmishers");
     let bad = crate::Scenario::parse(&text.replace("close-combat", "chess"), "m.toml").unwrap_err().to_string();
-    assert!(bad.contains("unknown variant 'chess' (shipped: close-combat,"), "{bad}");
+    assert!(bad.contains("variant 'chess' is not a shipped variant (close-combat,"), "{bad}");
     assert!(bad.starts_with("m.toml:"), "at its line and column: {bad}");
+    // A variant file of the author's, read by the caller (beside the scenario file, on the command line).
+    let own = text.replace("close-combat", "skirmishers.toml");
+    let read = |name: &str| if name == "skirmishers.toml" { Ok(SKIRMISHERS.to_string()) } else { Err("no".into()) };
+    let s = crate::Scenario::parse_reading(&own, "m.toml", &read).unwrap();
+    assert_eq!(s.system.as_ref().map(|s| s.name.as_str()), Some("Skirmishers"));
+    assert_eq!(s.system.unwrap().source().map(|(file, _)| file), Some("skirmishers.toml"), "a save keeps its text");
+    let missing = |_: &str| Err("no such file".to_string());
+    let bad = crate::Scenario::parse_reading(&own, "m.toml", &missing).unwrap_err().to_string();
+    assert!(bad.contains("skirmishers.toml") && bad.contains("no such file"), "{bad}");
+    let broken = |_: &str| Ok("[[modifiers]]\nid = \"X\"\nvalue = 9\nwhen = \"charge\"\n".to_string());
+    let bad = crate::Scenario::parse_reading(&own, "m.toml", &broken).unwrap_err().to_string();
+    assert!(bad.contains("skirmishers.toml:") && bad.contains("-3"), "the variant's own problem, placed: {bad}");
+    // Parsed without a reader (the web app), a file name is refused with what to do instead.
+    let bad = crate::Scenario::parse(&own, "m.toml").unwrap_err().to_string();
+    assert!(bad.contains("variant_text") && bad.contains("--variant"), "{bad}");
     // Every shipped variant reads.
     for (name, _, _) in crate::SHIPPED_VARIANTS {
         let named = crate::DEFAULT_SCENARIO.replacen("turns = ", &format!("variant = \"{name}\"\nturns = "), 1);

@@ -394,6 +394,11 @@ impl Games {
         self.with_live(entry, |_, live| Ok(game_view(&entry.ctx(role), live, log_from, None)))
     }
 
+    /// The combat system the game is played by: the standard rules, or its variant's.
+    pub fn combat_system(&self, entry: &GameEntry) -> ApiResult<std::sync::Arc<pacw_engine::system::CombatSystem>> {
+        self.with_live(entry, |_, live| Ok(live.game.battle().scenario().combat_system()))
+    }
+
     /// The game's revision, decisions and log length now.
     pub fn revision(&self, entry: &GameEntry) -> ApiResult<(u64, usize, usize)> {
         self.with_live(entry, |_, live| Ok((live.revision, live.decisions(), live.game.log().len())))

@@ -72,7 +72,8 @@ pub fn sections(part: &Part) -> Vec<Section> {
 
     // A scenario's sides are named with their place in the file; pooled sides are named by it already.
     let pooled = [super::pooled_sides(true), super::pooled_sides(false)].iter().flatten().any(|(_, n)| n == a);
-    let (first, second) = if pooled { (String::new(), String::new()) } else { (" (first side)".into(), " (second side)".into()) };
+    let (first, second) =
+        if pooled { (String::new(), String::new()) } else { (" (first side)".into(), " (second side)".into()) };
     let mut results = vec![
         row(format!("{a}{first} wins"), &|s| rate_ci(&side_rate(s, 0))),
         row(format!("{b}{second} wins"), &|s| rate_ci(&side_rate(s, 1))),
