@@ -13,8 +13,8 @@ const skirmish = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fix
 const env = serverAndBrowser();
 
 /// A hot-seat game of the Skirmish, on a Blue card of at least `left` activations, open in a page.
-async function skirmishPage(left = 2, options = {}, pageOptions = {}) {
-  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat', options }, 'hotseat');
+async function skirmishPage(left = 2, options = {}, pageOptions = {}, more = {}) {
+  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat', options, ...more }, 'hotseat');
   const v = await cardFor(env.server.url, token, 'A', left);
   const page = await freshPage(env.browser, pageOptions);
   await page.goto(`${env.server.url}game/${token}`);
@@ -100,6 +100,31 @@ test('a move by clicks: unit, square, facing, confirm; one Undo takes back the a
   assert.ok(redraw < 5000, `redrawn after ${redraw} ms`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('a game played by a variant: the odds in its words and its rule links lead to its own rules page', async () => {
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    const { page, token } = await skirmishPage(1, {}, { viewport }, { variant: 'close-combat' });
+    await page.locator('#variant-rules').waitFor();
+    await page.click('[data-unit="1"]');
+    await page.locator('[data-unit="4"] .needed-text').waitFor();
+    await page.click('[data-unit="4"]');
+    const odds = page.locator('#odds');
+    await odds.waitFor();
+    // Under close combat, fire at a steady unit changes nothing when its roll is at most its strength.
+    assert.match(await odds.textContent(), /no effect\s*\d+\/\d+/);
+    assert.ok(await page.locator(`#odds a.rule[href="/game/${token}/rules#R6.4"]`).count() > 0, 'rule links lead to the game\'s rules');
+    await page.screenshot({ path: join(screenshots, `variant-odds-${viewport.width}.png`) });
+    const rules = await freshPage(env.browser, { viewport });
+    await rules.goto(`${env.server.url}game/${token}/rules`);
+    await rules.locator('#this-game').waitFor();
+    const text = await rules.locator('#reading').textContent();
+    for (const want of ['veteran élan', 'no effect', '“charge” is called “close combat”', 'R6.4 To hit']) assert.ok(text.includes(want), want);
+    await rules.screenshot({ path: join(screenshots, `variant-rules-${viewport.width}.png`) });
+    assert.deepEqual([...page.errors, ...rules.errors], []);
+    await page.context().close();
+    await rules.context().close();
+  }
 });
 
 test('an attack by clicks: the odds before confirming, then the dice say who rolled what', async () => {

@@ -7,7 +7,7 @@ import { Board, parseSquare } from './board.js';
 import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
-import { cardFace, chancesBar, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, squareInfo, unitInfo } from './panels.js';
+import { cardFace, chancesBar, chargeWord, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, resultWord, squareInfo, unitInfo } from './panels.js';
 import { h, percent, setRulesPage, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 import { BoardZoom } from './zoom.js';
 
@@ -208,9 +208,10 @@ export function renderHoverCard(page) {
   const best = target && [...target.fire, target.fireMove, ...target.moveFire].filter((o) => o?.odds).sort((a, b) => a.odds.needed - b.odds.needed)[0];
   if (best) {
     const d = best.odds.decimals;
-    const how = kindOf(best.action)[0] === 'move_fire' ? `${best.odds.charge ? 'Charge' : 'Fire'} after a move` : best.odds.charge ? 'Charge' : 'Fire';
-    lines.push(h('div', { class: 'hover-odds', id: 'hover-odds' }, `${how}: needs ${best.odds.needed}+ · `,
-      `miss ${percent(d.miss)}, shaken ${percent(d.shaken)}, retreat ${percent(d.retreat)}, destroyed ${percent(d.destroyed)}`));
+    const attack = best.odds.charge ? chargeWord(v).charAt(0).toUpperCase() + chargeWord(v).slice(1) : 'Fire';
+    const how = kindOf(best.action)[0] === 'move_fire' ? `${attack} after a move` : attack;
+    const results = ['miss', 'no_effect', 'shaken', 'retreat', 'destroyed'].filter((r) => r in d).map((r) => `${resultWord(v, r)} ${percent(d[r])}`);
+    lines.push(h('div', { class: 'hover-odds', id: 'hover-odds' }, `${how}: needs ${best.odds.needed}+ · `, results.join(', ')));
   }
   card.replaceChildren(...lines);
   card.hidden = false;

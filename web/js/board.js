@@ -415,7 +415,8 @@ export class Board {
     const face = el('g', { transform: `rotate(${FACING_ANGLE[u.facing] + (this.turned ? 180 : 0)})` }, g);
     el('path', { d: 'M-10 -21 L0 -29 L10 -21 Z', class: 'facing-notch' }, face);
     el('rect', { x: -21, y: -21, width: 42, height: 42, rx: 4, fill: colour, class: 'counter-body' }, g);
-    const sym = el('g', { class: 'arm-symbol' }, g);
+    // A variant's own arm: the symbol of the arm it acts as, dashed.
+    const sym = el('g', { class: u.own_arm ? 'arm-symbol own-arm' : 'arm-symbol' }, g);
     el('rect', { x: -11, y: -11, width: 22, height: 15 }, sym);
     if (u.arm === 'infantry') el('path', { d: 'M-11 -11 L11 4 M11 -11 L-11 4' }, sym);
     else if (u.arm === 'cavalry') el('path', { d: 'M-11 4 L11 -11' }, sym);
@@ -446,7 +447,7 @@ export class Board {
       }
     }
     const side = sideName(this.scenario, u.side);
-    el('title', {}, g).textContent = `${side} ${u.name}: ${u.quality} ${u.arm}, strength ${u.strength}, facing ${u.facing}${u.shaken ? ', shaken' : ''}${activated ? ', activated on this card' : ''} (${u.at})`;
+    el('title', {}, g).textContent = `${side} ${u.name}: ${u.quality} ${u.own_arm ? `${u.own_arm} (as ${u.arm})` : u.arm}, strength ${u.strength}, facing ${u.facing}${u.shaken ? ', shaken' : ''}${activated ? ', activated on this card' : ''} (${u.at})`;
   }
 
   drawObjectives(objectives) {

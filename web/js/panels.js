@@ -41,7 +41,7 @@ export function unitInfo(v, id) {
   return h('div', { class: 'unit-info' },
     h('h3', {}, sideTag(v.scenario, u.side), ' ', u.name),
     h('table', { class: 'facts' },
-      row('Arm', u.arm),
+      row('Arm', u.own_arm ? `${u.own_arm} (moves, fires and is fired at as ${u.arm})` : u.arm),
       row('Quality', quality),
       row('Strength', String(u.strength), ' ', h('span', { class: 'muted' }, withRuleLinks('(R2.2: the hit-result roll must not exceed it)'))),
       row('Square', `${u.at}, facing ${u.facing}`),

@@ -27,6 +27,8 @@ let rulesPage = '/rules';
 /// sections, under the variant's tables).
 export function setRulesPage(path) {
   rulesPage = path;
+  const top = document.querySelector('.top-nav a[href="/rules"]');
+  if (top) top.href = path;
 }
 
 /// A rule id such as R6.4 or R6.3c: its section on the rules page (lettered parts have anchors of their own).

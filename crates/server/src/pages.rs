@@ -44,6 +44,11 @@ fn render(page: &Page) -> String {
     render_html(page.path, page.title, &markdown_html(page.markdown))
 }
 
+/// The site's icon, as the app's page has it (else the browser asks for a /favicon.ico there is not).
+const ICON: &str = "<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' \
+                    viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%232b4c7e'/%3E%3Cpath d='M3 \
+                    3l10 10M13 3L3 13' stroke='white' stroke-width='2'/%3E%3C/svg%3E\">";
+
 /// The site's reading page around `body` (HTML), with the reading pages' links, `current` marked.
 fn render_html(current: &str, title: &str, body: &str) -> String {
     let nav: String = PAGES
@@ -57,7 +62,7 @@ fn render_html(current: &str, title: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title} — pacw</title>\n\
-         <link rel=\"stylesheet\" href=\"/css/style.css\">\n</head>\n<body>\n\
+         <link rel=\"stylesheet\" href=\"/css/style.css\">\n{ICON}\n</head>\n<body>\n\
          <header class=\"top\"><a class=\"brand\" href=\"/\">pacw</a><nav class=\"reading-nav\">{nav} · <a href=\"/\">Lobby</a></nav></header>\n\
          <main class=\"reading\" id=\"reading\">\n{body}</main>\n<script type=\"module\" src=\"/js/reading.js\"></script>\n</body>\n</html>\n",
         title = text(title),

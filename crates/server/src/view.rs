@@ -77,8 +77,11 @@ pub struct UnitInfoView {
     pub name: String,
     /// Its side.
     pub side: Side,
-    /// Its arm.
+    /// Its arm (for a unit of a variant's own arm, the standard arm it moves, fires and is fired at as).
     pub arm: Arm,
+    /// The variant's own arm it belongs to (`skirmishers`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own_arm: Option<String>,
     /// Its quality.
     pub quality: Quality,
     /// Its strength (R2.2).
@@ -93,13 +96,14 @@ pub struct UnitInfoView {
     pub facing: Dir,
 }
 
-/// A unit of the scenario shown on `at`, facing `facing`.
-fn unit_info_view(id: u8, u: &UnitInfo, at: Square, facing: Dir) -> UnitInfoView {
+/// A unit of scenario `s` shown on `at`, facing `facing`.
+fn unit_info_view(s: &Scenario, id: u8, u: &UnitInfo, at: Square, facing: Dir) -> UnitInfoView {
     UnitInfoView {
         id,
         name: u.name.clone(),
         side: u.side,
         arm: u.arm,
+        own_arm: u.own_arm.map(|_| s.arm_name(u).to_string()),
         quality: u.quality,
         strength: u.strength(),
         at,
@@ -224,7 +228,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             .iter()
             .map(|o| ObjectiveView { at: o.at, x: o.at.x, y: o.at.y, points: o.points, holder: o.holder })
             .collect(),
-        units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(i as u8, u, u.at, u.facing)).collect(),
+        units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(s, i as u8, u, u.at, u.facing)).collect(),
         options: s.option_pairs(&s.options).into_iter().collect(),
         attacker: s.attacker,
         variant: s.system.as_ref().and_then(|system| {
@@ -630,7 +634,10 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
             .map(|u| {
                 let (st, info) = (b.unit(u), b.info(u));
                 UnitView {
-                    unit: UnitInfoView { strength: b.strength(u), ..unit_info_view(u.0, info, st.at, st.facing) },
+                    unit: UnitInfoView {
+                        strength: b.strength(u),
+                        ..unit_info_view(b.scenario_ref(), u.0, info, st.at, st.facing)
+                    },
                     alive: st.alive,
                     shaken: st.shaken,
                     activated_this_turn: b.activated_this_turn(u),

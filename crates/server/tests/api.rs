@@ -901,6 +901,19 @@ async fn a_variant_game_has_its_own_rules_page_generated_from_its_data() {
     assert!(!html.contains("<script>alert"), "a variant's text is never markup");
     assert!(html.contains("&lt;script&gt;") || html.contains("&#60;script&#62;"), "{html}");
     assert!(html.contains("<td>skirmishers</td><td>Skirmishers</td><td>infantry</td><td>2</td><td>2</td><td>2</td>"));
+    // A unit of the variant's own arm is shown as the arm it acts as, and named by its own.
+    let battle = pacw_engine::DEFAULT_SCENARIO.replacen("arm = \"infantry\"", "arm = \"skirmishers\"", 1);
+    let created = api
+        .create(json!({"scenario_text": battle, "scenario_file": "b.toml", "mode": "hotseat", "variant_text": text}))
+        .await;
+    let units = created["view"]["units"].as_array().unwrap();
+    let own: Vec<&Value> = units.iter().filter(|u| u["own_arm"] == "skirmishers").collect();
+    assert_eq!(own.len(), 1, "{units:?}");
+    assert_eq!(
+        (own[0]["arm"].as_str(), own[0]["strength"].as_u64()),
+        (Some("infantry"), Some(3)),
+        "strength 2, and 1 for a veteran"
+    );
     let (s, _) = page("/game/0123456789abcdef0123456789abcdef/rules".into()).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
