@@ -1,16 +1,23 @@
 //! Value parsers shared by the subcommands, so that the same mistake reads the same and exits with 2 (bad usage)
 //! in every one: `--set`, `--players`, `--compare`, `--games`, `--shard`, `--save-only`.
 
+use pacw_engine::options::OptionError;
 use pacw_engine::{Options, Scenario};
 use pacw_sim::{Axis, Shard};
 
-/// `--set OPTION=VALUE`: a rule option (RULES.md R11), checked against the engine's ranges (an exhaustion point
-/// names a side of the scenario: it is checked with the scenario, by [`apply_sets`]).
+/// `--set OPTION=VALUE`: a rule option (R11), checked against the engine's ranges (an exhaustion point names a side
+/// of the scenario, and `modifier.ID` may be a variant's own modifier: those are checked with the scenario and its
+/// variant, by [`apply_sets`]).
 pub fn set(text: &str) -> Result<(String, String), String> {
     let (name, value) = text.split_once('=').ok_or_else(|| format!("'{text}' is not OPTION=VALUE"))?;
     let (name, value) = (name.trim(), value.trim());
     let probe = if name.starts_with("exhaustion.") { "exhaustion.A" } else { name };
-    Options::default().set(probe, value).map_err(|e| e.to_string().replace("exhaustion.A", name))?;
+    match Options::default().set(probe, value) {
+        Err(OptionError::Unknown(_)) if name.starts_with("modifier.") => Options::default()
+            .set("modifier.cover", value)
+            .map_err(|e| e.to_string().replace("modifier.cover", name))?,
+        checked => checked.map_err(|e| e.to_string().replace("exhaustion.A", name))?,
+    }
     Ok((name.to_string(), value.to_string()))
 }
 

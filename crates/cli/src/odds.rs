@@ -137,10 +137,12 @@ pub fn run(args: OddsArgs) -> Result<ExitCode> {
 }
 
 /// The options: the defaults with each --set applied (checked when the arguments were read).
-fn options(base: Options, set: &[(String, String)]) -> Result<Options, Usage> {
+fn options(base: Options, set: &[(String, String)], system: Option<&CombatSystem>) -> Result<Options, Usage> {
     let mut options = base;
     for (name, value) in set {
-        options.set(name, value).map_err(|e| Usage(e.to_string()))?;
+        // A variant's own modifier (`modifier.V1`) is its option; every other is the standard's.
+        let own = system.and_then(|system| system.set_own_option(&mut options, name, value));
+        own.unwrap_or_else(|| options.set(name, value)).map_err(|e| Usage(e.to_string()))?;
     }
     Ok(options)
 }
@@ -159,7 +161,8 @@ fn variant_and_options(args: &OddsArgs) -> Result<Result<(Option<Arc<CombatSyste
             base.set(name, value).map_err(|e| Usage(format!("the variant's {name}: {e}")))?;
         }
     }
-    Ok(Ok((system, options(base, &args.set)?)))
+    let options = options(base, &args.set, system.as_deref())?;
+    Ok(Ok((system, options)))
 }
 
 /// The modifiers of an attack as JSON, each `{rule, value, reason}` as `system` names it (a variant's own by its id).

@@ -158,10 +158,22 @@ pub struct Options {
     /// R8.1: each side's exhaustion point, first side first, over the scenario's own (`None`: the scenario's).
     #[serde(skip_serializing_if = "no_exhaustion")]
     pub exhaustion: [Option<u8>; 2],
+    /// The values of a variant's own to-hit modifiers, by their place among its modifiers, as the options
+    /// `modifier.<its id>` set them over its file's (`None`: the file's); set through
+    /// [`crate::Scenario::set_option`], which knows the variant.
+    #[serde(skip_serializing_if = "no_own_modifier")]
+    pub own_modifier: [Option<i8>; MAX_OWN_MODIFIERS],
 }
+
+/// The most modifiers a combat system has, and so of its own modifiers an option may set.
+pub const MAX_OWN_MODIFIERS: usize = 16;
 
 fn no_exhaustion(e: &[Option<u8>; 2]) -> bool {
     e.iter().all(Option::is_none)
+}
+
+fn no_own_modifier(values: &[Option<i8>; MAX_OWN_MODIFIERS]) -> bool {
+    values.iter().all(Option::is_none)
 }
 
 impl Default for Options {
@@ -179,6 +191,7 @@ impl Default for Options {
             quality: QualityValues::default(),
             turns: None,
             exhaustion: [None, None],
+            own_modifier: [None; MAX_OWN_MODIFIERS],
         }
     }
 }

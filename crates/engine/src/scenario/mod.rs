@@ -135,6 +135,9 @@ impl Scenario {
     /// assert!(s.set_option(&mut o, "exhaustion.union", "7").is_err(), "the Union has 6 units");
     /// ```
     pub fn set_option(&self, options: &mut Options, name: &str, value: &str) -> Result<(), OptionError> {
+        if let Some(set) = self.system.as_deref().and_then(|system| system.set_own_option(options, name, value)) {
+            return set;
+        }
         let Some(id) = name.strip_prefix("exhaustion.") else { return options.set(name, value) };
         let side = self.side_by_id(id).or(match id {
             "A" | "first" => Some(Side::A),
@@ -159,9 +162,10 @@ impl Scenario {
         Ok(())
     }
 
-    /// The options' values named as this scenario names things (`exhaustion.<side id>`), for records and reports.
+    /// The options' values named as this scenario names things (`exhaustion.<side id>`, `modifier.<a variant's own
+    /// id>`), for records and reports.
     pub fn option_pairs(&self, options: &Options) -> Vec<(String, String)> {
-        options
+        let mut pairs: Vec<(String, String)> = options
             .pairs()
             .into_iter()
             .map(|(k, v)| match k.as_str() {
@@ -169,7 +173,15 @@ impl Scenario {
                 "exhaustion.B" => (format!("exhaustion.{}", self.sides[1].id), v),
                 _ => (k, v),
             })
-            .collect()
+            .collect();
+        if let Some(system) = &self.system {
+            for (rule, value) in system.modifiers().iter().zip(options.own_modifier) {
+                if let Some(value) = value.filter(|_| crate::system::BuiltIn::of(&rule.id).is_none()) {
+                    pairs.push((format!("modifier.{}", rule.id), value.to_string()));
+                }
+            }
+        }
+        pairs
     }
 }
 
@@ -277,11 +289,12 @@ impl Scenario {
     pub fn with_system(mut self, system: Arc<CombatSystem>) -> Result<Scenario, OptionError> {
         let changed = system.changes_to_standard();
         let mut options = self.options;
+        // Played by it first, so that its options may set its own modifiers (`modifier.V1`).
+        self.system = Some(system.clone());
         for (name, value) in changed.iter().chain(system.options()) {
             self.set_option(&mut options, name, value)?;
         }
         self.options = options;
-        self.system = Some(system);
         Ok(self)
     }
 

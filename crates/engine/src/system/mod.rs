@@ -20,7 +20,7 @@ use std::fmt::Write;
 pub const STANDARD: &str = include_str!("../../../../rules/standard.toml");
 
 /// The most to-hit modifiers a combat system may have.
-pub const MAX_MODIFIERS: usize = 16;
+pub const MAX_MODIFIERS: usize = crate::options::MAX_OWN_MODIFIERS;
 /// The most arms a combat system may have.
 pub const MAX_ARMS: usize = 8;
 
@@ -318,6 +318,30 @@ impl CombatSystem {
             }
         }
         changed
+    }
+
+    /// Sets the option `modifier.<id>` of one of its own to-hit modifiers (not one of the standard's, which
+    /// [`crate::Options::set`] sets by name) to `value`, from −3 to 3; `None` when `name` is not such an option. On
+    /// error `options` is unchanged.
+    pub fn set_own_option(
+        &self,
+        options: &mut crate::Options,
+        name: &str,
+        value: &str,
+    ) -> Option<Result<(), crate::options::OptionError>> {
+        let id = name.strip_prefix("modifier.").filter(|id| BuiltIn::of(id).is_none())?;
+        let i = self.modifiers.iter().position(|m| m.id == id)?;
+        Some(match value.parse::<i8>().ok().filter(|v| (-3..=3).contains(v)) {
+            Some(v) => {
+                options.own_modifier[i] = Some(v);
+                Ok(())
+            }
+            None => Err(crate::options::OptionError::BadValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                allowed: "a whole number from -3 to 3".to_string(),
+            }),
+        })
     }
 
     /// The variant's options, as `name=value` pairs.

@@ -313,6 +313,11 @@ fn activated(b: &mut crate::Battle, unit: crate::UnitId) {
 
 /// Two infantry units facing each other `gap` squares apart on an open board, the first veteran, played by `system`.
 fn duel(gap: u8, system: Option<CombatSystem>) -> crate::Battle {
+    duel_with(gap, system, &[])
+}
+
+/// [`duel`] with these options set.
+fn duel_with(gap: u8, system: Option<CombatSystem>, set: &[(&str, &str)]) -> crate::Battle {
     use crate::geometry::{Dir, Square};
     use crate::unit::{Arm, Side, UnitInfo};
     let unit = |side, quality, y, facing| UnitInfo {
@@ -330,6 +335,11 @@ fn duel(gap: u8, system: Option<CombatSystem>) -> crate::Battle {
     if let Some(system) = system {
         s = s.with_system(std::sync::Arc::new(system)).unwrap();
     }
+    let mut options = s.options;
+    for (name, value) in set {
+        s.set_option(&mut options, name, value).unwrap();
+    }
+    s.options = options;
     let mut b = crate::Battle::from_scenario(std::sync::Arc::new(s));
     activated(&mut b, crate::UnitId(0));
     b
@@ -365,6 +375,32 @@ fn a_variant_s_own_modifier_is_played_and_cited_by_its_id() {
     assert!(crate::narrate::event(b.scenario(), &shaken).contains("is disordered"));
     let standard = duel(1, None);
     assert!(crate::narrate::event(standard.scenario(), &shaken).contains("is shaken"));
+}
+
+#[test]
+fn a_variant_s_own_modifier_is_an_option_of_its_games() {
+    let charge_needs = |b: crate::Battle| {
+        let action = b.legal_actions().into_iter().find(|a| a.target().is_some()).expect("an attack");
+        b.attack_odds(crate::UnitId(0), &action).unwrap().to_hit()
+    };
+    let elan = || Some(variant(ELAN_AND_NO_EFFECT).unwrap());
+    let (standard, file) = (charge_needs(duel(1, None)), charge_needs(duel(1, elan())));
+    assert_eq!(charge_needs(duel_with(1, elan(), &[("modifier.V1", "2")])), standard - 2);
+    assert_eq!(charge_needs(duel_with(1, elan(), &[("modifier.V1", "0")])), standard, "0 switches it off");
+    assert_eq!(file, standard - 1, "unset, it is worth what the file says");
+    // The variant's own [options] may set it too.
+    let off = variant(&format!("{ELAN_AND_NO_EFFECT}\n[options]\nmodifier.V1 = 0\n")).unwrap();
+    assert_eq!(charge_needs(duel(1, Some(off))), standard);
+    // Named in records, bounded, and unknown to a game not played by the variant.
+    let s = duel_with(1, elan(), &[("modifier.V1", "2")]).scenario().clone();
+    let pairs = s.option_pairs(&s.options);
+    assert!(pairs.contains(&("modifier.V1".to_string(), "2".to_string())), "{pairs:?}");
+    let mut o = s.options;
+    let e = s.set_option(&mut o, "modifier.V1", "4").unwrap_err().to_string();
+    assert!(e.contains("modifier.V1") && e.contains("-3 to 3"), "{e}");
+    assert_eq!(o, s.options, "a refused option changes nothing");
+    let plain = duel(1, None).scenario().clone();
+    assert!(plain.set_option(&mut plain.options.clone(), "modifier.V1", "1").is_err());
 }
 
 #[test]

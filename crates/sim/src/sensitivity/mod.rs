@@ -12,17 +12,21 @@ use crate::config::SimConfig;
 use crate::error::SimError;
 use crate::report::{Part, Report};
 use crate::run::Simulation;
-use pacw_engine::Options;
+use pacw_engine::{Options, Scenario};
 use serde::Serialize;
 
-/// The options a sensitivity run varies (RULES.md R11): the combat system's modifiers, strengths and quality steps,
-/// in the order of the engine's one list of options ([`pacw_engine::options::OPTION_SPECS`]).
-pub fn options() -> Vec<&'static str> {
-    pacw_engine::options::OPTION_SPECS
+/// The options a sensitivity run varies (R11): the combat system's modifiers, strengths and quality steps, in the
+/// order of the engine's one list of options ([`pacw_engine::options::OPTION_SPECS`]), then the to-hit modifiers of
+/// the variant `scenario` is played by that are its own (`modifier.V1`).
+pub fn options(scenario: &Scenario) -> Vec<String> {
+    let standard: Vec<String> = pacw_engine::options::OPTION_SPECS
         .iter()
-        .map(|s| s.name)
+        .map(|s| s.name.to_string())
         .filter(|n| ["modifier.", "strength.", "quality."].iter().any(|p| n.starts_with(p)))
-        .collect()
+        .collect();
+    let own = scenario.system.iter().flat_map(|system| system.modifiers()).map(|m| format!("modifier.{}", m.id));
+    let own: Vec<String> = own.filter(|name| !standard.contains(name)).collect();
+    standard.into_iter().chain(own).collect()
 }
 
 /// The smallest change of a rate (the win rate, a share) that counts as large: 2 points of percentage.
@@ -47,17 +51,23 @@ pub struct Change {
     pub kind: String,
 }
 
-/// An option's value in `options`, as a number.
-fn value_of(options: &Options, option: &str) -> Option<i64> {
-    options.pairs().into_iter().find(|(k, _)| k == option).and_then(|(_, v)| v.parse().ok())
+/// An option's value in `options` for `scenario`, as a number: a variant's own modifier that no option sets is
+/// worth what its file says.
+fn value_of(scenario: &Scenario, options: &Options, option: &str) -> Option<i64> {
+    if let Some((_, v)) = scenario.option_pairs(options).into_iter().find(|(k, _)| k == option) {
+        return v.parse().ok();
+    }
+    let id = option.strip_prefix("modifier.")?;
+    scenario.system.as_deref()?.modifier(id).map(|m| i64::from(m.value))
 }
 
 /// The changes of every option of [`options`] from `base`: removal (for modifiers and quality, when not already
 /// 0), one step down and one step up, each only when the engine allows the value and no other change gives it.
-pub fn changes(base: &Options) -> Vec<Change> {
+pub fn changes(scenario: &Scenario, base: &Options) -> Vec<Change> {
     let mut out = Vec::new();
-    for option in options() {
-        let Some(from) = value_of(base, option) else { continue };
+    for option in options(scenario) {
+        let option = option.as_str();
+        let Some(from) = value_of(scenario, base, option) else { continue };
         let removable = !option.starts_with("strength.");
         let mut candidates = Vec::new();
         if removable && from != 0 {
@@ -67,7 +77,7 @@ pub fn changes(base: &Options) -> Vec<Change> {
         candidates.push((from + 1, "+1"));
         let mut taken = vec![from];
         for (to, kind) in candidates {
-            if taken.contains(&to) || base.clone().set(option, &to.to_string()).is_err() {
+            if taken.contains(&to) || scenario.set_option(&mut base.clone(), option, &to.to_string()).is_err() {
                 continue;
             }
             taken.push(to);
@@ -81,7 +91,7 @@ pub fn changes(base: &Options) -> Vec<Change> {
 /// scenario's base options. Returns the changes, in the order of the variants after the base.
 pub fn plan(config: &mut SimConfig) -> Result<Vec<Change>, SimError> {
     let base = config.base_options(0)?;
-    let changes = changes(&base);
+    let changes = changes(&config.scenarios[0].scenario, &base);
     let mut variants = vec![config.variant(Vec::new())];
     variants.extend(changes.iter().map(|c| config.variant(vec![(c.option.clone(), c.to.to_string())])));
     config.variants = variants;
@@ -187,9 +197,14 @@ pub fn table(part: &Part, changes: &[Change], changed: &[bool]) -> Table {
         })
         .collect();
     rows.sort_by(|a, b| b.evidence.total_cmp(&a.evidence));
-    let verdicts = options()
+    let mut varied: Vec<&str> = Vec::new();
+    for change in changes {
+        if !varied.contains(&change.option.as_str()) {
+            varied.push(&change.option);
+        }
+    }
+    let verdicts = varied
         .iter()
-        .filter(|o| changes.iter().any(|c| c.option == **o))
         .map(|option| {
             let moved = |large: bool| -> Vec<String> {
                 JUDGED_ON
@@ -238,7 +253,8 @@ mod tests {
 
     #[test]
     fn changes_remove_and_step_within_the_engine_s_ranges() {
-        let changes = changes(&Options::default());
+        let scenario = Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap();
+        let changes = changes(&scenario, &Options::default());
         let of =
             |o: &str| changes.iter().filter(|c| c.option == o).map(|c| (c.kind.as_str(), c.to)).collect::<Vec<_>>();
         assert_eq!(of("modifier.cover"), [("removed", 0), ("-1", -2)], "+1 from -1 is the removal");
@@ -250,10 +266,28 @@ mod tests {
         let mut top = Options::default();
         top.set("strength.infantry", "6").unwrap();
         assert_eq!(
-            super::changes(&top).iter().filter(|c| c.option == "strength.infantry").count(),
+            super::changes(&scenario, &top).iter().filter(|c| c.option == "strength.infantry").count(),
             1,
             "7 is out of range"
         );
+    }
+
+    #[test]
+    fn a_variant_s_own_modifiers_are_varied_too() {
+        let text = "name = \"E\"\n[[modifiers]]\nid = \"V1\"\nname = \"élan\"\nvalue = 1\nwhen = \"charge\"\n";
+        let variant = crate::config::VariantFile::parse(text, "e.toml").unwrap();
+        let source = ScenarioSource::parse_for(pacw_engine::DEFAULT_SCENARIO, "m.toml", Some(&variant)).unwrap();
+        assert!(options(&source.scenario).contains(&"modifier.V1".to_string()));
+        let all = changes(&source.scenario, &source.scenario.options);
+        let v1: Vec<_> = all.iter().filter(|c| c.option == "modifier.V1").map(|c| (c.kind.as_str(), c.to)).collect();
+        assert_eq!(v1, [("removed", 0), ("+1", 2)]);
+        let mut c = SimConfig::of(vec![source]);
+        c.variant_file = Some(variant);
+        c.games = 4;
+        let planned = plan(&mut c).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let t = &tables(&sim, &Report::against_first(&sim, None), &planned)[0];
+        assert!(t.verdicts.iter().any(|v| v.option == "modifier.V1"), "judged like any other number");
     }
 
     #[test]
