@@ -81,7 +81,7 @@ export function fromView(view, defaults) {
       counter: s.counter === DEFAULT_COUNTER[i] ? '' : s.counter,
       exhaustion: s.exhaustion,
     })),
-    units: view.units.map((u) => ({ side: u.side === 'A' ? 0 : 1, name: u.name, arm: u.arm, quality: u.quality, at: u.at, facing: u.facing })),
+    units: view.units.map((u) => ({ side: u.side === 'A' ? 0 : 1, name: u.name, arm: u.own_arm || u.arm, quality: u.quality, at: u.at, facing: u.facing })),
     objectives: view.objectives.map((o) => ({ at: o.at, points: o.points, holder: o.holder === null ? null : o.holder === 'A' ? 0 : 1 })),
     options,
   };
