@@ -242,6 +242,34 @@ test('rules: a shipped variant chosen in the lobby is the game\'s rules, named o
   await page.context().close();
 });
 
+test('rules: a variant file of the player\'s own is uploaded in the lobby; a broken one is refused at its line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacw-variant-'));
+  const good = join(dir, 'nerves.toml');
+  writeFileSync(good, 'name = "Nerves"\n[[modifiers]]\nid = "N1"\nname = "steady nerves"\nvalue = 1\nwhen = "true"\n');
+  const broken = join(dir, 'broken.toml');
+  writeFileSync(broken, 'name = "Broken"\n[[modifiers]]\nid = "N1"\nvalue = 9\nwhen = "true"\n');
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  await page.selectOption('select[name="mode"]', 'hotseat');
+  await page.selectOption('select[name="variant"]', 'own-file');
+  await page.click('#start');
+  assert.match(await page.locator('#start-problems').textContent(), /Choose your variant file/);
+  await page.setInputFiles('#variant-file', broken);
+  await page.click('#start');
+  await page.locator('#start-problems', { hasText: 'broken.toml:4' }).waitFor();
+  await page.locator('#start-problems').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshots, 'variant-upload-1366.png') });
+  await page.setInputFiles('#variant-file', good);
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  const token = page.url().split('/game/')[1].split('?')[0];
+  assert.equal((await view(env.server.url, token)).scenario.rules.name, 'Nerves');
+  await page.locator('#variant-rules').waitFor();
+  assert.deepEqual(page.errors.filter((e) => !/status of 422/.test(e)), []);
+  await page.context().close();
+});
+
 test('open a save: a simulated game opens in the replay view (its 64-bit seed intact); a file that is no save says so', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pacw-saves-'));
   execFileSync(binary, ['simulate', 'meeting-engagement', '--games', '1', '--players', 'greedy,greedy', '--save-games', dir]);

@@ -6,6 +6,9 @@ import { previewBoard } from './board.js';
 import { exportText, forget, importText, mainRole, remember, rememberCreated, remembered, setSetting } from './games.js';
 import { copyText, h, sideTag, warningLines, when, withRuleLinks } from './util.js';
 
+/// The Rules choice that sends a variant file of the player's own.
+const OWN_VARIANT = 'own-file';
+
 const MODES = [
   ['computer', 'Against the computer', 'You against the computer: choose your side and the computer player.'],
   ['hotseat', 'Hot-seat (one screen)', 'Two people at one screen, taking turns; a hand-over screen between the sides (optional).'],
@@ -232,16 +235,23 @@ class Lobby {
       this.optionInputs[f.name] = select;
       return h('div', { class: 'option-row' }, h('label', {}, f.label, ' ', h('a', { href: `/rules#${f.rule}`, target: 'pacw-rules', class: 'rule' }, f.rule), select), help);
     });
-    // The rules themselves: the standard, or one of the shipped variants (docs/variants.md).
+    // The rules themselves: the standard, one of the shipped variants, or a variant file of the player's own
+    // (docs/variants.md), sent as its text.
     const variantHelp = h('span', { class: 'help', id: 'variant-help' });
     this.variant = h('select', { name: 'variant', 'aria-describedby': 'variant-help' },
-      h('option', { value: '' }, 'Standard rules'), ...(this.info.variants || []).map((v) => h('option', { value: v.name }, v.title)));
+      h('option', { value: '' }, 'Standard rules'), ...(this.info.variants || []).map((v) => h('option', { value: v.name }, v.title)),
+      h('option', { value: OWN_VARIANT }, 'A variant file of your own…'));
+    this.variantFile = h('input', { type: 'file', id: 'variant-file', accept: '.toml,text/plain', hidden: true, 'aria-label': 'Your variant file' });
     const showVariant = () => {
-      variantHelp.textContent = (this.info.variants || []).find((v) => v.name === this.variant.value)?.description || 'The rules as written.';
+      const chosen = (this.info.variants || []).find((v) => v.name === this.variant.value);
+      this.variantFile.hidden = this.variant.value !== OWN_VARIANT;
+      if (chosen) variantHelp.replaceChildren(chosen.description, ' ', h('a', { href: `/rules/${chosen.name}`, target: 'pacw-rules' }, 'Its rules'));
+      else if (this.variant.value === OWN_VARIANT) variantHelp.replaceChildren('A .toml file as docs/variants.md describes: its problems, if any, are shown when you start.');
+      else variantHelp.replaceChildren('The rules as written.');
     };
     this.variant.addEventListener('change', showVariant);
     showVariant();
-    optionRows.unshift(h('div', { class: 'option-row' }, h('label', {}, 'Rules', this.variant), variantHelp));
+    optionRows.unshift(h('div', { class: 'option-row' }, h('label', {}, 'Rules', this.variant), this.variantFile, variantHelp));
     this.numbers = h('div', { class: 'numbers', id: 'numbers' });
     this.numberInputs = [];
     const more = h('details', { class: 'more-numbers' }, h('summary', {}, 'More numbers: movement, range, strength, modifiers, turns, exhaustion'), this.numbers);
@@ -278,7 +288,15 @@ class Lobby {
       if (input.value !== '' && input.value !== String(field.value)) options[field.name] = input.value;
     }
     const request = { mode, options };
-    if (this.variant.value) request.variant = this.variant.value;
+    if (this.variant.value === OWN_VARIANT) {
+      const file = this.variantFile.files[0];
+      if (!file) {
+        this.startProblems.textContent = 'Choose your variant file first (or other rules).';
+        return;
+      }
+      request.variant_text = await file.text();
+      request.variant_file = file.name;
+    } else if (this.variant.value) request.variant = this.variant.value;
     if (c.kind === 'shipped') request.scenario = c.name;
     else { request.scenario_text = c.text; request.scenario_file = c.name; }
     if (mode === 'computer') { request.human_side = this.humanSide.value; request.computer = this.level.value; }
