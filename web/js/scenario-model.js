@@ -212,7 +212,7 @@ export function toToml(model) {
   const options = Object.entries(model.options).filter(([, v]) => v !== '');
   if (options.length) {
     out.push('');
-    out.push('[options]  # the rule options of RULES.md R11 that differ from the defaults');
+    out.push('[options]  # the rule options of docs/rules.md R11 that differ from the defaults');
     for (const [k, v] of options) out.push(`${k} = ${optionValue(v)}`);
   }
   return `${out.join('\n')}\n`;

@@ -11,6 +11,8 @@
 //!   candidates of the greedy ranking compared on common random worlds, on every core, the greedy choice kept unless
 //!   another is confidently better; or (`mcts:tree`) a UCB tree with progressive widening.
 
+#![deny(missing_docs)]
+
 pub mod evaluate;
 pub mod evaluator;
 mod greedy;

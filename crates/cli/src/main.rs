@@ -4,6 +4,10 @@
 //! pipe has gone (`pacw odds --table | head`); [`report`] ends such a command quietly with exit 0. The lint below
 //! keeps it so.
 #![deny(clippy::print_stdout)]
+#![deny(missing_docs)]
+// The doc comments of the arguments are the commands' --help, written for a terminal (ARM[:QUALITY], DIR/<id>.json):
+// rustdoc does not read them as Markdown.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
 
 mod args;
 mod board;

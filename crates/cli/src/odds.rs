@@ -1,4 +1,4 @@
-//! `pacw odds`: the exact chance of every result of an attack, before the dice are rolled (RULES.md R6.4, R7).
+//! `pacw odds`: the exact chance of every result of an attack, before the dice are rolled (docs/rules.md R6.4, R7).
 //!
 //! Three forms: an abstract situation (`--attacker inf --target cav:veteran --cover`), an attack on a scenario's
 //! board (`--scenario FILE --attacker d1 --target d7`), and the reference chart (`--table`). The arithmetic is the
@@ -27,7 +27,7 @@ Examples:
   pacw odds --scenario maryes-heights --attacker b4 --target f4
   pacw odds --table --json
 
-Each modifier is shown with its RULES.md id. With --attacks K, a run of K attacks with the same modifiers and no
+Each modifier is shown with its docs/rules.md id. With --attacks K, a run of K attacks with the same modifiers and no
 activation of the target in between: a retreat counts as the target shaken and still there (unless blocked, R7.4).")]
 pub struct OddsArgs {
     /// Print the reference chart: every arm and quality of target, shooting or charge, cover or not, steady or
@@ -84,7 +84,7 @@ pub struct OddsArgs {
     /// With --scenario: the attacker's facing for Fire or Move & Fire (default: its own), N, E, S or W.
     #[arg(long, value_name = "N|E|S|W")]
     pub facing: Option<String>,
-    /// Set a rule option, as NAME=VALUE (RULES.md R11), e.g. --set blocked_retreat=stand.
+    /// Set a rule option, as NAME=VALUE (docs/rules.md R11), e.g. --set blocked_retreat=stand.
     #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
     pub set: Vec<(String, String)>,
     /// Print JSON: results as reduced fraction strings ("1/6", "0", "1").

@@ -46,7 +46,7 @@ pub struct PlayArgs {
     /// otherwise).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "seed", "set"])]
     pub load: Option<PathBuf>,
-    /// Set a rule option, as NAME=VALUE (RULES.md R11), e.g. --set initiative=igougo.
+    /// Set a rule option, as NAME=VALUE (docs/rules.md R11), e.g. --set initiative=igougo.
     #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
     pub set: Vec<(String, String)>,
     /// Play by a variant file's combat system (docs/variants.md); the save keeps it.

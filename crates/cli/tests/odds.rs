@@ -1,5 +1,5 @@
 //! End-to-end tests of `pacw odds`: the abstract form, attacks on a scenario's board, the reference table, the
-//! JSON shape and the refusals (exit code 2) of impossible combinations, citing RULES.md ids.
+//! JSON shape and the refusals (exit code 2) of impossible combinations, citing docs/rules.md ids.
 
 use serde_json::Value;
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! The decisions a side can make (RULES.md R3.4, R4.2).
+//! The decisions a side can make (docs/rules.md R3.4, R4.2).
 
 use crate::geometry::{Dir, Square};
 use crate::unit::UnitId;
@@ -61,7 +61,7 @@ impl Action {
         }
     }
 
-    /// The order's name as RULES.md R4.2 gives it.
+    /// The order's name as docs/rules.md R4.2 gives it.
     pub fn order_name(&self) -> &'static str {
         match self {
             Action::Activate(_) => "Activate",
@@ -80,7 +80,7 @@ impl Action {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{reason} ({rule})")]
 pub struct Illegal {
-    /// The RULES.md id, such as `R5.2`.
+    /// The docs/rules.md id, such as `R5.2`.
     pub rule: &'static str,
     /// What is wrong, in words.
     pub reason: String,

@@ -1,4 +1,4 @@
-//! The arithmetic of an attack: to-hit modifiers and hit results (RULES.md R6.4, R7.1).
+//! The arithmetic of an attack: to-hit modifiers and hit results (docs/rules.md R6.4, R7.1).
 //!
 //! These pure functions are the one place these rules live: the battle resolves real attacks with them and the
 //! odds are computed from them.

@@ -1,4 +1,4 @@
-//! Chance events and their exact probabilities (RULES.md R9).
+//! Chance events and their exact probabilities (docs/rules.md R9).
 
 use crate::battle::deck::Card;
 use num_rational::Ratio;

@@ -1,4 +1,4 @@
-//! What happened: the single source for logs, replays, statistics and the UI (DESIGN.md).
+//! What happened: the single source for logs, replays, statistics and the UI (docs/architecture.md).
 
 use crate::attack::{HitResult, Modifiers};
 use crate::battle::deck::Card;

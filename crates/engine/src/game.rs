@@ -1,4 +1,4 @@
-//! A game: a scenario, options, a seed and the sides' decisions (DESIGN.md). Chance is sampled from a ChaCha
+//! A game: a scenario, options, a seed and the sides' decisions (docs/architecture.md). Chance is sampled from a ChaCha
 //! generator seeded with the seed, so the same decisions always give the same game; saves hold exactly that.
 
 use crate::action::{Action, Illegal};

@@ -1,4 +1,4 @@
-//! Squares, directions and distances on the grid (RULES.md R1.1, R1.2, R2.3).
+//! Squares, directions and distances on the grid (docs/rules.md R1.1, R1.2, R2.3).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,6 +1,6 @@
 //! # pacw-engine
 //!
-//! The rules of the Portable ACW Wargame (see `RULES.md`) as a library: scenarios ([`Scenario`]), the battle state
+//! The rules of the Portable ACW Wargame (see `docs/rules.md`) as a library: scenarios ([`Scenario`]), the battle state
 //! machine with chance nodes ([`Battle`]), the events it reports ([`Event`]), and a seeded game driver with saves
 //! and replays ([`Game`]). No I/O, no threads, no global state but a counter that names battle states (so that an
 //! action listed in a state can be applied to it without being judged again, [`Battle::apply_listed`]).
@@ -13,6 +13,8 @@
 //!     game.act(action).unwrap();
 //! }
 //! ```
+
+#![deny(missing_docs)]
 
 pub mod action;
 pub mod attack;

@@ -1,4 +1,4 @@
-//! The battlefield: terrain, elevation, roads and fences (RULES.md R1).
+//! The battlefield: terrain, elevation, roads and fences (docs/rules.md R1).
 
 use crate::geometry::{Dir, Square};
 use serde::{Deserialize, Serialize};
@@ -22,7 +22,7 @@ pub enum Terrain {
 }
 
 impl Terrain {
-    /// The character used in scenario maps (SCENARIO_FORMAT.md).
+    /// The character used in scenario maps (docs/scenario-format.md).
     pub const fn char(self) -> char {
         match self {
             Terrain::Open => '.',

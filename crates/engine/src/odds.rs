@@ -1,5 +1,5 @@
 //! Exact odds: the probability of every result of an attack before the dice are rolled, of the target's state
-//! after a run of attacks, and a reference table of all cases (RULES.md R6.4, R7, R9.2).
+//! after a run of attacks, and a reference table of all cases (docs/rules.md R6.4, R7, R9.2).
 //!
 //! Nothing here restates a rule. An attack's odds are worked out from the battle's own assessment
 //! ([`Battle::assess_order`]: range, arc, line of sight, cover and modifiers, R6), the same to-hit and hit-result
@@ -162,7 +162,7 @@ impl AttackOdds {
         self.assessment.needed
     }
 
-    /// The modifiers, each with its RULES.md id ([`crate::attack::Modifier::rule`]) and value.
+    /// The modifiers, each with its docs/rules.md id ([`crate::attack::Modifier::rule`]) and value.
     pub fn modifiers(&self) -> &Modifiers {
         &self.assessment.modifiers
     }

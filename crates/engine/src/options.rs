@@ -1,4 +1,4 @@
-//! Rule variants and their defaults (RULES.md R11).
+//! Rule variants and their defaults (docs/rules.md R11).
 
 use crate::unit::Arm;
 use serde::{Deserialize, Serialize};

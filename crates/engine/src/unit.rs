@@ -1,4 +1,4 @@
-//! Sides, arms, qualities and the static description of a unit (RULES.md R2).
+//! Sides, arms, qualities and the static description of a unit (docs/rules.md R2).
 
 use crate::geometry::{Dir, Square};
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Bad input never panics (DESIGN.md): the scenario parser on arbitrary text and on mutated shipped scenarios
+//! Bad input never panics (docs/architecture.md): the scenario parser on arbitrary text and on mutated shipped scenarios
 //! (every problem placed inside the text), and save loading on arbitrary and mutated saves (never a panic, and a
 //! save that loads is a legal game whose decisions replay). Bounded case counts, run by `cargo test`.
 

@@ -1,4 +1,4 @@
-//! RULES.md R6 (attacks: range, arc, line of sight, cover, to-hit modifiers).
+//! docs/rules.md R6 (attacks: range, arc, line of sight, cover, to-hit modifiers).
 
 mod common;
 

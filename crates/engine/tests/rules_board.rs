@@ -1,4 +1,4 @@
-//! RULES.md R1 (battlefield) and R2 (sides and units), each proved on a small board written for it.
+//! docs/rules.md R1 (battlefield) and R2 (sides and units), each proved on a small board written for it.
 
 mod common;
 
@@ -306,7 +306,7 @@ fn r2_1_colour_may_be_left_out_first_side_red_second_black() {
 
 #[test]
 fn r2_1_home_edge_gives_the_default_facing_toward_the_enemy() {
-    // SCENARIO_FORMAT: facing defaults to the enemy's home edge.
+    // docs/scenario-format.md: facing defaults to the enemy's home edge.
     let text = Setup::open(4, 4).homes("west", "east").unit("A inf a1 N").unit("B inf d4 N").toml();
     let text = text.replace("facing = \"N\"\n", "");
     let s = Scenario::parse(&text, "f.toml").unwrap();

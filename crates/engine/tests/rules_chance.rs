@@ -1,4 +1,4 @@
-//! RULES.md R9 (chance and determinism), R10 (notation) and R11 (options).
+//! docs/rules.md R9 (chance and determinism), R10 (notation) and R11 (options).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! RULES.md R5 (movement).
+//! docs/rules.md R5 (movement).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! RULES.md R11: every number of the combat system is an option — the modifiers (R6.4), the strengths and the
+//! docs/rules.md R11: every number of the combat system is an option — the modifiers (R6.4), the strengths and the
 //! quality adjustments (R2.2), the turn limit (R8.2) and the exhaustion points (R8.1) — and at their defaults the
 //! rules are exactly R2.2 and R6.4.
 

@@ -1,4 +1,4 @@
-//! RULES.md R7 (hit results, retreats) and R8 (end of the game and victory).
+//! docs/rules.md R7 (hit results, retreats) and R8 (end of the game and victory).
 
 mod common;
 

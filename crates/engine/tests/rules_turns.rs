@@ -1,4 +1,4 @@
-//! RULES.md R3 (turns and initiative) and R4 (activation).
+//! docs/rules.md R3 (turns and initiative) and R4 (activation).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! SCENARIO_FORMAT.md: every error a scenario must be checked for gives a clear message naming the line and column
+//! docs/scenario-format.md: every error a scenario must be checked for gives a clear message naming the line and column
 //! (where TOML gives one) and the square or unit concerned; all problems are reported together.
 
 use pacw_engine::Scenario;

@@ -7,10 +7,10 @@ use pacw_engine::{Action, Battle, Dir, Illegal, Square, ToAct, UnitId, narrate};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A refusal in words, with its rule (RULES.md id) and, for a blocked line of sight, the square that blocks it.
+/// A refusal in words, with its rule (docs/rules.md id) and, for a blocked line of sight, the square that blocks it.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
-    /// The RULES.md id, such as `R6.2`.
+    /// The docs/rules.md id, such as `R6.2`.
     pub rule: &'static str,
     /// Why, in words (with the rule id at the end).
     pub reason: String,

@@ -11,6 +11,8 @@
 //! pacw_server::run(config).unwrap(); // until Ctrl-C
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod api;
 mod assets;
 pub mod board;

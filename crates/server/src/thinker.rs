@@ -2,7 +2,7 @@
 //! decisions one at a time. A decision a person is waiting for (a game against the computer) goes first; the others
 //! (games the computer plays against itself, reviews) take turns client by client, so that no client's many games
 //! hold up another's. However many games the computer plays, its thinking uses at most one core and yields it to the
-//! requests of people (RULES.md has no say here: this is the server's bound).
+//! requests of people (docs/rules.md has no say here: this is the server's bound).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};

@@ -1,4 +1,4 @@
-//! Differences between variants. Games are paired (the same seed and sides in every variant, [`crate::run`]), so
+//! Differences between variants. Games are paired (the same seed and sides in every variant, [`crate::run()`]), so
 //! a statistic measured once a game is compared game by game: McNemar's exact test for a yes/no outcome (did the
 //! first side win?), the paired t-test for a number (turns). Each difference also gets the interval it would have
 //! had from independent games, so the gain from pairing shows. Statistics that are shares of events rather than of

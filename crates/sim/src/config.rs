@@ -66,7 +66,7 @@ impl ScenarioSource {
 /// One `--compare` axis: an option (or [`PLAYERS_AXIS`]) and the values it takes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Axis {
-    /// The option's name (RULES.md R11), or `players`.
+    /// The option's name (docs/rules.md R11), or `players`.
     pub option: String,
     /// Its values, in the order given, ranges expanded.
     pub values: Vec<String>,

@@ -18,7 +18,7 @@ pub enum SimError {
     #[error("--players takes two player names separated by a comma, as random,random; not '{0}'")]
     BadPlayers(String),
     /// `--set` is not `OPTION=VALUE`.
-    #[error("--set takes OPTION=VALUE (RULES.md R11), as initiative=igougo; not '{0}'")]
+    #[error("--set takes OPTION=VALUE (docs/rules.md R11), as initiative=igougo; not '{0}'")]
     BadSet(String),
     /// `--compare` is not `OPTION=V1,V2,...`.
     #[error("--compare takes OPTION=V1,V2,... with at least one value, as initiative=cards,igougo; not '{0}'")]

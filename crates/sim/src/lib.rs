@@ -1,7 +1,7 @@
 //! # pacw-sim
 //!
-//! The simulation laboratory (DESIGN.md, job 3: test the rules): thousands of games between computer players,
-//! under rule variants (RULES.md R11), with statistics, 95% confidence intervals, significance tests, charts and
+//! The simulation laboratory (docs/laboratory.md): thousands of games between computer players,
+//! under rule variants (docs/rules.md R11), with statistics, 95% confidence intervals, significance tests, charts and
 //! reports. Every statistic is read from the games' event streams.
 //!
 //! The parts, one job each, each depending only on those above it:

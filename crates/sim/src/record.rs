@@ -1,4 +1,4 @@
-//! One game's record, extracted from its event stream alone (DESIGN.md: events are the single source of what
+//! One game's record, extracted from its event stream alone (docs/architecture.md: events are the single source of what
 //! happened). The scenario is consulted only for static facts: which side and arm a unit is.
 
 use pacw_engine::UnitSet;

@@ -35,7 +35,7 @@ pub struct LabArgs {
     /// A variant file (a name, a description and an [options] table) applied to every scenario, before --set.
     #[arg(long, value_name = "FILE.toml")]
     pub variant: Option<PathBuf>,
-    /// Set a rule option for every game, as OPTION=VALUE (RULES.md R11); may be repeated.
+    /// Set a rule option for every game, as OPTION=VALUE (docs/rules.md R11); may be repeated.
     #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
     pub set: Vec<(String, String)>,
     /// Threads to play on (default: all cores); the results do not depend on it.

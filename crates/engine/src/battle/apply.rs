@@ -1,4 +1,4 @@
-//! Changing the battle: actions of the sides and outcomes of chance (RULES.md R3–R8).
+//! Changing the battle: actions of the sides and outcomes of chance (docs/rules.md R3–R8).
 
 use super::ScenarioRef;
 use super::deck::{Card, Deck};

@@ -1,4 +1,4 @@
-//! Attacks on the board: range, front arc, line of sight, cover, modifiers and retreats (RULES.md R6, R7.3).
+//! Attacks on the board: range, front arc, line of sight, cover, modifiers and retreats (docs/rules.md R6, R7.3).
 
 use super::Battle;
 use super::ScenarioRef;

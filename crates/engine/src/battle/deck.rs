@@ -1,4 +1,4 @@
-//! The initiative deck (RULES.md R3.1–R3.3, R3.6).
+//! The initiative deck (docs/rules.md R3.1–R3.3, R3.6).
 
 use crate::unit::Side;
 use serde::{Deserialize, Serialize};

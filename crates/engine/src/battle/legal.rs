@@ -1,4 +1,4 @@
-//! Which actions the rules allow now (RULES.md R3.4–R3.7, R4, R5, R6.1), and why any other is refused.
+//! Which actions the rules allow now (docs/rules.md R3.4–R3.7, R4, R5, R6.1), and why any other is refused.
 //!
 //! [`Battle::check`] is the one judge of legality; [`Battle::legal_actions_into`] lists candidates built from the
 //! same primitives, and the tests assert the two agree.

@@ -1,4 +1,4 @@
-//! The battle: the state of a game in progress and the state machine that drives it (RULES.md R3–R9).
+//! The battle: the state of a game in progress and the state machine that drives it (docs/rules.md R3–R9).
 //!
 //! At every point the battle says who acts next ([`Battle::to_act`]): a side, which chooses among
 //! [`Battle::legal_actions`], or chance, whose outcomes and exact probabilities [`Battle::chance_outcomes`] lists.

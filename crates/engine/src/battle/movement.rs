@@ -1,4 +1,4 @@
-//! Where a unit may move and which way it may face (RULES.md R1.5, R1.6, R5).
+//! Where a unit may move and which way it may face (docs/rules.md R1.5, R1.6, R5).
 
 use super::Battle;
 use super::ScenarioRef;

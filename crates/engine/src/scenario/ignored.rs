@@ -17,7 +17,7 @@ enum Step {
 }
 
 impl Scenario {
-    /// Every key outside `[options]` that the format does not read (SCENARIO_FORMAT.md), in file order, each as a
+    /// Every key outside `[options]` that the format does not read (docs/scenario-format.md), in file order, each as a
     /// [`Problem`] placed on the key and naming the known key it is nearest to. Empty for a file that is not TOML
     /// or does not have the format's shape: [`Scenario::parse`] reports those.
     pub fn ignored_keys(source: &str) -> Vec<Problem> {

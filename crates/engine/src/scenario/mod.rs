@@ -1,4 +1,4 @@
-//! Validated scenarios (SCENARIO_FORMAT.md): a battlefield, two sides, their units, objectives, turns and options.
+//! Validated scenarios (docs/scenario-format.md): a battlefield, two sides, their units, objectives, turns and options.
 //!
 //! A [`Scenario`] is made by [`Scenario::parse`], which checks everything once, or built in code by
 //! [`Scenario::synthetic`], which checks what it is given; the battle then trusts it.
@@ -74,7 +74,7 @@ pub struct Objective {
     pub holder: Option<Side>,
 }
 
-/// A checked scenario: everything in it is legal (SCENARIO_FORMAT.md).
+/// A checked scenario: everything in it is legal (docs/scenario-format.md).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Scenario {
     /// Its title.
@@ -192,7 +192,7 @@ impl Scenario {
     /// It has two sides, `a` ("Side A", home edge south, red cards) and `b` ("Side B", home edge north, black
     /// cards), each exhausted at half its starting units rounded up (R8.1); no objectives, one point per destroyed
     /// unit and the longest turn limit. The units' `side` fields say which side each is on. The checks of
-    /// SCENARIO_FORMAT.md that concern these parts are made: the board size (R1.1), every unit on a passable
+    /// docs/scenario-format.md that concern these parts are made: the board size (R1.1), every unit on a passable
     /// square of the board (R5.1), at most one unit per square (R2.5), each side at least one unit, at most
     /// [`MAX_UNITS`] units, and the options' ranges (R11). Every problem is reported, under the file name `name`.
     ///

@@ -1,4 +1,4 @@
-//! Reading a scenario file: raw TOML first, then every check of SCENARIO_FORMAT.md, all problems reported together.
+//! Reading a scenario file: raw TOML first, then every check of docs/scenario-format.md, all problems reported together.
 
 use super::{Colour, CounterColour, MAX_OBJECTIVES, MAX_TURNS, MAX_UNITS, Objective, Scenario, SideInfo};
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};

@@ -19,7 +19,7 @@ use std::sync::Arc;
 pub struct CreateGame {
     /// A shipped scenario's name.
     pub scenario: Option<String>,
-    /// Or a scenario's full text (TOML, SCENARIO_FORMAT.md).
+    /// Or a scenario's full text (TOML, docs/scenario-format.md).
     pub scenario_text: Option<String>,
     /// The uploaded scenario's file name, for messages.
     pub scenario_file: Option<String>,
