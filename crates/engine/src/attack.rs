@@ -42,8 +42,22 @@ pub enum Modifier {
 }
 
 impl Modifier {
+    /// Its value under `options` (their `modifier.*`, R6.4); `None` for a variant's own, whose value its combat
+    /// system gives.
+    pub const fn value_under(self, options: &crate::Options) -> Option<i8> {
+        let values = &options.modifier;
+        Some(match self {
+            Modifier::DidNotMove => values.not_moved,
+            Modifier::Canister => values.canister,
+            Modifier::Ranging => values.ranging,
+            Modifier::FlankCharge | Modifier::RearCharge => values.flank_rear,
+            Modifier::Cover(_) => values.cover,
+            Modifier::Own(_) => return None,
+        })
+    }
+
     /// Its effect on the die by the rules as written (R6.4); the options `modifier.*` may set another
-    /// ([`crate::Options::modifier_value`]), which [`Modifiers`] records with it.
+    /// ([`Modifier::value_under`]), which [`Modifiers`] records with it.
     pub const fn default_value(self) -> i8 {
         match self {
             Modifier::Cover(_) => -1,
@@ -108,7 +122,7 @@ impl fmt::Display for Applied {
 
 /// The most modifiers one attack can have: the standard rules apply at most four at once, a variant's system has at
 /// most [`crate::system::MAX_MODIFIERS`].
-pub const MAX_APPLIED: usize = crate::system::MAX_MODIFIERS;
+pub const MAX_APPLIED: usize = crate::options::MAX_OWN_MODIFIERS;
 
 /// The modifiers of one attack with their values, kept without allocation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]

@@ -1,6 +1,6 @@
 //! Chance events and their exact probabilities (docs/rules.md R9).
 
-use crate::battle::deck::Card;
+use crate::card::Card;
 use num_rational::Ratio;
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,7 +1,7 @@
 //! What happened: the single source for logs, replays, statistics and the UI (docs/architecture.md).
 
 use crate::attack::{HitResult, Modifiers};
-use crate::battle::deck::Card;
+use crate::card::Card;
 use crate::geometry::{Dir, Square};
 use crate::unit::{Side, UnitId};
 use serde::{Deserialize, Serialize};

@@ -19,6 +19,7 @@
 pub mod action;
 pub mod attack;
 pub mod battle;
+pub mod card;
 pub mod chance;
 pub mod event;
 pub mod game;
@@ -28,16 +29,18 @@ pub mod narrate;
 pub mod odds;
 pub mod options;
 pub mod perft;
+mod problem;
 pub mod scenario;
 pub mod system;
 pub mod unit;
 
 pub use action::{Action, Illegal};
-pub use battle::deck::{Card, Deck};
+pub use battle::deck::Deck;
 pub use battle::{
     ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, Listed, ScenarioRef,
     SightLines, ToAct, UnitSet, UnitSetIter, UnitState,
 };
+pub use card::Card;
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};

@@ -3,7 +3,7 @@
 use crate::action::Action;
 use crate::attack::HitResult;
 use crate::battle::Battle;
-use crate::battle::deck::Card;
+use crate::card::Card;
 use crate::event::{EndReason, Event};
 use crate::scenario::Scenario;
 use crate::system::Terms;

@@ -26,8 +26,8 @@
 use crate::action::{Action, Illegal};
 pub use crate::attack::AttackResult;
 use crate::attack::{HitResult, Modifiers, after_hit, hits, result_on_row};
-use crate::battle::deck::Card;
 use crate::battle::{AttackAssessment, Battle, ChanceKind, ToAct};
+use crate::card::Card;
 use crate::chance::{Outcome, Prob, d6};
 use crate::event::Event;
 use crate::geometry::{Aspect, Dir, MAX_SIDE, Square};

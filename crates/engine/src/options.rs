@@ -158,11 +158,10 @@ pub struct Options {
     /// R8.1: each side's exhaustion point, first side first, over the scenario's own (`None`: the scenario's).
     #[serde(skip_serializing_if = "no_exhaustion")]
     pub exhaustion: [Option<u8>; 2],
-    /// The values of a variant's own to-hit modifiers, by their place among its modifiers, as the options
-    /// `modifier.<its id>` set them over its file's (`None`: the file's); set through
-    /// [`crate::Scenario::set_option`], which knows the variant.
-    #[serde(skip_serializing_if = "no_own_modifier")]
-    pub own_modifier: [Option<i8>; MAX_OWN_MODIFIERS],
+    /// The values of a variant's own to-hit modifiers, as the options `modifier.<its id>` set them over its file's;
+    /// set through [`crate::Scenario::set_option`], which knows the variant.
+    #[serde(skip_serializing_if = "OwnModifierValues::is_empty")]
+    pub own_modifier: OwnModifierValues,
 }
 
 /// The most modifiers a combat system has, and so of its own modifiers an option may set.
@@ -172,8 +171,65 @@ fn no_exhaustion(e: &[Option<u8>; 2]) -> bool {
     e.iter().all(Option::is_none)
 }
 
-fn no_own_modifier(values: &[Option<i8>; MAX_OWN_MODIFIERS]) -> bool {
-    values.iter().all(Option::is_none)
+/// The places of the standard's modifiers among a combat system's, which come first: a variant's own modifiers
+/// have the places after them.
+const STANDARD_MODIFIERS: usize = 5;
+
+/// The values options give a variant's own to-hit modifiers, by their place among its modifiers (`None`: the
+/// file's value). Three bits a modifier (−3..=3, or unset), so that a battle, which holds its options, stays small;
+/// written as a list of sixteen values or nulls (the standard's five places always null).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(from = "[Option<i8>; MAX_OWN_MODIFIERS]", into = "[Option<i8>; MAX_OWN_MODIFIERS]")]
+pub struct OwnModifierValues([u8; ((MAX_OWN_MODIFIERS - STANDARD_MODIFIERS) * 3).div_ceil(8)]);
+
+impl OwnModifierValues {
+    /// The bit offset of place `i`, if it is a place of an own modifier.
+    fn shift(i: usize) -> Option<usize> {
+        (STANDARD_MODIFIERS..MAX_OWN_MODIFIERS).contains(&i).then(|| 3 * (i - STANDARD_MODIFIERS))
+    }
+
+    /// The value set for the modifier at place `i`, if any.
+    pub fn get(&self, i: usize) -> Option<i8> {
+        let bits = (u64::from_le_bytes(self.padded()) >> Self::shift(i)?) & 0b111;
+        (bits != 0).then(|| bits as i8 - 4)
+    }
+
+    /// Sets the modifier at place `i` to `value`, which is kept within −3..=3 (`None` unsets it); a place that is
+    /// not an own modifier's (one of the standard's five, or beyond [`MAX_OWN_MODIFIERS`]) is ignored.
+    pub fn set(&mut self, i: usize, value: Option<i8>) {
+        let Some(shift) = Self::shift(i) else { return };
+        let code = value.map_or(0, |v| (v.clamp(-3, 3) + 4) as u64);
+        let all = (u64::from_le_bytes(self.padded()) & !(0b111 << shift)) | (code << shift);
+        let n = self.0.len();
+        self.0.copy_from_slice(&all.to_le_bytes()[..n]);
+    }
+
+    /// Whether no value is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&b| b == 0)
+    }
+
+    fn padded(&self) -> [u8; 8] {
+        let mut bytes = [0; 8];
+        bytes[..self.0.len()].copy_from_slice(&self.0);
+        bytes
+    }
+}
+
+impl From<[Option<i8>; MAX_OWN_MODIFIERS]> for OwnModifierValues {
+    fn from(values: [Option<i8>; MAX_OWN_MODIFIERS]) -> Self {
+        let mut out = OwnModifierValues::default();
+        for (i, v) in values.into_iter().enumerate() {
+            out.set(i, v);
+        }
+        out
+    }
+}
+
+impl From<OwnModifierValues> for [Option<i8>; MAX_OWN_MODIFIERS] {
+    fn from(values: OwnModifierValues) -> Self {
+        std::array::from_fn(|i| values.get(i))
+    }
 }
 
 impl Default for Options {
@@ -191,7 +247,7 @@ impl Default for Options {
             quality: QualityValues::default(),
             turns: None,
             exhaustion: [None, None],
-            own_modifier: [None; MAX_OWN_MODIFIERS],
+            own_modifier: OwnModifierValues::default(),
         }
     }
 }
@@ -361,20 +417,6 @@ impl Options {
             crate::unit::Quality::Veteran => self.quality.veteran,
         };
         (self.strength.get(arm) as i8 + adjust).clamp(0, 6) as u8
-    }
-
-    /// The value a standard to-hit modifier has under these options (R6.4); `None` for a variant's own, whose
-    /// value its combat system gives.
-    pub fn modifier_value(&self, m: crate::attack::Modifier) -> Option<i8> {
-        use crate::attack::Modifier;
-        Some(match m {
-            Modifier::DidNotMove => self.modifier.not_moved,
-            Modifier::Canister => self.modifier.canister,
-            Modifier::Ranging => self.modifier.ranging,
-            Modifier::FlankCharge | Modifier::RearCharge => self.modifier.flank_rear,
-            Modifier::Cover(_) => self.modifier.cover,
-            Modifier::Own(_) => return None,
-        })
     }
 }
 
@@ -637,5 +679,27 @@ mod spec_tests {
         assert_eq!(listed, pairs);
         let e = Options::default().set("modifier.hill", "1").unwrap_err().to_string();
         assert!(e.contains("modifier.hill") && e.contains(&option_names()), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod own_modifier_tests {
+    use super::*;
+
+    #[test]
+    fn own_modifier_values_keep_each_place_apart_and_read_back_from_their_list() {
+        let mut v = OwnModifierValues::default();
+        assert!(v.is_empty());
+        v.set(5, Some(-3));
+        v.set(15, Some(3));
+        v.set(9, Some(0));
+        v.set(2, Some(1)); // a standard modifier's place: not an own one's
+        assert_eq!((v.get(5), v.get(15), v.get(9), v.get(2), v.get(6)), (Some(-3), Some(3), Some(0), None, None));
+        v.set(15, None);
+        assert_eq!(v.get(15), None);
+        let list: [Option<i8>; MAX_OWN_MODIFIERS] = v.into();
+        assert_eq!(OwnModifierValues::from(list), v);
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(serde_json::from_str::<OwnModifierValues>(&json).unwrap(), v);
     }
 }

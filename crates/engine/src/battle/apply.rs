@@ -1,11 +1,12 @@
 //! Changing the battle: actions of the sides and outcomes of chance (docs/rules.md R3–R8).
 
 use super::ScenarioRef;
-use super::deck::{Card, Deck};
+use super::deck::Deck;
 use super::listed::Stamp;
 use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct, UnitSet};
 use crate::action::{Action, Illegal};
 use crate::attack::{AttackResult, HitResult, after_hit, hits, result_on_row};
+use crate::card::Card;
 use crate::chance::{Outcome, Prob, d6};
 use crate::event::{EndReason, Event, GameResult};
 use crate::geometry::{Dir, Square};

@@ -432,7 +432,7 @@ impl<S: ScenarioRef> Battle<S> {
             if !rule.when.holds(facts) {
                 continue;
             }
-            let own = || self.options.own_modifier.get(i).copied().flatten().unwrap_or(rule.value);
+            let own = || self.options.own_modifier.get(i).unwrap_or(rule.value);
             let value = BuiltIn::of(&rule.id).map_or_else(own, |b| b.value(&self.options.modifier));
             let modifier = match (rule.built_in, side_on, cover) {
                 (Some(BuiltIn::NotMoved), _, _) => Modifier::DidNotMove,

@@ -468,7 +468,9 @@ mod tests {
     #[test]
     fn a_small_battle_is_smaller_than_before_and_a_grand_one_keeps_its_units_on_the_heap() {
         // 488 bytes when every battle held room for 64 units (2026-12-01); a small battle now holds only its own.
-        assert!(std::mem::size_of::<Battle>() <= 368, "{} bytes", std::mem::size_of::<Battle>());
+        // 368 until the options held a variant's own modifiers (five bytes: one more 16-byte line; perft measured
+        // the same, docs/PERFORMANCE.md).
+        assert!(std::mem::size_of::<Battle>() <= 384, "{} bytes", std::mem::size_of::<Battle>());
         let small = Battle::from_scenario(Arc::new(Scenario::parse(&massed(12, 12), "m").unwrap()));
         assert!(!small.units.on_heap());
         assert_eq!(small.units.len(), 24);

@@ -3,7 +3,8 @@
 //! so `pacw check`, the lobby and the editor warn of them, with the known key each is likely meant to be.
 
 use super::Scenario;
-use super::parse::{Problem, RawMap, RawObjective, RawScenario, RawSide, RawUnit, line_col};
+use super::parse::{Problem, RawMap, RawObjective, RawScenario, RawSide, RawUnit};
+use crate::problem::line_col;
 use serde::Deserialize;
 use serde::de::{self, Visitor};
 use std::cell::Cell;

@@ -9,7 +9,6 @@ mod parse;
 
 pub use counter::CounterColour;
 pub use parse::{Problem, ReadVariant, ScenarioError};
-pub(crate) use parse::{line_col, write_problems};
 
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::Map;
@@ -175,7 +174,8 @@ impl Scenario {
             })
             .collect();
         if let Some(system) = &self.system {
-            for (rule, value) in system.modifiers().iter().zip(options.own_modifier) {
+            for (i, rule) in system.modifiers().iter().enumerate() {
+                let value = options.own_modifier.get(i);
                 if let Some(value) = value.filter(|_| crate::system::BuiltIn::of(&rule.id).is_none()) {
                     pairs.push((format!("modifier.{}", rule.id), value.to_string()));
                 }

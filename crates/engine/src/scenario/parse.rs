@@ -4,6 +4,8 @@ use super::{Colour, CounterColour, MAX_OBJECTIVES, MAX_TURNS, MAX_UNITS, Objecti
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::{Cell, Map, Terrain};
 use crate::options::Options;
+pub use crate::problem::Problem;
+use crate::problem::{line_col, write_problems};
 use crate::system::CombatSystem;
 use crate::unit::{Arm, Quality, Side, UnitInfo};
 use serde::Deserialize;
@@ -12,21 +14,6 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 use toml::Spanned;
-
-/// One thing wrong with a scenario, with its place in the file where known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// 1-based line, where known.
-    pub line: Option<usize>,
-    /// 1-based column, where known.
-    pub column: Option<usize>,
-    /// What is wrong, naming the square or unit concerned.
-    pub message: String,
-    /// The square concerned, where there is one on the board (for an editor to mark it).
-    pub square: Option<Square>,
-    /// The unit concerned: its index among the file's `[[units]]`, from 0.
-    pub unit: Option<usize>,
-}
 
 /// Everything wrong with a scenario file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -41,20 +28,6 @@ impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_problems(f, &self.file, &self.problems)
     }
-}
-
-/// A file's problems, one a line, as `file:line:col: message` (or `file: message` where the place is not known).
-pub(crate) fn write_problems(f: &mut fmt::Formatter<'_>, file: &str, problems: &[Problem]) -> fmt::Result {
-    for (i, p) in problems.iter().enumerate() {
-        if i > 0 {
-            writeln!(f)?;
-        }
-        match (p.line, p.column) {
-            (Some(l), Some(c)) => write!(f, "{file}:{l}:{c}: {}", p.message)?,
-            _ => write!(f, "{file}: {}", p.message)?,
-        }
-    }
-    Ok(())
 }
 
 /// Reads a variant file a scenario names (`variant = "my-rules.toml"`): its text, or why it cannot be read.
@@ -147,19 +120,6 @@ impl Report<'_> {
             p.unit = p.unit.or(unit);
         }
     }
-}
-
-/// The line and column (from 1, in characters) of a byte offset. An offset inside a character (from a string with
-/// escapes, whose value is shorter than its literal) counts as that character's start: never a panic.
-pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let mut at = offset.min(source.len());
-    while !source.is_char_boundary(at) {
-        at -= 1;
-    }
-    let before = &source[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 /// A map layer split into rows, north first, with spaces removed; each row keeps the byte offset of each character.

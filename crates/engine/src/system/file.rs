@@ -6,7 +6,7 @@ use super::condition::{Condition, ConditionError};
 use super::{
     ArmRule, BuiltIn, CombatSystem, Effect, MAX_ARMS, MAX_MODIFIERS, ModifierRule, ResultTable, STANDARD, Terms,
 };
-use crate::scenario::Problem;
+use crate::problem::Problem;
 use crate::unit::Arm;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -28,7 +28,7 @@ pub struct SystemError {
 
 impl fmt::Display for SystemError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::scenario::write_problems(f, &self.file, &self.problems)
+        crate::problem::write_problems(f, &self.file, &self.problems)
     }
 }
 
@@ -103,7 +103,7 @@ struct Problems<'a> {
 
 impl Problems<'_> {
     fn at(&mut self, span: Range<usize>, message: impl Into<String>) {
-        let (line, column) = crate::scenario::line_col(self.source, span.start);
+        let (line, column) = crate::problem::line_col(self.source, span.start);
         self.list.push(Problem {
             line: Some(line),
             column: Some(column),
@@ -148,7 +148,7 @@ impl VariantText {
             return Err(fail(vec![Problem { line: None, column: None, message, square: None, unit: None }]));
         }
         let raw: RawVariant = toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map(|s| crate::scenario::line_col(text, s.start)).unzip();
+            let (line, column) = e.span().map(|s| crate::problem::line_col(text, s.start)).unzip();
             fail(vec![Problem { line, column, message: e.message().to_string(), square: None, unit: None }])
         })?;
         let mut p = Problems { source: text, list: Vec::new() };

@@ -333,7 +333,7 @@ impl CombatSystem {
         let i = self.modifiers.iter().position(|m| m.id == id)?;
         Some(match value.parse::<i8>().ok().filter(|v| (-3..=3).contains(v)) {
             Some(v) => {
-                options.own_modifier[i] = Some(v);
+                options.own_modifier.set(i, Some(v));
                 Ok(())
             }
             None => Err(crate::options::OptionError::BadValue {
