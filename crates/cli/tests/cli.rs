@@ -253,7 +253,7 @@ fn perft_counts_paths_divides_them_and_starts_from_a_save() {
         serde_json::from_slice(&out.stdout).unwrap()
     };
     let whole = json(&["perft", "meeting-engagement", "--depth", "4", "--json"]);
-    // The engine's golden counts (crates/engine/tests/perft.rs pins deeper ones).
+    // The engine's golden counts (crates/engine/tests/rules/perft.rs pins deeper ones).
     assert_eq!(whole["nodes"], 4948);
     assert_eq!(whole["decisions"].as_u64().unwrap() + whole["chance"].as_u64().unwrap(), 4948);
     assert!(whole["seconds"].as_f64().unwrap() >= 0.0);

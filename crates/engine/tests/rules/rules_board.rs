@@ -1,8 +1,6 @@
 //! docs/rules.md R1 (battlefield) and R2 (sides and units), each proved on a small board written for it.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::attack::HitResult;
 use pacw_engine::attack::{Cover, Modifier};
 use pacw_engine::map::Terrain;

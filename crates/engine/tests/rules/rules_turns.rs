@@ -1,8 +1,6 @@
 //! docs/rules.md R3 (turns and initiative) and R4 (activation).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::attack::Modifier;
 use pacw_engine::{Action, Card, ChanceKind, Dir, Event, Options, Outcome, Prob, Side, ToAct};
 

@@ -1,8 +1,6 @@
 //! docs/rules.md R9 (chance and determinism), R10 (notation) and R11 (options).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::attack::{Cover, Modifier};
 use pacw_engine::options::PerArm;
 use pacw_engine::{

@@ -5,17 +5,17 @@ use pacw_engine::{EndReason, Game, Side};
 
 /// (fixture, decisions, how it ended)
 const SAVES: [(&str, &str, usize, Option<EndReason>); 4] = [
-    ("hotseat, to_hit=4, in progress", include_str!("fixtures/save-2026-12-01-hotseat.json"), 40, None),
-    ("against the computer, in progress", include_str!("fixtures/save-2026-12-01-computer.json"), 62, None),
+    ("hotseat, to_hit=4, in progress", include_str!("../fixtures/save-2026-12-01-hotseat.json"), 40, None),
+    ("against the computer, in progress", include_str!("../fixtures/save-2026-12-01-computer.json"), 62, None),
     (
         "two players, alternate initiative, resigned",
-        include_str!("fixtures/save-2026-12-01-two_players.json"),
+        include_str!("../fixtures/save-2026-12-01-two_players.json"),
         2,
         Some(EndReason::Resigned(Side::A)),
     ),
     (
         "the computer against itself, finished",
-        include_str!("fixtures/save-2026-12-01-watch.json"),
+        include_str!("../fixtures/save-2026-12-01-watch.json"),
         402,
         Some(EndReason::TurnLimit),
     ),

@@ -6,7 +6,7 @@ use pacw_engine::{Battle, Scenario, Side};
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
 
-const ANTIETAM: &str = include_str!("../../../scenarios/antietam.toml");
+const ANTIETAM: &str = include_str!("../../../../scenarios/antietam.toml");
 
 fn antietam() -> Battle {
     Battle::from_scenario(Arc::new(Scenario::parse(ANTIETAM, "antietam.toml").unwrap()))

@@ -1,8 +1,6 @@
 //! docs/rules.md R6 (attacks: range, arc, line of sight, cover, to-hit modifiers).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::attack::{Cover, HitResult, Modifier};
 use pacw_engine::map::Terrain;
 use pacw_engine::{Action, Battle, ChanceKind, Dir, Event, Side, ToAct};

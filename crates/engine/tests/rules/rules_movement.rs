@@ -1,8 +1,6 @@
 //! docs/rules.md R5 (movement).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::attack::Modifier;
 use pacw_engine::{Action, Dir, Event};
 use std::collections::BTreeSet;

@@ -1,9 +1,7 @@
 //! What a player may ask before deciding, as the board shows it: a unit's orders before it is activated, why an
 //! order is refused, the path of a move, the square that blocks a line of sight, and resigning.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::{Action, Dir, EndReason, Event, Game, Side, ToAct};
 
 #[test]

@@ -1,4 +1,4 @@
-//! Golden playthroughs: seed + decisions → event transcript, checked in under `tests/snapshots/`.
+//! Golden playthroughs: seed + decisions → event transcript, checked in under `tests/rules/snapshots/`.
 //! Any change to how the rules resolve shows up in review as a change to these transcripts.
 //!
 //! They test the rules, not the shipped scenarios' numbers: a scenario whose turn limit or exhaustion was later
@@ -13,8 +13,8 @@ use std::fmt::Write;
 fn scenario_text(scenario: usize) -> (&'static str, &'static str) {
     let (_, file, text) = SHIPPED_SCENARIOS[scenario];
     let frozen = match file {
-        "maryes-heights.toml" => include_str!("fixtures/golden/maryes-heights.toml"),
-        "mcpherson-ridge.toml" => include_str!("fixtures/golden/mcpherson-ridge.toml"),
+        "maryes-heights.toml" => include_str!("../fixtures/golden/maryes-heights.toml"),
+        "mcpherson-ridge.toml" => include_str!("../fixtures/golden/mcpherson-ridge.toml"),
         _ => text,
     };
     (file, frozen)

@@ -2,9 +2,7 @@
 //! quality adjustments (R2.2), the turn limit (R8.2) and the exhaustion points (R8.1) — and at their defaults the
 //! rules are exactly R2.2 and R6.4.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::attack::{Cover, Modifier};
 use pacw_engine::map::Terrain;
 use pacw_engine::{Action, Dir, EndReason, Event, Game, Options, Scenario, Side};

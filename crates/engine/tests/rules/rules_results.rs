@@ -1,8 +1,6 @@
 //! docs/rules.md R7 (hit results, retreats) and R8 (end of the game and victory).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use pacw_engine::attack::HitResult;
 use pacw_engine::{Action, Battle, ChanceKind, Dir, EndReason, Event, GameResult, Side, ToAct};
 
