@@ -1,42 +1,59 @@
 //! Golden playthroughs: seed + decisions → event transcript, checked in under `tests/rules/snapshots/`.
 //! Any change to how the rules resolve shows up in review as a change to these transcripts.
 //!
-//! They test the rules, not the shipped scenarios' numbers: a scenario whose turn limit or exhaustion was later
-//! rebalanced (`pacw balance`) plays from the copy under `tests/fixtures/golden/` that the transcript was made with.
+//! Three pin the event stream itself (one JSON event a line), so that rewording the log is not a change of the
+//! rules; one keeps the log's English (the meeting engagement), so that the narration is pinned once.
+//!
+//! They test the rules, not the shipped scenarios' numbers: each plays a frozen copy of its battle, as it was when
+//! the transcript was made (`tests/fixtures/golden/`, `tests/fixtures/perft/`), whatever `pacw balance` does later.
 
-use pacw_engine::{Game, Initiative, Options, SHIPPED_SCENARIOS, ToAct, narrate};
+use pacw_engine::{Game, Initiative, Options, ToAct, narrate};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write;
 
-/// The scenario a golden plays: a frozen copy where one exists, else the shipped text.
-fn scenario_text(scenario: usize) -> (&'static str, &'static str) {
-    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
-    let frozen = match file {
+/// The frozen copy of the battle a golden plays.
+fn scenario_text(file: &str) -> &'static str {
+    match file {
+        "meeting-engagement.toml" => include_str!("../fixtures/perft/meeting-engagement.toml"),
+        "bloody-lane.toml" => include_str!("../fixtures/perft/bloody-lane.toml"),
         "maryes-heights.toml" => include_str!("../fixtures/golden/maryes-heights.toml"),
         "mcpherson-ridge.toml" => include_str!("../fixtures/golden/mcpherson-ridge.toml"),
-        _ => text,
-    };
-    (file, frozen)
+        other => panic!("no frozen copy of {other}"),
+    }
+}
+
+/// How a transcript is written: the log's English, or the events themselves as JSON.
+#[derive(Copy, Clone, PartialEq)]
+enum Transcript {
+    Narrated,
+    Events,
 }
 
 /// Plays a game choosing uniformly among legal actions with its own seeded generator; returns the transcript.
-fn playthrough(scenario: usize, options: Option<Options>, seed: u64) -> String {
-    let (file, text) = scenario_text(scenario);
-    let mut game = Game::new(text, file, options, seed).unwrap();
+fn playthrough(file: &str, options: Option<Options>, seed: u64, how: Transcript) -> String {
+    let mut game = Game::new(scenario_text(file), file, options, seed).unwrap();
     let mut chooser = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(31));
     let mut out = String::new();
     let s = game.battle().scenario().clone();
+    let event = |e: &pacw_engine::Event| match how {
+        Transcript::Narrated => narrate::event(&s, e),
+        Transcript::Events => serde_json::to_string(e).unwrap(),
+    };
     writeln!(out, "{} — seed {seed} — {}", s.name, game.battle().options()).unwrap();
     for e in game.log() {
-        writeln!(out, "{}", narrate::event(&s, e)).unwrap();
+        writeln!(out, "{}", event(e)).unwrap();
     }
     while let ToAct::Side(side) = game.battle().to_act() {
         let actions = game.battle().legal_actions();
         let action = actions[chooser.random_range(0..actions.len())];
-        writeln!(out, "> {}: {}", s.side(side).name, narrate::action(game.battle(), &action)).unwrap();
+        let said = match how {
+            Transcript::Narrated => narrate::action(game.battle(), &action),
+            Transcript::Events => serde_json::to_string(&action).unwrap(),
+        };
+        writeln!(out, "> {}: {said}", s.side(side).name).unwrap();
         for e in game.act(action).unwrap() {
-            writeln!(out, "{}", narrate::event(&s, &e)).unwrap();
+            writeln!(out, "{}", event(&e)).unwrap();
         }
     }
     out
@@ -44,22 +61,22 @@ fn playthrough(scenario: usize, options: Option<Options>, seed: u64) -> String {
 
 #[test]
 fn golden_meeting_engagement_cards_seed_1() {
-    insta::assert_snapshot!(playthrough(0, None, 1));
+    insta::assert_snapshot!(playthrough("meeting-engagement.toml", None, 1, Transcript::Narrated));
 }
 
 #[test]
 fn golden_bloody_lane_igougo_seed_2() {
     let o = Options { initiative: Initiative::Igougo, ..Options::default() };
-    insta::assert_snapshot!(playthrough(1, Some(o), 2));
+    insta::assert_snapshot!(playthrough("bloody-lane.toml", Some(o), 2, Transcript::Events));
 }
 
 #[test]
 fn golden_maryes_heights_alternate_seed_3() {
     let o = Options { initiative: Initiative::Alternate, pivot_is_move: false, ..Options::default() };
-    insta::assert_snapshot!(playthrough(2, Some(o), 3));
+    insta::assert_snapshot!(playthrough("maryes-heights.toml", Some(o), 3, Transcript::Events));
 }
 
 #[test]
 fn golden_mcpherson_ridge_cards_seed_4() {
-    insta::assert_snapshot!(playthrough(3, None, 4));
+    insta::assert_snapshot!(playthrough("mcpherson-ridge.toml", None, 4, Transcript::Events));
 }
