@@ -3,7 +3,7 @@
 
 use crate::Player;
 use crate::evaluate::{OrderJudge, View, Weights};
-use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Listed, Side, ToAct, UnitId};
+use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
@@ -16,13 +16,14 @@ pub struct GreedyPlayer {
     buffer: Vec<(Action, Option<AttackAssessment>)>,
     /// Each side's judgement (the same for both unless a search plays one side differently).
     weights: [Weights; 2],
-    /// The orders judged for the last decision, each with its proof and its value (before the tie-break), in the
-    /// order judged: each unit's one after another.
-    judged: Vec<(Listed, f32)>,
-    /// The orders of the unit chosen last as they were judged before it was activated, each with its proof for
-    /// the state activating it leads to: when the next decision is in that state, they are not judged again
-    /// (activating changes nothing they are judged on).
-    activated: Vec<(Listed, f32)>,
+    /// The orders judged for the last decision, each with its value (before the tie-break), in the order judged:
+    /// each unit's one after another.
+    judged: Vec<(Action, f32)>,
+    /// The orders of the unit chosen last as they were judged before it was activated, and the state activating it
+    /// leads to: when the next decision is in that state, they are not judged again (activating changes nothing
+    /// they are judged on).
+    activated: Vec<(Action, f32)>,
+    after_activation: Option<Battle>,
     /// Each side's last view, renewed for the next decision so that the squares it scored are kept while the
     /// enemies stand as they were ([`View::renew`]).
     views: [Option<View>; 2],
@@ -37,7 +38,7 @@ pub struct GreedyPlayer {
 /// [`GreedyPlayer::judged`].
 #[derive(Clone, Debug)]
 struct Activation {
-    activate: Listed,
+    activate: Action,
     gain: f32,
     orders: Range<usize>,
 }
@@ -56,6 +57,7 @@ impl GreedyPlayer {
             weights,
             judged: Vec::new(),
             activated: Vec::new(),
+            after_activation: None,
             views: [None, None],
             legal: LegalActions::new(),
             gains: Vec::new(),
@@ -86,7 +88,7 @@ impl GreedyPlayer {
     }
 
     /// The best of the orders judged from `first` on in `judged`, with its value and tie-break.
-    fn best_since(&mut self, first: usize) -> (Option<Listed>, f32) {
+    fn best_since(&mut self, first: usize) -> (Option<Action>, f32) {
         pick_best(&mut self.rng, self.judged[first..].iter().copied())
     }
 
@@ -102,11 +104,24 @@ impl GreedyPlayer {
         values.fold(f32::MIN, |best, v| if v > best { v } else { best })
     }
 
-    /// Keeps the orders judged for the unit chosen, at `orders` in `judged`, for the decision that follows its
-    /// activation.
-    fn remember_activation(&mut self, orders: Range<usize>) {
+    /// Keeps the orders judged for the unit chosen in `b`, at `orders` in `judged`, for the decision that follows
+    /// its activation, with the state that activation leads to.
+    fn remember_activation(&mut self, b: &Battle, unit: UnitId, orders: Range<usize>) {
         self.activated.clear();
         self.activated.extend_from_slice(&self.judged[orders]);
+        let after = match &mut self.after_activation {
+            Some(after) => {
+                after.clone_from(b);
+                after
+            }
+            none => none.insert(b.clone()),
+        };
+        after.apply_unchecked(Action::Activate(unit), &mut Vec::new());
+    }
+
+    /// Whether `b` is the state the last activation chosen leads to, where its orders were judged already.
+    fn judged_already(&self, b: &Battle) -> bool {
+        !self.activated.is_empty() && self.after_activation.as_ref().is_some_and(|after| after == b)
     }
 }
 
@@ -124,15 +139,13 @@ fn pick_best<T>(rng: &mut ChaCha8Rng, orders: impl Iterator<Item = (T, f32)>) ->
     best
 }
 
-/// The best immediate choice for the side to act in `b`, with its proof (used by `greedy` and by the search's
-/// rollouts); refused if no side is to act.
-pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, Illegal> {
+/// The best immediate choice for the side to act in `b`, a legal action (used by `greedy` and by the search's
+/// rollouts, which apply it unchecked); refused if no side is to act.
+pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Action, Illegal> {
     // Hold is always among the orders and the end of activations among the activations: the fallbacks are for
     // no order worth anything at all (a value that is not a number).
     let (best, fallback) = match b.active_unit() {
-        Some(_) if p.activated.first().is_some_and(|&(order, _)| b.trusts(order)) => {
-            (pick_best(&mut p.rng, p.activated.iter().copied()).0, Action::Hold)
-        }
+        Some(_) if p.judged_already(b) => (pick_best(&mut p.rng, p.activated.iter().copied()).0, Action::Hold),
         Some(unit) => {
             let mut legal = std::mem::take(&mut p.legal);
             b.list_assessed(&mut legal);
@@ -141,14 +154,16 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, 
             let view = p.view(b, side);
             let mut judge = OrderJudge::new(b, &view, unit);
             for (i, order) in legal.iter().enumerate() {
-                p.judged.push((order, judge.value(&order.action(), legal.assessment(i))));
+                p.judged.push((order, judge.value(&order, legal.assessment(i))));
             }
             p.keep_view(side, view);
             p.legal = legal;
             (p.best_since(0).0, Action::Hold)
         }
         None => {
-            let ToAct::Side(side) = b.to_act() else { return b.vouch(Action::EndActivations) };
+            let ToAct::Side(side) = b.to_act() else {
+                return b.check(Action::EndActivations).map(|()| Action::EndActivations);
+            };
             let mut gains = std::mem::take(&mut p.gains);
             let end = activation_gains(p, b, &mut gains);
             let mut best = (None, p.weights[side.index()].worth_activating);
@@ -160,7 +175,9 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, 
             let choice = match best.0 {
                 Some(candidate) => {
                     let (activate, orders) = (candidate.activate, candidate.orders.clone());
-                    p.remember_activation(orders);
+                    if let Action::Activate(unit) = activate {
+                        p.remember_activation(b, unit, orders);
+                    }
                     Some(activate)
                 }
                 None => end,
@@ -169,7 +186,7 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Listed, 
             (choice, Action::EndActivations)
         }
     };
-    best.map_or_else(|| b.vouch(fallback), Ok)
+    best.map_or_else(|| b.check(fallback).map(|()| fallback), Ok)
 }
 
 /// The battle to judge `unit`'s orders on were it activated, with the bonus for activating it: the battle itself,
@@ -193,7 +210,7 @@ fn judged_as_activated<'a>(
 
 /// For each unit the side may activate, its activation with the gain of its best order (rallying a shaken unit
 /// counts), into `gains` (cleared first); returns the listed end of the activations.
-fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation>) -> Option<Listed> {
+fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation>) -> Option<Action> {
     gains.clear();
     let ToAct::Side(side) = b.to_act() else { return None };
     // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
@@ -205,8 +222,8 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
     b.list_legal(&mut legal);
     let mut end = None;
     for activate in legal.iter() {
-        let Action::Activate(unit) = activate.action() else {
-            end = end.or(Some(activate).filter(|a| a.action() == Action::EndActivations));
+        let Action::Activate(unit) = activate else {
+            end = end.or(Some(activate).filter(|&a| a == Action::EndActivations));
             continue;
         };
         let mut rallied = None;
@@ -214,8 +231,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
         // Judged as they are listed, without a buffer between.
         let (first, mut judge) = (p.judged.len(), OrderJudge::new(judged_on, &view, unit));
         let judged = &mut p.judged;
-        orders
-            .for_each_listed(unit, |order, assessment| judged.push((order, judge.value(&order.action(), assessment))));
+        orders.for_each(unit, |order, assessment| judged.push((order, judge.value(&order, assessment))));
         let gain = p.best_value_since(first) + bonus;
         gains.push(Activation { activate, gain, orders: first..p.judged.len() });
     }
@@ -273,7 +289,7 @@ pub(crate) fn scored_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f
             let mut gains = Vec::new();
             activation_gains(p, b, &mut gains);
             let ToAct::Side(side) = b.to_act() else { return Vec::new() };
-            let mut gains: Vec<(Action, f32)> = gains.into_iter().map(|a| (a.activate.action(), a.gain)).collect();
+            let mut gains: Vec<(Action, f32)> = gains.into_iter().map(|a| (a.activate, a.gain)).collect();
             gains.push((Action::EndActivations, p.weights[side.index()].worth_activating));
             gains
         }
@@ -288,10 +304,6 @@ impl Player for GreedyPlayer {
     }
 
     fn choose(&mut self, battle: &Battle) -> Action {
-        greedy_choice(self, battle).map_or(Action::EndActivations, Listed::action)
-    }
-
-    fn choose_listed(&mut self, battle: &Battle) -> Result<Listed, Illegal> {
-        greedy_choice(self, battle)
+        greedy_choice(self, battle).unwrap_or(Action::EndActivations)
     }
 }

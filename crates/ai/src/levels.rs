@@ -4,7 +4,7 @@
 //! without the lobby, the saves or the command line changing the name.
 
 use crate::Player;
-use pacw_engine::{Action, Battle, Illegal, Listed};
+use pacw_engine::{Action, Battle};
 
 /// A computer player offered by name, with the sentence that says what it is like to play against.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -97,9 +97,5 @@ impl Player for Named {
 
     fn choose(&mut self, battle: &Battle) -> Action {
         self.inner.choose(battle)
-    }
-
-    fn choose_listed(&mut self, battle: &Battle) -> Result<Listed, Illegal> {
-        self.inner.choose_listed(battle)
     }
 }

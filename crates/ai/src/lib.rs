@@ -32,22 +32,17 @@ pub use random::RandomPlayer;
 pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};
 
 use evaluate::Weights;
-use pacw_engine::{Action, Battle, Illegal, Listed};
+use pacw_engine::{Action, Battle};
 
 /// A computer player: given a battle where its side acts, it picks one of the legal actions.
 pub trait Player {
     /// Its name, as on the command line (`random`, `greedy`, `mcts`).
     fn name(&self) -> &str;
 
-    /// Picks an action; `battle.to_act()` is this player's side and at least one action is legal.
+    /// Picks an action; `battle.to_act()` is this player's side and at least one action is legal. The action is
+    /// one of the legal ones: the laboratory applies it without judging it again
+    /// ([`pacw_engine::Game::act_unchecked`], which a debug build checks), the server checks it.
     fn choose(&mut self, battle: &Battle) -> Action;
-
-    /// As [`Player::choose`], with the proof that the action is legal in `battle`, so that applying it
-    /// ([`Battle::apply_listed`], [`pacw_engine::Game::act_listed`]) does not judge it again. By default the choice
-    /// is checked once here; a player that picks from [`Battle::list_legal`] hands on the list's proof.
-    fn choose_listed(&mut self, battle: &Battle) -> Result<Listed, Illegal> {
-        battle.vouch(self.choose(battle))
-    }
 }
 
 /// The names of the players [`player`] knows ([`OFFERED`]'s, levels first). `recruit` takes a temperature

@@ -1,7 +1,7 @@
 //! The `random` player: uniform over the legal actions.
 
 use crate::Player;
-use pacw_engine::{Action, Battle, Illegal, LegalActions, Listed};
+use pacw_engine::{Action, Battle, LegalActions};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -25,16 +25,6 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, battle: &Battle) -> Action {
-        self.pick(battle).action()
-    }
-
-    fn choose_listed(&mut self, battle: &Battle) -> Result<Listed, Illegal> {
-        Ok(self.pick(battle))
-    }
-}
-
-impl RandomPlayer {
-    fn pick(&mut self, battle: &Battle) -> Listed {
         battle.list_legal(&mut self.buffer);
         let i = self.rng.random_range(0..self.buffer.len());
         self.buffer.get(i).expect("a side to act has a legal action")

@@ -79,14 +79,14 @@ fn benches(c: &mut Criterion) {
             }))
         })
     });
-    // …and applied from the list without being judged again (`apply_listed`).
+    // …and applied from the list without being judged again (`apply_unchecked`).
     let mut list = LegalActions::new();
     g.bench_function("uniform_random_game_listed", |b| {
         b.iter(|| {
             black_box(random_game(battle.clone(), &mut rng, &mut events, |battle, rng, events| {
                 battle.list_legal(&mut list);
                 let a = list.get(rng.random_range(0..list.len())).unwrap();
-                battle.apply_listed(a, events).unwrap();
+                battle.apply_unchecked(a, events);
             }))
         })
     });

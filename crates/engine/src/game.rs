@@ -2,7 +2,7 @@
 //! generator seeded with the seed, so the same decisions always give the same game; saves hold exactly that.
 
 use crate::action::{Action, Illegal};
-use crate::battle::{Battle, Listed, ToAct};
+use crate::battle::{Battle, ToAct};
 use crate::chance::Outcome;
 use crate::event::Event;
 use crate::options::Options;
@@ -234,19 +234,21 @@ impl Game {
         Ok(events)
     }
 
-    /// As [`Game::act`], for an action listed in the battle as it stands ([`Battle::list_legal`]): not judged
-    /// again when its proof holds ([`Battle::apply_listed`]). Returns the new events, at the end of the log (no
-    /// allocation: simulations play millions of these).
-    pub fn act_listed(&mut self, listed: Listed) -> Result<&[Event], Illegal> {
+    /// As [`Game::act`], for an action just listed in the battle as it stands (a computer player's choice): not
+    /// judged again ([`Battle::apply_unchecked`]). Returns the new events, at the end of the log (no allocation:
+    /// simulations play millions of these).
+    ///
+    /// # Panics
+    ///
+    /// In a debug build, when the action is not legal (see [`Battle::apply_unchecked`]).
+    pub fn act_unchecked(&mut self, action: Action) -> &[Event] {
         let start = self.log.len();
         let mut log = std::mem::take(&mut self.log);
-        let applied = self.battle.apply_listed(listed, &mut log);
-        if applied.is_ok() {
-            self.actions.push(listed.action());
-            self.run_chance(&mut log);
-        }
+        self.battle.apply_unchecked(action, &mut log);
+        self.actions.push(action);
+        self.run_chance(&mut log);
         self.log = log;
-        applied.map(|()| &self.log[start..])
+        &self.log[start..]
     }
 
     /// `side` resigns: the game ends and the other side wins ([`Battle::resign`]). Returns the events; on error

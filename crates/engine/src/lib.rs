@@ -2,8 +2,8 @@
 //!
 //! The rules of the Portable ACW Wargame (see `docs/rules.md`) as a library: scenarios ([`Scenario`]), the battle state
 //! machine with chance nodes ([`Battle`]), the events it reports ([`Event`]), and a seeded game driver with saves
-//! and replays ([`Game`]). No I/O, no threads, no global state but a counter that names battle states (so that an
-//! action listed in a state can be applied to it without being judged again, [`Battle::apply_listed`]).
+//! and replays ([`Game`]). No I/O, no threads, no global state: an action just listed in a state is applied without
+//! being judged again by [`Battle::apply_unchecked`], which a debug build still checks.
 //!
 //! ```
 //! use pacw_engine::{Game, Options, ToAct};
@@ -37,8 +37,8 @@ pub mod unit;
 pub use action::{Action, Illegal};
 pub use battle::deck::Deck;
 pub use battle::{
-    ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, Listed, ScenarioRef,
-    SightLines, ToAct, UnitSet, UnitSetIter, UnitState,
+    ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, ScenarioRef, SightLines, ToAct,
+    UnitSet, UnitSetIter, UnitState,
 };
 pub use card::Card;
 pub use chance::{Outcome, Prob};

@@ -2,7 +2,7 @@
 
 use crate::setup::PlayerKind;
 use crate::tokens::Role;
-use pacw_engine::{Action, Event, Game, Illegal, Listed, SaveError, Side, ToAct};
+use pacw_engine::{Action, Event, Game, Illegal, SaveError, Side, ToAct};
 
 /// One decision of a game.
 #[derive(Copy, Clone, Debug)]
@@ -62,20 +62,13 @@ impl Live {
         self.steps.len()
     }
 
-    /// Applies a decision in place; on error nothing changes.
+    /// Applies a decision in place, checked against the rules; on error nothing changes.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
-        let listed = self.game.battle().vouch(action)?;
-        self.apply_listed(listed)
-    }
-
-    /// As [`Live::apply`], for a decision listed for the game as it stands, or checked once already
-    /// ([`pacw_engine::Battle::vouch`]): not judged again while its proof holds.
-    pub fn apply_listed(&mut self, listed: Listed) -> Result<Vec<Event>, Illegal> {
         let side = match self.game.battle().to_act() {
             ToAct::Side(s) => s,
             _ => self.game.battle().active_side(),
         };
-        let events = self.game.act_listed(listed)?.to_vec();
+        let events = self.game.act(action)?;
         self.steps.push(Step { side, log_end: self.game.log().len(), chance: events.iter().any(is_chance) });
         self.revision += 1;
         Ok(events)
@@ -166,23 +159,19 @@ mod tests {
     }
 
     #[test]
-    fn a_listed_decision_is_made_as_the_checked_one_and_a_stale_proof_is_judged_again() {
-        let (mut proved, mut checked) = (started(), started());
+    fn a_decision_is_checked_and_a_refused_one_changes_nothing() {
+        let mut live = started();
         let mut legal = LegalActions::new();
-        proved.game.battle().list_legal(&mut legal);
+        live.game.battle().list_legal(&mut legal);
         let first = legal.get(0).expect("a side is to act at the start");
-        let events = proved.apply_listed(first).expect("a listed decision is legal");
-        assert_eq!(events, checked.apply(first.action()).expect("the same decision, checked"));
-        assert_eq!(proved.game.battle(), checked.game.battle());
-        assert_eq!((proved.decisions(), proved.revision), (1, 1));
-
-        // The list was made before that decision: its proofs no longer hold, so each is checked, and a refused one
-        // changes nothing.
-        let before = proved.clone();
-        let stale = (0..legal.len()).filter_map(|i| legal.get(i)).find(|l| !proved.game.battle().is_legal(l.action()));
+        live.apply(first).expect("a listed decision is legal");
+        assert_eq!((live.decisions(), live.revision), (1, 1));
+        // The list was made before that decision: an activation in it is no longer legal, and is refused unchanged.
+        let before = live.clone();
+        let stale = legal.iter().find(|&a| !live.game.battle().is_legal(a));
         let stale = stale.expect("an activation just made is no longer legal");
-        assert!(proved.apply_listed(stale).is_err());
-        assert_eq!(proved.game.battle(), before.game.battle());
-        assert_eq!((proved.decisions(), proved.revision), (1, 1));
+        assert!(live.apply(stale).is_err());
+        assert_eq!(live.game.battle(), before.game.battle());
+        assert_eq!((live.decisions(), live.revision), (1, 1));
     }
 }

@@ -87,18 +87,6 @@ pub enum SimError {
         /// Why it failed.
         message: String,
     },
-    /// A player chose an action the engine refused: a bug in that player.
-    #[error("game {index} (seed {seed}): player '{player}' chose an illegal action: {reason}")]
-    IllegalChoice {
-        /// The game's index.
-        index: usize,
-        /// The game's seed.
-        seed: u64,
-        /// The player.
-        player: String,
-        /// The engine's refusal.
-        reason: String,
-    },
     /// A game that did not end within a generous number of decisions.
     #[error("game {index} (seed {seed}) did not end after {decisions} decisions")]
     Runaway {

@@ -262,7 +262,7 @@ impl Playout {
                 ToAct::Side(_) => {
                     events.clear();
                     let a = greedy_choice(policy, &b).expect("a side is to act");
-                    b.apply_listed(a, &mut events).expect("greedy chooses legal actions");
+                    b.apply_unchecked(a, &mut events);
                     left -= 1;
                 }
             }

@@ -2,7 +2,6 @@
 
 use super::ScenarioRef;
 use super::deck::Deck;
-use super::listed::Stamp;
 use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct, UnitSet};
 use crate::action::{Action, Illegal};
 use crate::attack::{AttackResult, HitResult, after_hit, hits, result_on_row};
@@ -30,13 +29,21 @@ impl<S: ScenarioRef> Battle<S> {
         Ok(())
     }
 
+    /// Applies an action the caller has just listed in this very state ([`Battle::legal_actions`],
+    /// [`Battle::list_legal`], [`Battle::activation_orders`] for the unit just activated), without judging it again:
+    /// what perft, the laboratory's games and the computer players do at every step.
+    ///
+    /// # Panics
+    ///
+    /// In a debug build, when the action is not legal here (the test suite runs so); in a release build such an
+    /// action leaves the battle in a state the rules do not allow. Use [`Battle::apply`] for anything not listed here.
+    pub fn apply_unchecked(&mut self, action: Action, events: &mut Vec<Event>) {
+        debug_assert!(self.check(action).is_ok(), "apply_unchecked with an illegal action: {:?}", self.check(action));
+        self.carry_out(action, events);
+    }
+
     /// Carries out an action already found legal in this state (by [`Battle::check`] or by listing it).
-    pub(super) fn carry_out(&mut self, action: Action, events: &mut Vec<Event>) {
-        self.stamp = match (self.phase, action) {
-            // The orders listed for the unit before it was activated hold in the state this leads to.
-            (Phase::ChooseUnit, Action::Activate(unit)) => self.stamp.activating(unit),
-            _ => Stamp::fresh(),
-        };
+    fn carry_out(&mut self, action: Action, events: &mut Vec<Event>) {
         match (self.phase, action) {
             (Phase::ChooseUnit, Action::Activate(unit)) => {
                 self.activated_card.insert(unit);
@@ -140,9 +147,7 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// As [`Battle::apply_chance`], appending the events to a buffer the caller reuses.
     pub fn apply_chance_into(&mut self, outcome: Outcome, events: &mut Vec<Event>) -> Result<(), Illegal> {
-        self.resolve_chance(outcome, events)?;
-        self.stamp = Stamp::fresh();
-        Ok(())
+        self.resolve_chance(outcome, events)
     }
 
     fn resolve_chance(&mut self, outcome: Outcome, events: &mut Vec<Event>) -> Result<(), Illegal> {
@@ -418,7 +423,6 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     fn finish(&mut self, winner: Option<Side>, reason: EndReason, events: &mut Vec<Event>) {
-        self.stamp = Stamp::fresh();
         let result = GameResult { winner, reason, points: self.points() };
         self.phase = Phase::Over(result);
         events.push(Event::GameOver { result });

@@ -15,7 +15,7 @@ mod units;
 
 pub use combat::{AttackAssessment, SightLines};
 pub use legal::ActivationOrders;
-pub use listed::{LegalActions, Listed};
+pub use listed::LegalActions;
 use units::Units;
 pub use units::{INLINE_UNITS, UnitSet, UnitSetIter};
 
@@ -149,8 +149,6 @@ pub struct Battle<S = Arc<Scenario>> {
     done: [bool; 2],
     destroyed: [u8; 2],
     holders: Holders,
-    /// The name of this state, for actions listed in it ([`Battle::apply_listed`]).
-    stamp: listed::Stamp,
 }
 
 impl Battle {
@@ -185,7 +183,6 @@ impl Battle {
             done: [false; 2],
             destroyed: [0; 2],
             holders,
-            stamp: listed::Stamp::fresh(),
         };
         battle.deck = Deck::full(battle.initiative_values());
         battle.phase = match options.initiative {
@@ -224,7 +221,6 @@ impl Battle {
             done: self.done,
             destroyed: self.destroyed,
             holders: self.holders,
-            stamp: self.stamp,
         }
     }
 }

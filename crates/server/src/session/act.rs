@@ -7,7 +7,7 @@ use crate::setup::PlayerKind;
 use crate::store::now_ms;
 use crate::tokens::Role;
 use crate::view::{GameView, LogEntry, game_view, log_entries};
-use pacw_engine::{Action, LegalActions, Listed, Side, ToAct};
+use pacw_engine::{Action, LegalActions, Side, ToAct};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -62,8 +62,8 @@ impl Games {
                 live.decisions()
             )));
         }
-        // The action with its proof: listed here, or checked here once (the only check it gets).
-        let listed = match (req.index, req.action) {
+        // The action: by its place in the list of legal actions, or given (checked when it is applied).
+        let action = match (req.index, req.action) {
             (Some(i), given) => {
                 let mut legal = LegalActions::new();
                 b.list_legal(&mut legal);
@@ -74,38 +74,36 @@ impl Games {
                     )));
                 };
                 if let Some(g) = given
-                    && g != a.action()
+                    && g != a
                 {
                     return Err(ApiError::Conflict(format!(
-                        "legal action {i} is {:?}, not the action given ({g:?}); reload the view",
-                        a.action()
+                        "legal action {i} is {a:?}, not the action given ({g:?}); reload the view"
                     )));
                 }
                 a
             }
-            (None, Some(a)) => b.vouch(a)?,
+            (None, Some(a)) => a,
             (None, None) => return Err(ApiError::BadRequest("give index (into legal_actions) or action".into())),
         };
         let before_len = live.game.log().len();
-        self.commit_action(entry, &mut st, listed, false)?;
+        self.commit_action(entry, &mut st, action, false)?;
         let live = st.live.as_ref().expect("the game is loaded");
         Ok(game_view(&entry.ctx(role), live, before_len, None))
     }
 
-    /// Applies an action on a copy, stores it, then makes it current and tells the subscribers. The action is not
-    /// judged again while its proof holds for the game as it stands ([`Live::apply_listed`]), else checked first.
+    /// Applies an action on a copy (checked against the rules: refused, nothing changes), stores it, then makes it
+    /// current and tells the subscribers.
     pub(super) fn commit_action(
         self: &Arc<Self>,
         entry: &Arc<GameEntry>,
         st: &mut EntryState,
-        listed: Listed,
+        action: Action,
         computer: bool,
     ) -> ApiResult<()> {
         let live = st.live.as_ref().expect("the caller loaded the game");
         let before_len = live.game.log().len();
         let mut next = live.clone();
-        next.apply_listed(listed)?; // legal (proved or checked): only a legal action is described below
-        let action = listed.action();
+        next.apply(action)?; // checked: only a legal action is described below
         let text = pacw_engine::narrate::action(live.game.battle(), &action);
         let now = now_ms();
         self.store

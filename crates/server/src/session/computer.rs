@@ -84,8 +84,8 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
                     Some(thinker) => thinker,
                     None => (wanted.clone(), pacw_ai::player(&crate::thinker::bounded(&wanted), seed)?),
                 };
-                // With its proof for this battle, the live game's own state while the revision is unchanged.
-                let choice = player.choose_listed(&battle);
+                // Checked when it is applied, as a person's action is.
+                let choice = player.choose(&battle);
                 Some((choice, (name, player)))
             })
             .await;
@@ -123,7 +123,7 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
                 _ => return Ok(()), // the game changed meanwhile (an undo): think again
             }
             // Keep the flag set while applying: ensure_computer must not start a second task.
-            g.commit_action(&e, &mut st, choice?, true)
+            g.commit_action(&e, &mut st, choice, true)
         })
         .await;
         match applied {
