@@ -1,19 +1,4 @@
-//! # pacw-engine
-//!
-//! The rules of the Portable ACW Wargame (see `docs/rules.md`) as a library: scenarios ([`Scenario`]), the battle state
-//! machine with chance nodes ([`Battle`]), the events it reports ([`Event`]), and a seeded game driver with saves
-//! and replays ([`Game`]). No I/O, no threads, no global state: an action just listed in a state is applied without
-//! being judged again by [`Battle::apply_unchecked`], which a debug build still checks.
-//!
-//! ```
-//! use pacw_engine::{Game, Options, ToAct};
-//! let mut game = Game::new(pacw_engine::DEFAULT_SCENARIO, "meeting-engagement.toml", None, 7).unwrap();
-//! while let ToAct::Side(_) = game.battle().to_act() {
-//!     let action = game.battle().legal_actions()[0];
-//!     game.act(action).unwrap();
-//! }
-//! ```
-
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 pub mod action;
