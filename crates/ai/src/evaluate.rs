@@ -392,7 +392,7 @@ pub fn attack_value(b: &Battle, a: &AttackAssessment, blocked: bool, w: &Weights
 
 /// The gain of an order for the unit carrying it out, against holding where it is; `here` is the unit's
 /// [`View::square_score`] where it stands (the same for every order, so computed once by the caller), and
-/// `assessment` the attack's, for an attacking order ([`Battle::assessed_actions_into`]).
+/// `assessment` the attack's, for an attacking order ([`Battle::list_assessed`]).
 pub fn order_value(
     b: &Battle,
     view: &View,

@@ -252,7 +252,9 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
     let mut scored = Vec::new();
     for a in b.legal_actions() {
         let Action::Activate(unit) = a else { continue };
-        orders.assessed_into(unit, &mut p.buffer);
+        p.buffer.clear();
+        let buffer = &mut p.buffer;
+        orders.for_each(unit, |order, assessment| buffer.push((order, assessment.copied())));
         let mut rallied = None;
         let (judged, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
         let mut judge = OrderJudge::new(judged, &view, unit);
@@ -280,8 +282,9 @@ pub(crate) fn scored_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f
             let side = b.info(unit).side;
             let view = p.view(b, side);
             let mut judge = OrderJudge::new(b, &view, unit);
-            b.assessed_actions_into(&mut p.buffer);
-            let scored = p.buffer.iter().map(|(a, assessment)| (*a, judge.value(a, assessment.as_ref()))).collect();
+            b.list_assessed(&mut p.legal);
+            let legal = &p.legal;
+            let scored = legal.iter().enumerate().map(|(i, a)| (a, judge.value(&a, legal.assessment(i)))).collect();
             p.keep_view(side, view);
             scored
         }

@@ -68,13 +68,13 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("games");
     g.throughput(Throughput::Elements(1));
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let (mut buf, mut events) = (Vec::new(), Vec::new());
+    let (mut buf, mut events) = (LegalActions::new(), Vec::new());
     // Uniformly random decisions, each checked again by `apply_into` (the way before 2026-12-01)…
     g.bench_function("uniform_random_game", |b| {
         b.iter(|| {
             black_box(random_game(battle.clone(), &mut rng, &mut events, |battle, rng, events| {
-                battle.legal_actions_into(&mut buf);
-                let a = buf[rng.random_range(0..buf.len())];
+                battle.list_legal(&mut buf);
+                let a = buf.actions()[rng.random_range(0..buf.len())];
                 battle.apply_into(a, events).unwrap();
             }))
         })
@@ -114,11 +114,11 @@ fn benches(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("legal_actions");
     g.throughput(Throughput::Elements(states.len() as u64));
-    let mut out = Vec::with_capacity(256);
-    g.bench_function("legal_actions_into", |b| {
+    let mut out = LegalActions::new();
+    g.bench_function("list_legal", |b| {
         b.iter(|| {
             for s in &states {
-                s.legal_actions_into(&mut out);
+                s.list_legal(&mut out);
                 black_box(out.len());
             }
         })

@@ -1,6 +1,6 @@
 //! Which actions the rules allow now (docs/rules.md R3.4–R3.7, R4, R5, R6.1), and why any other is refused.
 //!
-//! [`Battle::check`] is the one judge of legality; [`Battle::legal_actions_into`] lists candidates built from the
+//! [`Battle::check`] is the one judge of legality; [`Battle::list_legal`] lists candidates built from the
 //! same primitives, and the tests assert the two agree.
 
 use super::ScenarioRef;
@@ -206,7 +206,9 @@ impl<S: ScenarioRef> Battle<S> {
     pub fn orders_for(&self, unit: UnitId) -> Vec<(Action, Option<AttackAssessment>)> {
         let mut out = Vec::new();
         match self.phase {
-            Phase::ChooseUnit => self.activation_orders().assessed_into(unit, &mut out),
+            Phase::ChooseUnit => {
+                self.activation_orders().for_each(unit, |action, assessment| out.push((action, assessment.copied())))
+            }
             Phase::ChooseOrder { unit: active } | Phase::Advance { unit: active, .. } if active == unit => {
                 self.assessed_actions_into(&mut out)
             }
@@ -227,15 +229,15 @@ impl<S: ScenarioRef> Battle<S> {
         out
     }
 
-    /// As [`Battle::legal_actions`], into a buffer the caller reuses (cleared first).
-    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+    /// As [`Battle::legal_actions`], into a buffer the caller reuses (cleared first): [`Battle::list_legal`]'s.
+    pub(crate) fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
         self.for_each_legal::<false>(|action, _| out.push(action));
     }
 
     /// As [`Battle::legal_actions_into`], each attacking order with its assessment (as [`Battle::assess_order`]
-    /// gives it): for players that judge every order, without assessing each attack twice.
-    pub fn assessed_actions_into(&self, out: &mut Vec<(Action, Option<AttackAssessment>)>) {
+    /// gives it).
+    fn assessed_actions_into(&self, out: &mut Vec<(Action, Option<AttackAssessment>)>) {
         out.clear();
         self.for_each_legal::<true>(|action, assessment| out.push((action, assessment.copied())));
     }
@@ -416,16 +418,10 @@ pub struct ActivationOrders<'a, S = std::sync::Arc<crate::Scenario>> {
 }
 
 impl<S: ScenarioRef> ActivationOrders<'_, S> {
-    /// The orders `unit` could be given were it activated now, each attacking order with its assessment, as
-    /// [`Battle::assessed_actions_into`] lists them after `Activate(unit)` (empty if the unit may not be activated
-    /// now). Activation changes nothing the orders depend on: a shaken unit rallies (R4.1), but no order depends
-    /// on whether the unit giving it is shaken.
-    pub fn assessed_into(&self, unit: UnitId, out: &mut Vec<(Action, Option<AttackAssessment>)>) {
-        out.clear();
-        self.for_each(unit, |action, assessment| out.push((action, assessment.copied())));
-    }
-
-    /// Calls `visit` with each order of [`ActivationOrders::assessed_into`] in turn, without a buffer between.
+    /// Calls `visit` with each order `unit` could be given were it activated now, each attacking order with its
+    /// assessment, as [`Battle::list_assessed`] lists them after `Activate(unit)` (none if the unit may not be
+    /// activated now), without a buffer between. Activation changes nothing the orders depend on: a shaken unit
+    /// rallies (R4.1), but no order depends on whether the unit giving it is shaken.
     pub fn for_each(&self, unit: UnitId, visit: impl FnMut(Action, Option<&AttackAssessment>)) {
         let b = self.battle;
         if b.phase == Phase::ChooseUnit && b.may_activate(unit) {

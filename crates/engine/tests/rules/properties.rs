@@ -66,22 +66,22 @@ fn check_invariants(b: &Battle) {
             let unique: HashSet<_> = actions.iter().collect();
             assert_eq!(unique.len(), actions.len(), "legal actions are listed once each");
             // The assessed list is the same list, with each attack assessed as `assess_order` assesses it.
-            let mut assessed = Vec::new();
-            b.assessed_actions_into(&mut assessed);
-            assert_eq!(assessed.iter().map(|(a, _)| *a).collect::<Vec<_>>(), actions);
-            for (a, assessment) in &assessed {
-                let expected = b.active_unit().and_then(|u| b.assess_order(u, a).ok());
-                assert_eq!(*assessment, expected, "assessment of {a:?}");
+            let mut assessed = pacw_engine::LegalActions::new();
+            b.list_assessed(&mut assessed);
+            assert_eq!(assessed.actions(), actions.as_slice());
+            for (i, a) in assessed.iter().enumerate() {
+                let expected = b.active_unit().and_then(|u| b.assess_order(u, &a).ok());
+                assert_eq!(assessed.assessment(i).copied(), expected, "assessment of {a:?}");
             }
             // Each unit's orders listed before activating it are the orders listed once it is activated.
             let orders = b.activation_orders();
             for u in (0..b.scenario().units.len() as u8).map(UnitId) {
                 let mut before = Vec::new();
-                orders.assessed_into(u, &mut before);
+                orders.for_each(u, |a, assessment| before.push((a, assessment.copied())));
                 let mut activated = b.clone();
                 let mut after = Vec::new();
                 if activated.apply(Action::Activate(u)).is_ok() && activated.active_unit() == Some(u) {
-                    activated.assessed_actions_into(&mut after);
+                    after = activated.orders_for(u);
                 }
                 assert_eq!(before, after, "orders of unit {u:?} before and after activating it");
             }
