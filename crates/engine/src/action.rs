@@ -1,6 +1,7 @@
 //! The decisions a side can make (docs/rules.md R3.4, R4.2).
 
 use crate::geometry::{Dir, Square};
+use crate::rule::Rule;
 use crate::unit::UnitId;
 use serde::{Deserialize, Serialize};
 
@@ -80,14 +81,15 @@ impl Action {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{reason} ({rule})")]
 pub struct Illegal {
-    /// The docs/rules.md id, such as `R5.2`.
-    pub rule: &'static str,
+    /// The rule that forbids it (written as its id, such as `R5.2`).
+    pub rule: Rule,
     /// What is wrong, in words.
     pub reason: String,
 }
 
 impl Illegal {
-    pub(crate) fn new(rule: &'static str, reason: impl Into<String>) -> Illegal {
+    /// A refusal under `rule`, for `reason`.
+    pub fn new(rule: Rule, reason: impl Into<String>) -> Illegal {
         Illegal { rule, reason: reason.into() }
     }
 }

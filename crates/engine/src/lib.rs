@@ -15,6 +15,7 @@ pub mod odds;
 pub mod options;
 pub mod perft;
 mod problem;
+pub mod rule;
 pub mod scenario;
 pub mod system;
 pub mod unit;
@@ -32,6 +33,7 @@ pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
 pub use geometry::{Dir, Square};
 pub use map::{Map, Terrain};
 pub use options::{BlockedRetreat, Initiative, Options};
+pub use rule::Rule;
 pub use scenario::{Problem, Scenario, ScenarioError};
 pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
 

@@ -33,6 +33,7 @@ use crate::event::Event;
 use crate::geometry::{Aspect, Dir, MAX_SIDE, Square};
 use crate::map::{Map, Terrain};
 use crate::options::{BlockedRetreat, Options};
+use crate::rule::Rule;
 use crate::scenario::Scenario;
 use crate::system::CombatSystem;
 use crate::unit::{Arm, Quality, Side, UnitId, UnitInfo};
@@ -298,14 +299,14 @@ fn choosing_order(battle: &Battle, unit: UnitId) -> bool {
 /// is already choosing. Refused if the game is over, dice are pending, or the unit cannot be activated.
 pub fn ready_to_order(battle: &Battle, unit: UnitId) -> Result<Battle, Illegal> {
     if unit.0 as usize >= battle.scenario().units.len() || !battle.unit(unit).alive {
-        return Err(Illegal::new("R3.4", format!("there is no unit {} on the board", unit.0)));
+        return Err(Illegal::new(Rule::R3_4, format!("there is no unit {} on the board", unit.0)));
     }
     let side = battle.info(unit).side;
     let mut b = battle.clone();
     // Each pass through the loop draws a card, rolls a die or ends a side's activations; two turns suffice.
     for _ in 0..200 {
         match b.to_act() {
-            ToAct::Over(_) => return Err(Illegal::new("R8", "the game is over")),
+            ToAct::Over(_) => return Err(Illegal::new(Rule::R8, "the game is over")),
             ToAct::Chance(ChanceKind::Card) => {
                 let own = b
                     .chance_outcomes()
@@ -321,12 +322,12 @@ pub fn ready_to_order(battle: &Battle, unit: UnitId) -> Result<Battle, Illegal> 
                 b.apply_chance(Outcome::Die(if s == side { 6 } else { 1 }))?;
             }
             ToAct::Chance(_) => {
-                return Err(Illegal::new("R9.1", "an attack is waiting for its dice"));
+                return Err(Illegal::new(Rule::R9_1, "an attack is waiting for its dice"));
             }
             ToAct::Side(s) => match b.active_unit() {
                 Some(u) if u == unit && b.is_legal(Action::Hold) => return Ok(b),
                 Some(u) => {
-                    return Err(Illegal::new("R4.2", format!("{} is carrying out its order", b.info(u).name)));
+                    return Err(Illegal::new(Rule::R4_2, format!("{} is carrying out its order", b.info(u).name)));
                 }
                 None if s == side && b.is_legal(Action::Activate(unit)) => {
                     b.apply(Action::Activate(unit))?;
@@ -337,7 +338,7 @@ pub fn ready_to_order(battle: &Battle, unit: UnitId) -> Result<Battle, Illegal> 
             },
         }
     }
-    Err(Illegal::new("R3.4", format!("{} cannot be activated", battle.info(unit).name)))
+    Err(Illegal::new(Rule::R3_4, format!("{} cannot be activated", battle.info(unit).name)))
 }
 
 /// The state of a target over a run of attacks.
@@ -560,33 +561,33 @@ impl Situation {
     fn check(&self, options: &Options) -> Result<(), Illegal> {
         let d = self.distance;
         if d == 0 {
-            return Err(Illegal::new("R6.1", "the distance must be at least 1 (1 is a charge)"));
+            return Err(Illegal::new(Rule::R6_1, "the distance must be at least 1 (1 is a charge)"));
         }
         if self.from != Aspect::Front && d != 1 {
             return Err(Illegal::new(
-                "R6.4",
+                Rule::R6_4,
                 format!("the flank or rear bonus is for a charge (distance 1) only; at distance {d} this is shooting"),
             ));
         }
         if self.ranging && self.attacker != Arm::Artillery {
-            return Err(Illegal::new("R6.4", "the ranging bonus is for artillery only"));
+            return Err(Illegal::new(Rule::R6_4, "the ranging bonus is for artillery only"));
         }
         if self.ranging && d == 1 {
             return Err(Illegal::new(
-                "R6.4",
+                Rule::R6_4,
                 "the ranging bonus is not for a charge: artillery at distance 1 fires canister",
             ));
         }
         let range = options.range.get(self.attacker);
         if d > range {
             return Err(Illegal::new(
-                "R6.1",
+                Rule::R6_1,
                 format!("distance {d} is beyond {}'s range of {range}", self.attacker.name()),
             ));
         }
         if d + 3 > MAX_SIDE {
             return Err(Illegal::new(
-                "R1.1",
+                Rule::R1_1,
                 format!("distance {d} does not fit on the largest board ({MAX_SIDE} squares)"),
             ));
         }
@@ -645,12 +646,15 @@ impl Situation {
             let Some(arm) =
                 [Arm::Infantry, Arm::Artillery, Arm::Cavalry].into_iter().find(|&arm| options.range.get(arm) >= 2)
             else {
-                return Err(Illegal::new("R6.1", "no arm has a range of 2 to shake the target with an earlier hit"));
+                return Err(Illegal::new(
+                    Rule::R6_1,
+                    "no arm has a range of 2 to shake the target with an earlier hit",
+                ));
             };
             units.push(unit("helper", Side::A, arm, Quality::Regular, h_at, Dir::S));
         }
         let mut scenario = Scenario::synthetic("odds", map, units, *options)
-            .map_err(|e| Illegal::new("R11", format!("cannot set up the situation: {e}")))?;
+            .map_err(|e| Illegal::new(Rule::R11, format!("cannot set up the situation: {e}")))?;
         scenario.system = system.cloned();
         let mut battle = Battle::new(Arc::new(scenario), *options);
         if self.ranging {

@@ -1,5 +1,6 @@
 //! Rule variants and their defaults (docs/rules.md R11).
 
+use crate::rule::Rule;
 use crate::unit::Arm;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -498,7 +499,7 @@ pub struct OptionSpec {
     /// side).
     pub name: &'static str,
     /// The rule it changes.
-    pub rule: &'static str,
+    pub rule: Rule,
     /// A short label for a form.
     pub label: &'static str,
     /// Where it belongs.
@@ -524,7 +525,7 @@ impl OptionSpec {
     }
 }
 
-const fn whole(name: &'static str, rule: &'static str, label: &'static str, min: i16, max: i16) -> OptionSpec {
+const fn whole(name: &'static str, rule: Rule, label: &'static str, min: i16, max: i16) -> OptionSpec {
     OptionSpec { name, rule, label, group: OptionGroup::Numbers, values: OptionValues::Whole { min, max } }
 }
 
@@ -532,7 +533,7 @@ const fn whole(name: &'static str, rule: &'static str, label: &'static str, min:
 pub const OPTION_SPECS: [OptionSpec; 23] = [
     OptionSpec {
         name: "initiative",
-        rule: "R3.7",
+        rule: Rule::R3_7,
         label: "Initiative",
         group: OptionGroup::Rules,
         values: OptionValues::Choice {
@@ -548,7 +549,7 @@ pub const OPTION_SPECS: [OptionSpec; 23] = [
     },
     OptionSpec {
         name: "once_per_turn",
-        rule: "R3.5",
+        rule: Rule::R3_5,
         label: "Once per turn",
         group: OptionGroup::Rules,
         values: OptionValues::Switch {
@@ -558,7 +559,7 @@ pub const OPTION_SPECS: [OptionSpec; 23] = [
     },
     OptionSpec {
         name: "blocked_retreat",
-        rule: "R7.4",
+        rule: Rule::R7_4,
         label: "Blocked retreat",
         group: OptionGroup::Rules,
         values: OptionValues::Choice {
@@ -570,7 +571,7 @@ pub const OPTION_SPECS: [OptionSpec; 23] = [
     },
     OptionSpec {
         name: "pivot_is_move",
-        rule: "R5.5",
+        rule: Rule::R5_5,
         label: "Pivot is a move",
         group: OptionGroup::Rules,
         values: OptionValues::Switch {
@@ -580,7 +581,7 @@ pub const OPTION_SPECS: [OptionSpec; 23] = [
     },
     OptionSpec {
         name: "to_hit",
-        rule: "R6.4",
+        rule: Rule::R6_4,
         label: "To hit",
         group: OptionGroup::Rules,
         values: OptionValues::Choice {
@@ -593,32 +594,32 @@ pub const OPTION_SPECS: [OptionSpec; 23] = [
             ],
         },
     },
-    whole("move.infantry", "R2.6", "Infantry moves", 1, MAX_MOVE_OR_RANGE as i16),
-    whole("move.cavalry", "R2.6", "Cavalry moves", 1, MAX_MOVE_OR_RANGE as i16),
-    whole("move.artillery", "R2.6", "Artillery moves", 1, MAX_MOVE_OR_RANGE as i16),
-    whole("range.infantry", "R2.6", "Infantry range", 1, MAX_MOVE_OR_RANGE as i16),
-    whole("range.cavalry", "R2.6", "Cavalry range", 1, MAX_MOVE_OR_RANGE as i16),
-    whole("range.artillery", "R2.6", "Artillery range", 1, MAX_MOVE_OR_RANGE as i16),
-    whole("modifier.not_moved", "R6.4", "Not moved", -3, 3),
-    whole("modifier.canister", "R6.4", "Canister", -3, 3),
-    whole("modifier.ranging", "R6.4", "Ranging fire", -3, 3),
-    whole("modifier.flank_rear", "R6.4", "Flank or rear charge", -3, 3),
-    whole("modifier.cover", "R6.3", "Cover", -3, 3),
-    whole("strength.infantry", "R2.2", "Infantry strength", 1, 6),
-    whole("strength.cavalry", "R2.2", "Cavalry strength", 1, 6),
-    whole("strength.artillery", "R2.2", "Artillery strength", 1, 6),
-    whole("quality.veteran", "R2.2", "Veteran adds", -2, 2),
-    whole("quality.green", "R2.2", "Green adds", -2, 2),
+    whole("move.infantry", Rule::R2_6, "Infantry moves", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("move.cavalry", Rule::R2_6, "Cavalry moves", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("move.artillery", Rule::R2_6, "Artillery moves", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("range.infantry", Rule::R2_6, "Infantry range", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("range.cavalry", Rule::R2_6, "Cavalry range", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("range.artillery", Rule::R2_6, "Artillery range", 1, MAX_MOVE_OR_RANGE as i16),
+    whole("modifier.not_moved", Rule::R6_4, "Not moved", -3, 3),
+    whole("modifier.canister", Rule::R6_4, "Canister", -3, 3),
+    whole("modifier.ranging", Rule::R6_4, "Ranging fire", -3, 3),
+    whole("modifier.flank_rear", Rule::R6_4, "Flank or rear charge", -3, 3),
+    whole("modifier.cover", Rule::R6_3, "Cover", -3, 3),
+    whole("strength.infantry", Rule::R2_2, "Infantry strength", 1, 6),
+    whole("strength.cavalry", Rule::R2_2, "Cavalry strength", 1, 6),
+    whole("strength.artillery", Rule::R2_2, "Artillery strength", 1, 6),
+    whole("quality.veteran", Rule::R2_2, "Veteran adds", -2, 2),
+    whole("quality.green", Rule::R2_2, "Green adds", -2, 2),
     OptionSpec {
         name: "turns",
-        rule: "R8.2",
+        rule: Rule::R8_2,
         label: "Turns",
         group: OptionGroup::Scenario,
         values: OptionValues::Whole { min: 1, max: MAX_TURNS_OPTION as i16 },
     },
     OptionSpec {
         name: "exhaustion.SIDE",
-        rule: "R8.1",
+        rule: Rule::R8_1,
         label: "Exhaustion point",
         group: OptionGroup::Scenario,
         values: OptionValues::Whole { min: 1, max: MAX_EXHAUSTION as i16 },

@@ -3,6 +3,7 @@
 //! refused, each with its rule. Built only from the engine's public API; docs/api.md describes every field.
 
 use crate::odds::{OddsView, odds_view};
+use pacw_engine::Rule;
 use pacw_engine::{Action, Battle, Dir, Illegal, Square, ToAct, UnitId, narrate};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -11,7 +12,7 @@ use std::collections::BTreeMap;
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// The docs/rules.md id, such as `R6.2`.
-    pub rule: &'static str,
+    pub rule: Rule,
     /// Why, in words (with the rule id at the end).
     pub reason: String,
     /// For R6.2: the square the line of sight is blocked at.
@@ -22,7 +23,7 @@ impl Refusal {
     /// The refusal of an engine's `Illegal`; for R6.2 the blocking square of the line from `from` to `to`.
     fn of(b: &Battle, unit: UnitId, sight: Option<(Square, Square)>, illegal: Illegal) -> Refusal {
         let blocked_at = match (illegal.rule, sight) {
-            ("R6.2", Some((from, to))) => b.line_of_sight(unit, from, to).err(),
+            (Rule::R6_2, Some((from, to))) => b.line_of_sight(unit, from, to).err(),
             _ => None,
         };
         Refusal { rule: illegal.rule, reason: illegal.to_string(), blocked_at }
@@ -81,7 +82,7 @@ pub fn unit_orders(b: &Battle, unit: UnitId, decisions: usize, may_act: Result<(
             let why = b
                 .check_order_for(unit, Action::Hold)
                 .err()
-                .unwrap_or_else(|| pacw_engine::Illegal { rule: "R3.4", reason: "this unit cannot act now".into() });
+                .unwrap_or_else(|| Illegal::new(Rule::R3_4, "this unit cannot act now"));
             Some(Refusal::of(b, unit, None, why))
         }
         Ok(()) => None,
@@ -146,7 +147,7 @@ pub fn unit_orders(b: &Battle, unit: UnitId, decisions: usize, may_act: Result<(
     let side = b.info(unit).side;
     for e in b.alive_units().filter(|&e| b.info(e).side != side && !attacked.contains(&e)) {
         let probe = if advancing {
-            Err(Illegal { rule: "R6.5", reason: "a unit attacks at most once per activation".into() })
+            Err(Illegal::new(Rule::R6_5, "a unit attacks at most once per activation"))
         } else {
             b.check_order_for(unit, Action::Fire { target: e, facing })
         };
@@ -211,8 +212,8 @@ pub fn turn_check(b: &Battle, controls: impl Fn(pacw_engine::Side) -> bool, comp
             } else {
                 format!("it is {name}'s turn, and this link does not play {name}")
             };
-            Err(Illegal { rule: "R3.4", reason: why })
+            Err(Illegal::new(Rule::R3_4, why))
         }
-        _ => Err(Illegal { rule: "R8", reason: "the game is over".into() }),
+        _ => Err(Illegal::new(Rule::R8, "the game is over")),
     }
 }

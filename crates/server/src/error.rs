@@ -142,7 +142,7 @@ impl IntoResponse for ApiError {
                 other => other.to_string(),
             },
             rule: match &self {
-                ApiError::Illegal(e) => Some(e.rule),
+                ApiError::Illegal(e) => Some(e.rule.id()),
                 _ => None,
             },
             problems: match &self {

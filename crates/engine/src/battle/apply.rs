@@ -10,6 +10,7 @@ use crate::chance::{Outcome, Prob, d6};
 use crate::event::{EndReason, Event, GameResult};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
+use crate::rule::Rule;
 use crate::system::ResultTable;
 use crate::unit::{Side, UnitId};
 use rand::{Rng, RngExt};
@@ -154,7 +155,7 @@ impl<S: ScenarioRef> Battle<S> {
         match (self.phase, outcome) {
             (Phase::DrawCard, Outcome::Card(card)) => {
                 if !self.deck.take(card) {
-                    return Err(Illegal::new("R3.3", format!("no {card} card is left in the deck")));
+                    return Err(Illegal::new(Rule::R3_3, format!("no {card} card is left in the deck")));
                 }
                 events.push(Event::CardDrawn { card, left: self.deck.len() });
                 match card {
@@ -170,7 +171,7 @@ impl<S: ScenarioRef> Battle<S> {
             (Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), Outcome::Die(n))
                 if !(1..=6).contains(&n) =>
             {
-                return Err(Illegal::new("R9.1", format!("a D6 cannot roll {n}")));
+                return Err(Illegal::new(Rule::R9_1, format!("a D6 cannot roll {n}")));
             }
             (Phase::InitiativeRoll { a: None }, Outcome::Die(roll)) => {
                 events.push(Event::InitiativeRolled { side: Side::A, roll });
@@ -198,11 +199,11 @@ impl<S: ScenarioRef> Battle<S> {
                 }
             }
             (Phase::HitResult(attack), Outcome::Die(roll)) => self.resolve_hit(attack, roll, events),
-            (Phase::DrawCard, _) => return Err(Illegal::new("R9.1", "a card is to be drawn, not a die")),
+            (Phase::DrawCard, _) => return Err(Illegal::new(Rule::R9_1, "a card is to be drawn, not a die")),
             (Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
-                return Err(Illegal::new("R9.1", "a die is to be rolled, not a card"));
+                return Err(Illegal::new(Rule::R9_1, "a die is to be rolled, not a card"));
             }
-            _ => return Err(Illegal::new("R9.1", "no chance event is pending: a side acts now")),
+            _ => return Err(Illegal::new(Rule::R9_1, "no chance event is pending: a side acts now")),
         }
         Ok(())
     }
@@ -415,7 +416,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// as the game is not over (else the battle is unchanged).
     pub fn resign(&mut self, side: Side) -> Result<Vec<Event>, Illegal> {
         if self.result().is_some() {
-            return Err(Illegal::new("R8", "the game is over"));
+            return Err(Illegal::new(Rule::R8, "the game is over"));
         }
         let mut events = Vec::new();
         self.finish(Some(side.other()), EndReason::Resigned(side), &mut events);

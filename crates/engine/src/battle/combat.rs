@@ -7,6 +7,7 @@ use crate::action::{Action, Illegal};
 use crate::attack::{Cover, HitResult, Modifier, Modifiers, needed};
 use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
+use crate::rule::Rule;
 use crate::system::condition::{AttackFacts, UnitFacts};
 use crate::system::{BuiltIn, CombatSystem, ResultTable};
 use crate::unit::{Arm, Side, UnitId};
@@ -197,16 +198,17 @@ impl<S: ScenarioRef> Battle<S> {
             let (a_name, t_name, t_at) =
                 (self.side_and_name(attacker), self.side_and_name(target), self.unit(target).at);
             match refusal {
-                Refusal::NotAnEnemy => Illegal::new("R6.1", "the target must be an enemy unit on the board"),
-                Refusal::OutOfRange { distance, range } => {
-                    Illegal::new("R6.1", format!("{t_name} is {distance} squares away; {a_name}'s range is {range}"))
-                }
+                Refusal::NotAnEnemy => Illegal::new(Rule::R6_1, "the target must be an enemy unit on the board"),
+                Refusal::OutOfRange { distance, range } => Illegal::new(
+                    Rule::R6_1,
+                    format!("{t_name} is {distance} squares away; {a_name}'s range is {range}"),
+                ),
                 Refusal::OutOfArc => Illegal::new(
-                    "R6.1",
+                    Rule::R6_1,
                     format!("{t_name} at {t_at} is not in the front arc of {a_name} at {from} facing {facing} (R2.3)"),
                 ),
                 Refusal::NoSight { blocked_at } => Illegal::new(
-                    "R6.2",
+                    Rule::R6_2,
                     format!(
                         "no line of sight from {from} to {t_at}: {blocked_at} blocks it ({})",
                         self.why_blocks(attacker, from, t_at, blocked_at)
@@ -452,11 +454,11 @@ impl<S: ScenarioRef> Battle<S> {
     /// would be made: checked against the rules, with its modifiers and the number needed (R4.2, R6).
     pub fn assess_order(&self, unit: UnitId, order: &Action) -> Result<AttackAssessment, Illegal> {
         if unit.0 >= self.unit_count() {
-            return Err(Illegal::new("R6.1", format!("there is no unit {}", unit.0)));
+            return Err(Illegal::new(Rule::R6_1, format!("there is no unit {}", unit.0)));
         }
         let state = self.unit(unit);
         if !state.alive {
-            return Err(Illegal::new("R6.1", format!("{} is not on the board", self.info(unit).name)));
+            return Err(Illegal::new(Rule::R6_1, format!("{} is not on the board", self.info(unit).name)));
         }
         self.check_order(unit, *order)?;
         let occ = self.occupancy(self.info(unit).side);
@@ -464,7 +466,7 @@ impl<S: ScenarioRef> Battle<S> {
             Action::Fire { target, facing } => self.assess(unit, state.at, facing, target, false, &occ),
             Action::MoveFire { to, facing, target } => self.assess(unit, to, facing, target, true, &occ),
             Action::FireMove { target } => self.assess(unit, state.at, state.facing, target, true, &occ),
-            _ => Err(Illegal::new("R4.2", format!("{} is not an attacking order", order.order_name()))),
+            _ => Err(Illegal::new(Rule::R4_2, format!("{} is not an attacking order", order.order_name()))),
         }
     }
 

@@ -10,6 +10,7 @@ use super::{AttackAssessment, Battle, Phase, UnitSet};
 use crate::action::{Action, Illegal};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
+use crate::rule::Rule;
 use crate::scenario::MAX_UNITS;
 use crate::unit::{Arm, UnitId};
 
@@ -36,7 +37,7 @@ impl<S: ScenarioRef> Battle<S> {
             return None;
         }
         if unit.0 >= self.unit_count() || !self.units[unit.index()].alive {
-            return Some(Illegal::new("R3.4", format!("there is no unit {} on the board", unit.0)));
+            return Some(Illegal::new(Rule::R3_4, format!("there is no unit {} on the board", unit.0)));
         }
         let name = &self.info(unit).name;
         if self.info(unit).side != self.active {
@@ -47,17 +48,17 @@ impl<S: ScenarioRef> Battle<S> {
                 }
                 _ => format!("{name} is not a unit of {active}, the side to act"),
             };
-            return Some(Illegal::new("R3.4", why));
+            return Some(Illegal::new(Rule::R3_4, why));
         }
         Some(match self.options.initiative {
             Initiative::Cards if self.activated_card.contains(unit) => {
-                Illegal::new("R3.4", format!("{name} was already activated on this card"))
+                Illegal::new(Rule::R3_4, format!("{name} was already activated on this card"))
             }
             Initiative::Cards => {
-                Illegal::new("R3.5", format!("{name} was already activated this turn (once_per_turn)"))
+                Illegal::new(Rule::R3_5, format!("{name} was already activated this turn (once_per_turn)"))
             }
             Initiative::Igougo | Initiative::Alternate => {
-                Illegal::new("R3.7", format!("{name} was already activated this turn"))
+                Illegal::new(Rule::R3_7, format!("{name} was already activated this turn"))
             }
         })
     }
@@ -78,27 +79,27 @@ impl<S: ScenarioRef> Battle<S> {
         let at = self.units[unit.index()].at;
         let map = &self.scenario.map;
         if !map.contains(to) {
-            return Err(Illegal::new("R1.1", format!("{to} is off the board")));
+            return Err(Illegal::new(Rule::R1_1, format!("{to} is off the board")));
         }
         let occ = self.occupancy(self.info(unit).side);
         if to != at && !self.destinations(unit, kind, &occ).contains(to) {
             let why = if !map.terrain(to).passable() {
-                Illegal::new("R5.1", format!("{to} is a river"))
+                Illegal::new(Rule::R5_1, format!("{to} is a river"))
             } else if let Some(other) = self.unit_at(to) {
                 let holder = self.side_and_name(other);
-                Illegal::new("R5.1", format!("{to} is held by {holder}: a move must end on an empty square"))
+                Illegal::new(Rule::R5_1, format!("{to} is held by {holder}: a move must end on an empty square"))
             } else if at.distance(to) > kind.allowance + (kind.road_bonus && map.road(at) && map.road(to)) as u8 {
-                Illegal::new("R2.6", format!("{to} is beyond the unit's move of {}", kind.allowance))
+                Illegal::new(Rule::R2_6, format!("{to} is beyond the unit's move of {}", kind.allowance))
             } else if occ.zoc.contains(at) && occ.zoc.contains(to) && kind.take_ground != Some(to) {
                 let why = format!("a unit in contact may only move to squares not adjacent to an enemy; {to} is");
-                Illegal::new("R5.3", why)
+                Illegal::new(Rule::R5_3, why)
             } else if self.destinations(unit, kind, &Occupancy { zoc: SquareSet::default(), ..occ }).contains(to) {
                 // Reachable but for the zone of control: the path must stop next to an enemy first.
                 let why = format!("{to} lies beyond a square next to an enemy, where a move must stop");
-                Illegal::new("R5.2", why)
+                Illegal::new(Rule::R5_2, why)
             } else {
                 let why = format!("{to} cannot be reached (terrain, river or enemy in the way)");
-                Illegal::new("R5", why)
+                Illegal::new(Rule::R5, why)
             };
             return Err(why);
         }
@@ -106,7 +107,7 @@ impl<S: ScenarioRef> Battle<S> {
         let keeps = to == at && facing == self.units[unit.index()].facing;
         if !keeps && !self.facings_at(to, &occ)[facing.index()] {
             let why = format!("a unit ending next to an enemy must face one; {facing} does not");
-            return Err(Illegal::new("R5.4", why));
+            return Err(Illegal::new(Rule::R5_4, why));
         }
         Ok(())
     }
@@ -114,20 +115,20 @@ impl<S: ScenarioRef> Battle<S> {
     /// Checks an action against the rules without changing anything.
     pub fn check(&self, action: Action) -> Result<(), Illegal> {
         match (self.phase, action) {
-            (Phase::Over(_), _) => Err(Illegal::new("R8", "the game is over")),
+            (Phase::Over(_), _) => Err(Illegal::new(Rule::R8, "the game is over")),
             (Phase::DrawCard | Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
-                Err(Illegal::new("R9.1", "chance acts now: a card or a die is pending"))
+                Err(Illegal::new(Rule::R9_1, "chance acts now: a card or a die is pending"))
             }
             (Phase::ChooseUnit, Action::Activate(u)) => self.activation_refusal(u).map_or(Ok(()), Err),
             (Phase::ChooseUnit, Action::EndActivations) => Ok(()),
-            (Phase::ChooseUnit, _) => Err(Illegal::new("R3.4", "activate a unit first (or end activations)")),
+            (Phase::ChooseUnit, _) => Err(Illegal::new(Rule::R3_4, "activate a unit first (or end activations)")),
             (Phase::ChooseOrder { unit }, order) => self.check_order(unit, order),
             (Phase::Advance { unit, vacated }, Action::Advance { to, facing }) => {
                 let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
                 self.check_move(unit, to, facing, kind)
             }
             (Phase::Advance { .. }, _) => Err(Illegal::new(
-                "R4.2",
+                Rule::R4_2,
                 "after a Fire & Move attack the unit may move one square (Advance), nothing else",
             )),
         }
@@ -137,24 +138,24 @@ impl<S: ScenarioRef> Battle<S> {
         if let Some(target) = order.target()
             && target.0 >= self.unit_count()
         {
-            return Err(Illegal::new("R6.1", format!("there is no unit {} to attack", target.0)));
+            return Err(Illegal::new(Rule::R6_1, format!("there is no unit {} to attack", target.0)));
         }
         let state = self.units[unit.index()];
         let arm = self.info(unit).arm;
         let side = self.info(unit).side;
-        let no_guns = |what: &str| Illegal::new("R4.3", format!("artillery cannot {what}"));
+        let no_guns = |what: &str| Illegal::new(Rule::R4_3, format!("artillery cannot {what}"));
         match order {
             Action::Hold => Ok(()),
             Action::Move { to, facing } => {
                 if to == state.at && facing == state.facing {
-                    return Err(Illegal::new("R4.2", "a Move must change square or facing; use Hold to stay"));
+                    return Err(Illegal::new(Rule::R4_2, "a Move must change square or facing; use Hold to stay"));
                 }
                 self.check_move(unit, to, facing, self.move_kind(unit))
             }
             Action::Fire { target, facing } => {
                 if facing != state.facing {
                     if self.options.pivot_is_move {
-                        return Err(Illegal::new("R5.5", "a Fire order keeps the unit's facing (pivot_is_move)"));
+                        return Err(Illegal::new(Rule::R5_5, "a Fire order keeps the unit's facing (pivot_is_move)"));
                     }
                     self.check_move(unit, state.at, facing, self.move_kind(unit))?;
                 }
@@ -165,7 +166,7 @@ impl<S: ScenarioRef> Battle<S> {
                     return Err(no_guns("move and fire"));
                 }
                 if to == state.at && facing == state.facing {
-                    return Err(Illegal::new("R4.2", "Move & Fire must move or change facing; use Fire"));
+                    return Err(Illegal::new(Rule::R4_2, "Move & Fire must move or change facing; use Fire"));
                 }
                 self.check_move(unit, to, facing, Self::ONE_STEP)?;
                 self.assess(unit, to, facing, target, true, &self.occupancy(side)).map(|_| ())
@@ -177,9 +178,9 @@ impl<S: ScenarioRef> Battle<S> {
                 self.assess(unit, state.at, state.facing, target, true, &self.occupancy(side)).map(|_| ())
             }
             Action::Activate(_) | Action::EndActivations => {
-                Err(Illegal::new("R4.2", format!("{} must carry out an order first", self.info(unit).name)))
+                Err(Illegal::new(Rule::R4_2, format!("{} must carry out an order first", self.info(unit).name)))
             }
-            Action::Advance { .. } => Err(Illegal::new("R4.2", "Advance follows a Fire & Move attack only")),
+            Action::Advance { .. } => Err(Illegal::new(Rule::R4_2, "Advance follows a Fire & Move attack only")),
         }
     }
 
@@ -194,7 +195,7 @@ impl<S: ScenarioRef> Battle<S> {
             }
             Phase::ChooseOrder { unit: active } | Phase::Advance { unit: active, .. } if active != unit => {
                 let name = &self.info(active).name;
-                Err(Illegal::new("R3.4", format!("{name} is carrying out its order; one activation at a time")))
+                Err(Illegal::new(Rule::R3_4, format!("{name} is carrying out its order; one activation at a time")))
             }
             _ => self.check(order),
         }

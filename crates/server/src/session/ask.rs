@@ -7,6 +7,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Role;
 use crate::view::PlayerView;
+use pacw_engine::Rule;
 use pacw_engine::{Battle, Illegal, Side, UnitId};
 use serde::Serialize;
 
@@ -53,7 +54,7 @@ impl Games {
             _ => false,
         };
         if role == Role::Spectator {
-            return Err(Illegal { rule: "R3.4", reason: "this is a spectator's link: it can only watch".into() });
+            return Err(Illegal::new(Rule::R3_4, "this is a spectator's link: it can only watch"));
         }
         turn_check(b, |s| role.controls(s), computer)
     }
