@@ -1,0 +1,223 @@
+//! An attack described by its circumstances ("veteran infantry in woods, charged in the flank"), set up as a small
+//! battle that produces exactly that situation, so that its odds come from the battle too.
+
+use super::{AttackOdds, ready_to_order};
+use crate::action::{Action, Illegal};
+use crate::battle::Battle;
+use crate::chance::Outcome;
+use crate::geometry::{Aspect, Dir, MAX_SIDE, Square};
+use crate::map::{Map, Terrain};
+use crate::options::Options;
+use crate::rule::Rule;
+use crate::scenario::Scenario;
+use crate::system::CombatSystem;
+use crate::unit::{Arm, Quality, Side, UnitId, UnitInfo};
+use std::sync::Arc;
+
+/// An attack described by its circumstances instead of by squares on a board: who attacks whom, from how far,
+/// and the conditions that change the dice (R6.3, R6.4, R7.1, R7.4).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Situation {
+    /// The attacker's arm.
+    pub attacker: Arm,
+    /// The attacker's quality (it changes nothing in the attack: only the target's strength counts, R7.1).
+    pub attacker_quality: Quality,
+    /// The target's arm.
+    pub target: Arm,
+    /// The target's quality (R2.2).
+    pub target_quality: Quality,
+    /// The distance (R1.2); 1 is a charge (R6.1).
+    pub distance: u8,
+    /// The attacker has moved this activation: no "did not move" bonus (R6.4). Made as a Fire & Move, which
+    /// counts as moved (R4.2); artillery cannot (R4.3).
+    pub moved: bool,
+    /// The target stands in woods (R6.3a).
+    pub cover: bool,
+    /// Which side of the target a charge comes from: front, flank or rear (R2.3, R6.4). Front unless a charge.
+    pub from: Aspect,
+    /// The target is already shaken (R7.1).
+    pub target_shaken: bool,
+    /// An artillery attacker made its previous attack at this target from here, neither having moved since (R6.4).
+    pub ranging: bool,
+    /// The target has no square to retreat to (R7.3, R7.4).
+    pub blocked: bool,
+}
+
+/// A battle set up to produce a [`Situation`], waiting for the attacker's order.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The battle, at the point where the attacker chooses its order (R4.2).
+    pub battle: Battle,
+    /// The attacking unit.
+    pub attacker: UnitId,
+    /// The target.
+    pub target: UnitId,
+    /// The order that makes the attack: Fire, or Fire & Move when the attacker has moved.
+    pub order: Action,
+}
+
+/// The widest map a synthetic battle needs.
+const SYNTHETIC_WIDTH: u8 = 7;
+
+impl Situation {
+    /// Regular `attacker` shooting at a regular, steady `target` two squares away in the open, having not moved.
+    pub fn new(attacker: Arm, target: Arm) -> Situation {
+        Situation {
+            attacker,
+            attacker_quality: Quality::Regular,
+            target,
+            target_quality: Quality::Regular,
+            distance: 2,
+            moved: false,
+            cover: false,
+            from: Aspect::Front,
+            target_shaken: false,
+            ranging: false,
+            blocked: false,
+        }
+    }
+
+    /// Whether this is a charge (distance 1, R6.1).
+    pub fn charge(&self) -> bool {
+        self.distance == 1
+    }
+
+    /// The target's strength (R2.2) under `options` (`strength.*`, `quality.*`).
+    pub fn target_strength(&self, options: &Options) -> u8 {
+        options.strength_of(self.target, self.target_quality)
+    }
+
+    /// Refuses combinations the rules make impossible, naming the rule. Others (range, artillery moving) are
+    /// refused by the battle itself when the situation is set up.
+    fn check(&self, options: &Options) -> Result<(), Illegal> {
+        let d = self.distance;
+        if d == 0 {
+            return Err(Illegal::new(Rule::R6_1, "the distance must be at least 1 (1 is a charge)"));
+        }
+        if self.from != Aspect::Front && d != 1 {
+            return Err(Illegal::new(
+                Rule::R6_4,
+                format!("the flank or rear bonus is for a charge (distance 1) only; at distance {d} this is shooting"),
+            ));
+        }
+        if self.ranging && self.attacker != Arm::Artillery {
+            return Err(Illegal::new(Rule::R6_4, "the ranging bonus is for artillery only"));
+        }
+        if self.ranging && d == 1 {
+            return Err(Illegal::new(
+                Rule::R6_4,
+                "the ranging bonus is not for a charge: artillery at distance 1 fires canister",
+            ));
+        }
+        let range = options.range.get(self.attacker);
+        if d > range {
+            return Err(Illegal::new(
+                Rule::R6_1,
+                format!("distance {d} is beyond {}'s range of {range}", self.attacker.name()),
+            ));
+        }
+        if d + 3 > MAX_SIDE {
+            return Err(Illegal::new(
+                Rule::R1_1,
+                format!("distance {d} does not fit on the largest board ({MAX_SIDE} squares)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A small battle that produces exactly this situation, waiting for the attacker's order.
+    ///
+    /// On an open board 7 squares wide, the attacker (side A) stands on row 1 facing north and the target
+    /// (side B) `distance` squares straight ahead, facing the attacker, or for a charge from the flank or rear,
+    /// facing east or north. Cover puts the target in woods; a blocked retreat puts river on the three squares it
+    /// could retreat to. A shaken target is shaken by a real earlier hit from a third unit two squares behind it
+    /// (to-hit die 6, hit-result die 1); the ranging bonus comes from a real earlier attack of the gun at the
+    /// target (to-hit die 1, a miss). The chance outcomes of these scripted attacks are chosen, not sampled.
+    pub fn setup(&self, options: &Options) -> Result<Setup, Illegal> {
+        self.setup_under(options, None)
+    }
+
+    /// [`Situation::setup`] with the battle played by `system` (a variant's combat system) when given.
+    pub fn setup_under(&self, options: &Options, system: Option<&Arc<CombatSystem>>) -> Result<Setup, Illegal> {
+        self.check(options)?;
+        let d = self.distance;
+        let x = SYNTHETIC_WIDTH / 2;
+        let (a_at, t_at, h_at) = (Square::new(x, 0), Square::new(x, d), Square::new(x, d + 2));
+        let mut map = Map::open(SYNTHETIC_WIDTH, d + 3);
+        if self.cover {
+            map.set_terrain(t_at, Terrain::Woods);
+        }
+        if self.blocked {
+            for dir in [Dir::W, Dir::N, Dir::E] {
+                if let Some(s) = map.step(t_at, dir) {
+                    map.set_terrain(s, Terrain::River);
+                }
+            }
+        }
+        let t_facing = match (self.charge(), self.from) {
+            (true, Aspect::Flank) => Dir::E,
+            (true, Aspect::Rear) => Dir::N,
+            _ => Dir::S,
+        };
+        let unit = |name: &str, side, arm, quality, at, facing| UnitInfo {
+            name: name.to_string(),
+            side,
+            arm,
+            quality,
+            at,
+            facing,
+            own_arm: None,
+        };
+        let mut units = vec![
+            unit("attacker", Side::A, self.attacker, self.attacker_quality, a_at, Dir::N),
+            unit("target", Side::B, self.target, self.target_quality, t_at, t_facing),
+        ];
+        let (attacker, target, helper) = (UnitId(0), UnitId(1), UnitId(2));
+        if self.target_shaken {
+            let Some(arm) =
+                [Arm::Infantry, Arm::Artillery, Arm::Cavalry].into_iter().find(|&arm| options.range.get(arm) >= 2)
+            else {
+                return Err(Illegal::new(
+                    Rule::R6_1,
+                    "no arm has a range of 2 to shake the target with an earlier hit",
+                ));
+            };
+            units.push(unit("helper", Side::A, arm, Quality::Regular, h_at, Dir::S));
+        }
+        let mut scenario = Scenario::synthetic("odds", map, units, *options)
+            .map_err(|e| Illegal::new(Rule::R11, format!("cannot set up the situation: {e}")))?;
+        scenario.system = system.cloned();
+        let mut battle = Battle::new(Arc::new(scenario), *options);
+        if self.ranging {
+            battle = scripted_attack(&battle, attacker, target, &[1])?;
+        }
+        if self.target_shaken {
+            battle = scripted_attack(&battle, helper, target, &[6, 1])?;
+        }
+        let battle = ready_to_order(&battle, attacker)?;
+        let order = if self.moved { Action::FireMove { target } } else { Action::Fire { target, facing: Dir::N } };
+        Ok(Setup { battle, attacker, target, order })
+    }
+
+    /// The exact odds of this attack, from the battle [`Situation::setup`] builds, under `options`.
+    pub fn odds(&self, options: &Options) -> Result<AttackOdds, Illegal> {
+        self.odds_under(options, None)
+    }
+
+    /// [`Situation::odds`] under a variant's combat system when given (`options` should start from
+    /// [`CombatSystem::changes_to_standard`]).
+    pub fn odds_under(&self, options: &Options, system: Option<&Arc<CombatSystem>>) -> Result<AttackOdds, Illegal> {
+        let s = self.setup_under(options, system)?;
+        s.battle.attack_odds(s.attacker, &s.order)
+    }
+}
+
+/// `unit` fires at `target` with the given dice, through the battle's own actions and chance outcomes.
+fn scripted_attack(battle: &Battle, unit: UnitId, target: UnitId, dice: &[u8]) -> Result<Battle, Illegal> {
+    let mut b = ready_to_order(battle, unit)?;
+    b.apply(Action::Fire { target, facing: b.unit(unit).facing })?;
+    for &roll in dice {
+        b.apply_chance(Outcome::Die(roll))?;
+    }
+    Ok(b)
+}

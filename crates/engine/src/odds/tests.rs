@@ -1,0 +1,226 @@
+//! The odds' own tests (the million sampled attacks are in tests/rules/odds.rs).
+
+use super::*;
+use crate::attack::{Cover, Modifier};
+use crate::geometry::Aspect;
+use crate::map::Terrain;
+use crate::options::Options;
+use crate::unit::{Arm, Quality};
+use num_traits::One;
+
+fn p(s: &str) -> Prob {
+    match s.split_once('/') {
+        Some((n, d)) => Prob::new(n.parse().unwrap(), d.parse().unwrap()),
+        None => Prob::from_integer(s.parse().unwrap()),
+    }
+}
+
+fn odds(s: Situation) -> AttackOdds {
+    s.odds(&Options::default()).unwrap()
+}
+
+fn assert_results(o: &AttackOdds, miss: &str, shaken: &str, retreat: &str, destroyed: &str) {
+    let got = [o.miss, o.shaken, o.retreat, o.destroyed];
+    assert_eq!(got, [p(miss), p(shaken), p(retreat), p(destroyed)], "{o:?}");
+    let total: Prob = got.iter().copied().sum::<Prob>() + o.stand;
+    assert_eq!(total, Prob::from_integer(1));
+}
+
+#[test]
+fn odds_r6_4_r7_1_infantry_that_did_not_move_shooting_at_steady_infantry() {
+    // Needs 5 − 1 = 4: hit 1/2. Steady, not a charge: 1–4 shaken (4/6), 5–6 retreat (2/6).
+    let o = odds(Situation::new(Arm::Infantry, Arm::Infantry));
+    assert_eq!(o.to_hit(), 4);
+    assert_eq!(o.modifiers().iter().collect::<Vec<_>>(), vec![Modifier::DidNotMove]);
+    assert_eq!(o.modifiers().applied().next().unwrap().to_string(), "R6.4 +1 attacker did not move");
+    assert_results(&o, "1/2", "1/3", "1/6", "0");
+}
+
+#[test]
+fn odds_r6_3a_cover_and_moving_cost_a_point_each() {
+    // Moved (no bonus) and in woods (−1): needs 6, hit 1/6. Veteran infantry, strength 5, steady.
+    let s = Situation {
+        moved: true,
+        cover: true,
+        target_quality: Quality::Veteran,
+        ..Situation::new(Arm::Infantry, Arm::Infantry)
+    };
+    let o = odds(s);
+    assert_eq!(o.to_hit(), 6);
+    let m: Vec<_> = o.modifiers().iter().collect();
+    assert_eq!(m, vec![Modifier::Cover(Cover::Terrain(Terrain::Woods))]);
+    assert_eq!(o.modifiers().applied().next().unwrap().to_string(), "R6.3a -1 cover: woods");
+    assert_results(&o, "5/6", "5/36", "1/36", "0");
+}
+
+#[test]
+fn odds_r7_1_shaken_target_retreats_or_is_destroyed() {
+    // Shaken regular cavalry (strength 3) shot by infantry that did not move: hit 1/2, then 1–3 retreat, 4–6 destroyed.
+    let o = odds(Situation { target_shaken: true, ..Situation::new(Arm::Infantry, Arm::Cavalry) });
+    assert!(o.assessment.target_shaken);
+    assert_results(&o, "1/2", "0", "1/4", "1/4");
+}
+
+#[test]
+fn odds_r6_1_r6_4_charges_from_flank_and_rear() {
+    // Cavalry charge (distance 1), not moved (+1), from the flank (+1): needs 3, hit 2/3.
+    // Green artillery, strength 1: 1 retreat, 2–6 destroyed.
+    let s = Situation {
+        distance: 1,
+        from: Aspect::Flank,
+        target_quality: Quality::Green,
+        ..Situation::new(Arm::Cavalry, Arm::Artillery)
+    };
+    let o = odds(s);
+    assert!(o.assessment.charge);
+    assert_eq!(o.to_hit(), 3);
+    assert!(o.modifiers().contains(Modifier::FlankCharge));
+    assert_results(&o, "1/3", "0", "1/9", "5/9");
+    let rear = odds(Situation { from: Aspect::Rear, moved: true, ..s });
+    assert_eq!(rear.modifiers().iter().collect::<Vec<_>>(), vec![Modifier::RearCharge]);
+    assert_eq!(rear.to_hit(), 4);
+}
+
+#[test]
+fn odds_r6_4_canister_and_ranging() {
+    // Artillery gets no "did not move" bonus; canister +1 at distance 1 (needs 4).
+    let canister = odds(Situation { distance: 1, ..Situation::new(Arm::Artillery, Arm::Infantry) });
+    assert_eq!(canister.modifiers().iter().collect::<Vec<_>>(), vec![Modifier::Canister]);
+    assert_results(&canister, "1/2", "0", "1/3", "1/6");
+    // Ranging +1 at distance 4 after an earlier attack at the same target.
+    let s = Situation { distance: 4, ranging: true, ..Situation::new(Arm::Artillery, Arm::Infantry) };
+    let ranging = odds(s);
+    assert_eq!(ranging.modifiers().iter().collect::<Vec<_>>(), vec![Modifier::Ranging]);
+    assert_eq!(ranging.to_hit(), 4);
+    let plain = odds(Situation { ranging: false, ..s });
+    assert_eq!(plain.to_hit(), 5);
+    assert!(plain.modifiers().iter().next().is_none());
+}
+
+#[test]
+fn odds_r7_4_blocked_retreat_is_destroyed_or_stands() {
+    let s = Situation { blocked: true, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    let o = odds(s);
+    assert!(o.retreat_blocked);
+    assert_results(&o, "1/2", "1/3", "0", "1/6");
+    assert!(!o.has_stand());
+    let stand = s.odds(&Options { blocked_retreat: BlockedRetreat::Stand, ..Options::default() }).unwrap();
+    assert!(stand.has_stand());
+    assert_results(&stand, "1/2", "1/3", "0", "0");
+    assert_eq!(stand.stand, p("1/6"));
+    let names: Vec<_> = stand.results().map(|(r, _)| r.name()).collect();
+    assert_eq!(names, ["miss", "shaken", "retreat", "destroyed", "stand"]);
+    assert!(!odds(Situation::new(Arm::Infantry, Arm::Infantry)).retreat_blocked);
+}
+
+#[test]
+fn odds_impossible_situations_are_refused_with_the_rule() {
+    let refuse = |s: Situation| s.odds(&Options::default()).unwrap_err().rule;
+    let inf = Situation::new(Arm::Infantry, Arm::Infantry);
+    assert_eq!(refuse(Situation { from: Aspect::Flank, ..inf }), "R6.4");
+    assert_eq!(refuse(Situation { ranging: true, ..inf }), "R6.4");
+    assert_eq!(
+        refuse(Situation { ranging: true, distance: 1, ..Situation::new(Arm::Artillery, Arm::Infantry) }),
+        "R6.4"
+    );
+    assert_eq!(refuse(Situation { distance: 3, ..inf }), "R6.1");
+    assert_eq!(refuse(Situation { distance: 0, ..inf }), "R6.1");
+    assert_eq!(refuse(Situation::new(Arm::Cavalry, Arm::Infantry)), "R6.1");
+    assert_eq!(refuse(Situation { moved: true, ..Situation::new(Arm::Artillery, Arm::Infantry) }), "R4.3");
+}
+
+#[test]
+fn odds_sequence_of_attacks_by_hand() {
+    // Infantry that did not move at regular infantry: steady → shaken 1/2, stays 1/2; shaken → destroyed 1/6.
+    let run = odds(Situation::new(Arm::Infantry, Arm::Infantry)).sequence();
+    assert_eq!(run.step(TargetState::Steady), [p("1/2"), p("1/2"), p("0")]);
+    assert_eq!(run.step(TargetState::Shaken), [p("0"), p("5/6"), p("1/6")]);
+    let e = |s: &str| s.parse::<Exact>().unwrap();
+    let two = run.after(TargetState::Steady, 2);
+    assert_eq!((two.steady.clone(), two.shaken.clone(), two.destroyed.clone()), (e("1/4"), e("2/3"), e("1/12")));
+    assert_eq!(run.after(TargetState::Steady, 0), StateDistribution::certain(TargetState::Steady));
+    // E(shaken) = 6; E(steady) = (1 + 1/2 · 6) / (1/2) = 8.
+    assert_eq!(run.expected_attacks_to_destroy(TargetState::Shaken), Some(e("6")));
+    assert_eq!(run.expected_attacks_to_destroy(TargetState::Steady), Some(e("8")));
+    let json = serde_json::to_value(&two).unwrap();
+    assert_eq!(json, serde_json::json!({"steady": "1/4", "shaken": "2/3", "destroyed": "1/12"}));
+}
+
+#[test]
+fn odds_sequence_r7_4_blocked_charge_destroys_on_any_hit_result() {
+    // A charge (needs 4) at blocked regular infantry: retreat is destroyed, so every hit destroys (1/2 each time).
+    let s = Situation { distance: 1, blocked: true, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    let run = odds(s).sequence();
+    let e = |s: &str| s.parse::<Exact>().unwrap();
+    assert_eq!(run.after(TargetState::Steady, 3).destroyed, e("7/8"));
+    assert_eq!(run.expected_attacks_to_destroy(TargetState::Steady), Some(e("2")));
+    // Under `stand` a blocked charge never destroys on 1–4: the target just stays shaken.
+    let stand = s.odds(&Options { blocked_retreat: BlockedRetreat::Stand, ..Options::default() }).unwrap();
+    let after = stand.sequence().after(TargetState::Steady, 1);
+    assert_eq!((after.shaken, after.destroyed), (e("1/3"), e("1/6")));
+}
+
+#[test]
+fn odds_sequences_are_exact_for_long_runs() {
+    let run = odds(Situation { cover: true, ..Situation::new(Arm::Artillery, Arm::Infantry) }).sequence();
+    let d = run.after(TargetState::Steady, 60);
+    assert_eq!(&d.steady + &d.shaken + &d.destroyed, Exact::one());
+    assert!(d.steady.denom().bits() > 64);
+}
+
+#[test]
+fn odds_from_events_reads_each_result() {
+    use crate::geometry::Square;
+    let (u, sq) = (UnitId(1), Square::new(0, 0));
+    let hit = |result| Event::HitResultRolled { unit: u, roll: 3, strength: 4, result };
+    let to_hit = Event::ToHitRolled { roll: 6, hit: true };
+    let cases = [
+        (vec![to_hit, hit(HitResult::Shaken), Event::Shaken { unit: u }], AttackResult::Shaken),
+        (vec![to_hit, hit(HitResult::Retreat), Event::Retreated { unit: u, from: sq, to: sq }], AttackResult::Retreat),
+        (
+            vec![to_hit, hit(HitResult::Retreat), Event::RetreatBlocked { unit: u }, Event::Destroyed { unit: u }],
+            AttackResult::Destroyed,
+        ),
+        (
+            vec![to_hit, hit(HitResult::Retreat), Event::RetreatBlocked { unit: u }, Event::Shaken { unit: u }],
+            AttackResult::Stand,
+        ),
+        (vec![to_hit, hit(HitResult::Destroyed), Event::Destroyed { unit: u }], AttackResult::Destroyed),
+    ];
+    for (events, want) in cases {
+        assert_eq!(AttackResult::from_events(&events), Some(want));
+    }
+    assert_eq!(AttackResult::from_events(&[]), None);
+}
+
+#[test]
+fn odds_table_covers_every_case() {
+    let rows = table(Arm::Infantry, false, &Options::default()).unwrap();
+    assert_eq!(rows.len(), 3 * 3 * 2 * 2 * 2);
+    for r in &rows {
+        let total: Prob = r.odds.results().map(|(_, p)| p).sum();
+        assert_eq!(total, Prob::from_integer(1));
+        assert_eq!(r.odds.assessment.strength, r.situation.target_strength(&Options::default()));
+        assert_eq!(r.odds.assessment.target_shaken, r.situation.target_shaken);
+        assert_eq!(r.odds.assessment.charge, r.situation.charge());
+    }
+    // Cavalry (range 1) only charges.
+    assert_eq!(table(Arm::Cavalry, false, &Options::default()).unwrap().len(), 36);
+}
+
+#[test]
+fn odds_json_names_each_result_and_modifier() {
+    let o = odds(Situation { cover: true, ..Situation::new(Arm::Infantry, Arm::Infantry) });
+    let v = serde_json::to_value(o).unwrap();
+    assert_eq!(v["to_hit"], 5);
+    assert_eq!(v["miss"], "2/3");
+    assert_eq!(v["destroyed"], "0");
+    assert!(v.get("stand").is_none());
+    assert_eq!(
+        v["modifiers"],
+        serde_json::json!([
+            {"rule": "R6.4", "value": 1, "reason": "attacker did not move"},
+            {"rule": "R6.3a", "value": -1, "reason": "cover: woods"}
+        ])
+    );
+}
