@@ -425,3 +425,23 @@ pub fn names(list: &[&str]) -> BTreeSet<String> {
 pub fn has(events: &[Event], pred: impl Fn(&Event) -> bool) -> bool {
     events.iter().any(pred)
 }
+
+/// The frozen copy of a shipped battle (`tests/fixtures/perft/`), as it was when the perft counts and golden games
+/// were made: a battle `pacw balance` rewrites later does not move them.
+pub fn frozen(name: &str) -> &'static str {
+    match name {
+        "meeting-engagement" => include_str!("../fixtures/perft/meeting-engagement.toml"),
+        "bloody-lane" => include_str!("../fixtures/perft/bloody-lane.toml"),
+        "maryes-heights" => include_str!("../fixtures/perft/maryes-heights.toml"),
+        "mcpherson-ridge" => include_str!("../fixtures/perft/mcpherson-ridge.toml"),
+        "henry-house-hill" => include_str!("../fixtures/perft/henry-house-hill.toml"),
+        "hornets-nest" => include_str!("../fixtures/perft/hornets-nest.toml"),
+        "gaines-mill" => include_str!("../fixtures/perft/gaines-mill.toml"),
+        "brawners-farm" => include_str!("../fixtures/perft/brawners-farm.toml"),
+        "brandy-station" => include_str!("../fixtures/perft/brandy-station.toml"),
+        "little-round-top" => include_str!("../fixtures/perft/little-round-top.toml"),
+        "horseshoe-ridge" => include_str!("../fixtures/perft/horseshoe-ridge.toml"),
+        "franklin" => include_str!("../fixtures/perft/franklin.toml"),
+        other => panic!("no frozen copy of {other}"),
+    }
+}

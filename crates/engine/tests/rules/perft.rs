@@ -6,28 +6,10 @@
 //! The walks start from frozen copies of the battles (`tests/fixtures/perft/`, as they were when the counts were
 //! made), so that rebalancing a shipped battle (`pacw balance`) does not look like a change of the rules.
 
+use crate::common::frozen;
 use pacw_engine::perft::{PerftCount, perft, steps};
 use pacw_engine::{Battle, Scenario};
 use std::sync::Arc;
-
-/// The frozen copy of a battle the counts were made from.
-fn fixture(name: &str) -> &'static str {
-    match name {
-        "meeting-engagement" => include_str!("../fixtures/perft/meeting-engagement.toml"),
-        "bloody-lane" => include_str!("../fixtures/perft/bloody-lane.toml"),
-        "maryes-heights" => include_str!("../fixtures/perft/maryes-heights.toml"),
-        "mcpherson-ridge" => include_str!("../fixtures/perft/mcpherson-ridge.toml"),
-        "henry-house-hill" => include_str!("../fixtures/perft/henry-house-hill.toml"),
-        "hornets-nest" => include_str!("../fixtures/perft/hornets-nest.toml"),
-        "gaines-mill" => include_str!("../fixtures/perft/gaines-mill.toml"),
-        "brawners-farm" => include_str!("../fixtures/perft/brawners-farm.toml"),
-        "brandy-station" => include_str!("../fixtures/perft/brandy-station.toml"),
-        "little-round-top" => include_str!("../fixtures/perft/little-round-top.toml"),
-        "horseshoe-ridge" => include_str!("../fixtures/perft/horseshoe-ridge.toml"),
-        "franklin" => include_str!("../fixtures/perft/franklin.toml"),
-        other => panic!("no frozen copy of {other}"),
-    }
-}
 
 /// (scenario, depth from the start, counts; steps played before the deep walk, its depth, its counts).
 type Golden = (&'static str, u32, [u64; 4], usize, u32, [u64; 4]);
@@ -78,7 +60,7 @@ fn perft_counts_of_every_shipped_scenario_are_unchanged() {
     let mut found = Vec::new();
     for golden in GOLDEN {
         let name = &golden.0;
-        let start = Battle::from_scenario(Arc::new(Scenario::parse(fixture(name), name).unwrap()));
+        let start = Battle::from_scenario(Arc::new(Scenario::parse(frozen(name), name).unwrap()));
         let deep = played(start.clone(), golden.3);
         assert!(deep.result().is_none(), "{name}: the deep position is still a game");
         found.push((
