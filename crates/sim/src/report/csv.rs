@@ -4,113 +4,115 @@ use crate::error::SimError;
 use crate::record::{CHARGE, SHOOTING};
 use crate::run::Simulation;
 use pacw_engine::{EndReason, Side};
+use serde::Serialize;
 
-/// The column names of `games.csv`.
-pub const COLUMNS: &[&str] = &[
-    "scenario",
-    "variant",
-    "game",
-    "seed",
-    "player_a",
-    "player_b",
-    "winner",
-    "winning_player",
-    "reason",
-    "points_a",
-    "points_b",
-    "turns",
-    "activations",
-    "activations_a",
-    "activations_b",
-    "destroyed_a",
-    "destroyed_b",
-    "shaken_a",
-    "shaken_b",
-    "retreats_a",
-    "retreats_b",
-    "shots",
-    "shots_hit",
-    "shots_destroyed",
-    "charges",
-    "charges_hit",
-    "charges_destroyed",
-    "shaken_spells",
-    "shaken_hit_again",
-    "first_mover",
-    "double_activations_a",
-    "double_activations_b",
-    "doubles_across_turns_a",
-    "doubles_across_turns_b",
-    "side_doubles_a",
-    "side_doubles_b",
-    "second_activation_kills_a",
-    "second_activation_kills_b",
-    "shoot_then_charge_a",
-    "shoot_then_charge_b",
-    "save",
-];
+/// One row of `games.csv`: its columns are these fields, in this order, under these names.
+#[derive(Serialize)]
+struct GameRow<'a> {
+    scenario: &'a str,
+    variant: String,
+    game: usize,
+    seed: u64,
+    player_a: &'a str,
+    player_b: &'a str,
+    winner: String,
+    winning_player: &'a str,
+    reason: String,
+    points_a: u16,
+    points_b: u16,
+    turns: u8,
+    activations: u32,
+    activations_a: u32,
+    activations_b: u32,
+    destroyed_a: u32,
+    destroyed_b: u32,
+    shaken_a: u32,
+    shaken_b: u32,
+    retreats_a: u32,
+    retreats_b: u32,
+    shots: u32,
+    shots_hit: u32,
+    shots_destroyed: u32,
+    charges: u32,
+    charges_hit: u32,
+    charges_destroyed: u32,
+    shaken_spells: u32,
+    shaken_hit_again: u32,
+    first_mover: String,
+    double_activations_a: u32,
+    double_activations_b: u32,
+    doubles_across_turns_a: u32,
+    doubles_across_turns_b: u32,
+    side_doubles_a: u32,
+    side_doubles_b: u32,
+    second_activation_kills_a: u32,
+    second_activation_kills_b: u32,
+    shoot_then_charge_a: u32,
+    shoot_then_charge_b: u32,
+    save: &'a str,
+}
 
 /// Every game of the simulation as CSV (RFC 4180, through the `csv` crate), with a header line.
 pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
     let c = &sim.config;
     let mut w = csv::Writer::from_writer(Vec::new());
     let fail = |e: csv::Error| SimError::Csv(e.to_string());
-    w.write_record(COLUMNS).map_err(fail)?;
     for g in &sim.records {
         let scenario = &c.scenarios[g.scenario];
         let side_id = |s: Side| scenario.scenario.sides[s.index()].id.clone();
         let variant = &sim.variants[g.variant];
         let labels = crate::config::player_labels(&variant.players);
         let s = &g.stats;
+        let attacks = |k: usize| s.attacks[k].iter().sum::<u32>();
         let hits = |k: usize| s.attacks[k][1..].iter().sum::<u32>();
-        let row: Vec<String> = vec![
-            scenario.file.clone(),
-            variant.label(),
-            g.index.to_string(),
-            g.seed.to_string(),
-            labels[g.player_of(Side::A)].clone(),
-            labels[g.player_of(Side::B)].clone(),
-            s.winner.map_or("draw".into(), side_id),
-            g.winning_player().map_or(String::new(), |p| labels[p].clone()),
-            match s.reason {
+        let row = GameRow {
+            scenario: &scenario.file,
+            variant: variant.label(),
+            game: g.index,
+            seed: g.seed,
+            player_a: &labels[g.player_of(Side::A)],
+            player_b: &labels[g.player_of(Side::B)],
+            winner: s.winner.map_or("draw".into(), side_id),
+            winning_player: g.winning_player().map_or("", |p| labels[p].as_str()),
+            reason: match s.reason {
                 EndReason::TurnLimit => "turn_limit".into(),
                 EndReason::Exhaustion(side) => format!("exhaustion:{}", side_id(side)),
                 EndReason::Resigned(side) => format!("resigned:{}", side_id(side)),
             },
-            s.points[0].to_string(),
-            s.points[1].to_string(),
-            s.turns.to_string(),
-            s.activations.to_string(),
-            s.side_activations[0].to_string(),
-            s.side_activations[1].to_string(),
-            s.destroyed[0].to_string(),
-            s.destroyed[1].to_string(),
-            s.shaken[0].to_string(),
-            s.shaken[1].to_string(),
-            s.retreats[0].to_string(),
-            s.retreats[1].to_string(),
-            s.attacks[SHOOTING].iter().sum::<u32>().to_string(),
-            hits(SHOOTING).to_string(),
-            s.attacks[SHOOTING][3].to_string(),
-            s.attacks[CHARGE].iter().sum::<u32>().to_string(),
-            hits(CHARGE).to_string(),
-            s.attacks[CHARGE][3].to_string(),
-            s.spells.spells.to_string(),
-            s.spells.hit_again.to_string(),
-            s.first_mover.map_or(String::new(), side_id),
-            s.double_activations[0].to_string(),
-            s.double_activations[1].to_string(),
-            s.doubles_across_turns[0].to_string(),
-            s.doubles_across_turns[1].to_string(),
-            s.side_doubles[0].to_string(),
-            s.side_doubles[1].to_string(),
-            s.second_activation_kills[0].to_string(),
-            s.second_activation_kills[1].to_string(),
-            s.shoot_then_charge[0].to_string(),
-            s.shoot_then_charge[1].to_string(),
-            g.save.clone().unwrap_or_default(),
-        ];
-        w.write_record(&row).map_err(fail)?;
+            points_a: s.points[0],
+            points_b: s.points[1],
+            turns: s.turns,
+            activations: s.activations,
+            activations_a: s.side_activations[0],
+            activations_b: s.side_activations[1],
+            destroyed_a: s.destroyed[0],
+            destroyed_b: s.destroyed[1],
+            shaken_a: s.shaken[0],
+            shaken_b: s.shaken[1],
+            retreats_a: s.retreats[0],
+            retreats_b: s.retreats[1],
+            shots: attacks(SHOOTING),
+            shots_hit: hits(SHOOTING),
+            shots_destroyed: s.attacks[SHOOTING][3],
+            charges: attacks(CHARGE),
+            charges_hit: hits(CHARGE),
+            charges_destroyed: s.attacks[CHARGE][3],
+            shaken_spells: s.spells.spells,
+            shaken_hit_again: s.spells.hit_again,
+            first_mover: s.first_mover.map_or(String::new(), side_id),
+            double_activations_a: s.double_activations[0],
+            double_activations_b: s.double_activations[1],
+            doubles_across_turns_a: s.doubles_across_turns[0],
+            doubles_across_turns_b: s.doubles_across_turns[1],
+            side_doubles_a: s.side_doubles[0],
+            side_doubles_b: s.side_doubles[1],
+            second_activation_kills_a: s.second_activation_kills[0],
+            second_activation_kills_b: s.second_activation_kills[1],
+            shoot_then_charge_a: s.shoot_then_charge[0],
+            shoot_then_charge_b: s.shoot_then_charge[1],
+            save: g.save.as_deref().unwrap_or_default(),
+        };
+        w.serialize(row).map_err(fail)?;
     }
     let bytes = w.into_inner().map_err(|e| SimError::Csv(e.to_string()))?;
     Ok(String::from_utf8(bytes).expect("the rows are UTF-8"))
@@ -133,7 +135,9 @@ mod tests {
         let sim = run(&c, &|| {}).unwrap();
         let text = games_csv(&sim).unwrap();
         let mut reader = csv::Reader::from_reader(text.as_bytes());
-        assert_eq!(reader.headers().unwrap().len(), COLUMNS.len());
+        let headers = reader.headers().unwrap().clone();
+        assert_eq!(headers.len(), 41);
+        assert_eq!((&headers[0], &headers[6], &headers[40]), ("scenario", "winner", "save"));
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(rows.len(), 10);
         assert_eq!(&rows[5][1], "to_hit=5 initiative=cards");

@@ -6,7 +6,7 @@ mod csv;
 mod table;
 mod text;
 
-pub use csv::{COLUMNS, games_csv};
+pub use csv::games_csv;
 pub use table::{Section, differences_table, effectiveness_table, pct, rate_ci, sections};
 pub use text::render_text;
 
