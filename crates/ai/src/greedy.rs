@@ -186,7 +186,15 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Action, 
             (choice, Action::EndActivations)
         }
     };
-    best.map_or_else(|| b.check(fallback).map(|()| fallback), Ok)
+    // No order worth anything at all: the fallback, or (should it not be legal here) the first legal action, so that
+    // what greedy returns is always legal.
+    best.map_or_else(
+        || match b.check(fallback) {
+            Ok(()) => Ok(fallback),
+            Err(refused) => b.legal_actions().first().copied().ok_or(refused),
+        },
+        Ok,
+    )
 }
 
 /// The battle to judge `unit`'s orders on were it activated, with the bonus for activating it: the battle itself,

@@ -41,8 +41,16 @@ pub fn scenario_for(text: &str, file: &str, path: Option<&Path>) -> Result<pacw_
     }
 }
 
-/// Reads a variant file a scenario names (`variant = "my-rules.toml"`), relative to the scenario file's folder.
+/// Reads a variant file a scenario names (`variant = "my-rules.toml"`), relative to the scenario file's folder: in
+/// it or below it, so that a scenario from elsewhere cannot make pacw read any file it likes.
 pub fn beside(scenario_file: &str) -> impl Fn(&str) -> Result<String, String> + use<> {
     let folder = Path::new(scenario_file).parent().map(Path::to_path_buf).unwrap_or_default();
-    move |name| std::fs::read_to_string(folder.join(name)).map_err(|e| format!("{}: {e}", folder.join(name).display()))
+    move |name| {
+        let relative = Path::new(name);
+        if !relative.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+            return Err(format!("'{name}' must be a path within the scenario's folder (no '..', not absolute)"));
+        }
+        let path = folder.join(relative);
+        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+    }
 }

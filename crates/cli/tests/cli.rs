@@ -401,6 +401,23 @@ fn a_scenario_names_its_own_variant_file_beside_it() {
     assert!(text(&out.stdout).contains("N1 +1 steady nerves"), "played by the variant it names");
     let out = pacw(&["simulate", b, "--games", "2", "--json"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // Balanced by it (the search's rewritten copies keep its rules), and shards keep its text for the merge.
+    let out = pacw(&["balance", b, "--games", "20", "--tune", "turns"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shards: Vec<String> = (1..=2).map(|k| scratch.path().join(format!("s{k}")).display().to_string()).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let out = pacw(&["simulate", b, "--games", "4", "--shard", &shard, "--out", dir], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    std::fs::remove_file(scratch.path().join("nerves.toml")).unwrap();
+    let out = pacw(&["merge", &shards[0], &shards[1]], "");
+    assert!(out.status.success(), "merged without the file beside: {}", text(&out.stderr));
+    // Only a file within the scenario's folder is read.
+    std::fs::write(&battle, named.replace("nerves.toml", "../nerves.toml")).unwrap();
+    let out = pacw(&["check", b], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("within the scenario's folder"), "{}", text(&out.stderr));
     std::fs::write(&battle, named.replace("nerves.toml", "calm.toml")).unwrap();
     let out = pacw(&["check", b], "");
     assert_eq!(out.status.code(), Some(1));

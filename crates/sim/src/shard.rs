@@ -21,6 +21,30 @@ pub struct ScenarioText {
     pub file: String,
     /// Its text.
     pub text: String,
+    /// The variant file it names itself (`variant = "my-rules.toml"`, read beside it), kept so that the shard is
+    /// read back without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<pacw_engine::SavedVariant>,
+}
+
+impl ScenarioText {
+    /// The scenario's source again: with the variant it names read from the copy kept.
+    fn source(&self, variant_file: Option<&VariantFile>) -> Result<ScenarioSource, String> {
+        let parsed = match (variant_file, &self.variant) {
+            (None, Some(own)) => {
+                let read = |name: &str| {
+                    if name == own.file {
+                        Ok(own.text.clone())
+                    } else {
+                        Err(format!("not kept with the shard: {name}"))
+                    }
+                };
+                ScenarioSource::parse_reading(&self.text, &self.file, &read)
+            }
+            _ => ScenarioSource::parse_for(&self.text, &self.file, variant_file),
+        };
+        parsed.map_err(|e| e.to_string())
+    }
 }
 
 /// Everything that decides a simulation's games: the same in every shard of one simulation.
@@ -56,7 +80,16 @@ impl Setup {
             scenarios: config
                 .scenarios
                 .iter()
-                .map(|s| ScenarioText { file: s.file.clone(), text: s.text.clone() })
+                .map(|s| ScenarioText {
+                    file: s.file.clone(),
+                    text: s.text.clone(),
+                    variant: match (&config.variant_file, s.scenario.system.as_deref().and_then(|v| v.source())) {
+                        (None, Some((file, text))) => {
+                            Some(pacw_engine::SavedVariant { file: file.to_string(), text: text.to_string() })
+                        }
+                        _ => None,
+                    },
+                })
                 .collect(),
             variant_file: config.variant_file.clone(),
             rule_sets: config.rule_sets.clone(),
@@ -72,11 +105,8 @@ impl Setup {
 
     /// The configuration again (without a shard or threads).
     pub fn config(&self) -> Result<SimConfig, String> {
-        let scenarios = self
-            .scenarios
-            .iter()
-            .map(|s| ScenarioSource::parse_for(&s.text, &s.file, self.variant_file.as_ref()).map_err(|e| e.to_string()))
-            .collect::<Result<Vec<_>, _>>()?;
+        let scenarios =
+            self.scenarios.iter().map(|s| s.source(self.variant_file.as_ref())).collect::<Result<Vec<_>, _>>()?;
         let mut c = SimConfig::of(scenarios);
         c.variant_file = self.variant_file.clone();
         c.rule_sets = self.rule_sets.clone();

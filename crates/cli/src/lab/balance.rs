@@ -85,7 +85,9 @@ pub fn run(args: BalanceArgs) -> Result<ExitCode> {
         games: args.games as usize,
         seed: args.seed,
         threads: args.threads.map(|t| t as usize),
-        rules,
+        // The variant given, else the one the scenario names (perhaps a file beside it, which the search's
+        // rewritten copies could not read again).
+        rules: rules.or_else(|| scenario.system.clone()),
         sets: args.set.clone(),
     };
     let bar = progress_bar(max_games(&scenario, &config).map_err(sim_error)?);

@@ -263,6 +263,13 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str])
             }
         });
         let is_new = !standard.contains(&id.as_str());
+        // The standard's five come first: a file adds at most the places left after them.
+        let new_before = out.iter().filter(|o| !standard.contains(&o.id.as_str())).count();
+        if is_new && standard.len() + new_before >= MAX_MODIFIERS {
+            let room = MAX_MODIFIERS - standard.len();
+            p.at(m_span.clone(), format!("at most {room} new modifiers beside the standard's {}", standard.len()));
+            continue;
+        }
         if is_new && m.when.is_none() {
             p.at(m_span.clone(), format!("modifier '{id}' is new: it needs `when`, the condition it applies under"));
         }

@@ -194,6 +194,20 @@ fn each_mistake_in_a_variant_file_is_refused_at_its_place() {
     let many: String =
         (0..17).map(|i| format!("[[modifiers]]\nid = \"M{i}\"\nvalue = 1\nwhen = \"charge\"\n")).collect();
     assert!(problems(&format!("name = \"x\"\n{many}")).contains("at most 16 modifiers"));
+    // Eleven new ones fill the sixteen places beside the standard's five; a twelfth is refused at its place.
+    let new = |n: usize| -> String {
+        (0..n).map(|i| format!("[[modifiers]]\nid = \"N{i}\"\nvalue = 1\nwhen = \"charge\"\n")).collect()
+    };
+    let full = variant(&format!("name = \"x\"\n{}", new(11))).unwrap();
+    assert_eq!(full.modifiers().len(), 16);
+    let twelve = problems(&format!("name = \"x\"\n{}", new(12)));
+    assert!(
+        twelve.contains("at most 11 new modifiers beside the standard's 5") && twelve.contains(":46:1:"),
+        "{twelve}"
+    );
+    // A standard id changed does not take a place.
+    let changed = format!("name = \"x\"\n[[modifiers]]\nid = \"cover\"\nvalue = -2\n{}", new(11));
+    assert_eq!(variant(&changed).unwrap().modifiers().len(), 16);
     let arms: String = (0..6).map(|i| format!("[[arms]]\nid = \"A{i}\"\nlike = \"infantry\"\n")).collect();
     assert!(problems(&format!("name = \"x\"\n{arms}")).contains("at most 5 new arms"));
 }
