@@ -18,6 +18,11 @@ export function chargeWord(v) {
   return v.scenario.rules?.terms?.charge || 'charge';
 }
 
+/// A hit's result as the log says it of the target: "retreats" for the standard word, else the game's word.
+function resultSaid(v, key) {
+  return key === 'retreat' && resultWord(v, 'retreat') === 'retreat' ? 'retreats' : resultWord(v, key);
+}
+
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const COVER_TERRAIN = new Set(['woods', 'town', 'sunken_road']);
 
@@ -119,7 +124,7 @@ export function diceTray(v, log, fresh) {
       tray.append(h('div', { class: 'die-line' }, h('div', { class: `die${e.hit ? ' hit' : ''}${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
         sideTag(v.scenario, attacker.side), ` rolls to hit: ${e.roll}, `, h('strong', {}, e.hit ? 'a hit' : 'a miss'), ' ', withRuleLinks('(R6.4)')));
     } else if (e.event === 'hit_result_rolled') {
-      const what = e.result === 'retreat' && resultWord(v, 'retreat') === 'retreat' ? 'retreats' : resultWord(v, e.result);
+      const what = resultSaid(v, e.result);
       tray.append(h('div', { class: 'die-line' }, h('div', { class: `die hit${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
         sideTag(v.scenario, target.side), ` rolls for the result: ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} strength ${e.strength}: `, h('strong', {}, what), ' ', withRuleLinks('(R7.1)')));
     } else if (e.event === 'retreat_blocked') {
@@ -216,7 +221,7 @@ export function lastRoll(v, log) {
   for (const entry of log.slice(i + 1)) {
     const e = entry.event;
     if (e.event === 'to_hit_rolled') parts.push(`${sideName(v.scenario, v.units[a.attacker].side)} rolled ${e.roll}: ${e.hit ? 'a hit' : 'a miss'}`);
-    else if (e.event === 'hit_result_rolled') parts.push(`${sideName(v.scenario, v.units[a.target].side)} rolled ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} ${e.strength}: ${e.result === 'retreat' && resultWord(v, 'retreat') === 'retreat' ? 'retreats' : resultWord(v, e.result)}`);
+    else if (e.event === 'hit_result_rolled') parts.push(`${sideName(v.scenario, v.units[a.target].side)} rolled ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} ${e.strength}: ${resultSaid(v, e.result)}`);
     else if (e.event === 'attack') break;
   }
   return parts.length ? `${a.charge ? capital(chargeWord(v)) : 'Fire'} at ${v.units[a.target].name}: ${parts.join('; ')}` : null;

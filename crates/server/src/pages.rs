@@ -72,15 +72,19 @@ fn render_html(current: &str, title: &str, body: &str) -> String {
 /// The page at `path` (`rules`, `guide`, `format` or `review`, rendered once; `rules/{variant}` for a shipped
 /// variant's rules).
 pub fn page(path: &str) -> Option<Response> {
-    static RENDERED: OnceLock<Vec<String>> = OnceLock::new();
     if let Some(name) = path.strip_prefix("rules/") {
         let &(_, file, source) = pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.0 == name)?;
         let system = CombatSystem::with_variant(source, file).ok()?;
         return Some(html_reply(rules_under(&system)));
     }
-    let rendered = RENDERED.get_or_init(|| PAGES.iter().map(render).collect());
     let i = PAGES.iter().position(|p| p.path == path)?;
-    Some(html_reply(rendered[i].clone()))
+    Some(html_reply(rendered(i).to_string()))
+}
+
+/// The reading page `PAGES[i]`, rendered the first time it is asked for.
+fn rendered(i: usize) -> &'static str {
+    static RENDERED: OnceLock<Vec<String>> = OnceLock::new();
+    &RENDERED.get_or_init(|| PAGES.iter().map(render).collect())[i]
 }
 
 fn html_reply(html: String) -> Response {
@@ -93,12 +97,7 @@ fn html_reply(html: String) -> Response {
 pub async fn game_rules(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
     let (entry, _) = games.by_token(&token)?;
     let system = games.combat_system(&entry)?;
-    Ok(html_reply(if *system == CombatSystem::standard() { rules_page() } else { rules_under(&system) }))
-}
-
-/// The rules of play, as `/rules` shows them.
-fn rules_page() -> String {
-    render(&PAGES[0])
+    Ok(html_reply(if *system == CombatSystem::standard() { rendered(0).to_string() } else { rules_under(&system) }))
 }
 
 /// Text of a variant's (its author's, perhaps uploaded) as Markdown that shows it as written: every character
