@@ -52,7 +52,8 @@ pub trait Player {
 /// `:fFLOOR`, 800 by default), and
 /// `:tTHREADS` (threads; default every core), `:kCHILDREN` (candidates), `:rDECISIONS` (rollout length, or `:rend`),
 /// `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree` (a UCB tree
-/// instead of common random worlds), `:e1` (positional leaf evaluation), `:e2` (the fitted leaf value,
+/// instead of common random worlds), `:oN` (the opponent in one play-out of every N + 1 judged by the tuned weights:
+/// [`MctsConfig::opponent_mix`]), `:e1` (positional leaf evaluation), `:e2` (the fitted leaf value,
 /// [`evaluate::fitted_value`]) or `:e3` (the evaluator's winning chances, [`evaluator::Evaluator::value`]), `:w1`
 /// (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's weights), `:cevent` (each world decides
 /// chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to activate compared together with each of its
@@ -136,6 +137,8 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                         "3" => Leaf::Evaluator,
                         _ => return None,
                     };
+                } else if let Some(n) = part.strip_prefix('o') {
+                    config.opponent_mix = n.parse().ok().filter(|&n| n <= 64)?;
                 } else if let Some(f) = part.strip_prefix('f') {
                     config.scaled_floor = f.parse().ok()?;
                 } else if let Some(g) = part.strip_prefix('g') {

@@ -103,6 +103,11 @@ pub struct MctsConfig {
     /// The fewest iterations a [`Budget::Scaled`] decision gets on a large battle (`:fN`; default
     /// [`MIN_SCALED_ITERATIONS`]): lower, a large battle's game is thought about as long as a small one's.
     pub scaled_floor: u32,
+    /// On common worlds, the opponent's judgement in the play-outs (`:oN`): 0 plays it as `greedy` in every world;
+    /// N > 0 plays it by [`Weights::TUNED`] in one world of every N + 1, so that a candidate is valued against more
+    /// than one way of answering it (a search that exploits one exactly modelled opponent gains little against
+    /// another search).
+    pub opponent_mix: u32,
 }
 
 impl Default for MctsConfig {
@@ -123,6 +128,7 @@ impl Default for MctsConfig {
             luck: 0.0,
             time_limit: None,
             scaled_floor: MIN_SCALED_ITERATIONS,
+            opponent_mix: 0,
         }
     }
 }

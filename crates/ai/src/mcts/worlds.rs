@@ -3,6 +3,7 @@
 
 use super::chance::outcome_in_world;
 use super::{Budget, MctsConfig, Plan, Playout, WorldChance, side_weights};
+use crate::evaluate::Weights;
 use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
 use pacw_engine::{Action, Battle, Side, ToAct};
 use rand::SeedableRng;
@@ -37,7 +38,11 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
             if let Some(order) = plan.order {
                 b.apply(order).expect("ranked orders are legal");
             }
-            let mut policy = GreedyPlayer::with_weights(world, playout.weights);
+            let mut weights = playout.weights;
+            if config.opponent_mix > 0 && w as u32 % (config.opponent_mix + 1) == 0 {
+                weights[side.other().index()] = Weights::TUNED;
+            }
+            let mut policy = GreedyPlayer::with_weights(world, weights);
             let v = match config.chance {
                 WorldChance::Sequential => {
                     let mut rng = ChaCha8Rng::seed_from_u64(world);
