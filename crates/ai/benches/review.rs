@@ -10,7 +10,8 @@ use std::hint::black_box;
 
 /// A finished greedy game of Marye's Heights.
 fn game() -> Game {
-    let (_, file, text) = SHIPPED_SCENARIOS.iter().find(|(n, _, _)| *n == "maryes-heights").unwrap();
+    let pacw_engine::Shipped { file, text, .. } =
+        pacw_engine::shipped_named(SHIPPED_SCENARIOS.iter().copied(), "maryes-heights").unwrap();
     let mut game = Game::new(text, file, None, 4).unwrap();
     let mut players = [GreedyPlayer::new(4), GreedyPlayer::new(5)];
     while let ToAct::Side(side) = game.battle().to_act() {

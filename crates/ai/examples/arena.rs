@@ -21,7 +21,7 @@ fn main() {
     let mut worst = 0f64;
     for g in games {
         let sc = scenario.unwrap_or((g / 2) as usize % SHIPPED_SCENARIOS.len());
-        let (_, file, text) = SHIPPED_SCENARIOS[sc];
+        let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[sc];
         let mut game = Game::new(text, file, None, g * 7919).unwrap();
         // Swap sides every other game: player a is side A on even games.
         let before = think[0];

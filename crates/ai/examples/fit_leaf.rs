@@ -18,7 +18,7 @@ type Row = ([f64; N], f64, f64);
 
 fn play(g: u64) -> Vec<Row> {
     let scenario = g as usize % SCENARIOS;
-    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[scenario];
     let mut game = Game::new(text, file, None, g * 7919 + 3).expect("shipped scenarios are valid");
     let b = game.battle();
     let start = leaf_features(&Battle::new(b.scenario().clone(), *b.options()));

@@ -45,7 +45,7 @@ fn main() {
     let judged: Vec<&String> = args.iter().skip(4).collect();
     let mut gains = vec![0f32; judged.len()];
     for pos in first..first + positions {
-        let (name, file, text) = SHIPPED_SCENARIOS[pos as usize % SHIPPED_SCENARIOS.len()];
+        let pacw_engine::Shipped { name, file, text } = SHIPPED_SCENARIOS[pos as usize % SHIPPED_SCENARIOS.len()];
         let mut game = Game::new(text, file, None, pos * 31 + 7).expect("shipped scenarios are valid");
         let mut players = [GreedyPlayer::new(pos), GreedyPlayer::new(pos + 9)];
         // Stop at a real choice somewhere between the 10th and the 90th decision.

@@ -12,7 +12,7 @@ use pacw_engine::{Game, SHIPPED_SCENARIOS, Side, ToAct};
 /// The tuned player's score (wins plus half the draws) in games `from..from + games` against plain greedy.
 fn score(weights: &Weights, from: u64, games: u64) -> f64 {
     let play = |g: u64| {
-        let (_, file, text) = SHIPPED_SCENARIOS[(g / 2) as usize % SHIPPED_SCENARIOS.len()];
+        let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[(g / 2) as usize % SHIPPED_SCENARIOS.len()];
         let mut game = Game::new(text, file, None, g * 7919 + 11).expect("shipped scenarios are valid");
         let tuned_side = if g.is_multiple_of(2) { Side::A } else { Side::B };
         let mut tuned = GreedyPlayer::with_weights(g, [*weights; 2]);

@@ -7,7 +7,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u64 = args.get(3).map_or(1, |s| s.parse().unwrap());
     let scenario: usize = args.get(4).map_or(0, |s| s.parse().unwrap());
-    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[scenario];
     let mut game = Game::new(text, file, None, seed).unwrap();
     let mut players = [pacw_ai::player(&args[1], seed).unwrap(), pacw_ai::player(&args[2], seed + 1).unwrap()];
     let s = game.battle().scenario().clone();

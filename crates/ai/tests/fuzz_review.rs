@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// A short random game's save, as JSON.
 fn a_save(seed: u64) -> String {
-    let (_, file, text) = SHIPPED_SCENARIOS[(seed % SHIPPED_SCENARIOS.len() as u64) as usize];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[(seed % SHIPPED_SCENARIOS.len() as u64) as usize];
     let mut game = Game::new(text, file, None, seed).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..rng.random_range(0..40) {

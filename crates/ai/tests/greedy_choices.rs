@@ -43,7 +43,7 @@ fn greedy_game(text: &str, file: &str, seed: u64) -> String {
 
 #[test]
 fn greedy_makes_the_recorded_choices_on_every_shipped_battle() {
-    for (name, file, _) in SHIPPED_SCENARIOS {
+    for &pacw_engine::Shipped { name, file, .. } in SHIPPED_SCENARIOS {
         let games: Vec<String> = [1, 2].map(|seed| greedy_game(fixture(name), file, seed)).to_vec();
         insta::assert_snapshot!(format!("greedy_choices_{name}"), games.join("\n"));
     }

@@ -11,7 +11,7 @@ use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, ToAct};
 fn the_fitted_leaf_value_forecasts_greedy_games_better_than_evaluate() {
     let (mut fitted, mut hand_made, mut positions) = (0.0f64, 0.0f64, 0);
     for g in 0..200u64 {
-        let (_, file, text) = SHIPPED_SCENARIOS[g as usize % SHIPPED_SCENARIOS.len()];
+        let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[g as usize % SHIPPED_SCENARIOS.len()];
         let mut game = Game::new(text, file, None, 1_000_000 + g).expect("shipped scenarios are valid");
         let start = leaf_features(&Battle::new(game.battle().scenario().clone(), *game.battle().options()));
         // Both sides seeded apart from the fit's games (fit_leaf uses 0..8000 and 1,000,000 more).

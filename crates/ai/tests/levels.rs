@@ -9,7 +9,7 @@ const QUICK_LEVELS: [&str; 3] = ["recruit", "veteran:24", "general:24"];
 
 /// The positions where a side decided in a recorded game: greedy against greedy on a shipped battle.
 fn recorded_positions(scenario: usize, seed: u64) -> Vec<Battle> {
-    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[scenario];
     let mut game = Game::new(text, file, None, seed).expect("shipped scenarios are valid");
     let mut players = [player("greedy", seed).unwrap(), player("greedy", seed + 1).unwrap()];
     let mut positions = Vec::new();
@@ -43,7 +43,7 @@ fn the_levels_choose_legal_actions_the_same_way_for_the_same_seed() {
 fn the_levels_never_read_the_seed_of_the_dice() {
     // Two games with different seeds for the dice and cards whose first decision stands in the same position: the
     // same player seed must decide the same there (the battle holds no seed, and no player may look elsewhere).
-    let (_, file, text) = SHIPPED_SCENARIOS[0];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[0];
     // A game stands at its first decision once made (the engine draws the chance before it).
     let start = |seed| Game::new(text, file, None, seed).unwrap();
     let first = start(1);

@@ -5,7 +5,7 @@ use pacw_engine::{Action, Game, SHIPPED_SCENARIOS, Side, ToAct};
 
 /// Plays a whole game between two named players; returns the winner and every action taken.
 fn play(scenario: usize, seed: u64, first: &str, second: &str) -> (Option<Side>, Vec<Action>) {
-    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[scenario];
     let mut game = Game::new(text, file, None, seed).expect("shipped scenarios are valid");
     let mut players: [Box<dyn Player + Send>; 2] =
         [player(first, seed).expect("known player"), player(second, seed + 1).expect("known player")];

@@ -58,7 +58,7 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
     let (_, rows) = positions::read(&args.positions)?;
     let baseline = calibrate::baseline(&rows)?;
     let names: Vec<String> = if args.battles.is_empty() {
-        pacw_engine::SHIPPED_SCENARIOS.iter().map(|(n, _, _)| n.to_string()).collect()
+        pacw_engine::SHIPPED_SCENARIOS.iter().map(|s| s.name.to_string()).collect()
     } else {
         args.battles.clone()
     };

@@ -130,7 +130,7 @@ fn main() -> ExitCode {
 fn scenarios() -> anyhow::Result<ExitCode> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    for (name, _, text) in pacw_engine::offered_scenarios() {
+    for pacw_engine::Shipped { name, text, .. } in pacw_engine::offered_scenarios() {
         let title = pacw_engine::Scenario::parse(text, name).map(|s| s.name).unwrap_or_default();
         writeln!(out, "{name:<20} {title}")?;
     }

@@ -32,7 +32,7 @@ fn repo(path: &str) -> String {
 #[test]
 fn check_accepts_every_shipped_scenario() {
     let files: Vec<String> =
-        pacw_engine::SHIPPED_SCENARIOS.iter().map(|(_, file, _)| repo(&format!("scenarios/{file}"))).collect();
+        pacw_engine::SHIPPED_SCENARIOS.iter().map(|s| repo(&format!("scenarios/{}", s.file))).collect();
     assert_eq!(files.len(), 12, "twelve battles ship");
     let args: Vec<&str> = std::iter::once("check").chain(files.iter().map(String::as_str)).collect();
     let out = pacw(&args, "");

@@ -17,7 +17,8 @@ const WALKS: &[(&str, u32)] = &[("meeting-engagement", 7), ("bloody-lane", 6)];
 const CHESS_DEPTH: u32 = 5;
 
 fn battle(name: &str) -> Battle {
-    let (_, file, text) = SHIPPED_SCENARIOS.iter().find(|s| s.0 == name).expect("a shipped scenario");
+    let pacw_engine::Shipped { file, text, .. } =
+        pacw_engine::shipped_named(SHIPPED_SCENARIOS.iter().copied(), name).expect("a shipped scenario");
     Battle::from_scenario(Arc::new(Scenario::parse(text, file).expect("a shipped scenario parses")))
 }
 

@@ -38,42 +38,69 @@ pub use scenario::{Problem, Scenario, ScenarioError};
 pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
 
 /// The default scenario, a small symmetric meeting engagement, embedded in the library.
-pub const DEFAULT_SCENARIO: &str = include_str!("../../../scenarios/meeting-engagement.toml");
+pub const DEFAULT_SCENARIO: &str = SHIPPED_SCENARIOS[0].text;
 
-/// The battles shipped with pacw, embedded: (short name, file name, text). The first is the default. The grand
-/// battle ships too but stands apart ([`GRAND_BATTLE`]).
-pub const SHIPPED_SCENARIOS: &[(&str, &str, &str)] = &[
-    ("meeting-engagement", "meeting-engagement.toml", DEFAULT_SCENARIO),
-    ("bloody-lane", "bloody-lane.toml", include_str!("../../../scenarios/bloody-lane.toml")),
-    ("maryes-heights", "maryes-heights.toml", include_str!("../../../scenarios/maryes-heights.toml")),
-    ("mcpherson-ridge", "mcpherson-ridge.toml", include_str!("../../../scenarios/mcpherson-ridge.toml")),
-    ("henry-house-hill", "henry-house-hill.toml", include_str!("../../../scenarios/henry-house-hill.toml")),
-    ("hornets-nest", "hornets-nest.toml", include_str!("../../../scenarios/hornets-nest.toml")),
-    ("gaines-mill", "gaines-mill.toml", include_str!("../../../scenarios/gaines-mill.toml")),
-    ("brawners-farm", "brawners-farm.toml", include_str!("../../../scenarios/brawners-farm.toml")),
-    ("brandy-station", "brandy-station.toml", include_str!("../../../scenarios/brandy-station.toml")),
-    ("little-round-top", "little-round-top.toml", include_str!("../../../scenarios/little-round-top.toml")),
-    ("horseshoe-ridge", "horseshoe-ridge.toml", include_str!("../../../scenarios/horseshoe-ridge.toml")),
-    ("franklin", "franklin.toml", include_str!("../../../scenarios/franklin.toml")),
+/// A file shipped with pacw and embedded in it: a battle or a variant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shipped {
+    /// Its short name, as the command line, the lobby and a scenario's `variant` key take it (`bloody-lane`).
+    pub name: &'static str,
+    /// Its file name (`bloody-lane.toml`), which its problems and saves cite.
+    pub file: &'static str,
+    /// Its text.
+    pub text: &'static str,
+}
+
+/// The [`Shipped`] file `NAME.toml` of the repository's folder `DIR`, embedded.
+macro_rules! shipped {
+    ($dir:literal, $name:literal) => {
+        Shipped {
+            name: $name,
+            file: concat!($name, ".toml"),
+            text: include_str!(concat!("../../../", $dir, "/", $name, ".toml")),
+        }
+    };
+}
+
+/// The battles shipped with pacw, embedded. The first is the default. The grand battle ships too but stands apart
+/// ([`GRAND_BATTLE`]).
+pub const SHIPPED_SCENARIOS: &[Shipped] = &[
+    shipped!("scenarios", "meeting-engagement"),
+    shipped!("scenarios", "bloody-lane"),
+    shipped!("scenarios", "maryes-heights"),
+    shipped!("scenarios", "mcpherson-ridge"),
+    shipped!("scenarios", "henry-house-hill"),
+    shipped!("scenarios", "hornets-nest"),
+    shipped!("scenarios", "gaines-mill"),
+    shipped!("scenarios", "brawners-farm"),
+    shipped!("scenarios", "brandy-station"),
+    shipped!("scenarios", "little-round-top"),
+    shipped!("scenarios", "horseshoe-ridge"),
+    shipped!("scenarios", "franklin"),
 ];
 
-/// The variant files shipped with pacw (`variants/`, docs/variants.md), embedded: (short name, file name, text).
-pub const SHIPPED_VARIANTS: &[(&str, &str, &str)] = &[
-    ("close-combat", "close-combat.toml", include_str!("../../../variants/close-combat.toml")),
-    ("fire-rarely-decides", "fire-rarely-decides.toml", include_str!("../../../variants/fire-rarely-decides.toml")),
-    ("hard-cover", "hard-cover.toml", include_str!("../../../variants/hard-cover.toml")),
-    ("hard-hitting", "hard-hitting.toml", include_str!("../../../variants/hard-hitting.toml")),
-    ("hill-crest", "hill-crest.toml", include_str!("../../../variants/hill-crest.toml")),
-    ("no-cover", "no-cover.toml", include_str!("../../../variants/no-cover.toml")),
+/// The variant files shipped with pacw (`variants/`, docs/variants.md), embedded.
+pub const SHIPPED_VARIANTS: &[Shipped] = &[
+    shipped!("variants", "close-combat"),
+    shipped!("variants", "fire-rarely-decides"),
+    shipped!("variants", "hard-cover"),
+    shipped!("variants", "hard-hitting"),
+    shipped!("variants", "hill-crest"),
+    shipped!("variants", "no-cover"),
 ];
 
-/// The grand battle, Antietam: 128 units on a 26 × 26 board, (short name, file name, text). The lobby and the
-/// command line offer it after the battles ([`offered_scenarios`]); the tests that walk every battle leave it to
-/// its own tests, since one of its games costs as much as a hundred of theirs.
-pub const GRAND_BATTLE: (&str, &str, &str) =
-    ("antietam", "antietam.toml", include_str!("../../../scenarios/antietam.toml"));
+/// The grand battle, Antietam: 128 units on a 26 × 26 board. The lobby and the command line offer it after the
+/// battles ([`offered_scenarios`]); the tests that walk every battle leave it to its own tests, since one of its
+/// games costs as much as a hundred of theirs.
+pub const GRAND_BATTLE: Shipped = shipped!("scenarios", "antietam");
 
-/// Every shipped scenario a player is offered, (short name, file name, text): the battles, then the grand battle.
-pub fn offered_scenarios() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+/// Every shipped scenario a player is offered: the battles, then the grand battle.
+pub fn offered_scenarios() -> impl Iterator<Item = Shipped> {
     SHIPPED_SCENARIOS.iter().copied().chain([GRAND_BATTLE])
+}
+
+/// The shipped battle or variant of this short name, from `list` ([`SHIPPED_SCENARIOS`], [`SHIPPED_VARIANTS`] or
+/// [`offered_scenarios`]).
+pub fn shipped_named(list: impl IntoIterator<Item = Shipped>, name: &str) -> Option<Shipped> {
+    list.into_iter().find(|s| s.name == name)
 }

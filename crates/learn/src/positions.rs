@@ -110,8 +110,8 @@ impl PositionsConfig {
     pub fn training_battles(&self) -> Vec<(&'static str, &'static str)> {
         SHIPPED_SCENARIOS
             .iter()
-            .filter(|(name, _, _)| !self.held_out.iter().any(|h| h == name))
-            .map(|&(name, _, text)| (name, text))
+            .filter(|s| !self.held_out.iter().any(|h| h == s.name))
+            .map(|s| (s.name, s.text))
             .collect()
     }
 
@@ -130,7 +130,7 @@ impl PositionsConfig {
                 return bad(format!("the share of {name} games must be from 0 to 1, not {share}"));
             }
         }
-        if let Some(h) = self.held_out.iter().find(|h| !SHIPPED_SCENARIOS.iter().any(|(n, _, _)| n == h)) {
+        if let Some(h) = self.held_out.iter().find(|h| !SHIPPED_SCENARIOS.iter().any(|s| s.name == h.as_str())) {
             return bad(format!("'{h}' is not a shipped battle (see `pacw scenarios`)"));
         }
         if let Some((file, text)) = &self.rules {

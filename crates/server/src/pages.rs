@@ -73,7 +73,8 @@ fn render_html(current: &str, title: &str, body: &str) -> String {
 /// variant's rules).
 pub fn page(path: &str) -> Option<Response> {
     if let Some(name) = path.strip_prefix("rules/") {
-        let &(_, file, source) = pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.0 == name)?;
+        let pacw_engine::Shipped { file, text: source, .. } =
+            pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), name)?;
         let system = CombatSystem::with_variant(source, file).ok()?;
         return Some(html_reply(rules_under(&system)));
     }

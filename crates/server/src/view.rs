@@ -233,7 +233,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
         attacker: s.attacker,
         variant: s.system.as_ref().and_then(|system| {
             let (file, text) = system.source()?;
-            pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.1 == file && v.2 == text).map(|v| v.0)
+            pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.file == file && v.text == text).map(|v| v.name)
         }),
         rules: s.system.as_ref().map(|system| {
             let json = system.to_json();

@@ -89,7 +89,7 @@ async fn winning_chances_are_shown_but_never_while_two_people_play() {
     let (_, past) = api.get(&format!("/api/play/{a}/replay/0")).await;
     assert!(past["winning_chances"].is_number());
     // The check gives the evaluator's estimate of a battle's balance.
-    let text = pacw_engine::SHIPPED_SCENARIOS[0].2;
+    let text = pacw_engine::SHIPPED_SCENARIOS[0].text;
     let (s, check) = api.post("/api/scenarios/check", json!({"text": text})).await;
     assert_eq!(s, StatusCode::OK);
     assert!((check["estimate"].as_f64().unwrap() - 0.5).abs() < 0.05, "a symmetric battle: {}", check["estimate"]);

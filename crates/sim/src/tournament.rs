@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn a_round_robin_rates_greedy_above_random() {
-        let (_, file, text) = SHIPPED_SCENARIOS[0];
+        let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[0];
         let config = TournamentConfig {
             scenarios: vec![ScenarioSource::parse(text, file).unwrap()],
             players: vec!["random".into(), "recruit".into(), "greedy".into()],
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn an_unknown_player_is_refused_with_the_names() {
-        let (_, file, text) = SHIPPED_SCENARIOS[0];
+        let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[0];
         let config = TournamentConfig {
             scenarios: vec![ScenarioSource::parse(text, file).unwrap()],
             players: vec!["greedy".into(), "colonel".into()],

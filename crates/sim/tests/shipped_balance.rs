@@ -11,7 +11,7 @@ fn every_shipped_battle_s_balance_is_measured_holds_and_is_even() {
     let table = table().expect("scenarios/balance.json reads");
     assert_eq!(table.scenarios.len(), offered_scenarios().count(), "one figure a battle, no more");
     let mut stale = Vec::new();
-    for (name, file, text) in offered_scenarios() {
+    for pacw_engine::Shipped { name, file, text } in offered_scenarios() {
         let recorded = table.scenarios.get(name).unwrap_or_else(|| panic!("no balance figure for {name}"));
         let mut config = SimConfig::of(vec![ScenarioSource::parse(text, file).unwrap()]);
         config.games = table.games;

@@ -18,7 +18,7 @@ fn sides_swapped(text: &str) -> String {
 fn the_embedded_weights_load_and_judge_every_shipped_start_between_0_and_1() {
     let e = Evaluator::embedded();
     assert!(e.version().starts_with("evaluator-"));
-    for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
+    for &pacw_engine::Shipped { name, text, .. } in pacw_engine::SHIPPED_SCENARIOS {
         let v = e.value(&battle(text));
         assert!((0.0..=1.0).contains(&v), "{name}: {v}");
     }
@@ -27,7 +27,7 @@ fn the_embedded_weights_load_and_judge_every_shipped_start_between_0_and_1() {
 #[test]
 fn swapping_the_sides_negates_every_feature_and_the_value_becomes_one_less_it() {
     let e = Evaluator::embedded();
-    for (name, _, text) in pacw_engine::SHIPPED_SCENARIOS {
+    for &pacw_engine::Shipped { name, text, .. } in pacw_engine::SHIPPED_SCENARIOS {
         let (b, swapped) = (battle(text), battle(&sides_swapped(text)));
         let (x, y) = (features(&b), features(&swapped));
         for i in 0..FEATURES {
@@ -108,7 +108,7 @@ fn an_odd_network_says_one_less_the_value_of_the_negated_features() {
 /// decisions.
 fn pinned_positions() -> Vec<(&'static str, Battle)> {
     let start = |name: &str| {
-        let (_, _, text) = pacw_engine::SHIPPED_SCENARIOS.iter().find(|(n, _, _)| *n == name).unwrap();
+        let text = pacw_engine::shipped_named(pacw_engine::SHIPPED_SCENARIOS.iter().copied(), name).unwrap().text;
         battle(text)
     };
     let mut game = pacw_engine::Game::new(pacw_engine::DEFAULT_SCENARIO, "m.toml", None, 3).unwrap();

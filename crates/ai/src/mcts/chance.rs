@@ -44,7 +44,7 @@ mod tests {
     /// The first position of a shipped scenario, played on (greedy against greedy, chance from world 0) until
     /// `stop` holds.
     fn battle_until(stop: impl Fn(&Battle) -> bool) -> Battle {
-        let (_, file, text) = SHIPPED_SCENARIOS[0];
+        let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[0];
         let game = Game::new(text, file, None, 3).expect("shipped scenarios are valid");
         let mut b = Battle::new(game.battle().scenario().clone(), *game.battle().options());
         let mut greedy = GreedyPlayer::new(3);

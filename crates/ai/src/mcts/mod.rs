@@ -360,7 +360,8 @@ mod tests {
     #[test]
     fn a_scaled_budget_gives_larger_battles_fewer_iterations_a_decision() {
         let battle = |name: &str| {
-            let (_, file, text) = pacw_engine::offered_scenarios().find(|(n, ..)| *n == name).unwrap();
+            let pacw_engine::Shipped { file, text, .. } =
+                pacw_engine::shipped_named(pacw_engine::offered_scenarios(), name).unwrap();
             Battle::from_scenario(std::sync::Arc::new(pacw_engine::Scenario::parse(text, file).unwrap()))
         };
         let iterations = |file: &str, n| match Budget::Scaled(n).for_battle(&battle(file), MIN_SCALED_ITERATIONS) {

@@ -60,7 +60,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode> {
         None => players.iter().position(|p| p == "greedy").unwrap_or(0),
     };
     let names: Vec<String> = if args.scenarios.is_empty() {
-        SHIPPED_SCENARIOS.iter().map(|(name, _, _)| name.to_string()).collect()
+        SHIPPED_SCENARIOS.iter().map(|s| s.name.to_string()).collect()
     } else {
         args.scenarios
     };

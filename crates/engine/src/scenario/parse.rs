@@ -257,7 +257,8 @@ impl Scenario {
 /// The variant a scenario names: a shipped one ([`crate::SHIPPED_VARIANTS`]), else a variant file that `read`
 /// gives; or a problem at its name.
 fn named_variant(r: &mut Report, name: &Spanned<String>, read: Option<ReadVariant>) -> Option<Arc<CombatSystem>> {
-    let shipped = crate::SHIPPED_VARIANTS.iter().find(|v| v.0 == name.get_ref()).map(|v| (v.1, v.2.to_string()));
+    let shipped = crate::shipped_named(crate::SHIPPED_VARIANTS.iter().copied(), name.get_ref())
+        .map(|v| (v.file, v.text.to_string()));
     let own = || match read {
         Some(read) => read(name.get_ref()).map(|text| (name.get_ref().as_str(), text)),
         None => Err("a variant file of your own is read only beside a scenario file given to pacw's commands; \
@@ -267,7 +268,7 @@ fn named_variant(r: &mut Report, name: &Spanned<String>, read: Option<ReadVarian
     let (file, text) = match shipped.map(Ok).unwrap_or_else(own) {
         Ok(found) => found,
         Err(why) => {
-            let known: Vec<&str> = crate::SHIPPED_VARIANTS.iter().map(|v| v.0).collect();
+            let known: Vec<&str> = crate::SHIPPED_VARIANTS.iter().map(|v| v.name).collect();
             r.at(
                 Some(name.span()),
                 format!(

@@ -222,7 +222,8 @@ proptest::proptest! {
 
 /// The shipped battle `name`, played by the built-in rules (`None`) or by `system`.
 fn battle(name: &str, system: Option<CombatSystem>) -> crate::Battle {
-    let (_, file, text) = crate::offered_scenarios().find(|s| s.0 == name).expect("a shipped battle");
+    let crate::Shipped { file, text, .. } =
+        crate::shipped_named(crate::offered_scenarios(), name).expect("a shipped battle");
     let mut scenario = crate::Scenario::parse(text, file).expect("it reads");
     if let Some(system) = system {
         scenario = scenario.with_system(std::sync::Arc::new(system)).expect("the system's options fit");
@@ -554,7 +555,7 @@ fn a_scenario_may_name_a_shipped_variant_and_is_played_by_it() {
     let bad = crate::Scenario::parse(&own, "m.toml").unwrap_err().to_string();
     assert!(bad.contains("variant_text") && bad.contains("--variant"), "{bad}");
     // Every shipped variant reads.
-    for (name, _, _) in crate::SHIPPED_VARIANTS {
+    for &crate::Shipped { name, .. } in crate::SHIPPED_VARIANTS {
         let named = crate::DEFAULT_SCENARIO.replacen("turns = ", &format!("variant = \"{name}\"\nturns = "), 1);
         assert!(crate::Scenario::parse(&named, "m.toml").unwrap().system.is_some(), "{name}");
     }

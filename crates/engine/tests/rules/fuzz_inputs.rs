@@ -90,13 +90,13 @@ proptest! {
 
     #[test]
     fn mutated_shipped_scenarios_give_a_scenario_or_placed_problems(which in 0..SHIPPED_SCENARIOS.len(), seed in any::<u64>()) {
-        check_text(&mutate(SHIPPED_SCENARIOS[which].2, seed));
+        check_text(&mutate(SHIPPED_SCENARIOS[which].text, seed));
     }
 }
 
 /// A short game's save, as JSON.
 fn a_save(seed: u64) -> String {
-    let (_, file, text) = SHIPPED_SCENARIOS[(seed % SHIPPED_SCENARIOS.len() as u64) as usize];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[(seed % SHIPPED_SCENARIOS.len() as u64) as usize];
     let mut game = Game::new(text, file, None, seed).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..rng.random_range(0..60) {

@@ -225,7 +225,7 @@ fn every_shipped_variant_s_odds_agree_with_its_sampled_attacks() {
             ..s(Arm::Cavalry, Arm::Infantry)
         },
     ];
-    for (v, &(name, file, text)) in pacw_engine::SHIPPED_VARIANTS.iter().enumerate() {
+    for (v, &pacw_engine::Shipped { name, file, text }) in pacw_engine::SHIPPED_VARIANTS.iter().enumerate() {
         let system = Arc::new(CombatSystem::with_variant(text, file).unwrap());
         let mut options = Options::default();
         for (option, value) in system.changes_to_standard().iter().chain(system.options()) {

@@ -54,8 +54,8 @@ fn counts(c: PerftCount) -> [u64; 4] {
 
 #[test]
 fn perft_counts_of_every_shipped_scenario_are_unchanged() {
-    for (name, _, _) in pacw_engine::SHIPPED_SCENARIOS {
-        assert!(GOLDEN.iter().any(|g| g.0 == *name), "{name} has no golden counts");
+    for &pacw_engine::Shipped { name, .. } in pacw_engine::SHIPPED_SCENARIOS {
+        assert!(GOLDEN.iter().any(|g| g.0 == name), "{name} has no golden counts");
     }
     let mut found = Vec::new();
     for golden in GOLDEN {

@@ -98,7 +98,7 @@ fn check_invariants(b: &Battle) {
 }
 
 fn play_random_game(scenario: usize, options: Options, seed: u64) {
-    let (_, file, text) = SHIPPED_SCENARIOS[scenario];
+    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[scenario];
     let parsed = Arc::new(Scenario::parse(text, file).unwrap());
     let mut game = Game::with_scenario(parsed.clone(), text, file, Some(options), seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xabcdef);
@@ -165,7 +165,7 @@ proptest! {
 
 #[test]
 fn r9_1_chance_outcomes_are_dice_or_cards_only() {
-    let b = Battle::from_scenario(Arc::new(Scenario::parse(SHIPPED_SCENARIOS[0].2, "d").unwrap()));
+    let b = Battle::from_scenario(Arc::new(Scenario::parse(SHIPPED_SCENARIOS[0].text, "d").unwrap()));
     let outcomes = b.chance_outcomes();
     assert!(outcomes.iter().all(|(o, _)| matches!(o, Outcome::Card(_))));
     assert_eq!(outcomes.iter().map(|(_, p)| *p).sum::<Prob>(), Prob::from_integer(1));

@@ -64,7 +64,7 @@ pub async fn info() -> Json<Info> {
         option_specs: &pacw_engine::options::OPTION_SPECS,
         variants: pacw_engine::SHIPPED_VARIANTS
             .iter()
-            .filter_map(|&(name, file, text)| {
+            .filter_map(|&pacw_engine::Shipped { name, file, text }| {
                 let system = pacw_engine::system::CombatSystem::with_variant(text, file).ok()?;
                 Some(VariantInfo { name, title: system.name, description: system.description })
             })
@@ -95,15 +95,16 @@ fn shipped_view(name: &'static str, file: &'static str, text: &'static str) -> A
 
 /// `GET /api/scenarios`: every shipped scenario, the default first.
 pub async fn scenarios() -> ApiResult<Json<Vec<ShippedScenario>>> {
-    let all: ApiResult<Vec<_>> = pacw_engine::offered_scenarios().map(|(n, f, t)| shipped_view(n, f, t)).collect();
+    let all: ApiResult<Vec<_>> =
+        pacw_engine::offered_scenarios().map(|s| shipped_view(s.name, s.file, s.text)).collect();
     Ok(Json(all?))
 }
 
 /// `GET /api/scenarios/{name}`.
 pub async fn scenario(Path(name): Path<String>) -> ApiResult<Json<ShippedScenario>> {
-    let (n, f, t) = shipped(&name)
+    let s = shipped(&name)
         .ok_or_else(|| ApiError::NotFound(format!("no shipped scenario '{name}' (see /api/scenarios)")))?;
-    Ok(Json(shipped_view(n, f, t)?))
+    Ok(Json(shipped_view(s.name, s.file, s.text)?))
 }
 
 /// A scenario text to check.

@@ -120,10 +120,11 @@ fn variant(req: &CreateGame) -> ApiResult<Option<CombatSystem>> {
             return Err(ApiError::BadRequest("give either variant (a shipped name) or variant_text".into()));
         }
         (Some(name), None) => {
-            let (_, file, text) = SHIPPED_VARIANTS.iter().find(|v| v.0 == name).ok_or_else(|| {
-                let known: Vec<&str> = SHIPPED_VARIANTS.iter().map(|v| v.0).collect();
-                ApiError::NotFound(format!("no shipped variant '{name}' (known: {})", known.join(", ")))
-            })?;
+            let pacw_engine::Shipped { file, text, .. } =
+                pacw_engine::shipped_named(SHIPPED_VARIANTS.iter().copied(), name).ok_or_else(|| {
+                    let known: Vec<&str> = SHIPPED_VARIANTS.iter().map(|v| v.name).collect();
+                    ApiError::NotFound(format!("no shipped variant '{name}' (known: {})", known.join(", ")))
+                })?;
             (text.to_string(), file.to_string())
         }
         (None, Some(text)) => (text.clone(), req.variant_file.clone().unwrap_or_else(|| "variant.toml".into())),
@@ -195,9 +196,9 @@ impl Games {
                 return Err(ApiError::BadRequest("give either scenario (a shipped name) or scenario_text".into()));
             }
             (Some(n), None) => {
-                let (short, file, text) = shipped(n)
+                let s = shipped(n)
                     .ok_or_else(|| ApiError::NotFound(format!("no shipped scenario '{n}' (see GET /api/scenarios)")))?;
-                (text.to_string(), file.to_string(), short.to_string())
+                (s.text.to_string(), s.file.to_string(), s.name.to_string())
             }
             (None, Some(t)) => {
                 let file = req.scenario_file.clone().unwrap_or_else(|| "uploaded.toml".to_string());

@@ -66,7 +66,7 @@ impl Games {
         let live: Live = self.snapshot(entry)?;
         let save = live.game.save();
         let (scenario, scenario_text) = match shipped(&entry.scenario_name) {
-            Some((short, _, text)) if text == save.scenario => (Some(short.to_string()), None),
+            Some(s) if s.text == save.scenario => (Some(s.name.to_string()), None),
             _ => (None, Some(save.scenario.clone())),
         };
         let computer_of = |side: Side| match &entry.players[side.index()] {

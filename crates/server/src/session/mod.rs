@@ -540,7 +540,7 @@ impl Games {
     }
 }
 
-/// The shipped scenario called `name` (short name or file name): (short name, file, text).
-pub fn shipped(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    pacw_engine::offered_scenarios().find(|(short, file, _)| *short == name || *file == name)
+/// The shipped scenario called `name` (short name or file name).
+pub fn shipped(name: &str) -> Option<pacw_engine::Shipped> {
+    pacw_engine::offered_scenarios().find(|s| s.name == name || s.file == name)
 }

@@ -298,7 +298,8 @@ mod tests {
     use crate::run::run;
 
     fn source(name: &str) -> ScenarioSource {
-        let (_, file, text) = pacw_engine::SHIPPED_SCENARIOS.iter().find(|s| s.0 == name).unwrap();
+        let pacw_engine::Shipped { file, text, .. } =
+            pacw_engine::shipped_named(pacw_engine::SHIPPED_SCENARIOS.iter().copied(), name).unwrap();
         ScenarioSource::parse(text, file).unwrap()
     }
 

@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn a_number_nothing_uses_is_not_called_a_candidate_to_drop() {
-        let (_, file, text) = pacw_engine::SHIPPED_SCENARIOS[1];
+        let pacw_engine::Shipped { file, text, .. } = pacw_engine::SHIPPED_SCENARIOS[1];
         assert!(!text.contains("\"cavalry\""), "Bloody Lane has no cavalry");
         let mut c = SimConfig::of(vec![ScenarioSource::parse(text, file).unwrap()]);
         c.games = 10;
