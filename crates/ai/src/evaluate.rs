@@ -1,6 +1,7 @@
 //! Judgements shared by the computer players: the expected value of an attack from the engine's exact odds, the
 //! worth of a square for a unit, and the value of a whole battle.
 
+use pacw_engine::attack::RetreatPath;
 use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
 use pacw_engine::odds::AttackOdds;
 use pacw_engine::{
@@ -379,7 +380,7 @@ impl ScoredSquares {
 /// shaken is passing, a retreat is more, destruction most — and the game when it exhausts the enemy. `blocked`:
 /// whether the target has no square to retreat to.
 pub fn attack_value(b: &Battle, a: &AttackAssessment, blocked: bool, w: &Weights) -> f32 {
-    let odds = AttackOdds::from_assessment(a, blocked, b.options().blocked_retreat);
+    let odds = AttackOdds::from_assessment(a, RetreatPath::of(blocked), b.options().blocked_retreat);
     let side = b.info(a.target).side;
     let worth = b.strength(a.target) as f32 / 4.0 + 0.5;
     let destroyed = if b.destroyed(side) + 1 >= b.exhaustion_point(side) { 100.0 } else { w.results[3] * worth };

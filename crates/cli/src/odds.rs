@@ -11,6 +11,7 @@ use pacw_engine::geometry::Aspect;
 use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
 use pacw_engine::system::CombatSystem;
 use pacw_engine::{Action, Arm, Battle, Dir, Game, Options, Prob, Quality, Square, UnitId};
+use pacw_engine::{RetreatPath, Steadiness};
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -235,9 +236,9 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
         moved: args.moved,
         cover: args.cover,
         from,
-        target_shaken: args.shaken,
+        target_state: Steadiness::of(args.shaken),
         ranging: args.ranging,
-        blocked: args.blocked,
+        retreat: RetreatPath::of(args.blocked),
     };
     let odds = match situation.odds_under(&options, system.as_ref()) {
         Ok(odds) => odds,
@@ -268,11 +269,11 @@ fn describe(s: &Situation, options: &Options) -> String {
         Aspect::Rear => text += " from its rear",
         Aspect::Front => {}
     }
-    let mut state = vec![if s.target_shaken { "shaken" } else { "steady" }];
+    let mut state = vec![if s.target_state.is_shaken() { "shaken" } else { "steady" }];
     if s.cover {
         state.push("in woods");
     }
-    if s.blocked {
+    if s.retreat.is_blocked() {
         state.push("cannot retreat");
     }
     if s.ranging {
@@ -383,7 +384,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         }
     };
     if args.shaken {
-        odds = odds.with_target_shaken(true);
+        odds = odds.with_target(pacw_engine::attack::Steadiness::Shaken);
     }
     let (a, t) = (battle.info(attacker), battle.info(target));
     let order_text = match order {
@@ -404,7 +405,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         odds.assessment.distance,
         if odds.assessment.charge { " (a charge)" } else { "" },
         if odds.assessment.target_shaken { "shaken" } else { "steady" },
-        if odds.retreat_blocked { ", cannot retreat" } else { "" }
+        if odds.retreat_path.is_blocked() { ", cannot retreat" } else { "" }
     );
     let system = battle.scenario().combat_system();
     Ok(Ok(report(&title, &odds, battle.options(), &system, args)))
@@ -464,7 +465,7 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
     for (r, p) in odds.results() {
         out += &format!("{:<10} {:>7} {}\n", r.name(), p.to_string(), pct(p));
     }
-    if odds.retreat_blocked {
+    if odds.retreat_path.is_blocked() {
         out += &format!(
             "(a retreat is blocked and counts as {}, R7.4 blocked_retreat = {})\n",
             if odds.has_stand() { "stand" } else { "destroyed" },
@@ -476,7 +477,7 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
             "\nAfter {k} attack{} in a row (same modifiers, the target not activated between; a retreat counts as\n\
              shaken and still there{}):\n{:<10} {:>w$} {:>6}\n",
             if k == 1 { "" } else { "s" },
-            if odds.retreat_blocked { "; a blocked retreat follows R7.4" } else { "" },
+            if odds.retreat_path.is_blocked() { "; a blocked retreat follows R7.4" } else { "" },
             "state",
             "chance",
             "≈",
@@ -576,7 +577,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
             o.assessment.strength,
             if s.charge() { "charge" } else { "shooting" },
             if s.cover { "yes" } else { "no" },
-            if s.target_shaken { "shaken" } else { "steady" },
+            if s.target_state.is_shaken() { "shaken" } else { "steady" },
             o.to_hit(),
             o.miss.to_string(),
             if no_effect { format!(" {:>9}", o.no_effect.to_string()) } else { String::new() },
@@ -605,6 +606,6 @@ fn row_json(r: &TableRow, system: &CombatSystem) -> Value {
     v["quality"] = json!(s.target_quality.name());
     v["attack"] = json!(if s.charge() { "charge" } else { "shooting" });
     v["cover"] = json!(s.cover);
-    v["target_state"] = json!(if s.target_shaken { "shaken" } else { "steady" });
+    v["target_state"] = json!(if s.target_state.is_shaken() { "shaken" } else { "steady" });
     v
 }

@@ -4,6 +4,7 @@
 //! `cargo bench -p pacw-engine --bench odds`
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use pacw_engine::Steadiness;
 use pacw_engine::odds::{AttackOdds, Situation, TargetState, table};
 use pacw_engine::{Arm, BlockedRetreat, Options, Quality};
 use std::hint::black_box;
@@ -18,14 +19,20 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("odds");
     // The distribution alone, from the battle's assessment.
     g.bench_function("from_assessment", |b| {
-        b.iter(|| AttackOdds::from_assessment(black_box(&odds.assessment), false, BlockedRetreat::Destroyed))
+        b.iter(|| {
+            AttackOdds::from_assessment(
+                black_box(&odds.assessment),
+                pacw_engine::RetreatPath::Open,
+                BlockedRetreat::Destroyed,
+            )
+        })
     });
     // One attack's distribution on a board: the legality check and assessment, the retreat square, the dice.
     g.bench_function("attack_odds_fire", |b| {
         b.iter(|| black_box(&setup.battle).attack_odds(setup.attacker, black_box(&setup.order)).unwrap())
     });
     // An abstract situation end to end: building its battle (with the scripted earlier hit of a shaken target).
-    let shaken = Situation { target_shaken: true, ..situation };
+    let shaken = Situation { target_state: Steadiness::Shaken, ..situation };
     g.bench_function("situation_shaken_end_to_end", |b| b.iter(|| black_box(shaken).odds(&options).unwrap()));
     // A run of ten attacks and the expected number to destroy.
     let run = odds.sequence();

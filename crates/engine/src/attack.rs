@@ -260,16 +260,82 @@ impl HitResult {
     }
 }
 
-/// Whether the target suffers the severe column of R7.1: it is shaken, or the attack is a charge.
-pub const fn severe(target_shaken: bool, charge: bool) -> bool {
-    target_shaken || charge
+/// How an attack reaches its target (R6.1): fire from a distance, or a charge into the next square.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackKind {
+    /// Fire, from two or more squares away.
+    Fire,
+    /// A charge, at distance 1.
+    Charge,
 }
 
-/// The standard hit-result table's row for a target (`shaken` or not) hit by fire or a `charge` (R7.1):
-/// [the result when its roll is at most its strength, when above]. A variant's table may say otherwise
-/// ([`crate::system::ResultTable`]); the battle finds the row once, when it assesses the attack.
-pub const fn standard_row(target_shaken: bool, charge: bool) -> [HitResult; 2] {
-    if severe(target_shaken, charge) {
+impl AttackKind {
+    /// The kind of an attack that is a `charge` or not.
+    pub const fn of(charge: bool) -> AttackKind {
+        if charge { AttackKind::Charge } else { AttackKind::Fire }
+    }
+
+    /// Whether this is a charge.
+    pub const fn is_charge(self) -> bool {
+        matches!(self, AttackKind::Charge)
+    }
+}
+
+/// Whether a unit is steady or shaken (R2.4).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Steadiness {
+    /// Steady.
+    Steady,
+    /// Shaken: it rallies when next activated (R4.1).
+    Shaken,
+}
+
+impl Steadiness {
+    /// The state of a unit that is `shaken` or not.
+    pub const fn of(shaken: bool) -> Steadiness {
+        if shaken { Steadiness::Shaken } else { Steadiness::Steady }
+    }
+
+    /// Whether it is shaken.
+    pub const fn is_shaken(self) -> bool {
+        matches!(self, Steadiness::Shaken)
+    }
+}
+
+/// Whether a target made to retreat has a square to go to (R7.3, R7.4).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetreatPath {
+    /// It has one.
+    Open,
+    /// It has none: the retreat becomes what `blocked_retreat` says (R7.4).
+    Blocked,
+}
+
+impl RetreatPath {
+    /// The path of a target whose retreat is `blocked` or not.
+    pub const fn of(blocked: bool) -> RetreatPath {
+        if blocked { RetreatPath::Blocked } else { RetreatPath::Open }
+    }
+
+    /// Whether the retreat is blocked.
+    pub const fn is_blocked(self) -> bool {
+        matches!(self, RetreatPath::Blocked)
+    }
+}
+
+/// Whether the target suffers the severe column of R7.1: it is shaken, or the attack is a charge.
+pub const fn severe(target: Steadiness, kind: AttackKind) -> bool {
+    target.is_shaken() || kind.is_charge()
+}
+
+/// The standard hit-result table's row for a target hit by fire or a charge (R7.1): [the result when its roll is
+/// at most its strength, when above]. A variant's table may say otherwise ([`crate::system::ResultTable`]); the
+/// battle finds the row once, when it assesses the attack.
+pub const fn standard_row(target: Steadiness, kind: AttackKind) -> [HitResult; 2] {
+    if severe(target, kind) {
         [HitResult::Retreat, HitResult::Destroyed]
     } else {
         [HitResult::Shaken, HitResult::Retreat]
@@ -279,9 +345,9 @@ pub const fn standard_row(target_shaken: bool, charge: bool) -> [HitResult; 2] {
 /// The target's D6 against its strength, on its row of the hit-result table (R7.1).
 ///
 /// ```
-/// use pacw_engine::attack::{result_on_row, standard_row, HitResult};
-/// assert_eq!(result_on_row(standard_row(false, false), 4, 4), HitResult::Shaken);
-/// assert_eq!(result_on_row(standard_row(false, true), 4, 5), HitResult::Destroyed);
+/// use pacw_engine::attack::{result_on_row, standard_row, AttackKind, HitResult, Steadiness};
+/// assert_eq!(result_on_row(standard_row(Steadiness::Steady, AttackKind::Fire), 4, 4), HitResult::Shaken);
+/// assert_eq!(result_on_row(standard_row(Steadiness::Steady, AttackKind::Charge), 4, 5), HitResult::Destroyed);
 /// ```
 pub const fn result_on_row(row: [HitResult; 2], strength: u8, roll: u8) -> HitResult {
     if roll <= strength { row[0] } else { row[1] }
@@ -290,15 +356,15 @@ pub const fn result_on_row(row: [HitResult; 2], strength: u8, roll: u8) -> HitRe
 /// The target's D6 against its strength under the standard table (R7.1).
 ///
 /// ```
-/// use pacw_engine::attack::{hit_result, HitResult};
-/// assert_eq!(hit_result(4, false, 4), HitResult::Shaken);
-/// assert_eq!(hit_result(4, false, 5), HitResult::Retreat);
-/// assert_eq!(hit_result(4, true, 3), HitResult::Retreat);
-/// assert_eq!(hit_result(4, true, 6), HitResult::Destroyed);
+/// use pacw_engine::attack::{hit_result, AttackKind, HitResult, Steadiness};
+/// use Steadiness::{Shaken, Steady};
+/// assert_eq!(hit_result(4, Steady, AttackKind::Fire, 4), HitResult::Shaken);
+/// assert_eq!(hit_result(4, Steady, AttackKind::Fire, 5), HitResult::Retreat);
+/// assert_eq!(hit_result(4, Shaken, AttackKind::Fire, 3), HitResult::Retreat);
+/// assert_eq!(hit_result(4, Steady, AttackKind::Charge, 6), HitResult::Destroyed);
 /// ```
-pub const fn hit_result(strength: u8, severe: bool, roll: u8) -> HitResult {
-    // `severe` is the shaken-or-charge column; either gives the same standard row.
-    result_on_row(standard_row(severe, false), strength, roll)
+pub const fn hit_result(strength: u8, target: Steadiness, kind: AttackKind, roll: u8) -> HitResult {
+    result_on_row(standard_row(target, kind), strength, roll)
 }
 
 /// One result of an attack (R6.4, R7).
@@ -324,19 +390,19 @@ pub enum AttackResult {
 /// The battle resolves hits with this, and the odds weigh the die faces with it.
 ///
 /// ```
-/// use pacw_engine::attack::{after_hit, AttackResult, HitResult};
+/// use pacw_engine::attack::{after_hit, AttackResult, HitResult, RetreatPath};
 /// use pacw_engine::BlockedRetreat;
-/// assert_eq!(after_hit(HitResult::Retreat, false, BlockedRetreat::Destroyed), AttackResult::Retreat);
-/// assert_eq!(after_hit(HitResult::Retreat, true, BlockedRetreat::Destroyed), AttackResult::Destroyed);
-/// assert_eq!(after_hit(HitResult::Retreat, true, BlockedRetreat::Stand), AttackResult::Stand);
+/// assert_eq!(after_hit(HitResult::Retreat, RetreatPath::Open, BlockedRetreat::Destroyed), AttackResult::Retreat);
+/// assert_eq!(after_hit(HitResult::Retreat, RetreatPath::Blocked, BlockedRetreat::Destroyed), AttackResult::Destroyed);
+/// assert_eq!(after_hit(HitResult::Retreat, RetreatPath::Blocked, BlockedRetreat::Stand), AttackResult::Stand);
 /// ```
-pub const fn after_hit(result: HitResult, retreat_blocked: bool, rule: BlockedRetreat) -> AttackResult {
-    match (result, retreat_blocked, rule) {
+pub const fn after_hit(result: HitResult, path: RetreatPath, rule: BlockedRetreat) -> AttackResult {
+    match (result, path, rule) {
         (HitResult::NoEffect, _, _) => AttackResult::NoEffect,
         (HitResult::Shaken, _, _) => AttackResult::Shaken,
-        (HitResult::Retreat, false, _) => AttackResult::Retreat,
-        (HitResult::Retreat, true, BlockedRetreat::Destroyed) => AttackResult::Destroyed,
-        (HitResult::Retreat, true, BlockedRetreat::Stand) => AttackResult::Stand,
+        (HitResult::Retreat, RetreatPath::Open, _) => AttackResult::Retreat,
+        (HitResult::Retreat, RetreatPath::Blocked, BlockedRetreat::Destroyed) => AttackResult::Destroyed,
+        (HitResult::Retreat, RetreatPath::Blocked, BlockedRetreat::Stand) => AttackResult::Stand,
         (HitResult::Destroyed, _, _) => AttackResult::Destroyed,
     }
 }
@@ -358,9 +424,10 @@ mod tests {
         for strength in 1..=5 {
             for roll in 1..=6u8 {
                 let low = roll <= strength;
-                assert_eq!(hit_result(strength, false, roll), if low { HitResult::Shaken } else { HitResult::Retreat });
+                let steady_fire = hit_result(strength, Steadiness::Steady, AttackKind::Fire, roll);
+                assert_eq!(steady_fire, if low { HitResult::Shaken } else { HitResult::Retreat });
                 assert_eq!(
-                    hit_result(strength, true, roll),
+                    hit_result(strength, Steadiness::Shaken, AttackKind::Fire, roll),
                     if low { HitResult::Retreat } else { HitResult::Destroyed }
                 );
             }

@@ -21,6 +21,7 @@ pub mod system;
 pub mod unit;
 
 pub use action::{Action, Illegal};
+pub use attack::{AttackKind, RetreatPath, Steadiness};
 pub use battle::deck::Deck;
 pub use battle::{
     ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, ScenarioRef, SightLines, ToAct,

@@ -76,7 +76,7 @@ pub fn odds_view(o: &AttackOdds, scenario: &Scenario) -> OddsView {
             .collect(),
         target_strength: a.strength,
         target_shaken: a.target_shaken,
-        retreat_blocked: o.retreat_blocked,
+        retreat_blocked: o.retreat_path.is_blocked(),
         fractions: pairs.iter().map(|&(k, p)| (k, p.to_string())).collect(),
         decimals: pairs.iter().map(|&(k, p)| (k, decimal(p))).collect(),
     }

@@ -4,7 +4,7 @@ use super::ScenarioRef;
 use super::deck::Deck;
 use super::{Battle, ChanceKind, NO_UNIT, PendingAttack, Phase, ToAct, UnitSet};
 use crate::action::{Action, Illegal};
-use crate::attack::{AttackResult, HitResult, after_hit, hits, result_on_row};
+use crate::attack::{AttackKind, AttackResult, HitResult, RetreatPath, Steadiness, after_hit, hits, result_on_row};
 use crate::card::Card;
 use crate::chance::{Outcome, Prob, d6};
 use crate::event::{EndReason, Event, GameResult};
@@ -247,7 +247,8 @@ impl<S: ScenarioRef> Battle<S> {
         let state = self.units[target.index()];
         let strength = self.strength(target);
         let table = self.scenario.system.as_deref().map_or(ResultTable::STANDARD, |s| *s.results());
-        let result = result_on_row(table.row(state.shaken, attack.charge), strength, roll);
+        let result =
+            result_on_row(table.row(Steadiness::of(state.shaken), AttackKind::of(attack.charge)), strength, roll);
         events.push(Event::HitResultRolled { unit: target, roll, strength, result });
         let retreat_to = match result {
             HitResult::Retreat => self.retreat_square(target, attack.attacker),
@@ -258,7 +259,7 @@ impl<S: ScenarioRef> Battle<S> {
             events.push(Event::RetreatBlocked { unit: target });
         }
         let mut vacated = None;
-        match after_hit(result, blocked, self.options.blocked_retreat) {
+        match after_hit(result, RetreatPath::of(blocked), self.options.blocked_retreat) {
             AttackResult::NoEffect => {} // a variant's table may let a hit change nothing
             AttackResult::Shaken | AttackResult::Stand => self.shake(target, events),
             AttackResult::Retreat => {

@@ -4,7 +4,7 @@ use super::Battle;
 use super::ScenarioRef;
 use super::movement::Occupancy;
 use crate::action::{Action, Illegal};
-use crate::attack::{Cover, HitResult, Modifier, Modifiers, needed};
+use crate::attack::{AttackKind, Cover, HitResult, Modifier, Modifiers, Steadiness, needed};
 use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
 use crate::rule::Rule;
@@ -44,7 +44,17 @@ fn standard_results() -> ResultTable {
 impl AttackAssessment {
     /// What a hit does when the target's roll is at most its strength and when above (R7.1).
     pub const fn result_row(&self) -> [HitResult; 2] {
-        self.results.row(self.target_shaken, self.charge)
+        self.results.row(self.target_state(), self.kind())
+    }
+
+    /// Fire or a charge (R6.1).
+    pub const fn kind(&self) -> AttackKind {
+        AttackKind::of(self.charge)
+    }
+
+    /// The target's state before the dice (R2.4).
+    pub const fn target_state(&self) -> Steadiness {
+        Steadiness::of(self.target_shaken)
     }
 }
 

@@ -25,7 +25,7 @@
 
 use crate::action::{Action, Illegal};
 pub use crate::attack::AttackResult;
-use crate::attack::{HitResult, Modifiers, after_hit, hits, result_on_row};
+use crate::attack::{HitResult, Modifiers, RetreatPath, Steadiness, after_hit, hits, result_on_row};
 use crate::battle::{AttackAssessment, Battle, ChanceKind, ToAct};
 use crate::card::Card;
 use crate::chance::{Outcome, Prob, d6};
@@ -111,8 +111,8 @@ pub struct AttackOdds {
     /// The battle's assessment of the attack: charge or not, the modifiers with their rule ids, the number needed
     /// on the die, the target's strength and whether it is shaken (R6.1–R6.4).
     pub assessment: AttackAssessment,
-    /// Whether the target, if it must retreat, has no square to go to (R7.3, R7.4).
-    pub retreat_blocked: bool,
+    /// Whether the target, if it must retreat, has a square to go to (R7.3, R7.4).
+    pub retreat_path: RetreatPath,
     /// What a blocked retreat becomes (option `blocked_retreat`, R7.4).
     pub blocked_retreat: BlockedRetreat,
     /// The to-hit die fails.
@@ -132,8 +132,8 @@ pub struct AttackOdds {
 impl AttackOdds {
     /// The odds of an attack the battle has assessed, with the same to-hit test (R6.4) and hit-result table
     /// (R7.1) the battle rolls its dice with, each die face weighted by [`d6`]. A retreat with no square to go to
-    /// (`retreat_blocked`) becomes what `rule` says (R7.4).
-    pub fn from_assessment(a: &AttackAssessment, retreat_blocked: bool, rule: BlockedRetreat) -> AttackOdds {
+    /// ([`RetreatPath::Blocked`]) becomes what `rule` says (R7.4).
+    pub fn from_assessment(a: &AttackAssessment, path: RetreatPath, rule: BlockedRetreat) -> AttackOdds {
         // The die is fair (every face of `d6` weighs the same): count faces, and divide once at the end, which
         // keeps the computer players' many calls cheap.
         let faces = || d6().filter_map(|(o, _)| if let Outcome::Die(roll) = o { Some(roll) } else { None });
@@ -143,13 +143,13 @@ impl AttackOdds {
         // Given a hit, each face of the target's die, through the same rule the battle resolves hits with.
         let mut given_hit = [0u32; AttackResult::ALL.len()];
         for roll in faces() {
-            given_hit[after_hit(result_on_row(row, a.strength, roll), retreat_blocked, rule) as usize] += 1;
+            given_hit[after_hit(result_on_row(row, a.strength, roll), path, rule) as usize] += 1;
         }
         let [_, no_effect, shaken, retreat, destroyed, stand] = given_hit.map(|q| Prob::new(hit * q, sides * sides));
         let miss = Prob::new(sides - hit, sides);
         AttackOdds {
             assessment: *a,
-            retreat_blocked,
+            retreat_path: path,
             blocked_retreat: rule,
             miss,
             no_effect,
@@ -189,7 +189,7 @@ impl AttackOdds {
 
     /// Whether the fifth result, `stand`, can happen: the retreat is blocked and `blocked_retreat = stand` (R7.4).
     pub fn has_stand(&self) -> bool {
-        self.retreat_blocked && self.blocked_retreat == BlockedRetreat::Stand
+        self.retreat_path.is_blocked() && self.blocked_retreat == BlockedRetreat::Stand
     }
 
     /// Whether a hit may change nothing (`no_effect`): only where a variant's hit-result table says `none`.
@@ -207,11 +207,11 @@ impl AttackOdds {
             .map(|r| (r, self.probability(r)))
     }
 
-    /// The same attack, with the same modifiers, on the target steady (`false`) or shaken (`true`): the column
-    /// of R7.1 changes, nothing else.
-    pub fn with_target_shaken(&self, shaken: bool) -> AttackOdds {
-        let a = AttackAssessment { target_shaken: shaken, ..self.assessment };
-        AttackOdds::from_assessment(&a, self.retreat_blocked, self.blocked_retreat)
+    /// The same attack, with the same modifiers, on the target steady or shaken: the column of R7.1 changes,
+    /// nothing else.
+    pub fn with_target(&self, target: Steadiness) -> AttackOdds {
+        let a = AttackAssessment { target_shaken: target.is_shaken(), ..self.assessment };
+        AttackOdds::from_assessment(&a, self.retreat_path, self.blocked_retreat)
     }
 
     /// A run of such attacks on the same target ([`Sequence`]).
@@ -262,7 +262,7 @@ impl Serialize for AttackOdds {
         m.serialize_entry("distance", &a.distance)?;
         m.serialize_entry("strength", &a.strength)?;
         m.serialize_entry("target_shaken", &a.target_shaken)?;
-        m.serialize_entry("retreat_blocked", &self.retreat_blocked)?;
+        m.serialize_entry("retreat_blocked", &self.retreat_path.is_blocked())?;
         m.serialize_entry("blocked_retreat", self.blocked_retreat.name())?;
         m.end()
     }
@@ -285,7 +285,7 @@ impl Battle {
             }
             _ => !self.can_retreat(a.target, unit),
         };
-        Ok(AttackOdds::from_assessment(&a, blocked, self.options().blocked_retreat))
+        Ok(AttackOdds::from_assessment(&a, RetreatPath::of(blocked), self.options().blocked_retreat))
     }
 }
 

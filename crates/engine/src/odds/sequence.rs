@@ -1,6 +1,7 @@
 //! A run of attacks on one target: the distribution of its state after each, and the attacks expected to destroy it.
 
 use super::{AttackOdds, Exact, ZERO};
+use crate::attack::Steadiness;
 use crate::chance::Prob;
 use num_traits::{One, ToPrimitive, Zero};
 use serde::ser::SerializeMap;
@@ -81,7 +82,7 @@ pub struct Sequence {
 impl Sequence {
     /// The run of attacks like `odds`, whatever the target's state in it.
     pub fn new(odds: &AttackOdds) -> Sequence {
-        Sequence { on_steady: odds.with_target_shaken(false), on_shaken: odds.with_target_shaken(true) }
+        Sequence { on_steady: odds.with_target(Steadiness::Steady), on_shaken: odds.with_target(Steadiness::Shaken) }
     }
 
     /// The state the target of `odds` starts in.

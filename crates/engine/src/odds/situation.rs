@@ -3,6 +3,7 @@
 
 use super::{AttackOdds, ready_to_order};
 use crate::action::{Action, Illegal};
+use crate::attack::{RetreatPath, Steadiness};
 use crate::battle::Battle;
 use crate::chance::Outcome;
 use crate::geometry::{Aspect, Dir, MAX_SIDE, Square};
@@ -35,12 +36,12 @@ pub struct Situation {
     pub cover: bool,
     /// Which side of the target a charge comes from: front, flank or rear (R2.3, R6.4). Front unless a charge.
     pub from: Aspect,
-    /// The target is already shaken (R7.1).
-    pub target_shaken: bool,
+    /// The target is steady, or already shaken (R7.1).
+    pub target_state: Steadiness,
     /// An artillery attacker made its previous attack at this target from here, neither having moved since (R6.4).
     pub ranging: bool,
-    /// The target has no square to retreat to (R7.3, R7.4).
-    pub blocked: bool,
+    /// Whether the target has a square to retreat to (R7.3, R7.4).
+    pub retreat: RetreatPath,
 }
 
 /// A battle set up to produce a [`Situation`], waiting for the attacker's order.
@@ -71,9 +72,9 @@ impl Situation {
             moved: false,
             cover: false,
             from: Aspect::Front,
-            target_shaken: false,
+            target_state: Steadiness::Steady,
             ranging: false,
-            blocked: false,
+            retreat: RetreatPath::Open,
         }
     }
 
@@ -147,7 +148,7 @@ impl Situation {
         if self.cover {
             map.set_terrain(t_at, Terrain::Woods);
         }
-        if self.blocked {
+        if self.retreat.is_blocked() {
             for dir in [Dir::W, Dir::N, Dir::E] {
                 if let Some(s) = map.step(t_at, dir) {
                     map.set_terrain(s, Terrain::River);
@@ -173,7 +174,7 @@ impl Situation {
             unit("target", Side::B, self.target, self.target_quality, t_at, t_facing),
         ];
         let (attacker, target, helper) = (UnitId(0), UnitId(1), UnitId(2));
-        if self.target_shaken {
+        if self.target_state.is_shaken() {
             let Some(arm) =
                 [Arm::Infantry, Arm::Artillery, Arm::Cavalry].into_iter().find(|&arm| options.range.get(arm) >= 2)
             else {
@@ -191,7 +192,7 @@ impl Situation {
         if self.ranging {
             battle = scripted_attack(&battle, attacker, target, &[1])?;
         }
-        if self.target_shaken {
+        if self.target_state.is_shaken() {
             battle = scripted_attack(&battle, helper, target, &[6, 1])?;
         }
         let battle = ready_to_order(&battle, attacker)?;

@@ -2,6 +2,7 @@
 
 use super::{AttackOdds, Situation};
 use crate::action::Illegal;
+use crate::attack::Steadiness;
 use crate::options::Options;
 use crate::system::CombatSystem;
 use crate::unit::{Arm, Quality};
@@ -36,13 +37,13 @@ pub fn table_under(
         for target_quality in Quality::ALL {
             for &distance in distances {
                 for cover in [false, true] {
-                    for target_shaken in [false, true] {
+                    for target_state in [Steadiness::Steady, Steadiness::Shaken] {
                         let situation = Situation {
                             target_quality,
                             distance,
                             moved,
                             cover,
-                            target_shaken,
+                            target_state,
                             ..Situation::new(attacker, target)
                         };
                         rows.push(TableRow { situation, odds: situation.odds_under(options, system)? });

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::attack::{Cover, Modifier};
+use crate::attack::{RetreatPath, Steadiness};
 use crate::geometry::Aspect;
 use crate::map::Terrain;
 use crate::options::Options;
@@ -56,7 +57,7 @@ fn odds_r6_3a_cover_and_moving_cost_a_point_each() {
 #[test]
 fn odds_r7_1_shaken_target_retreats_or_is_destroyed() {
     // Shaken regular cavalry (strength 3) shot by infantry that did not move: hit 1/2, then 1–3 retreat, 4–6 destroyed.
-    let o = odds(Situation { target_shaken: true, ..Situation::new(Arm::Infantry, Arm::Cavalry) });
+    let o = odds(Situation { target_state: Steadiness::Shaken, ..Situation::new(Arm::Infantry, Arm::Cavalry) });
     assert!(o.assessment.target_shaken);
     assert_results(&o, "1/2", "0", "1/4", "1/4");
 }
@@ -99,9 +100,9 @@ fn odds_r6_4_canister_and_ranging() {
 
 #[test]
 fn odds_r7_4_blocked_retreat_is_destroyed_or_stands() {
-    let s = Situation { blocked: true, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    let s = Situation { retreat: RetreatPath::Blocked, ..Situation::new(Arm::Infantry, Arm::Infantry) };
     let o = odds(s);
-    assert!(o.retreat_blocked);
+    assert!(o.retreat_path.is_blocked());
     assert_results(&o, "1/2", "1/3", "0", "1/6");
     assert!(!o.has_stand());
     let stand = s.odds(&Options { blocked_retreat: BlockedRetreat::Stand, ..Options::default() }).unwrap();
@@ -110,7 +111,7 @@ fn odds_r7_4_blocked_retreat_is_destroyed_or_stands() {
     assert_eq!(stand.stand, p("1/6"));
     let names: Vec<_> = stand.results().map(|(r, _)| r.name()).collect();
     assert_eq!(names, ["miss", "shaken", "retreat", "destroyed", "stand"]);
-    assert!(!odds(Situation::new(Arm::Infantry, Arm::Infantry)).retreat_blocked);
+    assert!(!odds(Situation::new(Arm::Infantry, Arm::Infantry)).retreat_path.is_blocked());
 }
 
 #[test]
@@ -149,7 +150,7 @@ fn odds_sequence_of_attacks_by_hand() {
 #[test]
 fn odds_sequence_r7_4_blocked_charge_destroys_on_any_hit_result() {
     // A charge (needs 4) at blocked regular infantry: retreat is destroyed, so every hit destroys (1/2 each time).
-    let s = Situation { distance: 1, blocked: true, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    let s = Situation { distance: 1, retreat: RetreatPath::Blocked, ..Situation::new(Arm::Infantry, Arm::Infantry) };
     let run = odds(s).sequence();
     let e = |s: &str| s.parse::<Exact>().unwrap();
     assert_eq!(run.after(TargetState::Steady, 3).destroyed, e("7/8"));
@@ -201,7 +202,7 @@ fn odds_table_covers_every_case() {
         let total: Prob = r.odds.results().map(|(_, p)| p).sum();
         assert_eq!(total, Prob::from_integer(1));
         assert_eq!(r.odds.assessment.strength, r.situation.target_strength(&Options::default()));
-        assert_eq!(r.odds.assessment.target_shaken, r.situation.target_shaken);
+        assert_eq!(r.odds.assessment.target_shaken, r.situation.target_state.is_shaken());
         assert_eq!(r.odds.assessment.charge, r.situation.charge());
     }
     // Cavalry (range 1) only charges.

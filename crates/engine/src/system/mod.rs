@@ -12,6 +12,7 @@ mod file;
 
 pub use file::{SystemError, VariantText};
 
+use crate::attack::{AttackKind, Steadiness, standard_row};
 use crate::unit::Arm;
 use condition::Condition;
 use std::fmt::Write;
@@ -117,26 +118,26 @@ pub struct ResultTable {
 impl ResultTable {
     /// The standard table (R7.1), as the built-in rules have it.
     pub const STANDARD: ResultTable = ResultTable {
-        steady_fire: crate::attack::standard_row(false, false),
-        steady_charge: crate::attack::standard_row(false, true),
-        shaken_fire: crate::attack::standard_row(true, false),
-        shaken_charge: crate::attack::standard_row(true, true),
+        steady_fire: standard_row(Steadiness::Steady, AttackKind::Fire),
+        steady_charge: standard_row(Steadiness::Steady, AttackKind::Charge),
+        shaken_fire: standard_row(Steadiness::Shaken, AttackKind::Fire),
+        shaken_charge: standard_row(Steadiness::Shaken, AttackKind::Charge),
     };
 
-    /// The row for a target (`shaken` or not) hit by fire or a `charge`: [at most its strength, above].
-    pub const fn row(&self, shaken: bool, charge: bool) -> [Effect; 2] {
-        match (shaken, charge) {
-            (false, false) => self.steady_fire,
-            (false, true) => self.steady_charge,
-            (true, false) => self.shaken_fire,
-            (true, true) => self.shaken_charge,
+    /// The row for a target steady or shaken, hit by fire or a charge: [at most its strength, above].
+    pub const fn row(&self, target: Steadiness, kind: AttackKind) -> [Effect; 2] {
+        match (target, kind) {
+            (Steadiness::Steady, AttackKind::Fire) => self.steady_fire,
+            (Steadiness::Steady, AttackKind::Charge) => self.steady_charge,
+            (Steadiness::Shaken, AttackKind::Fire) => self.shaken_fire,
+            (Steadiness::Shaken, AttackKind::Charge) => self.shaken_charge,
         }
     }
 
-    /// The effect of a hit on a target (`shaken` or not) by fire or a `charge`, its roll at most its strength
+    /// The effect of a hit on a target steady or shaken, by fire or a charge, its roll at most its strength
     /// (`held`) or above.
-    pub const fn effect(&self, shaken: bool, charge: bool, held: bool) -> Effect {
-        let row = self.row(shaken, charge);
+    pub const fn effect(&self, target: Steadiness, kind: AttackKind, held: bool) -> Effect {
+        let row = self.row(target, kind);
         if held { row[0] } else { row[1] }
     }
 

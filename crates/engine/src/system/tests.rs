@@ -3,7 +3,7 @@
 
 use super::condition::{AttackFacts, UnitFacts};
 use super::*;
-use crate::attack::{hit_result, severe};
+use crate::attack::{AttackKind, Steadiness, hit_result};
 use crate::unit::Quality;
 
 fn variant(text: &str) -> Result<CombatSystem, SystemError> {
@@ -36,12 +36,12 @@ fn the_standard_file_is_read_without_a_problem_and_says_what_the_engine_does() {
         );
     }
     // The R7.1 table, row by row, as the engine's own hit_result.
-    for shaken in [false, true] {
-        for charge in [false, true] {
+    for target in [Steadiness::Steady, Steadiness::Shaken] {
+        for kind in [AttackKind::Fire, AttackKind::Charge] {
             for held in [true, false] {
                 let roll = if held { 1 } else { 6 };
-                let engine = hit_result(4, severe(shaken, charge), roll);
-                assert_eq!(s.results().effect(shaken, charge, held), engine, "shaken {shaken} charge {charge}");
+                let engine = hit_result(4, target, kind, roll);
+                assert_eq!(s.results().effect(target, kind, held), engine, "{target:?} {kind:?}");
             }
         }
     }
@@ -118,8 +118,12 @@ to_hit = 4
     assert_eq!(skirmishers.range, 2, "what a new arm leaves out is its standard arm's");
     assert_eq!(s.arm("cavalry").unwrap().strength, 4);
     assert_eq!(s.arm("cavalry").unwrap().movement, 2, "a changed standard arm keeps the rest");
-    assert_eq!(s.results().effect(false, false, true), Effect::NoEffect);
-    assert_eq!(s.results().effect(true, true, false), Effect::Destroyed, "the other rows stay");
+    assert_eq!(s.results().effect(Steadiness::Steady, AttackKind::Fire, true), Effect::NoEffect);
+    assert_eq!(
+        s.results().effect(Steadiness::Shaken, AttackKind::Charge, false),
+        Effect::Destroyed,
+        "the other rows stay"
+    );
     assert_eq!(s.terms().charge, "close combat");
     assert_eq!(s.options(), [("to_hit".to_string(), "4".to_string())]);
 }

@@ -8,6 +8,7 @@ use pacw_engine::system::CombatSystem;
 use pacw_engine::{
     Action, Arm, Battle, BlockedRetreat, ChanceKind, Initiative, Options, Quality, Scenario, Square, ToAct, UnitId,
 };
+use pacw_engine::{RetreatPath, Steadiness};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -62,7 +63,7 @@ fn abstract_situations() -> Vec<(Situation, Options)> {
             Situation { moved: true, cover: true, target_quality: Quality::Veteran, ..s(Arm::Infantry, Arm::Infantry) },
             d,
         ),
-        (Situation { target_shaken: true, ..s(Arm::Infantry, Arm::Cavalry) }, d),
+        (Situation { target_state: Steadiness::Shaken, ..s(Arm::Infantry, Arm::Cavalry) }, d),
         (Situation { distance: 1, ..s(Arm::Infantry, Arm::Infantry) }, d),
         (
             Situation {
@@ -78,27 +79,60 @@ fn abstract_situations() -> Vec<(Situation, Options)> {
                 distance: 1,
                 from: Aspect::Rear,
                 moved: true,
-                target_shaken: true,
+                target_state: Steadiness::Shaken,
                 ..s(Arm::Cavalry, Arm::Infantry)
             },
             d,
         ),
         (Situation { distance: 1, target_quality: Quality::Veteran, ..s(Arm::Artillery, Arm::Cavalry) }, d),
-        (Situation { distance: 4, ranging: true, target_shaken: true, ..s(Arm::Artillery, Arm::Infantry) }, d),
+        (
+            Situation {
+                distance: 4,
+                ranging: true,
+                target_state: Steadiness::Shaken,
+                ..s(Arm::Artillery, Arm::Infantry)
+            },
+            d,
+        ),
         (Situation { distance: 3, cover: true, ..s(Arm::Artillery, Arm::Artillery) }, d),
-        (Situation { blocked: true, ..s(Arm::Infantry, Arm::Infantry) }, d),
-        (Situation { blocked: true, ..s(Arm::Infantry, Arm::Infantry) }, stand),
-        (Situation { distance: 1, blocked: true, cover: true, ..s(Arm::Infantry, Arm::Cavalry) }, d),
-        (Situation { distance: 1, blocked: true, target_shaken: true, ..s(Arm::Cavalry, Arm::Infantry) }, stand),
-        (Situation { target_shaken: true, blocked: true, ..s(Arm::Infantry, Arm::Artillery) }, stand),
+        (Situation { retreat: RetreatPath::Blocked, ..s(Arm::Infantry, Arm::Infantry) }, d),
+        (Situation { retreat: RetreatPath::Blocked, ..s(Arm::Infantry, Arm::Infantry) }, stand),
+        (Situation { distance: 1, retreat: RetreatPath::Blocked, cover: true, ..s(Arm::Infantry, Arm::Cavalry) }, d),
+        (
+            Situation {
+                distance: 1,
+                retreat: RetreatPath::Blocked,
+                target_state: Steadiness::Shaken,
+                ..s(Arm::Cavalry, Arm::Infantry)
+            },
+            stand,
+        ),
+        (
+            Situation {
+                target_state: Steadiness::Shaken,
+                retreat: RetreatPath::Blocked,
+                ..s(Arm::Infantry, Arm::Artillery)
+            },
+            stand,
+        ),
         (s(Arm::Infantry, Arm::Infantry), Options { to_hit: 3, ..d }),
         // The scripted earlier attacks (shaken, ranging) under the other initiative systems (R3.5, R3.7).
         (
-            Situation { distance: 2, ranging: true, target_shaken: true, ..s(Arm::Artillery, Arm::Cavalry) },
+            Situation {
+                distance: 2,
+                ranging: true,
+                target_state: Steadiness::Shaken,
+                ..s(Arm::Artillery, Arm::Cavalry)
+            },
             Options { initiative: Initiative::Igougo, ..d },
         ),
         (
-            Situation { distance: 3, ranging: true, target_shaken: true, ..s(Arm::Artillery, Arm::Infantry) },
+            Situation {
+                distance: 3,
+                ranging: true,
+                target_state: Steadiness::Shaken,
+                ..s(Arm::Artillery, Arm::Infantry)
+            },
             Options { initiative: Initiative::Alternate, ..d },
         ),
         (
@@ -184,7 +218,7 @@ fn odds_agree_with_a_million_sampled_attacks() {
     );
     let variant_cases = [
         Situation { target_quality: Quality::Veteran, ..Situation::new(Arm::Infantry, Arm::Infantry) },
-        Situation { distance: 1, target_shaken: true, ..Situation::new(Arm::Cavalry, Arm::Infantry) },
+        Situation { distance: 1, target_state: Steadiness::Shaken, ..Situation::new(Arm::Cavalry, Arm::Infantry) },
     ];
     for (i, situation) in variant_cases.into_iter().enumerate() {
         let options = Options::default();
@@ -216,11 +250,11 @@ fn every_shipped_variant_s_odds_agree_with_its_sampled_attacks() {
     // Long-range fire into cover by veteran guns; fire at a shaken unit; a veteran charge into a shaken unit's flank.
     let situations = [
         Situation { attacker_quality: Quality::Veteran, distance: 3, cover: true, ..s(Arm::Artillery, Arm::Infantry) },
-        Situation { target_shaken: true, ..s(Arm::Infantry, Arm::Infantry) },
+        Situation { target_state: Steadiness::Shaken, ..s(Arm::Infantry, Arm::Infantry) },
         Situation {
             attacker_quality: Quality::Veteran,
             distance: 1,
-            target_shaken: true,
+            target_state: Steadiness::Shaken,
             from: Aspect::Flank,
             ..s(Arm::Cavalry, Arm::Infantry)
         },
@@ -262,7 +296,7 @@ fn odds_of_move_and_fire_judge_the_retreat_from_the_destination() {
     // From where the attacker stands now the target could retreat; from d2 it cannot (R7.3), so it is destroyed.
     assert!(battle.retreat_square(target, attacker).is_some());
     let odds = battle.attack_odds(attacker, &order).unwrap();
-    assert!(odds.retreat_blocked);
+    assert!(odds.retreat_path.is_blocked());
     assert_eq!(odds.retreat, pacw_engine::Prob::from_integer(0));
     assert_eq!(odds.to_hit(), 5); // moved: no bonus (R6.4)
     assert_eq!(odds.destroyed.to_string(), "1/9"); // hit 1/3, then 5-6 retreat (blocked): 1/3 · 1/3
