@@ -7,11 +7,12 @@
 //! The p-values of the comparisons of one statistic are adjusted with Holm's method: with several variants, the
 //! chance of calling any difference of that statistic significant by luck stays below 5%.
 
-use crate::record::{CHARGE, GameRecord, SHOOTING, first_side_score};
+use crate::record::{GameRecord, TargetOutcome, first_side_score};
 use crate::run::Simulation;
 use crate::significance::{
     ALPHA, Estimate, Interval, holm, paired_mean, paired_proportions, unpaired_proportions, welch,
 };
+use pacw_engine::AttackKind;
 use pacw_engine::Side;
 use serde::Serialize;
 
@@ -55,7 +56,7 @@ pub const METRICS: [Metric; 8] = [
         name: "losses to shooting",
         is_rate: true,
         measure: Measure::Share(|r| {
-            let (shot, charged) = (r.stats.attacks[SHOOTING][3] as u64, r.stats.attacks[CHARGE][3] as u64);
+            let [shot, charged] = r.stats.attacks.0.map(|c| c[TargetOutcome::Destroyed] as u64);
             (shot, shot + charged)
         }),
     },
@@ -64,7 +65,7 @@ pub const METRICS: [Metric; 8] = [
         is_rate: true,
         measure: Measure::Share(|r| {
             let (shots, charges) =
-                (r.stats.attacks[SHOOTING].iter().sum::<u32>(), r.stats.attacks[CHARGE].iter().sum::<u32>());
+                (r.stats.attacks[AttackKind::Fire].total(), r.stats.attacks[AttackKind::Charge].total());
             (charges as u64, (shots + charges) as u64)
         }),
     },

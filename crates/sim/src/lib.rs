@@ -37,6 +37,7 @@ pub mod compare;
 pub mod config;
 pub mod elo;
 pub mod error;
+pub mod outcome;
 pub mod record;
 pub mod report;
 pub mod run;

@@ -1,30 +1,19 @@
 //! One game's record, extracted from its event stream alone (docs/architecture.md: events are the single source of what
 //! happened). The scenario is consulted only for static facts: which side and arm a unit is.
 
+pub use crate::outcome::{ByKind, OutcomeCounts, TargetOutcome};
 use pacw_engine::UnitSet;
 use pacw_engine::attack::HitResult;
 use pacw_engine::scenario::MAX_UNITS;
-use pacw_engine::{Card, EndReason, Event, Quality, Scenario, Side, UnitId};
+use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
-/// The kinds of attack: shooting (distance 2 or more) and charges (distance 1, R6.1).
+/// The kinds of attack, in the order of [`ByKind`]: shooting (distance 2 or more) and charges (distance 1, R6.1).
 pub const ATTACK_KINDS: [&str; 2] = ["shooting", "charge"];
-/// Index of shooting in [`GameStats::attacks`].
-pub const SHOOTING: usize = 0;
-/// Index of charges in [`GameStats::attacks`].
-pub const CHARGE: usize = 1;
 
-/// The outcome of an attack as it befell the target, in the order of [`GameStats::attacks`]' inner arrays.
-/// A retreat that was blocked counts as `destroyed` (R7.4 `destroyed`) or `shaken` (R7.4 `stand`); a hit that
-/// changed nothing (a variant's table) as a `miss`, since the target is as it was.
+/// The outcomes of an attack as they befell the target ([`TargetOutcome`]), by name, in the order of
+/// [`OutcomeCounts`].
 pub const OUTCOMES: [&str; 4] = ["miss", "shaken", "retreat", "destroyed"];
-const MISS: usize = 0;
-const SHAKEN: usize = 1;
-const RETREAT: usize = 2;
-const DESTROYED: usize = 3;
-
-/// The results of one kind of attack: counts by outcome ([`OUTCOMES`]).
-pub type OutcomeCounts = [u32; 4];
 
 /// What happened to shaken units before they recovered (the seed's "hit it twice" question).
 ///
@@ -79,8 +68,8 @@ pub struct GameStats {
     pub shaken: [u32; 2],
     /// Retreats of each side's units.
     pub retreats: [u32; 2],
-    /// Attacks by kind ([`SHOOTING`], [`CHARGE`]) and outcome ([`OUTCOMES`]).
-    pub attacks: [OutcomeCounts; 2],
+    /// Attacks by kind and outcome.
+    pub attacks: ByKind<OutcomeCounts>,
     /// Shooting by the attacker's arm (infantry, cavalry, artillery) and outcome.
     pub shooting_by_arm: [OutcomeCounts; 3],
     /// What happened to shaken units before they recovered.
@@ -136,8 +125,8 @@ struct Spell {
 /// What the statistics need of the attack under way.
 #[derive(Copy, Clone)]
 struct AttackUnderWay {
-    /// [`SHOOTING`] or [`CHARGE`].
-    kind: usize,
+    /// Shooting or a charge.
+    kind: AttackKind,
     /// The attacker's side, arm and quality indexes.
     side: Side,
     arm: usize,
@@ -155,7 +144,7 @@ pub struct Tally<'a> {
     /// The attack under way.
     attack: Option<AttackUnderWay>,
     /// The outcome the current attack was counted under, while a blocked retreat may still change it.
-    counted: Option<usize>,
+    counted: Option<TargetOutcome>,
     /// Whether the current attack's target could not retreat (R7.4).
     blocked: bool,
     spells: [Option<Spell>; MAX_UNITS],
@@ -194,14 +183,14 @@ impl<'a> Tally<'a> {
                 destroyed: [0; 2],
                 shaken: [0; 2],
                 retreats: [0; 2],
-                attacks: [[0; 4]; 2],
-                shooting_by_arm: [[0; 4]; 3],
+                attacks: ByKind::default(),
+                shooting_by_arm: [OutcomeCounts::default(); 3],
                 spells: ShakenSpells::default(),
                 first_mover: None,
                 double_activations: [0; 2],
                 doubles_across_turns: [0; 2],
                 side_doubles: [0; 2],
-                attacks_by: [[[0; 4]; 3]; 3],
+                attacks_by: [[OutcomeCounts::default(); 3]; 3],
                 losses_by: [[0; 3]; 3],
                 fielded_by,
                 second_activation_kills: [0; 2],
@@ -228,15 +217,15 @@ impl<'a> Tally<'a> {
     }
 
     /// Counts an attack outcome under the current attack's kind, attacker and activation.
-    fn count(&mut self, outcome: usize, delta: i32) {
+    fn count(&mut self, outcome: TargetOutcome, delta: i32) {
         if let Some(attack) = self.attack {
             let add = |c: &mut u32| *c = c.wrapping_add_signed(delta);
             add(&mut self.stats.attacks[attack.kind][outcome]);
-            if attack.kind == SHOOTING {
+            if attack.kind == AttackKind::Fire {
                 add(&mut self.stats.shooting_by_arm[attack.arm][outcome]);
             }
             add(&mut self.stats.attacks_by[attack.arm][attack.quality][outcome]);
-            if outcome == DESTROYED && attack.later_activation {
+            if outcome == TargetOutcome::Destroyed && attack.later_activation {
                 add(&mut self.stats.second_activation_kills[attack.side.index()]);
             }
         }
@@ -308,7 +297,7 @@ impl<'a> Tally<'a> {
                 let quality = quality_index(info.quality);
                 let later_activation = self.activations_this_turn[attacker.index()] > 1;
                 self.attack = Some(AttackUnderWay {
-                    kind: if charge { CHARGE } else { SHOOTING },
+                    kind: AttackKind::of(charge),
                     side,
                     arm: info.arm.index(),
                     quality,
@@ -327,18 +316,18 @@ impl<'a> Tally<'a> {
                     spell.attacked = true;
                 }
             }
-            Event::ToHitRolled { hit: false, .. } => self.count(MISS, 1),
+            Event::ToHitRolled { hit: false, .. } => self.count(TargetOutcome::Miss, 1),
             Event::ToHitRolled { hit: true, .. } => {}
             Event::HitResultRolled { unit, result, .. } => {
                 let outcome = match result {
-                    HitResult::NoEffect => MISS,
-                    HitResult::Shaken => SHAKEN,
-                    HitResult::Retreat => RETREAT,
-                    HitResult::Destroyed => DESTROYED,
+                    HitResult::NoEffect => TargetOutcome::Miss,
+                    HitResult::Shaken => TargetOutcome::Shaken,
+                    HitResult::Retreat => TargetOutcome::Retreat,
+                    HitResult::Destroyed => TargetOutcome::Destroyed,
                 };
                 self.count(outcome, 1);
                 self.counted = Some(outcome);
-                if outcome == MISS {
+                if outcome == TargetOutcome::Miss {
                     // A hit that changed nothing is no second hit on a shaken unit.
                 } else if let Some(spell) = &mut self.spells[unit.index()] {
                     spell.hit = true;
@@ -346,10 +335,10 @@ impl<'a> Tally<'a> {
             }
             Event::RetreatBlocked { .. } => {
                 // R7.4: the unit stands, shaken, unless a Destroyed event follows.
-                if self.counted == Some(RETREAT) {
-                    self.count(RETREAT, -1);
-                    self.count(SHAKEN, 1);
-                    self.counted = Some(SHAKEN);
+                if self.counted == Some(TargetOutcome::Retreat) {
+                    self.count(TargetOutcome::Retreat, -1);
+                    self.count(TargetOutcome::Shaken, 1);
+                    self.counted = Some(TargetOutcome::Shaken);
                     self.blocked = true;
                 }
             }
@@ -369,9 +358,9 @@ impl<'a> Tally<'a> {
                 self.stats.losses_by[info.arm.index()][quality_index(info.quality)] += 1;
                 if std::mem::take(&mut self.blocked) {
                     // A blocked retreat that destroyed the unit (R7.4 `destroyed`).
-                    self.count(SHAKEN, -1);
-                    self.count(DESTROYED, 1);
-                    self.counted = Some(DESTROYED);
+                    self.count(TargetOutcome::Shaken, -1);
+                    self.count(TargetOutcome::Destroyed, 1);
+                    self.counted = Some(TargetOutcome::Destroyed);
                 }
                 if self.spells[unit.index()].is_some() {
                     self.stats.spells.destroyed_again += 1;
@@ -533,9 +522,9 @@ mod tests {
         assert_eq!(g.first_mover, Some(Side::A));
         assert_eq!(g.side_doubles, [1, 0]);
         assert_eq!(g.double_activations, [1, 0]);
-        assert_eq!(g.attacks[SHOOTING], [0, 1, 0, 0]);
-        assert_eq!(g.attacks[CHARGE], [0, 0, 1, 0]);
-        assert_eq!(g.shooting_by_arm.iter().map(|c| c[SHAKEN]).sum::<u32>(), 1);
+        assert_eq!(g.attacks[AttackKind::Fire], OutcomeCounts([0, 1, 0, 0]));
+        assert_eq!(g.attacks[AttackKind::Charge], OutcomeCounts([0, 0, 1, 0]));
+        assert_eq!(g.shooting_by_arm.iter().map(|c| c[TargetOutcome::Shaken]).sum::<u32>(), 1);
         assert_eq!(
             g.spells,
             ShakenSpells {
@@ -555,7 +544,7 @@ mod tests {
         assert_eq!(g.second_activation_kills, [0, 0]);
         let info = &s.units[a.index()];
         let q = Quality::ALL.iter().position(|x| *x == info.quality).unwrap();
-        assert_eq!(g.attacks_by[info.arm.index()][q], [0, 1, 1, 0]);
+        assert_eq!(g.attacks_by[info.arm.index()][q], OutcomeCounts([0, 1, 1, 0]));
     }
 
     #[test]
@@ -607,7 +596,7 @@ mod tests {
         events.push(Event::GameOver { result: over });
         let g = GameStats::from_events(&s, &events).unwrap();
         assert_eq!(g.first_mover, Some(Side::B));
-        assert_eq!(g.attacks[CHARGE], [0, 0, 0, 1]);
+        assert_eq!(g.attacks[AttackKind::Charge], OutcomeCounts([0, 0, 0, 1]));
         assert_eq!(g.destroyed, [1, 0]);
         assert_eq!(g.spells.spells, 0);
     }

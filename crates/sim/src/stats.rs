@@ -1,8 +1,9 @@
 //! Aggregation: from the records of many games to the statistics the reports show, with 95% Wilson intervals.
 
-use crate::record::{CHARGE, GameRecord, OutcomeCounts, SHOOTING, ShakenSpells};
+use crate::record::{GameRecord, OutcomeCounts, ShakenSpells, TargetOutcome};
 use crate::significance::{Interval, ZTest, mean_interval, one_proportion, two_proportion};
 use crate::wilson;
+use pacw_engine::AttackKind;
 use pacw_engine::{Arm, EndReason, Quality, Side};
 use serde::Serialize;
 
@@ -175,18 +176,19 @@ pub struct AttackMix {
 }
 
 impl AttackMix {
-    fn new(c: &[u64; 4], games: u64) -> AttackMix {
-        let attacks: u64 = c.iter().sum();
+    fn new(c: &OutcomeCounts<u64>, games: u64) -> AttackMix {
+        let attacks = c.total();
+        let [miss, shaken, retreat, destroyed] = TargetOutcome::ALL.map(|o| c[o]);
         AttackMix {
             attacks,
             per_game: PerGame::new(attacks, games).per_game,
-            miss: c[0],
-            shaken: c[1],
-            retreat: c[2],
-            destroyed: c[3],
-            hit_rate: Rate::new(attacks - c[0], attacks),
-            decisive_rate: Rate::new(c[2] + c[3], attacks),
-            destroyed_rate: Rate::new(c[3], attacks),
+            miss,
+            shaken,
+            retreat,
+            destroyed,
+            hit_rate: Rate::new(c.effective(), attacks),
+            decisive_rate: Rate::new(retreat + destroyed, attacks),
+            destroyed_rate: Rate::new(destroyed, attacks),
         }
     }
 }
@@ -398,10 +400,10 @@ fn more(counts: [u32; 2]) -> Option<Side> {
     }
 }
 
-fn sum_outcomes(records: &[&GameRecord], pick: impl Fn(&GameRecord) -> OutcomeCounts) -> [u64; 4] {
-    let mut total = [0u64; 4];
+fn sum_outcomes(records: &[&GameRecord], pick: impl Fn(&GameRecord) -> OutcomeCounts) -> OutcomeCounts<u64> {
+    let mut total = OutcomeCounts([0u64; 4]);
     for r in records {
-        for (t, c) in total.iter_mut().zip(pick(r)) {
+        for (t, c) in total.0.iter_mut().zip(pick(r).0) {
             *t += c as u64;
         }
     }
@@ -447,22 +449,23 @@ impl Summary {
 
         let length = length(records);
 
-        let shooting = sum_outcomes(records, |r| r.stats.attacks[SHOOTING]);
-        let charges = sum_outcomes(records, |r| r.stats.attacks[CHARGE]);
+        let shooting = sum_outcomes(records, |r| r.stats.attacks[AttackKind::Fire]);
+        let charges = sum_outcomes(records, |r| r.stats.attacks[AttackKind::Charge]);
         let by_arm = |arm: usize| AttackMix::new(&sum_outcomes(records, |r| r.stats.shooting_by_arm[arm]), games);
+        let destroyed = (shooting[TargetOutcome::Destroyed], charges[TargetOutcome::Destroyed]);
         let attacks = AttackSummary {
             shooting: AttackMix::new(&shooting, games),
             charges: AttackMix::new(&charges, games),
             infantry_shooting: by_arm(0),
             cavalry_shooting: by_arm(1),
             artillery_shooting: by_arm(2),
-            losses_to_shooting: Rate::new(shooting[3], shooting[3] + charges[3]),
-            charge_share: Rate::new(charges.iter().sum(), charges.iter().sum::<u64>() + shooting.iter().sum::<u64>()),
+            losses_to_shooting: Rate::new(destroyed.0, destroyed.0 + destroyed.1),
+            charge_share: Rate::new(charges.total(), charges.total() + shooting.total()),
             destroyed_rate_test: crate::significance::two_proportion(
-                shooting[3],
-                shooting.iter().sum(),
-                charges[3],
-                charges.iter().sum(),
+                destroyed.0,
+                shooting.total(),
+                destroyed.1,
+                charges.total(),
             ),
         };
 
@@ -500,7 +503,7 @@ impl Summary {
             second_activation_kills: PerGame::new(sum(&|r| r.stats.second_activation_kills.iter().sum()), games),
             second_activation_kill_share: Rate::new(
                 sum(&|r| r.stats.second_activation_kills.iter().sum()),
-                shooting[3] + charges[3],
+                destroyed.0 + destroyed.1,
             ),
             shoot_then_charge: PerGame::new(sum(&|r| r.stats.shoot_then_charge.iter().sum()), games),
         };
@@ -528,15 +531,15 @@ fn effectiveness(records: &[&GameRecord]) -> Vec<Effectiveness> {
     for (a, arm) in Arm::ALL.iter().enumerate() {
         for (q, quality) in Quality::ALL.iter().enumerate() {
             let c = sum_outcomes(records, |r| r.stats.attacks_by[a][q]);
-            let attacks: u64 = c.iter().sum();
+            let attacks: u64 = c.total();
             let losses: u64 = records.iter().map(|r| r.stats.losses_by[a][q] as u64).sum();
             let fielded: u64 = records.iter().map(|r| r.stats.fielded_by[a][q] as u64).sum();
             out.push(Effectiveness {
                 arm: arm.name().to_string(),
                 quality: quality.name().to_string(),
                 attacks,
-                hits: Rate::new(attacks - c[0], attacks),
-                kills: Rate::new(c[3], attacks),
+                hits: Rate::new(c.effective(), attacks),
+                kills: Rate::new(c[TargetOutcome::Destroyed], attacks),
                 losses: PerGame::new(losses, games),
                 fielded,
                 lost_share: Rate::new(losses.min(fielded), fielded),

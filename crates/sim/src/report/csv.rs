@@ -1,8 +1,9 @@
 //! `games.csv`: one row per game, enough to redo any statistic, replay a game from its seed or open its save.
 
 use crate::error::SimError;
-use crate::record::{CHARGE, SHOOTING};
+use crate::record::TargetOutcome;
 use crate::run::Simulation;
+use pacw_engine::AttackKind;
 use pacw_engine::{EndReason, Side};
 use serde::Serialize;
 
@@ -63,8 +64,8 @@ pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
         let variant = &sim.variants[g.variant];
         let labels = crate::config::player_labels(&variant.players);
         let s = &g.stats;
-        let attacks = |k: usize| s.attacks[k].iter().sum::<u32>();
-        let hits = |k: usize| s.attacks[k][1..].iter().sum::<u32>();
+        let attacks = |k: AttackKind| s.attacks[k].total();
+        let hits = |k: AttackKind| s.attacks[k].effective();
         let row = GameRow {
             scenario: &scenario.file,
             variant: variant.label(),
@@ -91,12 +92,12 @@ pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
             shaken_b: s.shaken[1],
             retreats_a: s.retreats[0],
             retreats_b: s.retreats[1],
-            shots: attacks(SHOOTING),
-            shots_hit: hits(SHOOTING),
-            shots_destroyed: s.attacks[SHOOTING][3],
-            charges: attacks(CHARGE),
-            charges_hit: hits(CHARGE),
-            charges_destroyed: s.attacks[CHARGE][3],
+            shots: attacks(AttackKind::Fire),
+            shots_hit: hits(AttackKind::Fire),
+            shots_destroyed: s.attacks[AttackKind::Fire][TargetOutcome::Destroyed],
+            charges: attacks(AttackKind::Charge),
+            charges_hit: hits(AttackKind::Charge),
+            charges_destroyed: s.attacks[AttackKind::Charge][TargetOutcome::Destroyed],
             shaken_spells: s.spells.spells,
             shaken_hit_again: s.spells.hit_again,
             first_mover: s.first_mover.map_or(String::new(), side_id),
