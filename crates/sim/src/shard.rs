@@ -47,9 +47,13 @@ impl ScenarioText {
     }
 }
 
-/// Everything that decides a simulation's games: the same in every shard of one simulation.
+/// Everything that decides a simulation's games, as a shard file keeps it: the same in every shard of one
+/// simulation. It is the raw form of a [`SimConfig`] (scenarios as their text, nothing checked), as a position's
+/// setup is to the position in a chess library: [`SavedConfig::of`] writes one, and merging shards reads the
+/// scenarios again and checks them before the records are trusted. The running settings (threads, the shard) are
+/// not part of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Setup {
+pub struct SavedConfig {
     /// The scenarios.
     pub scenarios: Vec<ScenarioText>,
     /// The variant file.
@@ -73,10 +77,10 @@ pub struct Setup {
     pub fixed_sides: bool,
 }
 
-impl Setup {
-    /// The setup of a configuration.
-    pub fn of(config: &SimConfig) -> Setup {
-        Setup {
+impl SavedConfig {
+    /// What a shard file keeps of a configuration.
+    pub fn of(config: &SimConfig) -> SavedConfig {
+        SavedConfig {
             scenarios: config
                 .scenarios
                 .iter()
@@ -131,7 +135,7 @@ pub struct ShardFile {
     /// Which shard.
     pub shard: Shard,
     /// What decides the games.
-    pub setup: Setup,
+    pub setup: SavedConfig,
     /// Seconds the shard's games took.
     pub seconds: f64,
     /// Threads it used.
@@ -151,7 +155,7 @@ pub fn shard_file(sim: &Simulation) -> Option<ShardFile> {
         format: SHARD_FORMAT.into(),
         version: SHARD_VERSION,
         shard: sim.config.shard?,
-        setup: Setup::of(&sim.config),
+        setup: SavedConfig::of(&sim.config),
         seconds: sim.seconds,
         threads: sim.threads,
         records: sim.records.clone(),

@@ -42,7 +42,7 @@ mod situation;
 mod table;
 
 pub use sequence::{Sequence, StateDistribution, TargetState, approx};
-pub use situation::{Setup, Situation};
+pub use situation::{Situation, SituationBattle};
 pub use table::{TableRow, table, table_under};
 
 /// An exact probability or expectation of any size: the fractions of a run of attacks outgrow [`Prob`].

@@ -46,7 +46,7 @@ pub struct Situation {
 
 /// A battle set up to produce a [`Situation`], waiting for the attacker's order.
 #[derive(Clone, Debug)]
-pub struct Setup {
+pub struct SituationBattle {
     /// The battle, at the point where the attacker chooses its order (R4.2).
     pub battle: Battle,
     /// The attacking unit.
@@ -134,12 +134,16 @@ impl Situation {
     /// could retreat to. A shaken target is shaken by a real earlier hit from a third unit two squares behind it
     /// (to-hit die 6, hit-result die 1); the ranging bonus comes from a real earlier attack of the gun at the
     /// target (to-hit die 1, a miss). The chance outcomes of these scripted attacks are chosen, not sampled.
-    pub fn setup(&self, options: &Options) -> Result<Setup, Illegal> {
+    pub fn setup(&self, options: &Options) -> Result<SituationBattle, Illegal> {
         self.setup_under(options, None)
     }
 
     /// [`Situation::setup`] with the battle played by `system` (a variant's combat system) when given.
-    pub fn setup_under(&self, options: &Options, system: Option<&Arc<CombatSystem>>) -> Result<Setup, Illegal> {
+    pub fn setup_under(
+        &self,
+        options: &Options,
+        system: Option<&Arc<CombatSystem>>,
+    ) -> Result<SituationBattle, Illegal> {
         self.check(options)?;
         let d = self.distance;
         let x = SYNTHETIC_WIDTH / 2;
@@ -197,7 +201,7 @@ impl Situation {
         }
         let battle = ready_to_order(&battle, attacker)?;
         let order = if self.moved { Action::FireMove { target } } else { Action::Fire { target, facing: Dir::N } };
-        Ok(Setup { battle, attacker, target, order })
+        Ok(SituationBattle { battle, attacker, target, order })
     }
 
     /// The exact odds of this attack, from the battle [`Situation::setup`] builds, under `options`.

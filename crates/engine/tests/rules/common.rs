@@ -19,7 +19,7 @@ pub fn u(i: u8) -> UnitId {
 
 /// A small scenario under construction. Side A is "blue" (home south, red), side B is "grey" (home north, black).
 #[derive(Clone)]
-pub struct Setup {
+pub struct ScenarioBuilder {
     terrain: Vec<String>,
     elevation: Option<Vec<String>>,
     roads: Option<Vec<String>>,
@@ -45,10 +45,10 @@ pub fn side_id(side: Side) -> &'static str {
     }
 }
 
-impl Setup {
+impl ScenarioBuilder {
     /// A scenario on this terrain map: one line per row, north first (blank lines and indentation ignored).
-    pub fn new(terrain: &str) -> Setup {
-        Setup {
+    pub fn new(terrain: &str) -> ScenarioBuilder {
+        ScenarioBuilder {
             terrain: rows(terrain),
             elevation: None,
             roads: None,
@@ -64,8 +64,8 @@ impl Setup {
     }
 
     /// An open board `w` × `h`.
-    pub fn open(w: usize, h: usize) -> Setup {
-        Setup::new(&vec![".".repeat(w); h].join("\n"))
+    pub fn open(w: usize, h: usize) -> ScenarioBuilder {
+        ScenarioBuilder::new(&vec![".".repeat(w); h].join("\n"))
     }
 
     fn set_char(layer: &mut [String], at: &str, c: char) {
@@ -81,66 +81,66 @@ impl Setup {
     }
 
     /// Sets the terrain character of some squares.
-    pub fn terrain_at(mut self, squares: &[&str], c: char) -> Setup {
+    pub fn terrain_at(mut self, squares: &[&str], c: char) -> ScenarioBuilder {
         for s in squares {
-            Setup::set_char(&mut self.terrain, s, c);
+            ScenarioBuilder::set_char(&mut self.terrain, s, c);
         }
         self
     }
 
     /// Sets the elevation of some squares (the rest stay as they are, 0 by default).
-    pub fn elevation_at(mut self, squares: &[&str], e: u8) -> Setup {
+    pub fn elevation_at(mut self, squares: &[&str], e: u8) -> ScenarioBuilder {
         let mut layer = self.elevation.take().unwrap_or_else(|| self.blank('0'));
         for s in squares {
-            Setup::set_char(&mut layer, s, char::from(b'0' + e));
+            ScenarioBuilder::set_char(&mut layer, s, char::from(b'0' + e));
         }
         self.elevation = Some(layer);
         self
     }
 
     /// Puts a road on some squares.
-    pub fn road_at(mut self, squares: &[&str]) -> Setup {
+    pub fn road_at(mut self, squares: &[&str]) -> ScenarioBuilder {
         let mut layer = self.roads.take().unwrap_or_else(|| self.blank('.'));
         for s in squares {
-            Setup::set_char(&mut layer, s, '#');
+            ScenarioBuilder::set_char(&mut layer, s, '#');
         }
         self.roads = Some(layer);
         self
     }
 
     /// The elevation layer, same shape as the terrain.
-    pub fn elevation(mut self, map: &str) -> Setup {
+    pub fn elevation(mut self, map: &str) -> ScenarioBuilder {
         self.elevation = Some(rows(map));
         self
     }
 
     /// The road layer, same shape as the terrain.
-    pub fn roads(mut self, map: &str) -> Setup {
+    pub fn roads(mut self, map: &str) -> ScenarioBuilder {
         self.roads = Some(rows(map));
         self
     }
 
     /// A fence such as `c2-c3`.
-    pub fn fence(mut self, edge: &str) -> Setup {
+    pub fn fence(mut self, edge: &str) -> ScenarioBuilder {
         self.fences.push(edge.to_string());
         self
     }
 
     /// The home edges of side A and side B (north, south, east, west).
-    pub fn homes(mut self, a: &str, b: &str) -> Setup {
+    pub fn homes(mut self, a: &str, b: &str) -> ScenarioBuilder {
         self.homes = [a.to_string(), b.to_string()];
         self
     }
 
     /// A side's exhaustion point.
-    pub fn exhaustion(mut self, side: Side, n: i64) -> Setup {
+    pub fn exhaustion(mut self, side: Side, n: i64) -> ScenarioBuilder {
         self.exhaustion[side.index()] = Some(n);
         self
     }
 
     /// A unit, written `"A inf c2 N"` or `"B art d4 S veteran"`: side, arm, square, facing, optional quality.
     /// Units get ids in the order they are added.
-    pub fn unit(mut self, spec: &str) -> Setup {
+    pub fn unit(mut self, spec: &str) -> ScenarioBuilder {
         let parts: Vec<&str> = spec.split_whitespace().collect();
         assert!(parts.len() == 4 || parts.len() == 5, "unit spec '{spec}'");
         let side = match parts[0] {
@@ -158,26 +158,26 @@ impl Setup {
     }
 
     /// An objective worth `points`, optionally held at the start by `holder`.
-    pub fn objective(mut self, at: &str, points: u8, holder: Option<Side>) -> Setup {
+    pub fn objective(mut self, at: &str, points: u8, holder: Option<Side>) -> ScenarioBuilder {
         let holder = holder.map_or(String::new(), |s| format!("holder = \"{}\"\n", side_id(s)));
         self.objectives.push(format!("[[objectives]]\nat = \"{at}\"\npoints = {points}\n{holder}"));
         self
     }
 
     /// The turn limit.
-    pub fn turns(mut self, n: i64) -> Setup {
+    pub fn turns(mut self, n: i64) -> ScenarioBuilder {
         self.turns = n;
         self
     }
 
     /// Points per destroyed enemy unit.
-    pub fn points_per_destroyed(mut self, n: i64) -> Setup {
+    pub fn points_per_destroyed(mut self, n: i64) -> ScenarioBuilder {
         self.points_per_destroyed = Some(n);
         self
     }
 
     /// One line of the `[options]` table, such as `to_hit = 4`.
-    pub fn option(mut self, line: &str) -> Setup {
+    pub fn option(mut self, line: &str) -> ScenarioBuilder {
         self.options.push(line.to_string());
         self
     }

@@ -16,7 +16,7 @@ fn fire(target: u8, facing: Dir) -> Action {
 #[test]
 fn r1_1_a1_is_the_south_west_corner_columns_run_west_to_east_rows_south_to_north() {
     // The map text is written north first: its first line is row 4, its last line row 1.
-    let s = Setup::new(
+    let s = ScenarioBuilder::new(
         "W...~
          .....
          .....
@@ -40,7 +40,7 @@ fn r1_1_a1_is_the_south_west_corner_columns_run_west_to_east_rows_south_to_north
 #[test]
 fn r1_1_each_side_of_the_board_is_from_4_to_26_squares() {
     let board = |w: usize, h: usize| {
-        let text = Setup::open(w, h).unit("A inf a1 N").unit("B inf b1 N").toml();
+        let text = ScenarioBuilder::open(w, h).unit("A inf a1 N").unit("B inf b1 N").toml();
         Scenario::parse(&text, "size.toml")
     };
     assert!(board(4, 4).is_ok());
@@ -54,7 +54,7 @@ fn r1_1_each_side_of_the_board_is_from_4_to_26_squares() {
 
 #[test]
 fn r1_1_a_move_off_the_board_is_refused() {
-    let mut b = Setup::open(4, 4).unit("A cav d1 E").unit("B inf a4 S").battle();
+    let mut b = ScenarioBuilder::open(4, 4).unit("A cav d1 E").unit("B inf a4 S").battle();
     start(&mut b, u(0));
     let off = Square::new(4, 0); // "e1", one column east of a 4-wide board
     refused(&mut b, Action::Move { to: off, facing: Dir::E }, "R1.1");
@@ -65,7 +65,7 @@ fn r1_1_a_move_off_the_board_is_refused() {
 
 #[test]
 fn r1_2_adjacent_squares_share_an_edge_diagonals_are_not_adjacent() {
-    let mut b = Setup::open(5, 5).unit("A inf c3 N").unit("B inf a5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c3 N").unit("B inf a5 S").battle();
     start(&mut b, u(0));
     // An infantry move of one square reaches exactly the four edge neighbours.
     assert_eq!(move_squares(&b), names(&["b3", "c2", "c4", "d3"]));
@@ -79,7 +79,7 @@ fn r1_2_distance_is_the_number_of_orthogonal_steps() {
     assert_eq!(sq("c1").distance(sq("d2")), 2);
     assert_eq!(sq("a1").distance(sq("c4")), 5);
     // Infantry range 2: a diagonal neighbour-but-one (two steps) is in range, a knight's move (three) is not.
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("B inf d2 S").unit("B inf d3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf d2 S").unit("B inf d3 S").battle();
     start(&mut b, u(0));
     assert!(b.legal_actions().contains(&fire(1, Dir::N)));
     let a = b.assess_order(u(0), &fire(1, Dir::N)).unwrap();
@@ -91,7 +91,7 @@ fn r1_2_distance_is_the_number_of_orthogonal_steps() {
 
 #[test]
 fn r1_3_each_square_has_a_terrain_may_carry_a_road_and_has_an_elevation() {
-    let s = Setup::new(
+    let s = ScenarioBuilder::new(
         "......
          ......
          ......
@@ -132,7 +132,7 @@ fn r1_3_each_square_has_a_terrain_may_carry_a_road_and_has_an_elevation() {
 
 #[test]
 fn r1_4_a_fence_lies_on_the_edge_between_two_adjacent_squares() {
-    let setup = Setup::open(4, 4).fence("b2-b3").unit("A inf b2 N").unit("B inf d4 S");
+    let setup = ScenarioBuilder::open(4, 4).fence("b2-b3").unit("A inf b2 N").unit("B inf d4 S");
     let s = setup.scenario();
     assert!(s.map.fence(sq("b2"), Dir::N));
     assert!(s.map.fence(sq("b3"), Dir::S));
@@ -158,7 +158,7 @@ fn r1_5_woods_town_and_sunken_road_give_cover_open_and_ford_do_not() {
         ('S', Some(Terrain::SunkenRoad)),
         ('F', None),
     ] {
-        let mut b = Setup::open(4, 4).terrain_at(&["c3"], c).unit("A inf c1 N").unit("B inf c3 S").battle();
+        let mut b = ScenarioBuilder::open(4, 4).terrain_at(&["c3"], c).unit("A inf c1 N").unit("B inf c3 S").battle();
         start(&mut b, u(0));
         let (_, needed, mods) = attack(&act(&mut b, fire(1, Dir::N)));
         match cover {
@@ -177,7 +177,7 @@ fn r1_5_woods_town_and_sunken_road_give_cover_open_and_ford_do_not() {
 #[test]
 fn r1_5_woods_and_town_block_sight_through_them_other_terrain_does_not() {
     for (c, blocks) in [('.', false), ('W', true), ('T', true), ('S', false), ('~', false), ('F', false)] {
-        let mut b = Setup::open(4, 4).terrain_at(&["c2"], c).unit("A inf c1 N").unit("B inf c3 S").battle();
+        let mut b = ScenarioBuilder::open(4, 4).terrain_at(&["c2"], c).unit("A inf c1 N").unit("B inf c3 S").battle();
         start(&mut b, u(0));
         if blocks {
             refused(&mut b, fire(1, Dir::N), "R6.2");
@@ -191,7 +191,7 @@ fn r1_5_woods_and_town_block_sight_through_them_other_terrain_does_not() {
 fn r1_5_entering_woods_town_or_ford_ends_the_move() {
     for (c, ends) in [('.', false), ('W', true), ('T', true), ('S', false), ('F', true)] {
         // Cavalry moves two; c3 can only be reached through c2 in two steps.
-        let mut b = Setup::open(5, 5).terrain_at(&["c2"], c).unit("A cav c1 N").unit("B inf a5 S").battle();
+        let mut b = ScenarioBuilder::open(5, 5).terrain_at(&["c2"], c).unit("A cav c1 N").unit("B inf a5 S").battle();
         start(&mut b, u(0));
         let reach = move_squares(&b);
         assert!(reach.contains("c2"), "terrain {c} may be entered");
@@ -201,7 +201,7 @@ fn r1_5_entering_woods_town_or_ford_ends_the_move() {
 
 #[test]
 fn r1_5_river_is_impassable() {
-    let mut b = Setup::open(5, 5).terrain_at(&["c2"], '~').unit("A cav c1 N").unit("B inf a5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).terrain_at(&["c2"], '~').unit("A cav c1 N").unit("B inf a5 S").battle();
     start(&mut b, u(0));
     let reach = move_squares(&b);
     assert!(!reach.contains("c2"));
@@ -213,7 +213,7 @@ fn r1_5_river_is_impassable() {
 
 #[test]
 fn r1_6_a_road_gives_one_more_square_to_a_move_order() {
-    let setup = Setup::open(5, 5).road_at(&["c1", "c2", "c3", "c4", "c5"]);
+    let setup = ScenarioBuilder::open(5, 5).road_at(&["c1", "c2", "c3", "c4", "c5"]);
     let mut b = setup.clone().unit("A inf c1 N").unit("B inf a5 S").battle();
     start(&mut b, u(0));
     let reach = move_squares(&b);
@@ -231,7 +231,7 @@ fn r1_6_a_road_gives_one_more_square_to_a_move_order() {
 
 #[test]
 fn r1_6_the_road_bonus_needs_a_start_on_the_road() {
-    let mut b = Setup::open(5, 5).road_at(&["c1", "c2", "c3"]).unit("A inf b1 N").unit("B inf a5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).road_at(&["c1", "c2", "c3"]).unit("A inf b1 N").unit("B inf a5 S").battle();
     start(&mut b, u(0));
     assert_eq!(move_squares(&b), names(&["a1", "b2", "c1"]));
 }
@@ -239,7 +239,7 @@ fn r1_6_the_road_bonus_needs_a_start_on_the_road() {
 #[test]
 fn r1_6_the_road_bonus_needs_every_entered_square_on_the_road() {
     // Road c1-c2 only: infantry starting on c1 may go c2 (its normal move) but not on to c3 or d2, which are off the road.
-    let mut b = Setup::open(5, 5).road_at(&["c1", "c2"]).unit("A inf c1 N").unit("B inf a5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).road_at(&["c1", "c2"]).unit("A inf c1 N").unit("B inf a5 S").battle();
     start(&mut b, u(0));
     assert_eq!(move_squares(&b), names(&["b1", "c2", "d1"]));
     refused(&mut b, Action::Move { to: sq("c3"), facing: Dir::N }, "R2.6");
@@ -248,8 +248,11 @@ fn r1_6_the_road_bonus_needs_every_entered_square_on_the_road() {
 #[test]
 fn r1_6_the_road_bonus_is_for_the_move_order_only() {
     // Move & Fire moves at most one square even along a road.
-    let mut b =
-        Setup::open(5, 5).road_at(&["c1", "c2", "c3", "c4", "c5"]).unit("A inf c1 N").unit("B inf c5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5)
+        .road_at(&["c1", "c2", "c3", "c4", "c5"])
+        .unit("A inf c1 N")
+        .unit("B inf c5 S")
+        .battle();
     start(&mut b, u(0));
     assert!(b.legal_actions().contains(&Action::Move { to: sq("c3"), facing: Dir::N }));
     refused(&mut b, Action::MoveFire { to: sq("c3"), facing: Dir::N, target: u(1) }, "R2.6");
@@ -258,7 +261,7 @@ fn r1_6_the_road_bonus_is_for_the_move_order_only() {
 
 #[test]
 fn r1_6_the_road_does_not_cancel_entering_ends_the_move() {
-    let mut b = Setup::open(5, 5)
+    let mut b = ScenarioBuilder::open(5, 5)
         .road_at(&["c1", "c2", "c3", "c4"])
         .terrain_at(&["c2"], 'W')
         .unit("A inf c1 N")
@@ -274,7 +277,7 @@ fn r1_6_the_road_does_not_cancel_entering_ends_the_move() {
 
 #[test]
 fn r2_1_two_sides_each_with_a_name_a_home_edge_and_a_card_colour() {
-    let s = Setup::open(4, 4).homes("west", "east").unit("A inf a1 E").unit("B inf d4 W").scenario();
+    let s = ScenarioBuilder::open(4, 4).homes("west", "east").unit("A inf a1 E").unit("B inf d4 W").scenario();
     assert_eq!(s.sides[0].name, "BLUE");
     assert_eq!(s.sides[0].home, Dir::W);
     assert_eq!(s.sides[0].colour, Colour::Red);
@@ -289,13 +292,13 @@ fn r2_1_two_sides_each_with_a_name_a_home_edge_and_a_card_colour() {
 
 #[test]
 fn r2_1_colour_may_be_left_out_first_side_red_second_black() {
-    let text = Setup::open(4, 4).unit("A inf a1 N").unit("B inf d4 S").toml();
+    let text = ScenarioBuilder::open(4, 4).unit("A inf a1 N").unit("B inf d4 S").toml();
     let text = text.replace("colour = \"red\"\n", "").replace("colour = \"black\"\n", "");
     let s = Scenario::parse(&text, "c.toml").unwrap();
     assert_eq!(s.sides[0].colour, Colour::Red);
     assert_eq!(s.sides[1].colour, Colour::Black);
     // Swapped explicitly.
-    let text = Setup::open(4, 4).unit("A inf a1 N").unit("B inf d4 S").toml();
+    let text = ScenarioBuilder::open(4, 4).unit("A inf a1 N").unit("B inf d4 S").toml();
     let text = text.replace("\"red\"", "\"X\"").replace("\"black\"", "\"red\"").replace("\"X\"", "\"black\"");
     let s = Scenario::parse(&text, "c.toml").unwrap();
     assert_eq!(s.sides[0].colour, Colour::Black);
@@ -305,7 +308,7 @@ fn r2_1_colour_may_be_left_out_first_side_red_second_black() {
 #[test]
 fn r2_1_home_edge_gives_the_default_facing_toward_the_enemy() {
     // docs/scenario-format.md: facing defaults to the enemy's home edge.
-    let text = Setup::open(4, 4).homes("west", "east").unit("A inf a1 N").unit("B inf d4 N").toml();
+    let text = ScenarioBuilder::open(4, 4).homes("west", "east").unit("A inf a1 N").unit("B inf d4 N").toml();
     let text = text.replace("facing = \"N\"\n", "");
     let s = Scenario::parse(&text, "f.toml").unwrap();
     assert_eq!(s.units[0].facing, Dir::E);
@@ -316,7 +319,7 @@ fn r2_1_home_edge_gives_the_default_facing_toward_the_enemy() {
 
 #[test]
 fn r2_2_strength_is_the_arm_base_plus_one_veteran_minus_one_green() {
-    let s = Setup::open(6, 6)
+    let s = ScenarioBuilder::open(6, 6)
         .unit("A inf a1 N green")
         .unit("A inf b1 N")
         .unit("A inf c1 N veteran")
@@ -349,7 +352,7 @@ fn r2_2_strength_is_the_arm_base_plus_one_veteran_minus_one_green() {
 fn r2_2_the_hit_result_die_is_rolled_against_the_strength() {
     // Shooting a steady unit: a roll of 5 shakes a veteran infantry (strength 5) but makes a regular one retreat.
     for (quality, strength, result) in [("veteran", 5, HitResult::Shaken), ("regular", 4, HitResult::Retreat)] {
-        let mut b = Setup::open(4, 5).unit("A inf c1 N").unit(&format!("B inf c3 S {quality}")).battle();
+        let mut b = ScenarioBuilder::open(4, 5).unit("A inf c1 N").unit(&format!("B inf c3 S {quality}")).battle();
         start(&mut b, u(0));
         act(&mut b, fire(1, Dir::N));
         roll(&mut b, 6);
@@ -366,7 +369,7 @@ fn r2_2_the_hit_result_die_is_rolled_against_the_strength() {
 #[test]
 fn r2_3_the_front_arc_is_the_cone_between_the_two_forward_diagonals() {
     // Artillery (range 4) on d1 facing north.
-    let mut b = Setup::open(7, 5)
+    let mut b = ScenarioBuilder::open(7, 5)
         .unit("A art d1 N")
         .unit("B inf b3 S") // forward 2, sideways 2: in the arc (distance 4)
         .unit("B inf a2 S") // forward 1, sideways 3: outside (distance 4)
@@ -385,7 +388,12 @@ fn r2_3_the_front_arc_is_the_cone_between_the_two_forward_diagonals() {
 
 #[test]
 fn r2_3_the_front_arc_turns_with_the_facing() {
-    let mut b = Setup::open(6, 6).unit("A art c3 E").unit("B inf e2 W").unit("B inf c5 S").unit("B inf a3 E").battle();
+    let mut b = ScenarioBuilder::open(6, 6)
+        .unit("A art c3 E")
+        .unit("B inf e2 W")
+        .unit("B inf c5 S")
+        .unit("B inf a3 E")
+        .battle();
     start(&mut b, u(0));
     assert!(b.legal_actions().contains(&fire(1, Dir::E)), "e2: forward 2, sideways 1 when facing east");
     refused(&mut b, fire(2, Dir::E), "R6.1"); // c5: to the left
@@ -395,7 +403,7 @@ fn r2_3_the_front_arc_turns_with_the_facing() {
 #[test]
 fn r2_3_front_flanks_and_rear_are_relative_to_the_facing() {
     // The target on c3 faces east: d3 is its front, c4 and c2 its flanks, b3 its rear.
-    let b = Setup::open(5, 5)
+    let b = ScenarioBuilder::open(5, 5)
         .unit("B inf c3 E")
         .unit("A inf d3 W")
         .unit("A inf c4 S")
@@ -413,7 +421,7 @@ fn r2_3_front_flanks_and_rear_are_relative_to_the_facing() {
 
 #[test]
 fn r2_4_a_unit_is_steady_or_shaken_and_shaken_is_not_cumulative() {
-    let mut b = Setup::open(4, 6).unit("A inf c1 N").unit("B inf c3 S veteran").battle();
+    let mut b = ScenarioBuilder::open(4, 6).unit("A inf c1 N").unit("B inf c3 S veteran").battle();
     assert!(!b.unit(u(1)).shaken, "units start steady");
     start(&mut b, u(0));
     act(&mut b, fire(1, Dir::N));
@@ -439,11 +447,11 @@ fn r2_4_a_unit_is_steady_or_shaken_and_shaken_is_not_cumulative() {
 
 #[test]
 fn r2_5_at_most_one_unit_per_square() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("A inf c2 N").unit("B inf a5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("A inf c2 N").unit("B inf a5 S").battle();
     start(&mut b, u(0));
     assert!(!move_squares(&b).contains("c2"));
     refused(&mut b, Action::Move { to: sq("c2"), facing: Dir::N }, "R5.1");
-    let text = Setup::open(4, 4).unit("A inf b2 N").unit("B inf b2 S").toml();
+    let text = ScenarioBuilder::open(4, 4).unit("A inf b2 N").unit("B inf b2 S").toml();
     assert!(Scenario::parse(&text, "two.toml").is_err());
 }
 
@@ -452,7 +460,7 @@ fn r2_5_at_most_one_unit_per_square() {
 #[test]
 fn r2_6_move_allowance_is_infantry_1_cavalry_2_artillery_1() {
     for (arm, allowance) in [("inf", 1), ("cav", 2), ("art", 1)] {
-        let mut b = Setup::open(7, 7).unit(&format!("A {arm} d4 N")).unit("B inf a7 S").battle();
+        let mut b = ScenarioBuilder::open(7, 7).unit(&format!("A {arm} d4 N")).unit("B inf a7 S").battle();
         start(&mut b, u(0));
         let reach = move_squares(&b);
         let far = reach.iter().map(|s| sq(s).distance(sq("d4"))).max().unwrap();
@@ -469,14 +477,20 @@ fn r2_6_move_allowance_is_infantry_1_cavalry_2_artillery_1() {
 fn r2_6_range_is_infantry_2_cavalry_1_artillery_4() {
     for (arm, range) in [("inf", 2u8), ("cav", 1), ("art", 4)] {
         // A target straight ahead at the range is attackable.
-        let mut b = Setup::open(6, 7).unit(&format!("A {arm} c1 N")).unit(&format!("B inf c{} S", 1 + range)).battle();
+        let mut b = ScenarioBuilder::open(6, 7)
+            .unit(&format!("A {arm} c1 N"))
+            .unit(&format!("B inf c{} S", 1 + range))
+            .battle();
         start(&mut b, u(0));
         assert!(b.legal_actions().contains(&fire(1, Dir::N)), "{arm} reaches {range}");
         assert_eq!(b.assess_order(u(0), &fire(1, Dir::N)).unwrap().distance, range);
     }
     // Exactly one beyond the range.
     for (arm, range) in [("inf", 2u8), ("cav", 1), ("art", 4)] {
-        let mut b = Setup::open(6, 7).unit(&format!("A {arm} c1 N")).unit(&format!("B inf c{} S", 2 + range)).battle();
+        let mut b = ScenarioBuilder::open(6, 7)
+            .unit(&format!("A {arm} c1 N"))
+            .unit(&format!("B inf c{} S", 2 + range))
+            .battle();
         start(&mut b, u(0));
         refused(&mut b, fire(1, Dir::N), "R6.1");
     }
@@ -484,7 +498,7 @@ fn r2_6_range_is_infantry_2_cavalry_1_artillery_4() {
 
 #[test]
 fn r2_6_the_move_when_firing_is_one_square() {
-    let mut b = Setup::open(7, 7).unit("A cav d1 N").unit("B inf d4 S").battle();
+    let mut b = ScenarioBuilder::open(7, 7).unit("A cav d1 N").unit("B inf d4 S").battle();
     start(&mut b, u(0));
     let moves_with_fire: Vec<Square> = b
         .legal_actions()

@@ -17,7 +17,7 @@ fn fire(target: u8, facing: Dir) -> Action {
 
 #[test]
 fn r9_1_chance_is_a_d6_roll_or_a_card_draw() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
     // A card draw.
     assert_eq!(b.to_act(), ToAct::Chance(ChanceKind::Card));
     assert!(b.chance_outcomes().iter().all(|(o, _)| matches!(o, Outcome::Card(_))));
@@ -40,7 +40,7 @@ fn r9_1_chance_is_a_d6_roll_or_a_card_draw() {
     assert_eq!(b.to_act(), ToAct::Chance(ChanceKind::HitResult));
     assert_eq!(b.chance_outcomes().len(), 6);
     // Initiative dice (R3.7).
-    let b = Setup::open(5, 5)
+    let b = ScenarioBuilder::open(5, 5)
         .unit("A inf c1 N")
         .unit("B inf c3 S")
         .battle_with(Options { initiative: Initiative::Igougo, ..Options::default() });
@@ -53,7 +53,12 @@ fn r9_1_chance_is_a_d6_roll_or_a_card_draw() {
 
 #[test]
 fn r9_2_every_chance_event_has_exact_probabilities() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("A inf a1 N").unit("A inf e1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5)
+        .unit("A inf c1 N")
+        .unit("A inf a1 N")
+        .unit("A inf e1 N")
+        .unit("B inf c3 S")
+        .battle();
     // Cards: IV A = 2 (cards 1, 2, 3), B = 1 (cards 1 ×4, 2 ×2), Joker.
     let cards = b.chance_outcomes();
     assert_eq!(cards.iter().map(|(_, p)| *p).sum::<Prob>(), Prob::new(1, 1));
@@ -77,7 +82,7 @@ fn r9_2_every_chance_event_has_exact_probabilities() {
 
 /// Plays a game with a fixed policy (the `k`-th legal action, k cycling) for `steps` decisions.
 fn play(seed: u64, steps: usize) -> Game {
-    let text = Setup::open(6, 6)
+    let text = ScenarioBuilder::open(6, 6)
         .unit("A inf b1 N")
         .unit("A cav c1 N")
         .unit("A art d1 N")
@@ -133,7 +138,8 @@ fn r10_notation_squares_facings_arms_and_qualities() {
         assert_eq!(q.name(), s);
     }
     // The same notation in a scenario file.
-    let s = Setup::open(4, 4).unit("A inf a1 N green").unit("A cav b1 E veteran").unit("B art d4 W").scenario();
+    let s =
+        ScenarioBuilder::open(4, 4).unit("A inf a1 N green").unit("A cav b1 E veteran").unit("B art d4 W").scenario();
     assert_eq!(
         (s.units[0].arm, s.units[0].quality, s.units[0].facing, s.units[0].at),
         (Arm::Infantry, Quality::Green, Dir::N, sq("a1"))
@@ -154,13 +160,13 @@ fn r11_defaults_are_those_of_the_rules() {
     assert_eq!(o.to_hit, 5);
     assert_eq!(o.movement, PerArm { infantry: 1, cavalry: 2, artillery: 1 });
     assert_eq!(o.range, PerArm { infantry: 2, cavalry: 1, artillery: 4 });
-    let s = Setup::open(4, 4).unit("A inf a1 N").unit("B inf d4 S").scenario();
+    let s = ScenarioBuilder::open(4, 4).unit("A inf a1 N").unit("B inf d4 S").scenario();
     assert_eq!(s.options, o, "a scenario without [options] plays the defaults");
 }
 
 #[test]
 fn r11_a_scenario_sets_options_and_a_game_setup_may_override_them() {
-    let s = Setup::open(4, 4)
+    let s = ScenarioBuilder::open(4, 4)
         .option("initiative = \"alternate\"")
         .option("once_per_turn = true")
         .option("blocked_retreat = \"stand\"")
@@ -190,7 +196,7 @@ fn r11_a_scenario_sets_options_and_a_game_setup_may_override_them() {
     assert_eq!(b.options().to_hit, 6);
     assert_eq!(b.to_act(), ToAct::Chance(ChanceKind::Card));
     // Every game records them.
-    let text = Setup::open(4, 4).option("to_hit = 3").unit("A inf a1 N").unit("B inf d4 S").toml();
+    let text = ScenarioBuilder::open(4, 4).option("to_hit = 3").unit("A inf a1 N").unit("B inf d4 S").toml();
     let game = Game::new(&text, "o.toml", None, 1).unwrap();
     assert_eq!(game.save().options.to_hit, 3);
 }
@@ -202,7 +208,7 @@ fn r11_initiative_option_selects_the_system() {
         ("igougo", ChanceKind::Initiative(Side::A)),
         ("alternate", ChanceKind::Initiative(Side::A)),
     ] {
-        let b = Setup::open(4, 4)
+        let b = ScenarioBuilder::open(4, 4)
             .option(&format!("initiative = \"{value}\""))
             .unit("A inf a1 N")
             .unit("B inf d4 S")
@@ -213,7 +219,7 @@ fn r11_initiative_option_selects_the_system() {
 
 #[test]
 fn r11_once_per_turn_allows_one_activation_a_turn() {
-    let mut b = Setup::open(5, 5)
+    let mut b = ScenarioBuilder::open(5, 5)
         .option("once_per_turn = true")
         .unit("A inf a1 N")
         .unit("A inf b1 N")
@@ -238,7 +244,7 @@ fn r11_once_per_turn_allows_one_activation_a_turn() {
 
 #[test]
 fn r11_blocked_retreat_stand_leaves_the_unit_in_place_shaken() {
-    let mut b = Setup::open(4, 4)
+    let mut b = ScenarioBuilder::open(4, 4)
         .option("blocked_retreat = \"stand\"")
         .unit("A inf a3 N")
         .unit("B inf a4 S")
@@ -258,7 +264,7 @@ fn r11_blocked_retreat_stand_leaves_the_unit_in_place_shaken() {
 #[test]
 fn r11_blocked_retreat_stand_then_a_destroyed_result_still_destroys() {
     // Standing shaken, the unit is hit again by a charge and rolls above its strength.
-    let mut b = Setup::open(4, 4)
+    let mut b = ScenarioBuilder::open(4, 4)
         .option("blocked_retreat = \"stand\"")
         .exhaustion(Side::B, 2)
         .unit("A inf a3 N")
@@ -274,7 +280,8 @@ fn r11_blocked_retreat_stand_then_a_destroyed_result_still_destroys() {
 
 #[test]
 fn r11_pivot_is_move_false_lets_fire_begin_with_a_pivot_keeping_the_did_not_move_bonus() {
-    let mut b = Setup::open(5, 5).option("pivot_is_move = false").unit("A inf c1 E").unit("B inf c3 S").battle();
+    let mut b =
+        ScenarioBuilder::open(5, 5).option("pivot_is_move = false").unit("A inf c1 E").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     assert!(b.legal_actions().contains(&fire(1, Dir::N)));
     let events = act(&mut b, fire(1, Dir::N));
@@ -289,7 +296,8 @@ fn r11_pivot_is_move_false_lets_fire_begin_with_a_pivot_keeping_the_did_not_move
 fn r11_pivot_is_move_false_artillery_fire_with_a_pivot_keeps_the_bonuses_of_not_moving() {
     // The gun on c1 faces north and ranges on e3 (on the diagonal). Next time it turns east and fires at e3 again:
     // with pivot_is_move = false the pivot is not a move, so Fire may begin with it, and the ranging bonus stays.
-    let mut b = Setup::open(6, 6).option("pivot_is_move = false").unit("A art c1 N").unit("B inf e3 W").battle();
+    let mut b =
+        ScenarioBuilder::open(6, 6).option("pivot_is_move = false").unit("A art c1 N").unit("B inf e3 W").battle();
     start(&mut b, u(0));
     act(&mut b, fire(1, Dir::N));
     roll(&mut b, 1);
@@ -314,7 +322,7 @@ fn r11_pivot_is_move_false_artillery_fire_with_a_pivot_keeps_the_bonuses_of_not_
 
 #[test]
 fn r11_pivot_is_move_true_refuses_a_pivot_in_a_fire_order() {
-    let mut b = Setup::open(6, 6).unit("A art c1 N").unit("B inf e3 W").battle();
+    let mut b = ScenarioBuilder::open(6, 6).unit("A art c1 N").unit("B inf e3 W").battle();
     start(&mut b, u(0));
     refused(&mut b, fire(1, Dir::E), "R5.5");
 }
@@ -322,8 +330,11 @@ fn r11_pivot_is_move_true_refuses_a_pivot_in_a_fire_order() {
 #[test]
 fn r11_to_hit_sets_the_base_number_needed() {
     for base in 2..=6u8 {
-        let mut b =
-            Setup::open(5, 6).option(&format!("to_hit = {base}")).unit("A art c1 N").unit("B inf c4 S").battle();
+        let mut b = ScenarioBuilder::open(5, 6)
+            .option(&format!("to_hit = {base}"))
+            .unit("A art c1 N")
+            .unit("B inf c4 S")
+            .battle();
         start(&mut b, u(0));
         let (_, needed, _) = attack(&act(&mut b, fire(1, Dir::N)));
         assert_eq!(needed, base);
@@ -332,8 +343,12 @@ fn r11_to_hit_sets_the_base_number_needed() {
         assert_eq!(roll(&mut b, base)[0], Event::ToHitRolled { roll: base, hit: true });
     }
     // With cover: base 4 − (−1) = 5.
-    let b =
-        Setup::open(5, 6).option("to_hit = 4").terrain_at(&["c4"], 'T').unit("A art c1 N").unit("B inf c4 S").battle();
+    let b = ScenarioBuilder::open(5, 6)
+        .option("to_hit = 4")
+        .terrain_at(&["c4"], 'T')
+        .unit("A art c1 N")
+        .unit("B inf c4 S")
+        .battle();
     let a = b.assess_order(u(0), &fire(1, Dir::N)).unwrap();
     assert_mods(&a.modifiers, &[Modifier::Cover(Cover::Terrain(pacw_engine::map::Terrain::Town))]);
     assert_eq!(a.needed, 5);
@@ -341,7 +356,7 @@ fn r11_to_hit_sets_the_base_number_needed() {
 
 #[test]
 fn r11_move_and_range_are_set_per_arm() {
-    let setup = Setup::open(7, 7)
+    let setup = ScenarioBuilder::open(7, 7)
         .option("move = { infantry = 2, artillery = 2 }")
         .option("range = { cavalry = 2, infantry = 1 }")
         .unit("A inf d1 N")
@@ -369,7 +384,7 @@ fn r11_move_and_range_are_set_per_arm() {
 
 #[test]
 fn r11_exhaustion_point_is_per_scenario_and_side() {
-    let s = Setup::open(5, 5)
+    let s = ScenarioBuilder::open(5, 5)
         .exhaustion(Side::A, 1)
         .exhaustion(Side::B, 3)
         .unit("A inf a1 N")

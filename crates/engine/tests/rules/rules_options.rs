@@ -21,7 +21,7 @@ fn with(sets: &[(&str, &str)]) -> Options {
 
 #[test]
 fn r11_a_modifier_set_to_0_is_gone_and_another_value_counts_as_given() {
-    let setup = Setup::open(5, 5).terrain_at(&["c3"], 'W').unit("A inf c1 N").unit("B inf c3 S");
+    let setup = ScenarioBuilder::open(5, 5).terrain_at(&["c3"], 'W').unit("A inf c1 N").unit("B inf c3 S");
     // The rules as written: +1 not moved, −1 woods: 5+.
     let b = setup.battle();
     let a = b.assess_order(u(0), &fire(1)).unwrap();
@@ -42,20 +42,26 @@ fn r11_a_modifier_set_to_0_is_gone_and_another_value_counts_as_given() {
 
 #[test]
 fn r11_flank_charges_canister_and_ranging_take_their_options() {
-    let b = Setup::open(5, 5).unit("A cav c2 E").unit("B inf d2 N").battle_with(with(&[("modifier.flank_rear", "3")]));
+    let b = ScenarioBuilder::open(5, 5)
+        .unit("A cav c2 E")
+        .unit("B inf d2 N")
+        .battle_with(with(&[("modifier.flank_rear", "3")]));
     let mut b = b;
     start(&mut b, u(0));
     let a = b.assess_order(u(0), &Action::Fire { target: u(1), facing: Dir::E }).unwrap();
     // 5 − (1 not moved + 3 flank) = 1, kept at 2: a 1 always misses (R6.4).
     assert_eq!(a.needed, 2);
-    let b = Setup::open(5, 5).unit("A art c1 N").unit("B inf c2 S").battle_with(with(&[("modifier.canister", "-1")]));
+    let b = ScenarioBuilder::open(5, 5)
+        .unit("A art c1 N")
+        .unit("B inf c2 S")
+        .battle_with(with(&[("modifier.canister", "-1")]));
     let a = b.assess_order(u(0), &fire(1)).unwrap();
     assert_eq!(a.needed, 6, "canister worth −1: 5 + 1");
 }
 
 #[test]
 fn r11_strengths_and_quality_adjustments_set_the_hit_result_roll() {
-    let setup = Setup::open(5, 5).unit("A inf c1 N").unit("B inf c3 S veteran").unit("B inf e3 S green");
+    let setup = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf c3 S veteran").unit("B inf e3 S green");
     let b = setup.battle();
     assert_eq!((b.strength(u(1)), b.strength(u(2))), (5, 3), "R2.2 as written");
     let b = setup.battle_with(with(&[("strength.infantry", "6"), ("quality.green", "0")]));
@@ -118,10 +124,10 @@ fn r11_a_scenario_sets_every_number_in_its_options_table() {
 
 #[test]
 fn r11_at_their_defaults_the_options_leave_events_as_saves_always_had_them() {
-    let b = Setup::open(5, 5).terrain_at(&["c3"], 'W').unit("A inf c1 N").unit("B inf c3 S").battle();
+    let b = ScenarioBuilder::open(5, 5).terrain_at(&["c3"], 'W').unit("A inf c1 N").unit("B inf c3 S").battle();
     let a = b.assess_order(u(0), &fire(1)).unwrap();
     assert_eq!(serde_json::to_string(&a.modifiers).unwrap(), r#"["did_not_move",{"cover":{"terrain":"woods"}}]"#);
-    let v = Setup::open(5, 5).terrain_at(&["c3"], 'W').unit("A inf c1 N").unit("B inf c3 S");
+    let v = ScenarioBuilder::open(5, 5).terrain_at(&["c3"], 'W').unit("A inf c1 N").unit("B inf c3 S");
     let b = v.battle_with(with(&[("modifier.cover", "-2")]));
     let json = serde_json::to_string(&b.assess_order(u(0), &fire(1)).unwrap().modifiers).unwrap();
     assert_eq!(json, r#"["did_not_move",{"modifier":{"cover":{"terrain":"woods"}},"value":-2}]"#);

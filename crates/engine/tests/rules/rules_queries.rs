@@ -6,7 +6,7 @@ use pacw_engine::{Action, Dir, EndReason, Event, Game, Side, ToAct};
 
 #[test]
 fn r3_4_the_orders_of_a_unit_not_yet_activated_are_those_it_would_have_once_activated() {
-    let mut b = Setup::open(6, 6).unit("A inf c2 N").unit("A cav e2 N").unit("B inf c4 S").battle();
+    let mut b = ScenarioBuilder::open(6, 6).unit("A inf c2 N").unit("A cav e2 N").unit("B inf c4 S").battle();
     draw(&mut b, Side::A, 2);
     let before: Vec<Action> = b.orders_for(u(0)).into_iter().map(|(a, _)| a).collect();
     assert!(before.contains(&Action::Hold) && before.contains(&Action::Fire { target: u(2), facing: Dir::N }));
@@ -23,7 +23,7 @@ fn r3_4_the_orders_of_a_unit_not_yet_activated_are_those_it_would_have_once_acti
 
 #[test]
 fn r3_4_an_order_is_checked_before_activation_with_the_activation_first() {
-    let mut b = Setup::open(6, 6).unit("A inf c2 N").unit("B inf c5 S").unit("A inf a1 N").battle();
+    let mut b = ScenarioBuilder::open(6, 6).unit("A inf c2 N").unit("B inf c5 S").unit("A inf a1 N").battle();
     draw(&mut b, Side::A, 2);
     // An enemy unit on the first side's card: refused with the card named.
     let why = b.check_order_for(u(1), Action::Hold).unwrap_err();
@@ -47,8 +47,12 @@ fn r3_4_an_order_is_checked_before_activation_with_the_activation_first() {
 #[test]
 fn r5_1_a_move_path_goes_square_by_square_around_a_river_and_through_friends() {
     // Cavalry (move 2) on a1; b1 is a river; a friend stands on a2. The way to b2 goes through a2.
-    let b =
-        Setup::open(5, 5).terrain_at(&["b1"], '~').unit("A cav a1 N").unit("A inf a2 N").unit("B inf e5 S").battle();
+    let b = ScenarioBuilder::open(5, 5)
+        .terrain_at(&["b1"], '~')
+        .unit("A cav a1 N")
+        .unit("A inf a2 N")
+        .unit("B inf e5 S")
+        .battle();
     assert_eq!(b.move_path(u(0), sq("b2")), Some(vec![sq("a1"), sq("a2"), sq("b2")]));
     assert_eq!(b.move_path(u(0), sq("a1")), Some(vec![sq("a1")]), "staying put");
     assert_eq!(b.move_path(u(0), sq("a2")), None, "a move ends on an empty square");
@@ -57,14 +61,14 @@ fn r5_1_a_move_path_goes_square_by_square_around_a_river_and_through_friends() {
 
 #[test]
 fn r1_6_a_move_path_along_a_road_takes_the_extra_square() {
-    let b = Setup::open(5, 5).road_at(&["a1", "a2", "a3"]).unit("A inf a1 N").unit("B inf e5 S").battle();
+    let b = ScenarioBuilder::open(5, 5).road_at(&["a1", "a2", "a3"]).unit("A inf a1 N").unit("B inf e5 S").battle();
     assert_eq!(b.move_path(u(0), sq("a3")), Some(vec![sq("a1"), sq("a2"), sq("a3")]));
     assert_eq!(b.move_path(u(0), sq("b2")), None, "off the road the move is one square");
 }
 
 #[test]
 fn r6_2_the_line_of_sight_names_the_square_that_blocks_it() {
-    let mut b = Setup::open(5, 6).terrain_at(&["c3"], 'W').unit("A art c1 N").unit("B inf c5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 6).terrain_at(&["c3"], 'W').unit("A art c1 N").unit("B inf c5 S").battle();
     assert_eq!(b.line_of_sight(u(0), sq("c1"), sq("c5")), Err(sq("c3")));
     assert_eq!(b.line_of_sight(u(0), sq("c1"), sq("c2")), Ok(()));
     assert_eq!(b.line_of_sight(u(0), sq("c1"), sq("c3")), Ok(()), "woods at the far end do not block");
@@ -99,7 +103,7 @@ fn resigning_ends_the_game_for_the_other_side_and_survives_a_save() {
 #[test]
 fn r6_1_refusals_name_both_units_with_their_side_and_a_turn_in_place_reads_as_one() {
     // Out of range: both units named with their side (two armies may have units of the same name).
-    let mut b = Setup::open(6, 6).unit("A inf c2 N").unit("B inf c5 S").unit("B inf d2 S").battle();
+    let mut b = ScenarioBuilder::open(6, 6).unit("A inf c2 N").unit("B inf c5 S").unit("B inf d2 S").battle();
     draw(&mut b, Side::A, 2);
     let why = b.check_order_for(u(0), Action::Fire { target: u(1), facing: Dir::N }).unwrap_err();
     let (mine, theirs) = (b.side_and_name(u(0)), b.side_and_name(u(1)));

@@ -16,7 +16,7 @@ fn card(side: Side, value: u8) -> Card {
 
 #[test]
 fn r3_1_initiative_value_is_half_the_units_on_the_board_rounded_up() {
-    let b = Setup::open(6, 6)
+    let b = ScenarioBuilder::open(6, 6)
         .unit("A inf a1 N")
         .unit("A inf b1 N")
         .unit("A inf c1 N")
@@ -26,7 +26,7 @@ fn r3_1_initiative_value_is_half_the_units_on_the_board_rounded_up() {
         .unit("B inf b6 S")
         .battle();
     assert_eq!(b.initiative_values(), [3, 1]);
-    let b = Setup::open(6, 6)
+    let b = ScenarioBuilder::open(6, 6)
         .unit("A inf a1 N")
         .unit("A inf b1 N")
         .unit("A inf c1 N")
@@ -40,7 +40,7 @@ fn r3_1_initiative_value_is_half_the_units_on_the_board_rounded_up() {
 
 #[test]
 fn r3_2_the_deck_holds_two_cards_of_iv_minus_1_iv_and_iv_plus_1_a_side_and_one_joker() {
-    let b = Setup::open(6, 6)
+    let b = ScenarioBuilder::open(6, 6)
         .unit("A inf a1 N")
         .unit("A inf b1 N")
         .unit("A inf c1 N")
@@ -69,7 +69,7 @@ fn r3_2_the_deck_holds_two_cards_of_iv_minus_1_iv_and_iv_plus_1_a_side_and_one_j
 
 #[test]
 fn r3_3_cards_are_drawn_one_at_a_time_at_random_from_those_left() {
-    let mut b = Setup::open(4, 4).unit("A inf a1 N").unit("A inf b1 N").unit("B inf d4 S").battle();
+    let mut b = ScenarioBuilder::open(4, 4).unit("A inf a1 N").unit("A inf b1 N").unit("B inf d4 S").battle();
     assert_eq!(b.to_act(), ToAct::Chance(ChanceKind::Card));
     assert!(b.legal_actions().is_empty(), "no side acts while a card is to be drawn");
     let events = draw(&mut b, Side::A, 2);
@@ -92,7 +92,12 @@ fn r3_3_cards_are_drawn_one_at_a_time_at_random_from_those_left() {
 
 #[test]
 fn r3_4_a_card_of_value_n_activates_up_to_n_different_units() {
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("A inf b1 N").unit("A inf c1 N").unit("B inf e5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5)
+        .unit("A inf a1 N")
+        .unit("A inf b1 N")
+        .unit("A inf c1 N")
+        .unit("B inf e5 S")
+        .battle();
     draw(&mut b, Side::A, 2);
     assert_eq!(b.to_act(), ToAct::Side(Side::A));
     assert_eq!(b.activations_left(), 2);
@@ -115,11 +120,11 @@ fn r3_4_a_card_of_value_n_activates_up_to_n_different_units() {
 
 #[test]
 fn r3_4_only_the_side_of_the_card_activates() {
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
     draw(&mut b, Side::A, 1);
     refused(&mut b, Action::Activate(u(1)), "R3.4");
     assert!(!b.legal_actions().contains(&Action::Activate(u(1))));
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
     draw(&mut b, Side::B, 1);
     assert_eq!(b.to_act(), ToAct::Side(Side::B));
     refused(&mut b, Action::Activate(u(0)), "R3.4");
@@ -127,7 +132,12 @@ fn r3_4_only_the_side_of_the_card_activates() {
 
 #[test]
 fn r3_4_a_side_may_stop_early() {
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("A inf b1 N").unit("A inf c1 N").unit("B inf e5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5)
+        .unit("A inf a1 N")
+        .unit("A inf b1 N")
+        .unit("A inf c1 N")
+        .unit("B inf e5 S")
+        .battle();
     draw(&mut b, Side::A, 3);
     activate(&mut b, u(0));
     act(&mut b, Action::Hold);
@@ -142,7 +152,7 @@ fn r3_4_a_side_may_stop_early() {
 
 #[test]
 fn r3_4_each_activation_is_finished_before_the_next_begins() {
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("A inf b1 N").unit("B inf e5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf a1 N").unit("A inf b1 N").unit("B inf e5 S").battle();
     draw(&mut b, Side::A, 2);
     activate(&mut b, u(0));
     assert_eq!(b.active_unit(), Some(u(0)));
@@ -154,7 +164,7 @@ fn r3_4_each_activation_is_finished_before_the_next_begins() {
 
 #[test]
 fn r3_4_a_side_with_fewer_units_than_the_card_stops_when_all_are_activated() {
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
     draw(&mut b, Side::A, 2);
     activate(&mut b, u(0));
     act(&mut b, Action::Hold);
@@ -165,7 +175,7 @@ fn r3_4_a_side_with_fewer_units_than_the_card_stops_when_all_are_activated() {
 
 #[test]
 fn r3_5_a_unit_may_be_activated_again_on_a_later_card() {
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf a1 N").unit("B inf e5 S").battle();
     assert!(!b.options().once_per_turn, "the default is off");
     draw(&mut b, Side::A, 1);
     activate(&mut b, u(0));
@@ -183,7 +193,7 @@ fn r3_5_a_unit_may_be_activated_again_on_a_later_card() {
 #[test]
 fn r3_6_the_joker_ends_the_turn_recomputes_iv_and_rebuilds_the_deck() {
     // A starts with 3 units (IV 2); B charges and destroys one, leaving 2 (IV 1).
-    let mut b = Setup::open(5, 5)
+    let mut b = ScenarioBuilder::open(5, 5)
         .exhaustion(Side::A, 3)
         .unit("A inf c2 N")
         .unit("A inf a1 N")
@@ -233,7 +243,7 @@ fn alternate() -> Options {
 
 #[test]
 fn r3_7_igougo_the_higher_roll_activates_each_unit_once_then_the_other_side() {
-    let mut b = Setup::open(5, 5)
+    let mut b = ScenarioBuilder::open(5, 5)
         .unit("A inf a1 N")
         .unit("A inf b1 N")
         .unit("B inf d5 S")
@@ -275,7 +285,8 @@ fn r3_7_igougo_the_higher_roll_activates_each_unit_once_then_the_other_side() {
 
 #[test]
 fn r3_7_igougo_a_side_that_passes_hands_over_and_the_turn_ends_when_both_are_done() {
-    let mut b = Setup::open(5, 5).unit("A inf a1 N").unit("A inf b1 N").unit("B inf e5 S").battle_with(igougo());
+    let mut b =
+        ScenarioBuilder::open(5, 5).unit("A inf a1 N").unit("A inf b1 N").unit("B inf e5 S").battle_with(igougo());
     roll(&mut b, 6);
     roll(&mut b, 1);
     assert_eq!(b.to_act(), ToAct::Side(Side::A));
@@ -291,7 +302,7 @@ fn r3_7_igougo_a_side_that_passes_hands_over_and_the_turn_ends_when_both_are_don
 
 #[test]
 fn r3_7_alternate_the_winner_activates_one_unit_then_the_sides_alternate() {
-    let mut b = Setup::open(5, 5)
+    let mut b = ScenarioBuilder::open(5, 5)
         .unit("A inf a1 N")
         .unit("A inf b1 N")
         .unit("A inf c1 N")
@@ -323,7 +334,7 @@ fn r3_7_alternate_the_winner_activates_one_unit_then_the_sides_alternate() {
 
 #[test]
 fn r3_7_alternate_a_side_that_passes_lets_the_other_finish() {
-    let mut b = Setup::open(5, 5)
+    let mut b = ScenarioBuilder::open(5, 5)
         .unit("A inf a1 N")
         .unit("A inf b1 N")
         .unit("B inf d5 S")
@@ -346,7 +357,7 @@ fn r3_7_alternate_a_side_that_passes_lets_the_other_finish() {
 
 #[test]
 fn r4_1_activation_removes_shaken_at_once_before_the_order() {
-    let mut b = Setup::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     act(&mut b, fire(1, Dir::N));
     roll(&mut b, 6);
@@ -368,20 +379,20 @@ fn r4_1_activation_removes_shaken_at_once_before_the_order() {
 
 #[test]
 fn r4_2_hold_does_nothing() {
-    let mut b = Setup::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     let before = *b.unit(u(0));
     let events = act(&mut b, Action::Hold);
     assert_eq!(events, vec![Event::Held { unit: u(0) }]);
     assert_eq!(*b.unit(u(0)), before);
-    assert_eq!(*b.unit(u(1)), *Setup::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle().unit(u(1)));
+    assert_eq!(*b.unit(u(1)), *ScenarioBuilder::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle().unit(u(1)));
 }
 
 #[test]
 fn r4_2_every_order_is_open_to_all_arms_except_that_artillery_does_not_move_and_fire() {
     for (arm, attacks_moving) in [("inf", true), ("cav", true), ("art", false)] {
         // The enemy is straight ahead at distance 1 so that every arm can attack it without moving.
-        let mut b = Setup::open(5, 5).unit(&format!("A {arm} c2 N")).unit("B inf c3 S").battle();
+        let mut b = ScenarioBuilder::open(5, 5).unit(&format!("A {arm} c2 N")).unit("B inf c3 S").battle();
         start(&mut b, u(0));
         let legal = b.legal_actions();
         assert!(legal.contains(&Action::Hold), "{arm}");
@@ -389,7 +400,7 @@ fn r4_2_every_order_is_open_to_all_arms_except_that_artillery_does_not_move_and_
         assert!(legal.contains(&fire(1, Dir::N)), "{arm}");
         assert_eq!(legal.contains(&Action::FireMove { target: u(1) }), attacks_moving, "{arm}");
         // Two squares away, a step forward brings every arm into range.
-        let mut b = Setup::open(5, 5).unit(&format!("A {arm} c1 N")).unit("B inf c3 S").battle();
+        let mut b = ScenarioBuilder::open(5, 5).unit(&format!("A {arm} c1 N")).unit("B inf c3 S").battle();
         start(&mut b, u(0));
         let step_and_fire = Action::MoveFire { to: sq("c2"), facing: Dir::N, target: u(1) };
         assert_eq!(b.legal_actions().contains(&step_and_fire), attacks_moving, "{arm}");
@@ -398,7 +409,7 @@ fn r4_2_every_order_is_open_to_all_arms_except_that_artillery_does_not_move_and_
 
 #[test]
 fn r4_2_move_moves_up_to_the_allowance_then_chooses_the_facing() {
-    let mut b = Setup::open(5, 5).unit("A cav c1 N").unit("B inf a5 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A cav c1 N").unit("B inf a5 S").battle();
     start(&mut b, u(0));
     let events = act(&mut b, Action::Move { to: sq("d2"), facing: Dir::W });
     assert_eq!(events[0], Event::Moved { unit: u(0), from: sq("c1"), to: sq("d2"), facing: Dir::W });
@@ -411,7 +422,7 @@ fn r4_2_move_moves_up_to_the_allowance_then_chooses_the_facing() {
 
 #[test]
 fn r4_2_fire_stays_in_place_keeps_its_facing_and_has_the_did_not_move_bonus() {
-    let mut b = Setup::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     let events = act(&mut b, fire(1, Dir::N));
     let (charge, needed, mods) = attack(&events);
@@ -421,14 +432,14 @@ fn r4_2_fire_stays_in_place_keeps_its_facing_and_has_the_did_not_move_bonus() {
     assert!(!events.iter().any(|e| matches!(e, Event::Moved { .. })));
     assert_eq!((b.unit(u(0)).at, b.unit(u(0)).facing), (sq("c1"), Dir::N));
     // With pivot_is_move (the default) Fire may not change facing.
-    let mut b = Setup::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(4, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     refused(&mut b, fire(1, Dir::E), "R5.5");
 }
 
 #[test]
 fn r4_2_fire_gives_artillery_no_did_not_move_bonus() {
-    let mut b = Setup::open(4, 6).unit("A art c1 N").unit("B inf c4 S").battle();
+    let mut b = ScenarioBuilder::open(4, 6).unit("A art c1 N").unit("B inf c4 S").battle();
     start(&mut b, u(0));
     let (_, needed, mods) = attack(&act(&mut b, fire(1, Dir::N)));
     assert_mods(&mods, &[]);
@@ -437,7 +448,7 @@ fn r4_2_fire_gives_artillery_no_did_not_move_bonus() {
 
 #[test]
 fn r4_2_move_and_fire_moves_at_most_one_square_or_turns_then_attacks_without_the_bonus() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("B inf c4 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf c4 S").battle();
     start(&mut b, u(0));
     refused(&mut b, Action::MoveFire { to: sq("c3"), facing: Dir::N, target: u(1) }, "R2.6");
     let events = act(&mut b, Action::MoveFire { to: sq("c2"), facing: Dir::N, target: u(1) });
@@ -448,7 +459,7 @@ fn r4_2_move_and_fire_moves_at_most_one_square_or_turns_then_attacks_without_the
     assert_eq!(needed, 5);
     assert_eq!(b.to_act(), ToAct::Chance(ChanceKind::ToHit));
     // A change of facing alone, then an attack.
-    let mut b = Setup::open(5, 5).unit("A inf c1 E").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 E").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     let events = act(&mut b, Action::MoveFire { to: sq("c1"), facing: Dir::N, target: u(1) });
     assert_eq!(events[0], Event::Moved { unit: u(0), from: sq("c1"), to: sq("c1"), facing: Dir::N });
@@ -459,7 +470,7 @@ fn r4_2_move_and_fire_moves_at_most_one_square_or_turns_then_attacks_without_the
 
 #[test]
 fn r4_2_fire_and_move_attacks_first_then_may_move_one_square_and_counts_as_moved() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     let events = act(&mut b, Action::FireMove { target: u(1) });
     assert!(!events.iter().any(|e| matches!(e, Event::Moved { .. })), "the attack comes first");
@@ -484,7 +495,7 @@ fn r4_2_fire_and_move_attacks_first_then_may_move_one_square_and_counts_as_moved
 #[test]
 fn r4_2_fire_and_move_needs_an_enemy_it_could_attack_in_its_front_arc() {
     // The enemy is beside the unit, not in its front arc.
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("B inf e1 W").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf e1 W").battle();
     start(&mut b, u(0));
     assert!(!b.legal_actions().iter().any(|a| matches!(a, Action::FireMove { .. })));
     refused(&mut b, Action::FireMove { target: u(1) }, "R6.1");
@@ -492,7 +503,7 @@ fn r4_2_fire_and_move_needs_an_enemy_it_could_attack_in_its_front_arc() {
 
 #[test]
 fn r4_2_a_unit_carries_out_exactly_one_order() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("A inf a1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("A inf a1 N").unit("B inf c3 S").battle();
     draw(&mut b, Side::A, 2);
     activate(&mut b, u(0));
     act(&mut b, Action::Move { to: sq("b1"), facing: Dir::N });
@@ -506,7 +517,7 @@ fn r4_2_a_unit_carries_out_exactly_one_order() {
 
 #[test]
 fn r4_3_artillery_never_moves_and_fires_in_the_same_activation() {
-    let mut b = Setup::open(5, 5).unit("A art c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A art c1 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     let legal = b.legal_actions();
     assert!(legal.contains(&fire(1, Dir::N)));
@@ -522,7 +533,7 @@ fn r4_3_artillery_never_moves_and_fires_in_the_same_activation() {
 
 #[test]
 fn r4_3_there_is_no_artillery_phase_guns_fire_only_when_activated() {
-    let mut b = Setup::open(5, 5).unit("A art c1 N").unit("A inf a1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A art c1 N").unit("A inf a1 N").unit("B inf c3 S").battle();
     draw(&mut b, Side::A, 1);
     let legal = b.legal_actions();
     assert!(legal.iter().all(|a| matches!(a, Action::Activate(_) | Action::EndActivations)), "{legal:?}");
@@ -539,7 +550,7 @@ fn r4_3_there_is_no_artillery_phase_guns_fire_only_when_activated() {
 fn r4_4_fire_and_move_may_take_the_ground_its_target_left() {
     // A on c2 charges c3; the target retreats to c4. A is still in contact with the enemy on d2, so by R5.3 it could
     // not move to c3 (next to c4) — but taking ground is allowed.
-    let mut b = Setup::open(5, 5).unit("A inf c2 N").unit("B inf c3 S").unit("B inf d2 W").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c2 N").unit("B inf c3 S").unit("B inf d2 W").battle();
     start(&mut b, u(0));
     act(&mut b, Action::FireMove { target: u(1) });
     roll(&mut b, 6);
@@ -554,8 +565,12 @@ fn r4_4_fire_and_move_may_take_the_ground_its_target_left() {
 
 #[test]
 fn r4_4_the_square_of_a_destroyed_target_may_be_taken() {
-    let mut b =
-        Setup::open(5, 5).exhaustion(Side::B, 2).unit("A inf c2 N").unit("B inf c3 S").unit("B inf d2 W").battle();
+    let mut b = ScenarioBuilder::open(5, 5)
+        .exhaustion(Side::B, 2)
+        .unit("A inf c2 N")
+        .unit("B inf c3 S")
+        .unit("B inf d2 W")
+        .battle();
     start(&mut b, u(0));
     act(&mut b, Action::FireMove { target: u(1) });
     roll(&mut b, 6);
@@ -569,13 +584,13 @@ fn r4_4_the_square_of_a_destroyed_target_may_be_taken() {
 #[test]
 fn r4_4_without_a_vacated_square_a_unit_in_contact_keeps_to_r5_3() {
     // A miss: the target stays; c3 is held, b3/d3 are next to the enemy, so only squares out of contact remain.
-    let mut b = Setup::open(5, 5).unit("A inf c2 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c2 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     act(&mut b, Action::FireMove { target: u(1) });
     roll(&mut b, 1);
     assert_eq!(advance_squares(&b), names(&["b2", "c1", "c2", "d2"]));
     // A plain Fire never takes ground: the activation ends with the attack.
-    let mut b = Setup::open(5, 5).unit("A inf c2 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c2 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     act(&mut b, fire(1, Dir::N));
     roll(&mut b, 6);
@@ -588,7 +603,7 @@ fn r4_4_without_a_vacated_square_a_unit_in_contact_keeps_to_r5_3() {
 
 #[test]
 fn r4_5_move_and_fire_needs_a_destination_and_facing_from_which_the_target_can_be_attacked() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("B inf e2 W").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf e2 W").battle();
     start(&mut b, u(0));
     // d1 facing N: e2 is forward 1, sideways 1, distance 2.
     assert!(b.legal_actions().contains(&Action::MoveFire { to: sq("d1"), facing: Dir::N, target: u(1) }));
@@ -601,7 +616,7 @@ fn r4_5_move_and_fire_needs_a_destination_and_facing_from_which_the_target_can_b
 
 #[test]
 fn r4_5_fire_and_move_names_its_target_first_and_its_move_after_the_dice() {
-    let mut b = Setup::open(5, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
+    let mut b = ScenarioBuilder::open(5, 5).unit("A inf c1 N").unit("B inf c3 S").battle();
     start(&mut b, u(0));
     act(&mut b, Action::FireMove { target: u(1) });
     assert_eq!(b.pending_attack().map(|(a, t, _)| (a, t)), Some((u(0), u(1))));
