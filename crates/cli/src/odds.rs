@@ -166,17 +166,6 @@ fn variant_and_options(args: &OddsArgs) -> Result<Result<(Option<Arc<CombatSyste
     Ok(Ok((system, options)))
 }
 
-/// The modifiers of an attack as JSON, each `{rule, value, reason}` as `system` names it (a variant's own by its id).
-fn modifiers_json(odds: &AttackOdds, system: &CombatSystem) -> Value {
-    odds.modifiers()
-        .applied()
-        .map(|m| {
-            let (rule, reason) = system.describe(m.modifier);
-            json!({ "rule": rule, "value": m.value, "reason": reason })
-        })
-        .collect()
-}
-
 /// Refuses the flags that do not belong to the form in use.
 fn refuse(form: &str, given: &[(&str, bool)]) -> Result<(), Usage> {
     let wrong: Vec<&str> = given.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
@@ -432,8 +421,7 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
         (k, seq.after(start, k), seq.expected_attacks_to_destroy(start))
     });
     if args.json {
-        let mut v = serde_json::to_value(odds).expect("odds serialize");
-        v["modifiers"] = modifiers_json(odds, system);
+        let mut v = serde_json::to_value(odds.report(Some(system))).expect("odds serialize");
         v["situation"] = Value::String(title.to_string());
         if let Some((k, after, expected)) = &run {
             v["attacks"] = json!(k);
@@ -600,9 +588,8 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
 
 fn row_json(r: &TableRow, system: &CombatSystem) -> Value {
     let s = &r.situation;
-    let mut v = serde_json::to_value(r.odds).expect("odds serialize");
-    v["modifiers"] = modifiers_json(&r.odds, system);
-    v["target"] = json!(s.target.name());
+    let mut v = serde_json::to_value(r.odds.report(Some(system))).expect("odds serialize");
+    v["target_arm"] = json!(s.target.name());
     v["quality"] = json!(s.target_quality.name());
     v["attack"] = json!(if s.charge() { "charge" } else { "shooting" });
     v["cover"] = json!(s.cover);

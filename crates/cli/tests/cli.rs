@@ -359,18 +359,18 @@ fn a_variant_is_played_cited_saved_and_replayed_and_its_odds_told() {
     let out = pacw(&["odds", "--attacker", "infantry", "--target", "infantry", "--variant", v, "--json"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let odds: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(odds["to_hit"], 3, "5, less 1 for not moving and 1 for N1");
+    assert_eq!(odds["needed"], 3, "5, less 1 for not moving and 1 for N1");
     assert!(odds["modifiers"].as_array().unwrap().iter().any(|m| m["rule"] == "N1" && m["reason"] == "steady nerves"));
-    assert_eq!(odds["no_effect"], "4/9", "a hit (2/3) with the target's roll at most 4 (4/6)");
+    assert_eq!(odds["fractions"]["no_effect"], "4/9", "a hit (2/3) with the target's roll at most 4 (4/6)");
     // Its own modifier is an option of games under it, and only of those.
     let base = ["odds", "--attacker", "infantry", "--target", "infantry", "--json", "--set", "modifier.N1=0"];
     let out = pacw(&[&base[..], &["--variant", v]].concat(), "");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["to_hit"], 4, "N1 switched off");
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["needed"], 4, "N1 switched off");
     assert_eq!(pacw(&base, "").status.code(), Some(2), "without the variant modifier.N1 is unknown");
     let standard = pacw(&["odds", "--attacker", "infantry", "--target", "infantry", "--json"], "");
     let standard: serde_json::Value = serde_json::from_slice(&standard.stdout).unwrap();
-    assert!(standard.get("no_effect").is_none(), "the standard table has no such result");
+    assert!(standard["fractions"].get("no_effect").is_none(), "the standard table has no such result");
     let out = pacw(&["perft", "meeting-engagement", "--depth", "3", "--variant", v, "--json"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     // A bad variant is refused at its line and column, exit 1.

@@ -27,14 +27,15 @@ fn refused(args: &[&str]) -> String {
 }
 
 fn results(v: &Value) -> [&str; 4] {
-    ["miss", "shaken", "retreat", "destroyed"].map(|k| v[k].as_str().unwrap_or_else(|| panic!("{k} in {v}")))
+    ["miss", "shaken", "retreat", "destroyed"]
+        .map(|k| v["fractions"][k].as_str().unwrap_or_else(|| panic!("{k} in {v}")))
 }
 
 #[test]
 fn odds_abstract_r6_4_r7_1_shooting_in_the_open() {
     let v = ok_json(&["--attacker", "inf", "--target", "infantry"]);
     assert_eq!(results(&v), ["1/2", "1/3", "1/6", "0"]);
-    assert_eq!(v["to_hit"], 4);
+    assert_eq!(v["needed"], 4);
     assert_eq!(v["modifiers"], serde_json::json!([{"rule": "R6.4", "value": 1, "reason": "attacker did not move"}]));
     assert!(v.get("stand").is_none());
     assert!(v.get("after").is_none());
@@ -44,7 +45,7 @@ fn odds_abstract_r6_4_r7_1_shooting_in_the_open() {
 fn odds_abstract_r6_3a_cover_and_quality() {
     let v = ok_json(&["--attacker", "infantry:green", "--target", "cav:veteran", "--cover"]);
     // +1 did not move, −1 woods: needs 5 (1/3). Veteran cavalry, strength 4: 1–4 shaken, 5–6 retreat.
-    assert_eq!(v["to_hit"], 5);
+    assert_eq!(v["needed"], 5);
     let rules: Vec<(&str, i64, &str)> = v["modifiers"]
         .as_array()
         .unwrap()
@@ -60,7 +61,7 @@ fn odds_abstract_charges_canister_and_ranging() {
     // R6.4: cavalry charge from the rear, having moved: +1 rear only; needs 4. Green artillery, strength 1.
     let v = ok_json(&["--attacker", "cav", "--target", "art:green", "--distance", "1", "--rear", "--moved"]);
     assert_eq!(v["charge"], true);
-    assert_eq!(v["to_hit"], 4);
+    assert_eq!(v["needed"], 4);
     assert_eq!(v["modifiers"][0]["reason"], "charge from the target's rear");
     assert_eq!(results(&v), ["1/2", "0", "1/12", "5/12"]);
     // R6.4: canister at distance 1, and the ranging bonus at distance 4.
@@ -68,7 +69,7 @@ fn odds_abstract_charges_canister_and_ranging() {
     assert_eq!(v["modifiers"][0]["reason"], "artillery at distance 1 (canister)");
     let v = ok_json(&["--attacker", "art", "--target", "inf", "--distance", "4", "--ranging", "--shaken"]);
     assert_eq!(v["modifiers"][0]["reason"], "artillery ranging on the same target");
-    assert_eq!(v["to_hit"], 4);
+    assert_eq!(v["needed"], 4);
     assert_eq!(v["target_shaken"], true);
     assert_eq!(results(&v), ["1/2", "0", "1/3", "1/6"]);
 }
@@ -80,7 +81,7 @@ fn odds_abstract_r7_4_blocked_retreat_destroyed_or_stand() {
     assert!(v.get("stand").is_none());
     let v = ok_json(&["--attacker", "inf", "--target", "inf", "--blocked", "--set", "blocked_retreat=stand"]);
     assert_eq!(results(&v), ["1/2", "1/3", "0", "0"]);
-    assert_eq!(v["stand"], "1/6");
+    assert_eq!(v["fractions"]["stand"], "1/6");
 }
 
 #[test]
@@ -137,7 +138,7 @@ fn odds_table_covers_every_case() {
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 3 * 3 * 2 * 2 * 2); // target arm × quality × shooting/charge × cover × steady/shaken
     for r in rows {
-        for key in ["target", "quality", "attack", "cover", "target_state", "to_hit", "modifiers"] {
+        for key in ["target_arm", "quality", "attack", "cover", "target_state", "needed", "modifiers", "fractions"] {
             assert!(r.get(key).is_some(), "{key} missing in {r}");
         }
         results(r);
@@ -213,7 +214,7 @@ fn odds_on_a_board_use_its_terrain_fences_and_orders() {
     let file = file.to_str().unwrap();
     // The battery at c1 fires at infantry in woods 3 squares away: no bonus for guns, −1 woods (R6.3a): needs 6.
     let v = ok_json(&["--scenario", file, "--attacker", "c1", "--target", "c4"]);
-    assert_eq!(v["to_hit"], 6);
+    assert_eq!(v["needed"], 6);
     assert_eq!(v["modifiers"][0]["rule"], "R6.3a");
     assert_eq!(results(&v), ["5/6", "1/9", "1/18", "0"]);
     // Infantry at d2 fires across the fence on d4's edge (R6.3c): +1 −1, needs 5; regular cavalry, strength 3.
@@ -242,7 +243,7 @@ fn odds_on_a_board_use_its_terrain_fences_and_orders() {
     // Fire & Move counts as moved (R4.2); --attacks works on a board too.
     let v =
         ok_json(&["--scenario", file, "--attacker", "d2", "--target", "d4", "--order", "fire-move", "--attacks", "1"]);
-    assert_eq!(v["to_hit"], 6);
+    assert_eq!(v["needed"], 6);
     assert_eq!(v["after"]["steady"], "5/6");
     let out = pacw(&["--scenario", file, "--attacker", "d2", "--target", "d4"]);
     assert_eq!(out.status.code(), Some(0));

@@ -2,8 +2,8 @@
 //! exact odds, the path of each move, the line of sight to every square, and why every other square or enemy is
 //! refused, each with its rule. Built only from the engine's public API; docs/api.md describes every field.
 
-use crate::odds::{OddsView, odds_view};
 use pacw_engine::Rule;
+use pacw_engine::odds::OddsReport;
 use pacw_engine::{Action, Battle, Dir, Illegal, Square, ToAct, UnitId, narrate};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -40,7 +40,7 @@ pub struct OrderView {
     /// In words.
     pub text: String,
     /// For attacking orders: the exact odds.
-    pub odds: Option<OddsView>,
+    pub odds: Option<OddsReport>,
 }
 
 /// A selected unit's orders and everything the board draws for it.
@@ -106,7 +106,10 @@ pub fn unit_orders(b: &Battle, unit: UnitId, decisions: usize, may_act: Result<(
     out.activate = (b.active_unit() != Some(unit)).then_some(Action::Activate(unit));
     let mut attacked = Vec::new();
     for (action, _) in &listed {
-        let odds = action.target().and_then(|_| b.attack_odds(unit, action).ok()).map(|o| odds_view(&o, b.scenario()));
+        let odds = action
+            .target()
+            .and_then(|_| b.attack_odds(unit, action).ok())
+            .map(|o| o.report(b.scenario().system.as_deref()));
         if let Some(t) = action.target() {
             attacked.push(t);
         }
@@ -178,7 +181,7 @@ pub struct Explanation {
     /// In words.
     pub text: String,
     /// For a legal attacking order: its exact odds.
-    pub odds: Option<OddsView>,
+    pub odds: Option<OddsReport>,
 }
 
 /// Explains `action` for `unit` (`may_act` as for [`unit_orders`]).
@@ -190,7 +193,7 @@ pub fn explain(b: &Battle, unit: UnitId, action: Action, may_act: Result<(), Ill
     let sight = action.target().map(|t| (from, b.unit(t).at));
     let checked = may_act.and_then(|()| b.check_order_for(unit, action));
     let odds = match (&checked, action.target()) {
-        (Ok(()), Some(_)) => b.attack_odds(unit, &action).ok().map(|o| odds_view(&o, b.scenario())),
+        (Ok(()), Some(_)) => b.attack_odds(unit, &action).ok().map(|o| o.report(b.scenario().system.as_deref())),
         _ => None,
     };
     Explanation {

@@ -1,9 +1,9 @@
 //! The luck ledger: for each side, the expected results of its attacks from their exact odds (R6.4, R7, R9.2)
 //! against what its dice actually gave.
 
-use crate::odds::{OddsView, odds_view};
 use num_rational::Ratio;
 use pacw_engine::odds::AttackResult;
+use pacw_engine::odds::OddsReport;
 use pacw_engine::{Event, Game, Prob, Side};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -18,7 +18,7 @@ pub struct LedgerAttack {
     /// The attacker.
     pub attacker: u8,
     /// Its odds when it was ordered.
-    pub odds: OddsView,
+    pub odds: OddsReport,
     /// What happened: `miss`, `shaken`, `retreat`, `destroyed` or `stand`.
     pub result: &'static str,
 }
@@ -88,7 +88,7 @@ pub fn ledger(game: &Game) -> Ledger {
             decision: i + 1,
             side,
             attacker: unit.0,
-            odds: odds_view(&odds, before.scenario()),
+            odds: odds.report(before.scenario().system.as_deref()),
             result: result.name(),
         });
     }

@@ -22,7 +22,6 @@ pub mod guard;
 pub mod ledger;
 pub mod live;
 pub mod notify;
-pub mod odds;
 pub mod pages;
 pub mod session;
 pub mod setup;

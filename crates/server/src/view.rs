@@ -3,10 +3,10 @@
 
 use crate::ledger::{Ledger, ledger};
 use crate::live::Live;
-use crate::odds::{OddsView, odds_view};
 use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Role;
 use pacw_engine::narrate;
+use pacw_engine::odds::OddsReport;
 use pacw_engine::scenario::Colour;
 use pacw_engine::{
     Action, Arm, Battle, Card, Dir, EndReason, Event, GameResult, Initiative, Prob, Quality, Scenario, Side, Square,
@@ -342,7 +342,7 @@ pub struct ActionView {
     /// In words (with the number needed for attacks).
     pub text: String,
     /// For attacking orders: the exact odds.
-    pub odds: Option<OddsView>,
+    pub odds: Option<OddsReport>,
 }
 
 /// The legal actions of the side to act, with words and odds.
@@ -357,7 +357,7 @@ pub fn action_views(b: &Battle) -> Vec<ActionView> {
                 _ => b.active_unit(),
             };
             let odds = match (action.target(), unit) {
-                (Some(_), Some(u)) => b.attack_odds(u, &action).ok().map(|o| odds_view(&o, b.scenario())),
+                (Some(_), Some(u)) => b.attack_odds(u, &action).ok().map(|o| o.report(b.scenario().system.as_deref())),
                 _ => None,
             };
             ActionView {

@@ -34,13 +34,13 @@ use crate::options::BlockedRetreat;
 use crate::rule::Rule;
 use crate::unit::UnitId;
 use num_rational::BigRational;
-use serde::ser::{SerializeMap, SerializeSeq};
-use serde::{Serialize, Serializer};
 
+mod report;
 mod sequence;
 mod situation;
 mod table;
 
+pub use report::{ModifierReport, OddsReport, decimal};
 pub use sequence::{Sequence, StateDistribution, TargetState, approx};
 pub use situation::{Situation, SituationBattle};
 pub use table::{TableRow, table, table_under};
@@ -217,54 +217,6 @@ impl AttackOdds {
     /// A run of such attacks on the same target ([`Sequence`]).
     pub fn sequence(&self) -> Sequence {
         Sequence::new(self)
-    }
-}
-
-/// A modifier as JSON: `{rule, value, reason}`.
-struct ModifierJson(crate::attack::Applied);
-
-impl Serialize for ModifierJson {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("rule", self.0.modifier.rule())?;
-        m.serialize_entry("value", &self.0.value)?;
-        m.serialize_entry("reason", &self.0.modifier.reason())?;
-        m.end()
-    }
-}
-
-struct ModifiersJson<'a>(&'a Modifiers);
-
-impl Serialize for ModifiersJson<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(None)?;
-        for m in self.0.applied() {
-            seq.serialize_element(&ModifierJson(m))?;
-        }
-        seq.end()
-    }
-}
-
-/// As JSON: `to_hit`, `modifiers` (a list of `{rule, value, reason}`), the results `miss`, `shaken`, `retreat`,
-/// `destroyed` (and `stand` where it applies) as reduced fraction strings such as `"1/6"`, `"0"` or `"1"`, and
-/// `hit`, `charge`, `distance`, `strength`, `target_shaken`, `retreat_blocked`, `blocked_retreat`.
-impl Serialize for AttackOdds {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let a = &self.assessment;
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("to_hit", &a.needed)?;
-        m.serialize_entry("modifiers", &ModifiersJson(&a.modifiers))?;
-        for (r, p) in self.results() {
-            m.serialize_entry(r.name(), &p.to_string())?;
-        }
-        m.serialize_entry("hit", &self.hit().to_string())?;
-        m.serialize_entry("charge", &a.charge)?;
-        m.serialize_entry("distance", &a.distance)?;
-        m.serialize_entry("strength", &a.strength)?;
-        m.serialize_entry("target_shaken", &a.target_shaken)?;
-        m.serialize_entry("retreat_blocked", &self.retreat_path.is_blocked())?;
-        m.serialize_entry("blocked_retreat", self.blocked_retreat.name())?;
-        m.end()
     }
 }
 

@@ -212,11 +212,12 @@ fn odds_table_covers_every_case() {
 #[test]
 fn odds_json_names_each_result_and_modifier() {
     let o = odds(Situation { cover: true, ..Situation::new(Arm::Infantry, Arm::Infantry) });
-    let v = serde_json::to_value(o).unwrap();
-    assert_eq!(v["to_hit"], 5);
-    assert_eq!(v["miss"], "2/3");
-    assert_eq!(v["destroyed"], "0");
-    assert!(v.get("stand").is_none());
+    let v = serde_json::to_value(o.report(None)).unwrap();
+    assert_eq!(v["needed"], 5);
+    assert_eq!((&v["fractions"]["miss"], &v["fractions"]["hit"]), (&"2/3".into(), &"1/3".into()));
+    assert_eq!((&v["fractions"]["destroyed"], &v["decimals"]["destroyed"]), (&"0".into(), &0.0.into()));
+    assert!(v["fractions"].get("no_effect").is_none(), "only where a variant's table has such hits");
+    assert_eq!((&v["retreat_blocked"], &v["blocked_retreat"]), (&false.into(), &"destroyed".into()));
     assert_eq!(
         v["modifiers"],
         serde_json::json!([

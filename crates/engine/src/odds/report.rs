@@ -1,0 +1,94 @@
+//! The odds of an attack as every program of pacw writes them (the API, the web app, `pacw odds --json`): one
+//! serialised shape, with the modifiers named as the game's combat system names them.
+
+use super::AttackOdds;
+use crate::chance::Prob;
+use crate::system::CombatSystem;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A to-hit modifier as written out.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ModifierReport {
+    /// The id of the rule it comes from (a variant's own modifier: the id its file gives it).
+    pub rule: String,
+    /// Its effect on the die: +1 or −1 by the rules, or what the options `modifier.*` set.
+    pub value: i8,
+    /// In words.
+    pub reason: String,
+}
+
+/// The exact odds of an attack, as written out (R6.4, R7).
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct OddsReport {
+    /// The target's unit id.
+    pub target: u8,
+    /// Whether it is a charge (R6.1).
+    pub charge: bool,
+    /// The distance.
+    pub distance: u8,
+    /// The number needed on the die (R6.4).
+    pub needed: u8,
+    /// The modifiers with their rule ids.
+    pub modifiers: Vec<ModifierReport>,
+    /// The target's strength (R2.2).
+    pub target_strength: u8,
+    /// Whether the target is shaken now.
+    pub target_shaken: bool,
+    /// Whether the target has no square to retreat to (R7.3, R7.4).
+    pub retreat_blocked: bool,
+    /// What a blocked retreat becomes (option `blocked_retreat`, R7.4).
+    pub blocked_retreat: &'static str,
+    /// Exact fractions such as `"1/6"`: `miss`, `shaken`, `retreat`, `destroyed`, `stand` (summing to 1), `hit`, and
+    /// `no_effect` where a variant's table has hits that change nothing.
+    pub fractions: BTreeMap<&'static str, String>,
+    /// The same as decimals, for bars and sorting.
+    pub decimals: BTreeMap<&'static str, f64>,
+}
+
+/// A probability as a decimal.
+pub fn decimal(p: Prob) -> f64 {
+    *p.numer() as f64 / *p.denom() as f64
+}
+
+impl AttackOdds {
+    /// The odds as written out, the modifiers named by `system` (a variant's own by the names its file gives them;
+    /// `None`: the standard rules).
+    pub fn report(&self, system: Option<&CombatSystem>) -> OddsReport {
+        let a = &self.assessment;
+        let mut pairs = vec![
+            ("miss", self.miss),
+            ("shaken", self.shaken),
+            ("retreat", self.retreat),
+            ("destroyed", self.destroyed),
+            ("stand", self.stand),
+            ("hit", self.hit()),
+        ];
+        if self.has_no_effect() {
+            pairs.push(("no_effect", self.no_effect));
+        }
+        OddsReport {
+            target: a.target.0,
+            charge: a.charge,
+            distance: a.distance,
+            needed: a.needed,
+            modifiers: a
+                .modifiers
+                .applied()
+                .map(|m| {
+                    let (rule, reason) = match system {
+                        Some(system) => system.describe(m.modifier),
+                        None => (m.modifier.rule().to_string(), m.modifier.reason()),
+                    };
+                    ModifierReport { rule, value: m.value, reason }
+                })
+                .collect(),
+            target_strength: a.strength,
+            target_shaken: a.target_shaken,
+            retreat_blocked: self.retreat_path.is_blocked(),
+            blocked_retreat: self.blocked_retreat.name(),
+            fractions: pairs.iter().map(|&(k, p)| (k, p.to_string())).collect(),
+            decimals: pairs.iter().map(|&(k, p)| (k, decimal(p))).collect(),
+        }
+    }
+}
