@@ -45,7 +45,8 @@ pub trait Player {
     fn choose(&mut self, battle: &Battle) -> Action;
 }
 
-/// The names of the players [`player`] knows ([`OFFERED`]'s, levels first). `recruit` takes a temperature
+/// The names of the players [`player`] knows ([`OFFERED`]'s, levels first). `greedy:tuned` judges by
+/// [`evaluate::Weights::TUNED`] instead of greedy's own weights. `recruit` takes a temperature
 /// (`recruit:0.5`, [`RecruitPlayer`]); a level takes the settings of the player it plays as ([`plays_as`]). `mcts`
 /// also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, `mcts:gN` (N
 /// iterations on a battle of Meeting Engagement's size, scaled down for larger ones: [`Budget::Scaled`], never below
@@ -88,7 +89,11 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     let mut parts = name.split(':');
     match parts.next()? {
         "random" if parts.next().is_none() => Some(Box::new(RandomPlayer::new(seed))),
-        "greedy" if parts.next().is_none() => Some(Box::new(GreedyPlayer::new(seed))),
+        "greedy" => match (parts.next(), parts.next()) {
+            (None, _) => Some(Box::new(GreedyPlayer::new(seed))),
+            (Some("tuned"), None) => Some(Box::new(GreedyPlayer::with_weights(seed, [Weights::TUNED; 2]))),
+            _ => None,
+        },
         "recruit" => {
             let temperature = match (parts.next(), parts.next()) {
                 (None, _) => RECRUIT_TEMPERATURE,
