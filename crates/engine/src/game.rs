@@ -136,6 +136,9 @@ pub enum SaveError {
 impl Game {
     /// A new game of the scenario `text` (named `file` in messages), under `options` (the scenario's own when
     /// `None`), with chance drawn from `seed`.
+    ///
+    /// # Errors
+    /// When the scenario is not valid: every problem at its line and column.
     pub fn new(text: &str, file: &str, options: Option<Options>, seed: u64) -> Result<Game, ScenarioError> {
         let scenario = Arc::new(Scenario::parse(text, file)?);
         Ok(Game::with_scenario(scenario, text, file, options, seed))
@@ -186,6 +189,9 @@ impl Game {
 
     /// The game's path from its first position: each step a side's action or a chance outcome, in the order they
     /// were applied, then the resignation if a side resigned.
+    ///
+    /// # Panics
+    /// If the game's own decisions did not replay, which would be a bug in the engine: each was checked when played.
     pub fn path(&self) -> Vec<Step> {
         let mut battle = Battle::new(self.battle.scenario().clone(), *self.battle.options());
         let (mut actions, mut outcomes) = (self.actions.iter(), self.outcomes.iter());
@@ -226,6 +232,9 @@ impl Game {
 
     /// Applies a side's action, then resolves chance until a side must act or the game ends.
     /// Returns the events; on error nothing changes.
+    ///
+    /// # Errors
+    /// When the action is not legal now, citing the rule it breaks.
     pub fn act(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
         let mut events = self.battle.apply(action)?;
         self.actions.push(action);
@@ -253,6 +262,9 @@ impl Game {
 
     /// `side` resigns: the game ends and the other side wins ([`Battle::resign`]). Returns the events; on error
     /// (the game is over) nothing changes.
+    ///
+    /// # Errors
+    /// When the game is already over (R8).
     pub fn resign(&mut self, side: Side) -> Result<Vec<Event>, Illegal> {
         let events = self.battle.resign(side)?;
         self.resigned = Some(side);
@@ -297,17 +309,27 @@ impl Game {
     }
 
     /// The save as pretty JSON.
+    ///
+    /// # Panics
+    /// Never for a save this library made: every field of a save is plain JSON.
     pub fn save_json(&self) -> String {
         serde_json::to_string_pretty(&self.save()).expect("a save always serialises")
     }
 
     /// Loads a save and replays it, checking every decision and the events' fingerprint.
+    ///
+    /// # Errors
+    /// As [`Game::from_save`], and when the text is not JSON of a save's shape.
     pub fn load(json: &str) -> Result<Game, SaveError> {
         let save: SaveFile = serde_json::from_str(json)?;
         Game::from_save(&save)
     }
 
     /// Replays a parsed save.
+    ///
+    /// # Errors
+    /// When the save is of another format or version, its scenario, variant or options are no longer valid, a
+    /// decision is not legal when replayed, or the events do not match its fingerprint (it was altered).
     pub fn from_save(save: &SaveFile) -> Result<Game, SaveError> {
         if save.format != SAVE_FORMAT || save.version != SAVE_VERSION {
             return Err(SaveError::Format { format: save.format.clone(), version: save.version });
@@ -350,6 +372,9 @@ impl Game {
     }
 
     /// The same game with its last `n` decisions taken back (replayed from the start without them).
+    ///
+    /// # Panics
+    /// If the game's own decisions did not replay, which would be a bug in the engine: each was checked when played.
     pub fn undo(&self, n: usize) -> Game {
         let keep = self.actions.len().saturating_sub(n);
         let mut game = Game::with_scenario(

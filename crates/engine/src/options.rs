@@ -286,6 +286,9 @@ impl Options {
     /// assert_eq!(o.initiative, Initiative::Igougo);
     /// assert!(o.set("to_hit", "7").is_err());
     /// ```
+    ///
+    /// # Errors
+    /// When there is no such option, or the value is not one it takes: the options are then unchanged.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         // The value is checked against the one list of options first: every range and word is there.
         let spec = option_spec(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
@@ -443,6 +446,9 @@ impl fmt::Display for Options {
 
 impl Options {
     /// Checks that every value is within its range (R11), as options read from a save or a request may not be.
+    ///
+    /// # Errors
+    /// The first option whose value is out of its range.
     pub fn validate(&self) -> Result<(), OptionError> {
         for (name, value) in self.pairs() {
             // Setting each pair on the defaults checks it against the one list of options.

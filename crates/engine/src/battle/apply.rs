@@ -17,6 +17,9 @@ use rand::{Rng, RngExt};
 
 impl<S: ScenarioRef> Battle<S> {
     /// Applies a side's action and returns what happened; on error nothing changes.
+    ///
+    /// # Errors
+    /// When the action is not legal now: the [`Illegal`] cites the rule it breaks.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
         let mut events = Vec::new();
         self.apply_into(action, &mut events)?;
@@ -24,6 +27,9 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// As [`Battle::apply`], appending the events to a buffer the caller reuses.
+    ///
+    /// # Errors
+    /// As [`Battle::apply`]: when the action is not legal now.
     pub fn apply_into(&mut self, action: Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
         self.check(action)?;
         self.carry_out(action, events);
@@ -140,6 +146,9 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// Applies the outcome of the pending chance event; on error nothing changes.
+    ///
+    /// # Errors
+    /// When no chance event is pending, or the outcome is not one of its outcomes (R9).
     pub fn apply_chance(&mut self, outcome: Outcome) -> Result<Vec<Event>, Illegal> {
         let mut events = Vec::new();
         self.apply_chance_into(outcome, &mut events)?;
@@ -147,6 +156,9 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// As [`Battle::apply_chance`], appending the events to a buffer the caller reuses.
+    ///
+    /// # Errors
+    /// As [`Battle::apply_chance`].
     pub fn apply_chance_into(&mut self, outcome: Outcome, events: &mut Vec<Event>) -> Result<(), Illegal> {
         self.resolve_chance(outcome, events)
     }
@@ -415,6 +427,9 @@ impl<S: ScenarioRef> Battle<S> {
     /// `side` concedes: the game ends at once and the other side wins, with the points as they stand (R8.2).
     /// Resigning is not an order and not among the legal actions: a player may resign whoever is to act, as long
     /// as the game is not over (else the battle is unchanged).
+    ///
+    /// # Errors
+    /// When the game is already over (R8).
     pub fn resign(&mut self, side: Side) -> Result<Vec<Event>, Illegal> {
         if self.result().is_some() {
             return Err(Illegal::new(Rule::R8, "the game is over"));

@@ -141,6 +141,9 @@ pub struct SightLines<'a, S: ScenarioRef> {
 
 impl<S: ScenarioRef> SightLines<'_, S> {
     /// As [`Battle::line_of_sight`]: `Ok`, or the first square that blocks the line (R6.2).
+    ///
+    /// # Errors
+    /// The first square that blocks the line (R6.2).
     pub fn check(&self, attacker: UnitId, from: Square, to: Square) -> Result<(), Square> {
         self.battle.sight(attacker, from, to, &self.occ).map(|_| ())
     }
@@ -165,6 +168,9 @@ impl<S: ScenarioRef> Battle<S> {
     /// Whether `attacker`, standing on `from`, would see the centre of `to` as the units stand now (R6.2): `Ok`, or
     /// the first square that blocks the line (for showing it on the board; a target still has to be in range and
     /// in the front arc to be attacked).
+    ///
+    /// # Errors
+    /// The first square that blocks the line (R6.2).
     pub fn line_of_sight(&self, attacker: UnitId, from: Square, to: Square) -> Result<(), Square> {
         let occ = self.occupancy(self.info(attacker).side);
         self.sight(attacker, from, to, &occ).map(|_| ())
@@ -462,6 +468,9 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// The assessment of an attacking order (Fire, Move & Fire, Fire & Move) by `unit`, exactly as the attack
     /// would be made: checked against the rules, with its modifiers and the number needed (R4.2, R6).
+    ///
+    /// # Errors
+    /// When the order is not an attack, or `unit` may not make it now: the [`Illegal`] cites the rule.
     pub fn assess_order(&self, unit: UnitId, order: &Action) -> Result<AttackAssessment, Illegal> {
         if unit.0 >= self.unit_count() {
             return Err(Illegal::new(Rule::R6_1, format!("there is no unit {}", unit.0)));

@@ -113,6 +113,9 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// Checks an action against the rules without changing anything.
+    ///
+    /// # Errors
+    /// When the action is not legal now, citing the rule it breaks.
     pub fn check(&self, action: Action) -> Result<(), Illegal> {
         match (self.phase, action) {
             (Phase::Over(_), _) => Err(Illegal::new(Rule::R8, "the game is over")),
@@ -187,6 +190,9 @@ impl<S: ScenarioRef> Battle<S> {
     /// Checks `order` for `unit` as the player choosing it sees it: while a unit is to be chosen, as if `unit` were
     /// activated now (its activation is checked first); while `unit` gives or carries out its order, as
     /// [`Battle::check`]. Lets a player ask why an order is refused before activating the unit. Changes nothing.
+    ///
+    /// # Errors
+    /// When `unit` could not be activated now, or could not carry out `order` once activated, citing the rule.
     pub fn check_order_for(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
         match self.phase {
             Phase::ChooseUnit => {

@@ -227,6 +227,9 @@ impl Battle {
     /// Whether the target could retreat (R7.3) is judged from where the attacker stands when the dice are rolled.
     /// For a Move & Fire that changes square the order is carried out on a copy of the battle, brought first to
     /// the point where `unit` chooses its order if it is not there already ([`ready_to_order`]).
+    ///
+    /// # Errors
+    /// When the order is not an attack `unit` may make now ([`Battle::assess_order`]), citing the rule.
     pub fn attack_odds(&self, unit: UnitId, order: &Action) -> Result<AttackOdds, Illegal> {
         let a = self.assess_order(unit, order)?;
         let blocked = match *order {
@@ -251,6 +254,10 @@ fn choosing_order(battle: &Battle, unit: UnitId) -> bool {
 /// (R3.7), its side activates it, and the other side passes, so no other unit acts or moves. These chance
 /// outcomes are chosen, not sampled. Used to ask what an order would do; returns the battle unchanged if `unit`
 /// is already choosing. Refused if the game is over, dice are pending, or the unit cannot be activated.
+///
+/// # Errors
+/// When the game is over, dice are pending, or `unit` cannot be activated (it is gone, or not of a side that
+/// could act), citing the rule.
 pub fn ready_to_order(battle: &Battle, unit: UnitId) -> Result<Battle, Illegal> {
     if unit.0 as usize >= battle.scenario().units.len() || !battle.unit(unit).alive {
         return Err(Illegal::new(Rule::R3_4, format!("there is no unit {} on the board", unit.0)));

@@ -134,11 +134,18 @@ impl Situation {
     /// could retreat to. A shaken target is shaken by a real earlier hit from a third unit two squares behind it
     /// (to-hit die 6, hit-result die 1); the ranging bonus comes from a real earlier attack of the gun at the
     /// target (to-hit die 1, a miss). The chance outcomes of these scripted attacks are chosen, not sampled.
+    ///
+    /// # Errors
+    /// When the situation is not one the rules under `options` allow (ranging by a unit that is not artillery, a
+    /// flank or rear attack that is not a charge, a distance beyond the attacker's range), citing the rule.
     pub fn setup(&self, options: &Options) -> Result<SituationBattle, Illegal> {
         self.setup_under(options, None)
     }
 
     /// [`Situation::setup`] with the battle played by `system` (a variant's combat system) when given.
+    ///
+    /// # Errors
+    /// As [`Situation::setup`].
     pub fn setup_under(
         &self,
         options: &Options,
@@ -205,12 +212,18 @@ impl Situation {
     }
 
     /// The exact odds of this attack, from the battle [`Situation::setup`] builds, under `options`.
+    ///
+    /// # Errors
+    /// As [`Situation::setup`].
     pub fn odds(&self, options: &Options) -> Result<AttackOdds, Illegal> {
         self.odds_under(options, None)
     }
 
     /// [`Situation::odds`] under a variant's combat system when given (`options` should start from
     /// [`CombatSystem::changes_to_standard`]).
+    ///
+    /// # Errors
+    /// As [`Situation::setup`].
     pub fn odds_under(&self, options: &Options, system: Option<&Arc<CombatSystem>>) -> Result<AttackOdds, Illegal> {
         let s = self.setup_under(options, system)?;
         s.battle.attack_odds(s.attacker, &s.order)

@@ -20,11 +20,17 @@ pub struct TableRow {
 /// The reference table: for an `attacker` of one arm (having `moved` or not), every arm and quality of target ×
 /// shooting (at distance 2) or charge (distance 1, from the front) × in cover (woods) or not × steady or shaken,
 /// with the chance of each result. Shooting rows are left out when the attacker's range is 1 (cavalry by default).
+///
+/// # Errors
+/// When a row's attack is not allowed under `options` ([`Situation::setup`]), citing the rule.
 pub fn table(attacker: Arm, moved: bool, options: &Options) -> Result<Vec<TableRow>, Illegal> {
     table_under(attacker, moved, options, None)
 }
 
 /// [`table`] under a variant's combat system when given.
+///
+/// # Errors
+/// As [`table`].
 pub fn table_under(
     attacker: Arm,
     moved: bool,

@@ -133,6 +133,10 @@ impl Scenario {
     /// assert!(s.set_option(&mut o, "exhaustion.prussia", "2").is_err());
     /// assert!(s.set_option(&mut o, "exhaustion.union", "7").is_err(), "the Union has 6 units");
     /// ```
+    ///
+    /// # Errors
+    /// When there is no such option for this scenario (a side it does not have, a modifier its variant does not
+    /// add), or the value is not one the option takes: `options` is then unchanged.
     pub fn set_option(&self, options: &mut Options, name: &str, value: &str) -> Result<(), OptionError> {
         if let Some(set) = self.system.as_deref().and_then(|system| system.set_own_option(options, name, value)) {
             return set;
@@ -207,6 +211,9 @@ impl Scenario {
     /// assert_eq!(s.side(Side::B).home, Dir::N);
     /// assert!(Scenario::synthetic("bad", Map::open(5, 4), vec![], Options::default()).is_err());
     /// ```
+    ///
+    /// # Errors
+    /// When the battle described is not valid (no units, a unit off the map, two on a square, …): every problem.
     pub fn synthetic(name: &str, map: Map, units: Vec<UnitInfo>, options: Options) -> Result<Scenario, ScenarioError> {
         let mut problems = Vec::new();
         let mut problem =

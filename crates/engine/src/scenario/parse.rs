@@ -179,6 +179,9 @@ impl Scenario {
     /// let bad = Scenario::parse(&text.replace("b1", "q9"), "tiny.toml").unwrap_err();
     /// assert!(bad.to_string().contains("q9"));
     /// ```
+    ///
+    /// # Errors
+    /// When the text is not a valid scenario: every problem found, each at its line and column.
     pub fn parse(source: &str, file: &str) -> Result<Scenario, ScenarioError> {
         Scenario::parse_for(source, file, None, None)
     }
