@@ -174,6 +174,21 @@ fn grouped_bars(
 }
 
 /// A file name for chart `name` of a part: plain for the main part, prefixed with the scenario for the others.
+/// A chart of [`grouped_bars`], its file named `name` after the prefix.
+fn bar_chart(
+    prefix: &str,
+    name: &str,
+    title: &str,
+    y_label: &str,
+    categories: &[String],
+    series: &[Series],
+    caption: &str,
+) -> Result<Chart, SimError> {
+    let file = file_name(prefix, name);
+    let svg = grouped_bars(&file, title, y_label, categories, series)?;
+    Ok(Chart { part: None, file, title: title.into(), caption: caption.into(), svg })
+}
+
 fn file_name(prefix: &str, name: &str) -> String {
     if prefix.is_empty() { format!("{name}.svg") } else { format!("{prefix}-{name}.svg") }
 }
@@ -244,17 +259,9 @@ pub fn win_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
             values: columns.iter().map(|(_, s)| rate_point(&pick(s))).collect(),
         })
         .collect();
-    let file = file_name(prefix, "win_rates");
-    let title = "Win rates with 95% Wilson intervals";
-    Ok(Chart {
-        part: None,
-        svg: grouped_bars(&file, title, "share of games", &labels, &series)?,
-        file,
-        title: title.into(),
-        caption: "Bars that share a colour compare one side (or player) across the variants; a whisker is the 95% \
-                  interval, so bars whose whiskers do not overlap differ beyond chance."
-            .into(),
-    })
+    let caption = "Bars that share a colour compare one side (or player) across the variants; a whisker is the 95% \
+                  interval, so bars whose whiskers do not overlap differ beyond chance.";
+    bar_chart(prefix, "win_rates", "Win rates with 95% Wilson intervals", "share of games", &labels, &series, caption)
 }
 
 /// Stacked horizontal bars per variant, the first at the top: first side wins, draws, second side wins.
@@ -448,17 +455,17 @@ pub fn attack_outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
             .flat_map(|m| [m.miss, m.shaken, m.retreat, m.destroyed].map(|c| rate_point(&Rate::new(c, m.attacks))))
             .collect()
     });
-    let file = file_name(prefix, "attack_outcomes");
-    let title = "Shooting against charges: what each attack did";
-    Ok(Chart {
-        part: None,
-        svg: grouped_bars(&file, title, "share of that kind of attack", &categories, &series)?,
-        file,
-        title: title.into(),
-        caption: "The left four groups add up to 100% of the shooting, the right four to 100% of the charges; a \
-                  variant with no attack of a kind has no bars there."
-            .into(),
-    })
+    let caption = "The left four groups add up to 100% of the shooting, the right four to 100% of the charges; a \
+                  variant with no attack of a kind has no bars there.";
+    bar_chart(
+        prefix,
+        "attack_outcomes",
+        "Shooting against charges: what each attack did",
+        "share of that kind of attack",
+        &categories,
+        &series,
+        caption,
+    )
 }
 
 /// Shaken units attacked again, hit again and recovered, per variant.
@@ -467,17 +474,17 @@ pub fn shaken_again(part: &Part, prefix: &str) -> Result<Chart, SimError> {
     let series = variant_series(part, |s| {
         [&s.shaken.attacked_again, &s.shaken.hit_again, &s.shaken.recovered].map(rate_point).to_vec()
     });
-    let file = file_name(prefix, "shaken_again");
-    let title = "Shaken units before they recover";
-    Ok(Chart {
-        part: None,
-        svg: grouped_bars(&file, title, "share of shaken spells", &categories, &series)?,
-        file,
-        title: title.into(),
-        caption: "Of the times a unit became shaken: how often the enemy attacked it, and hit it, again before its \
-                  next activation rallied it (the seed's \"hit it twice\" question)."
-            .into(),
-    })
+    let caption = "Of the times a unit became shaken: how often the enemy attacked it, and hit it, again before its \
+                  next activation rallied it (the seed's \"hit it twice\" question).";
+    bar_chart(
+        prefix,
+        "shaken_again",
+        "Shaken units before they recover",
+        "share of shaken spells",
+        &categories,
+        &series,
+        caption,
+    )
 }
 
 /// Kills per attack by the attacker's arm and quality, per variant.
@@ -494,17 +501,17 @@ pub fn kill_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
         })
         .collect();
     let series = variant_series(part, |s| kinds.iter().map(|&k| rate_point(&s.effectiveness[k].kills)).collect());
-    let file = file_name(prefix, "kill_rates");
-    let title = "Attacks that destroyed the target, by attacker";
-    Ok(Chart {
-        part: None,
-        svg: grouped_bars(&file, title, "share of its attacks", &categories, &series)?,
-        file,
-        title: title.into(),
-        caption: "Only kinds of unit that attacked are shown; the table \"Effectiveness by arm and quality\" adds \
-                  hits and losses."
-            .into(),
-    })
+    let caption = "Only kinds of unit that attacked are shown; the table \"Effectiveness by arm and quality\" adds \
+                  hits and losses.";
+    bar_chart(
+        prefix,
+        "kill_rates",
+        "Attacks that destroyed the target, by attacker",
+        "share of its attacks",
+        &categories,
+        &series,
+        caption,
+    )
 }
 
 /// The double activation's weight: the win rate of the side with more double activations (and side doubles), and
@@ -524,17 +531,9 @@ pub fn doubles(part: &Part, prefix: &str) -> Result<Chart, SimError> {
             rate_point(&s.doubles.second_activation_kill_share),
         ]
     });
-    let file = file_name(prefix, "doubles");
-    let title = "What double activations are worth";
-    Ok(Chart {
-        part: None,
-        svg: grouped_bars(&file, title, "share", &categories, &series)?,
-        file,
-        title: title.into(),
-        caption: "Left two groups: of the games where one side had more, the share that side won (draws count as not \
-                  won). Right: of all units destroyed, those destroyed by a unit acting for the second time in a turn."
-            .into(),
-    })
+    let caption = "Left two groups: of the games where one side had more, the share that side won (draws count as not \
+                  won). Right: of all units destroyed, those destroyed by a unit acting for the second time in a turn.";
+    bar_chart(prefix, "doubles", "What double activations are worth", "share", &categories, &series, caption)
 }
 
 /// The statistics a sweep charts against the value: (title, y axis, value with interval).
