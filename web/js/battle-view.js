@@ -3,7 +3,8 @@
 // function draws from the page's state (battle.js) and never changes the game.
 
 import { api } from './api.js';
-import { Board, parseSquare } from './board.js';
+import { Board } from './board.js';
+import { parseSquare } from './squares.js';
 import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';

@@ -3,7 +3,8 @@
 // decisions are played back as they happen; the log, dice, cards, odds and result sit beside the board.
 
 import { api } from './api.js';
-import { moveArrows, neighbour, squareName } from './board.js';
+import { moveArrows, neighbour } from './board.js';
+import { squareName } from './squares.js';
 import { announceTurn, layout, render, renderStatus } from './battle-view.js';
 import { remember, setShownDecisions, setting, shownDecisions } from './games.js';
 import { pauseFor } from './pace.js';
@@ -369,12 +370,28 @@ class Battle {
     await this.give(order.action);
   }
 
-  async give(action) {
-    const ch = this.choices;
-    if (!ch || this.busy) return;
+  /// Sends one request to the server at a time: while one is under way the others are ignored (a double click
+  /// gives one order). On failure the error is shown and, with `reloadOnError`, the game is read again, since the
+  /// server may have taken part of a two-step order.
+  async whileBusy(request, { reloadOnError = true } = {}) {
+    if (this.busy) return;
     this.busy = true;
     this.error = '';
     try {
+      await request();
+    } catch (e) {
+      this.error = e.message;
+      if (reloadOnError) await this.reload();
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async give(action) {
+    const ch = this.choices;
+    if (!ch) return;
+    await this.whileBusy(async () => {
       let n = ch.reply.decisions;
       if (ch.reply.activate) {
         await api.act(this.token, ch.reply.activate, n);
@@ -386,13 +403,7 @@ class Battle {
       this.mark(moveArrows(view.log, view), false);
       this.ordered = true;
       this.adopt(view);
-    } catch (e) {
-      this.error = e.message;
-      await this.reload();
-    } finally {
-      this.busy = false;
-      this.render();
-    }
+    });
   }
 
   async hold() {
@@ -427,21 +438,14 @@ class Battle {
   async endActivations() {
     const v = this.view;
     const end = v.your_turn && v.legal_actions.find((a) => a.action === 'end_activations');
-    if (!end || this.busy) return;
-    this.busy = true;
-    try {
+    if (!end) return;
+    await this.whileBusy(async () => {
       const view = await api.act(this.token, 'end_activations', v.decisions);
       this.selected = null;
       this.since = [];
       this.mark([], false);
       this.adopt(view);
-    } catch (e) {
-      this.error = e.message;
-      await this.reload();
-    } finally {
-      this.busy = false;
-      this.render();
-    }
+    });
   }
 
   async undo() {
@@ -451,20 +455,13 @@ class Battle {
       if (v.undo.why_not && !v.result) this.refuse({ reason: `Undo is not possible: ${v.undo.why_not}` });
       return;
     }
-    if (this.busy) return;
-    this.busy = true;
-    try {
+    await this.whileBusy(async () => {
       const view = await api.undo(this.token, v.undo.last_order || 1, v.decisions);
       this.log = [];
       this.selected = null;
       this.mark([], false);
       this.adopt(view);
-    } catch (e) {
-      this.error = e.message;
-      this.render();
-    } finally {
-      this.busy = false;
-    }
+    }, { reloadOnError: false });
   }
 
   cancel() {

@@ -3,6 +3,7 @@
 // element per square carries `data-square`, one per unit on the board `data-unit`, one per facing choice
 // `data-facing`; marks and overlays use other names and never take the pointer.
 
+import { parseSquare, squareName } from './squares.js';
 import { sideColour, sideName } from './util.js';
 
 export const SIZE = 60;
@@ -38,14 +39,6 @@ function el(name, attrs = {}, parent) {
   return node;
 }
 
-/// A square's name from its column and row (from 0).
-export function squareName(x, y) {
-  return String.fromCharCode(97 + x) + (y + 1);
-}
-
-export function parseSquare(name) {
-  return { x: name.charCodeAt(0) - 97, y: parseInt(name.slice(1), 10) - 1 };
-}
 
 /// The neighbouring square's name in a direction, or null off the board.
 export function neighbour(map, name, dir) {

@@ -9,8 +9,9 @@ import { mainRole, rememberCreated } from './games.js';
 import { h, percent } from './util.js';
 import {
   ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, TERRAINS, boardView, cellAt, emptyScenario, fenceName,
-  fileOrder, fromView, onBoard, parseSquare, resized, squareName, toToml,
+  fileOrder, fromView, onBoard, resized, toToml,
 } from './scenario-model.js';
+import { parseSquare, squareName } from './squares.js';
 
 const STORE = 'pacw-editor';
 const HISTORY = 200;

@@ -2,6 +2,8 @@
 // "Download" writes and the engine checks) and to the board's view (what the board draws). The engine stays the
 // judge: nothing here checks the rules, the server's check does.
 
+import { parseSquare, squareName } from './squares.js';
+
 export const TERRAINS = [
   // [name in views, map character, label]
   ['open', '.', 'Open'],
@@ -23,13 +25,6 @@ const DEFAULT_COUNTER = ['#2b4c7e', '#6b6b6b'];
 export const MIN_SIDE = 4;
 export const MAX_SIDE = 26;
 
-export function squareName(x, y) {
-  return String.fromCharCode(97 + x) + (y + 1);
-}
-
-export function parseSquare(name) {
-  return { x: name.charCodeAt(0) - 97, y: parseInt(name.slice(1), 10) - 1 };
-}
 
 /// An empty battle: open ground, two sides on opposite edges, no units.
 export function emptyScenario(width = 8, height = 8) {

@@ -2,7 +2,7 @@
 // first; buttons and a two-finger pinch zoom it, one finger (or the scroll bars) pans it, and while it is zoomed the
 // files and ranks stay on the frame's edges so that every square can still be named.
 
-import { squareName } from './board.js';
+import { squareName } from './squares.js';
 import { h } from './util.js';
 
 const MIN = 1;
