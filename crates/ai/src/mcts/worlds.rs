@@ -39,7 +39,7 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
                 b.apply(order).expect("ranked orders are legal");
             }
             let mut weights = playout.weights;
-            if config.opponent_mix > 0 && w as u32 % (config.opponent_mix + 1) == 0 {
+            if config.opponent_mix > 0 && (w as u32).is_multiple_of(config.opponent_mix + 1) {
                 weights[side.other().index()] = Weights::TUNED;
             }
             let mut policy = GreedyPlayer::with_weights(world, weights);
