@@ -104,6 +104,9 @@ impl Setup {
     }
 
     /// The configuration again (without a shard or threads).
+    ///
+    /// # Errors
+    /// When a scenario's text is no longer a good scenario (under the variant file, or its own variant kept with it).
     pub fn config(&self) -> Result<SimConfig, String> {
         let scenarios =
             self.scenarios.iter().map(|s| s.source(self.variant_file.as_ref())).collect::<Result<Vec<_>, _>>()?;
@@ -159,14 +162,21 @@ pub fn shard_file(sim: &Simulation) -> Option<ShardFile> {
 }
 
 /// Writes a sharded simulation's shard file into `dir` (created if needed); returns its path.
+///
+/// # Errors
+/// When the simulation is not sharded, or the file cannot be written.
 pub fn write_shard(sim: &Simulation, dir: &Path) -> Result<PathBuf, SimError> {
     let file =
         shard_file(sim).ok_or_else(|| SimError::Merge { path: dir.into(), message: "not a sharded run".into() })?;
-    let text = serde_json::to_string(&file).expect("a shard always serialises");
-    crate::site::write_file(dir, &shard_file_name(file.shard), &text)
+    let name = shard_file_name(file.shard);
+    let text = serde_json::to_string(&file).map_err(|e| SimError::Write { path: dir.join(&name), source: e.into() })?;
+    crate::site::write_file(dir, &name, &text)
 }
 
 /// Reads the shard files found at `paths` (each a shard file, or a folder holding shard files).
+///
+/// # Errors
+/// When a path cannot be read, a folder holds no shard file, or a file is not a shard file of this version.
 pub fn read_shards(paths: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>, SimError> {
     let mut files = Vec::new();
     for path in paths {
@@ -203,6 +213,10 @@ pub fn read_shards(paths: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>, SimEr
 
 /// Combines the shards of one simulation into the simulation the unsharded run makes: every shard 1..N once,
 /// all with the same setup. Its time is the shards' total.
+///
+/// # Errors
+/// When no shard is given, the shards are of different simulations or counts, a shard is given twice or is missing,
+/// the setup no longer gives a good configuration, or the games are not the simulation's number.
 pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> {
     let Some((first_path, first)) = shards.first() else {
         return Err(SimError::Merge { path: PathBuf::new(), message: "no shard given".into() });
