@@ -215,8 +215,9 @@ pub fn read_shards(paths: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>, SimEr
 /// all with the same setup. Its time is the shards' total.
 ///
 /// # Errors
-/// When no shard is given, the shards are of different simulations or counts, a shard is given twice or is missing,
-/// the setup no longer gives a good configuration, or the games are not the simulation's number.
+/// When no shard is given, the shards are of different simulations or counts, a shard does not exist in its simulation,
+/// is given twice or is missing, the setup no longer gives a good configuration, or the games are not the simulation's
+/// number.
 pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> {
     let Some((first_path, first)) = shards.first() else {
         return Err(SimError::Merge { path: PathBuf::new(), message: "no shard given".into() });
@@ -230,6 +231,9 @@ pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> 
         }
         if s.shard.n != n {
             return Err(bad(format!("it is one of {} shards, {} one of {n}", s.shard.n, first_path.display())));
+        }
+        if s.shard.k == 0 || s.shard.k > n {
+            return Err(bad(format!("shard {}/{n} does not exist", s.shard.k)));
         }
         if std::mem::replace(&mut seen[s.shard.k - 1], true) {
             return Err(bad(format!("shard {}/{n} is given twice", s.shard.k)));
@@ -311,5 +315,18 @@ mod tests {
         std::fs::write(dir.join("junk.json"), "{}").unwrap();
         assert!(read_shards(&[dir.join("junk.json")]).is_err());
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_shard_numbered_outside_its_simulation_is_refused() {
+        let mut c = config();
+        c.shard = Some(Shard { k: 1, n: 3 });
+        let sim = run(&c, &|| {}).unwrap();
+        for k in [0, 4] {
+            let mut file = shard_file(&sim).unwrap();
+            file.shard.k = k;
+            let err = merge(vec![(PathBuf::from("s.json"), file)]).unwrap_err().to_string();
+            assert!(err.contains(&format!("shard {k}/3 does not exist")), "{err}");
+        }
     }
 }
