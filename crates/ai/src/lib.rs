@@ -12,6 +12,7 @@
 //!   another is confidently better; or (`mcts:tree`) a UCB tree with progressive widening.
 
 #![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 pub mod evaluate;
 pub mod evaluator;

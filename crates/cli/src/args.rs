@@ -8,6 +8,9 @@ use pacw_sim::{Axis, Shard};
 /// `--set OPTION=VALUE`: a rule option (R11), checked against the engine's ranges (an exhaustion point names a side
 /// of the scenario, and `modifier.ID` may be a variant's own modifier: those are checked with the scenario and its
 /// variant, by [`apply_sets`]).
+///
+/// # Errors
+/// When the text is not `OPTION=VALUE`, or the engine does not know the option or refuses the value.
 pub fn set(text: &str) -> Result<(String, String), String> {
     let (name, value) = text.split_once('=').ok_or_else(|| format!("'{text}' is not OPTION=VALUE"))?;
     let (name, value) = (name.trim(), value.trim());
@@ -22,6 +25,9 @@ pub fn set(text: &str) -> Result<(String, String), String> {
 }
 
 /// Applies `--set` pairs (already checked by [`set`]) to the options of a game of `scenario`.
+///
+/// # Errors
+/// When the scenario refuses a pair (an exhaustion point of a side it does not have, say).
 pub fn apply_sets(scenario: &Scenario, options: &mut Options, sets: &[(String, String)]) -> anyhow::Result<()> {
     for (name, value) in sets {
         scenario.set_option(options, name, value)?;
@@ -30,16 +36,25 @@ pub fn apply_sets(scenario: &Scenario, options: &mut Options, sets: &[(String, S
 }
 
 /// `--players A,B`: two computer players (one name alone: the same on both sides).
+///
+/// # Errors
+/// When the text is not one or two names, or a name is not a known player.
 pub fn players(text: &str) -> Result<[String; 2], String> {
     pacw_sim::parse_players(text).map_err(|e| e.to_string())
 }
 
 /// `--compare OPTION=V1,V2,...` or `OPTION=LO..HI`.
+///
+/// # Errors
+/// When the text is not `OPTION=V1,V2,...` with its ranges and values right ([`Axis::parse`]).
 pub fn compare(text: &str) -> Result<Axis, String> {
     Axis::parse(text).map_err(|e| e.to_string())
 }
 
 /// `--shard K/N`.
+///
+/// # Errors
+/// When the text is not `K/N` with 1 ≤ K ≤ N.
 pub fn shard(text: &str) -> Result<Shard, String> {
     Shard::parse(text).map_err(|e| e.to_string())
 }
@@ -49,11 +64,17 @@ pub fn shard(text: &str) -> Result<Shard, String> {
 pub struct GameList(pub Vec<std::ops::RangeInclusive<usize>>);
 
 /// `--save-only 0-9,42`.
+///
+/// # Errors
+/// When an item is not a game number or a range `LO-HI` with LO ≤ HI.
 pub fn save_only(text: &str) -> Result<GameList, String> {
     pacw_sim::SaveGames::parse_only(text).map(GameList).map_err(|e| e.to_string())
 }
 
 /// A count of games: a whole number, at least 1.
+///
+/// # Errors
+/// When the text is not a whole number, or is 0.
 pub fn games(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if n >= 1 => Ok(n),

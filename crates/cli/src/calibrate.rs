@@ -47,6 +47,11 @@ pub struct CalibrateArgs {
 }
 
 /// Runs the measurement.
+///
+/// # Errors
+/// When the weights, the positions files or a battle cannot be read or are not good ones, the baseline cannot be
+/// fitted, a player is unknown or `--games` does not fit the pairs of players (bad usage), the thread pool cannot be
+/// started, or the CSV file or standard output cannot be written.
 pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
     let evaluator = match &args.weights {
         Some(path) => {

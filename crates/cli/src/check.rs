@@ -42,6 +42,10 @@ fn problems_json(problems: &[Problem]) -> Vec<Value> {
 }
 
 /// Checks every file; prints each one's problems, or "ok", and warns of keys nothing reads. Exit 1 if any is bad.
+///
+/// # Errors
+/// When standard output cannot be written; a file that cannot be read or is not a good scenario is reported, and the
+/// exit code is 1.
 pub fn run(files: &[String], as_json: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let mut all_ok = true;
@@ -80,6 +84,10 @@ pub fn run(files: &[String], as_json: bool) -> Result<ExitCode> {
 }
 
 /// Draws a scenario's board.
+///
+/// # Errors
+/// When the scenario cannot be read, or standard output cannot be written; a scenario that is not a good one is
+/// reported, and the exit code is 1.
 pub fn show(arg: &str, as_json: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let (text, name) = scenario_text(arg)?;

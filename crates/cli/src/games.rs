@@ -33,6 +33,10 @@ pub struct GamesArgs {
 }
 
 /// Lists (and exports) the games; the database is only read.
+///
+/// # Errors
+/// When `--restore` cannot open or change the database, the export folder or a save in it cannot be written, or `out`
+/// cannot be written; a database that cannot be read is reported, and the exit code is 1.
 pub fn run(args: GamesArgs, out: &mut impl Write) -> Result<ExitCode> {
     let dir = args.data.unwrap_or_else(pacw_server::default_data_dir);
     if let Some(id) = &args.restore {

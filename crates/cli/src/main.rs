@@ -5,6 +5,9 @@
 //! keeps it so.
 #![deny(clippy::print_stdout)]
 #![deny(missing_docs)]
+// A binary exports nothing, so clippy checks the next two lints here only with `check-private-items`: the `pub`
+// functions' # Errors and # Panics sections are kept by hand.
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 // The doc comments of the arguments are the commands' --help, written for a terminal (ARM[:QUALITY], DIR/<id>.json):
 // rustdoc does not read them as Markdown.
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]

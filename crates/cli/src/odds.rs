@@ -116,6 +116,10 @@ fn usage<T>(message: impl Into<String>) -> Result<T, Usage> {
 }
 
 /// Runs `pacw odds`.
+///
+/// # Errors
+/// When a scenario, a save or a variant file cannot be read or is not a good one, or standard output cannot be written;
+/// a mistake in the command line is printed, and the exit code is 2.
 pub fn run(args: OddsArgs) -> Result<ExitCode> {
     let outcome = if args.table {
         table(&args)

@@ -49,6 +49,10 @@ pub struct PerftArgs {
 }
 
 /// Runs `pacw perft`.
+///
+/// # Errors
+/// When neither a scenario nor a save is given (bad usage), the one given or the variant file cannot be read or is not
+/// a good one, or standard output cannot be written.
 pub fn run(args: PerftArgs) -> Result<ExitCode> {
     let battle = start(&args)?;
     let started = Instant::now();

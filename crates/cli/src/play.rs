@@ -70,6 +70,9 @@ fn parse_player(name: &str) -> Result<String, String> {
 const HUMAN: &str = "human";
 
 /// Runs the game on the terminal.
+///
+/// # Errors
+/// As [`play`].
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -293,6 +296,11 @@ impl Table {
 }
 
 /// The game loop, on any input and output (tests drive it with text).
+///
+/// # Errors
+/// When the save, the scenario or the variant file cannot be read or is not a good one, `--vs` is given for a saved
+/// game's players or a side or an option is refused (bad usage), a player is unknown, the input cannot be read or the
+/// output written, or the game cannot be saved.
 pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<ExitCode> {
     let (game, players) = new_game(&args)?;
     let save_path = args.save.clone().or_else(|| args.load.clone());

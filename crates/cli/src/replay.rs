@@ -7,6 +7,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// Loads, replays and prints a save; with `legal` (and `as_json`) also the legal actions at its end.
+///
+/// # Errors
+/// When the save cannot be read, or standard output cannot be written; a save that is not a good one is reported, and
+/// the exit code is 1.
 pub fn run(file: &Path, as_json: bool, legal: bool) -> Result<ExitCode> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let game = match Game::load(&text) {

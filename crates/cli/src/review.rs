@@ -49,6 +49,13 @@ fn budget(text: &str) -> Result<Budget, String> {
 }
 
 /// Reviews a save.
+///
+/// # Errors
+/// When the save cannot be read, or standard output cannot be written; a save that is not a good one is reported, and
+/// the exit code is 1.
+///
+/// # Panics
+/// If indicatif refuses the progress bar's template, a constant it accepts.
 pub fn run(args: ReviewArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     let game = match Game::load(&text) {

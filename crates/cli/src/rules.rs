@@ -22,6 +22,9 @@ pub struct RulesArgs {
 }
 
 /// Prints the combat system.
+///
+/// # Errors
+/// When the variant file cannot be read or is not a good one, or standard output cannot be written.
 pub fn run(args: RulesArgs) -> Result<ExitCode> {
     let system = match &args.variant {
         Some(path) => {

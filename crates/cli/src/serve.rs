@@ -71,6 +71,9 @@ impl Default for ServeArgs {
 }
 
 /// Runs the server until Ctrl-C.
+///
+/// # Errors
+/// When the server cannot start or fails ([`pacw_server::run`]).
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
     let config = pacw_server::ServerConfig {
         addr: args.addr,

@@ -7,16 +7,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The text and file name of a scenario given as a path or a shipped name (`bloody-lane`).
+///
+/// # Errors
+/// When `arg` is neither a file that can be read nor a shipped scenario's name.
 pub fn scenario_text(arg: &str) -> Result<(String, String)> {
     let shipped =
         offered_scenarios().find(|s| arg == s.name || arg == s.file || arg.strip_prefix("scenarios/") == Some(s.file));
-    match std::fs::read_to_string(arg) {
-        Ok(text) => Ok((text, arg.to_string())),
-        Err(_) if shipped.is_some() => {
-            let shipped = shipped.expect("checked");
-            Ok((shipped.text.to_string(), shipped.file.to_string()))
-        }
-        Err(e) => {
+    match (std::fs::read_to_string(arg), shipped) {
+        (Ok(text), _) => Ok((text, arg.to_string())),
+        (Err(_), Some(shipped)) => Ok((shipped.text.to_string(), shipped.file.to_string())),
+        (Err(e), None) => {
             let names: Vec<&str> = offered_scenarios().map(|s| s.name).collect();
             Err(e).with_context(|| format!("cannot read scenario '{arg}' (shipped scenarios: {})", names.join(", ")))
         }
@@ -25,6 +25,9 @@ pub fn scenario_text(arg: &str) -> Result<(String, String)> {
 
 /// The combat system of a variant file (`--variant FILE`, docs/variants.md), laid over the standard rules; `None`
 /// without one. A bad file is refused with every problem at its line and column.
+///
+/// # Errors
+/// When the file cannot be read or is not a good variant file.
 pub fn variant_system(path: Option<&Path>) -> Result<Option<Arc<CombatSystem>>> {
     let Some(path) = path else { return Ok(None) };
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
@@ -34,6 +37,10 @@ pub fn variant_system(path: Option<&Path>) -> Result<Option<Arc<CombatSystem>>> 
 /// The scenario `text` (named `file`), played by the variant file at `path` if one is given: read for its rules,
 /// so that its units may be of the variant's own arms ([`pacw_engine::Scenario::parse_with`]). Without one, the
 /// scenario's own `variant` may name a variant file beside it.
+///
+/// # Errors
+/// When the variant file cannot be read or is not a good one, or the scenario is not a good one under its rules (or
+/// names a variant file beside it that cannot be read or is not a good one).
 pub fn scenario_for(text: &str, file: &str, path: Option<&Path>) -> Result<pacw_engine::Scenario> {
     match variant_system(path)? {
         Some(system) => Ok(pacw_engine::Scenario::parse_with(text, file, system)?),

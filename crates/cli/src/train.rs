@@ -145,6 +145,10 @@ impl PositionArgs {
 }
 
 /// Runs `pacw train`.
+///
+/// # Errors
+/// When the settings are refused (bad usage), a variant file or the positions files cannot be read or are not good
+/// ones, the thread pool cannot be started, the fit fails, or a file cannot be written.
 pub fn run(args: TrainArgs) -> Result<ExitCode> {
     match args.step {
         Some(Step::Positions { positions, shard, out }) => {

@@ -10,6 +10,7 @@
 //! - [`calibrate`]: how well a model's chances match what happens, on games it never saw.
 
 #![warn(missing_docs)]
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 pub mod calibrate;
 pub mod explore;

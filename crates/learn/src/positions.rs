@@ -143,6 +143,10 @@ impl PositionsConfig {
     }
 
     /// Training game `index`.
+    ///
+    /// # Panics
+    /// If a share is outside 0 to 1 ([`PositionsConfig::check`] refuses that), or the engine refuses a training battle
+    /// or one of the training variants, which the tests rule out.
     pub fn game(&self, index: u64) -> TrainingGame {
         let seed = game_seed(self.seed, index);
         let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(seed ^ 0x7261_696e));
@@ -203,6 +207,10 @@ pub struct Row {
 }
 
 /// Plays training game `game` and labels positions of it.
+///
+/// # Panics
+/// If a player chooses an illegal action, or the engine cannot sample the chance event it says is pending: the players'
+/// and the engine's tests rule both out.
 pub fn label_game(config: &PositionsConfig, game: &TrainingGame) -> Vec<Row> {
     let mut dice = ChaCha8Rng::seed_from_u64(game.seed);
     let mut pick = ChaCha8Rng::seed_from_u64(splitmix64(game.seed ^ 0x706f_7369));
@@ -261,6 +269,10 @@ pub fn label_game(config: &PositionsConfig, game: &TrainingGame) -> Vec<Row> {
 }
 
 /// The result for the first side of greedy against greedy from `b` to the end, with dice and choices from `seed`.
+///
+/// # Panics
+/// If greedy chooses an illegal action, or the engine cannot sample the chance event it says is pending: greedy's and
+/// the engine's tests rule both out.
 pub fn play_out(b: &Battle, seed: u64) -> f32 {
     let mut dice = ChaCha8Rng::seed_from_u64(seed);
     let mut players = [GreedyPlayer::new(player_seed(seed, 0)), GreedyPlayer::new(player_seed(seed, 1))];
@@ -322,7 +334,7 @@ struct Header {
 pub fn write(path: &Path, config: &PositionsConfig, shard: Shard, rows: &[Row]) -> Result<(), LearnError> {
     let io = |e: std::io::Error| LearnError::Io(path.to_path_buf(), e);
     let header = Header { format: POSITIONS_FORMAT.into(), version: POSITIONS_VERSION, shard, config: config.clone() };
-    let mut text = format!("# {}\n", serde_json::to_string(&header).expect("a header serialises"));
+    let mut text = format!("# {}\n", serde_json::to_string(&header).map_err(|e| io(e.into()))?);
     let mut out = csv::Writer::from_writer(Vec::new());
     let mut columns = vec!["game", "battle", "variant", "decision", "turn"];
     columns.extend(FEATURE_NAMES);

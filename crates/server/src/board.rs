@@ -205,6 +205,9 @@ pub fn explain(b: &Battle, unit: UnitId, action: Action, may_act: Result<(), Ill
 }
 
 /// Whether the side to act is `controls`' and the game is on: the first check of every order.
+///
+/// # Errors
+/// When the game is over (R8), or the side to act is not `controls`' or is played by the computer (R3.4).
 pub fn turn_check(b: &Battle, controls: impl Fn(pacw_engine::Side) -> bool, computer: bool) -> Result<(), Illegal> {
     match b.to_act() {
         ToAct::Side(side) if controls(side) && !computer => Ok(()),

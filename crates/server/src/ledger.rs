@@ -61,6 +61,10 @@ fn approx(r: &Ratio<u64>) -> f64 {
 
 /// The ledger of a game, replayed from its start: each attacking decision's odds are taken from the battle as it
 /// stood when the order was given ([`pacw_engine::Battle::attack_odds`]), its result from the dice that followed.
+///
+/// # Panics
+/// If the game's own decisions do not replay from its start, or an attack's result has no column in the ledger; the
+/// engine's replay of a game is exact, and every result has its column.
 pub fn ledger(game: &Game) -> Ledger {
     let mut replay = game.undo(game.actions().len());
     let mut attacks = Vec::new();

@@ -12,6 +12,7 @@
 //! ```
 
 #![deny(missing_docs)]
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 pub mod api;
 mod assets;
@@ -192,6 +193,10 @@ pub struct Server {
 impl Server {
     /// Opens the data directory and its database (migrating the schema), loads every game (reporting damaged
     /// ones), resumes the computer players whose turn it is, and binds the address.
+    ///
+    /// # Errors
+    /// When the data directory or its database cannot be opened, the games cannot be loaded, or the address cannot be
+    /// bound.
     pub async fn bind(config: ServerConfig) -> Result<Server, ServerError> {
         let store = Store::open(&config.data_dir)?;
         if let Some(notice) = store.notice() {
@@ -235,6 +240,9 @@ impl Server {
 
     /// Serves until `stop` completes; then stops the computer players and event streams, lets the requests under
     /// way finish, and closes the database.
+    ///
+    /// # Errors
+    /// None: it returns `Ok` once it has stopped.
     pub async fn run_until(self, stop: impl Future<Output = ()> + Send + 'static) -> Result<(), ServerError> {
         let games = self.games.clone();
         let on_stop = games.clone();
@@ -308,6 +316,9 @@ impl Drop for RunningServer {
 }
 
 /// Runs the server until Ctrl-C (or SIGTERM), printing its address: what `pacw` and `pacw serve` do.
+///
+/// # Errors
+/// When the runtime cannot be started, or as [`Server::bind`].
 pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {

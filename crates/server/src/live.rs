@@ -45,14 +45,17 @@ impl Live {
     }
 
     /// Replays a save (checked by the engine: format, scenario, options, every decision, the events' fingerprint).
+    ///
+    /// # Errors
+    /// When the engine refuses the save ([`Game::from_save`]), or its decisions or its resignation do not replay.
     pub fn from_save(save: &pacw_engine::SaveFile) -> Result<Live, SaveError> {
         let checked = Game::from_save(save)?;
         let mut live = Live::new(checked.undo(checked.actions().len()));
-        for &a in checked.actions() {
-            live.apply(a).expect("a checked save replays");
+        for (i, &action) in checked.actions().iter().enumerate() {
+            live.apply(action).map_err(|error| SaveError::Illegal { index: i + 1, action, error })?;
         }
         if let Some(side) = checked.resigned() {
-            live.game.resign(side).expect("a checked save's resignation replays");
+            live.game.resign(side).map_err(|_| SaveError::ResignedAfterEnd)?;
         }
         Ok(live)
     }
@@ -63,6 +66,9 @@ impl Live {
     }
 
     /// Applies a decision in place, checked against the rules; on error nothing changes.
+    ///
+    /// # Errors
+    /// When the engine refuses the action, naming the rule.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, Illegal> {
         let side = match self.game.battle().to_act() {
             ToAct::Side(s) => s,

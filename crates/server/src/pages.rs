@@ -95,6 +95,10 @@ fn html_reply(html: String) -> Response {
 
 /// `GET /game/{token}/rules`: the rules this game is played by (the rules of play, under a variant's tables when
 /// it has one).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or the game cannot be loaded from the database
+/// (500).
 pub async fn game_rules(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
     let (entry, _) = games.by_token(&token)?;
     let system = games.combat_system(&entry)?;

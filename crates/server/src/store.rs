@@ -172,6 +172,10 @@ impl Store {
     /// Opens (creating if needed) the database in `dir` and brings its schema up to date. A damaged file is
     /// found before anything is written to it, and left as it is ([`StoreError::Damaged`]); a file or folder that
     /// cannot be written is said so at once ([`StoreError::NotWritable`]).
+    ///
+    /// # Errors
+    /// When the data directory cannot be made, the database is damaged, cannot be written or was made by a newer pacw,
+    /// or SQLite fails otherwise.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         Store::open_with(dir, rusqlite::OpenFlags::default())
     }
@@ -225,6 +229,9 @@ impl Store {
     /// Reads every game of the database in `dir` that can still be read, without changing the file: for listing
     /// the games of a data folder (`pacw games`) and saving them from a damaged one. Each row is read on its own,
     /// so a bad row or page loses only itself.
+    ///
+    /// # Errors
+    /// When there is no database in `dir`, or it cannot be opened or its list of games read.
     pub fn salvage(dir: &Path) -> Result<(Vec<GameRecord>, Vec<DamagedRow>), StoreError> {
         let path = dir.join(DB_FILE);
         if !path.exists() {
@@ -291,12 +298,15 @@ impl Store {
     }
 
     /// Stores a new game.
+    ///
+    /// # Errors
+    /// When the database is closed, SQLite fails, or a value cannot be written as JSON.
     pub fn insert(&self, g: &GameRecord) -> Result<(), StoreError> {
-        let players = serde_json::to_string(&g.players).expect("players serialise");
-        let tokens = serde_json::to_string(&g.tokens).expect("tokens serialise");
-        let mode = serde_json::to_string(&g.mode).expect("modes serialise");
-        let save = serde_json::to_string(&g.save).expect("saves serialise");
-        let result = g.result.map(|r| serde_json::to_string(&r).expect("results serialise"));
+        let players = json(&g.players)?;
+        let tokens = json(&g.tokens)?;
+        let mode = json(&g.mode)?;
+        let save = json(&g.save)?;
+        let result = g.result.map(|r| json(&r)).transpose()?;
         self.with(|c| {
             c.execute(
                 "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status, result)
@@ -319,6 +329,9 @@ impl Store {
     }
 
     /// Replaces a game's save (after an action or an undo), committed before it returns.
+    ///
+    /// # Errors
+    /// When the database is closed, SQLite fails, no game has this id, or a value cannot be written as JSON.
     pub fn update_save(
         &self,
         id: &str,
@@ -326,8 +339,8 @@ impl Store {
         result: Option<GameResult>,
         updated_at: i64,
     ) -> Result<(), StoreError> {
-        let save = serde_json::to_string(save).expect("saves serialise");
-        let result_json = result.map(|r| serde_json::to_string(&r).expect("results serialise"));
+        let save = json(save)?;
+        let result_json = result.map(|r| json(&r)).transpose()?;
         self.with(|c| {
             let n = c.execute(
                 "UPDATE games SET save = ?2, status = ?3, result = ?4, updated_at = ?5 WHERE id = ?1",
@@ -338,6 +351,9 @@ impl Store {
     }
 
     /// Every stored game, oldest first; rows that cannot be read are returned apart.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails; a row that cannot be read is returned apart, not as an error.
     pub fn load_all(&self) -> Result<(Vec<GameRecord>, Vec<DamagedRow>), StoreError> {
         self.with(|c| {
             let mut stmt = c.prepare(
@@ -357,6 +373,9 @@ impl Store {
     }
 
     /// One stored game by id.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails; a row that cannot be read is returned as the inner error.
     pub fn load(&self, id: &str) -> Result<Option<Result<GameRecord, DamagedRow>>, StoreError> {
         self.with(|c| {
             c.query_row(
@@ -370,6 +389,9 @@ impl Store {
     }
 
     /// Puts away every unfinished game not changed since `before` (ms since 1970); returns their ids.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
     pub fn archive_idle(&self, before: i64) -> Result<Vec<String>, StoreError> {
         self.with(|c| {
             let ids: Vec<String> = c
@@ -386,6 +408,9 @@ impl Store {
 
     /// Brings an archived game back (`pacw games --restore ID`, the server stopped), as if just changed; whether there
     /// was one.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
     pub fn restore(&self, id: &str) -> Result<bool, StoreError> {
         self.with(|c| {
             c.execute(
@@ -397,6 +422,9 @@ impl Store {
     }
 
     /// Stores a game's review (JSON), replacing any earlier one.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
     pub fn save_review(&self, id: &str, evaluator: &str, review: &str) -> Result<(), StoreError> {
         self.with(|c| {
             c.execute(
@@ -408,12 +436,18 @@ impl Store {
     }
 
     /// A game's stored review (JSON), if it has one.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
     pub fn load_review(&self, id: &str) -> Result<Option<String>, StoreError> {
         self.with(|c| c.query_row("SELECT review FROM reviews WHERE game_id = ?1", [id], |r| r.get(0)).optional())
     }
 
     /// Stores where the player of `side` ("A" or "B") wants to be told it is their move, with their game's link;
     /// an empty contact removes it.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
     pub fn save_contact(&self, id: &str, side: &str, contact: &Contact, link: &str) -> Result<(), StoreError> {
         self.with(|c| {
             if contact.is_empty() {
@@ -429,6 +463,9 @@ impl Store {
     }
 
     /// Where the player of `side` wants to be told, with their link, if anywhere.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
     pub fn load_contact(&self, id: &str, side: &str) -> Result<Option<(Contact, String)>, StoreError> {
         self.with(|c| {
             c.query_row(
@@ -449,6 +486,11 @@ impl Store {
 
 /// The status of a game put away after days without a move.
 const ARCHIVED: &str = "archived";
+
+/// A value as the JSON text a column holds.
+fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Sql(rusqlite::Error::ToSqlConversionFailure(Box::new(e))))
+}
 
 fn status(result: &Option<GameResult>) -> &'static str {
     if result.is_some() { "finished" } else { "in_progress" }

@@ -64,6 +64,9 @@ pub struct Thinker {
 
 impl Thinker {
     /// Starts the thread.
+    ///
+    /// # Panics
+    /// If the operating system cannot start the thread.
     pub fn start() -> Thinker {
         let queue = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
         let shared = queue.clone();

@@ -4,6 +4,9 @@ use pacw_engine::Side;
 use serde::{Deserialize, Serialize};
 
 /// A fresh secret token: 128 random bits as 32 hex digits.
+///
+/// # Panics
+/// If the operating system's random source fails.
 pub fn new_token() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the operating system's random source works");
@@ -11,6 +14,9 @@ pub fn new_token() -> String {
 }
 
 /// A fresh public game id: 64 random bits as 16 hex digits.
+///
+/// # Panics
+/// If the operating system's random source fails.
 pub fn new_game_id() -> String {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).expect("the operating system's random source works");
@@ -18,6 +24,9 @@ pub fn new_game_id() -> String {
 }
 
 /// A fresh secret seed for a game's dice and cards.
+///
+/// # Panics
+/// If the operating system's random source fails.
 pub fn new_seed() -> u64 {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).expect("the operating system's random source works");

@@ -733,6 +733,10 @@ pub struct ReplayView {
 }
 
 /// The replay of a game, rebuilt from its start.
+///
+/// # Panics
+/// If the game's own decisions or its resignation do not replay from its start, which the engine's exact replay rules
+/// out.
 pub fn replay_view(live: &Live, players: &[PlayerKind; 2]) -> ReplayView {
     let mut past = Live::new(live.game.undo(live.decisions()));
     let start = log_entries(&past, 0);

@@ -74,6 +74,9 @@ impl Knob {
 }
 
 /// The knobs `--tune` asks for, in a scenario.
+///
+/// # Errors
+/// When a name is not one of [`TUNABLE`], `points` is asked of a scenario without objectives, or nothing is named.
 pub fn knobs(scenario: &Scenario, tune: &[String]) -> Result<Vec<Knob>, SimError> {
     let mut out = Vec::new();
     for name in tune {
@@ -96,6 +99,9 @@ pub fn knobs(scenario: &Scenario, tune: &[String]) -> Result<Vec<Knob>, SimError
 /// Writes `values` for `knobs` into a scenario's text, changing nothing else (comments and layout kept): a value
 /// equal to the scenario's own is left as it is written, or unwritten. A number that the scenario's `[options]`
 /// overrides (`turns`, `exhaustion`) is changed there.
+///
+/// # Errors
+/// When the text is not TOML, or lacks the `[[sides]]` or `[[objectives]]` entry a knob writes to.
 pub fn rewrite(text: &str, scenario: &Scenario, knobs: &[Knob], values: &[i64]) -> Result<String, SimError> {
     let bad = |m: String| SimError::BadTune(m);
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| bad(e.to_string()))?;
@@ -325,6 +331,9 @@ fn grid(ranges: &[Vec<i64>], current: &[i64]) -> Vec<Vec<i64>> {
 }
 
 /// The number of games [`balance`] plays at most, for a progress bar.
+///
+/// # Errors
+/// As [`knobs`].
 pub fn max_games(scenario: &Scenario, config: &BalanceConfig) -> Result<u64, SimError> {
     let knobs = knobs(scenario, &config.tune)?;
     let ranges: Vec<Vec<i64>> = knobs.iter().map(|k| k.range(scenario)).collect();
@@ -335,6 +344,11 @@ pub fn max_games(scenario: &Scenario, config: &BalanceConfig) -> Result<u64, Sim
 }
 
 /// Searches the numbers `config.tune` names for the first side's score closest to 50%.
+///
+/// # Errors
+/// When a player is unknown, `config.games` is 0, the text is not a good scenario (by `config.rules`, if given),
+/// `config.tune` is refused ([`knobs`]), a candidate's scenario is refused or refuses a `--set`, the thread pool
+/// cannot be started, or a game does not end.
 pub fn balance(
     text: &str,
     file: &str,
@@ -400,10 +414,11 @@ pub fn balance(
             }
         }
         // The chosen values on every game of the budget, and the original scenario on the same games.
-        let mut chosen = vec![last.expect("at least one race")];
+        // At least one race was run: `knobs` refuses to tune nothing.
+        let mut chosen = [last.ok_or_else(|| SimError::BadTune("nothing to tune".into()))?];
         let played = chosen[0].scores.len();
         play(&mut chosen, file, config, played, config.games, progress)?;
-        let chosen = chosen.pop().expect("one");
+        let [chosen] = chosen;
         let mut base = vec![candidate(text, file, &original, &knobs, start.clone(), config)?];
         play(&mut base, file, config, 0, config.games, progress)?;
         total += (config.games - played + config.games) as u64;

@@ -194,6 +194,9 @@ fn file_name(prefix: &str, name: &str) -> String {
 }
 
 /// Every chart of the report: for the main part, then for each scenario (files prefixed by its file's stem).
+///
+/// # Errors
+/// When a chart cannot be drawn.
 pub fn all(report: &Report, sim: &Simulation) -> Result<Vec<Chart>, SimError> {
     let mut charts = part_charts(&report.main, sim, None, "", report)?;
     for (s, part) in report.scenarios.iter().enumerate() {
@@ -240,6 +243,9 @@ fn side_series(s0: &Summary) -> [(String, RGBColor); 5] {
 }
 
 /// Grouped bars with 95% intervals: per variant, each side's win rate, the draw rate and each player's win rate.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn win_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
     let columns = part.columns();
     let labels: Vec<String> = columns.iter().map(|(l, _)| l.clone()).collect();
@@ -265,6 +271,9 @@ pub fn win_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 }
 
 /// Stacked horizontal bars per variant, the first at the top: first side wins, draws, second side wins.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
     let columns = part.columns();
     let n = columns.len();
@@ -333,6 +342,9 @@ pub fn outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 
 /// Two histograms side by side: games by the turn they ended in, and by unit activations (share of each variant's
 /// games).
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn game_length(part: &Part, sim: &Simulation, s: Option<usize>, prefix: &str) -> Result<Chart, SimError> {
     let columns = part.columns();
     let n = columns.len();
@@ -444,6 +456,9 @@ fn variant_series(part: &Part, pick: impl Fn(&Summary) -> Vec<Option<Point>>) ->
 }
 
 /// Shots against charges: each outcome's share of the attacks of each kind, per variant, with 95% intervals.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn attack_outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
     let kinds = ["shooting", "charges"];
     let outcomes = ["miss", "shaken", "retreat", "destroyed"];
@@ -469,6 +484,9 @@ pub fn attack_outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 }
 
 /// Shaken units attacked again, hit again and recovered, per variant.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn shaken_again(part: &Part, prefix: &str) -> Result<Chart, SimError> {
     let categories = ["attacked again", "hit again", "recovered by activation"].map(String::from).to_vec();
     let series = variant_series(part, |s| {
@@ -488,6 +506,9 @@ pub fn shaken_again(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 }
 
 /// Kills per attack by the attacker's arm and quality, per variant.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn kill_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
     let columns = part.columns();
     let kinds: Vec<usize> = (0..columns[0].1.effectiveness.len())
@@ -516,6 +537,9 @@ pub fn kill_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 
 /// The double activation's weight: the win rate of the side with more double activations (and side doubles), and
 /// the share of kills made on a second activation.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn doubles(part: &Part, prefix: &str) -> Result<Chart, SimError> {
     let categories = [
         "side with more double activations wins",
@@ -550,6 +574,9 @@ const SWEEP_STATS: [SweepStat; 6] = [
 
 /// For a numeric `--compare` axis: each statistic against the value, with 95% error bars; with a second axis, one
 /// line per value of it. `None` when no axis is numeric.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn sweep(part: &Part, report: &Report, prefix: &str) -> Result<Option<Chart>, SimError> {
     let Some(x_axis) = report.compare.iter().position(|a| a.is_numeric()) else { return Ok(None) };
     if part.variants.is_empty() {
@@ -639,6 +666,9 @@ pub fn sweep(part: &Part, report: &Report, prefix: &str) -> Result<Option<Chart>
 /// A tornado chart of one statistic's changes from the reference variant: one row per compared variant, sorted by
 /// the size of the change, a bar from zero to the change and its 95% interval; green where the statistic rose,
 /// purple where it fell. `differences` are those of one statistic.
+///
+/// # Errors
+/// When the chart cannot be drawn.
 pub fn tornado(file: &str, title: &str, differences: &[&Difference]) -> Result<String, SimError> {
     let mut rows: Vec<&&Difference> = differences.iter().collect();
     rows.sort_by(|a, b| b.difference.abs().total_cmp(&a.difference.abs()));

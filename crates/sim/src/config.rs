@@ -35,6 +35,9 @@ pub struct ScenarioSource {
 
 impl ScenarioSource {
     /// Parses and checks a scenario's text.
+    ///
+    /// # Errors
+    /// When the text is not a good scenario ([`Scenario::parse`]).
     pub fn parse(text: &str, file: &str) -> Result<ScenarioSource, pacw_engine::ScenarioError> {
         let scenario = Scenario::parse(text, file)?;
         Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
@@ -42,6 +45,10 @@ impl ScenarioSource {
 
     /// Parses and checks a scenario's text whose `variant` may name a variant file of its own, which `read` gives
     /// ([`Scenario::parse_reading`]).
+    ///
+    /// # Errors
+    /// As [`Scenario::parse_reading`]: a problem of the text, or a variant file the scenario names that `read` cannot
+    /// give or that is not a good one.
     pub fn parse_reading(
         text: &str,
         file: &str,
@@ -52,6 +59,10 @@ impl ScenarioSource {
     }
 
     /// Parses and checks a scenario's text for a variant's rules (its units may be of the variant's own arms).
+    ///
+    /// # Errors
+    /// When the text is not a good scenario under the variant's rules ([`Scenario::parse_with`]), or under the
+    /// standard's where there is no variant or its rules cannot be read.
     pub fn parse_for(
         text: &str,
         file: &str,
@@ -75,6 +86,10 @@ pub struct Axis {
 impl Axis {
     /// Parses `OPTION=V1,V2,...`, where a value may be an integer range `LO..HI` (both ends included):
     /// `modifier.cover=-2..0` is `-2,-1,0`. The values are checked against the engine by [`SimConfig::validate`].
+    ///
+    /// # Errors
+    /// When the text has no `=` or no option name, a value is empty, a range is not `LO..HI` of integers with at most
+    /// 100 values, or a value is given twice.
     ///
     /// ```
     /// let a = pacw_sim::Axis::parse("to_hit=3..5,6").unwrap();
@@ -140,6 +155,10 @@ pub struct VariantFile {
 impl VariantFile {
     /// Reads a variant file's text; `file` names it in messages. Unknown keys are refused; the options are checked
     /// against each scenario when the run is set up.
+    ///
+    /// # Errors
+    /// When the engine refuses the file's combat system, the file is not TOML of a variant's keys (`name` missing, a
+    /// key unknown), or an option's value is not a number, a word or true/false.
     ///
     /// ```
     /// let v = pacw_sim::VariantFile::parse("name = \"No cover\"\ndescription = \"\"\n[options]\nto_hit = 4\nmodifier = { cover = 0 }\n", "v.toml").unwrap();
@@ -243,6 +262,9 @@ pub fn first_mover_rule(initiative: Initiative) -> &'static str {
 }
 
 /// Parses `--players A,B` (one name alone means the same player on both sides) and checks that both exist.
+///
+/// # Errors
+/// When the text is not one or two names, or [`pacw_ai::player`] does not know a name.
 pub fn parse_players(text: &str) -> Result<[String; 2], SimError> {
     let names: Vec<&str> = text.split(',').map(str::trim).collect();
     let players = match names.as_slice() {
@@ -257,6 +279,9 @@ pub fn parse_players(text: &str) -> Result<[String; 2], SimError> {
 }
 
 /// Checks that [`pacw_ai::player`] knows a player.
+///
+/// # Errors
+/// When [`pacw_ai::player`] does not know the name.
 pub fn check_player(name: &str) -> Result<(), SimError> {
     match pacw_ai::player(name, 0) {
         Some(_) => Ok(()),
@@ -276,6 +301,9 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `K/N` with 1 ≤ K ≤ N.
+    ///
+    /// # Errors
+    /// When the text is not `K/N` with 1 ≤ K ≤ N ≤ 100 000.
     ///
     /// ```
     /// let s = pacw_sim::Shard::parse("2/3").unwrap();
@@ -355,6 +383,9 @@ impl SimConfig {
 
     /// Compares the values of up to two axes: one variant per value, or per pair of values (a grid, the first
     /// axis outermost). A `players` axis replaces the first player of [`SimConfig::players`].
+    ///
+    /// # Errors
+    /// When more than two axes are given, or two of the same option.
     pub fn compare(&mut self, axes: Vec<Axis>) -> Result<(), SimError> {
         if axes.len() > MAX_AXES {
             return Err(SimError::TooManyAxes(axes.len()));
@@ -405,6 +436,9 @@ impl SimConfig {
 
     /// Scenario `s` as its games are played: by the variant file's combat system when there is one
     /// ([`Scenario::with_system`]: its numbers of the standard and its `[options]` become the scenario's options).
+    ///
+    /// # Errors
+    /// When the variant file's combat system cannot be read, or the scenario is not a good one under it.
     pub fn played_scenario(&self, s: usize) -> Result<Arc<Scenario>, SimError> {
         match &self.variant_file {
             Some(variant) => played_by(&self.scenarios[s], variant),
@@ -414,6 +448,10 @@ impl SimConfig {
 
     /// Scenario `s` as `variant`'s games are played: by the rule set a [`RULES_AXIS`] gives it (over the scenario
     /// alone, in place of the variant file), else as [`SimConfig::played_scenario`].
+    ///
+    /// # Errors
+    /// When the rule set the variant compares was not read into [`SimConfig::rule_sets`], or the scenario is refused
+    /// under the rules it is played by (as [`SimConfig::played_scenario`]).
     pub fn variant_scenario(&self, s: usize, variant: &Variant) -> Result<Arc<Scenario>, SimError> {
         let Some((_, rules)) = variant.settings.iter().find(|(o, _)| o == RULES_AXIS) else {
             return self.played_scenario(s);
@@ -429,6 +467,9 @@ impl SimConfig {
     }
 
     /// The base options of scenario `s`: its own, then the variant file's, then `--set`.
+    ///
+    /// # Errors
+    /// As [`SimConfig::played_scenario`], or when the scenario refuses a `--set`.
     pub fn base_options(&self, s: usize) -> Result<Options, SimError> {
         let scenario = self.played_scenario(s)?;
         self.options_over(&scenario)
@@ -448,6 +489,9 @@ impl SimConfig {
     }
 
     /// The options of `variant` in scenario `s`.
+    ///
+    /// # Errors
+    /// As [`SimConfig::variant_scenario`], or when the scenario refuses a `--set` or one of the variant's settings.
     pub fn variant_options(&self, s: usize, variant: &Variant) -> Result<Options, SimError> {
         let scenario = self.variant_scenario(s, variant)?;
         let mut options = self.options_over(&scenario)?;
@@ -462,12 +506,19 @@ impl SimConfig {
     }
 
     /// The options of every variant in every scenario: `table[s][v]`.
+    ///
+    /// # Errors
+    /// As [`SimConfig::variant_options`], for the first variant of a scenario that fails.
     pub fn option_table(&self) -> Result<Vec<Vec<Options>>, SimError> {
         let variants = self.variant_list();
         (0..self.scenarios.len()).map(|s| variants.iter().map(|v| self.variant_options(s, v)).collect()).collect()
     }
 
     /// Checks the settings: a scenario, at least one game, known players, options every scenario accepts.
+    ///
+    /// # Errors
+    /// When there is no scenario or no game, a variant's player is unknown, or a scenario refuses an option
+    /// ([`SimConfig::option_table`]).
     pub fn validate(&self) -> Result<(), SimError> {
         if self.scenarios.is_empty() {
             return Err(SimError::NoScenario);

@@ -30,6 +30,9 @@ pub struct SaveGames {
 impl SaveGames {
     /// Parses a list of game indexes and ranges, as `0-9,42`.
     ///
+    /// # Errors
+    /// When an item is not a game number or a range `LO-HI` with LO ≤ HI.
+    ///
     /// ```
     /// let only = pacw_sim::run::SaveGames::parse_only("0-2,7").unwrap();
     /// assert_eq!(only, [0..=2, 7..=7]);
@@ -147,6 +150,9 @@ impl GameSpec<'_> {
 }
 
 /// Plays one game to its end. `index` is only for messages.
+///
+/// # Errors
+/// When a player's name is unknown, or the game has not ended after [`MAX_DECISIONS`] decisions.
 pub fn play_game(spec: &GameSpec<'_>, index: usize) -> Result<Game, SimError> {
     let make = |slot: usize| {
         let (name, seed) = spec.players[slot];
@@ -183,6 +189,11 @@ pub fn save_name(file: &str, variant: &Variant, index: usize) -> String {
 /// Runs the simulation: `config.games` games of each scenario and variant (those of `config.shard` only, if set),
 /// on `config.threads` threads (all cores by default), saving those `save` asks for. `progress` is called once
 /// after each game, from whichever thread played it.
+///
+/// # Errors
+/// When the settings do not check ([`SimConfig::validate`]), a scenario as a variant plays it is refused, the thread
+/// pool cannot be started, a game has not ended after [`MAX_DECISIONS`] decisions, or the save folder or a save cannot
+/// be written.
 pub fn run_saving(
     config: &SimConfig,
     save: Option<&SaveGames>,
@@ -193,6 +204,9 @@ pub fn run_saving(
 
 /// [`run`], stopped early with [`SimError::Stopped`] once `stop` says so (it is asked before each game): for a
 /// caller whose reader may go away, such as the editor's balance test.
+///
+/// # Errors
+/// As [`run_saving`]; [`SimError::Stopped`] once `stop` says so.
 pub fn run_until(
     config: &SimConfig,
     progress: &(dyn Fn() + Sync),
@@ -279,6 +293,9 @@ fn run_stopping(
 }
 
 /// Runs the simulation without saving any game: see [`run_saving`].
+///
+/// # Errors
+/// As [`run_saving`].
 pub fn run(config: &SimConfig, progress: &(dyn Fn() + Sync)) -> Result<Simulation, SimError> {
     run_saving(config, None, progress)
 }

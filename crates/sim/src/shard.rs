@@ -108,6 +108,9 @@ impl SavedConfig {
     }
 
     /// The configuration again (without a shard or threads).
+    ///
+    /// # Errors
+    /// When a scenario's text is no longer a good scenario (under the variant file, or its own variant kept with it).
     pub fn config(&self) -> Result<SimConfig, String> {
         let scenarios =
             self.scenarios.iter().map(|s| s.source(self.variant_file.as_ref())).collect::<Result<Vec<_>, _>>()?;
@@ -163,14 +166,21 @@ pub fn shard_file(sim: &Simulation) -> Option<ShardFile> {
 }
 
 /// Writes a sharded simulation's shard file into `dir` (created if needed); returns its path.
+///
+/// # Errors
+/// When the simulation is not sharded, or the file cannot be written.
 pub fn write_shard(sim: &Simulation, dir: &Path) -> Result<PathBuf, SimError> {
     let file =
         shard_file(sim).ok_or_else(|| SimError::Merge { path: dir.into(), message: "not a sharded run".into() })?;
-    let text = serde_json::to_string(&file).expect("a shard always serialises");
-    crate::site::write_file(dir, &shard_file_name(file.shard), &text)
+    let name = shard_file_name(file.shard);
+    let text = serde_json::to_string(&file).map_err(|e| SimError::Write { path: dir.join(&name), source: e.into() })?;
+    crate::site::write_file(dir, &name, &text)
 }
 
 /// Reads the shard files found at `paths` (each a shard file, or a folder holding shard files).
+///
+/// # Errors
+/// When a path cannot be read, a folder holds no shard file, or a file is not a shard file of this version.
 pub fn read_shards(paths: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>, SimError> {
     let mut files = Vec::new();
     for path in paths {
@@ -207,6 +217,11 @@ pub fn read_shards(paths: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>, SimEr
 
 /// Combines the shards of one simulation into the simulation the unsharded run makes: every shard 1..N once,
 /// all with the same setup. Its time is the shards' total.
+///
+/// # Errors
+/// When no shard is given, the shards are of different simulations or counts, a shard does not exist in its simulation,
+/// is given twice or is missing, the setup no longer gives a good configuration, or the games are not the simulation's
+/// number.
 pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> {
     let Some((first_path, first)) = shards.first() else {
         return Err(SimError::Merge { path: PathBuf::new(), message: "no shard given".into() });
@@ -220,6 +235,9 @@ pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> 
         }
         if s.shard.n != n {
             return Err(bad(format!("it is one of {} shards, {} one of {n}", s.shard.n, first_path.display())));
+        }
+        if s.shard.k == 0 || s.shard.k > n {
+            return Err(bad(format!("shard {}/{n} does not exist", s.shard.k)));
         }
         if std::mem::replace(&mut seen[s.shard.k - 1], true) {
             return Err(bad(format!("shard {}/{n} is given twice", s.shard.k)));
@@ -301,5 +319,18 @@ mod tests {
         std::fs::write(dir.join("junk.json"), "{}").unwrap();
         assert!(read_shards(&[dir.join("junk.json")]).is_err());
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_shard_numbered_outside_its_simulation_is_refused() {
+        let mut c = config();
+        c.shard = Some(Shard { k: 1, n: 3 });
+        let sim = run(&c, &|| {}).unwrap();
+        for k in [0, 4] {
+            let mut file = shard_file(&sim).unwrap();
+            file.shard.k = k;
+            let err = merge(vec![(PathBuf::from("s.json"), file)]).unwrap_err().to_string();
+            assert!(err.contains(&format!("shard {k}/3 does not exist")), "{err}");
+        }
     }
 }

@@ -138,6 +138,9 @@ pub struct Estimate {
 /// variant only and `c` under the second only; under "no difference" each disagreement goes either way with
 /// probability ½, so the two-sided p-value is 2·P(X ≤ min(b, c)) for X ~ Binomial(b + c, ½), capped at 1.
 ///
+/// # Panics
+/// If statrs refuses the binomial distribution of probability ½, which it does only for a probability outside 0 to 1.
+///
 /// ```
 /// // 12 against 4: p = 2 · (1 + 16 + 120 + 560 + 1820) / 2^16.
 /// assert!((pacw_sim::significance::mcnemar(12, 4) - 0.076_812_744).abs() < 1e-9);

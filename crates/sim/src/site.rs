@@ -117,6 +117,9 @@ pub struct Page {
 }
 
 /// Renders a page with the report template.
+///
+/// # Errors
+/// When the template cannot be rendered (a bug: the template ships with pacw).
 pub fn render_page(page: &Page) -> Result<String, SimError> {
     let mut env = minijinja::Environment::new();
     let fail = |e: minijinja::Error| SimError::Template(e.to_string());
@@ -181,6 +184,9 @@ fn part_tables(part: &Part, tests: &str) -> Vec<Table> {
 }
 
 /// The HTML report of a simulation, showing `charts` (written beside it).
+///
+/// # Errors
+/// As [`render_page`].
 pub fn index_html(report: &Report, charts: &[Chart]) -> Result<String, SimError> {
     let parts = report
         .parts()
@@ -206,6 +212,9 @@ pub fn index_html(report: &Report, charts: &[Chart]) -> Result<String, SimError>
 }
 
 /// Writes `text` to `dir/name`.
+///
+/// # Errors
+/// When the file or a folder above it cannot be written.
 pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, SimError> {
     let path = dir.join(name);
     if let Some(parent) = path.parent() {
@@ -217,6 +226,10 @@ pub fn write_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, SimErro
 
 /// Writes the report to `dir` (created if needed): `results.json`, `games.csv`, the SVG charts and `index.html`.
 /// Returns the paths written.
+///
+/// # Errors
+/// When a file or the folder cannot be written, the CSV of the games cannot be made, a chart cannot be drawn, or the
+/// page cannot be rendered.
 pub fn write_dir(report: &Report, sim: &Simulation, dir: &Path) -> Result<Vec<PathBuf>, SimError> {
     std::fs::create_dir_all(dir).map_err(|source| SimError::Write { path: dir.to_path_buf(), source })?;
     let mut written =

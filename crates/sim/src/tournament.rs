@@ -58,6 +58,9 @@ pub fn game_count(config: &TournamentConfig) -> usize {
 }
 
 /// Plays the round robin; `progress` is called after each game.
+///
+/// # Errors
+/// When a player is unknown, or a pairing's games fail as [`run()`] does.
 pub fn play(config: &TournamentConfig, progress: &(dyn Fn() + Sync)) -> Result<Tournament, SimError> {
     for name in &config.players {
         crate::config::check_player(name)?;

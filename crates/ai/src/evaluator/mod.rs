@@ -43,6 +43,9 @@ pub struct Evaluator {
 
 impl Evaluator {
     /// The evaluator of this build's embedded weights.
+    ///
+    /// # Panics
+    /// If the embedded weights are not a valid weights file, which a test rules out.
     pub fn embedded() -> Evaluator {
         Evaluator::parse(EMBEDDED_WEIGHTS).expect("the embedded weights are checked by a test")
     }

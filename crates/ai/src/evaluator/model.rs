@@ -81,6 +81,10 @@ pub(crate) enum Net {
 
 impl ModelFile {
     /// Reads and checks a weights file.
+    ///
+    /// # Errors
+    /// When the text is not JSON of a weights file's shape, its format is not [`MODEL_FORMAT`], its features are not
+    /// this build's, or its numbers do not fit its model.
     pub fn parse(text: &str) -> Result<ModelFile, ModelError> {
         let file: ModelFile = serde_json::from_str(text)?;
         if file.format != MODEL_FORMAT {

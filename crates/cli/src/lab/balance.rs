@@ -62,6 +62,10 @@ fn tunable(text: &str) -> Result<String, String> {
 }
 
 /// Runs the search and prints the result.
+///
+/// # Errors
+/// When the scenario or the variant file cannot be read or is not a good one, the search's settings are refused (bad
+/// usage) or it fails ([`pacw_sim::balance`]), or the balanced scenario or standard output cannot be written.
 pub fn run(args: BalanceArgs) -> Result<ExitCode> {
     let (text, file) = scenario_text(&args.scenario)?;
     let rules = crate::source::variant_system(args.variant.as_deref())?;

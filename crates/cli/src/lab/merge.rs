@@ -31,6 +31,9 @@ pub struct MergeArgs {
 }
 
 /// Merges the shards and prints or writes the report.
+///
+/// # Errors
+/// When the shards cannot be read or merged, or the report cannot be written.
 pub fn run(args: MergeArgs) -> Result<ExitCode> {
     let sim = merge(read_shards(&args.shards)?)?;
     let report = Report::new(&sim, Some(command_line()));

@@ -56,6 +56,9 @@ fn players_help() -> String {
 
 /// Reads the scenarios, for a variant's rules if one is given (its units may be of the variant's own arms): one that
 /// cannot be read or checked is a bad file (exit 1).
+///
+/// # Errors
+/// When a scenario cannot be read, or is not a good one (under the variant's rules, if one is given).
 pub fn read_scenarios(names: &[String], variant: Option<&VariantFile>) -> Result<Vec<ScenarioSource>> {
     names
         .iter()
@@ -71,6 +74,9 @@ pub fn read_scenarios(names: &[String], variant: Option<&VariantFile>) -> Result
 
 /// The configuration the arguments describe, before any variant: a bad file is exit 1, a combination the options
 /// do not allow exit 2.
+///
+/// # Errors
+/// When the variant file or a scenario cannot be read or is not a good one.
 pub fn config(args: &LabArgs) -> Result<SimConfig> {
     let variant = match &args.variant {
         Some(path) => {
@@ -92,6 +98,9 @@ pub fn config(args: &LabArgs) -> Result<SimConfig> {
 
 /// Reads the variant files a `--compare rules=…` axis names (`standard` is the standard rules) into the
 /// configuration, each named as the axis names it.
+///
+/// # Errors
+/// When a variant file the axis names cannot be read or is not a good one.
 pub fn read_rule_sets(config: &mut SimConfig) -> Result<()> {
     let names: Vec<String> = config
         .axes
@@ -113,6 +122,9 @@ pub fn sim_error(e: SimError) -> anyhow::Error {
 }
 
 /// A progress bar of `total` games on the terminal (hidden when output is piped).
+///
+/// # Panics
+/// If indicatif refuses the bar's template, a constant it accepts.
 pub fn progress_bar(total: u64) -> ProgressBar {
     if !(std::io::stderr().is_terminal() && std::io::stdout().is_terminal()) {
         return ProgressBar::hidden();

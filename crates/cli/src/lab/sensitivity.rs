@@ -30,6 +30,10 @@ pub struct SensitivityArgs {
 }
 
 /// Runs the changes and prints or writes the ranked tables.
+///
+/// # Errors
+/// When the scenarios or the variant file cannot be read or are not good ones, the settings are refused (bad usage), a
+/// game fails, or the report cannot be written.
 pub fn run_sensitivity(args: SensitivityArgs) -> Result<ExitCode> {
     let mut config = config(&args.lab)?;
     let changes = plan(&mut config).map_err(sim_error)?;

@@ -51,6 +51,10 @@ pub struct SimulateArgs {
 }
 
 /// Runs the simulation and prints or writes its report.
+///
+/// # Errors
+/// When the scenarios or a variant file cannot be read or are not good ones, the settings are refused (bad usage), a
+/// game fails, or the report, the shard file or a save cannot be written.
 pub fn run_simulate(args: SimulateArgs) -> Result<ExitCode> {
     let mut config = config(&args.lab)?;
     config.compare(args.compare.clone()).map_err(sim_error)?;

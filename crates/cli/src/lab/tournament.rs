@@ -42,6 +42,10 @@ pub struct TournamentArgs {
 }
 
 /// Plays the round robin and prints the ratings.
+///
+/// # Errors
+/// When fewer than two players are given, a player is named twice or is unknown, or the anchor is not playing (bad
+/// usage), a battle cannot be read or is not a good one, a game fails, or standard output cannot be written.
 pub fn run(args: TournamentArgs) -> Result<ExitCode> {
     let players = args.players;
     if players.len() < 2 {

@@ -11,6 +11,9 @@ use axum::http::StatusCode;
 
 /// `POST /api/play/{token}/actions`: `{"index": 3}` and/or `{"action": {...}}`, optionally `"decisions": n`.
 /// The reply is the view with the log from the first event the action caused.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as [`Games::act`](crate::session::Games::act).
 pub async fn act(
     State(games): State<AppState>,
     Path(token): Path<String>,
@@ -21,6 +24,9 @@ pub async fn act(
 }
 
 /// `POST /api/play/{token}/undo`: `{"count": 1}` (the default); the reply is the full view.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as [`Games::undo`](crate::session::Games::undo).
 pub async fn undo(
     State(games): State<AppState>,
     Path(token): Path<String>,
@@ -31,6 +37,10 @@ pub async fn undo(
 }
 
 /// `POST /api/play/{token}/resign`: `{}` (a hot-seat link may name `"side"`); the reply is the full view.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::resign`](crate::session::Games::resign).
 pub async fn resign(
     State(games): State<AppState>,
     Path(token): Path<String>,
@@ -51,6 +61,10 @@ pub struct Rematch {
 }
 
 /// `POST /api/play/{token}/rematch`: a new game of the same scenario and options with the sides swapped.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::rematch`](crate::session::Games::rematch).
 pub async fn rematch(
     State(games): State<AppState>,
     Path(token): Path<String>,

@@ -101,6 +101,9 @@ fn line(l: &Line) -> String {
 
 /// Plays the test's games of `source` ([`games_for`] its size), calling `progress` after each; stops with an
 /// error once `stop` says so (the client has gone).
+///
+/// # Errors
+/// When `stop` stops the games, or a game fails ([`pacw_sim::run_until`]); the error is the message.
 pub fn play(
     source: ScenarioSource,
     progress: &(dyn Fn(usize) + Sync),
@@ -139,6 +142,10 @@ pub fn play(
 
 /// `POST /api/scenarios/balance` → 200 with `application/x-ndjson`: `{"done","of"}` lines, then `{"result"}` (or
 /// `{"error"}`). A bad scenario gets 422 with its problems; a test already running, 503.
+///
+/// # Errors
+/// When the text is not a good scenario (422, with its problems), another balance test is running (503), or the test's
+/// thread cannot be started (500).
 pub async fn balance(Body(req): Body<BalanceRequest>) -> ApiResult<Response> {
     let file = req.file.unwrap_or_else(|| "uploaded.toml".to_string());
     let source = ScenarioSource::parse(&req.text, &file).map_err(ApiError::Scenario)?;

@@ -13,6 +13,10 @@ use tokio::sync::broadcast::error::RecvError;
 /// every action or undo (by anyone, the computer included), a `resync` event if this stream fell behind (reload
 /// the view), and a comment every 15 s to keep the connection open. The stream ends when the server stops. A game
 /// takes at most `STREAMS_PER_GAME` streams and the server `STREAMS_IN_ALL`; past them: 503.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), the game or the server has as many streams open as
+/// it takes (503), or the game cannot be loaded from the database (500).
 pub async fn stream(
     State(games): State<AppState>,
     Path(token): Path<String>,

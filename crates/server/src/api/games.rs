@@ -21,11 +21,18 @@ pub struct ViewQuery {
 }
 
 /// Reads a query string, turning a malformed one into the API's 400.
+///
+/// # Errors
+/// When the query string cannot be read (400).
 pub fn query<T: Default>(q: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
     q.map(|Query(v)| v).map_err(|e| ApiError::BadRequest(format!("bad query string: {}", e.body_text())))
 }
 
 /// `GET /api/play/{token}`: the full view of the game for this token.
+///
+/// # Errors
+/// When the query string cannot be read (400), the token opens no game (404, or 410 for a game put away), or the game
+/// cannot be loaded from the database (500).
 pub async fn view(
     State(games): State<AppState>,
     Path(token): Path<String>,
@@ -38,12 +45,19 @@ pub async fn view(
 
 /// `GET /api/play/{token}/save`: the engine's save (scenario, options, seed, decisions), once the game is over;
 /// `pacw replay` reads it.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::save_of`](crate::session::Games::save_of).
 pub async fn save(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<pacw_engine::SaveFile>> {
     let (entry, _) = games.by_token(&token)?;
     Ok(Json(games.save_of(&entry)?))
 }
 
 /// `GET /api/play/{token}/summary`: the game's public facts for this token (for a "your games" list).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away).
 pub async fn summary(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<GameSummary>> {
     let (entry, role) = games.by_token(&token)?;
     Ok(Json(games.summary(&entry, role)))
@@ -51,6 +65,10 @@ pub async fn summary(State(games): State<AppState>, Path(token): Path<String>) -
 
 /// `GET /api/play/{token}/units/{unit}`: a unit's orders (also before its activation) with their odds, the path
 /// of each move, the line of sight to every square, and why every other square and enemy is refused.
+///
+/// # Errors
+/// When the unit in the path is not a number (400), the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::unit_orders`](crate::session::Games::unit_orders).
 pub async fn unit(
     State(games): State<AppState>,
     path: Result<Path<(String, u8)>, PathRejection>,
@@ -63,6 +81,10 @@ pub async fn unit(
 
 /// `POST /api/play/{token}/explain`: `{"unit": 3, "action": {...}}`: whether that order is legal now (after the
 /// unit's activation, if it is not yet activated), why not, and its odds. Changes nothing.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::explain`](crate::session::Games::explain).
 pub async fn explain(
     State(games): State<AppState>,
     Path(token): Path<String>,
@@ -73,12 +95,20 @@ pub async fn explain(
 }
 
 /// `GET /api/play/{token}/notify`: where this player of a two-player game is told it is their move.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::contact`](crate::session::Games::contact).
 pub async fn contact(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<ContactView>> {
     let (entry, role) = games.by_token(&token)?;
     Ok(Json(blocking(move || games.contact(&entry, role)).await?))
 }
 
 /// `PUT /api/play/{token}/notify`: `{"email": …, "webhook": …}`, where to be told (blank or missing: nowhere).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::set_contact`](crate::session::Games::set_contact).
 pub async fn set_contact(
     State(games): State<AppState>,
     Path(token): Path<String>,

@@ -94,6 +94,9 @@ fn shipped_view(name: &'static str, file: &'static str, text: &'static str) -> A
 }
 
 /// `GET /api/scenarios`: every shipped scenario, the default first.
+///
+/// # Errors
+/// When a shipped scenario fails its checks (500), which the tests rule out.
 pub async fn scenarios() -> ApiResult<Json<Vec<ShippedScenario>>> {
     let all: ApiResult<Vec<_>> =
         pacw_engine::offered_scenarios().map(|s| shipped_view(s.name, s.file, s.text)).collect();
@@ -101,6 +104,9 @@ pub async fn scenarios() -> ApiResult<Json<Vec<ShippedScenario>>> {
 }
 
 /// `GET /api/scenarios/{name}`.
+///
+/// # Errors
+/// When no shipped scenario has this name (404), or it fails its checks (500), which the tests rule out.
 pub async fn scenario(Path(name): Path<String>) -> ApiResult<Json<ShippedScenario>> {
     let s = shipped(&name)
         .ok_or_else(|| ApiError::NotFound(format!("no shipped scenario '{name}' (see /api/scenarios)")))?;
@@ -172,6 +178,9 @@ pub struct GameList {
 }
 
 /// `GET /api/games`: the public facts of every game, where the operator allows it (`--list-games`).
+///
+/// # Errors
+/// When the operator does not let the server list its games (404).
 pub async fn list_games(State(games): State<AppState>) -> ApiResult<Json<GameList>> {
     if !games.listing_allowed() {
         return Err(ApiError::NotFound(
@@ -184,6 +193,9 @@ pub async fn list_games(State(games): State<AppState>) -> ApiResult<Json<GameLis
 }
 
 /// `POST /api/games` → 201 with the tokens, links and first view.
+///
+/// # Errors
+/// As [`Games::create`](crate::session::Games::create).
 pub async fn create_game(
     State(games): State<AppState>,
     peer: Option<Extension<Peer>>,

@@ -70,6 +70,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
 
 /// Runs a change on a blocking thread: the engine's work and the database commit never stall the runtime. A panic
 /// there is logged and answered as a plain 500: its text never reaches the client.
+///
+/// # Errors
+/// When `f` fails, with its error; when it panics, a plain 500.
 pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
     tokio::task::spawn_blocking(f).await.map_err(|e| {
         eprintln!("pacw server: a request failed: {e}");

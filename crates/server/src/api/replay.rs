@@ -14,6 +14,10 @@ use axum::response::{IntoResponse, Response};
 
 /// `GET /api/play/{token}/replay`: the events before the first decision, then every decision with its side,
 /// action, words and the events it caused.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or the game cannot be loaded from the database
+/// (500).
 pub async fn steps(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<ReplayView>> {
     let (entry, _) = games.by_token(&token)?;
     let live = games.snapshot(&entry)?;
@@ -21,6 +25,10 @@ pub async fn steps(State(games): State<AppState>, Path(token): Path<String>) -> 
 }
 
 /// `GET /api/play/{token}/replay/{decision}`: the full view of the game after that many decisions (0: the start).
+///
+/// # Errors
+/// When the decision in the path is not a whole number (400), the token opens no game (404, or 410 for a game put
+/// away), or as [`Games::view_at`](crate::session::Games::view_at).
 pub async fn at(
     State(games): State<AppState>,
     path: Result<Path<(String, usize)>, PathRejection>,
@@ -32,6 +40,10 @@ pub async fn at(
 }
 
 /// `GET /api/play/{token}/ledger`: each side's expected and actual attack results so far.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or the game cannot be loaded from the database
+/// (500).
 pub async fn ledger(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<Ledger>> {
     let (entry, _) = games.by_token(&token)?;
     let live = games.snapshot(&entry)?;
@@ -40,6 +52,10 @@ pub async fn ledger(State(games): State<AppState>, Path(token): Path<String>) ->
 
 /// `GET /api/play/{token}/review`: the game's review once made (`{"state": "done", "review": …}`), else where it
 /// stands (`{"state": "running", "searched": 12, "total": 80}`, `none` or `failed`).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::review`](crate::session::Games::review).
 pub async fn review(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
     let (entry, _) = games.by_token(&token)?;
     Ok(review_reply(games.review(&entry)?, StatusCode::OK))
@@ -47,6 +63,10 @@ pub async fn review(State(games): State<AppState>, Path(token): Path<String>) ->
 
 /// `POST /api/play/{token}/review`: starts the review of a finished game on the server's thinking thread (202 while
 /// it is made; 200 with it once made; 409 while the game goes on).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::start_review`](crate::session::Games::start_review).
 pub async fn start_review(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Response> {
     let (entry, _) = games.by_token(&token)?;
     Ok(review_reply(games.start_review(&entry)?, StatusCode::ACCEPTED))

@@ -36,6 +36,12 @@ pub struct UndoRequest {
 impl Games {
     /// A person's action through a token: checked, committed, pushed; the reply is the view from the first new
     /// event on.
+    ///
+    /// # Errors
+    /// When the game is over (409), the token is a spectator's or does not play the side to act, or that side is the
+    /// computer's (403), `decisions` is not the game's (409), the index is not a legal action's or neither index nor
+    /// action is given (400), the action given is not the indexed one (409), the engine refuses the action (422), or
+    /// the game cannot be loaded or the action stored (500).
     pub fn act(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: ActRequest) -> ApiResult<GameView> {
         let mut st = entry.lock();
         let live = self.loaded(&entry.id, &mut st)?;
@@ -87,7 +93,7 @@ impl Games {
         };
         let before_len = live.game.log().len();
         self.commit_action(entry, &mut st, action, false)?;
-        let live = st.live.as_ref().expect("the game is loaded");
+        let live = self.loaded(&entry.id, &mut st)?;
         Ok(game_view(&entry.ctx(role), live, before_len, None))
     }
 
@@ -152,6 +158,10 @@ impl Games {
 
     /// Takes back this token's last `count` decisions (and the computer's after them), if no die was rolled and
     /// no card drawn since.
+    ///
+    /// # Errors
+    /// When the token is a spectator's (403), `count` is 0 (400), `decisions` is not the game's (409), fewer than
+    /// `count` of the token's decisions can be taken back (409), or the game cannot be loaded or the undo stored (500).
     pub fn undo(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: UndoRequest) -> ApiResult<GameView> {
         if role == Role::Spectator {
             return Err(ApiError::Forbidden("this is a spectator's link: it can only watch".into()));
@@ -196,8 +206,7 @@ impl Games {
             .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now)
             .map_err(|e| ApiError::Internal(format!("the undo could not be stored, so it was not made: {e}")))?;
         st.summary = Summary::of(&next, &entry.players, now);
-        st.live = Some(next);
-        let live = st.live.as_ref().expect("just set");
+        let live = &*st.live.insert(next);
         self.publish(entry, live, "undo", None, &[]);
         let view = game_view(&entry.ctx(role), live, 0, None);
         self.ensure_computer(entry, &mut st);

@@ -69,6 +69,9 @@ impl Games {
     }
 
     /// A unit's orders and what the board draws for it (`GET …/units/{id}`).
+    ///
+    /// # Errors
+    /// When the scenario has no such unit (404), or the game cannot be loaded (500).
     pub fn unit_orders(&self, entry: &GameEntry, role: Role, unit: u8) -> ApiResult<UnitOrders> {
         self.with_live(entry, |_, live| {
             let b = live.game.battle();
@@ -79,6 +82,9 @@ impl Games {
     }
 
     /// Whether an order is legal for a unit now, and why not (`POST …/explain`).
+    ///
+    /// # Errors
+    /// When the scenario has no such unit or target (404), or the game cannot be loaded (500).
     pub fn explain(&self, entry: &GameEntry, role: Role, req: ExplainRequest) -> ApiResult<Explanation> {
         self.with_live(entry, |_, live| {
             let b = live.game.battle();

@@ -160,6 +160,14 @@ impl Games {
     }
 
     /// Creates a game for `client` (the address that asked), stores it, and returns its tokens and first view.
+    ///
+    /// # Errors
+    /// When the client already watches as many games of the computer against itself as it may, or has made too many
+    /// games lately (429); the request mixes a save with other settings, gives both a name and a text (or neither, for
+    /// the scenario), writes an option badly, or sets `human_side` or `computer` for a mode without them (400); no
+    /// shipped scenario or variant has the name (404); the scenario text is too large (413); the save cannot be opened,
+    /// the variant or the scenario fails its checks, or an option, a side or a computer player is refused (422); or the
+    /// game cannot be stored (500).
     pub fn create(self: &Arc<Self>, req: CreateGame, client: &str) -> ApiResult<Created> {
         self.check_watch_cap(&req, client)?;
         self.creations.take(client)?;
@@ -187,24 +195,24 @@ impl Games {
                 )
             }
         };
-        let (text, file, name) = match (&req.scenario, &req.scenario_text) {
-            _ if loaded.is_some() => {
-                let save = loaded.as_ref().expect("checked").save();
+        let (text, file, name) = match (&loaded, &req.scenario, &req.scenario_text) {
+            (Some(game), ..) => {
+                let save = game.save();
                 (save.scenario, save.scenario_file.clone(), save.scenario_file)
             }
-            (Some(_), Some(_)) => {
+            (None, Some(_), Some(_)) => {
                 return Err(ApiError::BadRequest("give either scenario (a shipped name) or scenario_text".into()));
             }
-            (Some(n), None) => {
+            (None, Some(n), None) => {
                 let s = shipped(n)
                     .ok_or_else(|| ApiError::NotFound(format!("no shipped scenario '{n}' (see GET /api/scenarios)")))?;
                 (s.text.to_string(), s.file.to_string(), s.name.to_string())
             }
-            (None, Some(t)) => {
+            (None, None, Some(t)) => {
                 let file = req.scenario_file.clone().unwrap_or_else(|| "uploaded.toml".to_string());
                 (t.clone(), file.clone(), file)
             }
-            (None, None) => {
+            (None, None, None) => {
                 return Err(ApiError::BadRequest("give scenario (a shipped name) or scenario_text".into()));
             }
         };
@@ -310,7 +318,7 @@ impl Games {
         let view = {
             let mut st = entry.lock();
             self.ensure_computer(&entry, &mut st);
-            let live = st.live.as_ref().expect("a new game is loaded");
+            let live = self.loaded(&entry.id, &mut st)?;
             game_view(&entry.ctx(main_role), live, 0, None)
         };
         Ok(Created { id, links: links(&tokens), tokens, view })

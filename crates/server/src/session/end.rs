@@ -22,6 +22,10 @@ pub struct ResignRequest {
 
 impl Games {
     /// `role` resigns for its side: the game ends, the other side wins; stored and pushed like an action.
+    ///
+    /// # Errors
+    /// When the token is a spectator's or asks for the other side, or the side is the computer's (403), the game is
+    /// over (409), or the game cannot be loaded or the resignation stored (500).
     pub fn resign(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: ResignRequest) -> ApiResult<GameView> {
         let mut st = entry.lock();
         let live = self.loaded(&entry.id, &mut st)?;
@@ -52,8 +56,7 @@ impl Games {
             .map_err(|e| ApiError::Internal(format!("the resignation could not be stored, so it was not made: {e}")))?;
         let before_len = live.game.log().len();
         st.summary = Summary::of(&next, &entry.players, now);
-        st.live = Some(next);
-        let live = st.live.as_ref().expect("just set");
+        let live = &*st.live.insert(next);
         let events = crate::view::log_entries(live, before_len);
         self.publish(entry, live, "resign", None, &events);
         Ok(game_view(&entry.ctx(role), live, 0, None))
@@ -62,6 +65,9 @@ impl Games {
     /// A new game of the same scenario and options with the sides swapped (`POST …/rematch`): against the computer
     /// the person plays the other side; in `watch` the computers swap. The reply is as for a created game, with
     /// `you` naming the role that continues the requester's part.
+    ///
+    /// # Errors
+    /// When the game cannot be loaded (500), or as [`Games::create`] for the new game.
     pub fn rematch(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role) -> ApiResult<(Created, &'static str)> {
         let live: Live = self.snapshot(entry)?;
         let save = live.game.save();

@@ -237,6 +237,10 @@ pub struct Games {
 impl Games {
     /// Opens the games of the store: each row is replayed and checked; damaged rows are logged and listed apart.
     /// Games whose computer player is to move are resumed.
+    ///
+    /// # Errors
+    /// When the store's games cannot be read, or the SMTP settings are not right
+    /// ([`Notifier::new`](crate::notify::Notifier::new)); the message says which.
     pub fn open(store: Store, config: SessionConfig, runtime: tokio::runtime::Handle) -> Result<Arc<Games>, String> {
         let (records, mut damaged) = store.load_all().map_err(|e| e.to_string())?;
         let notifier = Arc::new(crate::notify::Notifier::new(config.smtp.as_deref(), &config.smtp_from)?);
@@ -339,6 +343,9 @@ impl Games {
     }
 
     /// The game and role of a token.
+    ///
+    /// # Errors
+    /// When the token is not 32 hexadecimal digits or opens no game (404), or its game was put away (410).
     pub fn by_token(&self, token: &str) -> ApiResult<(Arc<GameEntry>, Role)> {
         if !crate::tokens::looks_like_token(token) {
             return Err(ApiError::NotFound("a game token is 32 hexadecimal digits; check the link".into()));
@@ -374,10 +381,11 @@ impl Games {
 
     /// The game of a locked entry, loaded from the database if it was not in memory.
     fn loaded<'a>(&self, id: &str, st: &'a mut EntryState) -> ApiResult<&'a Live> {
-        if st.live.is_none() {
-            st.live = Some(self.load_live(id)?);
-        }
-        Ok(st.live.as_ref().expect("loaded above"))
+        let live = match st.live.take() {
+            Some(l) => l,
+            None => self.load_live(id)?,
+        };
+        Ok(st.live.insert(live))
     }
 
     fn load_live(&self, id: &str) -> ApiResult<Live> {
@@ -390,38 +398,54 @@ impl Games {
     }
 
     /// The view of a game for a token, its log from `log_from`.
+    ///
+    /// # Errors
+    /// When the game cannot be loaded from the database (500).
     pub fn view(&self, entry: &GameEntry, role: Role, log_from: usize) -> ApiResult<GameView> {
         self.with_live(entry, |_, live| Ok(game_view(&entry.ctx(role), live, log_from, None)))
     }
 
     /// The combat system the game is played by: the standard rules, or its variant's.
+    ///
+    /// # Errors
+    /// When the game cannot be loaded from the database (500).
     pub fn combat_system(&self, entry: &GameEntry) -> ApiResult<std::sync::Arc<pacw_engine::system::CombatSystem>> {
         self.with_live(entry, |_, live| Ok(live.game.battle().scenario().combat_system()))
     }
 
     /// The game's revision, decisions and log length now.
+    ///
+    /// # Errors
+    /// When the game cannot be loaded from the database (500).
     pub fn revision(&self, entry: &GameEntry) -> ApiResult<(u64, usize, usize)> {
         self.with_live(entry, |_, live| Ok((live.revision, live.decisions(), live.game.log().len())))
     }
 
     /// A copy of the game as it stands (for replays), with the entry's context.
+    ///
+    /// # Errors
+    /// When the game cannot be loaded from the database (500).
     pub fn snapshot(&self, entry: &GameEntry) -> ApiResult<Live> {
         self.with_live(entry, |_, live| Ok(live.clone()))
     }
 
     /// The view after decision `k` of the game.
+    ///
+    /// # Errors
+    /// When the game has fewer than `k` decisions (404), or it cannot be loaded or does not replay (500).
     pub fn view_at(&self, entry: &GameEntry, role: Role, k: usize) -> ApiResult<GameView> {
         let live = self.snapshot(entry)?;
         let n = live.decisions();
         if k > n {
             return Err(ApiError::NotFound(format!("the game has {n} decisions; ask for 0 to {n}")));
         }
+        let replay = |e: pacw_engine::Illegal| ApiError::Internal(format!("game {} does not replay: {e}", entry.id));
         let mut past = Live::new(live.game.undo(n));
         for &a in &live.game.actions()[..k] {
-            past.apply(a).expect("a game's own decisions replay");
+            past.apply(a).map_err(replay)?;
         }
         if let Some(side) = live.game.resigned().filter(|_| k == n) {
-            past.game.resign(side).expect("a game's own resignation replays");
+            past.game.resign(side).map_err(replay)?;
         }
         past.revision = live.revision;
         Ok(game_view(
@@ -433,6 +457,9 @@ impl Games {
     }
 
     /// The engine's save of a finished game (its seed is secret until then).
+    ///
+    /// # Errors
+    /// When the game goes on (403: the save holds the seed), or it cannot be loaded (500).
     pub fn save_of(&self, entry: &GameEntry) -> ApiResult<pacw_engine::SaveFile> {
         self.with_live(entry, |_, live| {
             if live.game.battle().result().is_none() {
@@ -522,6 +549,9 @@ impl Drop for StreamSlot {
 
 impl Games {
     /// A place for one more event stream on `entry`, unless the game or the server has as many as it takes.
+    ///
+    /// # Errors
+    /// When the server or the game has as many event streams open as it takes (503).
     pub fn open_stream(self: &Arc<Self>, entry: &Arc<GameEntry>) -> ApiResult<StreamSlot> {
         let take = |count: &AtomicUsize, limit: usize| {
             count.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < limit).then_some(n + 1)).is_ok()

@@ -42,6 +42,9 @@ impl Games {
     }
 
     /// Where this token's player is told it is their move.
+    ///
+    /// # Errors
+    /// When the token is not a player's of a two-player game (403), or the contact cannot be read (500).
     pub fn contact(&self, entry: &GameEntry, role: Role) -> ApiResult<ContactView> {
         let side = Self::told_side(entry, role)?;
         let stored =
@@ -54,6 +57,10 @@ impl Games {
 
     /// Sets where this token's player is told it is their move; the link in the message is on the server's public
     /// origin (`--public-origin`), else on `origin`, the address the player reached it at.
+    ///
+    /// # Errors
+    /// When the token is not a player's of a two-player game (403), the e-mail address or the webhook is not right, or
+    /// an e-mail address is given to a server that sends none (400), or the contact cannot be stored (500).
     pub fn set_contact(
         &self,
         entry: &GameEntry,

@@ -66,6 +66,9 @@ impl ReviewState {
 
 impl Games {
     /// The review of a game: made, under way, or not asked for.
+    ///
+    /// # Errors
+    /// When a stored review cannot be read (500).
     pub fn review(&self, entry: &GameEntry) -> ApiResult<ReviewReply> {
         let mut st = entry.lock();
         if matches!(st.review, ReviewState::None)
@@ -77,6 +80,9 @@ impl Games {
     }
 
     /// Starts the review of a finished game, unless it is made or under way.
+    ///
+    /// # Errors
+    /// When the game goes on (409), or the game cannot be loaded or its stored review read (500).
     pub fn start_review(self: &Arc<Self>, entry: &Arc<GameEntry>) -> ApiResult<ReviewReply> {
         let mut st = entry.lock();
         let live = self.loaded(&entry.id, &mut st)?;

@@ -54,6 +54,9 @@ struct GameRow<'a> {
 }
 
 /// Every game of the simulation as CSV (RFC 4180, through the `csv` crate), with a header line.
+///
+/// # Errors
+/// When the `csv` crate cannot write a row.
 pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
     let c = &sim.config;
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -116,7 +119,7 @@ pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
         w.serialize(row).map_err(fail)?;
     }
     let bytes = w.into_inner().map_err(|e| SimError::Csv(e.to_string()))?;
-    Ok(String::from_utf8(bytes).expect("the rows are UTF-8"))
+    String::from_utf8(bytes).map_err(|e| SimError::Csv(e.to_string()))
 }
 
 #[cfg(test)]

@@ -286,6 +286,9 @@ impl Report {
     }
 
     /// The report as pretty JSON.
+    ///
+    /// # Panics
+    /// If serde_json refuses the report, which its types rule out (every map in it is keyed by strings).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report always serialises")
     }

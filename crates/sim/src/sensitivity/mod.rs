@@ -89,6 +89,9 @@ pub fn changes(scenario: &Scenario, base: &Options) -> Vec<Change> {
 
 /// Sets up `config`'s variants for a sensitivity run: the base first, then every change of the first
 /// scenario's base options. Returns the changes, in the order of the variants after the base.
+///
+/// # Errors
+/// When the first scenario's base options cannot be made ([`SimConfig::base_options`]).
 pub fn plan(config: &mut SimConfig) -> Result<Vec<Change>, SimError> {
     let base = config.base_options(0)?;
     let changes = changes(&config.scenarios[0].scenario, &base);

@@ -117,8 +117,13 @@ pub fn render_text(result: &SensitivityReport) -> String {
 }
 
 /// Writes the report folder; returns the paths written.
+///
+/// # Errors
+/// When a file or the folder cannot be written, the CSV of the games cannot be made, a chart cannot be drawn, or the
+/// page cannot be rendered.
 pub fn write_dir(result: &SensitivityReport, sim: &Simulation, dir: &Path) -> Result<Vec<PathBuf>, SimError> {
-    let json = serde_json::to_string_pretty(result).expect("a report always serialises");
+    let json = serde_json::to_string_pretty(result)
+        .map_err(|e| SimError::Write { path: dir.join(SENSITIVITY_JSON), source: e.into() })?;
     let mut written =
         vec![write_file(dir, SENSITIVITY_JSON, &json)?, write_file(dir, site::GAMES_CSV, &games_csv(sim)?)?];
     let mut parts = Vec::new();
