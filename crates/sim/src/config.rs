@@ -291,7 +291,11 @@ pub fn check_player(name: &str) -> Result<(), SimError> {
 
 /// `--shard K/N`: the games whose index is K−1 modulo N. Every variant and scenario of a game index falls in the
 /// same shard, so a shard's games stay paired.
+///
+/// A shard read from a file is checked as one given on the command line is, so that a damaged file cannot ask for
+/// more than [`MAX_SHARDS`] (which merging would allocate) or a shard that does not exist.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawShard")]
 pub struct Shard {
     /// Which shard, from 1.
     pub k: usize,
@@ -299,11 +303,34 @@ pub struct Shard {
     pub n: usize,
 }
 
+/// The most shards a simulation may be cut into.
+pub const MAX_SHARDS: usize = 100_000;
+
+/// A shard as written in a file, before it is checked.
+#[derive(Deserialize)]
+struct RawShard {
+    k: usize,
+    n: usize,
+}
+
+impl TryFrom<RawShard> for Shard {
+    type Error = String;
+
+    fn try_from(raw: RawShard) -> Result<Shard, String> {
+        match (raw.k, raw.n) {
+            (k, n) if k == 0 || k > n || n > MAX_SHARDS => {
+                Err(format!("shard {k}/{n} does not exist (1 ≤ K ≤ N ≤ {MAX_SHARDS})"))
+            }
+            (k, n) => Ok(Shard { k, n }),
+        }
+    }
+}
+
 impl Shard {
     /// Parses `K/N` with 1 ≤ K ≤ N.
     ///
     /// # Errors
-    /// When the text is not `K/N` with 1 ≤ K ≤ N ≤ 100 000.
+    /// When the text is not `K/N` with 1 ≤ K ≤ N ≤ [`MAX_SHARDS`].
     ///
     /// ```
     /// let s = pacw_sim::Shard::parse("2/3").unwrap();
@@ -314,10 +341,7 @@ impl Shard {
         let bad = || SimError::BadShard(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (k, n) = (k.trim().parse::<usize>().map_err(|_| bad())?, n.trim().parse::<usize>().map_err(|_| bad())?);
-        if k == 0 || k > n || n > 100_000 {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
+        Shard::try_from(RawShard { k, n }).map_err(|_| bad())
     }
 
     /// Whether game `index` belongs to this shard.

@@ -333,4 +333,25 @@ mod tests {
             assert!(err.contains(&format!("shard {k}/3 does not exist")), "{err}");
         }
     }
+
+    #[test]
+    fn a_shard_file_asking_for_too_many_shards_is_refused_as_it_is_read() {
+        let mut c = config();
+        c.shard = Some(Shard { k: 1, n: 3 });
+        let sim = run(&c, &|| {}).unwrap();
+        let json = serde_json::to_string(&shard_file(&sim).unwrap()).unwrap();
+        let dir = std::env::temp_dir().join(format!("pacw-shard-huge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (shard, why) in
+            [("1/99999999999999", "does not exist"), ("0/3", "does not exist"), ("2/1", "does not exist")]
+        {
+            let (k, n) = shard.split_once('/').unwrap();
+            let damaged = json.replace(r#""shard":{"k":1,"n":3}"#, &format!(r#""shard":{{"k":{k},"n":{n}}}"#));
+            assert_ne!(damaged, json, "the shard was rewritten");
+            std::fs::write(dir.join("s.json"), damaged).unwrap();
+            let err = read_shards(&[dir.join("s.json")]).unwrap_err().to_string();
+            assert!(err.contains("not a shard file") && err.contains(why), "{shard}: {err}");
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }
