@@ -30,15 +30,15 @@ pub const OFFERED: [Offered; 6] = [
     },
     Offered {
         name: "veteran",
-        about: "weighs each order by playing the battle out hundreds of times and judging where it leads: \
-                a sound opponent that punishes loose play; answers within a second or so",
-        plays_as: "mcts:g800:e3:f0",
+        about: "takes the order that looks best now by the exact odds and a seasoned eye for ground, cover and \
+                objectives: a sound opponent that punishes loose play, and answers at once",
+        plays_as: "greedy:tuned",
         level: true,
     },
     Offered {
         name: "general",
-        about: "the strongest: searches four times as much as the veteran before each order, \
-                and may think a few seconds",
+        about: "the strongest: weighs each order by playing the battle out hundreds of times and judging where \
+                it leads; may think a few seconds",
         plays_as: "mcts:g3200:e3:f0",
         level: true,
     },

@@ -3,7 +3,8 @@
 //! Computer players. Each sees only the battle as it stands, never the seeded future: chance is the engine's.
 //!
 //! Three levels are offered to players ([`OFFERED`]): `recruit` (greedy's judgement with a newcomer's mistakes),
-//! `veteran` and `general` (the search below at two budgets, judged by the evaluator). The laboratory's players:
+//! `veteran` (greedy judging by the tuned weights) and `general` (the search below, judged by the evaluator). The
+//! laboratory's players:
 //!
 //! - `random`: uniform over the legal actions;
 //! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;

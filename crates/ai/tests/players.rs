@@ -78,7 +78,9 @@ fn player_names_and_settings_are_checked() {
         "mcts:g25600:v1",
         "mcts:g3200:e3:f0",
         "recruit:0.1",
-        "veteran:t1:l5000",
+        "general:t1:l5000",
+        "greedy:tuned",
+        "veteran",
         "mcts:v0.5",
     ] {
         assert!(is_player(good), "{good}");
