@@ -1,0 +1,253 @@
+//! The views of a scenario: its map, sides, units as placed, objectives and rules in force (GET /api/scenarios and
+//! every game view).
+
+use pacw_engine::scenario::Colour;
+use pacw_engine::{Arm, Battle, Dir, Quality, Scenario, Side, Square, Terrain, UnitId, UnitInfo};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One square of the map.
+#[derive(Serialize, Clone, Debug)]
+pub struct SquareView {
+    /// Its name, such as `c3`.
+    pub at: Square,
+    /// Column from 0 (west).
+    pub x: u8,
+    /// Row from 0 (south).
+    pub y: u8,
+    /// Its terrain (R1.3).
+    pub terrain: Terrain,
+    /// 0..=3 (R1.3).
+    pub elevation: u8,
+    /// Whether a road runs through it (R1.6).
+    pub road: bool,
+    /// The edges of this square that carry a fence (R1.4).
+    pub fences: Vec<Dir>,
+}
+
+/// The battlefield.
+#[derive(Serialize, Clone, Debug)]
+pub struct MapView {
+    /// Columns.
+    pub width: u8,
+    /// Rows.
+    pub height: u8,
+    /// Every square, row by row from a1 (index = y * width + x).
+    pub squares: Vec<SquareView>,
+    /// Every fenced edge once, as the two squares it lies between.
+    pub fences: Vec<[Square; 2]>,
+}
+
+/// A side as the scenario describes it.
+#[derive(Serialize, Clone, Debug)]
+pub struct SideView {
+    /// `A` (first) or `B` (second).
+    pub side: Side,
+    /// The scenario's id for it.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its home edge.
+    pub home: Dir,
+    /// Its card colour.
+    pub colour: Colour,
+    /// Its display colour on the board, in the log and the ledger (the scenario key `counter`).
+    pub counter: String,
+    /// Destroyed units at which it is exhausted (R8.1).
+    pub exhaustion: u8,
+    /// Units at the start.
+    pub starting_units: usize,
+}
+
+/// A unit as the scenario places it.
+#[derive(Serialize, Clone, Debug)]
+pub struct UnitInfoView {
+    /// Its id (index in the scenario), used by actions and events.
+    pub id: u8,
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Its arm (for a unit of a variant's own arm, the standard arm it moves, fires and is fired at as).
+    pub arm: Arm,
+    /// The variant's own arm it belongs to (`skirmishers`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own_arm: Option<String>,
+    /// Its quality.
+    pub quality: Quality,
+    /// Its strength (R2.2).
+    pub strength: u8,
+    /// Where it starts.
+    pub at: Square,
+    /// Column.
+    pub x: u8,
+    /// Row.
+    pub y: u8,
+    /// Its facing at the start.
+    pub facing: Dir,
+}
+
+/// A unit of scenario `s` shown on `at`, facing `facing`.
+pub(super) fn unit_info_view(s: &Scenario, id: u8, u: &UnitInfo, at: Square, facing: Dir) -> UnitInfoView {
+    UnitInfoView {
+        id,
+        name: u.name.clone(),
+        side: u.side,
+        arm: u.arm,
+        own_arm: u.own_arm.map(|_| s.arm_name(u).to_string()),
+        quality: u.quality,
+        strength: u.strength(),
+        at,
+        x: at.x,
+        y: at.y,
+        facing,
+    }
+}
+
+/// An objective square.
+#[derive(Serialize, Clone, Debug)]
+pub struct ObjectiveView {
+    /// Where.
+    pub at: Square,
+    /// Column.
+    pub x: u8,
+    /// Row.
+    pub y: u8,
+    /// Points for holding it at the end (R8.2).
+    pub points: u8,
+    /// Who holds it (in a scenario: at the start; in a game: now, by R8.2).
+    pub holder: Option<Side>,
+}
+
+/// A scenario, checked: for previews and for the battle page.
+#[derive(Serialize, Clone, Debug)]
+pub struct ScenarioView {
+    /// Short name (shipped) or file name (uploaded).
+    pub name: String,
+    /// Its title.
+    pub title: String,
+    /// Its description.
+    pub description: String,
+    /// The turn limit.
+    pub turns: u8,
+    /// Points per destroyed enemy unit (R8.2).
+    pub points_per_destroyed: u8,
+    /// Both sides.
+    pub sides: [SideView; 2],
+    /// The map.
+    pub map: MapView,
+    /// The objectives.
+    pub objectives: Vec<ObjectiveView>,
+    /// The units as placed at the start.
+    pub units: Vec<UnitInfoView>,
+    /// The scenario's own options (R11), name → value.
+    pub options: BTreeMap<String, String>,
+    /// The variant its games are played by (docs/variants.md); absent for the standard rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesView>,
+    /// The side that attacks, when the scenario names it (`attacker`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attacker: Option<Side>,
+    /// The shipped variant's name when the rules are one (`close-combat`), as a scenario's `variant` names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<&'static str>,
+}
+
+/// A variant's rules, as a game under it shows them.
+#[derive(Serialize, Clone, Debug)]
+pub struct RulesView {
+    /// Its name.
+    pub name: String,
+    /// What it changes and why.
+    pub description: String,
+    /// Its to-hit modifiers beside the standard's, each `{id, name, value, when}`.
+    pub modifiers: Vec<serde_json::Value>,
+    /// Its hit-result table, row → [at most the strength, above].
+    pub results: serde_json::Value,
+    /// The words it shows players (`charge`, `shaken`, `retreat`, `destroyed`, `fire`) → its word.
+    pub terms: serde_json::Value,
+}
+
+/// The view of a scenario.
+pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
+    let map = &s.map;
+    let squares = map
+        .squares()
+        .map(|at| SquareView {
+            at,
+            x: at.x,
+            y: at.y,
+            terrain: map.terrain(at),
+            elevation: map.elevation(at),
+            road: map.road(at),
+            fences: Dir::ALL.into_iter().filter(|&d| map.step(at, d).is_some() && map.fence(at, d)).collect(),
+        })
+        .collect();
+    let mut fences = Vec::new();
+    for at in map.squares() {
+        for d in [Dir::N, Dir::E] {
+            if let Some(next) = map.step(at, d)
+                && map.fence(at, d)
+            {
+                fences.push([at, next]);
+            }
+        }
+    }
+    let side = |sd: Side| {
+        let i = s.side(sd);
+        SideView {
+            side: sd,
+            id: i.id.clone(),
+            name: i.name.clone(),
+            home: i.home,
+            colour: i.colour,
+            counter: i.counter.to_string(),
+            exhaustion: i.exhaustion,
+            starting_units: s.starting_units(sd),
+        }
+    };
+    ScenarioView {
+        name: name.to_string(),
+        title: s.name.clone(),
+        description: s.description.clone(),
+        turns: s.turns,
+        points_per_destroyed: s.points_per_destroyed,
+        sides: [side(Side::A), side(Side::B)],
+        map: MapView { width: map.width(), height: map.height(), squares, fences },
+        objectives: s
+            .objectives
+            .iter()
+            .map(|o| ObjectiveView { at: o.at, x: o.at.x, y: o.at.y, points: o.points, holder: o.holder })
+            .collect(),
+        units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(s, i as u8, u, u.at, u.facing)).collect(),
+        options: s.option_pairs(&s.options).into_iter().collect(),
+        attacker: s.attacker,
+        variant: s.system.as_ref().and_then(|system| {
+            let (file, text) = system.source()?;
+            pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.file == file && v.text == text).map(|v| v.name)
+        }),
+        rules: s.system.as_ref().map(|system| {
+            let json = system.to_json();
+            RulesView {
+                name: system.name.clone(),
+                description: system.description.clone(),
+                modifiers: json["modifiers"].as_array().cloned().unwrap_or_default(),
+                results: json["results"].clone(),
+                terms: json["terms"].clone(),
+            }
+        }),
+    }
+}
+
+/// The scenario as the game plays it: the turn limit, the exhaustion points and the strengths the options set
+/// (R11), over the scenario's own.
+pub(super) fn in_force(mut view: ScenarioView, b: &Battle) -> ScenarioView {
+    view.turns = b.turn_limit();
+    for side in &mut view.sides {
+        side.exhaustion = b.exhaustion_point(side.side);
+    }
+    for unit in &mut view.units {
+        unit.strength = b.strength(UnitId(unit.id));
+    }
+    view
+}
