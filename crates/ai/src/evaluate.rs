@@ -1,8 +1,8 @@
 //! Judgements shared by the computer players: the expected value of an attack from the engine's exact odds, the
 //! worth of a square for a unit, and the value of a whole battle.
 
-use pacw_engine::attack::RetreatPath;
-use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
+use pacw_engine::Aspect;
+use pacw_engine::RetreatPath;
 use pacw_engine::odds::AttackOdds;
 use pacw_engine::{
     Action, Arm, AttackAssessment, Battle, Card, Dir, Map, Options, Prob, Scenario, Side, Square, UnitId,
@@ -304,7 +304,7 @@ impl View {
             }
             if d == 1 {
                 for facing in Dir::ALL {
-                    score[facing.index()] += match aspect(at, facing, e_at) {
+                    score[facing.index()] += match at.aspect_of(facing, e_at) {
                         Some(Aspect::Front) => w.adjacent[0],
                         _ => -w.adjacent[1],
                     };
@@ -318,7 +318,7 @@ impl View {
             }
             if d <= my_range {
                 for facing in Dir::ALL {
-                    if in_front_arc(at, facing, e_at) {
+                    if at.front_arc_holds(facing, e_at) {
                         score[facing.index()] += w.target[e_shaken as usize];
                     }
                 }

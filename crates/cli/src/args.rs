@@ -1,7 +1,7 @@
 //! Value parsers shared by the subcommands, so that the same mistake reads the same and exits with 2 (bad usage)
 //! in every one: `--set`, `--players`, `--compare`, `--games`, `--shard`, `--save-only`.
 
-use pacw_engine::options::OptionError;
+use pacw_engine::OptionError;
 use pacw_engine::{Options, Scenario};
 use pacw_sim::{Axis, Shard};
 

@@ -7,7 +7,7 @@
 use crate::source::{scenario_for, scenario_text, variant_system};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use pacw_engine::geometry::Aspect;
+use pacw_engine::Aspect;
 use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
 use pacw_engine::system::CombatSystem;
 use pacw_engine::{Action, Arm, Battle, Dir, Game, Options, Prob, Quality, Square, UnitId};
@@ -377,7 +377,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         }
     };
     if args.shaken {
-        odds = odds.with_target(pacw_engine::attack::Steadiness::Shaken);
+        odds = odds.with_target(pacw_engine::Steadiness::Shaken);
     }
     let (a, t) = (battle.info(attacker), battle.info(target));
     let order_text = match order {

@@ -209,7 +209,7 @@ impl<'de> Deserialize<'de> for Modifiers {
 /// because a 6 always hits and a 1 always misses (R6.4).
 ///
 /// ```
-/// use pacw_engine::attack::needed;
+/// use pacw_engine::odds::needed;
 /// assert_eq!(needed(5, 1), 4);
 /// assert_eq!(needed(5, -2), 6);
 /// assert_eq!(needed(5, 4), 2);
@@ -345,7 +345,8 @@ pub const fn standard_row(target: Steadiness, kind: AttackKind) -> [HitResult; 2
 /// The target's D6 against its strength, on its row of the hit-result table (R7.1).
 ///
 /// ```
-/// use pacw_engine::attack::{result_on_row, standard_row, AttackKind, HitResult, Steadiness};
+/// use pacw_engine::odds::{result_on_row, standard_row};
+/// use pacw_engine::{AttackKind, HitResult, Steadiness};
 /// assert_eq!(result_on_row(standard_row(Steadiness::Steady, AttackKind::Fire), 4, 4), HitResult::Shaken);
 /// assert_eq!(result_on_row(standard_row(Steadiness::Steady, AttackKind::Charge), 4, 5), HitResult::Destroyed);
 /// ```
@@ -356,7 +357,8 @@ pub const fn result_on_row(row: [HitResult; 2], strength: u8, roll: u8) -> HitRe
 /// The target's D6 against its strength under the standard table (R7.1).
 ///
 /// ```
-/// use pacw_engine::attack::{hit_result, AttackKind, HitResult, Steadiness};
+/// use pacw_engine::odds::hit_result;
+/// use pacw_engine::{AttackKind, HitResult, Steadiness};
 /// use Steadiness::{Shaken, Steady};
 /// assert_eq!(hit_result(4, Steady, AttackKind::Fire, 4), HitResult::Shaken);
 /// assert_eq!(hit_result(4, Steady, AttackKind::Fire, 5), HitResult::Retreat);
@@ -390,7 +392,8 @@ pub enum AttackResult {
 /// The battle resolves hits with this, and the odds weigh the die faces with it.
 ///
 /// ```
-/// use pacw_engine::attack::{after_hit, AttackResult, HitResult, RetreatPath};
+/// use pacw_engine::odds::after_hit;
+/// use pacw_engine::{AttackResult, HitResult, RetreatPath};
 /// use pacw_engine::BlockedRetreat;
 /// assert_eq!(after_hit(HitResult::Retreat, RetreatPath::Open, BlockedRetreat::Destroyed), AttackResult::Retreat);
 /// assert_eq!(after_hit(HitResult::Retreat, RetreatPath::Blocked, BlockedRetreat::Destroyed), AttackResult::Destroyed);

@@ -205,6 +205,19 @@ pub enum Aspect {
     Rear,
 }
 
+impl Square {
+    /// The aspect of the adjacent square `from` as seen by a unit here facing `facing`: front, flank or rear (R2.3);
+    /// `None` when `from` is not adjacent.
+    pub fn aspect_of(self, facing: Dir, from: Square) -> Option<Aspect> {
+        aspect(self, facing, from)
+    }
+
+    /// Whether `to` lies in the front arc of a unit here facing `facing` (R2.3).
+    pub fn front_arc_holds(self, facing: Dir, to: Square) -> bool {
+        in_front_arc(self, facing, to)
+    }
+}
+
 /// The aspect of the adjacent square `from` as seen by a unit on `at` facing `facing`.
 pub fn aspect(at: Square, facing: Dir, from: Square) -> Option<Aspect> {
     if !at.is_adjacent(from) {

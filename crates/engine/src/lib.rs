@@ -2,27 +2,27 @@
 #![deny(missing_docs)]
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
-pub mod action;
-pub mod attack;
-pub mod battle;
-pub mod card;
-pub mod chance;
-pub mod event;
-pub mod game;
-pub mod geometry;
-pub mod map;
+mod action;
+mod attack;
+mod battle;
+mod card;
+mod chance;
+mod event;
+mod game;
+mod geometry;
+mod map;
 pub mod narrate;
 pub mod odds;
-pub mod options;
+mod options;
 pub mod perft;
 mod problem;
-pub mod rule;
-pub mod scenario;
+mod rule;
+mod scenario;
 pub mod system;
-pub mod unit;
+mod unit;
 
 pub use action::{Action, Illegal};
-pub use attack::{AttackKind, RetreatPath, Steadiness};
+pub use attack::{AttackKind, AttackResult, Cover, HitResult, Modifier, Modifiers, RetreatPath, Steadiness};
 pub use battle::deck::Deck;
 pub use battle::{
     ActivationOrders, AttackAssessment, Battle, ChanceKind, INLINE_UNITS, LegalActions, ScenarioRef, SightLines, ToAct,
@@ -32,11 +32,11 @@ pub use card::Card;
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
-pub use geometry::{Dir, Square};
+pub use geometry::{Aspect, Dir, Square};
 pub use map::{Map, Terrain};
-pub use options::{BlockedRetreat, Initiative, Options};
+pub use options::{BlockedRetreat, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm};
 pub use rule::Rule;
-pub use scenario::{Problem, Scenario, ScenarioError};
+pub use scenario::{Colour, CounterColour, MAX_UNITS, Problem, ReadVariant, Scenario, ScenarioError};
 pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
 
 /// The default scenario, a small symmetric meeting engagement, embedded in the library.

@@ -56,7 +56,7 @@ async fn lobby_lists_shipped_scenarios_with_previews_and_checks_uploads() {
     assert_eq!(info["default_level"], "veteran");
     // The engine's one list of options, which the lobby's form is built from.
     let specs = info["option_specs"].as_array().unwrap();
-    assert_eq!(specs.len(), pacw_engine::options::OPTION_SPECS.len());
+    assert_eq!(specs.len(), pacw_engine::OPTION_SPECS.len());
     let spec = |name: &str| specs.iter().find(|s| s["name"] == name).unwrap().clone();
     assert_eq!(spec("initiative")["values"]["choices"][1][0], "igougo");
     assert_eq!(

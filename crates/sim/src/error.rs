@@ -1,6 +1,6 @@
 //! What can go wrong in a simulation: bad settings (the user's to fix) or a failure while running or writing.
 
-use pacw_engine::options::OptionError;
+use pacw_engine::OptionError;
 use std::path::PathBuf;
 
 /// Why a simulation could not be set up, run or reported.

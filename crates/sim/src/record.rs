@@ -2,9 +2,9 @@
 //! happened). The scenario is consulted only for static facts: which side and arm a unit is.
 
 pub use crate::outcome::{ByKind, OutcomeCounts, TargetOutcome};
+use pacw_engine::HitResult;
+use pacw_engine::MAX_UNITS;
 use pacw_engine::UnitSet;
-use pacw_engine::attack::HitResult;
-use pacw_engine::scenario::MAX_UNITS;
 use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -477,7 +477,7 @@ fn quality_index(quality: Quality) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pacw_engine::attack::Modifiers;
+    use pacw_engine::Modifiers;
     use pacw_engine::{GameResult, Square};
     use std::sync::Arc;
 

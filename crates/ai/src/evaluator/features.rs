@@ -5,9 +5,9 @@
 //!
 //! Everything is read from the battle as it stands: never the seed, never a future die.
 
-use pacw_engine::attack::needed;
-use pacw_engine::geometry::{Aspect, aspect, in_front_arc};
-use pacw_engine::scenario::MAX_UNITS;
+use pacw_engine::Aspect;
+use pacw_engine::MAX_UNITS;
+use pacw_engine::odds::needed;
 use pacw_engine::{
     Arm, Battle, BlockedRetreat, Card, ChanceKind, Dir, Initiative, ScenarioRef, Side, SightLines, Square, ToAct,
     UnitId,
@@ -288,14 +288,14 @@ fn threat<S: ScenarioRef>(b: &Battle<S>, sight: &SightLines<S>, e: &Seen, t: &Se
         return Threat::default();
     }
     let mut modifiers = 0i8;
-    let charge = if distance <= range && in_front_arc(e.at, e.facing, t.at) {
+    let charge = if distance <= range && e.at.front_arc_holds(e.facing, t.at) {
         if !guns {
             modifiers += options.modifier.not_moved;
         }
         if guns && distance == 1 {
             modifiers += options.modifier.canister;
         }
-        if distance == 1 && matches!(aspect(t.at, t.facing, e.at), Some(Aspect::Flank | Aspect::Rear)) {
+        if distance == 1 && matches!(t.at.aspect_of(t.facing, e.at), Some(Aspect::Flank | Aspect::Rear)) {
             modifiers += options.modifier.flank_rear;
         }
         distance == 1

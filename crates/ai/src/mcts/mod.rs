@@ -23,7 +23,7 @@ mod worlds;
 use crate::Player;
 use crate::evaluate::{LEAF_FEATURES, Weights, evaluate, fitted_value, leaf_features};
 use crate::greedy::{GreedyPlayer, greedy_choice};
-use pacw_engine::{Action, Battle, ChanceKind, Event, Outcome, Side, ToAct, attack};
+use pacw_engine::{Action, Battle, ChanceKind, Event, Outcome, Side, ToAct, odds};
 
 /// How long the search may think about each decision.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -296,7 +296,7 @@ impl Playout {
             after.apply_chance_into(Outcome::Die(face), events).expect("a die face is a legal outcome");
             after
         };
-        let hits = (1..=6u8).filter(|&face| attack::hits(face, needed)).count() as f32;
+        let hits = (1..=6u8).filter(|&face| odds::hits(face, needed)).count() as f32;
         // A hit needs at least some number (R6.4), so a 1 stands for every miss and a 6 for every hit.
         let mut expected = 0.0;
         if hits < 6.0 {

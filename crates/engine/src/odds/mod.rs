@@ -4,7 +4,7 @@
 //! Nothing here restates a rule. An attack's odds are worked out from the battle's own assessment
 //! ([`Battle::assess_order`]: range, arc, line of sight, cover and modifiers, R6), the same to-hit and hit-result
 //! functions the battle rolls its dice with ([`crate::attack::hits`], [`crate::attack::hit_result`], R6.4, R7.1),
-//! the same die ([`crate::chance::d6`]) and the same retreat square ([`Battle::retreat_square`], R7.3, R7.4).
+//! the same die ([`d6`]) and the same retreat square ([`Battle::retreat_square`], R7.3, R7.4).
 //! The tests play a million attacks through [`Battle::sample_chance`] and [`Battle::apply_chance`] and check the
 //! frequencies against these fractions.
 //!
@@ -25,10 +25,14 @@
 
 use crate::action::{Action, Illegal};
 pub use crate::attack::AttackResult;
-use crate::attack::{HitResult, Modifiers, RetreatPath, Steadiness, after_hit, hits, result_on_row};
+use crate::attack::{HitResult, Modifiers, RetreatPath, Steadiness};
+/// The arithmetic of one attack's dice (R6.4, R7.1, R7.4), the same functions the battle rolls by.
+pub use crate::attack::{after_hit, hit_result, hits, needed, result_on_row, standard_row};
+/// The die every roll is made with (R9.2): each face and its exact chance.
+pub use crate::chance::d6;
 use crate::battle::{AttackAssessment, Battle, ChanceKind, ToAct};
 use crate::card::Card;
-use crate::chance::{Outcome, Prob, d6};
+use crate::chance::{Outcome, Prob};
 use crate::event::Event;
 use crate::options::BlockedRetreat;
 use crate::rule::Rule;

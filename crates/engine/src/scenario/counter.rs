@@ -166,7 +166,7 @@ impl CounterColour {
     /// Reads a colour name (`steelblue`) or `#rrggbb`, in any case; `None` if it is neither.
     ///
     /// ```
-    /// use pacw_engine::scenario::CounterColour;
+    /// use pacw_engine::CounterColour;
     /// assert_eq!(CounterColour::parse("#2B4C7E").unwrap().as_str(), "#2b4c7e");
     /// assert!(CounterColour::parse("SteelBlue").is_some());
     /// assert!(CounterColour::parse("#12345").is_none() && CounterColour::parse("url(x)").is_none());

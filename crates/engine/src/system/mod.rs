@@ -261,7 +261,7 @@ impl CombatSystem {
     /// ones as the engine names them.
     ///
     /// ```
-    /// use pacw_engine::attack::Modifier;
+    /// use pacw_engine::Modifier;
     /// use pacw_engine::system::CombatSystem;
     /// let s = CombatSystem::standard();
     /// assert_eq!(s.describe(Modifier::DidNotMove), ("R6.4".to_string(), "attacker did not move".to_string()));

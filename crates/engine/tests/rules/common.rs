@@ -2,8 +2,8 @@
 //! card, activation, order and die at a time.
 #![allow(dead_code)]
 
-use pacw_engine::attack::{Modifier, Modifiers};
 use pacw_engine::{Action, Battle, Card, Dir, Event, Illegal, Options, Outcome, Scenario, Side, Square, ToAct, UnitId};
+use pacw_engine::{Modifier, Modifiers};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

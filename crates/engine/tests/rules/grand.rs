@@ -17,7 +17,7 @@ fn the_grand_battle_has_sixty_or_more_units_a_side_on_the_largest_board() {
     let b = antietam();
     let s = b.scenario();
     assert_eq!((s.map.width(), s.map.height()), (26, 26));
-    assert_eq!(s.units.len(), pacw_engine::scenario::MAX_UNITS);
+    assert_eq!(s.units.len(), pacw_engine::MAX_UNITS);
     for side in Side::BOTH {
         assert!(s.starting_units(side) >= 60, "{side:?}: {}", s.starting_units(side));
     }

@@ -2,7 +2,7 @@
 //! (`Battle::sample_chance` with a seeded ChaCha8, then `Battle::apply_chance`), each result's frequency checked
 //! against the exact fraction of `pacw_engine::odds` within four standard deviations (docs/rules.md R6.4, R7, R9.2).
 
-use pacw_engine::geometry::Aspect;
+use pacw_engine::Aspect;
 use pacw_engine::odds::{AttackOdds, AttackResult, Situation, ready_to_order};
 use pacw_engine::system::CombatSystem;
 use pacw_engine::{

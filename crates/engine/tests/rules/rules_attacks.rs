@@ -1,9 +1,9 @@
 //! docs/rules.md R6 (attacks: range, arc, line of sight, cover, to-hit modifiers).
 
 use crate::common::*;
-use pacw_engine::attack::{Cover, HitResult, Modifier};
-use pacw_engine::map::Terrain;
+use pacw_engine::Terrain;
 use pacw_engine::{Action, Battle, ChanceKind, Dir, Event, Side, ToAct};
+use pacw_engine::{Cover, HitResult, Modifier};
 
 fn fire(target: u8, facing: Dir) -> Action {
     Action::Fire { target: u(target), facing }

@@ -1,11 +1,11 @@
 //! docs/rules.md R1 (battlefield) and R2 (sides and units), each proved on a small board written for it.
 
 use crate::common::*;
-use pacw_engine::attack::HitResult;
-use pacw_engine::attack::{Cover, Modifier};
-use pacw_engine::map::Terrain;
-use pacw_engine::scenario::Colour;
+use pacw_engine::Colour;
+use pacw_engine::HitResult;
+use pacw_engine::Terrain;
 use pacw_engine::{Action, Arm, Dir, Event, Quality, Scenario, Side, Square};
+use pacw_engine::{Cover, Modifier};
 
 fn fire(target: u8, facing: Dir) -> Action {
     Action::Fire { target: u(target), facing }

@@ -1,12 +1,12 @@
 //! docs/rules.md R9 (chance and determinism), R10 (notation) and R11 (options).
 
 use crate::common::*;
-use pacw_engine::attack::{Cover, Modifier};
-use pacw_engine::options::PerArm;
+use pacw_engine::PerArm;
 use pacw_engine::{
     Action, Arm, BlockedRetreat, Card, ChanceKind, Dir, Event, Game, Initiative, Options, Outcome, Prob, Quality, Side,
     Square, ToAct,
 };
+use pacw_engine::{Cover, Modifier};
 use std::sync::Arc;
 
 fn fire(target: u8, facing: Dir) -> Action {
@@ -350,7 +350,7 @@ fn r11_to_hit_sets_the_base_number_needed() {
         .unit("B inf c4 S")
         .battle();
     let a = b.assess_order(u(0), &fire(1, Dir::N)).unwrap();
-    assert_mods(&a.modifiers, &[Modifier::Cover(Cover::Terrain(pacw_engine::map::Terrain::Town))]);
+    assert_mods(&a.modifiers, &[Modifier::Cover(Cover::Terrain(pacw_engine::Terrain::Town))]);
     assert_eq!(a.needed, 5);
 }
 

@@ -1,7 +1,7 @@
 //! docs/rules.md R5 (movement).
 
 use crate::common::*;
-use pacw_engine::attack::Modifier;
+use pacw_engine::Modifier;
 use pacw_engine::{Action, Dir, Event};
 use std::collections::BTreeSet;
 

@@ -3,9 +3,9 @@
 //! rules are exactly R2.2 and R6.4.
 
 use crate::common::*;
-use pacw_engine::attack::{Cover, Modifier};
-use pacw_engine::map::Terrain;
+use pacw_engine::Terrain;
 use pacw_engine::{Action, Dir, EndReason, Event, Game, Options, Scenario, Side};
+use pacw_engine::{Cover, Modifier};
 
 fn fire(target: u8) -> Action {
     Action::Fire { target: u(target), facing: Dir::N }
@@ -131,7 +131,7 @@ fn r11_at_their_defaults_the_options_leave_events_as_saves_always_had_them() {
     let b = v.battle_with(with(&[("modifier.cover", "-2")]));
     let json = serde_json::to_string(&b.assess_order(u(0), &fire(1)).unwrap().modifiers).unwrap();
     assert_eq!(json, r#"["did_not_move",{"modifier":{"cover":{"terrain":"woods"}},"value":-2}]"#);
-    let back: pacw_engine::attack::Modifiers = serde_json::from_str(&json).unwrap();
+    let back: pacw_engine::Modifiers = serde_json::from_str(&json).unwrap();
     assert_eq!(back.total(), -1);
     // Every option is recorded; the display shows the new ones only when they differ.
     let o = with(&[("strength.cavalry", "5")]);

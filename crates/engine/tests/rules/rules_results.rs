@@ -1,7 +1,7 @@
 //! docs/rules.md R7 (hit results, retreats) and R8 (end of the game and victory).
 
 use crate::common::*;
-use pacw_engine::attack::HitResult;
+use pacw_engine::HitResult;
 use pacw_engine::{Action, Battle, ChanceKind, Dir, EndReason, Event, GameResult, Side, ToAct};
 
 fn fire(target: u8, facing: Dir) -> Action {

@@ -1,7 +1,7 @@
 //! docs/rules.md R3 (turns and initiative) and R4 (activation).
 
 use crate::common::*;
-use pacw_engine::attack::Modifier;
+use pacw_engine::Modifier;
 use pacw_engine::{Action, Card, ChanceKind, Dir, Event, Options, Outcome, Prob, Side, ToAct};
 
 fn fire(target: u8, facing: Dir) -> Action {

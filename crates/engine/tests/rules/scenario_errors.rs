@@ -1,8 +1,8 @@
 //! docs/scenario-format.md: every error a scenario must be checked for gives a clear message naming the line and column
 //! (where TOML gives one) and the square or unit concerned; all problems are reported together.
 
+use pacw_engine::Problem;
 use pacw_engine::Scenario;
-use pacw_engine::scenario::Problem;
 use std::ops::RangeInclusive;
 
 /// A valid scenario; every test breaks it in one place. Lines are numbered from 1 at `name`.

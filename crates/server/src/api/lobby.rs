@@ -32,7 +32,7 @@ pub struct Info {
     /// The rule options and their default values (R11), name → value.
     pub options: BTreeMap<String, String>,
     /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
-    pub option_specs: &'static [pacw_engine::options::OptionSpec],
+    pub option_specs: &'static [pacw_engine::OptionSpec],
     /// The shipped variants a game may be played by (`variant` when creating one), each `{name, title,
     /// description}`.
     pub variants: Vec<VariantInfo>,
@@ -61,7 +61,7 @@ pub async fn info() -> Json<Info> {
         default_level: pacw_ai::DEFAULT_LEVEL,
         modes: ["computer", "hotseat", "two_players", "watch"],
         options: Options::default().pairs().into_iter().collect(),
-        option_specs: &pacw_engine::options::OPTION_SPECS,
+        option_specs: &pacw_engine::OPTION_SPECS,
         variants: pacw_engine::SHIPPED_VARIANTS
             .iter()
             .filter_map(|&pacw_engine::Shipped { name, file, text }| {

@@ -1,7 +1,7 @@
 //! The views of a scenario: its map, sides, units as placed, objectives and rules in force (GET /api/scenarios and
 //! every game view).
 
-use pacw_engine::scenario::Colour;
+use pacw_engine::Colour;
 use pacw_engine::{Arm, Battle, Dir, Quality, Scenario, Side, Square, Terrain, UnitId, UnitInfo};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -16,10 +16,10 @@ use pacw_engine::{Options, Scenario};
 use serde::Serialize;
 
 /// The options a sensitivity run varies (R11): the combat system's modifiers, strengths and quality steps, in the
-/// order of the engine's one list of options ([`pacw_engine::options::OPTION_SPECS`]), then the to-hit modifiers of
+/// order of the engine's one list of options ([`pacw_engine::OPTION_SPECS`]), then the to-hit modifiers of
 /// the variant `scenario` is played by that are its own (`modifier.V1`).
 pub fn options(scenario: &Scenario) -> Vec<String> {
-    let standard: Vec<String> = pacw_engine::options::OPTION_SPECS
+    let standard: Vec<String> = pacw_engine::OPTION_SPECS
         .iter()
         .map(|s| s.name.to_string())
         .filter(|n| ["modifier.", "strength.", "quality."].iter().any(|p| n.starts_with(p)))
