@@ -26,9 +26,22 @@ pub struct Square {
 }
 
 impl Square {
-    /// The square at column `x` and row `y` (both from 0).
+    /// The square at column `x` and row `y` (both from 0), unchecked: on no board if either is [`MAX_SIDE`] or
+    /// more, and on a given board only within its width and height ([`Square::try_new`] checks the first,
+    /// [`crate::Map::contains`] the second).
     pub const fn new(x: u8, y: u8) -> Self {
         Square { x, y }
+    }
+
+    /// The square at column `x` and row `y` (both from 0), if it can be on a board (both below [`MAX_SIDE`]).
+    ///
+    /// ```
+    /// use pacw_engine::Square;
+    /// assert_eq!(Square::try_new(2, 3).map(|s| s.to_string()), Some("c4".to_string()));
+    /// assert_eq!(Square::try_new(26, 0), None);
+    /// ```
+    pub const fn try_new(x: u8, y: u8) -> Option<Square> {
+        if x < MAX_SIDE && y < MAX_SIDE { Some(Square { x, y }) } else { None }
     }
 
     /// The number of orthogonal steps between two squares (R1.2).

@@ -178,18 +178,8 @@ impl Map {
     }
 
     /// Sets the terrain of a square (for building maps in code).
-    pub fn set_terrain(&mut self, s: Square, t: Terrain) {
+    pub(crate) fn set_terrain(&mut self, s: Square, t: Terrain) {
         self.cell_mut(s).terrain = t;
-    }
-
-    /// Sets the elevation of a square (for building maps in code).
-    pub fn set_elevation(&mut self, s: Square, e: u8) {
-        self.cell_mut(s).elevation = e.min(3);
-    }
-
-    /// Puts a road on a square (for building maps in code).
-    pub fn set_road(&mut self, s: Square, road: bool) {
-        self.cell_mut(s).road = road;
     }
 
     /// Every square on the board, row by row from a1.

@@ -153,6 +153,18 @@ pub const fn strength(arm: Arm, quality: Quality) -> u8 {
 pub struct UnitId(pub u8);
 
 impl UnitId {
+    /// The id of the unit at `index` in its scenario's file order, if a scenario can have so many units
+    /// ([`crate::MAX_UNITS`]); whether this scenario has it, [`crate::Scenario::units`] says.
+    ///
+    /// ```
+    /// use pacw_engine::UnitId;
+    /// assert_eq!(UnitId::try_new(5), Some(UnitId(5)));
+    /// assert_eq!(UnitId::try_new(128), None);
+    /// ```
+    pub const fn try_new(index: usize) -> Option<UnitId> {
+        if index < crate::scenario::MAX_UNITS { Some(UnitId(index as u8)) } else { None }
+    }
+
     /// As an array index.
     pub const fn index(self) -> usize {
         self.0 as usize

@@ -28,10 +28,10 @@ pub use crate::attack::AttackResult;
 use crate::attack::{HitResult, Modifiers, RetreatPath, Steadiness};
 /// The arithmetic of one attack's dice (R6.4, R7.1, R7.4), the same functions the battle rolls by.
 pub use crate::attack::{after_hit, hit_result, hits, needed, result_on_row, standard_row};
-/// The die every roll is made with (R9.2): each face and its exact chance.
-pub use crate::chance::d6;
 use crate::battle::{AttackAssessment, Battle, ChanceKind, ToAct};
 use crate::card::Card;
+/// The die every roll is made with (R9.2): each face and its exact chance.
+pub use crate::chance::d6;
 use crate::chance::{Outcome, Prob};
 use crate::event::Event;
 use crate::options::BlockedRetreat;

@@ -74,7 +74,13 @@ pub struct Objective {
 }
 
 /// A checked scenario: everything in it is legal (docs/scenario-format.md).
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+///
+/// It is made only by its checks ([`Scenario::parse`], [`Scenario::parse_with`], [`Scenario::parse_reading`],
+/// [`Scenario::synthetic`]) and changed only through them ([`Scenario::with_system`]):
+/// its fields are there to be read, and no program outside the engine can build one field by field or read one
+/// from JSON without the checks. (An owned scenario's fields can still be assigned; a battle holds its scenario
+/// shared and unchangeable.)
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct Scenario {
     /// Its title.
     pub name: String,
@@ -102,7 +108,14 @@ pub struct Scenario {
     /// Not written with the scenario: a save keeps the variant's text beside it.
     #[serde(skip)]
     pub system: Option<Arc<CombatSystem>>,
+    /// Proof that the checks made it: private, so that no struct literal outside the engine can.
+    #[serde(skip)]
+    checked: Checked,
 }
+
+/// A [`Scenario`]'s proof of having been checked.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub(crate) struct Checked;
 
 impl Scenario {
     /// The side description.
@@ -274,6 +287,7 @@ impl Scenario {
             attacker: None,
             options,
             system: None,
+            checked: Checked,
         })
     }
 

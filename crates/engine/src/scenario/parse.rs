@@ -404,6 +404,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         attacker,
         options,
         system: None,
+        checked: super::Checked,
     })
 }
 
