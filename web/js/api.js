@@ -19,10 +19,37 @@ async function call(method, path, body) {
   return data;
 }
 
+/// `POST /api/scenarios/balance`: the reply is a stream of JSON lines, progress first and the result last.
+async function balance(text, file, progress) {
+  const reply = await fetch('/api/scenarios/balance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, file }) });
+  if (!reply.ok) {
+    const data = await reply.json().catch(() => ({}));
+    throw new Error(data.error || `${reply.status} ${reply.statusText}`);
+  }
+  const reader = reply.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffered += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      if (line.error) throw new Error(line.error);
+      if (line.result) return line.result;
+      progress(line.done, line.of);
+    }
+    if (done) throw new Error('the test stopped before its result');
+  }
+}
+
+
 export const api = {
   info: () => call('GET', '/api/info'),
   scenarios: () => call('GET', '/api/scenarios'),
   check: (text, file) => call('POST', '/api/scenarios/check', { text, file }),
+  balance,
   create: (request) => call('POST', '/api/games', request),
   view: (token, logFrom) => call('GET', `/api/play/${token}${logFrom ? `?log_from=${logFrom}` : ''}`),
   summary: (token) => call('GET', `/api/play/${token}/summary`),

@@ -11,6 +11,7 @@ import {
   ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, TERRAINS, boardView, cellAt, emptyScenario, fenceName,
   fileOrder, fromView, onBoard, resized, toToml,
 } from './scenario-model.js';
+import { numberInput, select, swatch, textInput } from './forms.js';
 import { parseSquare, squareName } from './squares.js';
 
 const STORE = 'pacw-editor';
@@ -487,7 +488,7 @@ class Editor {
     button.disabled = true;
     box.replaceChildren(h('p', {}, 'Playing greedy against greedy…'), h('progress', { max: 1, value: 0, id: 'balance-progress' }));
     try {
-      const result = await balance(toToml(this.model), fileName(this.model), (done, of) => {
+      const result = await api.balance(toToml(this.model), fileName(this.model), (done, of) => {
         const bar = document.getElementById('balance-progress');
         if (bar) { bar.max = of; bar.value = done; }
       });
@@ -505,31 +506,6 @@ class Editor {
   }
 }
 
-/// `POST /api/scenarios/balance`: the reply is a stream of JSON lines, progress first and the result last.
-async function balance(text, file, progress) {
-  const reply = await fetch('/api/scenarios/balance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, file }) });
-  if (!reply.ok) {
-    const data = await reply.json().catch(() => ({}));
-    throw new Error(data.error || `${reply.status} ${reply.statusText}`);
-  }
-  const reader = reply.body.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (value) buffered += decoder.decode(value, { stream: true });
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-      if (line.error) throw new Error(line.error);
-      if (line.result) return line.result;
-      progress(line.done, line.of);
-    }
-    if (done) throw new Error('the test stopped before its result');
-  }
-}
-
 /// The neighbour across the edge nearest the point (in the square, 0..1 each way), or null at the board's edge.
 function nearestNeighbour(model, square, { x, y }) {
   const edges = [['E', 1 - x, 1, 0], ['W', x, -1, 0], ['N', 1 - y, 0, 1], ['S', y, 0, -1]];
@@ -542,32 +518,6 @@ function nearestNeighbour(model, square, { x, y }) {
 
 function fileName(model) {
   return `${model.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'battle'}.toml`;
-}
-
-function swatch(terrain) {
-  return h('span', { class: `swatch terrain-${terrain}`, 'aria-hidden': 'true' });
-}
-
-function select(id, pairs, value, onChange) {
-  const s = h('select', { id }, ...pairs.map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
-  s.addEventListener('change', () => onChange(s.value));
-  return s;
-}
-
-function textInput(id, value, onChange, placeholder) {
-  const i = h('input', { type: 'text', id, value, placeholder });
-  i.addEventListener('change', () => onChange(i.value));
-  return i;
-}
-
-/// A number field: an empty field gives null (for "the default"), a number is kept within its range.
-function numberInput(id, value, min, max, onChange, placeholder) {
-  const i = h('input', { type: 'number', id, value, min, max, placeholder });
-  i.addEventListener('change', () => {
-    if (i.value === '') { onChange(null); return; }
-    onChange(Math.min(max, Math.max(min, Math.round(Number(i.value)))));
-  });
-  return i;
 }
 
 function save(model) {
