@@ -19,6 +19,20 @@ export async function showBattle(app, token) {
 
 const ARROWS = { ArrowUp: 'N', ArrowRight: 'E', ArrowDown: 'S', ArrowLeft: 'W' };
 
+/// The battle page. Its selection is one state machine, drawn by `render` and changed only by the methods named:
+///
+///   idle      `selected` null                       a click on a unit selects it (`select`)
+///   selected  `selected` a unit, `pending` null      its orders (`choices`) are fetched for this very position; a
+///                                                  square starts a move, an enemy an attack
+///   attack    `pending.stage` 'attack'              an enemy picked (`pickEnemy`): Fire, or Fire & Move (`fireMove`);
+///                                                  a square then picks Move & Fire from there
+///   facing    `pending.stage` 'facing'              a square picked (`startFacing`): a facing chooses how it ends
+///                                                  up (`onFacing`)
+///   confirm   `pending.stage` 'confirm'             the order is whole (`pending.order`): Confirm gives it (`give`)
+///
+/// `pending` is set only while a unit is selected and `choices` are its own; `select` resets `choices`, `pending`
+/// and `refusal`, and `cancel` steps back one state. An order given, or a new card, starts afresh (`adopt`). Requests
+/// to the server go one at a time (`whileBusy`).
 class Battle {
   constructor(app, token) {
     this.app = app;
