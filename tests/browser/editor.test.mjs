@@ -160,3 +160,15 @@ test('a shipped battle opened and changed: a planted problem is marked on the bo
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the editor offers the format the engine reads: the lists it falls back on agree with GET /api/info', async () => {
+  const model = await import('../../web/js/scenario-model.js');
+  const info = await (await fetch(`${env.server.url}api/info`)).json();
+  const f = info.scenario_format;
+  assert.deepEqual(model.TERRAINS.map(([name, char]) => ({ name, char })), f.terrains);
+  assert.deepEqual([model.ARMS, model.QUALITIES, model.FACINGS, model.HOMES], [f.arms, f.qualities, f.facings, f.homes]);
+  assert.deepEqual([model.MIN_SIDE, model.MAX_SIDE], [f.min_side, f.max_side]);
+  // Taken from the engine, the labels read as before.
+  model.useFormat(f);
+  assert.deepEqual(model.TERRAINS.map(([, , label]) => label), ['Open', 'Woods', 'Town', 'Sunken road', 'River', 'Ford']);
+});

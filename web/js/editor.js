@@ -9,7 +9,7 @@ import { mainRole, rememberCreated } from './games.js';
 import { h, percent } from './util.js';
 import {
   ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, TERRAINS, boardView, cellAt, emptyScenario, fenceName,
-  fileOrder, fromView, onBoard, resized, toToml,
+  fileOrder, fromView, onBoard, resized, toToml, useFormat,
 } from './scenario-model.js';
 import { numberInput, select, swatch, textInput } from './forms.js';
 import { parseSquare, squareName } from './squares.js';
@@ -19,8 +19,8 @@ const HISTORY = 200;
 /// Milliseconds of quiet after an edit before the engine checks it.
 const CHECK_DELAY = 250;
 
-/// The palette: [tool, label, title]. A tool is `kind:value`.
-const PALETTE = [
+/// The palette: [tool, label, title]. A tool is `kind:value`. Made when drawn: the terrains are the engine's.
+const palette = () => [
   ['Terrain', TERRAINS.map(([name, , label]) => [`terrain:${name}`, label, `Paint ${label.toLowerCase()} (drag to paint several squares)`])],
   ['Height', [0, 1, 2, 3].map((e) => [`elevation:${e}`, String(e), `Paint elevation ${e} (R1.2)`])],
   ['Roads and fences', [
@@ -37,6 +37,7 @@ const PALETTE = [
 export async function showEditor(app) {
   document.title = 'Scenario editor — pacw';
   const [info, shipped] = await Promise.all([api.info(), api.scenarios()]);
+  useFormat(info.scenario_format);
   new Editor(app, info, shipped);
 }
 
@@ -347,7 +348,7 @@ class Editor {
   }
 
   renderPalette() {
-    this.palette.replaceChildren(...PALETTE.map(([group, tools]) => h('div', { class: 'palette-group', role: 'group', 'aria-label': group },
+    this.palette.replaceChildren(...palette().map(([group, tools]) => h('div', { class: 'palette-group', role: 'group', 'aria-label': group },
       h('span', { class: 'palette-title' }, group),
       ...tools.map(([tool, label, title]) => h('button', {
         type: 'button', 'data-tool': tool, title, class: `tool${this.tool === tool ? ' chosen' : ''}`, 'aria-pressed': String(this.tool === tool),

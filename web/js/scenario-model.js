@@ -4,8 +4,12 @@
 
 import { parseSquare, squareName } from './squares.js';
 
-export const TERRAINS = [
-  // [name in views, map character, label]
+// The format's words and sizes. The editor takes them from the engine (`GET /api/info`'s `scenario_format`, through
+// `useFormat`) before it builds anything; these are the same lists, for a page or a test without a server, and the
+// editor's browser test checks that they still agree with the engine's.
+
+/// [name in views, map character, label] of each terrain.
+export let TERRAINS = [
   ['open', '.', 'Open'],
   ['woods', 'W', 'Woods'],
   ['town', 'T', 'Town'],
@@ -13,17 +17,27 @@ export const TERRAINS = [
   ['river', '~', 'River'],
   ['ford', 'F', 'Ford'],
 ];
-const CHAR = Object.fromEntries(TERRAINS.map(([name, c]) => [name, c]));
-export const HOMES = ['north', 'east', 'south', 'west'];
+let CHAR = Object.fromEntries(TERRAINS.map(([name, c]) => [name, c]));
+export let HOMES = ['north', 'east', 'south', 'west'];
 const HOME_OF_DIR = { N: 'north', E: 'east', S: 'south', W: 'west' };
-export const ARMS = ['infantry', 'cavalry', 'artillery'];
-export const QUALITIES = ['green', 'regular', 'veteran'];
-export const FACINGS = ['N', 'E', 'S', 'W'];
+export let ARMS = ['infantry', 'cavalry', 'artillery'];
+export let QUALITIES = ['green', 'regular', 'veteran'];
+export let FACINGS = ['N', 'E', 'S', 'W'];
+/// The size limits of the format (R1.1).
+export let MIN_SIDE = 4;
+export let MAX_SIDE = 26;
+
+/// Takes the format's words and sizes from the engine (`GET /api/info`'s `scenario_format`).
+export function useFormat(format) {
+  if (!format) return;
+  const label = (name) => name[0].toUpperCase() + name.slice(1).replace(/_/g, ' ');
+  TERRAINS = format.terrains.map(({ name, char }) => [name, char, label(name)]);
+  CHAR = Object.fromEntries(TERRAINS.map(([name, c]) => [name, c]));
+  ({ arms: ARMS, qualities: QUALITIES, facings: FACINGS, homes: HOMES, min_side: MIN_SIDE, max_side: MAX_SIDE } = format);
+}
+
 /// The display colours a side gets when the file names none (as the engine's defaults).
 const DEFAULT_COUNTER = ['#2b4c7e', '#6b6b6b'];
-/// The size limits of the format (R1.1).
-export const MIN_SIDE = 4;
-export const MAX_SIDE = 26;
 
 
 /// An empty battle: open ground, two sides on opposite edges, no units.

@@ -164,6 +164,16 @@ impl Dir {
         self as usize
     }
 
+    /// The board edge this way, as a scenario names a side's home edge (`north`, …).
+    pub const fn edge_name(self) -> &'static str {
+        match self {
+            Dir::N => "north",
+            Dir::E => "east",
+            Dir::S => "south",
+            Dir::W => "west",
+        }
+    }
+
     /// The letter used in notation (R10).
     pub const fn letter(self) -> char {
         match self {

@@ -32,7 +32,7 @@ pub use card::Card;
 pub use chance::{Outcome, Prob};
 pub use event::{EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
-pub use geometry::{Aspect, Dir, MAX_SIDE, Square};
+pub use geometry::{Aspect, Dir, MAX_SIDE, MIN_SIDE, Square};
 pub use map::{Map, Terrain};
 pub use options::{BlockedRetreat, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm};
 pub use rule::Rule;

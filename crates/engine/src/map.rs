@@ -22,6 +22,10 @@ pub enum Terrain {
 }
 
 impl Terrain {
+    /// Every terrain, in the order of the rules (R1.3).
+    pub const ALL: [Terrain; 6] =
+        [Terrain::Open, Terrain::Woods, Terrain::Town, Terrain::SunkenRoad, Terrain::River, Terrain::Ford];
+
     /// The character used in scenario maps (docs/scenario-format.md).
     pub const fn char(self) -> char {
         match self {

@@ -568,12 +568,10 @@ fn check_sides(raw: &[Spanned<RawSide>], r: &mut Report) -> Option<CheckedSides>
             }
         };
         let home = match &s.home {
-            Some(h) => match h.get_ref().as_str() {
-                "north" => Some(Dir::N),
-                "east" => Some(Dir::E),
-                "south" => Some(Dir::S),
-                "west" => Some(Dir::W),
-                other => {
+            Some(h) => match Dir::ALL.into_iter().find(|d| d.edge_name() == h.get_ref()) {
+                Some(dir) => Some(dir),
+                None => {
+                    let other = h.get_ref();
                     r.at(
                         Some(h.span()),
                         format!("side '{id}': unknown home edge '{other}' (north, south, east or west)"),

@@ -9,7 +9,7 @@ use crate::view::{ScenarioView, scenario_view};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
-use pacw_engine::{Options, Scenario};
+use pacw_engine::{Options, Scenario, Terrain};
 use pacw_sim::shipped_balance::{self, Figure};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -38,6 +38,51 @@ pub struct Info {
     pub variants: Vec<VariantInfo>,
     /// The largest request body, in bytes.
     pub body_limit: usize,
+    /// The words and sizes of the scenario format (docs/scenario-format.md), for the editor.
+    pub scenario_format: FormatInfo,
+}
+
+/// The words and sizes of the scenario format, from the engine: the editor builds its palette and lists from them.
+#[derive(Serialize)]
+pub struct FormatInfo {
+    /// Each terrain: its name in views (`sunken_road`) and its character in a map (`S`).
+    pub terrains: Vec<TerrainInfo>,
+    /// The arms, as a unit's `arm` takes them.
+    pub arms: Vec<&'static str>,
+    /// The qualities.
+    pub qualities: Vec<&'static str>,
+    /// The facings.
+    pub facings: Vec<char>,
+    /// The home edges a side may have.
+    pub homes: Vec<&'static str>,
+    /// The least and most squares a side of the board may have (R1.1).
+    pub min_side: u8,
+    /// See `min_side`.
+    pub max_side: u8,
+}
+
+/// A terrain of the scenario format.
+#[derive(Serialize)]
+pub struct TerrainInfo {
+    /// As views name it.
+    pub name: Terrain,
+    /// Its character in a scenario's map.
+    pub char: char,
+}
+
+impl FormatInfo {
+    fn of_engine() -> FormatInfo {
+        use pacw_engine::{Arm, Dir, Quality};
+        FormatInfo {
+            terrains: Terrain::ALL.iter().map(|&t| TerrainInfo { name: t, char: t.char() }).collect(),
+            arms: Arm::ALL.iter().map(|a| a.name()).collect(),
+            qualities: Quality::ALL.iter().map(|q| q.name()).collect(),
+            facings: Dir::ALL.iter().map(|d| d.letter()).collect(),
+            homes: Dir::ALL.iter().map(|d| d.edge_name()).collect(),
+            min_side: pacw_engine::MIN_SIDE,
+            max_side: pacw_engine::MAX_SIDE,
+        }
+    }
 }
 
 /// A shipped variant.
@@ -70,6 +115,7 @@ pub async fn info() -> Json<Info> {
             })
             .collect(),
         body_limit: crate::BODY_LIMIT,
+        scenario_format: FormatInfo::of_engine(),
     })
 }
 
