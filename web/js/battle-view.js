@@ -151,7 +151,7 @@ export function boardState(page) {
         state.targets = new Map([...also].map((id) => [id, { needed: ch.moveFire(id, p.to, p.facing)?.odds?.needed, direct: true }]));
       }
     }
-    if (p?.stage === 'facing' || (p?.stage === 'confirm' && p.facings)) state.facings = { at: p.to, allowed: p.facings, chosen: p.facing };
+    if (page.choosingFacing) state.facings = { at: p.to, allowed: p.facings, chosen: p.facing };
   }
   if (page.refusal) state.refused = { ...(page.refusal.line || {}), square: page.refusal.square };
   return state;
@@ -279,7 +279,7 @@ export function renderOrderBar(page) {
   } else if (p.stage === 'confirm') {
     prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ' — or click a ringed enemy to fire from there too.' : '');
   }
-  const ready = p && (p.stage === 'confirm' || (p.stage === 'attack' && p.order)) ? p.order : null;
+  const ready = page.readyOrder;
   const roll = page.live ? lastRoll(v, v.log) : null;
   if (roll) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, roll));
   parts.push(prompt);

@@ -254,6 +254,23 @@ class Battle {
     }
   }
 
+  /// The selection's state (see the class): 'idle', 'selected', 'attack', 'facing' or 'confirm'.
+  get stage() {
+    if (this.selected === null) return 'idle';
+    return this.pending?.stage ?? 'selected';
+  }
+
+  /// The order Confirm gives now: a whole order, or an attack whose order needs no square or facing; else null.
+  get readyOrder() {
+    const stage = this.stage;
+    return stage === 'confirm' || stage === 'attack' ? this.pending.order || null : null;
+  }
+
+  /// Whether a facing is to be chosen now (while facing, or changed again before confirming).
+  get choosingFacing() {
+    return (this.stage === 'facing' || this.stage === 'confirm') && Boolean(this.pending.facings);
+  }
+
   select(unit) {
     this.selected = unit;
     this.inspected = null;
@@ -354,7 +371,7 @@ class Battle {
   async onFacing(dir) {
     const p = this.pending;
     const ch = this.choices;
-    if (!p || p.stage !== 'facing' && p.stage !== 'confirm' || !p.facings) return;
+    if (!this.choosingFacing) return;
     if (!p.facings[dir]) {
       const probe = p.kind === 'move'
         ? (ch.advancing ? { advance: { to: p.to, facing: dir } } : { move: { to: p.to, facing: dir } })
@@ -379,7 +396,7 @@ class Battle {
   }
 
   /// Gives the pending order: the unit's activation first when it is not yet activated (two guarded decisions).
-  async confirm(order = this.pending?.order) {
+  async confirm(order = this.readyOrder) {
     if (!order || this.busy || !this.live) return;
     await this.give(order.action);
   }
@@ -513,7 +530,7 @@ class Battle {
     const v = this.view;
     if (!v) return false;
     if (ev.key in ARROWS) {
-      if (this.pending?.stage === 'facing' || (this.pending?.stage === 'confirm' && this.pending.facings)) {
+      if (this.choosingFacing) {
         this.onFacing(this.board.screenDirection(ARROWS[ev.key]));
         return true;
       }
@@ -527,7 +544,7 @@ class Battle {
       return true;
     }
     if (ev.key === 'Enter' || ev.key === ' ') {
-      if (this.pending?.stage === 'confirm' || (this.pending?.stage === 'attack' && this.pending.order)) {
+      if (this.readyOrder) {
         this.confirm();
         return true;
       }
