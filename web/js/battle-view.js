@@ -138,7 +138,7 @@ export function boardState(page) {
     const targets = ch.targets();
     state.targets = new Map([...targets].map(([id, t]) => [id, { needed: t.needed, direct: t.direct, fireMove: Boolean(t.fireMove) }]));
     state.reachable = new Set([...ch.moveSquares()].filter((sq) => sq !== ch.at));
-    if (p?.target !== undefined && (p.stage === 'attack' || p.kind === 'move_fire')) {
+    if (p?.target !== undefined && (page.stage === 'attack' || p.kind === 'move_fire')) {
       state.alternative = ch.moveFireSquares(p.target);
       state.targets = new Map([[p.target, state.targets.get(p.target)]]);
     }
@@ -265,9 +265,9 @@ export function renderOrderBar(page) {
     prompt.append(ch.advancing
       ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
       : ringsPrompt(ch));
-  } else if (p.stage === 'facing') {
+  } else if (page.stage === 'facing') {
     prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
-  } else if (p.stage === 'attack') {
+  } else if (page.stage === 'attack') {
     const t = v.units[p.target];
     const ways = [];
     const squares = ch.moveFireSquares(p.target);
@@ -276,7 +276,7 @@ export function renderOrderBar(page) {
     if (ch.targets().get(p.target)?.fireMove) ways.push('Fire & Move');
     const intro = p.order ? `${p.order.text}. ` : `Attack ${t.name}: `;
     prompt.append(intro, ways.length ? `${p.order ? 'Or ' : ''}${ways.join(', or ')}.` : '');
-  } else if (p.stage === 'confirm') {
+  } else if (page.stage === 'confirm') {
     prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ' — or click a ringed enemy to fire from there too.' : '');
   }
   const ready = page.readyOrder;

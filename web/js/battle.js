@@ -292,7 +292,11 @@ class Battle {
     this.refusal = null;
     const v = this.shown;
     if (!this.live || !v) {
-      if (unit !== null) this.selected = unit;
+      if (unit !== null) {
+        // Not our move, or a past position: a unit is selected to read about, with no order under way.
+        this.selected = unit;
+        this.pending = null;
+      }
       this.render();
       return;
     }

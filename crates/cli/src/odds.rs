@@ -426,6 +426,10 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
     });
     if args.json {
         let mut v = serde_json::to_value(odds.report(Some(system))).expect("odds serialize");
+        if args.scenario.is_none() && args.load.is_none() {
+            // An attack described, not one on a board: its target is no unit of a battle anyone plays.
+            v.as_object_mut().expect("a report is an object").remove("target");
+        }
         v["situation"] = Value::String(title.to_string());
         if let Some((k, after, expected)) = &run {
             v["attacks"] = json!(k);
@@ -593,6 +597,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
 fn row_json(r: &TableRow, system: &CombatSystem) -> Value {
     let s = &r.situation;
     let mut v = serde_json::to_value(r.odds.report(Some(system))).expect("odds serialize");
+    v.as_object_mut().expect("a report is an object").remove("target");
     v["target_arm"] = json!(s.target.name());
     v["quality"] = json!(s.target_quality.name());
     v["attack"] = json!(if s.charge() { "charge" } else { "shooting" });

@@ -37,8 +37,9 @@ fn odds_abstract_r6_4_r7_1_shooting_in_the_open() {
     assert_eq!(results(&v), ["1/2", "1/3", "1/6", "0"]);
     assert_eq!(v["needed"], 4);
     assert_eq!(v["modifiers"], serde_json::json!([{"rule": "R6.4", "value": 1, "reason": "attacker did not move"}]));
-    assert!(v.get("stand").is_none());
+    assert_eq!((&v["fractions"]["stand"], &v["retreat_blocked"]), (&"0".into(), &false.into()));
     assert!(v.get("after").is_none());
+    assert!(v.get("target").is_none(), "a described attack has no unit id");
 }
 
 #[test]
@@ -78,7 +79,8 @@ fn odds_abstract_charges_canister_and_ranging() {
 fn odds_abstract_r7_4_blocked_retreat_destroyed_or_stand() {
     let v = ok_json(&["--attacker", "inf", "--target", "inf", "--blocked"]);
     assert_eq!(results(&v), ["1/2", "1/3", "0", "1/6"]);
-    assert!(v.get("stand").is_none());
+    assert_eq!((&v["fractions"]["stand"], &v["retreat_blocked"]), (&"0".into(), &true.into()));
+    assert_eq!(v["blocked_retreat"], "destroyed");
     let v = ok_json(&["--attacker", "inf", "--target", "inf", "--blocked", "--set", "blocked_retreat=stand"]);
     assert_eq!(results(&v), ["1/2", "1/3", "0", "0"]);
     assert_eq!(v["fractions"]["stand"], "1/6");
@@ -141,6 +143,7 @@ fn odds_table_covers_every_case() {
         for key in ["target_arm", "quality", "attack", "cover", "target_state", "needed", "modifiers", "fractions"] {
             assert!(r.get(key).is_some(), "{key} missing in {r}");
         }
+        assert!(r.get("target").is_none(), "no unit id for a described attack: {r}");
         results(r);
     }
     let green_inf_shooting_open_steady = &rows[0];

@@ -173,7 +173,6 @@ fn grouped_bars(
     })
 }
 
-/// A file name for chart `name` of a part: plain for the main part, prefixed with the scenario for the others.
 /// A chart of [`grouped_bars`], its file named `name` after the prefix.
 fn bar_chart(
     prefix: &str,
@@ -189,6 +188,7 @@ fn bar_chart(
     Ok(Chart { part: None, file, title: title.into(), caption: caption.into(), svg })
 }
 
+/// A file name for chart `name` of a part: plain for the main part, prefixed with the scenario for the others.
 fn file_name(prefix: &str, name: &str) -> String {
     if prefix.is_empty() { format!("{name}.svg") } else { format!("{prefix}-{name}.svg") }
 }

@@ -253,12 +253,19 @@ pub fn merge(shards: Vec<(PathBuf, ShardFile)>) -> Result<Simulation, SimError> 
     let config = first.setup.config().map_err(|message| SimError::Merge { path: first_path.clone(), message })?;
     let mut records: Vec<GameRecord> = shards.iter().flat_map(|(_, s)| s.records.iter().cloned()).collect();
     records.sort_by_key(|r| (r.scenario, r.variant, r.index));
-    let expected = config.games * config.scenarios.len() * config.variant_list().len();
-    if records.len() != expected {
-        return Err(SimError::Merge {
-            path: first_path.clone(),
-            message: format!("the shards hold {} games, the simulation has {expected}", records.len()),
-        });
+    let bad = |message: String| SimError::Merge { path: first_path.clone(), message };
+    let (scenarios, variants) = (config.scenarios.len(), config.variant_list().len());
+    let expected = config.games.checked_mul(scenarios).and_then(|n| n.checked_mul(variants));
+    if expected != Some(records.len()) {
+        return Err(bad(format!("the shards hold {} games, not the simulation's", records.len())));
+    }
+    // Every game of the simulation once: each scenario, variant and game number, in the order just sorted.
+    let games = (0..scenarios).flat_map(|s| (0..variants).flat_map(move |v| (0..config.games).map(move |i| (s, v, i))));
+    if let Some(r) =
+        records.iter().zip(games).find(|(r, game)| (r.scenario, r.variant, r.index) != *game).map(|(r, _)| r)
+    {
+        let game = format!("scenario {}, variant {}, game {}", r.scenario, r.variant, r.index);
+        return Err(bad(format!("the shards do not hold each game of the simulation once (at {game})")));
     }
     let (variants, options) = (config.variant_list(), config.option_table()?);
     let seconds = shards.iter().map(|(_, s)| s.seconds).sum();
@@ -331,6 +338,23 @@ mod tests {
             file.shard.k = k;
             let err = merge(vec![(PathBuf::from("s.json"), file)]).unwrap_err().to_string();
             assert!(err.contains(&format!("shard {k}/3 does not exist")), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_shard_whose_games_are_not_the_simulations_is_refused_not_a_panic() {
+        let mut c = config();
+        c.shard = Some(Shard { k: 1, n: 1 });
+        let sim = run(&c, &|| {}).unwrap();
+        let whole = shard_file(&sim).unwrap();
+        assert!(merge(vec![(PathBuf::from("s.json"), whole.clone())]).is_ok(), "the whole simulation merges");
+        for damage in
+            [|r: &mut GameRecord| r.scenario = 99, |r: &mut GameRecord| r.variant = 7, |r: &mut GameRecord| r.index = 3]
+        {
+            let mut file = whole.clone();
+            damage(&mut file.records[0]);
+            let err = merge(vec![(PathBuf::from("s.json"), file)]).unwrap_err().to_string();
+            assert!(err.contains("each game of the simulation once"), "{err}");
         }
     }
 

@@ -3,7 +3,7 @@
 //!
 //! Nothing here restates a rule. An attack's odds are worked out from the battle's own assessment
 //! ([`Battle::assess_order`]: range, arc, line of sight, cover and modifiers, R6), the same to-hit and hit-result
-//! functions the battle rolls its dice with ([`crate::attack::hits`], [`crate::attack::hit_result`], R6.4, R7.1),
+//! functions the battle rolls its dice with ([`hits`], [`hit_result`], R6.4, R7.1),
 //! the same die ([`d6`]) and the same retreat square ([`Battle::retreat_square`], R7.3, R7.4).
 //! The tests play a million attacks through [`Battle::sample_chance`] and [`Battle::apply_chance`] and check the
 //! frequencies against these fractions.
@@ -169,7 +169,7 @@ impl AttackOdds {
         self.assessment.needed
     }
 
-    /// The modifiers, each with its docs/rules.md id ([`crate::attack::Modifier::rule`]) and value.
+    /// The modifiers, each with its docs/rules.md id ([`crate::Modifier::rule`]) and value.
     pub fn modifiers(&self) -> &Modifiers {
         &self.assessment.modifiers
     }

@@ -39,8 +39,8 @@ pub struct OddsReport {
     pub retreat_blocked: bool,
     /// What a blocked retreat becomes (option `blocked_retreat`, R7.4).
     pub blocked_retreat: &'static str,
-    /// Exact fractions such as `"1/6"`: `miss`, `shaken`, `retreat`, `destroyed`, `stand` (summing to 1), `hit`, and
-    /// `no_effect` where a variant's table has hits that change nothing.
+    /// Exact fractions such as `"1/6"`: `miss`, `shaken`, `retreat`, `destroyed`, `stand` and, where a variant's table
+    /// has hits that change nothing, `no_effect` (these sum to 1), and `hit`.
     pub fractions: BTreeMap<&'static str, String>,
     /// The same as decimals, for bars and sorting.
     pub decimals: BTreeMap<&'static str, f64>,

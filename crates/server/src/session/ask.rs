@@ -60,11 +60,9 @@ impl Games {
     }
 
     fn unit_of(b: &Battle, unit: u8) -> ApiResult<UnitId> {
-        let id = UnitId(unit);
-        if b.unit_ids().any(|u| u == id) {
-            Ok(id)
-        } else {
-            Err(ApiError::NotFound(format!("the scenario has no unit {unit} (units are numbered from 0)")))
+        match UnitId::try_new(unit.into()).filter(|&id| b.unit_ids().any(|u| u == id)) {
+            Some(id) => Ok(id),
+            None => Err(ApiError::NotFound(format!("the scenario has no unit {unit} (units are numbered from 0)"))),
         }
     }
 
