@@ -28,7 +28,8 @@ pub use evaluator::Evaluator;
 pub use greedy::GreedyPlayer;
 pub use levels::{DEFAULT_LEVEL, OFFERED, Offered, offered, plays_as};
 pub use mcts::{
-    Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MIN_SCALED_ITERATIONS, MctsConfig, MctsPlayer, WorldChance,
+    Allocation, Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MIN_SCALED_ITERATIONS, MctsConfig, MctsPlayer,
+    WorldChance,
 };
 pub use random::RandomPlayer;
 pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};
@@ -63,7 +64,9 @@ pub trait Player {
 /// N best orders), `:sZ` (stop early once the choice is settled, Z standard
 /// errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:vB` (the share of the
 /// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on the thinking time whatever
-/// the budget: [`MctsConfig::time_limit`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
+/// the budget: [`MctsConfig::time_limit`]), `:race` (the play-outs of candidates that can no longer win go to those
+/// that can: [`Allocation::Racing`]), `:bN` (a decision may spend up to N times its budget from what earlier decisions
+/// saved: [`MctsConfig::bank`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: [&str; OFFERED.len()] = {
     let mut names = [""; OFFERED.len()];
     let mut i = 0;
@@ -107,7 +110,11 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
         "mcts" => {
             let mut config = MctsConfig::default();
             for part in parts {
-                if let Some(ms) = part.strip_suffix("ms") {
+                if part == "race" {
+                    config.allocation = Allocation::Racing;
+                } else if part == "even" {
+                    config.allocation = Allocation::Even;
+                } else if let Some(ms) = part.strip_suffix("ms") {
                     config.budget = Budget::Millis(ms.parse().ok().filter(|&m| m > 0)?);
                 } else if let Some(n) = part.strip_prefix('p') {
                     config.orders_per_unit = n.parse().ok()?;
@@ -146,6 +153,8 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                     };
                 } else if let Some(n) = part.strip_prefix('o') {
                     config.opponent_mix = n.parse().ok().filter(|&n| n <= 64)?;
+                } else if let Some(n) = part.strip_prefix('b') {
+                    config.bank = n.parse().ok().filter(|n| (1..=16).contains(n))?;
                 } else if let Some(f) = part.strip_prefix('f') {
                     config.scaled_floor = f.parse().ok()?;
                 } else if let Some(g) = part.strip_prefix('g') {

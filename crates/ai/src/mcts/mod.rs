@@ -108,6 +108,25 @@ pub struct MctsConfig {
     /// than one way of answering it (a search that exploits one exactly modelled opponent gains little against
     /// another search).
     pub opponent_mix: u32,
+    /// On common worlds, how the play-outs are shared among the candidates (`:race`, `:even`).
+    pub allocation: Allocation,
+    /// On common worlds, the most a decision may spend, as a multiple of its own budget (`:bN`; 1: its own budget
+    /// only): the play-outs a decision settled early did not spend are saved, and a later decision whose choice is
+    /// not settled may spend them. A game's thinking stays within its decisions' budgets, and goes where the close
+    /// calls are.
+    pub bank: u32,
+}
+
+/// How the common-world search shares its play-outs among the candidates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Allocation {
+    /// Every candidate is played in every world until the choice is settled (`:even`).
+    Even,
+    /// A race (`:race`): after each round, a candidate that could no longer beat the greedy choice, even with every
+    /// play-out left, stops being played (by the early stop's test, [`MctsConfig::stop_early`], on the worlds it
+    /// could still get), and its share of the budget goes to the candidates still in the race — so the close calls,
+    /// where the choice is made, are measured with more worlds for the same play-outs.
+    Racing,
 }
 
 impl Default for MctsConfig {
@@ -129,6 +148,8 @@ impl Default for MctsConfig {
             time_limit: None,
             scaled_floor: MIN_SCALED_ITERATIONS,
             opponent_mix: 0,
+            allocation: Allocation::Even,
+            bank: 1,
         }
     }
 }
@@ -176,6 +197,8 @@ pub struct MctsPlayer {
     decisions: u64,
     /// The order chosen with the last activation, and the battle it was chosen for (just after the activation).
     planned: Option<(Battle, Action)>,
+    /// Play-outs earlier decisions saved ([`MctsConfig::bank`]).
+    saved: usize,
 }
 
 /// A choice the search compares: an action, and after an activation the order the unit is to be given.
@@ -188,7 +211,7 @@ pub(super) struct Plan {
 impl MctsPlayer {
     /// A search player with its own seed.
     pub fn new(config: MctsConfig, seed: u64) -> Self {
-        MctsPlayer { config, seed, decisions: 0, planned: None }
+        MctsPlayer { config, seed, decisions: 0, planned: None, saved: 0 }
     }
 
     /// Its settings.
@@ -331,7 +354,9 @@ impl Player for MctsPlayer {
         let base = self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let config = self.config;
         if config.common_worlds {
-            let (plan, _) = worlds::common_world_search(battle, &config, base);
+            let searched = worlds::common_world_search(battle, &config, base, self.saved);
+            self.saved = searched.saved;
+            let plan = searched.plan;
             if let Some(order) = plan.order {
                 let mut after = battle.clone();
                 after.apply(plan.action).expect("the search chooses legal actions");
@@ -436,12 +461,32 @@ mod tests {
     }
 
     #[test]
+    fn play_outs_a_settled_decision_saves_go_to_a_later_one() {
+        let battle = first_activation();
+        let search = |bank, stop_early, saved| {
+            let budget = Budget::Iterations(1600);
+            let config = MctsConfig { budget, max_children: 4, stop_early, threads: 1, bank, ..Default::default() };
+            worlds::common_world_search(&battle, &config, 11, saved)
+        };
+        let settled = search(2, Some(0.0), 0);
+        assert!(settled.worlds < 400, "settled before its budget");
+        assert_eq!(settled.saved, 1600 - 4 * settled.worlds, "what it did not spend is saved");
+        let unsettled = search(2, None, 5000);
+        assert_eq!(unsettled.worlds, 800, "a bank of 2: its own budget and as much again from the savings");
+        assert_eq!(unsettled.saved, 5000 - 1600);
+        let own = search(1, None, 5000);
+        assert_eq!((own.worlds, own.saved), (400, 5000), "without a bank, its own budget only");
+        assert_eq!(search(4, None, 200).worlds, 450, "no more than was saved");
+    }
+
+    #[test]
     fn a_settled_choice_stops_the_search_early_and_the_same_whatever_the_thread_count() {
         let battle = first_activation();
         let search = |stop_early, threads| {
             let budget = Budget::Iterations(1600);
             let config = MctsConfig { budget, max_children: 4, stop_early, threads, ..Default::default() };
-            worlds::common_world_search(&battle, &config, 11)
+            let searched = worlds::common_world_search(&battle, &config, 11, 0);
+            (searched.plan, searched.worlds)
         };
         let whole = search(None, 2);
         assert_eq!(whole.1, 400, "without stopping early, the whole budget: 4 candidates x 400 play-outs");

@@ -2,7 +2,7 @@
 //! same sampled worlds, and the greedy choice kept unless another candidate is confidently better.
 
 use super::chance::outcome_in_world;
-use super::{Budget, MctsConfig, Plan, Playout, WorldChance, side_weights};
+use super::{Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Plan, Playout, WorldChance, side_weights};
 use crate::evaluate::Weights;
 use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
 use pacw_engine::{Action, Battle, Side, ToAct};
@@ -19,20 +19,22 @@ use std::time::{Duration, Instant};
 ///
 /// The worlds are played in rounds of [`ROUND_WORLDS`], shared out among `threads`; each play-out's value is added
 /// as a whole number of millionths, so the tally after a round, and with it the choice, is the same whatever the
-/// number of threads. After each round the search stops early if `config.stop_early` says the choice is settled.
-/// Returns the chosen plan and the number of worlds played to choose it.
-pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64) -> (Plan, usize) {
+/// number of threads. After each round the search stops early if `config.stop_early` says the choice is settled;
+/// under [`Allocation::Racing`] each candidate that is settled stops being played, and the play-outs it would have
+/// had go to those still in the race. With [`MctsConfig::bank`] the search may also spend play-outs `saved` by
+/// earlier decisions that were settled before their budget.
+pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64, saved: usize) -> Searched {
     let ToAct::Side(side) = root.to_act() else { unreachable!("the search is asked only when a side acts") };
     let mut ranker = GreedyPlayer::with_weights(seed, side_weights(config, side));
     let candidates = candidates(&mut ranker, root, config);
     if candidates.len() == 1 {
-        return (candidates[0], 0);
+        return Searched { plan: candidates[0], worlds: 0, saved };
     }
     let started = Instant::now();
     let playout = Playout::new(root, config);
-    let play_world = |w: usize, values: &mut [i64]| {
+    let play_world = |w: usize, values: &mut [i64], racing: &[bool]| {
         let world = seed ^ (w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        for (value, plan) in values.iter_mut().zip(&candidates) {
+        for ((value, plan), _) in values.iter_mut().zip(&candidates).zip(racing).filter(|(_, racing)| **racing) {
             let mut b = root.clone();
             b.apply(plan.action).expect("ranked actions are legal");
             if let Some(order) = plan.order {
@@ -55,40 +57,88 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64)
             *value = (v * 1e6).round() as i64;
         }
     };
-    let planned = match config.budget.for_battle(root, config.scaled_floor) {
-        Budget::Iterations(n) | Budget::Scaled(n) => (n as usize / candidates.len()).max(1),
+    let own = match config.budget.for_battle(root, config.scaled_floor) {
+        Budget::Iterations(n) | Budget::Scaled(n) => (n as usize).max(candidates.len()),
         Budget::Millis(_) => usize::MAX,
     };
+    let extra = saved.min(own.saturating_mul(config.bank.saturating_sub(1) as usize));
     let side_a = side == Side::A;
+    let tally = play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, &play_world);
+    let plan = candidates[tally.choice(side_a, config.confidence)];
+    let saved = if own == usize::MAX { 0 } else { (saved + own).saturating_sub(tally.playouts()) };
+    Searched { plan, worlds: tally.worlds, saved }
+}
+
+/// What a common-world search chose, and what it cost.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(super) struct Searched {
+    /// The chosen plan.
+    pub(super) plan: Plan,
+    /// The worlds played to choose it.
+    pub(super) worlds: usize,
+    /// The play-outs saved for later decisions ([`MctsConfig::bank`]): those saved before, and this decision's own
+    /// budget, less what it spent.
+    pub(super) saved: usize,
+}
+
+/// Plays rounds of worlds until `playouts` play-outs are spent, the choice is settled or the time is up, and returns
+/// their tally. `play_world` values the candidates still in the race in one world.
+fn play_rounds(
+    playouts: usize,
+    candidates: usize,
+    config: &MctsConfig,
+    side_a: bool,
+    started: Instant,
+    play_world: &(impl Fn(usize, &mut [i64], &[bool]) + Sync),
+) -> Tally {
     let deadline = config.time_limit.map(|limit| started + limit);
-    let mut tally = Tally::new(candidates.len());
-    while tally.worlds < planned {
+    let mut tally = Tally::new(candidates);
+    let mut racing = vec![true; candidates];
+    loop {
+        let in_race = racing.iter().filter(|r| **r).count();
+        // The worlds each candidate still in the race gets if the race stays as it is.
+        let planned = tally.worlds + playouts.saturating_sub(tally.playouts()) / in_race;
+        if tally.worlds >= planned {
+            return tally;
+        }
         let round = tally.worlds..planned.min(tally.worlds + ROUND_WORLDS);
-        tally = tally.merge(play_round(round, config.threads.max(1), candidates.len(), deadline, &play_world));
-        let settled = config.stop_early.is_some_and(|z| tally.settled(side_a, config.confidence, planned, z));
+        tally = tally.merge(play_round(round, config.threads.max(1), &racing, deadline, play_world));
+        let settled = match (config.allocation, config.stop_early) {
+            (Allocation::Even, None) => false,
+            (Allocation::Even, Some(z)) => tally.settled(side_a, config.confidence, planned, z),
+            (Allocation::Racing, z) => {
+                let z = z.unwrap_or(DEFAULT_STOP_EARLY);
+                let left = playouts.saturating_sub(tally.playouts()) / in_race;
+                for (i, r) in racing.iter_mut().enumerate().skip(1) {
+                    *r = *r && !tally.candidate_settled(i, side_a, config.confidence, tally.played[i] + left, z);
+                }
+                racing.iter().skip(1).all(|r| !r)
+            }
+        };
         let out_of_time = matches!(config.budget, Budget::Millis(ms) if started.elapsed() >= Duration::from_millis(ms))
             || deadline.is_some_and(|d| Instant::now() >= d);
         if settled || out_of_time {
-            break;
+            return tally;
         }
     }
-    (candidates[tally.choice(side_a, config.confidence)], tally.worlds)
 }
 
 /// The worlds a round of the common-world search plays before it asks whether its choice is settled (and, under a
 /// time budget, whether its time is up).
 pub(super) const ROUND_WORLDS: usize = 50;
 
-/// Plays the worlds of one round on `threads` threads, each taking the next world not yet taken, and tallies them.
-/// Past the `deadline` no new world is begun (the first world of the search is always played).
+/// Plays the worlds of one round on `threads` threads, each taking the next world not yet taken, and tallies them:
+/// in each world the candidates still `racing` (the first, the greedy choice, always is). Past the `deadline` no new
+/// world is begun (the first world of the search is always played).
 fn play_round(
     worlds: Range<usize>,
     threads: usize,
-    candidates: usize,
+    racing: &[bool],
     deadline: Option<Instant>,
-    play_world: &(impl Fn(usize, &mut [i64]) + Sync),
+    play_world: &(impl Fn(usize, &mut [i64], &[bool]) + Sync),
 ) -> Tally {
     let next = AtomicUsize::new(worlds.start);
+    let candidates = racing.len();
     let work = || {
         let mut tally = Tally::new(candidates);
         let mut values = vec![0i64; candidates];
@@ -97,8 +147,8 @@ fn play_round(
             if w >= worlds.end || (w > 0 && deadline.is_some_and(|d| Instant::now() >= d)) {
                 return tally;
             }
-            play_world(w, &mut values);
-            tally.add(&values);
+            play_world(w, &mut values, racing);
+            tally.add(&values, racing);
         }
     };
     if threads == 1 {
@@ -130,25 +180,32 @@ fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig) -> 
     plans.into_iter().take(config.max_children).map(|(plan, _)| plan).collect()
 }
 
-/// For each candidate, the sum and the sum of squares over the worlds of its play-outs' difference from the first
-/// candidate's (the greedy choice), in whole millionths so that the sums do not depend on the order the threads add
-/// them in.
+/// For each candidate, the worlds it was played in and the sum and the sum of squares over them of its play-outs'
+/// difference from the first candidate's (the greedy choice, played in every world), in whole millionths so that the
+/// sums do not depend on the order the threads add them in.
 struct Tally {
     worlds: usize,
+    played: Vec<usize>,
     differences: Vec<i64>,
     difference_squares: Vec<i128>,
 }
 
 impl Tally {
     fn new(candidates: usize) -> Tally {
-        Tally { worlds: 0, differences: vec![0; candidates], difference_squares: vec![0; candidates] }
+        Tally {
+            worlds: 0,
+            played: vec![0; candidates],
+            differences: vec![0; candidates],
+            difference_squares: vec![0; candidates],
+        }
     }
 
-    /// One world's values, one per candidate.
-    fn add(&mut self, values: &[i64]) {
+    /// One world's values, one per candidate, of which those `racing` were played.
+    fn add(&mut self, values: &[i64], racing: &[bool]) {
         self.worlds += 1;
-        for (i, &v) in values.iter().enumerate() {
+        for (i, &v) in values.iter().enumerate().filter(|&(i, _)| racing[i]) {
             let d = v - values[0];
+            self.played[i] += 1;
             self.differences[i] += d;
             self.difference_squares[i] += (d as i128).pow(2);
         }
@@ -156,9 +213,15 @@ impl Tally {
 
     fn merge(mut self, other: Tally) -> Tally {
         self.worlds += other.worlds;
+        self.played.iter_mut().zip(other.played).for_each(|(x, y)| *x += y);
         self.differences.iter_mut().zip(other.differences).for_each(|(x, y)| *x += y);
         self.difference_squares.iter_mut().zip(other.difference_squares).for_each(|(x, y)| *x += y);
         self
+    }
+
+    /// The play-outs played so far, over every candidate.
+    fn playouts(&self) -> usize {
+        self.played.iter().sum()
     }
 
     /// Whether the choice is settled after the worlds so far, `planned` in all: no candidate other than the greedy
@@ -166,18 +229,22 @@ impl Tally {
     /// errors better than measured so far. (A candidate that has played exactly as the greedy choice in every world
     /// so far is settled too.)
     fn settled(&self, side_a: bool, confidence: f32, planned: usize, optimism: f32) -> bool {
-        let n = self.worlds.max(1) as f64;
-        (1..self.differences.len()).all(|i| {
-            let (mean, deviation) = self.mean_and_deviation(i, side_a);
-            let needed = confidence as f64 * deviation / (planned as f64).sqrt();
-            mean + optimism as f64 * deviation / n.sqrt() <= needed
-        })
+        (1..self.differences.len()).all(|i| self.candidate_settled(i, side_a, confidence, planned, optimism))
+    }
+
+    /// Whether candidate `i` could no longer beat the greedy choice by `confidence` standard errors after `planned`
+    /// worlds, even were its mean `optimism` standard errors better than measured so far.
+    fn candidate_settled(&self, i: usize, side_a: bool, confidence: f32, planned: usize, optimism: f32) -> bool {
+        let n = self.played[i].max(1) as f64;
+        let (mean, deviation) = self.mean_and_deviation(i, side_a);
+        let needed = confidence as f64 * deviation / (planned.max(1) as f64).sqrt();
+        mean + optimism as f64 * deviation / n.sqrt() <= needed
     }
 
     /// The mean and standard deviation over the worlds of candidate `i`'s paired difference from the greedy choice,
     /// for the side choosing.
     fn mean_and_deviation(&self, i: usize, side_a: bool) -> (f64, f64) {
-        let n = self.worlds.max(1) as f64;
+        let n = self.played[i].max(1) as f64;
         let sign = if side_a { 1.0 } else { -1.0 };
         let mean = sign * self.differences[i] as f64 / n;
         let variance = (self.difference_squares[i] as f64 / n - mean * mean).max(0.0);
@@ -188,10 +255,9 @@ impl Tally {
     /// of their paired difference — a noisy estimate must not talk the search out of a good move — and then the one
     /// with the greatest such margin. Values are for the first side; `side_a` says whether it chooses.
     fn choice(&self, side_a: bool, confidence: f32) -> usize {
-        let n = self.worlds.max(1) as f64;
         let margin = |i: usize| {
             let (mean, deviation) = self.mean_and_deviation(i, side_a);
-            mean - confidence as f64 * deviation / n.sqrt()
+            mean - confidence as f64 * deviation / (self.played[i].max(1) as f64).sqrt()
         };
         (1..self.differences.len()).fold(0, |best, i| {
             let m = margin(i);
@@ -202,8 +268,8 @@ impl Tally {
 
 #[cfg(test)]
 mod tests {
-    use super::{Tally, common_world_search};
-    use crate::mcts::{Budget, MctsConfig};
+    use super::{Tally, common_world_search, play_rounds};
+    use crate::mcts::{Allocation, Budget, MctsConfig};
     use std::sync::Arc;
 
     #[test]
@@ -222,14 +288,14 @@ mod tests {
             time_limit: Some(std::time::Duration::from_millis(1)),
             ..MctsConfig::default()
         };
-        let (_, worlds) = common_world_search(&b, &config, 7);
+        let worlds = common_world_search(&b, &config, 7, 0).worlds;
         assert!(worlds >= 1 && worlds < budget as usize / 100, "{worlds} worlds of {budget}");
     }
 
     /// A tally of worlds, each world's values (in millionths) one per candidate.
     fn tally(worlds: &[[i64; 3]]) -> Tally {
         worlds.iter().fold(Tally::new(3), |mut t, w| {
-            t.add(w);
+            t.add(w, &[true; 3]);
             t
         })
     }
@@ -281,6 +347,33 @@ mod tests {
             .collect();
         assert!(tally(&slightly_behind).settled(true, 2.0, 400, 0.5));
         assert!(!tally(&slightly_behind).settled(true, 2.0, 400, 3.0));
+    }
+
+    /// Three candidates over worlds made up for the test: the second loses every world the greedy choice wins, the
+    /// third is a close call (a little better than the greedy choice: it wins one more world in every twenty).
+    fn race(allocation: Allocation) -> Tally {
+        let play_world = |w: usize, values: &mut [i64], racing: &[bool]| {
+            let greedy = if w.is_multiple_of(2) { WIN } else { 0 };
+            let close = if w % 20 == 1 { WIN } else { greedy };
+            let made_up = [greedy, 0, close];
+            for i in (0..3).filter(|&i| racing[i]) {
+                values[i] = made_up[i];
+            }
+        };
+        let config = MctsConfig { allocation, threads: 1, ..MctsConfig::default() };
+        play_rounds(3000, 3, &config, true, std::time::Instant::now(), &play_world)
+    }
+
+    #[test]
+    fn a_race_gives_the_play_outs_of_a_hopeless_candidate_to_the_close_call() {
+        let even = race(Allocation::Even);
+        assert_eq!(even.played, vec![1000; 3], "evenly shared, the close call keeps the search to its whole budget");
+        let raced = race(Allocation::Racing);
+        assert_eq!(raced.playouts(), 3000, "the same play-outs");
+        assert_eq!(raced.played[1], super::ROUND_WORLDS, "the hopeless candidate leaves after the first round");
+        assert_eq!(raced.played[2], raced.worlds, "the close call is played in every world");
+        assert!(raced.worlds > 1400, "its worlds grow by half: {}", raced.worlds);
+        assert_eq!(raced.played[0], raced.worlds, "the greedy choice too, to be compared with");
     }
 
     #[test]
