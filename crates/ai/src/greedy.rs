@@ -87,6 +87,12 @@ impl GreedyPlayer {
         ranked_actions(self, b)
     }
 
+    /// Every legal action with its value by the greedy judgement, best first (an activation is worth its unit's best
+    /// order; the end of the activations, the least gain worth an activation).
+    pub fn scored(&mut self, b: &Battle) -> Vec<(Action, f32)> {
+        scored_actions(self, b)
+    }
+
     /// The best of the orders judged from `first` on in `judged`, with its value and tie-break.
     fn best_since(&mut self, first: usize) -> (Option<Action>, f32) {
         pick_best(&mut self.rng, self.judged[first..].iter().copied())
