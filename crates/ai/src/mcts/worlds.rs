@@ -65,7 +65,7 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let side_a = side == Side::A;
     let tally = play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, &play_world);
     let plan = candidates[tally.choice(side_a, config.confidence)];
-    let saved = if own == usize::MAX { 0 } else { (saved + own).saturating_sub(tally.playouts()) };
+    let saved = if own == usize::MAX { 0 } else { saved.saturating_add(own).saturating_sub(tally.playouts()) };
     Searched { plan, worlds: tally.worlds, saved }
 }
 
