@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverAndBrowser, freshPage, createGame, view, cardFor, settledBox, screenshots } from './server.mjs';
+import { serverAndBrowser, freshPage, createGame, gameOnYourMove, view, cardFor, settledBox, screenshots } from './server.mjs';
 
 const skirmish = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'skirmish.toml'), 'utf8');
 const env = serverAndBrowser();
@@ -281,7 +281,7 @@ test('the line of sight follows the pointer, and the phone screen keeps the coun
 });
 
 test('playing the army from the north, the board is turned so that it stands at the bottom (a setting, remembered)', async () => {
-  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'computer', human_side: 'B', computer: 'greedy' }, 'B');
+  const { token } = await gameOnYourMove(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'computer', human_side: 'B', computer: 'greedy' }, 'B');
   const page = await freshPage(env.browser);
   await page.goto(`${env.server.url}game/${token}`);
   await page.locator('#status .you').waitFor();

@@ -31,7 +31,7 @@ test('the computer\'s moves are played back as such, and "skip to my move" goes 
     // The computer (greedy, Blue) may move first; the player watches at the slowest pace.
     const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'computer', human_side: 'B', computer: 'greedy' }, 'B');
     const v = await yourMove(env.server.url, token);
-    if (v.decisions < 3) continue; // Grey's card came first: nothing to play back
+    if (!v || v.decisions < 3) continue; // the game ended first, or Grey's card came first: nothing to play back
     const page = await freshPage(env.browser, { settings: { pace: 1200 } });
     await page.goto(`${env.server.url}game/${token}`);
     const playing = page.locator('#playing-back');
@@ -49,10 +49,11 @@ test('the computer\'s moves are played back as such, and "skip to my move" goes 
 });
 
 /// The game's view once it is the player's move: the computer's decisions before it take however long a busy machine
-/// makes them take (a fixed wait was a flaky test).
+/// makes them take (a fixed wait was a flaky test); null if the computer won before the player could move.
 async function yourMove(url, token) {
   for (let i = 0; i < 300; i++) {
     const v = await view(url, token);
+    if (v.result) return null;
     if (v.your_turn) return v;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -111,6 +111,22 @@ export async function createGame(url, request, role) {
   return { created, token: created.tokens[role] };
 }
 
+/// Creates games against the computer until one stands at the player's move with the game not over, and returns
+/// { created, token, view } of it: the seed is the server's, and in a small battle the computer may win before the
+/// player ever moves (the skirmish fixture: about one game in six).
+export async function gameOnYourMove(url, request, role) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const { created, token } = await createGame(url, request, role);
+    for (let i = 0; i < 300; i++) {
+      const v = await view(url, token);
+      if (v.result) break;
+      if (v.your_turn) return { created, token, view: v };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('twenty games in a row ended before the player could move');
+}
+
 /// The game's view for a token, from the API.
 export async function view(url, token) {
   return (await fetch(`${url}api/play/${token}`)).json();

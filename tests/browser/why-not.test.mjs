@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverAndBrowser, freshPage, createGame, view, act, cardFor, screenshots } from './server.mjs';
+import { serverAndBrowser, freshPage, createGame, gameOnYourMove, view, act, cardFor, screenshots } from './server.mjs';
 
 const skirmish = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'skirmish.toml'), 'utf8');
 const env = serverAndBrowser();
@@ -99,7 +99,7 @@ test('with once_per_turn a unit activated earlier in the turn says so on a later
 
 test('an enemy clicked with none of your units selected is read about, not waited on', async () => {
   // Against the computer, on the player's move: the enemy's counter shows its card, and the bar says what to do.
-  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'computer', human_side: 'A', computer: 'greedy' }, 'A');
+  const { token } = await gameOnYourMove(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'computer', human_side: 'A', computer: 'greedy' }, 'A');
   const page = await open(token);
   const v = await view(env.server.url, token);
   const enemy = v.units.find((u) => u.side === 'B' && u.alive);
