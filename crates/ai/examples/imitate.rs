@@ -10,10 +10,12 @@
 //!   teacher's choice most often, on the decisions of four games in five; prints that agreement and on the fifth
 //!   game kept out, the weights, and their score against `greedy` over GAMES games (docs/findings.md).
 
+mod shared;
+
 use pacw_ai::evaluate::Weights;
 use pacw_ai::{GreedyPlayer, Player};
-use pacw_engine::{Action, Battle, Game, SHIPPED_SCENARIOS, Side, ToAct};
-use std::io::Write;
+use pacw_engine::{Action, Battle, Game, SHIPPED_SCENARIOS, ToAct};
+use shared::score;
 
 const CANDIDATES: usize = 8;
 const WEIGHTS: usize = 20;
@@ -32,7 +34,7 @@ fn values(b: &Battle, weights: &Weights) -> Vec<(Action, f32)> {
 }
 
 fn record(teacher: &str, games: std::ops::Range<u64>, out: &str) {
-    let mut file = std::io::BufWriter::new(std::fs::File::create(out).expect("the file can be written"));
+    let mut file = csv::Writer::from_path(out).expect("the file can be written");
     let base = Weights::GREEDY.to_list();
     for g in games {
         let mut game = game(g);
@@ -59,9 +61,9 @@ fn record(teacher: &str, games: std::ops::Range<u64>, out: &str) {
                             let moved = n.iter().find(|(x, _)| x == a).map_or(*v, |(_, x)| *x);
                             (moved - v) / STEP
                         });
-                        let slopes: Vec<String> = slopes.map(|d| format!("{d:.4}")).collect();
-                        writeln!(file, "{g},{asked},{},{v:.5},{}", u8::from(*a == choice), slopes.join(","))
-                            .expect("the file can be written");
+                        let row = [g.to_string(), asked.to_string(), u8::from(*a == choice).to_string(), v.to_string()];
+                        let row = row.into_iter().chain(slopes.map(|d| d.to_string()));
+                        file.write_record(row).expect("the file can be written");
                     }
                 }
                 choice
@@ -72,6 +74,7 @@ fn record(teacher: &str, games: std::ops::Range<u64>, out: &str) {
         }
         eprintln!("game {g} done");
     }
+    file.flush().expect("the file can be written");
 }
 
 /// One asked decision: its game, each candidate's value at greedy's weights and slopes, and the teacher's choice.
@@ -104,15 +107,14 @@ fn read(files: &[String]) -> Vec<Decision> {
     let mut decisions: Vec<Decision> = Vec::new();
     let mut key = None;
     for f in files {
-        for line in std::fs::read_to_string(f).expect("the file can be read").lines() {
-            let cells: Vec<&str> = line.split(',').collect();
-            let (g, asked): (u64, u64) = (cells[0].parse().unwrap(), cells[1].parse().unwrap());
-            let chosen = cells[2] == "1";
-            let value: f32 = cells[3].parse().unwrap();
-            let mut slopes = [0.0; WEIGHTS];
-            for k in 0..WEIGHTS {
-                slopes[k] = cells[4 + k].parse().unwrap();
-            }
+        let mut reader = csv::ReaderBuilder::new().has_headers(false).from_path(f).expect("the file can be read");
+        for row in reader.records() {
+            let row = row.expect("a whole row");
+            let cell = |i: usize| row.get(i).expect("every column");
+            let (g, asked): (u64, u64) = (cell(0).parse().unwrap(), cell(1).parse().unwrap());
+            let chosen = cell(2) == "1";
+            let value: f32 = cell(3).parse().unwrap();
+            let slopes: [f32; WEIGHTS] = std::array::from_fn(|k| cell(4 + k).parse().unwrap());
             if key != Some((g, asked)) {
                 key = Some((g, asked));
                 decisions.push(Decision { game: g, values: Vec::new(), slopes: Vec::new(), chosen: 0 });
@@ -160,28 +162,7 @@ fn fit(games: u64, files: &[String]) {
         }
     }
     println!("fitted: {w:?}");
-    println!("score against greedy over {games} games: {:.4}", score(&Weights::from_list(w), games));
-}
-
-/// A greedy judging by `weights` against plain greedy: its score (draws half) over `games` games, sides swapping.
-fn score(weights: &Weights, games: u64) -> f64 {
-    let play = |g: u64| {
-        let mut game = game(g + 900_000);
-        let own_side = if g.is_multiple_of(2) { Side::A } else { Side::B };
-        let mut own = GreedyPlayer::with_weights(g, [*weights; 2]);
-        let mut plain = GreedyPlayer::new(g + 1_000_000);
-        while let ToAct::Side(side) = game.battle().to_act() {
-            let player = if side == own_side { &mut own } else { &mut plain };
-            let action = player.choose(game.battle());
-            game.act(action).expect("greedy chooses legal actions");
-        }
-        match game.battle().result().expect("the game is over").winner {
-            Some(w) if w == own_side => 1.0,
-            None => 0.5,
-            Some(_) => 0.0,
-        }
-    };
-    (0..games).map(play).sum::<f64>() / games as f64
+    println!("score against greedy over {games} games: {:.4}", score(&Weights::from_list(w), 900_000, games));
 }
 
 fn main() {

@@ -82,6 +82,9 @@ fn player_names_and_settings_are_checked() {
         "greedy:tuned",
         "veteran",
         "mcts:v0.5",
+        "mcts:race",
+        "general:race:b4",
+        "mcts:even:b16",
     ] {
         assert!(is_player(good), "{good}");
     }
@@ -114,6 +117,10 @@ fn player_names_and_settings_are_checked() {
         "mcts:fx",
         "recruit:x",
         "general:e9",
+        "mcts:b0",
+        "mcts:b17",
+        "mcts:bx",
+        "mcts:races",
     ] {
         assert!(!is_player(bad), "{bad}");
     }
