@@ -2,7 +2,7 @@
 //! same sampled worlds, and the greedy choice kept unless another candidate is confidently better.
 
 use super::chance::outcome_in_world;
-use super::{Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Plan, Playout, WorldChance, side_weights};
+use super::{Allocation, Budget, DEFAULT_STOP_EARLY, Judged, MctsConfig, Plan, Playout, WorldChance, side_weights};
 use crate::evaluate::Weights;
 use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
 use pacw_engine::{Action, Battle, Side, ToAct};
@@ -28,7 +28,7 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let mut ranker = GreedyPlayer::with_weights(seed, side_weights(config, side));
     let candidates = candidates(&mut ranker, root, config);
     if candidates.len() == 1 {
-        return Searched { plan: candidates[0], worlds: 0, saved };
+        return Searched { plan: candidates[0], worlds: 0, saved, judged: Vec::new() };
     }
     let started = Instant::now();
     let playout = Playout::new(root, config);
@@ -66,11 +66,22 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let tally = play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, &play_world);
     let plan = candidates[tally.choice(side_a, config.confidence)];
     let saved = if own == usize::MAX { 0 } else { saved.saturating_add(own).saturating_sub(tally.playouts()) };
-    Searched { plan, worlds: tally.worlds, saved }
+    let judged = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            // The tally counts in millionths.
+            let (mean, deviation) = tally.mean_and_deviation(i, side_a);
+            let worlds = tally.played[i];
+            let standard_error = deviation / (worlds.max(1) as f64).sqrt() / 1e6;
+            Judged { action: c.action, order: c.order, worlds, mean: mean / 1e6, standard_error }
+        })
+        .collect();
+    Searched { plan, worlds: tally.worlds, saved, judged }
 }
 
 /// What a common-world search chose, and what it cost.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Searched {
     /// The chosen plan.
     pub(super) plan: Plan,
@@ -79,6 +90,9 @@ pub(super) struct Searched {
     /// The play-outs saved for later decisions ([`MctsConfig::bank`]): those saved before, and this decision's own
     /// budget, less what it spent.
     pub(super) saved: usize,
+    /// How each candidate measured against the greedy choice (the first), best first by the greedy ranking; empty
+    /// where there was nothing to compare.
+    pub(super) judged: Vec<Judged>,
 }
 
 /// Plays rounds of worlds until `playouts` play-outs are spent, the choice is settled or the time is up, and returns
