@@ -84,6 +84,7 @@ struct Described {
     kind: usize,
 }
 
+/// The candidate `action` of `b`, which greedy values at `greedy_value`, as [`Described`] for `side`.
 fn describe(b: &Battle, action: Action, greedy_value: f32, side: Side) -> Described {
     let mut after = b.clone();
     after.apply(action).expect("candidates are legal");
