@@ -49,3 +49,18 @@ for (const b of battles) {
   const gs = games.filter((g) => g.battle === b);
   console.log(`${b.padEnd(20)} ${gs.length} games, score ${fixed(score(gs))}, luck spread ${fixed(spread(gs.map((g) => g.luck)))}, edge ${fixed(mean(gs.map((g) => g.own + g.other)))}`);
 }
+
+// The score the player would expect at even luck: a logistic regression of the result (a draw half a win) on the
+// luck, fitted by maximum likelihood over a grid, read at luck 0.
+const likelihood = (a, b) => games.reduce((sum, g) => {
+  const p = Math.min(Math.max(1 / (1 + Math.exp(-(a + b * g.luck))), 1e-9), 1 - 1e-9);
+  return sum + g.result * Math.log(p) + (1 - g.result) * Math.log(1 - p);
+}, 0);
+let fit = { a: 0, b: 0, ll: -Infinity };
+for (let a = -3; a <= 3; a += 0.01) {
+  for (let b = 0; b <= 30; b += 0.1) {
+    const ll = likelihood(a, b);
+    if (ll > fit.ll) fit = { a, b, ll };
+  }
+}
+console.log(`logistic fit: score ≈ 1 / (1 + e^-(${fit.a.toFixed(2)} + ${fit.b.toFixed(1)} × luck)); at even luck ${fixed(1 / (1 + Math.exp(-fit.a)))}`);
