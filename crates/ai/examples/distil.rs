@@ -3,30 +3,31 @@
 //! - `cargo run --release -p pacw-ai --example distil -- record FROM..TO FILE.csv`: plays games `FROM..TO` as the
 //!   arena does (the shipped battles in turn, sides swapping), the general against greedy, and writes for every
 //!   candidate of every decision the general searched how much better than greedy's choice the search measured it
-//!   (the mean paired difference of their play-outs and its standard error, [`pacw_ai::MctsPlayer::judged`]) and
+//!   (the mean paired difference of their play-outs and its standard error, [`pacw_ai::MctsPlayer::measured`]) and
 //!   what the candidate changes ([`describe`]).
 //! - `cargo run --release -p pacw-ai --example distil -- fit FILE.csv...`: fits the measured difference by weighted
 //!   least squares (each candidate weighed by the inverse of its measurement's variance) on the decisions of four
 //!   games in five, and on the fifth kept out says how much of the search's gain its best candidate takes; prints
 //!   the weights.
-//! - `cargo run --release -p pacw-ai --example distil -- play WEIGHTS FROM..TO`: greedy's choice corrected by the
-//!   fitted judgement, against greedy over the arena's games `FROM..TO` (WEIGHTS as `fit` prints them, comma
-//!   separated).
+//! - `cargo run --release -p pacw-ai --example distil -- play WEIGHTS THRESHOLD FROM..TO`: greedy's choice
+//!   corrected by the fitted judgement where it predicts a gain above THRESHOLD, against greedy over the arena's
+//!   games `FROM..TO` (WEIGHTS as `fit` prints them, comma separated).
+
+// Each example compiles the shared module for itself; this one needs only its loop over games.
+#[allow(dead_code)]
+mod shared;
 
 use nalgebra::{DMatrix, DVector};
-use pacw_ai::evaluator::{FEATURES, Features, features, shared};
+use pacw_ai::evaluator::{CHANCE_DEPTH, FEATURES, Features, features, shared};
 use pacw_ai::{Budget, GreedyPlayer, Leaf, MctsConfig, MctsPlayer, Player};
 use pacw_engine::{Action, Battle, Game, SHIPPED_SCENARIOS, Side, ToAct};
+use shared::over_games;
 use std::ops::Range;
 
-/// The candidates compared at a decision: the general's eight.
-const CANDIDATES: usize = 8;
 /// What describes a candidate: the change of each evaluator feature, of the evaluator's value and of greedy's own
 /// value from greedy's choice, and whether it leaves greedy's choice with an activation, an order, or an end of the
 /// activations (the model's constant for each kind).
 const INPUTS: usize = FEATURES + 5;
-/// How deep the features are averaged over the chance events pending after a candidate (as the evaluator's value).
-const CHANCE_DEPTH: u8 = 4;
 
 /// The arena's game `g` and the general's side in it.
 fn game(g: u64) -> (Game, Side) {
@@ -48,7 +49,8 @@ fn general(seed: u64) -> MctsPlayer {
 }
 
 /// The features after `b`'s pending chance events, averaged over their outcomes by the engine's probabilities (up to
-/// `depth` events in a row; outcomes that lead to the same position are judged once).
+/// `depth` events in a row; outcomes that lead to the same position are judged once): as the evaluator's value
+/// averages its judgement (`Evaluator::value`), for the twenty features at once.
 fn expected_features(b: &Battle, depth: u8) -> Features {
     if depth == 0 || !matches!(b.to_act(), ToAct::Chance(_)) {
         return features(b);
@@ -75,8 +77,9 @@ fn expected_features(b: &Battle, depth: u8) -> Features {
 }
 
 /// A candidate as the model sees it, before it is compared with greedy's choice: the expected features and the
-/// evaluator's value after it, for the side choosing (an activation is followed by its unit's best order by greedy's
-/// judgement, so that it is judged by what it does), greedy's value of it, and its kind.
+/// evaluator's value after it, for the side choosing (an activation is followed by the order searched with it, or
+/// else its unit's best order by greedy's judgement, so that it is judged by what it does), greedy's value of it,
+/// and its kind (0 an activation, 1 an order, 2 the end of the activations).
 struct Described {
     features: Features,
     value: f32,
@@ -84,20 +87,21 @@ struct Described {
     kind: usize,
 }
 
-/// The candidate `action` of `b`, which greedy values at `greedy_value`, as [`Described`] for `side`.
-fn describe(b: &Battle, action: Action, greedy_value: f32, side: Side) -> Described {
+/// The candidate `action` of `b` (with the `order` searched with it, if any), which greedy values at
+/// `greedy_value`, as [`Described`] for `side`.
+fn describe(b: &Battle, action: Action, order: Option<Action>, greedy_value: f32, side: Side) -> Described {
     let mut after = b.clone();
     after.apply(action).expect("candidates are legal");
     let kind = match action {
         Action::Activate(_) => {
-            let mut judge = GreedyPlayer::new(0);
-            if let Some(&(order, _)) = judge.scored(&after).first() {
-                after.apply(order).expect("greedy's orders are legal");
+            let order = order.or_else(|| GreedyPlayer::new(0).scored(&after).first().map(|&(order, _)| order));
+            if let Some(order) = order {
+                after.apply(order).expect("the orders searched and greedy's are legal");
             }
             0
         }
         Action::EndActivations => 2,
-        _ => 1,
+        _ => 1, // every other action is an order to the active unit
     };
     let sign = if side == Side::A { 1.0 } else { -1.0 };
     let mut features = expected_features(&after, CHANCE_DEPTH);
@@ -129,14 +133,14 @@ fn record_game(g: u64) -> Vec<Vec<String>> {
         let b = game.battle().clone();
         let action = if side == general_side {
             let action = searcher.choose(&b);
-            let judged = searcher.judged();
-            if judged.len() > 1 {
+            let measured = searcher.measured();
+            if measured.len() > 1 {
                 decision += 1;
                 let values = GreedyPlayer::new(0).scored(&b);
                 let greedy_value = |a: Action| values.iter().find(|(x, _)| *x == a).map_or(0.0, |(_, v)| *v);
                 let described: Vec<Described> =
-                    judged.iter().map(|j| describe(&b, j.action, greedy_value(j.action), side)).collect();
-                for (i, (j, d)) in judged.iter().zip(&described).enumerate().skip(1) {
+                    measured.iter().map(|m| describe(&b, m.action, m.order, greedy_value(m.action), side)).collect();
+                for (i, (j, d)) in measured.iter().zip(&described).enumerate().skip(1) {
                     let head = [g as f64, decision as f64, i as f64, j.worlds as f64, j.mean, j.standard_error];
                     let row = head.into_iter().chain(inputs(d, &described[0])).map(|x| x.to_string()).collect();
                     rows.push(row);
@@ -150,24 +154,6 @@ fn record_game(g: u64) -> Vec<Vec<String>> {
     }
     eprintln!("game {g}: {decision} decisions searched");
     rows
-}
-
-/// `play` of each game of `games`, on every core, in the order of the games.
-fn over_games<T: Send>(games: Range<u64>, play: impl Fn(u64) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
-    let mut results: Vec<(u64, T)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (games, play) = (games.clone(), &play);
-                s.spawn(move || {
-                    (games.start + t..games.end).step_by(threads as usize).map(|g| (g, play(g))).collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect::<Vec<_>>()
-    });
-    results.sort_by_key(|(g, _)| *g);
-    results.into_iter().map(|(_, t)| t).collect()
 }
 
 fn record(games: Range<u64>, out: &str) {
@@ -236,26 +222,33 @@ fn fit(files: &[String]) {
             total += w * r.mean.powi(2);
             weights += w;
         }
-        // Per decision: the measured gain of the model's best candidate (greedy's choice if none is predicted
-        // better), against the best measured gain and the general's (its candidate confidently better, if any).
+        // Per decision: the measured gain of the general's choice (a candidate confidently better, if any) and of
+        // the best measured candidate (an upper bound, raised by the noise it is the maximum of).
         let mut decisions = std::collections::BTreeMap::<(u64, u64), Vec<&Row>>::new();
         set.iter().for_each(|r| decisions.entry((r.game, r.decision)).or_default().push(r));
-        let (mut model, mut general, mut best, mut changed) = (0.0, 0.0, 0.0, 0);
-        let margin = |r: &&Row| r.mean - 2.0 * r.standard_error;
+        let n = decisions.len().max(1) as f64;
+        let confidence = MctsConfig::default().confidence as f64;
+        let margin = |r: &&Row| r.mean - confidence * r.standard_error;
+        let (mut general, mut best) = (0.0, 0.0);
         for candidates in decisions.values() {
-            let pick = candidates.iter().max_by(|a, b| predict(a).total_cmp(&predict(b))).filter(|r| predict(r) > 0.0);
-            if let Some(r) = pick {
-                model += r.mean;
-                changed += 1;
-            }
             let confident = candidates.iter().filter(|r| margin(r) > 0.0);
             general += confident.max_by(|a, b| margin(a).total_cmp(&margin(b))).map_or(0.0, |r| r.mean);
             best += candidates.iter().map(|r| r.mean).fold(0.0, f64::max);
         }
-        let n = decisions.len().max(1) as f64;
-        // Leaving greedy's choice only for a predicted gain above a threshold: the best of seven predictions is
-        // too high on average (the winner's curse).
-        for threshold in [0.002, 0.005, 0.01, 0.02, 0.04] {
+        // R² against predicting no difference at all (greedy's choice is as good as any), not against the mean.
+        println!(
+            "{name}: {} candidates, {} decisions; weighted R² {:.3} (rms {:.4}); gain a decision: the general {:.4}, \
+             best measured {:.4}",
+            set.len(),
+            decisions.len(),
+            1.0 - residual / total,
+            (residual / weights).sqrt(),
+            general / n,
+            best / n
+        );
+        // The model's best candidate played where it predicts a gain above a threshold: above 0 the best of seven
+        // predictions is too high on average (the winner's curse).
+        for threshold in [0.0, 0.002, 0.005, 0.01, 0.02, 0.04] {
             let (mut gain, mut left) = (0.0, 0);
             for candidates in decisions.values() {
                 let pick = candidates.iter().max_by(|a, b| predict(a).total_cmp(&predict(b)));
@@ -264,46 +257,37 @@ fn fit(files: &[String]) {
                     left += 1;
                 }
             }
+            let left = 100.0 * left as f64 / n;
             println!(
-                "  above {threshold}: gain {:.4} a decision, leaves greedy at {:.1}%",
-                gain / n,
-                100.0 * left as f64 / n
+                "  the model above {threshold}: gain {:.4} a decision, leaving greedy's choice at {left:.1}%",
+                gain / n
             );
         }
-        println!(
-            "{name}: {} candidates, {} decisions; weighted R² {:.3} (rms {:.4}); gain a decision: model {:.4} \
-             (leaves greedy at {:.1}%), the general {:.4}, best measured {:.4}",
-            set.len(),
-            decisions.len(),
-            1.0 - residual / total,
-            (residual / weights).sqrt(),
-            model / n,
-            100.0 * changed as f64 / n,
-            general / n,
-            best / n
-        );
     }
     let list: Vec<String> = beta.iter().map(|b| format!("{b:.6}")).collect();
     println!("weights: {}", list.join(","));
 }
 
-/// Greedy's choice, unless the fitted judgement predicts another of its eight best candidates better.
+/// Greedy's choice, unless the fitted judgement predicts another of its best candidates (as many as the general
+/// compares) better by more than `threshold`.
 struct Distilled {
     weights: [f64; INPUTS],
+    threshold: f64,
     greedy: GreedyPlayer,
 }
 
 impl Distilled {
     fn choose(&mut self, b: &Battle) -> Action {
         let ToAct::Side(side) = b.to_act() else { unreachable!("asked only where a side acts") };
-        let scored: Vec<(Action, f32)> = self.greedy.scored(b).into_iter().take(CANDIDATES).collect();
+        let scored: Vec<(Action, f32)> =
+            self.greedy.scored(b).into_iter().take(MctsConfig::default().max_children).collect();
         if scored.len() == 1 {
             return scored[0].0;
         }
-        let first = describe(b, scored[0].0, scored[0].1, side);
-        let mut best = (scored[0].0, 0.0);
+        let first = describe(b, scored[0].0, None, scored[0].1, side);
+        let mut best = (scored[0].0, self.threshold);
         for &(action, value) in &scored[1..] {
-            let x = inputs(&describe(b, action, value, side), &first);
+            let x = inputs(&describe(b, action, None, value, side), &first);
             let predicted: f64 = x.iter().zip(&self.weights).map(|(x, w)| x * w).sum();
             if predicted > best.1 {
                 best = (action, predicted);
@@ -313,12 +297,12 @@ impl Distilled {
     }
 }
 
-fn play(weights: &str, games: Range<u64>) {
+fn play(weights: &str, threshold: f64, games: Range<u64>) {
     let list: Vec<f64> = weights.split(',').map(|w| w.parse().expect("weights are numbers")).collect();
     let weights: [f64; INPUTS] = list.try_into().expect("one weight an input");
     let results = over_games(games, |g| {
         let (mut game, distilled_side) = game(g);
-        let mut distilled = Distilled { weights, greedy: GreedyPlayer::new(g) };
+        let mut distilled = Distilled { weights, threshold, greedy: GreedyPlayer::new(g) };
         let mut greedy = GreedyPlayer::new(g + 1_000_000);
         while let ToAct::Side(side) = game.battle().to_act() {
             let b = game.battle();
@@ -347,9 +331,11 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("record") => record(range(&args[2]), &args[3]),
         Some("fit") => fit(&args[2..]),
-        Some("play") => play(&args[2], range(&args[3])),
+        Some("play") => play(&args[2], args[3].parse().expect("THRESHOLD is a number"), range(&args[4])),
         _ => {
-            eprintln!("usage: distil record FROM..TO FILE.csv | distil fit FILE.csv... | distil play WEIGHTS FROM..TO")
+            eprintln!(
+                "usage: distil record FROM..TO FILE.csv | distil fit FILE.csv... | distil play WEIGHTS THRESHOLD FROM..TO"
+            )
         }
     }
 }

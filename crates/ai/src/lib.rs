@@ -28,8 +28,8 @@ pub use evaluator::Evaluator;
 pub use greedy::GreedyPlayer;
 pub use levels::{DEFAULT_LEVEL, OFFERED, Offered, offered, plays_as};
 pub use mcts::{
-    Allocation, Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Judged, Leaf, MIN_SCALED_ITERATIONS, MctsConfig,
-    MctsPlayer, WorldChance,
+    Allocation, Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MIN_SCALED_ITERATIONS, MctsConfig, MctsPlayer,
+    Measured, WorldChance,
 };
 pub use random::RandomPlayer;
 pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};

@@ -1,8 +1,9 @@
-//! What the examples that tune greedy's judgement share.
+//! What the examples that tune greedy's judgement or learn from the search share.
 
 use pacw_ai::evaluate::Weights;
 use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::{Game, SHIPPED_SCENARIOS, Side, ToAct};
+use std::ops::Range;
 
 /// The score (wins plus half the draws) of a greedy judging by `weights` against plain greedy in games
 /// `from..from + games` (the shipped battles in turn, sides swapping), on every core.
@@ -24,12 +25,23 @@ pub fn score(weights: &Weights, from: u64, games: u64) -> f64 {
             Some(_) => 0.0,
         }
     };
+    over_games(from..from + games, play).into_iter().sum::<f64>() / games as f64
+}
+
+/// `play` of each game of `games`, on every core, in the order of the games.
+pub fn over_games<T: Send>(games: Range<u64>, play: impl Fn(u64) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
-    let total: f64 = std::thread::scope(|s| {
+    let mut results: Vec<(u64, T)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| s.spawn(move || (from + t..from + games).step_by(threads as usize).map(play).sum::<f64>()))
+            .map(|t| {
+                let (games, play) = (games.clone(), &play);
+                s.spawn(move || {
+                    (games.start + t..games.end).step_by(threads as usize).map(|g| (g, play(g))).collect::<Vec<_>>()
+                })
+            })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("no panic")).sum()
+        handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect::<Vec<_>>()
     });
-    total / games as f64
+    results.sort_by_key(|(g, _)| *g);
+    results.into_iter().map(|(_, t)| t).collect()
 }

@@ -200,13 +200,13 @@ pub struct MctsPlayer {
     /// Play-outs earlier decisions saved ([`MctsConfig::bank`]).
     saved: usize,
     /// How the last search measured its candidates.
-    judged: Vec<Judged>,
+    measured: Vec<Measured>,
 }
 
-/// How a common-world search measured one of its candidates against the greedy choice ([`MctsPlayer::judged`]):
+/// How a common-world search measured one of its candidates against the greedy choice ([`MctsPlayer::measured`]):
 /// the paired difference of their play-outs' values over the worlds both were played in, for the side choosing.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Judged {
+pub struct Measured {
     /// The candidate's action.
     pub action: Action,
     /// After an activation, the order compared with it ([`MctsConfig::orders_per_unit`]).
@@ -230,14 +230,14 @@ pub(super) struct Plan {
 impl MctsPlayer {
     /// A search player with its own seed.
     pub fn new(config: MctsConfig, seed: u64) -> Self {
-        MctsPlayer { config, seed, decisions: 0, planned: None, saved: 0, judged: Vec::new() }
+        MctsPlayer { config, seed, decisions: 0, planned: None, saved: 0, measured: Vec::new() }
     }
 
     /// How the last decision's common-world search measured each of its candidates against the greedy choice, the
     /// greedy choice first; empty if the last decision was not searched so (a single legal action, an order planned
     /// with its activation, the tree search). The laboratory learns from these measurements.
-    pub fn judged(&self) -> &[Judged] {
-        &self.judged
+    pub fn measured(&self) -> &[Measured] {
+        &self.measured
     }
 
     /// Its settings.
@@ -367,7 +367,7 @@ impl Player for MctsPlayer {
     }
 
     fn choose(&mut self, battle: &Battle) -> Action {
-        self.judged.clear();
+        self.measured.clear();
         if let Some((expected, order)) = self.planned.take()
             && *battle == expected
         {
@@ -383,7 +383,7 @@ impl Player for MctsPlayer {
         if config.common_worlds {
             let searched = worlds::common_world_search(battle, &config, base, self.saved);
             self.saved = searched.saved;
-            self.judged = searched.judged;
+            self.measured = searched.measured;
             let plan = searched.plan;
             if let Some(order) = plan.order {
                 let mut after = battle.clone();
@@ -480,10 +480,10 @@ mod tests {
         assert_eq!(expected, after);
         assert!(after.is_legal(order), "the planned order {order:?} is legal");
         let searches = player.decisions;
-        assert!(!player.judged().is_empty(), "the activation was searched");
+        assert!(!player.measured().is_empty(), "the activation was searched");
         assert_eq!(player.choose(&after), order);
         assert_eq!(player.decisions, searches, "the planned order needs no search");
-        assert!(player.judged().is_empty(), "and so measured nothing");
+        assert!(player.measured().is_empty(), "and so measured nothing");
         // Asked about another battle (here the one before the activation), it searches again.
         player.planned = Some((after, order));
         player.choose(&battle);
@@ -496,19 +496,20 @@ mod tests {
         let config = MctsConfig { budget: Budget::Iterations(800), max_children: 4, threads: 1, ..Default::default() };
         let mut player = MctsPlayer::new(config, 9);
         let chosen = player.choose(&battle);
-        let judged = player.judged().to_vec();
-        assert_eq!(judged.len(), 4, "the four candidates");
+        let measured = player.measured().to_vec();
+        assert_eq!(measured.len(), 4, "the four candidates");
         let mut ranker = GreedyPlayer::new(0);
-        assert_eq!(judged[0].action, ranker.ranked(&battle)[0], "the greedy choice first");
-        assert_eq!((judged[0].mean, judged[0].standard_error), (0.0, 0.0), "measured against itself");
-        for j in &judged {
+        assert_eq!(measured[0].action, ranker.ranked(&battle)[0], "the greedy choice first");
+        assert_eq!((measured[0].mean, measured[0].standard_error), (0.0, 0.0), "measured against itself");
+        for j in &measured {
             assert!(j.worlds >= 50 && j.worlds <= 200, "every candidate played in the worlds: {}", j.worlds);
             assert!((-1.0..=1.0).contains(&j.mean) && j.standard_error >= 0.0, "{j:?}: in the leaf's units");
         }
-        // The choice follows the measurements: the greedy choice, unless another leads it by two standard errors.
-        let margin = |j: &Judged| j.mean - 2.0 * j.standard_error;
-        let leader = judged[1..].iter().filter(|j| margin(j) > 0.0).max_by(|a, b| margin(a).total_cmp(&margin(b)));
-        assert_eq!(chosen, leader.map_or(judged[0].action, |j| j.action));
+        // The choice follows the measurements: the greedy choice, unless another leads it by `confidence` standard
+        // errors (the measurements' own units: Tally's test checks them).
+        let margin = |j: &Measured| j.mean - config.confidence as f64 * j.standard_error;
+        let leader = measured[1..].iter().filter(|j| margin(j) > 0.0).max_by(|a, b| margin(a).total_cmp(&margin(b)));
+        assert_eq!(chosen, leader.map_or(measured[0].action, |j| j.action));
     }
 
     #[test]

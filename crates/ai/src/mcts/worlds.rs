@@ -2,7 +2,7 @@
 //! same sampled worlds, and the greedy choice kept unless another candidate is confidently better.
 
 use super::chance::outcome_in_world;
-use super::{Allocation, Budget, DEFAULT_STOP_EARLY, Judged, MctsConfig, Plan, Playout, WorldChance, side_weights};
+use super::{Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Measured, Plan, Playout, WorldChance, side_weights};
 use crate::evaluate::Weights;
 use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
 use pacw_engine::{Action, Battle, Side, ToAct};
@@ -28,7 +28,7 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let mut ranker = GreedyPlayer::with_weights(seed, side_weights(config, side));
     let candidates = candidates(&mut ranker, root, config);
     if candidates.len() == 1 {
-        return Searched { plan: candidates[0], worlds: 0, saved, judged: Vec::new() };
+        return Searched { plan: candidates[0], worlds: 0, saved, measured: Vec::new() };
     }
     let started = Instant::now();
     let playout = Playout::new(root, config);
@@ -66,18 +66,8 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let tally = play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, &play_world);
     let plan = candidates[tally.choice(side_a, config.confidence)];
     let saved = if own == usize::MAX { 0 } else { saved.saturating_add(own).saturating_sub(tally.playouts()) };
-    let judged = candidates
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            // The tally counts in millionths.
-            let (mean, deviation) = tally.mean_and_deviation(i, side_a);
-            let worlds = tally.played[i];
-            let standard_error = deviation / (worlds.max(1) as f64).sqrt() / 1e6;
-            Judged { action: c.action, order: c.order, worlds, mean: mean / 1e6, standard_error }
-        })
-        .collect();
-    Searched { plan, worlds: tally.worlds, saved, judged }
+    let measured = candidates.iter().enumerate().map(|(i, c)| tally.measured(i, side_a, c)).collect();
+    Searched { plan, worlds: tally.worlds, saved, measured }
 }
 
 /// What a common-world search chose, and what it cost.
@@ -92,7 +82,7 @@ pub(super) struct Searched {
     pub(super) saved: usize,
     /// How each candidate measured against the greedy choice (the first), best first by the greedy ranking; empty
     /// where there was nothing to compare.
-    pub(super) judged: Vec<Judged>,
+    pub(super) measured: Vec<Measured>,
 }
 
 /// Plays rounds of worlds until `playouts` play-outs are spent, the choice is settled or the time is up, and returns
@@ -265,6 +255,15 @@ impl Tally {
         (mean, variance.sqrt())
     }
 
+    /// Candidate `i`'s (`plan`'s) measurement against the greedy choice for the side choosing, in the leaf's units
+    /// (the tally counts in millionths).
+    fn measured(&self, i: usize, side_a: bool, plan: &Plan) -> Measured {
+        let (mean, deviation) = self.mean_and_deviation(i, side_a);
+        let worlds = self.played[i];
+        let standard_error = deviation / (worlds.max(1) as f64).sqrt() / 1e6;
+        Measured { action: plan.action, order: plan.order, worlds, mean: mean / 1e6, standard_error }
+    }
+
     /// The candidate to play: the greedy choice, unless another leads it by more than `confidence` standard errors
     /// of their paired difference — a noisy estimate must not talk the search out of a good move — and then the one
     /// with the greatest such margin. Values are for the first side; `side_a` says whether it chooses.
@@ -282,7 +281,7 @@ impl Tally {
 
 #[cfg(test)]
 mod tests {
-    use super::{Tally, common_world_search, play_rounds};
+    use super::{Plan, Tally, common_world_search, play_rounds};
     use crate::mcts::{Allocation, Budget, MctsConfig};
     use std::sync::Arc;
 
@@ -323,6 +322,22 @@ mod tests {
         assert_eq!(tally(&worlds).choice(true, 2.0), 2);
         // The second side wants the first side's value low: for it the greedy choice stays.
         assert_eq!(tally(&worlds).choice(false, 2.0), 0);
+    }
+
+    #[test]
+    fn a_candidate_is_measured_in_the_leafs_units_for_the_side_choosing() {
+        // Candidate 2 turns 30 of 100 lost worlds into wins: a mean lead of 0.3, a spread of √(0.3 × 0.7).
+        let worlds: Vec<[i64; 3]> = (0..100).map(|w| if w < 30 { [0, 0, WIN] } else { [WIN, WIN, WIN] }).collect();
+        let plan = Plan { action: pacw_engine::Action::EndActivations, order: None };
+        let first = tally(&worlds).measured(2, true, &plan);
+        assert_eq!(first.worlds, 100);
+        assert!((first.mean - 0.3).abs() < 1e-9, "{first:?}");
+        assert!((first.standard_error - (0.3f64 * 0.7).sqrt() / 10.0).abs() < 1e-9, "{first:?}");
+        let second = tally(&worlds).measured(2, false, &plan);
+        assert!((second.mean + 0.3).abs() < 1e-9, "for the second side the lead is a loss: {second:?}");
+        assert_eq!(second.standard_error, first.standard_error);
+        let greedy = tally(&worlds).measured(0, true, &plan);
+        assert_eq!((greedy.mean, greedy.standard_error), (0.0, 0.0), "the greedy choice against itself");
     }
 
     #[test]
