@@ -66,7 +66,8 @@ pub trait Player {
 /// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on the thinking time whatever
 /// the budget: [`MctsConfig::time_limit`]), `:race` (the play-outs of candidates that can no longer win go to those
 /// that can: [`Allocation::Racing`]), `:bN` (a decision may spend up to N times its budget from what earlier decisions
-/// saved: [`MctsConfig::bank`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
+/// saved: [`MctsConfig::bank`]), `:check` (a choice to leave the greedy choice measured again on fresh worlds:
+/// [`MctsConfig::second_opinion`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: [&str; OFFERED.len()] = {
     let mut names = [""; OFFERED.len()];
     let mut i = 0;
@@ -110,7 +111,9 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
         "mcts" => {
             let mut config = MctsConfig::default();
             for part in parts {
-                if part == "race" {
+                if part == "check" {
+                    config.second_opinion = true;
+                } else if part == "race" {
                     config.allocation = Allocation::Racing;
                 } else if part == "even" {
                     config.allocation = Allocation::Even;

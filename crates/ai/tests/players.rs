@@ -85,6 +85,8 @@ fn player_names_and_settings_are_checked() {
         "mcts:race",
         "general:race:b4",
         "mcts:even:b16",
+        "mcts:check",
+        "general:check:race",
     ] {
         assert!(is_player(good), "{good}");
     }
@@ -121,6 +123,7 @@ fn player_names_and_settings_are_checked() {
         "mcts:b17",
         "mcts:bx",
         "mcts:races",
+        "mcts:checks",
     ] {
         assert!(!is_player(bad), "{bad}");
     }

@@ -115,6 +115,10 @@ pub struct MctsConfig {
     /// not settled may spend them. A game's thinking stays within its decisions' budgets, and goes where the close
     /// calls are.
     pub bank: u32,
+    /// On common worlds, whether a choice to leave the greedy choice is measured again on as many fresh worlds
+    /// before it is played, and kept only if it still leads there (`:check`). The lead it was chosen on is the
+    /// largest of several noisy leads, and so too high on average (the winner's curse); fresh worlds are not.
+    pub second_opinion: bool,
 }
 
 /// How the common-world search shares its play-outs among the candidates.
@@ -150,6 +154,7 @@ impl Default for MctsConfig {
             opponent_mix: 0,
             allocation: Allocation::Even,
             bank: 1,
+            second_opinion: false,
         }
     }
 }

@@ -64,7 +64,11 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let extra = saved.min(own.saturating_mul(config.bank.saturating_sub(1) as usize));
     let side_a = side == Side::A;
     let tally = play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, &play_world);
-    let plan = candidates[tally.choice(side_a, config.confidence)];
+    let mut choice = tally.choice(side_a, config.confidence);
+    if config.second_opinion && choice != 0 && !confirmed(&tally, choice, side_a, config.threads, &play_world) {
+        choice = 0;
+    }
+    let plan = candidates[choice];
     let saved = if own == usize::MAX { 0 } else { saved.saturating_add(own).saturating_sub(tally.playouts()) };
     let measured = candidates.iter().enumerate().map(|(i, c)| tally.measured(i, side_a, c)).collect();
     Searched { plan, worlds: tally.worlds, saved, measured }
@@ -125,6 +129,22 @@ fn play_rounds(
             return tally;
         }
     }
+}
+
+/// Whether candidate `choice`, chosen over the greedy choice on the worlds of `tally`, still leads it on as many
+/// fresh worlds (those after them: every world is seeded by its number), played by the two alone
+/// ([`MctsConfig::second_opinion`]).
+fn confirmed(
+    tally: &Tally,
+    choice: usize,
+    side_a: bool,
+    threads: usize,
+    play_world: &(impl Fn(usize, &mut [i64], &[bool]) + Sync),
+) -> bool {
+    let racing: Vec<bool> = (0..tally.played.len()).map(|i| i == 0 || i == choice).collect();
+    let fresh = tally.worlds..tally.worlds + tally.played[choice];
+    let again = play_round(fresh, threads.max(1), &racing, None, play_world);
+    again.mean_and_deviation(choice, side_a).0 > 0.0
 }
 
 /// The worlds a round of the common-world search plays before it asks whether its choice is settled (and, under a
@@ -403,6 +423,22 @@ mod tests {
         assert_eq!(raced.played[2], raced.worlds, "the close call is played in every world");
         assert!(raced.worlds > 1400, "its worlds grow by half: {}", raced.worlds);
         assert_eq!(raced.played[0], raced.worlds, "the greedy choice too, to be compared with");
+    }
+
+    #[test]
+    fn a_second_opinion_on_fresh_worlds_keeps_a_lead_that_holds_and_drops_one_that_was_luck() {
+        // Candidate 1 wins every even world of the first hundred and nothing after; candidate 2 one world in ten
+        // more than the greedy choice, everywhere.
+        let play_world = |w: usize, values: &mut [i64], racing: &[bool]| {
+            let made_up = [0, if w < 100 && w.is_multiple_of(2) { WIN } else { 0 }, if w % 10 == 3 { WIN } else { 0 }];
+            for i in (0..3).filter(|&i| racing[i]) {
+                values[i] = made_up[i];
+            }
+        };
+        let first = super::play_round(0..100, 1, &[true; 3], None, &play_world);
+        assert_eq!(first.choice(true, 2.0), 1, "on the first worlds the lucky candidate leads by most");
+        assert!(!super::confirmed(&first, 1, true, 1, &play_world), "on fresh worlds its lead is gone");
+        assert!(super::confirmed(&first, 2, true, 2, &play_world), "the true lead holds");
     }
 
     #[test]
