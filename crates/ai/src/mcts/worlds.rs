@@ -65,7 +65,9 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let side_a = side == Side::A;
     let tally = play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, &play_world);
     let mut choice = tally.choice(side_a, config.confidence);
-    if config.second_opinion && choice != 0 && !confirmed(&tally, choice, side_a, config.threads, &play_world) {
+    let deadline = config.time_limit.map(|limit| started + limit);
+    if config.second_opinion && choice != 0 && !confirmed(&tally, choice, side_a, config.threads, deadline, &play_world)
+    {
         choice = 0;
     }
     let plan = candidates[choice];
@@ -133,17 +135,22 @@ fn play_rounds(
 
 /// Whether candidate `choice`, chosen over the greedy choice on the worlds of `tally`, still leads it on as many
 /// fresh worlds (those after them: every world is seeded by its number), played by the two alone
-/// ([`MctsConfig::second_opinion`]).
+/// ([`MctsConfig::second_opinion`]). Past the `deadline` no fresh world is begun, and with none played the choice
+/// is not confirmed.
 fn confirmed(
     tally: &Tally,
     choice: usize,
     side_a: bool,
     threads: usize,
+    deadline: Option<Instant>,
     play_world: &(impl Fn(usize, &mut [i64], &[bool]) + Sync),
 ) -> bool {
     let racing: Vec<bool> = (0..tally.played.len()).map(|i| i == 0 || i == choice).collect();
     let fresh = tally.worlds..tally.worlds + tally.played[choice];
-    let again = play_round(fresh, threads.max(1), &racing, None, play_world);
+    let again = play_round(fresh, threads.max(1), &racing, deadline, play_world);
+    if again.played[choice] == 0 {
+        return false;
+    }
     again.mean_and_deviation(choice, side_a).0 > 0.0
 }
 
@@ -437,8 +444,10 @@ mod tests {
         };
         let first = super::play_round(0..100, 1, &[true; 3], None, &play_world);
         assert_eq!(first.choice(true, 2.0), 1, "on the first worlds the lucky candidate leads by most");
-        assert!(!super::confirmed(&first, 1, true, 1, &play_world), "on fresh worlds its lead is gone");
-        assert!(super::confirmed(&first, 2, true, 2, &play_world), "the true lead holds");
+        assert!(!super::confirmed(&first, 1, true, 1, None, &play_world), "on fresh worlds its lead is gone");
+        assert!(super::confirmed(&first, 2, true, 2, None, &play_world), "the true lead holds");
+        let past = Some(std::time::Instant::now());
+        assert!(!super::confirmed(&first, 2, true, 1, past, &play_world), "out of time, greedy's choice is kept");
     }
 
     #[test]
