@@ -45,6 +45,11 @@ const spread = (xs) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
 const score = (gs) => mean(gs.map((g) => g.result));
 const fixed = (x) => x.toFixed(3);
 console.log(`${games.length} games of ${player}: score ${fixed(score(games))}`);
+// The score less the luck: its expectation is the score's (the luck's is nought whatever the evaluator), and its
+// spread is smaller, the more so the better the evaluator: a strength measured on fewer games.
+const adjusted = games.map((g) => g.result - g.luck);
+const error = (xs) => spread(xs) / Math.sqrt(Math.max(xs.length, 1));
+console.log(`luck-adjusted score: ${fixed(mean(adjusted))} (standard error ${fixed(error(adjusted))}; the score's own ${fixed(error(games.map((g) => g.result)))})`);
 console.log(`luck a game: mean ${fixed(mean(games.map((g) => g.luck)))}, spread ${fixed(spread(games.map((g) => g.luck)))}`);
 console.log(`left unexplained by luck and decisions: ${fixed(mean(rest))} a game, at most ${fixed(Math.max(...rest))}`);
 console.log(`its chances at the start: ${fixed(mean(games.map((g) => g.start)))}`);
