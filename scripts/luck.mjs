@@ -33,7 +33,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
   const decisions = (mine) => review.steps
     .filter((s) => s.kind === "decision" && (s.side === side) === mine)
     .reduce((sum, s) => sum + sign * (s.after - s.before), 0);
-  games.push({ battle: file.replace(/-base-\d+\.json$/, ""), luck: own.luck - other.luck, result: own.result, start: index === 0 ? review.start : 1 - review.start, own: decisions(true), other: decisions(false) });
+  games.push({ battle: file.replace(/-base-\d+\.json$/, ""), luck: own.luck - other.luck, adjusted: own.luck_adjusted, result: own.result, start: index === 0 ? review.start : 1 - review.start, own: decisions(true), other: decisions(false) });
 }
 
 // Luck and decisions account for the whole game, but for what the evaluator's averages over chance miss (their
@@ -45,9 +45,10 @@ const spread = (xs) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
 const score = (gs) => mean(gs.map((g) => g.result));
 const fixed = (x) => x.toFixed(3);
 console.log(`${games.length} games of ${player}: score ${fixed(score(games))}`);
-// The score less the luck: its expectation is the score's (the luck's is nought whatever the evaluator), and its
-// spread is smaller, the more so the better the evaluator: a strength measured on fewer games.
-const adjusted = games.map((g) => g.result - g.luck);
+// The review's luck-adjusted result (the score less the game's luck): its expectation is the score's (the luck's is
+// nought whatever the evaluator), and its spread is smaller, the more so the better the evaluator: a strength
+// measured on fewer games.
+const adjusted = games.map((g) => g.adjusted);
 const error = (xs) => spread(xs) / Math.sqrt(Math.max(xs.length, 1));
 console.log(`luck-adjusted score: ${fixed(mean(adjusted))} (standard error ${fixed(error(adjusted))}; the score's own ${fixed(error(games.map((g) => g.result)))})`);
 console.log(`luck a game: mean ${fixed(mean(games.map((g) => g.luck)))}, spread ${fixed(spread(games.map((g) => g.luck)))}`);

@@ -63,9 +63,10 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     };
     let extra = saved.min(own.saturating_mul(config.bank.saturating_sub(1) as usize));
     let side_a = side == Side::A;
-    let tally = play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, &play_world);
-    let mut choice = tally.choice(side_a, config.confidence);
     let deadline = config.time_limit.map(|limit| started + limit);
+    let tally =
+        play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, deadline, &play_world);
+    let mut choice = tally.choice(side_a, config.confidence);
     if config.second_opinion && choice != 0 && !confirmed(&tally, choice, side_a, config.threads, deadline, &play_world)
     {
         choice = 0;
@@ -91,17 +92,18 @@ pub(super) struct Searched {
     pub(super) measured: Vec<Measured>,
 }
 
-/// Plays rounds of worlds until `playouts` play-outs are spent, the choice is settled or the time is up, and returns
-/// their tally. `play_world` values the candidates still in the race in one world.
+/// Plays rounds of worlds until `playouts` play-outs are spent, the choice is settled or the time is up (a
+/// [`Budget::Millis`] counted from `started`, or the `deadline` of [`MctsConfig::time_limit`]), and returns their
+/// tally. `play_world` values the candidates still in the race in one world.
 fn play_rounds(
     playouts: usize,
     candidates: usize,
     config: &MctsConfig,
     side_a: bool,
     started: Instant,
+    deadline: Option<Instant>,
     play_world: &(impl Fn(usize, &mut [i64], &[bool]) + Sync),
 ) -> Tally {
-    let deadline = config.time_limit.map(|limit| started + limit);
     let mut tally = Tally::new(candidates);
     let mut racing = vec![true; candidates];
     loop {
@@ -417,7 +419,7 @@ mod tests {
             }
         };
         let config = MctsConfig { allocation, threads: 1, ..MctsConfig::default() };
-        play_rounds(3000, 3, &config, true, std::time::Instant::now(), &play_world)
+        play_rounds(3000, 3, &config, true, std::time::Instant::now(), None, &play_world)
     }
 
     #[test]
