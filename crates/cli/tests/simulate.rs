@@ -50,6 +50,44 @@ fn json_has_games_draws_seconds_and_players_with_intervals() {
 }
 
 #[test]
+fn luck_reviews_every_game_for_luck_adjusted_scores_in_every_report() {
+    let base = ["simulate", "meeting-engagement", "--games", "12", "--seed", "5", "--players", "greedy,random"];
+    let plain = json(&[&base[..], &["--json"]].concat());
+    assert!(plain["players"][0].get("luck_adjusted").is_none(), "only when asked");
+    let v = json(&[&base[..], &["--luck", "--json"]].concat());
+    let adjusted: Vec<f64> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let l = &p["luck_adjusted"];
+            let (x, low, high) = (
+                l["adjusted"].as_f64().unwrap(),
+                l["adjusted_ci"]["low"].as_f64().unwrap(),
+                l["adjusted_ci"]["high"].as_f64().unwrap(),
+            );
+            assert!(low <= x && x <= high, "{l}");
+            x
+        })
+        .collect();
+    assert!((adjusted[0] + adjusted[1] - 1.0).abs() < 1e-9, "the two players' adjusted scores share one point a game");
+    assert!(v["sides"][0]["luck_adjusted"]["score"].is_f64());
+
+    // The text report, the comparison of variants and games.csv give it too.
+    let dir = temp_dir("luck");
+    let out_dir = dir.path().join("run");
+    let out = pacw(&[&base[..], &["--luck", "--compare", "to_hit=4,5", "--out", out_dir.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("greedy score, luck-adjusted"), "{report}");
+    assert!(report.contains("first side's score, luck-adjusted"), "{report}");
+    let csv = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let column = header.iter().position(|h| *h == "luck_a").expect("a luck_a column");
+    assert!(csv.lines().skip(1).all(|row| row.split(',').nth(column).is_some_and(|x| x.parse::<f64>().is_ok())));
+}
+
+#[test]
 fn compare_gives_variants_side_by_side_with_tested_differences() {
     let v = json(&[
         "simulate",
@@ -169,7 +207,8 @@ fn saved_games_open_in_replay_and_games_csv_names_them() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("Saved 2 games"));
     let csv = std::fs::read_to_string(report.join("games.csv")).unwrap();
-    let named: Vec<&str> = csv.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
+    let save = csv.lines().next().unwrap().split(',').position(|h| h == "save").unwrap();
+    let named: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(save).unwrap()).collect();
     assert_eq!(named, ["", "meeting-engagement-base-00001.json", "meeting-engagement-base-00002.json", ""]);
     let replay = pacw(&["replay", &saves.join(named[1]).to_string_lossy()]);
     assert!(replay.status.success(), "{}", text(&replay.stderr));
@@ -378,6 +417,7 @@ fn help_describes_every_flag() {
         "--shard",
         "--save-games",
         "--save-only",
+        "--luck",
     ] {
         assert!(help.contains(flag), "{flag} in --help");
     }

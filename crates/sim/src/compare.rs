@@ -25,6 +25,8 @@ enum Measure {
     Number(fn(&GameRecord) -> f64),
     /// A share of events: (count, of) in each game, summed over the games.
     Share(fn(&GameRecord) -> (u64, u64)),
+    /// A number for each game reviewed for its luck (`simulate --luck`); compared only when every game was.
+    Reviewed(fn(&GameRecord) -> Option<f64>),
 }
 
 /// A statistic the variants are compared on.
@@ -37,14 +39,29 @@ pub struct Metric {
     measure: Measure,
 }
 
+impl Metric {
+    /// Whether the games can be compared on it: a statistic of reviewed games needs every game reviewed.
+    fn applies(&self, games: &[Vec<&GameRecord>]) -> bool {
+        match self.measure {
+            Measure::Reviewed(f) => games.iter().flatten().all(|r| f(r).is_some()),
+            _ => true,
+        }
+    }
+}
+
 fn score(r: &GameRecord) -> f64 {
     first_side_score(r.stats.winner)
 }
 
-/// The statistics every comparison reports, in order.
-pub const METRICS: [Metric; 8] = [
+/// The statistics comparisons report, in order (the luck-adjusted score only of games reviewed for their luck).
+pub const METRICS: [Metric; 9] = [
     Metric { name: "first side wins", is_rate: true, measure: Measure::Binary(|r| r.stats.winner == Some(Side::A)) },
     Metric { name: "first side's score (a draw counts half)", is_rate: true, measure: Measure::Number(score) },
+    Metric {
+        name: "first side's score, luck-adjusted",
+        is_rate: true,
+        measure: Measure::Reviewed(GameRecord::luck_adjusted),
+    },
     Metric { name: "draws", is_rate: true, measure: Measure::Binary(|r| r.stats.winner.is_none()) },
     Metric { name: "turns", is_rate: false, measure: Measure::Number(|r| r.stats.turns as f64) },
     Metric {
@@ -78,7 +95,7 @@ pub const METRICS: [Metric; 8] = [
 
 /// The names of the tests, as the reports print them.
 pub const TESTS: &str = "games are paired by seed: McNemar's exact test for wins and draws, the paired t-test for \
-                         the score, turns and units destroyed; shares of attacks and of shaken spells by the \
+                         the score (and the luck-adjusted score), turns and units destroyed; shares of attacks and of shaken spells by the \
                          two-proportion z-test; p-values adjusted with Holm's method over the comparisons of each \
                          statistic";
 
@@ -140,7 +157,6 @@ fn compare(
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
     debug_assert!(a.iter().zip(b).all(|(x, y)| (x.scenario, x.index) == (y.scenario, y.index)));
-    let mean = |xs: &[f64]| if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
     match metric.measure {
         Measure::Binary(f) => {
             let (xa, xb) = (a.iter().filter(|r| f(r)).count() as u64, b.iter().filter(|r| f(r)).count() as u64);
@@ -151,11 +167,9 @@ fn compare(
             let rate = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
             (rate(xa), rate(xb), Some(paired_proportions(to_b, to_a, n)), unpaired_proportions(xb, n, xa, n), "McNemar")
         }
-        Measure::Number(f) => {
-            let (va, vb): (Vec<f64>, Vec<f64>) = (a.iter().map(|r| f(r)).collect(), b.iter().map(|r| f(r)).collect());
-            let d: Vec<f64> = vb.iter().zip(&va).map(|(y, x)| y - x).collect();
-            (mean(&va), mean(&vb), Some(paired_mean(&d)), welch(&vb, &va), "paired t")
-        }
+        Measure::Number(f) => numbers(a, b, f),
+        // Compared only when every game has one (Metric::applies).
+        Measure::Reviewed(f) => numbers(a, b, |r| f(r).unwrap_or(0.0)),
         Measure::Share(f) => {
             let total = |rs: &[&GameRecord]| rs.iter().map(|r| f(r)).fold((0, 0), |(x, n), (dx, dn)| (x + dx, n + dn));
             let ((xa, na), (xb, nb)) = (total(a), total(b));
@@ -165,12 +179,24 @@ fn compare(
     }
 }
 
-/// The differences, for every statistic of [`METRICS`], between the given pairs of variants, over the games of
+/// A number of each game compared game by game: the means under `a` and `b`, the paired estimate, the unpaired one.
+fn numbers(
+    a: &[&GameRecord],
+    b: &[&GameRecord],
+    f: impl Fn(&GameRecord) -> f64,
+) -> (f64, f64, Option<Estimate>, Estimate, &'static str) {
+    let mean = |xs: &[f64]| if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
+    let (va, vb): (Vec<f64>, Vec<f64>) = (a.iter().map(|r| f(r)).collect(), b.iter().map(|r| f(r)).collect());
+    let d: Vec<f64> = vb.iter().zip(&va).map(|(y, x)| y - x).collect();
+    (mean(&va), mean(&vb), Some(paired_mean(&d)), welch(&vb, &va), "paired t")
+}
+
+/// The differences, for every statistic of [`METRICS`] that applies, between the given pairs of variants, over the games of
 /// scenario `s` or (`None`) of all scenarios. Statistics come first, then pairs in the order given.
 pub fn differences(sim: &Simulation, s: Option<usize>, pairs: &[(usize, usize)]) -> Vec<Difference> {
     let games: Vec<Vec<&GameRecord>> = (0..sim.variants.len()).map(|v| sim.records_of(s, v)).collect();
     let mut out = Vec::new();
-    for metric in &METRICS {
+    for metric in METRICS.iter().filter(|m| m.applies(&games)) {
         let start = out.len();
         for &(a, b) in pairs {
             let (value_a, value_b, paired, unpaired, test) = compare(metric, &games[a], &games[b]);
@@ -229,7 +255,9 @@ mod tests {
     fn every_pair_is_compared_on_each_statistic_with_holm_within_a_statistic() {
         let sim = sim("initiative=cards,igougo,alternate", 40);
         let d = differences(&sim, None, &contrasts(3, false));
-        assert_eq!(d.len(), 3 * METRICS.len());
+        // Every statistic but the luck-adjusted score, which needs games reviewed for their luck.
+        assert_eq!(d.len(), 3 * (METRICS.len() - 1));
+        assert!(d.iter().all(|x| !x.metric.contains("luck")));
         let first = &d[0];
         assert_eq!(
             (first.metric.as_str(), first.a.as_str(), first.b.as_str()),
@@ -254,9 +282,12 @@ mod tests {
             "m.toml",
         );
         c.games = 30;
+        c.luck = true;
         c.compare(vec![Axis { option: "to_hit".into(), values: vec!["5".into(), "5".into()] }]).unwrap();
         let sim = run(&c, &|| {}).unwrap();
-        for d in differences(&sim, None, &[(0, 1)]) {
+        let d = differences(&sim, None, &[(0, 1)]);
+        assert_eq!(d.len(), METRICS.len(), "games reviewed for their luck are compared on every statistic");
+        for d in d {
             assert_eq!(d.difference, 0.0, "{}", d.metric);
             assert_eq!(d.p_value, 1.0, "{}", d.metric);
             if let Some(paired) = d.paired {

@@ -379,6 +379,9 @@ pub struct SimConfig {
     pub threads: Option<usize>,
     /// Only this share of the games (`--shard K/N`).
     pub shard: Option<Shard>,
+    /// Whether each game is reviewed by the evaluator for the luck of its dice and cards (`--luck`), so that the
+    /// reports give luck-adjusted scores ([`crate::GameRecord::luck`]).
+    pub luck: bool,
 }
 
 impl SimConfig {
@@ -402,6 +405,7 @@ impl SimConfig {
             fixed_sides: false,
             threads: None,
             shard: None,
+            luck: false,
         }
     }
 

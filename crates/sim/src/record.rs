@@ -418,6 +418,12 @@ pub struct GameRecord {
     /// The save's file name, when the game was saved (`simulate --save-games`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<String>,
+    /// The luck of the game's dice and cards for the first side, in millionths of a game, when it was reviewed
+    /// (`simulate --luck`): as `pacw review` counts it, the first side's own luck less the second's, the change of
+    /// its winning chances the chance events made beyond their mean. Its expectation is nought, so the result less
+    /// the luck ([`GameRecord::luck_adjusted`]) has the result's expectation and a smaller spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<i32>,
     /// What happened.
     #[serde(flatten)]
     pub stats: GameStats,
@@ -427,6 +433,11 @@ impl GameRecord {
     /// The player (0 or 1, the order of `--players`) who played `side`.
     pub fn player_of(&self, side: Side) -> usize {
         side.index() ^ self.swapped as usize
+    }
+
+    /// The first side's score (a win 1, a draw ½, a loss 0) less its luck, when the game was reviewed for it.
+    pub fn luck_adjusted(&self) -> Option<f64> {
+        self.luck.map(|luck| first_side_score(self.stats.winner) - f64::from(luck) / 1e6)
     }
 
     /// The winning player (0 or 1), or `None` for a draw.
@@ -444,6 +455,7 @@ impl GameRecord {
         let turn = |pair: [u32; 2]| [pair[1], pair[0]];
         GameRecord {
             swapped: !self.swapped,
+            luck: self.luck.map(|luck| -luck),
             stats: GameStats {
                 winner: s.winner.map(Side::other),
                 reason: match s.reason {

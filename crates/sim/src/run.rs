@@ -8,6 +8,8 @@ use crate::config::{SimConfig, Variant};
 use crate::error::SimError;
 use crate::record::{GameRecord, GameStats};
 use crate::seed::{game_seed, player_seed};
+use pacw_ai::Evaluator;
+use pacw_ai::review::{ReviewConfig, review};
 use pacw_engine::{Game, Options, Scenario, Side, ToAct};
 use rayon::prelude::*;
 use std::ops::RangeInclusive;
@@ -175,6 +177,14 @@ pub fn play_game(spec: &GameSpec<'_>, index: usize) -> Result<Game, SimError> {
     Ok(game)
 }
 
+/// The first side's luck in a finished game, in millionths of a game ([`GameRecord::luck`]): the evaluator's own
+/// review of it (`pacw review --quick`), on this thread.
+pub fn luck_of(game: &Game, evaluator: &Evaluator) -> i32 {
+    let config = ReviewConfig { quick: true, threads: 1, ..ReviewConfig::default() };
+    let [a, b] = review(game, evaluator, &config, &|_, _| {}).summary;
+    (f64::from(a.luck - b.luck) * 1e6).round() as i32
+}
+
 /// A file name's safe form of a label: letters, digits, `.` and `-`.
 fn slug(text: &str) -> String {
     text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '-' }).collect()
@@ -231,6 +241,7 @@ fn run_stopping(
     if let Some(save) = save {
         std::fs::create_dir_all(&save.dir).map_err(|source| SimError::Write { path: save.dir.clone(), source })?;
     }
+    let evaluator = config.luck.then(Evaluator::embedded);
     let indexes: Vec<usize> = (0..config.games).filter(|&i| config.shard.is_none_or(|s| s.includes(i))).collect();
     let per = indexes.len();
     let jobs: Vec<(usize, usize, usize)> = (0..config.scenarios.len())
@@ -275,8 +286,9 @@ fn run_stopping(
                         Some(name)
                     }
                 };
+                let luck = evaluator.as_ref().map(|e| luck_of(&game, e));
                 progress();
-                Ok(GameRecord { scenario: s, variant: v, index, seed, swapped: spec.swapped, save, stats })
+                Ok(GameRecord { scenario: s, variant: v, index, seed, swapped: spec.swapped, save, luck, stats })
             })
             .collect::<Result<Vec<_>, SimError>>()?;
         Ok((records, start.elapsed().as_secs_f64(), rayon::current_num_threads()))
@@ -412,5 +424,30 @@ mod tests {
         let mut bad = config(6);
         bad.players[1] = "nobody".into();
         assert!(run(&bad, &|| {}).unwrap_err().is_usage());
+    }
+
+    #[test]
+    fn luck_is_recorded_when_asked_as_the_review_counts_it() {
+        let dir = std::env::temp_dir().join(format!("pacw-sim-luck-{}", std::process::id()));
+        let mut c = config(4);
+        c.players = ["greedy".into(), "greedy".into()];
+        assert!(run(&c, &|| {}).unwrap().records.iter().all(|r| r.luck.is_none() && r.luck_adjusted().is_none()));
+        c.luck = true;
+        let save = SaveGames { dir: dir.clone(), only: None };
+        let sim = run_saving(&c, Some(&save), &|| {}).unwrap();
+        for r in &sim.records {
+            let text = std::fs::read_to_string(dir.join(r.save.as_ref().unwrap())).unwrap();
+            let quick = ReviewConfig { quick: true, ..ReviewConfig::default() };
+            let review = review(&Game::load(&text).unwrap(), &Evaluator::embedded(), &quick, &|_, _| {});
+            let first = &review.summary[0];
+            // The review's own luck-adjusted result of the first side, and the record's, agree.
+            let adjusted = r.luck_adjusted().unwrap();
+            assert!((adjusted - f64::from(first.luck_adjusted.unwrap())).abs() < 1e-5, "{adjusted} {first:?}");
+            // Seen from the other side, the luck and the adjusted score turn over.
+            let turned = r.with_first(Side::B);
+            assert_eq!(turned.luck, r.luck.map(|l| -l));
+            assert!((turned.luck_adjusted().unwrap() - (1.0 - adjusted)).abs() < 1e-12);
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

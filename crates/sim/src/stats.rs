@@ -1,6 +1,6 @@
 //! Aggregation: from the records of many games to the statistics the reports show, with 95% Wilson intervals.
 
-use crate::record::{GameRecord, OutcomeCounts, ShakenSpells, TargetOutcome};
+use crate::record::{GameRecord, OutcomeCounts, ShakenSpells, TargetOutcome, first_side_score};
 use crate::significance::{Interval, ZTest, mean_interval, one_proportion, two_proportion};
 use crate::wilson;
 use pacw_engine::AttackKind;
@@ -85,6 +85,40 @@ impl Results {
     }
 }
 
+/// A score with the luck of the dice and cards taken out (`simulate --luck`): each game's result less its luck, whose
+/// expectation is nought, so the mean has the score's expectation with a narrower interval.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct LuckAdjusted {
+    /// The score (a win 1, a draw ½), a game.
+    pub score: f64,
+    /// Its 95% interval, from the results alone.
+    pub score_ci: Interval,
+    /// The luck-adjusted score, a game.
+    pub adjusted: f64,
+    /// Its 95% interval.
+    pub adjusted_ci: Interval,
+}
+
+impl LuckAdjusted {
+    /// Of the games `records`, each for whoever `first_side` says played the first side in it; `None` unless every
+    /// game was reviewed for its luck.
+    fn new(records: &[&GameRecord], first_side: impl Fn(&GameRecord) -> bool) -> Option<LuckAdjusted> {
+        let mut scores = Vec::with_capacity(records.len());
+        let mut adjusted = Vec::with_capacity(records.len());
+        for r in records {
+            let (score, luck_adjusted) = (first_side_score(r.stats.winner), r.luck_adjusted()?);
+            let flip = |x: f64| if first_side(r) { x } else { 1.0 - x };
+            scores.push(flip(score));
+            adjusted.push(flip(luck_adjusted));
+        }
+        if records.is_empty() {
+            return None;
+        }
+        let ((score, score_ci), (adjusted, adjusted_ci)) = (mean_interval(&scores), mean_interval(&adjusted));
+        Some(LuckAdjusted { score, score_ci, adjusted, adjusted_ci })
+    }
+}
+
 /// One computer player's results, whichever side it played.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerSummary {
@@ -93,6 +127,9 @@ pub struct PlayerSummary {
     /// Its games.
     #[serde(flatten)]
     pub results: Results,
+    /// Its score with the luck taken out, when every game was reviewed for it (`simulate --luck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck_adjusted: Option<LuckAdjusted>,
 }
 
 /// One side's results and losses, whichever player played it.
@@ -107,6 +144,9 @@ pub struct SideSummary {
     /// Its games.
     #[serde(flatten)]
     pub results: Results,
+    /// Its score with the luck taken out, when every game was reviewed for it (`simulate --luck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck_adjusted: Option<LuckAdjusted>,
     /// Games it lost by reaching its exhaustion point (R8.1).
     pub exhausted: u64,
     /// Its unit activations.
@@ -421,7 +461,11 @@ impl Summary {
         let players = (0..2)
             .map(|slot| {
                 let wins = count(&|r| r.winning_player() == Some(slot));
-                PlayerSummary { name: names.players[slot].clone(), results: Results::new(wins, draws, games) }
+                PlayerSummary {
+                    name: names.players[slot].clone(),
+                    results: Results::new(wins, draws, games),
+                    luck_adjusted: LuckAdjusted::new(records, |r| r.player_of(Side::A) == slot),
+                }
             })
             .collect();
 
@@ -435,6 +479,7 @@ impl Summary {
                     id: names.sides[i].0.clone(),
                     name: names.sides[i].1.clone(),
                     results: Results::new(wins, draws, games),
+                    luck_adjusted: LuckAdjusted::new(records, |_| side == Side::A),
                     exhausted: count(&|r| r.stats.reason == EndReason::Exhaustion(side)),
                     activations: PerGame::new(sum(&|r| r.stats.side_activations[i]), games),
                     destroyed: PerGame::new(sum(&|r| r.stats.destroyed[i]), games),
@@ -626,5 +671,44 @@ mod tests {
         }
         assert!(s.doubles.second_activation_kills.total <= destroyed);
         assert!(s.length.turns_ci.low <= s.length.turns_mean && s.length.turns_mean <= s.length.turns_ci.high);
+    }
+
+    #[test]
+    fn luck_adjusted_scores_are_given_only_for_reviewed_games_and_add_up() {
+        let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+        let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
+        c.games = 12;
+        c.players = ["greedy".into(), "random".into()];
+        let names = Names {
+            players: c.player_labels(),
+            sides: [("a".into(), "A".into()), ("b".into(), "B".into())],
+            first_mover_rule: "first".into(),
+        };
+        let plain = run(&c, &|| {}).unwrap();
+        let s = Summary::new(&plain.records.iter().collect::<Vec<_>>(), &names);
+        assert!(s.players.iter().all(|p| p.luck_adjusted.is_none()) && s.sides[0].luck_adjusted.is_none());
+
+        c.luck = true;
+        let sim = run(&c, &|| {}).unwrap();
+        let records: Vec<&GameRecord> = sim.records.iter().collect();
+        let s = Summary::new(&records, &names);
+        let [p0, p1] = [0, 1].map(|i| s.players[i].luck_adjusted.unwrap());
+        let [a, b] = [0, 1].map(|i| s.sides[i].luck_adjusted.unwrap());
+        // The score is the results' (a draw half), the two sides' and the two players' adjusted scores add to one.
+        let score = (s.players[0].results.wins as f64 + s.draws as f64 / 2.0) / 12.0;
+        assert!((p0.score - score).abs() < 1e-12);
+        for (x, y) in [(p0, p1), (a, b)] {
+            assert!((x.score + y.score - 1.0).abs() < 1e-12 && (x.adjusted + y.adjusted - 1.0).abs() < 1e-12);
+        }
+        // The first player's adjusted score is each game's, turned to its side, averaged.
+        let mine = |r: &GameRecord| {
+            let adjusted = r.luck_adjusted().unwrap();
+            if r.player_of(Side::A) == 0 { adjusted } else { 1.0 - adjusted }
+        };
+        let mean = records.iter().map(|r| mine(r)).sum::<f64>() / 12.0;
+        assert!((p0.adjusted - mean).abs() < 1e-12);
+        assert!(p0.adjusted_ci.low < p0.adjusted && p0.adjusted < p0.adjusted_ci.high);
+        // Luck is not nothing: the adjusted scores differ from the results somewhere.
+        assert!(records.iter().any(|r| r.luck != Some(0)));
     }
 }

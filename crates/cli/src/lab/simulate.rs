@@ -18,7 +18,7 @@ use std::process::ExitCode;
                   --compare initiative=cards,igougo,alternate --out report/\n  pacw simulate meeting-engagement \
                   --games 1000 --players greedy,greedy --compare to_hit=3..6 --compare once_per_turn=false,true \
                   --out grid/\n  pacw simulate scenarios/*.toml --games 500 --variant variants/no-cover.toml\n  \
-                  pacw simulate bloody-lane --games 2000 --save-games saves/ --save-only 0-9\n  pacw simulate \
+                  pacw simulate bloody-lane --games 2000 --save-games saves/ --save-only 0-9\n  pacw simulate bloody-lane --games 200 --players general,greedy --luck\n  pacw simulate \
                   meeting-engagement --games 1000 --players greedy,greedy --compare players=greedy,mcts:400\n  \
                   pacw simulate bloody-lane --games 2000 --shard 2/4 --out shard2/\n\nExit status: 0 done, 1 failed while running or writing, 2 bad usage."
 )]
@@ -48,6 +48,11 @@ pub struct SimulateArgs {
     /// With --save-games: only these game numbers (from 0, in every variant), as 0-9,42.
     #[arg(long, value_name = "LIST", requires = "save_games", value_parser = crate::args::save_only)]
     pub save_only: Option<crate::args::GameList>,
+    /// Review each game by the evaluator for the luck of its dice and cards (as `pacw review --quick` does) and
+    /// report each side's and player's luck-adjusted score: its result less its luck. Luck averages nought, so
+    /// the adjusted score measures the same strength or balance with a narrower interval (docs/laboratory.md).
+    #[arg(long)]
+    pub luck: bool,
 }
 
 /// Runs the simulation and prints or writes its report.
@@ -61,6 +66,7 @@ pub fn run_simulate(args: SimulateArgs) -> Result<ExitCode> {
     super::read_rule_sets(&mut config)?;
     config.fixed_sides = args.fixed_sides;
     config.shard = args.shard;
+    config.luck = args.luck;
     config.validate().map_err(sim_error)?;
     let save = args.save_games.clone().map(|dir| SaveGames { dir, only: args.save_only.clone().map(|l| l.0) });
     let bar = progress_bar(game_count(&config) as u64);

@@ -51,6 +51,8 @@ struct GameRow<'a> {
     shoot_then_charge_a: u32,
     shoot_then_charge_b: u32,
     save: &'a str,
+    /// The first side's luck, a share of a game (empty unless reviewed: `simulate --luck`).
+    luck_a: Option<f64>,
 }
 
 /// Every game of the simulation as CSV (RFC 4180, through the `csv` crate), with a header line.
@@ -115,6 +117,7 @@ pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
             shoot_then_charge_a: s.shoot_then_charge[0],
             shoot_then_charge_b: s.shoot_then_charge[1],
             save: g.save.as_deref().unwrap_or_default(),
+            luck_a: g.luck.map(|luck| f64::from(luck) / 1e6),
         };
         w.serialize(row).map_err(fail)?;
     }
@@ -140,11 +143,12 @@ mod tests {
         let text = games_csv(&sim).unwrap();
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let headers = reader.headers().unwrap().clone();
-        assert_eq!(headers.len(), 41);
-        assert_eq!((&headers[0], &headers[6], &headers[40]), ("scenario", "winner", "save"));
+        assert_eq!(headers.len(), 42);
+        assert_eq!((&headers[0], &headers[6], &headers[40], &headers[41]), ("scenario", "winner", "save", "luck_a"));
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(rows.len(), 10);
         assert_eq!(&rows[5][1], "to_hit=5 initiative=cards");
         assert_eq!(rows[3][3].parse::<u64>().unwrap(), sim.records[3].seed);
+        assert!(rows.iter().all(|r| r[41].is_empty()), "no luck unless the games were reviewed for it");
     }
 }

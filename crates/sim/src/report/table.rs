@@ -2,7 +2,7 @@
 
 use super::Part;
 use crate::compare::Difference;
-use crate::stats::{Advantage, AttackMix, Rate, Summary};
+use crate::stats::{Advantage, AttackMix, LuckAdjusted, Rate, Summary};
 
 /// One table: a title, a note, and rows of a label and one cell per column.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +33,19 @@ fn rate_or(r: &Rate, empty: &str) -> String {
 /// A p-value: `p=0.012` or `p<0.001`.
 pub(crate) fn p_value(p: f64) -> String {
     if p < 0.001 { "p<0.001".to_string() } else { format!("p={p:.3}") }
+}
+
+/// A luck-adjusted score with its interval, and the score by the results alone with theirs; `—` when the games were
+/// not reviewed for their luck.
+fn adjusted(l: Option<&LuckAdjusted>) -> String {
+    l.map_or("—".to_string(), |l| {
+        let ci = |x: f64, low: f64, high: f64| format!("{:.1}% [{:.1}–{:.1}]", 100.0 * x, 100.0 * low, 100.0 * high);
+        format!(
+            "{}; by results {}",
+            ci(l.adjusted, l.adjusted_ci.low, l.adjusted_ci.high),
+            ci(l.score, l.score_ci.low, l.score_ci.high)
+        )
+    })
 }
 
 fn mix(m: &AttackMix) -> String {
@@ -84,6 +97,20 @@ pub fn sections(part: &Part) -> Vec<Section> {
             let p = &s.players[i];
             rate_ci(&p.results.win())
         }));
+    }
+    // Scores less the luck of the dice and cards, when the games were reviewed for it (`simulate --luck`).
+    if s0.sides[0].luck_adjusted.is_some() {
+        for (i, side) in [a, b].into_iter().enumerate() {
+            let place = [&first, &second][i];
+            results.push(row(format!("{side}{place} score, luck-adjusted"), &|s| {
+                adjusted(s.sides[i].luck_adjusted.as_ref())
+            }));
+        }
+        for (i, p) in s0.players.iter().enumerate() {
+            results.push(row(format!("{} score, luck-adjusted", p.name), &|s| {
+                adjusted(s.players[i].luck_adjusted.as_ref())
+            }));
+        }
     }
     results.push(row(format!("ended by exhaustion of {a} / {b}"), &|s| {
         let g = s.games.max(1) as f64;
