@@ -37,15 +37,25 @@ pub struct Metric {
     /// Whether its values are rates (printed as percentages) rather than counts.
     pub is_rate: bool,
     measure: Measure,
+    /// Whether it is compared only when the variants differ in their players (`--compare players=…`): a player's
+    /// score says nothing a side's does not under rules that differ, and the side's says little of players who do.
+    players_only: bool,
 }
 
 impl Metric {
-    /// Whether the games can be compared on it: a statistic of reviewed games needs every game reviewed.
-    fn applies(&self, games: &[Vec<&GameRecord>]) -> bool {
-        match self.measure {
+    /// A statistic of every comparison.
+    const fn of(name: &'static str, is_rate: bool, measure: Measure) -> Metric {
+        Metric { name, is_rate, measure, players_only: false }
+    }
+
+    /// Whether the games can be compared on it: a statistic of reviewed games needs every game reviewed, a
+    /// player's statistic players that differ.
+    fn applies(&self, games: &[Vec<&GameRecord>], players_differ: bool) -> bool {
+        let reviewed = match self.measure {
             Measure::Reviewed(f) => games.iter().flatten().all(|r| f(r).is_some()),
             _ => true,
-        }
+        };
+        reviewed && (players_differ || !self.players_only)
     }
 }
 
@@ -53,49 +63,59 @@ fn score(r: &GameRecord) -> f64 {
     first_side_score(r.stats.winner)
 }
 
-/// The statistics comparisons report, in order (the luck-adjusted score only of games reviewed for their luck).
-pub const METRICS: [Metric; 9] = [
-    Metric { name: "first side wins", is_rate: true, measure: Measure::Binary(|r| r.stats.winner == Some(Side::A)) },
-    Metric { name: "first side's score (a draw counts half)", is_rate: true, measure: Measure::Number(score) },
+/// A first-side figure turned to the first player's (of `--players`), whichever side it played.
+fn for_first_player(r: &GameRecord, first_side: f64) -> f64 {
+    if r.player_of(Side::A) == 0 { first_side } else { 1.0 - first_side }
+}
+
+/// The statistics comparisons report, in order: the luck-adjusted scores only of games reviewed for their luck,
+/// the first player's scores only when the variants compare players.
+pub const METRICS: [Metric; 11] = [
+    Metric::of("first side wins", true, Measure::Binary(|r| r.stats.winner == Some(Side::A))),
+    Metric::of("first side's score (a draw counts half)", true, Measure::Number(score)),
+    Metric::of("first side's score, luck-adjusted", true, Measure::Reviewed(GameRecord::luck_adjusted)),
     Metric {
-        name: "first side's score, luck-adjusted",
+        name: "first player's score (a draw counts half)",
         is_rate: true,
-        measure: Measure::Reviewed(GameRecord::luck_adjusted),
-    },
-    Metric { name: "draws", is_rate: true, measure: Measure::Binary(|r| r.stats.winner.is_none()) },
-    Metric { name: "turns", is_rate: false, measure: Measure::Number(|r| r.stats.turns as f64) },
-    Metric {
-        name: "units destroyed a game",
-        is_rate: false,
-        measure: Measure::Number(|r| r.stats.destroyed.iter().sum::<u32>() as f64),
+        measure: Measure::Number(|r| for_first_player(r, score(r))),
+        players_only: true,
     },
     Metric {
-        name: "losses to shooting",
+        name: "first player's score, luck-adjusted",
         is_rate: true,
-        measure: Measure::Share(|r| {
+        measure: Measure::Reviewed(|r| r.luck_adjusted().map(|x| for_first_player(r, x))),
+        players_only: true,
+    },
+    Metric::of("draws", true, Measure::Binary(|r| r.stats.winner.is_none())),
+    Metric::of("turns", false, Measure::Number(|r| r.stats.turns as f64)),
+    Metric::of("units destroyed a game", false, Measure::Number(|r| r.stats.destroyed.iter().sum::<u32>() as f64)),
+    Metric::of(
+        "losses to shooting",
+        true,
+        Measure::Share(|r| {
             let [shot, charged] = r.stats.attacks.0.map(|c| c[TargetOutcome::Destroyed] as u64);
             (shot, shot + charged)
         }),
-    },
-    Metric {
-        name: "share of charges",
-        is_rate: true,
-        measure: Measure::Share(|r| {
+    ),
+    Metric::of(
+        "share of charges",
+        true,
+        Measure::Share(|r| {
             let (shots, charges) =
                 (r.stats.attacks[AttackKind::Fire].total(), r.stats.attacks[AttackKind::Charge].total());
             (charges as u64, (shots + charges) as u64)
         }),
-    },
-    Metric {
-        name: "shaken units hit again",
-        is_rate: true,
-        measure: Measure::Share(|r| (r.stats.spells.hit_again as u64, r.stats.spells.spells as u64)),
-    },
+    ),
+    Metric::of(
+        "shaken units hit again",
+        true,
+        Measure::Share(|r| (r.stats.spells.hit_again as u64, r.stats.spells.spells as u64)),
+    ),
 ];
 
 /// The names of the tests, as the reports print them.
 pub const TESTS: &str = "games are paired by seed: McNemar's exact test for wins and draws, the paired t-test for \
-                         the score (and the luck-adjusted score), turns and units destroyed; shares of attacks and of shaken spells by the \
+                         the scores (luck-adjusted too), turns and units destroyed; shares of attacks and of shaken spells by the \
                          two-proportion z-test; p-values adjusted with Holm's method over the comparisons of each \
                          statistic";
 
@@ -196,7 +216,8 @@ fn numbers(
 pub fn differences(sim: &Simulation, s: Option<usize>, pairs: &[(usize, usize)]) -> Vec<Difference> {
     let games: Vec<Vec<&GameRecord>> = (0..sim.variants.len()).map(|v| sim.records_of(s, v)).collect();
     let mut out = Vec::new();
-    for metric in METRICS.iter().filter(|m| m.applies(&games)) {
+    let players_differ = sim.variants.windows(2).any(|w| w[0].players != w[1].players);
+    for metric in METRICS.iter().filter(|m| m.applies(&games, players_differ)) {
         let start = out.len();
         for &(a, b) in pairs {
             let (value_a, value_b, paired, unpaired, test) = compare(metric, &games[a], &games[b]);
@@ -255,9 +276,10 @@ mod tests {
     fn every_pair_is_compared_on_each_statistic_with_holm_within_a_statistic() {
         let sim = sim("initiative=cards,igougo,alternate", 40);
         let d = differences(&sim, None, &contrasts(3, false));
-        // Every statistic but the luck-adjusted score, which needs games reviewed for their luck.
-        assert_eq!(d.len(), 3 * (METRICS.len() - 1));
-        assert!(d.iter().all(|x| !x.metric.contains("luck")));
+        // Every statistic but the luck-adjusted scores (which need games reviewed for their luck) and the first
+        // player's (which need players compared).
+        assert_eq!(d.len(), 3 * (METRICS.len() - 3));
+        assert!(d.iter().all(|x| !x.metric.contains("luck") && !x.metric.contains("player")));
         let first = &d[0];
         assert_eq!(
             (first.metric.as_str(), first.a.as_str(), first.b.as_str()),
@@ -286,7 +308,7 @@ mod tests {
         c.compare(vec![Axis { option: "to_hit".into(), values: vec!["5".into(), "5".into()] }]).unwrap();
         let sim = run(&c, &|| {}).unwrap();
         let d = differences(&sim, None, &[(0, 1)]);
-        assert_eq!(d.len(), METRICS.len(), "games reviewed for their luck are compared on every statistic");
+        assert_eq!(d.len(), METRICS.len() - 2, "games reviewed for their luck: every statistic but the players'");
         for d in d {
             assert_eq!(d.difference, 0.0, "{}", d.metric);
             assert_eq!(d.p_value, 1.0, "{}", d.metric);
@@ -295,5 +317,28 @@ mod tests {
                 assert_eq!(paired.width(), 0.0, "{}", d.metric);
             }
         }
+    }
+
+    #[test]
+    fn players_compared_are_compared_on_the_first_player_s_score_too() {
+        let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+        let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
+        c.games = 20;
+        c.players = ["random".into(), "greedy".into()];
+        c.luck = true;
+        c.compare(vec![Axis::parse("players=random,greedy").unwrap()]).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let d = differences(&sim, None, &[(0, 1)]);
+        assert_eq!(d.len(), METRICS.len(), "every statistic: the games were reviewed, the players differ");
+        let mine = |v: usize| {
+            let games = sim.records_of(None, v);
+            games.iter().map(|r| for_first_player(r, score(r))).sum::<f64>() / games.len() as f64
+        };
+        let first = d.iter().find(|x| x.metric == "first player's score (a draw counts half)").unwrap();
+        assert_eq!((first.value_a, first.value_b), (mine(0), mine(1)));
+        // Random against greedy, then greedy against greedy: the first player's score rises, adjusted or not.
+        assert!(first.difference > 0.2 && first.significant, "{first:?}");
+        let adjusted = d.iter().find(|x| x.metric == "first player's score, luck-adjusted").unwrap();
+        assert!(adjusted.difference > 0.2, "{adjusted:?}");
     }
 }

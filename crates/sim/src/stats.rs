@@ -91,11 +91,11 @@ impl Results {
 pub struct LuckAdjusted {
     /// The score (a win 1, a draw ½), a game.
     pub score: f64,
-    /// Its 95% interval, from the results alone.
+    /// Its 95% interval, from the results alone (within 0 and 1).
     pub score_ci: Interval,
-    /// The luck-adjusted score, a game.
+    /// The luck-adjusted score, a game (within 0 and 1).
     pub adjusted: f64,
-    /// Its 95% interval.
+    /// Its 95% interval (within 0 and 1).
     pub adjusted_ci: Interval,
 }
 
@@ -114,7 +114,12 @@ impl LuckAdjusted {
         if records.is_empty() {
             return None;
         }
-        let ((score, score_ci), (adjusted, adjusted_ci)) = (mean_interval(&scores), mean_interval(&adjusted));
+        // A score lies between 0 and 1, and so does its estimate (a game's adjusted result may not).
+        let within = |(mean, i): (f64, Interval)| {
+            (mean.clamp(0.0, 1.0), Interval { low: i.low.max(0.0), high: i.high.min(1.0) })
+        };
+        let ((score, score_ci), (adjusted, adjusted_ci)) =
+            (within(mean_interval(&scores)), within(mean_interval(&adjusted)));
         Some(LuckAdjusted { score, score_ci, adjusted, adjusted_ci })
     }
 }
@@ -706,8 +711,9 @@ mod tests {
             if r.player_of(Side::A) == 0 { adjusted } else { 1.0 - adjusted }
         };
         let mean = records.iter().map(|r| mine(r)).sum::<f64>() / 12.0;
-        assert!((p0.adjusted - mean).abs() < 1e-12);
-        assert!(p0.adjusted_ci.low < p0.adjusted && p0.adjusted < p0.adjusted_ci.high);
+        assert!((p0.adjusted - mean.clamp(0.0, 1.0)).abs() < 1e-12);
+        assert!(p0.adjusted_ci.low <= p0.adjusted && p0.adjusted <= p0.adjusted_ci.high);
+        assert!(0.0 <= p1.adjusted_ci.low && p0.adjusted_ci.high <= 1.0, "within what a score can be");
         // Luck is not nothing: the adjusted scores differ from the results somewhere.
         assert!(records.iter().any(|r| r.luck != Some(0)));
     }
