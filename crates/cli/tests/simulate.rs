@@ -435,6 +435,11 @@ fn a_tournament_rates_every_player_and_refuses_bad_usage() {
         assert!(r["elo"].as_f64().unwrap() <= r["high"].as_f64().unwrap(), "{r}");
         assert_eq!(r["games"], 4);
     }
+    assert_eq!(v["luck_adjusted"], false);
+    let luck =
+        json(&["tournament", "--players", "random,greedy", "--games", "2", "meeting-engagement", "--luck", "--json"]);
+    assert_eq!(luck["luck_adjusted"], true);
+    assert!(luck["pairings"][0]["luck_adjusted"].is_f64(), "{luck}");
     for (args, expect) in [
         (
             vec!["--players", "greedy,colonel", "--games", "1"],

@@ -3,6 +3,7 @@
 
 use crate::elo::{Played, Rating, ratings};
 use crate::{ScenarioSource, SimConfig, SimError, run};
+use pacw_engine::Side;
 use serde::Serialize;
 
 /// Bootstrap resamplings for the ratings' intervals.
@@ -23,6 +24,9 @@ pub struct TournamentConfig {
     pub anchor: usize,
     /// Threads (`None`: all cores).
     pub threads: Option<usize>,
+    /// Whether each game counts by its luck-adjusted score rather than its result (`--luck`:
+    /// [`crate::GameRecord::luck_adjusted`]): the same ratings in expectation, with narrower intervals.
+    pub luck: bool,
 }
 
 /// The results of one pairing, from the first player's side.
@@ -38,6 +42,9 @@ pub struct Pairing {
     pub draws: usize,
     /// The first player's losses.
     pub losses: usize,
+    /// The first player's luck-adjusted score, a game (a share), when the games were reviewed for their luck.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck_adjusted: Option<f64>,
 }
 
 /// A round robin's results: every pairing, and the ratings (best first).
@@ -49,6 +56,8 @@ pub struct Tournament {
     pub ratings: Vec<Rating>,
     /// The player rated 0.
     pub anchor: String,
+    /// Whether the games counted by their luck-adjusted scores.
+    pub luck_adjusted: bool,
 }
 
 /// The games a round robin plays.
@@ -75,11 +84,19 @@ pub fn play(config: &TournamentConfig, progress: &(dyn Fn() + Sync)) -> Result<T
             sim.games = config.games;
             sim.seed = config.seed;
             sim.threads = config.threads;
+            sim.luck = config.luck;
             let results = run(&sim, progress)?;
-            let mut pairing =
-                Pairing { first: sim.players[0].clone(), second: sim.players[1].clone(), wins: 0, draws: 0, losses: 0 };
+            let mut pairing = Pairing {
+                first: sim.players[0].clone(),
+                second: sim.players[1].clone(),
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                luck_adjusted: None,
+            };
+            let mut adjusted = Vec::new();
             for record in &results.records {
-                let score = match record.winning_player() {
+                let result = match record.winning_player() {
                     Some(0) => {
                         pairing.wins += 1;
                         1.0
@@ -93,19 +110,27 @@ pub fn play(config: &TournamentConfig, progress: &(dyn Fn() + Sync)) -> Result<T
                         0.5
                     }
                 };
-                played.push(Played { first, second, score });
+                // The first player's luck-adjusted score: its result less its luck, whichever side it played.
+                let luck_adjusted =
+                    record.luck_adjusted().map(|a| if record.player_of(Side::A) == 0 { a } else { 1.0 - a });
+                adjusted.extend(luck_adjusted);
+                played.push(Played { first, second, score: luck_adjusted.unwrap_or(result) });
+            }
+            if config.luck && !adjusted.is_empty() {
+                pairing.luck_adjusted = Some(adjusted.iter().sum::<f64>() / adjusted.len() as f64);
             }
             pairings.push(pairing);
         }
     }
     let mut ratings = ratings(&config.players, &played, config.anchor, RESAMPLES, config.seed);
     ratings.sort_by(|a, b| b.elo.total_cmp(&a.elo));
-    Ok(Tournament { pairings, ratings, anchor: config.players[config.anchor].clone() })
+    Ok(Tournament { pairings, ratings, anchor: config.players[config.anchor].clone(), luck_adjusted: config.luck })
 }
 
 /// The results as text: the ratings, then every pairing.
 pub fn render_text(t: &Tournament) -> String {
-    let mut out = format!("Elo ratings ({} = 0; 95% bootstrap intervals)\n", t.anchor);
+    let by = if t.luck_adjusted { "; each game by its luck-adjusted score" } else { "" };
+    let mut out = format!("Elo ratings ({} = 0; 95% bootstrap intervals{by})\n", t.anchor);
     let width = t.ratings.iter().map(|r| r.player.len()).max().unwrap_or(6).max(6);
     out += &format!("  {:<width$}  {:>6}  {:>15}  {:>6}  {:>6}\n", "player", "elo", "interval", "games", "score");
     for r in &t.ratings {
@@ -120,7 +145,11 @@ pub fn render_text(t: &Tournament) -> String {
     }
     out += "\nPairings (wins–draws–losses of the first)\n";
     for p in &t.pairings {
-        out += &format!("  {} against {}: {}–{}–{}\n", p.first, p.second, p.wins, p.draws, p.losses);
+        out += &format!("  {} against {}: {}–{}–{}", p.first, p.second, p.wins, p.draws, p.losses);
+        if let Some(a) = p.luck_adjusted {
+            out += &format!(" (luck-adjusted score {:.1}%)", 100.0 * a);
+        }
+        out += "\n";
     }
     out
 }
@@ -140,6 +169,7 @@ mod tests {
             seed: 3,
             anchor: 0,
             threads: Some(1),
+            luck: false,
         };
         assert_eq!(game_count(&config), 48);
         let t = play(&config, &|| {}).unwrap();
@@ -161,8 +191,49 @@ mod tests {
             seed: 0,
             anchor: 0,
             threads: Some(1),
+            luck: false,
         };
         let e = play(&config, &|| {}).unwrap_err().to_string();
         assert!(e.contains("colonel") && e.contains("recruit, veteran, general"), "{e}");
+    }
+
+    #[test]
+    fn with_luck_each_game_counts_by_its_luck_adjusted_score() {
+        let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[0];
+        let mut config = TournamentConfig {
+            scenarios: vec![ScenarioSource::parse(text, file).unwrap()],
+            players: vec!["random".into(), "greedy".into(), "veteran".into()],
+            games: 12,
+            seed: 5,
+            anchor: 0,
+            threads: Some(1),
+            luck: true,
+        };
+        let t = play(&config, &|| {}).unwrap();
+        assert!(t.luck_adjusted && render_text(&t).contains("luck-adjusted"));
+        let elo = |t: &Tournament, name: &str| t.ratings.iter().find(|r| r.player == name).unwrap().elo;
+        assert!(elo(&t, "greedy") > elo(&t, "random") + 200.0, "{t:?}");
+        // A player's score is the mean of its pairings' luck-adjusted scores (each pairing the same number of games).
+        let greedy = t.ratings.iter().find(|r| r.player == "greedy").unwrap();
+        let of_pairings = t
+            .pairings
+            .iter()
+            .filter_map(|p| match (p.first.as_str(), p.second.as_str()) {
+                ("greedy", _) => p.luck_adjusted,
+                (_, "greedy") => p.luck_adjusted.map(|a| 1.0 - a),
+                _ => None,
+            })
+            .sum::<f64>()
+            / 2.0;
+        assert!((greedy.score - of_pairings).abs() < 1e-9, "{greedy:?} {of_pairings}");
+        // The same games counted by their results give other ratings.
+        config.luck = false;
+        let plain = play(&config, &|| {}).unwrap();
+        assert!(plain.pairings.iter().all(|p| p.luck_adjusted.is_none()));
+        assert_eq!(
+            plain.pairings.iter().map(|p| p.wins).collect::<Vec<_>>(),
+            t.pairings.iter().map(|p| p.wins).collect::<Vec<_>>()
+        );
+        assert_ne!(elo(&plain, "veteran"), elo(&t, "veteran"));
     }
 }

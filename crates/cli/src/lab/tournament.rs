@@ -15,7 +15,8 @@ use std::process::ExitCode;
 #[command(after_help = "Every two players play the same games on every battle, sides swapping every other game; \
                   the ratings are the Bradley–Terry (Elo) model fitted to all the games, a draw half a win, with 95% \
                   bootstrap intervals.\n\nExamples:\n  pacw tournament --players random,recruit,greedy --games 20\n  \
-                  pacw tournament --players greedy,veteran,general --games 4 bloody-lane franklin --json\n\nExit \
+                  pacw tournament --players greedy,veteran,general --games 4 bloody-lane franklin --json\n  \
+                  pacw tournament --players recruit,greedy,veteran,general --games 4 --luck\n\nExit \
                   status: 0 done, 1 failed while running, 2 bad usage.")]
 pub struct TournamentArgs {
     /// Battles: scenario files or shipped names (default: the twelve shipped battles).
@@ -36,6 +37,10 @@ pub struct TournamentArgs {
     /// Threads to play on (default: all cores); the results do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+    /// Count each game by its luck-adjusted score (each game reviewed by the evaluator for the luck of its dice
+    /// and cards, as `pacw simulate --luck`): the same ratings in expectation, with narrower intervals.
+    #[arg(long)]
+    pub luck: bool,
     /// Print the results as one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -75,6 +80,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode> {
         seed: args.seed,
         anchor,
         threads: args.threads.map(|t| t as usize),
+        luck: args.luck,
     };
     let bar = progress_bar(game_count(&config) as u64);
     let result = play(&config, &|| bar.inc(1));
