@@ -83,7 +83,7 @@ pub const METRICS: [Metric; 11] = [
     Metric {
         name: "first player's score, luck-adjusted",
         is_rate: true,
-        measure: Measure::Reviewed(|r| r.luck_adjusted().map(|x| for_first_player(r, x))),
+        measure: Measure::Reviewed(|r| r.luck_adjusted_of(0)),
         players_only: true,
     },
     Metric::of("draws", true, Measure::Binary(|r| r.stats.winner.is_none())),

@@ -440,6 +440,11 @@ impl GameRecord {
         self.luck.map(|luck| first_side_score(self.stats.winner) - f64::from(luck) / 1e6)
     }
 
+    /// The luck-adjusted score of player `slot` (0 or 1, the order of `--players`), whichever side it played.
+    pub fn luck_adjusted_of(&self, slot: usize) -> Option<f64> {
+        self.luck_adjusted().map(|a| if self.player_of(Side::A) == slot { a } else { 1.0 - a })
+    }
+
     /// The winning player (0 or 1), or `None` for a draw.
     pub fn winning_player(&self) -> Option<usize> {
         self.stats.winner.map(|s| self.player_of(s))

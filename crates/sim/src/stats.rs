@@ -103,6 +103,9 @@ impl LuckAdjusted {
     /// Of the games `records`, each for whoever `first_side` says played the first side in it; `None` unless every
     /// game was reviewed for its luck.
     fn new(records: &[&GameRecord], first_side: impl Fn(&GameRecord) -> bool) -> Option<LuckAdjusted> {
+        if records.is_empty() {
+            return None;
+        }
         let mut scores = Vec::with_capacity(records.len());
         let mut adjusted = Vec::with_capacity(records.len());
         for r in records {
@@ -110,9 +113,6 @@ impl LuckAdjusted {
             let flip = |x: f64| if first_side(r) { x } else { 1.0 - x };
             scores.push(flip(score));
             adjusted.push(flip(luck_adjusted));
-        }
-        if records.is_empty() {
-            return None;
         }
         // A score lies between 0 and 1, and so does its estimate (a game's adjusted result may not).
         let within = |(mean, i): (f64, Interval)| {

@@ -3,7 +3,6 @@
 
 use crate::elo::{Played, Rating, ratings};
 use crate::{ScenarioSource, SimConfig, SimError, run};
-use pacw_engine::Side;
 use serde::Serialize;
 
 /// Bootstrap resamplings for the ratings' intervals.
@@ -110,9 +109,7 @@ pub fn play(config: &TournamentConfig, progress: &(dyn Fn() + Sync)) -> Result<T
                         0.5
                     }
                 };
-                // The first player's luck-adjusted score: its result less its luck, whichever side it played.
-                let luck_adjusted =
-                    record.luck_adjusted().map(|a| if record.player_of(Side::A) == 0 { a } else { 1.0 - a });
+                let luck_adjusted = record.luck_adjusted_of(0);
                 adjusted.extend(luck_adjusted);
                 played.push(Played { first, second, score: luck_adjusted.unwrap_or(result) });
             }
