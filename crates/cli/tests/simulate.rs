@@ -268,6 +268,17 @@ fn compare_players_replaces_the_first_player() {
     assert_eq!(variants[1]["player_names"], serde_json::json!(["greedy", "greedy"]));
     assert_eq!(variants[0]["player_names"], serde_json::json!(["random", "greedy"]));
     assert_eq!(variants[1]["players"][0]["name"], "greedy (1)");
+    // The tables and charts name each player by its place, since the columns' players differ.
+    let dir = temp_dir("players");
+    let out_dir = dir.path().join("run");
+    let args = ["simulate", "meeting-engagement", "--games", "4", "--players", "random,greedy"];
+    let out = pacw(&[&args[..], &["--compare", "players=random,greedy", "--out", out_dir.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("first player wins") && report.contains("second player wins"), "{report}");
+    assert!(!report.contains("random wins"), "{report}");
+    let chart = std::fs::read_to_string(out_dir.join("win_rates.svg")).unwrap();
+    assert!(chart.contains("first player wins"), "the chart's legend too");
 }
 
 #[test]

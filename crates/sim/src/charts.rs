@@ -232,13 +232,14 @@ fn part_charts(
     Ok(charts)
 }
 
-fn side_series(s0: &Summary) -> [(String, RGBColor); 5] {
+fn side_series(part: &Part) -> [(String, RGBColor); 5] {
+    let s0 = part.columns()[0].1;
     [
         (format!("{} wins", s0.sides[0].name), SIDE_A),
         (format!("{} wins", s0.sides[1].name), SIDE_B),
         ("draws".to_string(), DRAW),
-        (format!("{} wins", s0.players[0].name), PLAYER_1),
-        (format!("{} wins", s0.players[1].name), PLAYER_2),
+        (format!("{} wins", part.player_name(0)), PLAYER_1),
+        (format!("{} wins", part.player_name(1)), PLAYER_2),
     ]
 }
 
@@ -256,7 +257,7 @@ pub fn win_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
         |s| s.players[0].results.win(),
         |s| s.players[1].results.win(),
     ];
-    let series: Vec<Series> = side_series(columns[0].1)
+    let series: Vec<Series> = side_series(part)
         .into_iter()
         .zip(picks)
         .map(|((label, colour), pick)| Series {

@@ -66,6 +66,18 @@ impl Part {
             self.variants.iter().map(|v| (v.label.clone(), &v.summary)).collect()
         }
     }
+
+    /// How the tables and charts name player `slot` (0 or 1): its name, or with players compared (the columns'
+    /// players differ) its place in `--players`.
+    pub fn player_name(&self, slot: usize) -> String {
+        let columns = self.columns();
+        let name = &columns[0].1.players[slot].name;
+        if columns.iter().all(|(_, s)| &s.players[slot].name == name) {
+            name.clone()
+        } else {
+            ["first player", "second player"][slot].to_string()
+        }
+    }
 }
 
 /// A variant file's name and description, as reports print them.

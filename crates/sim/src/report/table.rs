@@ -92,14 +92,8 @@ pub fn sections(part: &Part) -> Vec<Section> {
         row(format!("{b}{second} wins"), &|s| rate_ci(&side_rate(s, 1))),
         row("draws".into(), &|s| rate_ci(&s.draw_rate)),
     ];
-    // With players compared each column has its own: a row names the player by its place in `--players`.
-    let player = |i: usize| {
-        let name = &s0.players[i].name;
-        let same = columns.iter().all(|(_, s)| &s.players[i].name == name);
-        if same { name.clone() } else { ["first player", "second player"][i].to_string() }
-    };
     for i in 0..2 {
-        results.push(row(format!("{} wins", player(i)), &|s| rate_ci(&s.players[i].results.win())));
+        results.push(row(format!("{} wins", part.player_name(i)), &|s| rate_ci(&s.players[i].results.win())));
     }
     // Scores less the luck of the dice and cards, when the games were reviewed for it (`simulate --luck`).
     if s0.sides[0].luck_adjusted.is_some() {
@@ -110,7 +104,7 @@ pub fn sections(part: &Part) -> Vec<Section> {
             }));
         }
         for i in 0..2 {
-            results.push(row(format!("{} score, luck-adjusted", player(i)), &|s| {
+            results.push(row(format!("{} score, luck-adjusted", part.player_name(i)), &|s| {
                 adjusted(s.players[i].luck_adjusted.as_ref())
             }));
         }
