@@ -67,14 +67,18 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
     let tally =
         play_rounds(own.saturating_add(extra), candidates.len(), config, side_a, started, deadline, &play_world);
     let mut choice = tally.choice(side_a, config.confidence);
-    if config.second_opinion && choice != 0 && !confirmed(&tally, choice, side_a, config.threads, deadline, &play_world)
-    {
-        choice = 0;
+    let (mut worlds, mut spent) = (tally.worlds, tally.playouts());
+    if config.second_opinion && choice != 0 {
+        let again = second_opinion(&tally, choice, config.threads, deadline, &play_world);
+        (worlds, spent) = (worlds + again.worlds, spent + again.playouts());
+        if !confirmed(&again, choice, side_a) {
+            choice = 0;
+        }
     }
     let plan = candidates[choice];
-    let saved = if own == usize::MAX { 0 } else { saved.saturating_add(own).saturating_sub(tally.playouts()) };
+    let saved = if own == usize::MAX { 0 } else { saved.saturating_add(own).saturating_sub(spent) };
     let measured = candidates.iter().enumerate().map(|(i, c)| tally.measured(i, side_a, c)).collect();
-    Searched { plan, worlds: tally.worlds, saved, measured }
+    Searched { plan, worlds, saved, measured }
 }
 
 /// What a common-world search chose, and what it cost.
@@ -135,25 +139,26 @@ fn play_rounds(
     }
 }
 
-/// Whether candidate `choice`, chosen over the greedy choice on the worlds of `tally`, still leads it on as many
-/// fresh worlds (those after them: every world is seeded by its number), played by the two alone
-/// ([`MctsConfig::second_opinion`]). Past the `deadline` no fresh world is begun, and with none played the choice
-/// is not confirmed.
-fn confirmed(
+/// A second opinion on candidate `choice`, chosen over the greedy choice on the worlds of `tally`
+/// ([`MctsConfig::second_opinion`]): as many fresh worlds (those after them: every world is seeded by its number),
+/// played by the two alone. Past the `deadline` no fresh world is begun. The search counts them as its own, and
+/// charges their play-outs to its budget.
+fn second_opinion(
     tally: &Tally,
     choice: usize,
-    side_a: bool,
     threads: usize,
     deadline: Option<Instant>,
     play_world: &(impl Fn(usize, &mut [i64], &[bool]) + Sync),
-) -> bool {
+) -> Tally {
     let racing: Vec<bool> = (0..tally.played.len()).map(|i| i == 0 || i == choice).collect();
     let fresh = tally.worlds..tally.worlds + tally.played[choice];
-    let again = play_round(fresh, threads.max(1), &racing, deadline, play_world);
-    if again.played[choice] == 0 {
-        return false;
-    }
-    again.mean_and_deviation(choice, side_a).0 > 0.0
+    play_round(fresh, threads.max(1), &racing, deadline, play_world)
+}
+
+/// Whether candidate `choice` still leads the greedy choice on the fresh worlds of a [`second_opinion`]; with none
+/// played (out of time) it does not.
+fn confirmed(again: &Tally, choice: usize, side_a: bool) -> bool {
+    again.played[choice] > 0 && again.mean_and_deviation(choice, side_a).0 > 0.0
 }
 
 /// The worlds a round of the common-world search plays before it asks whether its choice is settled (and, under a
@@ -446,10 +451,13 @@ mod tests {
         };
         let first = super::play_round(0..100, 1, &[true; 3], None, &play_world);
         assert_eq!(first.choice(true, 2.0), 1, "on the first worlds the lucky candidate leads by most");
-        assert!(!super::confirmed(&first, 1, true, 1, None, &play_world), "on fresh worlds its lead is gone");
-        assert!(super::confirmed(&first, 2, true, 2, None, &play_world), "the true lead holds");
-        let past = Some(std::time::Instant::now());
-        assert!(!super::confirmed(&first, 2, true, 1, past, &play_world), "out of time, greedy's choice is kept");
+        let opinion = |choice, threads, deadline| super::second_opinion(&first, choice, threads, deadline, &play_world);
+        let again = opinion(1, 1, None);
+        assert_eq!((again.worlds, again.playouts()), (100, 200), "as many fresh worlds, the two candidates alone");
+        assert!(!super::confirmed(&again, 1, true), "on fresh worlds its lead is gone");
+        assert!(super::confirmed(&opinion(2, 2, None), 2, true), "the true lead holds");
+        let past = opinion(2, 1, Some(std::time::Instant::now()));
+        assert!(!super::confirmed(&past, 2, true), "out of time, greedy's choice is kept");
     }
 
     #[test]
