@@ -156,8 +156,10 @@ fn a_range_and_a_second_compare_make_a_grid_with_a_sweep_chart() {
 fn shards_merge_into_exactly_the_unsharded_report() {
     let scratch = temp_dir("shards");
     let dir = scratch.path().join("run");
-    let base = ["simulate", "bloody-lane", "--games", "10", "--seed", "4", "--compare", "to_hit=4,5"];
+    // With the luck of each game, which the shards keep with their records.
+    let base = ["simulate", "bloody-lane", "--games", "10", "--seed", "4", "--compare", "to_hit=4,5", "--luck"];
     let mut whole = json(&[&base[..], &["--json"]].concat());
+    assert!(whole["players"][0]["luck_adjusted"]["adjusted"].is_f64());
     let mut shards = Vec::new();
     for k in 1..=3 {
         let out_dir = dir.join(format!("s{k}")).to_string_lossy().into_owned();
