@@ -41,15 +41,20 @@ pub struct Rating {
 pub fn fit(players: usize, games: &[Played], anchor: usize) -> Vec<f64> {
     // Wins (a draw half) and games of each pairing, with the prior's drawn game between every two players.
     let others = players.saturating_sub(1) as f64;
-    let mut wins = vec![0.5 * others; players];
     let mut met: Vec<Vec<f64>> =
         (0..players).map(|i| (0..players).map(|j| if i == j { 0.0 } else { 1.0 }).collect()).collect();
+    let mut scored = vec![vec![0.0; players]; players];
     for g in games {
         met[g.first][g.second] += 1.0;
         met[g.second][g.first] += 1.0;
-        wins[g.first] += g.score;
-        wins[g.second] += 1.0 - g.score;
+        scored[g.first][g.second] += g.score;
+        scored[g.second][g.first] += 1.0 - g.score;
     }
+    // A pairing's score lies between none and all of its games; a game's luck-adjusted score may not (a player who
+    // lost every game by a little bad luck scores below nothing), and the fit needs what a score can be.
+    let wins: Vec<f64> = (0..players)
+        .map(|i| 0.5 * others + (0..players).map(|j| scored[i][j].clamp(0.0, (met[i][j] - 1.0).max(0.0))).sum::<f64>())
+        .collect();
     let mut gamma = vec![1.0; players];
     for _ in 0..10_000 {
         let mut change: f64 = 0.0;
@@ -116,7 +121,8 @@ pub fn ratings(names: &[String], games: &[Played], anchor: usize, resamples: usi
                 low: at(0.025).unwrap_or(elo[i]),
                 high: at(0.975).unwrap_or(elo[i]),
                 games: played,
-                score: if played > 0 { score / played as f64 } else { 0.0 },
+                // Within what a score can be (luck-adjusted games may fall outside it).
+                score: if played > 0 { (score / played as f64).clamp(0.0, 1.0) } else { 0.0 },
             }
         })
         .collect()
@@ -160,5 +166,17 @@ mod tests {
     fn a_player_who_won_every_game_is_rated_finitely() {
         let elo = fit(2, &pairing(0, 1, 20, 20), 1);
         assert!(elo[0].is_finite() && elo[0] > 300.0, "{elo:?}");
+    }
+
+    #[test]
+    fn scores_below_nothing_are_held_to_what_a_pairing_can_score() {
+        // Luck-adjusted games: the first player lost every game and its luck-adjusted scores fall below nothing.
+        let games: Vec<Played> = (0..20).map(|_| Played { first: 0, second: 1, score: -0.1 }).collect();
+        let elo = fit(2, &games, 1);
+        assert!(elo[0].is_finite() && elo[0] < -300.0, "{elo:?}");
+        assert_eq!(elo, fit(2, &pairing(0, 1, 20, 0), 1), "as if it had scored nothing");
+        let r = ratings(&["a".into(), "b".into()], &games, 1, 50, 3);
+        assert!(r.iter().all(|x| x.elo.is_finite() && x.low.is_finite() && x.high.is_finite()), "{r:?}");
+        assert_eq!((r[0].score, r[1].score), (0.0, 1.0), "scores within what a score can be");
     }
 }

@@ -114,7 +114,8 @@ pub fn play(config: &TournamentConfig, progress: &(dyn Fn() + Sync)) -> Result<T
                 played.push(Played { first, second, score: luck_adjusted.unwrap_or(result) });
             }
             if config.luck && !adjusted.is_empty() {
-                pairing.luck_adjusted = Some(adjusted.iter().sum::<f64>() / adjusted.len() as f64);
+                let mean = adjusted.iter().sum::<f64>() / adjusted.len() as f64;
+                pairing.luck_adjusted = Some(mean.clamp(0.0, 1.0));
             }
             pairings.push(pairing);
         }
@@ -197,19 +198,18 @@ mod tests {
     #[test]
     fn with_luck_each_game_counts_by_its_luck_adjusted_score() {
         let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[0];
-        let mut config = TournamentConfig {
+        let config = |players: [&str; 3], luck| TournamentConfig {
             scenarios: vec![ScenarioSource::parse(text, file).unwrap()],
-            players: vec!["random".into(), "greedy".into(), "veteran".into()],
+            players: players.map(String::from).to_vec(),
             games: 12,
             seed: 5,
             anchor: 0,
             threads: Some(1),
-            luck: true,
+            luck,
         };
-        let t = play(&config, &|| {}).unwrap();
-        assert!(t.luck_adjusted && render_text(&t).contains("luck-adjusted"));
         let elo = |t: &Tournament, name: &str| t.ratings.iter().find(|r| r.player == name).unwrap().elo;
-        assert!(elo(&t, "greedy") > elo(&t, "random") + 200.0, "{t:?}");
+        let t = play(&config(["recruit", "greedy", "veteran"], true), &|| {}).unwrap();
+        assert!(t.luck_adjusted && render_text(&t).contains("luck-adjusted"));
         // A player's score is the mean of its pairings' luck-adjusted scores (each pairing the same number of games).
         let greedy = t.ratings.iter().find(|r| r.player == "greedy").unwrap();
         let of_pairings = t
@@ -224,13 +224,15 @@ mod tests {
             / 2.0;
         assert!((greedy.score - of_pairings).abs() < 1e-9, "{greedy:?} {of_pairings}");
         // The same games counted by their results give other ratings.
-        config.luck = false;
-        let plain = play(&config, &|| {}).unwrap();
+        let plain = play(&config(["recruit", "greedy", "veteran"], false), &|| {}).unwrap();
         assert!(plain.pairings.iter().all(|p| p.luck_adjusted.is_none()));
-        assert_eq!(
-            plain.pairings.iter().map(|p| p.wins).collect::<Vec<_>>(),
-            t.pairings.iter().map(|p| p.wins).collect::<Vec<_>>()
-        );
+        let wins = |t: &Tournament| t.pairings.iter().map(|p| p.wins).collect::<Vec<_>>();
+        assert_eq!(wins(&plain), wins(&t));
         assert_ne!(elo(&plain, "veteran"), elo(&t, "veteran"));
+        // A player who loses every game, some by bad luck, scores below nothing game by game; it is still rated.
+        let t = play(&config(["random", "greedy", "veteran"], true), &|| {}).unwrap();
+        assert!(t.ratings.iter().all(|r| r.elo.is_finite() && r.low.is_finite() && r.high.is_finite()), "{t:?}");
+        assert!(elo(&t, "greedy") > elo(&t, "random") + 200.0, "{t:?}");
+        assert!(t.pairings.iter().all(|p| p.luck_adjusted.is_some_and(|a| (0.0..=1.0).contains(&a))));
     }
 }
