@@ -63,11 +63,6 @@ fn score(r: &GameRecord) -> f64 {
     first_side_score(r.stats.winner)
 }
 
-/// A first-side figure turned to the first player's (of `--players`), whichever side it played.
-fn for_first_player(r: &GameRecord, first_side: f64) -> f64 {
-    if r.player_of(Side::A) == 0 { first_side } else { 1.0 - first_side }
-}
-
 /// The statistics comparisons report, in order: the luck-adjusted scores only of games reviewed for their luck,
 /// the first player's scores only when the variants compare players.
 pub const METRICS: [Metric; 11] = [
@@ -77,7 +72,7 @@ pub const METRICS: [Metric; 11] = [
     Metric {
         name: "first player's score (a draw counts half)",
         is_rate: true,
-        measure: Measure::Number(|r| for_first_player(r, score(r))),
+        measure: Measure::Number(|r| r.score_of(0)),
         players_only: true,
     },
     Metric {
@@ -332,7 +327,7 @@ mod tests {
         assert_eq!(d.len(), METRICS.len(), "every statistic: the games were reviewed, the players differ");
         let mine = |v: usize| {
             let games = sim.records_of(None, v);
-            games.iter().map(|r| for_first_player(r, score(r))).sum::<f64>() / games.len() as f64
+            games.iter().map(|r| r.score_of(0)).sum::<f64>() / games.len() as f64
         };
         let first = d.iter().find(|x| x.metric == "first player's score (a draw counts half)").unwrap();
         assert_eq!((first.value_a, first.value_b), (mine(0), mine(1)));

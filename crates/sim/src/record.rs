@@ -442,7 +442,17 @@ impl GameRecord {
 
     /// The luck-adjusted score of player `slot` (0 or 1, the order of `--players`), whichever side it played.
     pub fn luck_adjusted_of(&self, slot: usize) -> Option<f64> {
-        self.luck_adjusted().map(|a| if self.player_of(Side::A) == slot { a } else { 1.0 - a })
+        self.luck_adjusted().map(|a| self.for_player(slot, a))
+    }
+
+    /// The score of player `slot` (0 or 1, the order of `--players`), whichever side it played.
+    pub fn score_of(&self, slot: usize) -> f64 {
+        self.for_player(slot, first_side_score(self.stats.winner))
+    }
+
+    /// A first side's share of a game turned to player `slot`'s.
+    fn for_player(&self, slot: usize, first_side: f64) -> f64 {
+        if self.player_of(Side::A) == slot { first_side } else { 1.0 - first_side }
     }
 
     /// The winning player (0 or 1), or `None` for a draw.

@@ -22,7 +22,12 @@ pub fn pct(x: f64) -> String {
 
 /// A rate with its 95% interval: `41.2% [39.0–43.4]`.
 pub fn rate_ci(r: &Rate) -> String {
-    format!("{:.1}% [{:.1}–{:.1}]", 100.0 * r.rate, 100.0 * r.ci_low, 100.0 * r.ci_high)
+    share_ci(r.rate, r.ci_low, r.ci_high)
+}
+
+/// A share with its interval, as percentages: `41.2% [39.0–43.4]`.
+fn share_ci(x: f64, low: f64, high: f64) -> String {
+    format!("{:.1}% [{:.1}–{:.1}]", 100.0 * x, 100.0 * low, 100.0 * high)
 }
 
 /// A rate with its interval, or `empty` (as `no attacks`) when there was nothing to count.
@@ -39,11 +44,10 @@ pub(crate) fn p_value(p: f64) -> String {
 /// not reviewed for their luck.
 fn adjusted(l: Option<&LuckAdjusted>) -> String {
     l.map_or("—".to_string(), |l| {
-        let ci = |x: f64, low: f64, high: f64| format!("{:.1}% [{:.1}–{:.1}]", 100.0 * x, 100.0 * low, 100.0 * high);
         format!(
             "{}; by results {}",
-            ci(l.adjusted, l.adjusted_ci.low, l.adjusted_ci.high),
-            ci(l.score, l.score_ci.low, l.score_ci.high)
+            share_ci(l.adjusted, l.adjusted_ci.low, l.adjusted_ci.high),
+            share_ci(l.score, l.score_ci.low, l.score_ci.high)
         )
     })
 }
