@@ -1,11 +1,27 @@
 //! Search speed: iterations per second of `mcts` (both searches, and with the evaluator judging each play-out's last
 //! position: positions judged per second), and the time of one decision of `greedy` and of each level, on a mid-game
-//! position of the default scenario. Run: `cargo bench -p pacw-ai --bench mcts`.
+//! position of the default scenario, and of one assignment of scripts improved by Portfolio Greedy Search (`:pgs50`).
+//! Run: `cargo bench -p pacw-ai --bench mcts`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pacw_ai::{Budget, GreedyPlayer, Leaf, MctsConfig, MctsPlayer, Player};
 use pacw_engine::{Battle, DEFAULT_SCENARIO, Game, ToAct};
 use std::hint::black_box;
+
+/// A position after greedy play where a side chooses which unit to activate, after `after` decisions.
+fn activation_choice(after: usize) -> Battle {
+    let mut game = Game::new(DEFAULT_SCENARIO, "default", None, 3).unwrap();
+    let mut greedy = GreedyPlayer::new(3);
+    while let ToAct::Side(_) = game.battle().to_act() {
+        let b = game.battle();
+        if game.actions().len() >= after && b.active_unit().is_none() && b.legal_actions().len() > 2 {
+            return b.clone();
+        }
+        let a = greedy.choose(b);
+        game.act(a).unwrap();
+    }
+    panic!("no choice of a unit to activate after {after} decisions")
+}
 
 /// A position after greedy play where a unit has many orders to choose from.
 fn position() -> Battle {
@@ -58,6 +74,25 @@ fn benches(c: &mut Criterion) {
         });
     }
     levels.finish();
+    // Portfolio Greedy Search's assignment of scripts, improved at a choice of the unit to activate (`:k1`: the
+    // scripts alone choose), every script played on its 50 worlds (no early stop): play-outs judged per second.
+    let activation = activation_choice(20);
+    let mut portfolio = c.benchmark_group("portfolio");
+    portfolio.sample_size(10);
+    for threads in [1, 2] {
+        let config = MctsConfig {
+            max_children: 1,
+            portfolio_worlds: 50,
+            stop_early: None,
+            leaf: Leaf::Evaluator,
+            threads,
+            ..MctsConfig::default()
+        };
+        portfolio.bench_function(format!("pgs50_decision_{threads}_threads"), |b| {
+            b.iter(|| black_box(MctsPlayer::new(config, 1).choose(&activation)))
+        });
+    }
+    portfolio.finish();
 }
 
 criterion_group!(search, benches);

@@ -3,10 +3,14 @@
 
 use crate::Player;
 use crate::evaluate::{OrderJudge, View, Weights};
+use crate::portfolio::{Assignment, Script};
 use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
+
+/// The views a player keeps: each side's own judgement, and the planned side's other scripts.
+const SLOTS: usize = 1 + Script::ALL.len();
 
 /// Picks the action of greatest immediate value; ties are broken at random from its seed.
 #[derive(Clone, Debug)]
@@ -24,9 +28,12 @@ pub struct GreedyPlayer {
     /// they are judged on).
     activated: Vec<(Action, f32)>,
     after_activation: Option<Battle>,
-    /// Each side's last view, renewed for the next decision so that the squares it scored are kept while the
-    /// enemies stand as they were ([`View::renew`]).
-    views: [Option<View>; 2],
+    /// A plan for one side's units: each judged by its script's weights ([`crate::portfolio`]).
+    assignment: Option<Assignment>,
+    /// The last view of each way of judging ([`GreedyPlayer::slot`]: each side's own, then the planned side's other
+    /// scripts), renewed for the next decision so that the squares it scored are kept while the enemies stand as
+    /// they were ([`View::renew`]).
+    views: [Option<View>; SLOTS],
     /// Buffers reused from decision to decision: the legal actions, and the gain of each activation.
     legal: LegalActions,
     gains: Vec<Activation>,
@@ -58,28 +65,56 @@ impl GreedyPlayer {
             judged: Vec::new(),
             activated: Vec::new(),
             after_activation: None,
-            views: [None, None],
+            assignment: None,
+            views: Default::default(),
             legal: LegalActions::new(),
             gains: Vec::new(),
             jitters: Vec::new(),
         }
     }
 
-    /// The view of `side` of the battle, judged by its weights (give it back with [`GreedyPlayer::keep_view`]).
-    fn view(&mut self, b: &Battle, side: Side) -> View {
-        let weights = &self.weights[side.index()];
-        match self.views[side.index()].take() {
-            Some(mut view) => {
-                view.renew(b, side, weights);
-                view
+    /// This player with `plan`'s units judged by their scripts (the plan's side's other units, and the other side,
+    /// as before).
+    pub fn with_assignment(mut self, assignment: Assignment) -> Self {
+        self.assignment = (!assignment.is_greedy()).then_some(assignment);
+        self
+    }
+
+    /// Where the view `unit` of `side` is judged by is kept: `side`'s own, or its script's in a plan.
+    fn slot(&self, side: Side, unit: UnitId) -> usize {
+        match &self.assignment {
+            Some(assignment) if assignment.side() == side && assignment.script(unit) != Script::Greedy => {
+                1 + assignment.script(unit).index()
             }
-            None => View::new(b, side, weights),
+            _ => side.index(),
         }
     }
 
-    /// Keeps a view of `side` for the next decision.
-    fn keep_view(&mut self, side: Side, view: View) {
-        self.views[side.index()] = Some(view);
+    /// The side and the weights of a view's `slot`.
+    fn slot_judge(&self, slot: usize) -> (Side, Weights) {
+        match &self.assignment {
+            Some(assignment) if slot >= 2 => {
+                (assignment.side(), Script::ALL[slot - 1].weights(&self.weights[assignment.side().index()]))
+            }
+            _ => (Side::BOTH[slot], self.weights[slot]),
+        }
+    }
+
+    /// The view of `slot` of the battle (give it back with [`GreedyPlayer::keep_view`]).
+    fn view(&mut self, b: &Battle, slot: usize) -> View {
+        let (side, weights) = self.slot_judge(slot);
+        match self.views[slot].take() {
+            Some(mut view) => {
+                view.renew(b, side, &weights);
+                view
+            }
+            None => View::new(b, side, &weights),
+        }
+    }
+
+    /// Keeps the view of `slot` for the next decision.
+    fn keep_view(&mut self, slot: usize, view: View) {
+        self.views[slot] = Some(view);
     }
 
     /// Every legal action, best first by the greedy judgement (the order in which a search considers them).
@@ -156,13 +191,13 @@ pub(crate) fn greedy_choice(p: &mut GreedyPlayer, b: &Battle) -> Result<Action, 
             let mut legal = std::mem::take(&mut p.legal);
             b.list_assessed(&mut legal);
             p.judged.clear();
-            let side = b.info(unit).side;
-            let view = p.view(b, side);
+            let slot = p.slot(b.info(unit).side, unit);
+            let view = p.view(b, slot);
             let mut judge = OrderJudge::new(b, &view, unit);
             for (i, order) in legal.iter().enumerate() {
                 p.judged.push((order, judge.value(&order, legal.assessment(i))));
             }
-            p.keep_view(side, view);
+            p.keep_view(slot, view);
             p.legal = legal;
             (p.best_since(0).0, Action::Hold)
         }
@@ -227,8 +262,9 @@ fn judged_as_activated<'a>(
 fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation>) -> Option<Action> {
     gains.clear();
     let ToAct::Side(side) = b.to_act() else { return None };
-    // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate.
-    let view = p.view(b, side);
+    // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate judged
+    // the same way.
+    let mut views: [Option<View>; SLOTS] = Default::default();
     let rally = p.weights[side.index()].rally;
     let orders = b.activation_orders();
     p.judged.clear();
@@ -240,18 +276,32 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
             end = end.or(Some(activate).filter(|&a| a == Action::EndActivations));
             continue;
         };
+        let slot = p.slot(side, unit);
+        let view = match &mut views[slot] {
+            Some(view) => view,
+            none => none.insert(p.view(b, slot)),
+        };
         let mut rallied = None;
         let (judged_on, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
         // Judged as they are listed, without a buffer between.
-        let (first, mut judge) = (p.judged.len(), OrderJudge::new(judged_on, &view, unit));
+        let (first, mut judge) = (p.judged.len(), OrderJudge::new(judged_on, view, unit));
         let judged = &mut p.judged;
         orders.for_each(unit, |order, assessment| judged.push((order, judge.value(&order, assessment))));
         let gain = p.best_value_since(first) + bonus;
         gains.push(Activation { activate, gain, orders: first..p.judged.len() });
     }
     p.legal = legal;
-    p.keep_view(side, view);
+    keep_views(p, views);
     end
+}
+
+/// Keeps the views a decision made for the next.
+fn keep_views(p: &mut GreedyPlayer, views: [Option<View>; SLOTS]) {
+    for (slot, view) in views.into_iter().enumerate() {
+        if let Some(view) = view {
+            p.keep_view(slot, view);
+        }
+    }
 }
 
 /// For each unit the side to act may activate, its `per_unit` best orders and their gains (rallying a shaken unit
@@ -260,7 +310,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
 pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usize) -> Vec<(UnitId, Action, f32)> {
     let mut ranked = Vec::new();
     let ToAct::Side(side) = b.to_act() else { return ranked };
-    let view = p.view(b, side);
+    let mut views: [Option<View>; SLOTS] = Default::default();
     let rally = p.weights[side.index()].rally;
     let orders = b.activation_orders();
     let mut scored = Vec::new();
@@ -269,9 +319,14 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
         p.buffer.clear();
         let buffer = &mut p.buffer;
         orders.for_each(unit, |order, assessment| buffer.push((order, assessment.copied())));
+        let slot = p.slot(side, unit);
+        let view = match &mut views[slot] {
+            Some(view) => view,
+            none => none.insert(p.view(b, slot)),
+        };
         let mut rallied = None;
         let (judged, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
-        let mut judge = OrderJudge::new(judged, &view, unit);
+        let mut judge = OrderJudge::new(judged, view, unit);
         scored.clear();
         scored.extend(
             p.buffer.iter().map(|(order, assessment)| (*order, judge.value(order, assessment.as_ref()) + bonus)),
@@ -279,7 +334,7 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
         scored.sort_by(|x, y| y.1.total_cmp(&x.1));
         ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, order, gain)));
     }
-    p.keep_view(side, view);
+    keep_views(p, views);
     ranked.sort_by(|x, y| y.2.total_cmp(&x.2));
     ranked
 }
@@ -293,13 +348,13 @@ pub(crate) fn ranked_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<Action> {
 pub(crate) fn scored_actions(p: &mut GreedyPlayer, b: &Battle) -> Vec<(Action, f32)> {
     let mut scored: Vec<(Action, f32)> = match b.active_unit() {
         Some(unit) => {
-            let side = b.info(unit).side;
-            let view = p.view(b, side);
+            let slot = p.slot(b.info(unit).side, unit);
+            let view = p.view(b, slot);
             let mut judge = OrderJudge::new(b, &view, unit);
             b.list_assessed(&mut p.legal);
             let legal = &p.legal;
             let scored = legal.iter().enumerate().map(|(i, a)| (a, judge.value(&a, legal.assessment(i)))).collect();
-            p.keep_view(side, view);
+            p.keep_view(slot, view);
             scored
         }
         None => {

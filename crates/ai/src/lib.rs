@@ -20,6 +20,7 @@ pub mod evaluator;
 mod greedy;
 mod levels;
 mod mcts;
+pub mod portfolio;
 mod random;
 mod recruit;
 pub mod review;
@@ -67,7 +68,10 @@ pub trait Player {
 /// the budget: [`MctsConfig::time_limit`]), `:race` (the play-outs of candidates that can no longer win go to those
 /// that can: [`Allocation::Racing`]), `:bN` (a decision may spend up to N times its budget from what earlier decisions
 /// saved: [`MctsConfig::bank`]), `:check` (a choice to leave the greedy choice measured again on fresh worlds:
-/// [`MctsConfig::second_opinion`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
+/// [`MctsConfig::second_opinion`]), `:pgsN` (its side played by scripts assigned to its units by Portfolio Greedy
+/// Search, each unit's scripts compared on N worlds: [`MctsConfig::portfolio_worlds`]; with `:k1` the scripts alone
+/// choose; `:uN`, the units whose scripts are compared at a decision: [`MctsConfig::portfolio_units`]), as in
+/// `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: [&str; OFFERED.len()] = {
     let mut names = [""; OFFERED.len()];
     let mut i = 0;
@@ -119,6 +123,10 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
                     config.allocation = Allocation::Even;
                 } else if let Some(ms) = part.strip_suffix("ms") {
                     config.budget = Budget::Millis(ms.parse().ok().filter(|&m| m > 0)?);
+                } else if let Some(n) = part.strip_prefix('u') {
+                    config.portfolio_units = n.parse().ok().filter(|&n| (1..=128).contains(&n))?;
+                } else if let Some(n) = part.strip_prefix("pgs") {
+                    config.portfolio_worlds = n.parse().ok().filter(|&n| (1..=100_000).contains(&n))?;
                 } else if let Some(n) = part.strip_prefix('p') {
                     config.orders_per_unit = n.parse().ok()?;
                 } else if let Some(k) = part.strip_prefix('k') {

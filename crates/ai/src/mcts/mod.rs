@@ -14,16 +14,20 @@
 //! - **a UCB tree** (`mcts:tree`): decision nodes choose by UCB1 and widen progressively through the greedy ranking
 //!   of their actions; chance nodes sample their outcome; a new leaf is valued by the same rollout and evaluation.
 //!
-//! Measured against `greedy` the paired search is the stronger (docs/findings.md).
+//! Measured against `greedy` the paired search is the stronger (docs/findings.md). With `:pgsN` the side's own play
+//! (its candidates' ranking, its default choice and its decisions in the play-outs) is by scripts assigned to its
+//! units, the assignment improved at each choice of a unit to activate by Portfolio Greedy Search ([`portfolio`]).
 
 mod chance;
+mod portfolio;
 mod tree;
 mod worlds;
 
 use crate::Player;
 use crate::evaluate::{LEAF_FEATURES, Weights, evaluate, fitted_value, leaf_features};
 use crate::greedy::{GreedyPlayer, greedy_choice};
-use pacw_engine::{Action, Battle, ChanceKind, Event, Outcome, Side, ToAct, odds};
+use crate::portfolio::Assignment;
+use pacw_engine::{Action, Battle, ChanceKind, Event, Outcome, Side, ToAct, UnitId, odds};
 
 /// How long the search may think about each decision.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,6 +123,16 @@ pub struct MctsConfig {
     /// before it is played, and kept only if it still leads there (`:check`). The lead it was chosen on is the
     /// largest of several noisy leads, and so too high on average (the winner's curse); fresh worlds are not.
     pub second_opinion: bool,
+    /// On common worlds, the worlds a unit's scripts are compared on at each choice of the unit to activate
+    /// (`:pgsN`; 0: no scripts): before the search, the assignment of scripts to the side's units is improved by
+    /// Portfolio Greedy Search ([`crate::portfolio`]), and the search then ranks its candidates and plays its side
+    /// in the play-outs by it, so that its own future play is more than greedy's. With `:k1` the assignment alone
+    /// chooses.
+    pub portfolio_worlds: usize,
+    /// With [`MctsConfig::portfolio_worlds`], how many of the side's units have their scripts compared at each
+    /// choice of a unit to activate (`:uN`), in turn, so that a large battle's decision costs no more than a small
+    /// one's: the assignment carries over from decision to decision.
+    pub portfolio_units: usize,
 }
 
 /// How the common-world search shares its play-outs among the candidates.
@@ -155,6 +169,8 @@ impl Default for MctsConfig {
             allocation: Allocation::Even,
             bank: 1,
             second_opinion: false,
+            portfolio_worlds: 0,
+            portfolio_units: DEFAULT_PORTFOLIO_UNITS,
         }
     }
 }
@@ -184,6 +200,9 @@ pub enum Leaf {
     Evaluator,
 }
 
+/// The units whose scripts are compared at a decision by default ([`MctsConfig::portfolio_units`]).
+pub const DEFAULT_PORTFOLIO_UNITS: usize = 4;
+
 /// The default number of iterations a decision (400 worlds for each of eight candidates), of which the search
 /// plays on average about two thirds: it stops once its choice is settled ([`DEFAULT_STOP_EARLY`]). The strongest
 /// budget measured that keeps a whole game's thinking under a minute on a 2-core machine (docs/findings.md).
@@ -206,6 +225,10 @@ pub struct MctsPlayer {
     saved: usize,
     /// How the last search measured its candidates.
     measured: Vec<Measured>,
+    /// The scripts its units are played by ([`MctsConfig::portfolio_worlds`]), improved at each choice of a unit to
+    /// activate from where the last left it, and the place in its side's units where the next improvement begins.
+    assignment: Option<Assignment>,
+    next_unit: usize,
 }
 
 /// How a common-world search measured one of its candidates against the greedy choice ([`MctsPlayer::measured`]):
@@ -235,7 +258,16 @@ pub(super) struct Plan {
 impl MctsPlayer {
     /// A search player with its own seed.
     pub fn new(config: MctsConfig, seed: u64) -> Self {
-        MctsPlayer { config, seed, decisions: 0, planned: None, saved: 0, measured: Vec::new() }
+        MctsPlayer {
+            config,
+            seed,
+            decisions: 0,
+            planned: None,
+            saved: 0,
+            measured: Vec::new(),
+            assignment: None,
+            next_unit: 0,
+        }
     }
 
     /// How the last decision's common-world search measured each of its candidates against the greedy choice, the
@@ -248,6 +280,19 @@ impl MctsPlayer {
     /// Its settings.
     pub fn config(&self) -> &MctsConfig {
         &self.config
+    }
+
+    /// Improves the scripts of the next [`MctsConfig::portfolio_units`] units of `side` (alive, in turn from where
+    /// the last decision stopped) for the choice of the unit to activate in `battle`.
+    fn improve_assignment(&mut self, battle: &Battle, side: Side, seed: u64) {
+        let present = self.assignment.take().filter(|a| a.side() == side);
+        let present = present.unwrap_or_else(|| Assignment::greedy(side, battle.scenario().units.len()));
+        let units: Vec<UnitId> = battle.alive_units().filter(|&u| battle.info(u).side == side).collect();
+        let take = self.config.portfolio_units.clamp(1, units.len().max(1));
+        let turn: Vec<UnitId> =
+            units.iter().cycle().skip(self.next_unit % units.len().max(1)).take(take).copied().collect();
+        self.next_unit = (self.next_unit % units.len().max(1)) + take;
+        self.assignment = Some(portfolio::improve(battle, &self.config, seed ^ 0x5c21_9e7a, present, &turn).0);
     }
 }
 
@@ -384,9 +429,22 @@ impl Player for MctsPlayer {
         }
         self.decisions += 1;
         let base = self.seed ^ self.decisions.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let config = self.config;
+        let mut config = self.config;
         if config.common_worlds {
-            let searched = worlds::common_world_search(battle, &config, base, self.saved);
+            if config.portfolio_worlds > 0
+                && battle.active_unit().is_none()
+                && let ToAct::Side(side) = battle.to_act()
+            {
+                let started = std::time::Instant::now();
+                self.improve_assignment(battle, side, base);
+                // The search has what is left of the decision's time.
+                let spent = started.elapsed();
+                config.time_limit = config.time_limit.map(|limit| limit.saturating_sub(spent));
+                if let Budget::Millis(ms) = config.budget {
+                    config.budget = Budget::Millis(ms.saturating_sub(spent.as_millis() as u64).max(1));
+                }
+            }
+            let searched = worlds::common_world_search(battle, &config, base, self.saved, self.assignment.as_ref());
             self.saved = searched.saved;
             self.measured = searched.measured;
             let plan = searched.plan;
@@ -408,7 +466,7 @@ mod tests {
     use pacw_engine::{DEFAULT_SCENARIO, Game};
 
     /// The default scenario at its first decision of a side about which unit to activate.
-    fn first_activation() -> Battle {
+    pub(super) fn first_activation() -> Battle {
         let game = Game::new(DEFAULT_SCENARIO, "default", None, 4).expect("the default scenario is valid");
         let battle = game.battle().clone();
         assert!(battle.active_unit().is_none() && battle.legal_actions().len() > 2, "a choice of unit to activate");
@@ -523,7 +581,7 @@ mod tests {
         let search = |bank, stop_early, saved| {
             let budget = Budget::Iterations(1600);
             let config = MctsConfig { budget, max_children: 4, stop_early, threads: 1, bank, ..Default::default() };
-            worlds::common_world_search(&battle, &config, 11, saved)
+            worlds::common_world_search(&battle, &config, 11, saved, None)
         };
         let settled = search(2, Some(0.0), 0);
         assert!(settled.worlds < 400, "settled before its budget");
@@ -542,7 +600,7 @@ mod tests {
         let search = |stop_early, threads| {
             let budget = Budget::Iterations(1600);
             let config = MctsConfig { budget, max_children: 4, stop_early, threads, ..Default::default() };
-            let searched = worlds::common_world_search(&battle, &config, 11, 0);
+            let searched = worlds::common_world_search(&battle, &config, 11, 0, None);
             (searched.plan, searched.worlds)
         };
         let whole = search(None, 2);
@@ -552,5 +610,28 @@ mod tests {
         assert_eq!(early.1 % worlds::ROUND_WORLDS, 0, "it stops only between rounds");
         let on_two = search(Some(0.0), 2);
         assert_eq!(early, on_two);
+    }
+
+    #[test]
+    fn the_scripts_of_a_few_units_are_compared_a_decision_in_turn_within_the_decisions_time() {
+        let battle = first_activation();
+        let ToAct::Side(side) = battle.to_act() else { unreachable!() };
+        let own = battle.alive_units().filter(|&u| battle.info(u).side == side).count();
+        let config = MctsConfig { portfolio_worlds: 50, portfolio_units: 2, max_children: 1, ..Default::default() };
+        let mut player = MctsPlayer::new(config, 5);
+        player.choose(&battle);
+        assert_eq!(player.next_unit, 2, "two units' scripts compared");
+        for _ in 0..own {
+            let before = player.next_unit;
+            player.choose(&battle);
+            assert_eq!(player.next_unit, before % own + 2, "the next two, round the side's {own} units");
+        }
+        assert_eq!(player.assignment.as_ref().map(Assignment::side), Some(side));
+        // However many units, the time bound holds for the scripts and the search together.
+        let limit = std::time::Duration::from_millis(30);
+        let bounded = MctsConfig { portfolio_units: 128, time_limit: Some(limit), ..config };
+        let started = std::time::Instant::now();
+        MctsPlayer::new(bounded, 5).choose(&battle);
+        assert!(started.elapsed() < limit * 20, "stopped near its bound: {:?}", started.elapsed());
     }
 }

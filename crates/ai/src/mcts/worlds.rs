@@ -5,6 +5,7 @@ use super::chance::outcome_in_world;
 use super::{Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Measured, Plan, Playout, WorldChance, side_weights};
 use crate::evaluate::Weights;
 use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
+use crate::portfolio::Assignment;
 use pacw_engine::{Action, Battle, Side, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -23,9 +24,22 @@ use std::time::{Duration, Instant};
 /// under [`Allocation::Racing`] each candidate that is settled stops being played, and the play-outs it would have
 /// had go to those still in the race. With [`MctsConfig::bank`] the search may also spend play-outs `saved` by
 /// earlier decisions that were settled before their budget.
-pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64, saved: usize) -> Searched {
+pub(super) fn common_world_search(
+    root: &Battle,
+    config: &MctsConfig,
+    seed: u64,
+    saved: usize,
+    assignment: Option<&Assignment>,
+) -> Searched {
     let ToAct::Side(side) = root.to_act() else { unreachable!("the search is asked only when a side acts") };
-    let mut ranker = GreedyPlayer::with_weights(seed, side_weights(config, side));
+    let policy = |seed: u64, weights: [Weights; 2]| {
+        let greedy = GreedyPlayer::with_weights(seed, weights);
+        match assignment {
+            Some(assignment) => greedy.with_assignment(assignment.clone()),
+            None => greedy,
+        }
+    };
+    let mut ranker = policy(seed, side_weights(config, side));
     let candidates = candidates(&mut ranker, root, config);
     if candidates.len() == 1 {
         return Searched { plan: candidates[0], worlds: 0, saved, measured: Vec::new() };
@@ -44,7 +58,7 @@ pub(super) fn common_world_search(root: &Battle, config: &MctsConfig, seed: u64,
             if config.opponent_mix > 0 && (w as u32).is_multiple_of(config.opponent_mix + 1) {
                 weights[side.other().index()] = Weights::TUNED;
             }
-            let mut policy = GreedyPlayer::with_weights(world, weights);
+            let mut policy = policy(world, weights);
             let v = match config.chance {
                 WorldChance::Sequential => {
                     let mut rng = ChaCha8Rng::seed_from_u64(world);
@@ -99,7 +113,7 @@ pub(super) struct Searched {
 /// Plays rounds of worlds until `playouts` play-outs are spent, the choice is settled or the time is up (a
 /// [`Budget::Millis`] counted from `started`, or the `deadline` of [`MctsConfig::time_limit`]), and returns their
 /// tally. `play_world` values the candidates still in the race in one world.
-fn play_rounds(
+pub(super) fn play_rounds(
     playouts: usize,
     candidates: usize,
     config: &MctsConfig,
@@ -221,8 +235,8 @@ fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig) -> 
 /// For each candidate, the worlds it was played in and the sum and the sum of squares over them of its play-outs'
 /// difference from the first candidate's (the greedy choice, played in every world), in whole millionths so that the
 /// sums do not depend on the order the threads add them in.
-struct Tally {
-    worlds: usize,
+pub(super) struct Tally {
+    pub(super) worlds: usize,
     played: Vec<usize>,
     differences: Vec<i64>,
     difference_squares: Vec<i128>,
@@ -301,7 +315,7 @@ impl Tally {
     /// The candidate to play: the greedy choice, unless another leads it by more than `confidence` standard errors
     /// of their paired difference — a noisy estimate must not talk the search out of a good move — and then the one
     /// with the greatest such margin. Values are for the first side; `side_a` says whether it chooses.
-    fn choice(&self, side_a: bool, confidence: f32) -> usize {
+    pub(super) fn choice(&self, side_a: bool, confidence: f32) -> usize {
         let margin = |i: usize| {
             let (mean, deviation) = self.mean_and_deviation(i, side_a);
             mean - confidence as f64 * deviation / (self.played[i].max(1) as f64).sqrt()
@@ -335,7 +349,7 @@ mod tests {
             time_limit: Some(std::time::Duration::from_millis(1)),
             ..MctsConfig::default()
         };
-        let worlds = common_world_search(&b, &config, 7, 0).worlds;
+        let worlds = common_world_search(&b, &config, 7, 0, None).worlds;
         assert!(worlds >= 1 && worlds < budget as usize / 100, "{worlds} worlds of {budget}");
     }
 
