@@ -117,6 +117,16 @@ impl GreedyPlayer {
         self.views[slot] = Some(view);
     }
 
+    /// Renews the view of `slot` for `b` (kept in [`GreedyPlayer::views`]) unless `ready` says it was in this
+    /// decision already.
+    fn make_ready(&mut self, b: &Battle, slot: usize, ready: &mut [bool; SLOTS]) {
+        if !ready[slot] {
+            let view = self.view(b, slot);
+            self.keep_view(slot, view);
+            ready[slot] = true;
+        }
+    }
+
     /// Every legal action, best first by the greedy judgement (the order in which a search considers them).
     pub fn ranked(&mut self, b: &Battle) -> Vec<Action> {
         ranked_actions(self, b)
@@ -264,7 +274,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
     let ToAct::Side(side) = b.to_act() else { return None };
     // Activating a unit changes neither the enemies nor the objectives: one view serves every candidate judged
     // the same way.
-    let mut views: [Option<View>; SLOTS] = Default::default();
+    let mut ready = [false; SLOTS];
     let rally = p.weights[side.index()].rally;
     let orders = b.activation_orders();
     p.judged.clear();
@@ -277,10 +287,8 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
             continue;
         };
         let slot = p.slot(side, unit);
-        let view = match &mut views[slot] {
-            Some(view) => view,
-            none => none.insert(p.view(b, slot)),
-        };
+        p.make_ready(b, slot, &mut ready);
+        let view = p.views[slot].as_ref().expect("made ready just now or earlier in the decision");
         let mut rallied = None;
         let (judged_on, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
         // Judged as they are listed, without a buffer between.
@@ -291,17 +299,7 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
         gains.push(Activation { activate, gain, orders: first..p.judged.len() });
     }
     p.legal = legal;
-    keep_views(p, views);
     end
-}
-
-/// Keeps the views a decision made for the next.
-fn keep_views(p: &mut GreedyPlayer, views: [Option<View>; SLOTS]) {
-    for (slot, view) in views.into_iter().enumerate() {
-        if let Some(view) = view {
-            p.keep_view(slot, view);
-        }
-    }
 }
 
 /// For each unit the side to act may activate, its `per_unit` best orders and their gains (rallying a shaken unit
@@ -310,7 +308,7 @@ fn keep_views(p: &mut GreedyPlayer, views: [Option<View>; SLOTS]) {
 pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usize) -> Vec<(UnitId, Action, f32)> {
     let mut ranked = Vec::new();
     let ToAct::Side(side) = b.to_act() else { return ranked };
-    let mut views: [Option<View>; SLOTS] = Default::default();
+    let mut ready = [false; SLOTS];
     let rally = p.weights[side.index()].rally;
     let orders = b.activation_orders();
     let mut scored = Vec::new();
@@ -320,10 +318,8 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
         let buffer = &mut p.buffer;
         orders.for_each(unit, |order, assessment| buffer.push((order, assessment.copied())));
         let slot = p.slot(side, unit);
-        let view = match &mut views[slot] {
-            Some(view) => view,
-            none => none.insert(p.view(b, slot)),
-        };
+        p.make_ready(b, slot, &mut ready);
+        let view = p.views[slot].as_ref().expect("made ready just now or earlier in the decision");
         let mut rallied = None;
         let (judged, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
         let mut judge = OrderJudge::new(judged, view, unit);
@@ -334,7 +330,6 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
         scored.sort_by(|x, y| y.1.total_cmp(&x.1));
         ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, order, gain)));
     }
-    keep_views(p, views);
     ranked.sort_by(|x, y| y.2.total_cmp(&x.2));
     ranked
 }
