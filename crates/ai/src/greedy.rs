@@ -9,7 +9,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
 
-/// The views a player keeps: each side's own judgement, and the planned side's other scripts.
+/// The views a player keeps: each side's own judgement, and the other scripts of the side given an assignment.
 const SLOTS: usize = 1 + Script::ALL.len();
 
 /// Picks the action of greatest immediate value; ties are broken at random from its seed.
@@ -28,9 +28,9 @@ pub struct GreedyPlayer {
     /// they are judged on).
     activated: Vec<(Action, f32)>,
     after_activation: Option<Battle>,
-    /// A plan for one side's units: each judged by its script's weights ([`crate::portfolio`]).
+    /// Scripts assigned to one side's units: each judged by its script's weights ([`crate::portfolio`]).
     assignment: Option<Assignment>,
-    /// The last view of each way of judging ([`GreedyPlayer::slot`]: each side's own, then the planned side's other
+    /// The last view of each way of judging ([`GreedyPlayer::slot`]: each side's own, then the assigned side's other
     /// scripts), renewed for the next decision so that the squares it scored are kept while the enemies stand as
     /// they were ([`View::renew`]).
     views: [Option<View>; SLOTS],
@@ -73,14 +73,14 @@ impl GreedyPlayer {
         }
     }
 
-    /// This player with `plan`'s units judged by their scripts (the plan's side's other units, and the other side,
-    /// as before).
+    /// This player with the units `assignment` names judged by their scripts (the side's other units, and the other
+    /// side, as before).
     pub fn with_assignment(mut self, assignment: Assignment) -> Self {
         self.assignment = (!assignment.is_greedy()).then_some(assignment);
         self
     }
 
-    /// Where the view `unit` of `side` is judged by is kept: `side`'s own, or its script's in a plan.
+    /// Where the view `unit` of `side` is judged by is kept: `side`'s own, or its script's in the assignment.
     fn slot(&self, side: Side, unit: UnitId) -> usize {
         match &self.assignment {
             Some(assignment) if assignment.side() == side && assignment.script(unit) != Script::Greedy => {

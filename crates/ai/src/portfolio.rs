@@ -1,6 +1,7 @@
-//! A portfolio of scripts: ways a unit may be played, each a variation of its side's greedy judgement, and a plan
-//! giving each unit of one side its script (Portfolio Greedy Search, Churchill & Buro). greedy plays a planned unit
-//! by its script's weights; a search improves the plan by trying each unit's other scripts in play-outs.
+//! A portfolio of scripts: ways a unit may be played, each a variation of its side's greedy judgement, and an
+//! assignment giving each unit of one side its script (Portfolio Greedy Search, Churchill & Buro). greedy plays an
+//! assigned unit by its script's weights; a search improves the assignment by trying each unit's other scripts in
+//! play-outs (`mcts:…:pgsN`).
 
 use crate::evaluate::Weights;
 use pacw_engine::{Side, UnitId};
@@ -68,7 +69,7 @@ impl Assignment {
         Assignment { side, scripts: vec![Script::Greedy; units].into() }
     }
 
-    /// The side it plans for.
+    /// The side whose units it assigns.
     pub fn side(&self) -> Side {
         self.side
     }
@@ -78,7 +79,7 @@ impl Assignment {
         self.scripts.get(unit.0 as usize).copied().unwrap_or_default()
     }
 
-    /// This plan with `unit` played by `script`.
+    /// This assignment with `unit` played by `script`.
     pub fn with(&self, unit: UnitId, script: Script) -> Assignment {
         let mut scripts = self.scripts.to_vec();
         if let Some(s) = scripts.get_mut(unit.0 as usize) {
@@ -137,14 +138,14 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_changes_one_unit_at_a_time() {
+    fn an_assignment_changes_one_unit_at_a_time() {
         let plan = Assignment::greedy(Side::A, 4);
         assert!(plan.is_greedy());
         let changed = plan.with(UnitId(2), Script::Hold);
         assert_eq!(changed.script(UnitId(2)), Script::Hold);
         assert_eq!(changed.script(UnitId(1)), Script::Greedy);
         assert!(!changed.is_greedy());
-        assert!(plan.is_greedy(), "the plan it was made from is unchanged");
-        assert_eq!(plan.script(UnitId(90)), Script::Greedy, "a unit beyond the plan plays greedy");
+        assert!(plan.is_greedy(), "the assignment it was made from is unchanged");
+        assert_eq!(plan.script(UnitId(90)), Script::Greedy, "a unit beyond the assignment plays greedy");
     }
 }
