@@ -87,6 +87,8 @@ fn player_names_and_settings_are_checked() {
         "mcts:even:b16",
         "mcts:check",
         "general:check:race",
+        "mcts:k1:pgs50:u2",
+        "general:pgs200",
     ] {
         assert!(is_player(good), "{good}");
     }
@@ -107,6 +109,10 @@ fn player_names_and_settings_are_checked() {
         "mcts:cards",
         "mcts:p",
         "mcts:p-1",
+        "mcts:pgs0",
+        "mcts:pgs",
+        "mcts:u0",
+        "mcts:u129",
         "mcts:s",
         "mcts:s-1",
         "mcts:sometimes",

@@ -288,10 +288,10 @@ impl MctsPlayer {
         let present = self.assignment.take().filter(|a| a.side() == side);
         let present = present.unwrap_or_else(|| Assignment::greedy(side, battle.scenario().units.len()));
         let units: Vec<UnitId> = battle.alive_units().filter(|&u| battle.info(u).side == side).collect();
+        let start = self.next_unit % units.len().max(1);
         let take = self.config.portfolio_units.clamp(1, units.len().max(1));
-        let turn: Vec<UnitId> =
-            units.iter().cycle().skip(self.next_unit % units.len().max(1)).take(take).copied().collect();
-        self.next_unit = (self.next_unit % units.len().max(1)) + take;
+        let turn: Vec<UnitId> = units.iter().cycle().skip(start).take(take).copied().collect();
+        self.next_unit = start + take;
         self.assignment = Some(portfolio::improve(battle, &self.config, seed ^ 0x5c21_9e7a, present, &turn).0);
     }
 }
