@@ -20,10 +20,12 @@ pub mod evaluator;
 mod greedy;
 mod levels;
 mod mcts;
+pub mod network;
 pub mod portfolio;
 mod random;
 mod recruit;
 pub mod review;
+mod td;
 
 pub use evaluator::Evaluator;
 pub use greedy::GreedyPlayer;
@@ -34,6 +36,7 @@ pub use mcts::{
 };
 pub use random::RandomPlayer;
 pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};
+pub use td::{Plan, TdPlayer};
 
 use evaluate::Weights;
 use pacw_engine::{Action, Battle};
@@ -99,6 +102,7 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     let mut parts = name.split(':');
     match parts.next()? {
         "random" if parts.next().is_none() => Some(Box::new(RandomPlayer::new(seed))),
+        "td" if parts.next().is_none() => Some(Box::new(TdPlayer::new(network::shared(), seed))),
         "greedy" => match (parts.next(), parts.next()) {
             (None, _) => Some(Box::new(GreedyPlayer::new(seed))),
             (Some("tuned"), None) => Some(Box::new(GreedyPlayer::with_weights(seed, [Weights::TUNED; 2]))),

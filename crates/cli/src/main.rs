@@ -24,6 +24,7 @@ mod play;
 mod replay;
 mod review;
 mod rules;
+mod selfplay;
 mod serve;
 mod source;
 mod train;

@@ -17,7 +17,8 @@ use std::process::ExitCode;
   pacw train --out crates/ai/weights/evaluator.json          # the whole training (about 9 minutes on 2 cores)
   pacw train positions --shard 1/4 --out parts/              # one machine's share of the labelled positions
   pacw train fit parts/*.csv --out weights.json              # the fit, from every shard's file
-  pacw train calibrate --weights weights.json --positions parts/*.csv --games 160")]
+  pacw train calibrate --weights weights.json --positions parts/*.csv --games 160
+  pacw train selfplay --checkpoint training/selfplay.json --games 200000   # the value network, by self-play")]
 pub struct TrainArgs {
     #[command(subcommand)]
     step: Option<Step>,
@@ -53,6 +54,8 @@ enum Step {
     },
     /// How well a model's chances match what happens in games it never saw: Brier scores and a reliability table.
     Calibrate(crate::calibrate::CalibrateArgs),
+    /// Train the value network by self-play (TD(λ)), checkpointing after every round; resumable.
+    Selfplay(crate::selfplay::SelfPlayArgs),
 }
 
 /// What decides the labelled positions.
@@ -165,6 +168,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
             fit_and_write(&config, &rows, &fit)
         }
         Some(Step::Calibrate(c)) => crate::calibrate::run(c),
+        Some(Step::Selfplay(s)) => crate::selfplay::run(s),
         None => {
             let config = args.positions.config()?;
             let rows = label(&config, None, args.positions.threads)?;

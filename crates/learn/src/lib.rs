@@ -17,6 +17,7 @@ pub mod explore;
 pub mod fit;
 pub mod generate;
 pub mod positions;
+pub mod selfplay;
 
 use std::path::PathBuf;
 

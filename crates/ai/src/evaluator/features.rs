@@ -205,7 +205,7 @@ fn sign(side: Option<Side>) -> f32 {
 /// Turns left, counting the part of this one still to play: under cards the Joker is equally likely anywhere among
 /// the cards left, so (n − 1)/2 of them come before it, of a full deck's six (R3.2, R3.6); under the other
 /// initiative systems, the share of the units not yet activated this turn (R3.7).
-fn time_left<S: ScenarioRef>(b: &Battle<S>) -> f32 {
+pub(crate) fn time_left<S: ScenarioRef>(b: &Battle<S>) -> f32 {
     if b.result().is_some() {
         return 0.0;
     }
@@ -223,7 +223,7 @@ fn time_left<S: ScenarioRef>(b: &Battle<S>) -> f32 {
 /// The chance that the first side makes the next activation: certain for the side acting now (or whose attack is
 /// being resolved, while its card has activations left), else by the cards left in the deck (the Joker's turn
 /// after it even).
-fn next_to_act<S: ScenarioRef>(b: &Battle<S>) -> f32 {
+pub(crate) fn next_to_act<S: ScenarioRef>(b: &Battle<S>) -> f32 {
     let first = |side: Side| if side == Side::A { 1.0 } else { 0.0 };
     match b.to_act() {
         ToAct::Side(side) => first(side),
@@ -251,7 +251,7 @@ fn next_to_act<S: ScenarioRef>(b: &Battle<S>) -> f32 {
 /// Each side's activations expected in the rest of this turn: the card in play's, and half of its cards left in the
 /// deck (each comes before the Joker half the time), never more a card than it has units; under the other initiative
 /// systems, its units not yet activated this turn.
-fn activations_left<S: ScenarioRef>(b: &Battle<S>, units: &[f32; 2]) -> [f32; 2] {
+pub(crate) fn activations_left<S: ScenarioRef>(b: &Battle<S>, units: &[f32; 2]) -> [f32; 2] {
     let mut left = [0.0f32; 2];
     match b.options().initiative {
         Initiative::Cards => {

@@ -21,6 +21,7 @@ mod features;
 mod model;
 
 pub use features::{FEATURE_NAMES, FEATURES, Features, features};
+pub(crate) use features::{activations_left, next_to_act, time_left};
 pub use model::{MAX_HIDDEN, MODEL_FORMAT, Model, ModelError, ModelFile, sigmoid};
 
 use model::Net;

@@ -1,0 +1,76 @@
+//! The network's judgement of any position: the result once the battle is over, the exact average over the dice
+//! where a die is to be rolled, and the network's own estimate where a side is to act or a card is to be drawn (the
+//! encoding reads the deck: averaging over thirteen cards would cost thirteen judgements and tell little more).
+
+use super::encoding::{Encoding, encode};
+use super::{Network, Scratch, sigmoid};
+use crate::evaluator::{CHANCE_DEPTH, result_value};
+use pacw_engine::{Battle, ChanceKind, ToAct};
+use std::sync::Arc;
+
+/// A network with the buffers it judges with.
+#[derive(Clone, Debug)]
+pub struct Judge {
+    network: Arc<Network>,
+    encoding: Encoding,
+    scratch: Scratch,
+    events: Vec<pacw_engine::Event>,
+}
+
+impl Judge {
+    /// A judge by `network`.
+    pub fn new(network: Arc<Network>) -> Judge {
+        Judge { network, encoding: Encoding::default(), scratch: Scratch::default(), events: Vec::new() }
+    }
+
+    /// The network it judges by.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
+    /// The first side's expected score of `b`: its result once over, the exact average over the dice to be rolled
+    /// (up to [`CHANCE_DEPTH`] in a row), else the network's estimate.
+    pub fn value(&mut self, b: &Battle) -> f32 {
+        self.value_within(b, CHANCE_DEPTH)
+    }
+
+    /// The network's estimate of `b` as it stands, whoever is to act (its result once over).
+    pub fn estimate(&mut self, b: &Battle) -> f32 {
+        match b.result() {
+            Some(result) => result_value(result),
+            None => {
+                encode(b, &mut self.encoding);
+                sigmoid(self.network.logit(&self.encoding, &mut self.scratch))
+            }
+        }
+    }
+
+    fn value_within(&mut self, b: &Battle, depth: u8) -> f32 {
+        match b.to_act() {
+            ToAct::Chance(kind) if kind != ChanceKind::Card && depth > 0 && b.result().is_none() => {
+                // Outcomes that lead to the same position (every miss of a to-hit die) are judged once.
+                let mut seen: Vec<(Battle, f32)> = Vec::with_capacity(6);
+                let mut total = 0.0;
+                for (outcome, p) in b.chance_outcomes() {
+                    let p = *p.numer() as f32 / *p.denom() as f32;
+                    let mut after = b.clone();
+                    self.events.clear();
+                    if after.apply_chance_into(outcome, &mut self.events).is_err() {
+                        continue; // never: the outcomes listed are the legal ones
+                    }
+                    let v = match seen.iter().find(|(s, _)| s.same_position(&after)) {
+                        Some(&(_, v)) => v,
+                        None => {
+                            let v = self.value_within(&after, depth - 1);
+                            seen.push((after, v));
+                            v
+                        }
+                    };
+                    total += p * v;
+                }
+                total
+            }
+            _ => self.estimate(b),
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! The value network: the first side's expected score of a position, learnt by playing itself (`pacw train
+//! selfplay`, as TD-Gammon learnt backgammon).
+//!
+//! Each unit's row of the [`encoding`] goes through one small layer of its own (the same weights for every unit);
+//! each side's units are summed and scaled by the battle's size, so that any battle from six units to 128 goes
+//! through the same weights. A second layer reads, for each side, its own units, the enemy's and the game's numbers
+//! from its point of view, and gives that side's score `z_s`; the first side's expected score is σ(z_A − z_B).
+//! Swapping the sides swaps the two terms, so the network says exactly 1 − p of the mirror position.
+//!
+//! The forward pass is written by hand (no allocation once warmed up); the same code gives the gradient that
+//! training follows.
+
+pub mod encoding;
+pub mod judge;
+
+use encoding::{Encoding, GLOBAL_INPUT_NAMES, GLOBAL_INPUTS, UNIT_INPUT_NAMES, UNIT_INPUTS, encode};
+use pacw_engine::{Battle, ScenarioRef};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// The `format` field of a network's weights file.
+pub const NETWORK_FORMAT: &str = "pacw-network";
+
+/// The network this build plays and judges by (written by `pacw train selfplay`).
+pub const EMBEDDED_NETWORK: &str = include_str!("../../weights/network.json");
+
+/// This build's embedded network, read once and shared.
+///
+/// # Panics
+/// If the embedded weights are not a valid network file, which a test rules out.
+pub fn shared() -> std::sync::Arc<Network> {
+    static SHARED: std::sync::OnceLock<std::sync::Arc<Network>> = std::sync::OnceLock::new();
+    SHARED.get_or_init(|| std::sync::Arc::new(Network::parse(EMBEDDED_NETWORK).expect("checked by a test"))).clone()
+}
+
+/// The most hidden units a layer may have (a bound on what a file makes the network do).
+pub const MAX_LAYER: usize = 256;
+
+/// A network's weights file as written to disk (JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkFile {
+    /// Always [`NETWORK_FORMAT`].
+    pub format: String,
+    /// Its name and version, recorded by every review that judges by it (`network-1`, …).
+    pub version: String,
+    /// How it was made: the training command (relative paths only) and how many games it has played.
+    pub trained: String,
+    /// A unit's inputs, in order: they must be this build's ([`UNIT_INPUT_NAMES`]).
+    pub unit_inputs: Vec<String>,
+    /// A side's game inputs, in order: they must be this build's ([`GLOBAL_INPUT_NAMES`]).
+    pub global_inputs: Vec<String>,
+    /// Hidden units of the unit layer.
+    pub unit_hidden: usize,
+    /// Hidden units of the side layer.
+    pub side_hidden: usize,
+    /// Every weight, layer after layer (see [`Network::parameters`]).
+    pub weights: Vec<f32>,
+}
+
+/// Why a network's weights file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum NetworkError {
+    /// Not JSON of the file's shape.
+    #[error("the network's weights file is not valid: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Another format.
+    #[error("not a network weights file (format '{0}', expected '{NETWORK_FORMAT}')")]
+    Format(String),
+    /// Made for other inputs.
+    #[error("the network was trained on other inputs ({0}); this build's differ")]
+    Inputs(String),
+    /// The numbers do not fit the layers, or one is not finite.
+    #[error("the weights do not fit the network: {0}")]
+    Shape(String),
+}
+
+/// A checked network, ready to judge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    unit_hidden: usize,
+    side_hidden: usize,
+    params: Vec<f32>,
+}
+
+/// Where each layer's weights lie in [`Network::parameters`].
+#[derive(Copy, Clone, Debug)]
+struct Layout {
+    /// The unit layer: `unit_hidden` rows of [`UNIT_INPUTS`] weights, then `unit_hidden` biases.
+    w1: usize,
+    b1: usize,
+    /// The side layer: `side_hidden` rows of `side_inputs` weights, then `side_hidden` biases.
+    w2: usize,
+    b2: usize,
+    /// The output: one weight a side hidden unit.
+    v: usize,
+    end: usize,
+    side_inputs: usize,
+}
+
+impl Layout {
+    fn of(unit_hidden: usize, side_hidden: usize) -> Layout {
+        let side_inputs = 2 * unit_hidden + GLOBAL_INPUTS;
+        let w1 = 0;
+        let b1 = w1 + unit_hidden * UNIT_INPUTS;
+        let w2 = b1 + unit_hidden;
+        let b2 = w2 + side_hidden * side_inputs;
+        let v = b2 + side_hidden;
+        Layout { w1, b1, w2, b2, v, end: v + side_hidden, side_inputs }
+    }
+}
+
+/// What a forward pass keeps to find the gradient after it: each unit's hidden sums and each side's inputs and
+/// hidden sums. Reused from position to position.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    pooled: [Vec<f32>; 2],
+    unit_sums: [Vec<f32>; 2],
+    side_inputs: [Vec<f32>; 2],
+    side_sums: [Vec<f32>; 2],
+}
+
+impl Network {
+    /// A network of these sizes with small random weights from `seed` (the start of training).
+    ///
+    /// # Panics
+    /// If a size is 0 or above [`MAX_LAYER`].
+    pub fn random(unit_hidden: usize, side_hidden: usize, seed: u64) -> Network {
+        assert!((1..=MAX_LAYER).contains(&unit_hidden) && (1..=MAX_LAYER).contains(&side_hidden));
+        let layout = Layout::of(unit_hidden, side_hidden);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut params = vec![0.0; layout.end];
+        let mut fill = |range: std::ops::Range<usize>, fan_in: usize| {
+            let bound = (6.0 / fan_in as f32).sqrt();
+            for w in &mut params[range] {
+                *w = rng.random_range(-bound..bound);
+            }
+        };
+        fill(layout.w1..layout.b1, UNIT_INPUTS);
+        fill(layout.w2..layout.b2, layout.side_inputs);
+        // The output starts small: an untrained network's chances stay near even.
+        fill(layout.v..layout.end, side_hidden * 16);
+        Network { unit_hidden, side_hidden, params }
+    }
+
+    /// The network of a weights file's text.
+    ///
+    /// # Errors
+    /// When the text is not a network weights file of this build's inputs, or its numbers do not fit.
+    pub fn parse(text: &str) -> Result<Network, NetworkError> {
+        Network::from_file(&serde_json::from_str(text)?)
+    }
+
+    /// The network of a weights file.
+    ///
+    /// # Errors
+    /// When the file is of another format or other inputs, or its numbers do not fit its layers.
+    pub fn from_file(file: &NetworkFile) -> Result<Network, NetworkError> {
+        if file.format != NETWORK_FORMAT {
+            return Err(NetworkError::Format(file.format.clone()));
+        }
+        if file.unit_inputs.iter().map(String::as_str).ne(UNIT_INPUT_NAMES)
+            || file.global_inputs.iter().map(String::as_str).ne(GLOBAL_INPUT_NAMES)
+        {
+            return Err(NetworkError::Inputs(format!(
+                "{}; {}",
+                file.unit_inputs.join(", "),
+                file.global_inputs.join(", ")
+            )));
+        }
+        let sizes = 1..=MAX_LAYER;
+        if !sizes.contains(&file.unit_hidden) || !sizes.contains(&file.side_hidden) {
+            return Err(NetworkError::Shape(format!(
+                "layers of {} and {} hidden units (1 to {MAX_LAYER} each)",
+                file.unit_hidden, file.side_hidden
+            )));
+        }
+        let layout = Layout::of(file.unit_hidden, file.side_hidden);
+        if file.weights.len() != layout.end {
+            return Err(NetworkError::Shape(format!("{} weights, not {}", file.weights.len(), layout.end)));
+        }
+        if !file.weights.iter().all(|w| w.is_finite()) {
+            return Err(NetworkError::Shape("a weight is not a finite number".into()));
+        }
+        Ok(Network { unit_hidden: file.unit_hidden, side_hidden: file.side_hidden, params: file.weights.clone() })
+    }
+
+    /// The weights file of this network.
+    pub fn to_file(&self, version: &str, trained: &str) -> NetworkFile {
+        NetworkFile {
+            format: NETWORK_FORMAT.into(),
+            version: version.into(),
+            trained: trained.into(),
+            unit_inputs: UNIT_INPUT_NAMES.map(String::from).to_vec(),
+            global_inputs: GLOBAL_INPUT_NAMES.map(String::from).to_vec(),
+            unit_hidden: self.unit_hidden,
+            side_hidden: self.side_hidden,
+            weights: self.params.clone(),
+        }
+    }
+
+    /// Every weight, in the order of the file: the unit layer's rows and biases, the side layer's rows and biases,
+    /// the output's weights.
+    pub fn parameters(&self) -> &[f32] {
+        &self.params
+    }
+
+    /// The weights to change in place (training).
+    pub fn parameters_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::of(self.unit_hidden, self.side_hidden)
+    }
+
+    /// The first side's expected score of a position where a side is to act (or the battle is over: the network
+    /// judges it as it stands; callers wanting the result use it).
+    pub fn value<S: ScenarioRef>(&self, b: &Battle<S>, encoding: &mut Encoding, scratch: &mut Scratch) -> f32 {
+        encode(b, encoding);
+        sigmoid(self.logit(encoding, scratch))
+    }
+
+    /// The network's log-odds of an encoded position for the first side (before σ), keeping in `scratch` what its
+    /// gradient needs.
+    pub fn logit(&self, x: &Encoding, scratch: &mut Scratch) -> f32 {
+        let l = self.layout();
+        let (h1, h2) = (self.unit_hidden, self.side_hidden);
+        let p = &self.params;
+        let scale = 1.0 / x.scale.max(1.0);
+        for ((pooled, sums), units) in scratch.pooled.iter_mut().zip(&mut scratch.unit_sums).zip(&x.units) {
+            pooled.clear();
+            pooled.resize(h1, 0.0);
+            sums.clear();
+            for row in units.chunks_exact(UNIT_INPUTS) {
+                for (j, a) in pooled.iter_mut().enumerate() {
+                    let w = &p[l.w1 + j * UNIT_INPUTS..l.w1 + (j + 1) * UNIT_INPUTS];
+                    let sum = dot(w, row) + p[l.b1 + j];
+                    sums.push(sum);
+                    *a += sum.max(0.0);
+                }
+            }
+            for a in pooled.iter_mut() {
+                *a *= scale;
+            }
+        }
+        let pooled = &scratch.pooled;
+        let mut z = [0.0f32; 2];
+        for side in 0..2 {
+            let inputs = &mut scratch.side_inputs[side];
+            inputs.clear();
+            inputs.extend_from_slice(&pooled[side]);
+            inputs.extend_from_slice(&pooled[1 - side]);
+            inputs.extend_from_slice(&x.global[side]);
+            let sums = &mut scratch.side_sums[side];
+            sums.clear();
+            for j in 0..h2 {
+                let w = &p[l.w2 + j * l.side_inputs..l.w2 + (j + 1) * l.side_inputs];
+                let sum = dot(w, inputs) + p[l.b2 + j];
+                sums.push(sum);
+                z[side] += p[l.v + j] * sum.max(0.0);
+            }
+        }
+        z[0] - z[1]
+    }
+
+    /// Adds `scale` times the gradient of the log-odds of the position last passed through [`Network::logit`] with
+    /// `scratch` (and encoded as `x`) to `gradient`, one number a weight.
+    pub fn add_gradient(&self, x: &Encoding, scratch: &Scratch, scale: f32, gradient: &mut [f32]) {
+        let l = self.layout();
+        let (h1, h2) = (self.unit_hidden, self.side_hidden);
+        let p = &self.params;
+        // The pooled units' gradient, for each side, from both sides' layers.
+        let mut pooled_grad = [vec![0.0f32; h1], vec![0.0f32; h1]];
+        for side in 0..2 {
+            let sign = if side == 0 { scale } else { -scale };
+            let inputs = &scratch.side_inputs[side];
+            for j in 0..h2 {
+                let sum = scratch.side_sums[side][j];
+                gradient[l.v + j] += sign * sum.max(0.0);
+                if sum <= 0.0 {
+                    continue;
+                }
+                let delta = sign * p[l.v + j];
+                gradient[l.b2 + j] += delta;
+                let row = l.w2 + j * l.side_inputs;
+                for (k, &input) in inputs.iter().enumerate() {
+                    gradient[row + k] += delta * input;
+                }
+                for k in 0..h1 {
+                    pooled_grad[side][k] += delta * p[row + k];
+                    pooled_grad[1 - side][k] += delta * p[row + h1 + k];
+                }
+            }
+        }
+        let unit_scale = 1.0 / x.scale.max(1.0);
+        for ((units, sums), pooled_grad) in x.units.iter().zip(&scratch.unit_sums).zip(&pooled_grad) {
+            for (u, row) in units.chunks_exact(UNIT_INPUTS).enumerate() {
+                for (j, &grad) in pooled_grad.iter().enumerate() {
+                    if sums[u * h1 + j] <= 0.0 {
+                        continue;
+                    }
+                    let delta = grad * unit_scale;
+                    gradient[l.b1 + j] += delta;
+                    let w = l.w1 + j * UNIT_INPUTS;
+                    for (k, &input) in row.iter().enumerate() {
+                        gradient[w + k] += delta * input;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[inline]
+fn dot(w: &[f32], x: &[f32]) -> f32 {
+    w.iter().zip(x).map(|(w, x)| w * x).sum()
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(z: f32) -> f32 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,178 @@
+use super::encoding::{Encoding, GLOBAL_INPUTS, UNIT_INPUTS, encode};
+use super::judge::Judge;
+use super::*;
+use crate::{Player, TdPlayer};
+use pacw_engine::{Action, Battle, Game, Scenario, ToAct};
+use std::sync::Arc;
+
+fn scenario(text: &str) -> Arc<Scenario> {
+    Arc::new(Scenario::parse(text, "s.toml").unwrap())
+}
+
+/// The scenario with its two sides listed the other way round: the same battle with the first and second sides
+/// swapped.
+fn mirrored(text: &str) -> String {
+    let start = text.find("[[sides]]").unwrap();
+    let second = start + 1 + text[start + 1..].find("[[sides]]").unwrap();
+    let end = second + text[second..].find("\n[[").unwrap_or(text.len() - second) + 1;
+    let (a, b) = (&text[start..second], &text[second..end]);
+    format!("{}{}\n{}{}", &text[..start], b.trim_end(), a, &text[end..])
+}
+
+/// Positions of a few greedy games of the default battle, at every decision.
+fn positions(games: u64) -> Vec<Battle> {
+    let scenario = scenario(pacw_engine::DEFAULT_SCENARIO);
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut game = Game::with_scenario(scenario.clone(), pacw_engine::DEFAULT_SCENARIO, "m.toml", None, seed);
+        let mut players = [crate::GreedyPlayer::new(seed), crate::GreedyPlayer::new(seed + 1)];
+        while let ToAct::Side(side) = game.battle().to_act() {
+            out.push(game.battle().clone());
+            let action = players[side.index()].choose(game.battle());
+            game.act_unchecked(action);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_embedded_network_is_valid() {
+    let net = Network::parse(EMBEDDED_NETWORK).unwrap();
+    assert_eq!(*shared(), net);
+}
+
+#[test]
+fn a_mirrored_battle_is_encoded_as_the_same_units_seen_from_the_other_side() {
+    let text = pacw_engine::DEFAULT_SCENARIO;
+    let (plain, mirror) = (scenario(text), scenario(&mirrored(text)));
+    assert_eq!(plain.units.len(), mirror.units.len());
+    assert_ne!(plain.units[0].side, mirror.units[0].side, "the sides are swapped");
+    let (mut x, mut y) = (Encoding::default(), Encoding::default());
+    encode(&Battle::from_scenario(plain), &mut x);
+    encode(&Battle::from_scenario(mirror), &mut y);
+    assert_eq!(x.units[0], y.units[1]);
+    assert_eq!(x.units[1], y.units[0]);
+    assert_eq!(x.global[0], y.global[1]);
+    assert!(!x.units[0].is_empty() && x.units[0].len() % UNIT_INPUTS == 0);
+}
+
+#[test]
+fn swapping_the_sides_gives_one_less_the_chances() {
+    let net = Network::random(16, 12, 3);
+    let mut x = Encoding::default();
+    let mut scratch = Scratch::default();
+    let mut differed = false;
+    for b in positions(2).iter().step_by(7) {
+        encode(b, &mut x);
+        let p = sigmoid(net.logit(&x, &mut scratch));
+        let q = sigmoid(net.logit(&x.swapped(), &mut scratch));
+        assert!((p + q - 1.0).abs() < 1e-5, "{p} + {q}");
+        differed |= (p - 0.5).abs() > 1e-3;
+    }
+    assert!(differed, "the network judges positions differently");
+    // And on the mirrored battle itself.
+    let text = pacw_engine::DEFAULT_SCENARIO;
+    let mut judge = Judge::new(Arc::new(net));
+    let p = judge.estimate(&Battle::from_scenario(scenario(text)));
+    let q = judge.estimate(&Battle::from_scenario(scenario(&mirrored(text))));
+    assert!((p + q - 1.0).abs() < 1e-5, "{p} + {q}");
+}
+
+#[test]
+fn the_gradient_is_the_slope_of_the_log_odds() {
+    let mut net = Network::random(8, 6, 5);
+    let b = &positions(1)[40];
+    let mut x = Encoding::default();
+    encode(b, &mut x);
+    let mut scratch = Scratch::default();
+    net.logit(&x, &mut scratch);
+    let mut gradient = vec![0.0; net.parameters().len()];
+    net.add_gradient(&x, &scratch, 1.0, &mut gradient);
+    assert!(gradient.iter().any(|g| g.abs() > 1e-4));
+    let h = 1e-2;
+    for i in (0..gradient.len()).step_by(7) {
+        let w = net.parameters()[i];
+        net.parameters_mut()[i] = w + h;
+        let up = net.logit(&x, &mut scratch) as f64;
+        net.parameters_mut()[i] = w - h;
+        let down = net.logit(&x, &mut scratch) as f64;
+        net.parameters_mut()[i] = w;
+        let slope = (up - down) / (2.0 * h as f64);
+        // A rectifier crossing zero within the step bends the slope: allow for it.
+        assert!(
+            (slope - gradient[i] as f64).abs() < 2e-2 + 0.05 * slope.abs(),
+            "weight {i}: {slope} against {}",
+            gradient[i]
+        );
+    }
+}
+
+#[test]
+fn a_weights_file_is_read_back_and_a_bad_one_refused() {
+    let net = Network::random(4, 3, 9);
+    let text = serde_json::to_string(&net.to_file("network-test", "pacw train selfplay")).unwrap();
+    assert_eq!(Network::parse(&text).unwrap(), net);
+    let mut file = net.to_file("v", "t");
+    file.weights.pop();
+    assert!(matches!(Network::from_file(&file), Err(NetworkError::Shape(_))));
+    let mut file = net.to_file("v", "t");
+    file.weights[0] = f32::NAN;
+    assert!(matches!(Network::from_file(&file), Err(NetworkError::Shape(_))));
+    let mut file = net.to_file("v", "t");
+    file.unit_inputs.swap(0, 1);
+    assert!(matches!(Network::from_file(&file), Err(NetworkError::Inputs(_))));
+    let mut file = net.to_file("v", "t");
+    file.side_hidden = 100_000;
+    assert!(Network::from_file(&file).is_err());
+    assert!(Network::parse("{").is_err());
+    assert_eq!(GLOBAL_INPUTS, encoding::GLOBAL_INPUT_NAMES.len());
+}
+
+#[test]
+fn a_unit_turned_away_threatens_an_enemy_no_more_than_one_facing_it() {
+    // Two infantry two squares apart: the first side's unit facing its enemy, or turned away from it.
+    let board = |facing: &str| {
+        format!(
+            "name = \"t\"\nturns = 4\n[map]\nterrain = \"\"\"\n......\n......\n......\n......\n......\n......\n\"\"\"\n\
+             [[sides]]\nid = \"a\"\nname = \"A\"\nhome = \"south\"\ncolour = \"red\"\n\
+             [[sides]]\nid = \"b\"\nname = \"B\"\nhome = \"north\"\ncolour = \"black\"\n\
+             [[units]]\nside = \"a\"\narm = \"infantry\"\nat = \"c2\"\nfacing = \"{facing}\"\n\
+             [[units]]\nside = \"b\"\narm = \"infantry\"\nat = \"c4\"\nfacing = \"S\"\n"
+        )
+    };
+    let kill_threatening = 21;
+    let hit_threatening = 20;
+    let mut x = Encoding::default();
+    encode(&Battle::from_scenario(scenario(&board("N"))), &mut x);
+    let facing = x.units[0].clone();
+    encode(&Battle::from_scenario(scenario(&board("S"))), &mut x);
+    let away = x.units[0].clone();
+    assert!(
+        facing[kill_threatening] >= away[kill_threatening],
+        "{} < {}",
+        facing[kill_threatening],
+        away[kill_threatening]
+    );
+    assert!(facing[hit_threatening] >= away[hit_threatening]);
+    assert!(away[kill_threatening] > 0.0, "a step and a charge still threaten it");
+}
+
+#[test]
+fn the_td_player_plays_legal_orders_and_the_same_game_for_the_same_seed() {
+    let net = Arc::new(Network::random(8, 8, 1));
+    let play = |seed: u64| {
+        let scenario = scenario(pacw_engine::DEFAULT_SCENARIO);
+        let mut game = Game::with_scenario(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml", None, 11);
+        let mut players = [TdPlayer::new(net.clone(), seed), TdPlayer::new(net.clone(), seed + 1)];
+        let mut actions: Vec<Action> = Vec::new();
+        while let ToAct::Side(side) = game.battle().to_act() {
+            let action = players[side.index()].choose(game.battle());
+            game.act(action).expect("a legal order");
+            actions.push(action);
+        }
+        (actions, game.battle().result())
+    };
+    let (first, result) = play(4);
+    assert!(result.is_some() && !first.is_empty());
+    assert_eq!(play(4).0, first);
+}

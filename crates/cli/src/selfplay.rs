@@ -1,0 +1,171 @@
+//! `pacw train selfplay`: the value network trained by playing itself, round after round, with a checkpoint after
+//! each so that the run can be stopped at any moment and resumed.
+
+use crate::args::Usage;
+use anyhow::{Context, Result};
+use clap::Args;
+use pacw_learn::selfplay::{Checkpoint, CurvePoint, SelfPlayConfig};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// What decides a self-play run.
+#[derive(Args, Debug)]
+pub struct SelfPlayArgs {
+    /// The checkpoint: written after every round, and read first when it exists (the run resumes from it; its
+    /// settings then stand, and those given here must agree or be left out).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: PathBuf,
+    /// Stop once this many self-play games have been played in all.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    games: u64,
+    /// Stop after this many minutes (at the end of a round).
+    #[arg(long, value_name = "M")]
+    minutes: Option<f64>,
+    /// The seed of every game and shuffle (a new run only).
+    #[arg(long, value_name = "S", default_value_t = SelfPlayConfig::default().seed)]
+    seed: u64,
+    /// Games a round, all played by the same weights (a new run only).
+    #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().games_per_round)]
+    games_per_round: u64,
+    /// λ of TD(λ) (a new run only).
+    #[arg(long, value_name = "L", default_value_t = SelfPlayConfig::default().lambda)]
+    lambda: f32,
+    /// Adam's step size (a new run only).
+    #[arg(long, value_name = "RATE", default_value_t = SelfPlayConfig::default().learning_rate)]
+    learning_rate: f32,
+    /// The share of decisions made at random (a new run only).
+    #[arg(long, value_name = "F", default_value_t = SelfPlayConfig::default().exploration)]
+    exploration: f64,
+    /// Hidden units of the unit layer and the side layer, as U,S (a new run only).
+    #[arg(long, value_name = "U,S", default_value = "32,32", value_parser = layers)]
+    hidden: (usize, usize),
+    /// The share of games on random battles (a new run only).
+    #[arg(long, value_name = "F", default_value_t = SelfPlayConfig::default().generated)]
+    generated: f64,
+    /// Rounds between points of the learning curve (a new run only).
+    #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().curve_every)]
+    curve_every: u64,
+    /// Games a shipped battle for each point of the learning curve (a new run only).
+    #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().curve_games)]
+    curve_games: u64,
+    /// Also write the network as a weights file after every round (the file `crates/ai/weights/network.json` is).
+    #[arg(long, value_name = "FILE")]
+    export: Option<PathBuf>,
+    /// Also write the learning curve as CSV after every point.
+    #[arg(long, value_name = "FILE")]
+    curve: Option<PathBuf>,
+    /// Threads (default: all cores); the games do not depend on it.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+}
+
+fn layers(text: &str) -> Result<(usize, usize), String> {
+    let max = pacw_ai::network::MAX_LAYER;
+    let bad = || format!("'{text}' is not two layer sizes U,S from 1 to {max}");
+    let (u, s) = text.split_once(',').ok_or_else(bad)?;
+    let (u, s) = (u.trim().parse().map_err(|_| bad())?, s.trim().parse().map_err(|_| bad())?);
+    if (1..=max).contains(&u) && (1..=max).contains(&s) { Ok((u, s)) } else { Err(bad()) }
+}
+
+impl SelfPlayArgs {
+    fn config(&self) -> SelfPlayConfig {
+        SelfPlayConfig {
+            seed: self.seed,
+            games_per_round: self.games_per_round,
+            lambda: self.lambda,
+            learning_rate: self.learning_rate,
+            exploration: self.exploration,
+            unit_hidden: self.hidden.0,
+            side_hidden: self.hidden.1,
+            generated: self.generated,
+            curve_every: self.curve_every,
+            curve_games: self.curve_games,
+        }
+    }
+
+    /// The command that makes this run, with relative paths only: the weights record it.
+    fn trained(&self, config: &SelfPlayConfig) -> String {
+        format!(
+            "pacw train selfplay --seed {} --games-per-round {} --lambda {} --learning-rate {} --exploration {} \
+             --hidden {},{} --generated {}",
+            config.seed,
+            config.games_per_round,
+            config.lambda,
+            config.learning_rate,
+            config.exploration,
+            config.unit_hidden,
+            config.side_hidden,
+            config.generated
+        )
+    }
+}
+
+/// Runs `pacw train selfplay`.
+///
+/// # Errors
+/// When the settings are refused, the checkpoint cannot be read or written, or the thread pool cannot start.
+pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
+    let mut run = if args.checkpoint.exists() {
+        let run = Checkpoint::load(&args.checkpoint)?;
+        eprintln!("resuming {} after {} games", args.checkpoint.display(), run.games());
+        run
+    } else {
+        Checkpoint::start(args.config()).map_err(|e| Usage(e.to_string()))?
+    };
+    let trained = args.trained(&run.config);
+    let mut work = || -> Result<()> {
+        let started = std::time::Instant::now();
+        let out_of_time = || args.minutes.is_some_and(|m| started.elapsed().as_secs_f64() > m * 60.0);
+        if run.curve.is_empty() {
+            point(&mut run, &args)?;
+        }
+        while run.games() < args.games && !out_of_time() {
+            let round = run.round(&trained)?;
+            if run.curve_due() {
+                point(&mut run, &args)?;
+            }
+            save(&run, &args)?;
+            eprintln!(
+                "round {}: {} games, {} positions, loss {:.4}, {:.0} s in all",
+                run.rounds, round.games, round.positions, round.loss, run.seconds
+            );
+        }
+        save(&run, &args)
+    };
+    match args.threads {
+        None => work()?,
+        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t as usize).build()?.install(work)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Adds a point to the learning curve and reports it.
+fn point(run: &mut Checkpoint, args: &SelfPlayArgs) -> Result<()> {
+    let p: CurvePoint = run.add_curve_point()?;
+    eprintln!(
+        "after {} games: {:.3} against greedy by results, {:.3} ± {:.3} luck-adjusted ({} games)",
+        p.games, p.score, p.luck_adjusted, p.standard_error, p.played
+    );
+    if let Some(path) = &args.curve {
+        write_curve(path, &run.curve)?;
+    }
+    Ok(())
+}
+
+fn save(run: &Checkpoint, args: &SelfPlayArgs) -> Result<()> {
+    run.save(&args.checkpoint)?;
+    if let Some(path) = &args.export {
+        let text = serde_json::to_string(&run.network)? + "\n";
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn write_curve(path: &Path, curve: &[CurvePoint]) -> Result<()> {
+    let mut out = csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    for p in curve {
+        out.serialize(p)?;
+    }
+    out.flush()?;
+    Ok(())
+}
