@@ -1,9 +1,12 @@
 //! The evaluator's speed: one position judged (its features and the model's forward pass), on mid-game positions
-//! of the 12-unit default scenario and of the 128-unit grand battle, and the forward pass alone.
+//! of the 12-unit default scenario and of the 128-unit grand battle, and the forward pass alone; for the fitted model
+//! of the features and for the value network (whose forward pass is measured on 32 units, 16 a side).
 //! Run: `cargo bench -p pacw-ai --bench evaluator`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pacw_ai::evaluator::features;
+use pacw_ai::evaluator::{EMBEDDED_WEIGHTS, ModelFile, features};
+use pacw_ai::network::encoding::{Encoding, UNIT_INPUTS, encode};
+use pacw_ai::network::{Scratch, shared};
 use pacw_ai::{Evaluator, GreedyPlayer, Player};
 use pacw_engine::{Battle, DEFAULT_SCENARIO, Game, ToAct};
 use std::hint::black_box;
@@ -23,7 +26,7 @@ fn position(text: &str, decisions: usize) -> Battle {
 }
 
 fn benches(c: &mut Criterion) {
-    let evaluator = Evaluator::embedded();
+    let evaluator = Evaluator::reference();
     let small = position(DEFAULT_SCENARIO, 40);
     let grand = position(include_str!("../../../scenarios/antietam.toml"), 400);
     eprintln!(
@@ -34,7 +37,20 @@ fn benches(c: &mut Criterion) {
     c.bench_function("evaluator_12_units", |b| b.iter(|| black_box(evaluator.model_value(black_box(&small)))));
     c.bench_function("evaluator_128_units", |b| b.iter(|| black_box(evaluator.model_value(black_box(&grand)))));
     let x = features(&small);
-    c.bench_function("forward_pass", |b| b.iter(|| black_box(evaluator.value_of_features(black_box(&x)))));
+    let judge = ModelFile::parse(EMBEDDED_WEIGHTS).unwrap().judge().unwrap();
+    c.bench_function("forward_pass", |b| b.iter(|| black_box(judge(black_box(&x)))));
+
+    let network = Evaluator::network();
+    c.bench_function("network_12_units", |b| b.iter(|| black_box(network.model_value(black_box(&small)))));
+    c.bench_function("network_128_units", |b| b.iter(|| black_box(network.model_value(black_box(&grand)))));
+    let mut x = Encoding::default();
+    encode(&grand, &mut x);
+    for side in &mut x.units {
+        side.truncate(16 * UNIT_INPUTS);
+    }
+    assert_eq!(x.units_of(0) + x.units_of(1), 32);
+    let (net, mut scratch) = (shared(), Scratch::default());
+    c.bench_function("network_forward_32_units", |b| b.iter(|| black_box(net.logit(black_box(&x), &mut scratch))));
 }
 
 criterion_group!(evaluator, benches);

@@ -7,7 +7,7 @@ use crate::LearnError;
 use crate::fit::{FitConfig, Kind, fit};
 use crate::positions::Row;
 use pacw_ai::Evaluator;
-use pacw_ai::evaluator::{FEATURE_NAMES, features, result_value};
+use pacw_ai::evaluator::{FEATURE_NAMES, result_value};
 use pacw_engine::{Battle, Scenario, ToAct};
 use pacw_sim::seed::{game_seed, player_seed, splitmix64};
 use rand::SeedableRng;
@@ -126,7 +126,7 @@ pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator, baseline: &Eval
                     players: game.players.clone(),
                     checkpoint: c,
                     evaluator: evaluator.value(at),
-                    baseline: baseline.value_of_features(&features(at)),
+                    baseline: baseline.model_value(at),
                     result,
                 }
             })

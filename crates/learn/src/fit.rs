@@ -160,8 +160,8 @@ pub fn fit_with_progress(
         features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
         model,
     };
-    let evaluator = pacw_ai::Evaluator::from_file(&file).map_err(|e| LearnError::Fit(e.to_string()))?;
-    let measure = |rows: &[&Row]| metrics(rows, |r| evaluator.value_of_features(&r.features));
+    let judge = file.judge().map_err(|e| LearnError::Fit(e.to_string()))?;
+    let measure = |rows: &[&Row]| metrics(rows, |r| judge(&r.features));
     Ok(Fitted { train: measure(&train), validation: measure(&held), file })
 }
 
@@ -233,7 +233,6 @@ pub fn candle_values(file: &ModelFile, xs: &[[f32; FEATURES]]) -> Result<Vec<f32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pacw_ai::Evaluator;
 
     /// Rows whose label is a known logistic function of the first two features.
     fn synthetic(n: usize) -> Vec<Row> {
@@ -274,9 +273,9 @@ mod tests {
         for kind in [Kind::Logistic, Kind::Mlp(8)] {
             let config = FitConfig { steps: 50, ..FitConfig::new(kind) };
             let file = fit(&rows, &config, "t", "test").unwrap().file;
-            let evaluator = Evaluator::from_file(&file).unwrap();
+            let judge = file.judge().unwrap();
             for (x, p) in xs.iter().zip(candle_values(&file, &xs).unwrap()) {
-                assert!((evaluator.value_of_features(x) - p).abs() < 1e-5, "{kind:?}");
+                assert!((judge(x) - p).abs() < 1e-5, "{kind:?}");
             }
         }
     }

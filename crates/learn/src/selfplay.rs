@@ -388,7 +388,7 @@ fn fit(network: &mut Network, adam: &mut Adam, samples: &[(&Encoding, f32)], rat
         }
         let mut weights = network.parameters().to_vec();
         adam.step(&mut weights, &gradient, rate);
-        network.parameters_mut().copy_from_slice(&weights);
+        network.set_parameters(&weights);
     }
     loss / samples.len().max(1) as f64
 }

@@ -24,11 +24,20 @@ pub use features::{FEATURE_NAMES, FEATURES, Features, features};
 pub(crate) use features::{activations_left, next_to_act, time_left};
 pub use model::{MAX_HIDDEN, MODEL_FORMAT, Model, ModelError, ModelFile, sigmoid};
 
+use crate::network::encoding::{Encoding, encode};
+use crate::network::{EMBEDDED_NETWORK, NETWORK_FORMAT, Network, Scratch};
 use model::Net;
 use pacw_engine::{Battle, Event, GameResult, ScenarioRef, Side, ToAct};
+use std::cell::RefCell;
+use std::sync::Arc;
 
-/// The weights this build judges by (written by `pacw train fit`).
+/// The fitted model of the twenty features (written by `pacw train fit`): the reference the value network is
+/// measured against, and the yardstick of its learning curve.
 pub const EMBEDDED_WEIGHTS: &str = include_str!("../../weights/evaluator.json");
+
+/// The weights this build judges by, wherever a position is judged: the review, the general, the barometer and
+/// the editor's estimate.
+pub const JUDGE_WEIGHTS: &str = EMBEDDED_WEIGHTS;
 
 /// How many chance events in a row [`Evaluator::value`] averages over before it judges the position as it stands
 /// (a tie of initiative dice is rolled again, R3.7, so a chain of chance events has no bound of its own).
@@ -39,32 +48,81 @@ pub const CHANCE_DEPTH: u8 = 4;
 pub struct Evaluator {
     version: String,
     trained: String,
-    net: Net,
+    model: Judging,
+}
+
+/// What an evaluator judges by.
+#[derive(Clone, Debug)]
+enum Judging {
+    /// A model fitted to the twenty features ([`features`]).
+    Features(Net),
+    /// The value network, learnt by self-play ([`crate::network`]).
+    Network(Arc<Network>),
+}
+
+thread_local! {
+    /// The network's buffers, one set a thread: judging allocates nothing once warmed up.
+    static BUFFERS: RefCell<(Encoding, Scratch)> = RefCell::default();
 }
 
 impl Evaluator {
-    /// The evaluator of this build's embedded weights.
+    /// The evaluator this build judges by ([`JUDGE_WEIGHTS`]).
     ///
     /// # Panics
     /// If the embedded weights are not a valid weights file, which a test rules out.
     pub fn embedded() -> Evaluator {
+        Evaluator::parse(JUDGE_WEIGHTS).expect("the embedded weights are checked by a test")
+    }
+
+    /// The fitted model of the twenty features ([`EMBEDDED_WEIGHTS`]): the reference the value network is measured
+    /// against.
+    ///
+    /// # Panics
+    /// If the embedded weights are not a valid weights file, which a test rules out.
+    pub fn reference() -> Evaluator {
         Evaluator::parse(EMBEDDED_WEIGHTS).expect("the embedded weights are checked by a test")
     }
 
-    /// The evaluator of a weights file's text.
+    /// The value network this build embeds ([`EMBEDDED_NETWORK`]), as an evaluator.
+    ///
+    /// # Panics
+    /// If the embedded network is not a valid weights file, which a test rules out.
+    pub fn network() -> Evaluator {
+        Evaluator::parse(EMBEDDED_NETWORK).expect("the embedded network is checked by a test")
+    }
+
+    /// The evaluator of a weights file's text: a fitted model of the features (`pacw train fit`) or a value network
+    /// (`pacw train selfplay`).
     ///
     /// # Errors
-    /// When the text is not a weights file of this build's features, or a number in it does not fit the model.
+    /// When the text is neither kind of weights file of this build, or a number in it does not fit the model.
     pub fn parse(text: &str) -> Result<Evaluator, ModelError> {
+        #[derive(serde::Deserialize)]
+        struct Format {
+            format: String,
+        }
+        if serde_json::from_str::<Format>(text).is_ok_and(|f| f.format == NETWORK_FORMAT) {
+            let file: crate::network::NetworkFile = serde_json::from_str(text)?;
+            let network = Network::from_file(&file).map_err(|e| ModelError::Shape(e.to_string()))?;
+            return Ok(Evaluator {
+                version: file.version,
+                trained: file.trained,
+                model: Judging::Network(Arc::new(network)),
+            });
+        }
         Evaluator::from_file(&ModelFile::parse(text)?)
     }
 
-    /// The evaluator of a weights file.
+    /// The evaluator of a fitted model's weights file.
     ///
     /// # Errors
     /// When its numbers do not fit its model.
     pub fn from_file(file: &ModelFile) -> Result<Evaluator, ModelError> {
-        Ok(Evaluator { version: file.version.clone(), trained: file.trained.clone(), net: file.net()? })
+        Ok(Evaluator {
+            version: file.version.clone(),
+            trained: file.trained.clone(),
+            model: Judging::Features(file.net()?),
+        })
     }
 
     /// The weights' version, as a review records it.
@@ -124,15 +182,14 @@ impl Evaluator {
     /// The model's judgement of the position as it stands (its result once the battle is over), with no average
     /// over a pending chance event.
     pub fn model_value<S: ScenarioRef>(&self, b: &Battle<S>) -> f32 {
-        match b.result() {
-            Some(result) => result_value(result),
-            None => self.net.value(&features(b)),
+        match (b.result(), &self.model) {
+            (Some(result), _) => result_value(result),
+            (None, Judging::Features(net)) => net.value(&features(b)),
+            (None, Judging::Network(network)) => BUFFERS.with_borrow_mut(|(encoding, scratch)| {
+                encode(b, encoding);
+                crate::network::sigmoid(network.logit(encoding, scratch))
+            }),
         }
-    }
-
-    /// The model's value of a position's features (the forward pass alone).
-    pub fn value_of_features(&self, x: &Features) -> f32 {
-        self.net.value(x)
     }
 }
 

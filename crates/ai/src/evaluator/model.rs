@@ -97,6 +97,15 @@ impl ModelFile {
         Ok(file)
     }
 
+    /// The model's judgement of a position's features (the forward pass alone), for fitting and benchmarks.
+    ///
+    /// # Errors
+    /// When its numbers do not fit its model.
+    pub fn judge(&self) -> Result<impl Fn(&Features) -> f32 + use<>, ModelError> {
+        let net = self.net()?;
+        Ok(move |x: &Features| net.value(x))
+    }
+
     /// The checked model.
     pub(crate) fn net(&self) -> Result<Net, ModelError> {
         let row = |r: &[f32], what: &str| -> Result<[f32; FEATURES], ModelError> {

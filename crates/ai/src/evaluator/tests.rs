@@ -98,10 +98,10 @@ fn an_odd_network_says_one_less_the_value_of_the_negated_features() {
         features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
         model: Model::Mlp { hidden, bias: vec![0.5, -0.2, 0.1], output: vec![1.0, -2.0, 0.7] },
     };
-    let e = Evaluator::from_file(&file).unwrap();
+    let judge = file.judge().unwrap();
     let x: Features = std::array::from_fn(|i| (i as f32 * 0.37).sin());
     let neg = x.map(|v| -v);
-    assert!((e.value_of_features(&x) + e.value_of_features(&neg) - 1.0).abs() < 1e-6);
+    assert!((judge(&x) + judge(&neg) - 1.0).abs() < 1e-6);
 }
 
 /// Positions the embedded weights are pinned on: the start of two battles, and the default battle after 40 greedy
@@ -136,3 +136,15 @@ fn the_embedded_weights_give_the_recorded_values_on_fixed_positions() {
 
 /// The embedded weights' version and their values on [`pinned_positions`].
 const RECORDED: (&str, [f32; 3]) = ("evaluator-1", [0.500_000_06, 0.429_675, 0.563_275_8]);
+
+#[test]
+fn a_network_file_is_read_as_an_evaluator_and_judges_like_the_network() {
+    use crate::network::{EMBEDDED_NETWORK, shared};
+    let e = Evaluator::parse(EMBEDDED_NETWORK).unwrap();
+    assert!(e.version().starts_with("network-"));
+    let scenario = std::sync::Arc::new(pacw_engine::Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+    let b = pacw_engine::Battle::from_scenario(scenario);
+    let mut judge = crate::network::judge::Judge::new(shared());
+    assert!((e.model_value(&b) - judge.estimate(&b)).abs() < 1e-6);
+    assert!(Evaluator::parse(&EMBEDDED_NETWORK.replace("pacw-network", "pacw-other")).is_err());
+}

@@ -82,6 +82,10 @@ pub struct Network {
     unit_hidden: usize,
     side_hidden: usize,
     params: Vec<f32>,
+    /// The two layers' weights again, input by input (one input's weight for every hidden unit together), so that
+    /// the forward pass adds whole rows of hidden units at once (which the compiler turns into vector instructions)
+    /// and skips the inputs that are 0, most of a unit's row.
+    by_input: [Vec<f32>; 2],
 }
 
 /// Where each layer's weights lie in [`Network::parameters`].
@@ -141,7 +145,22 @@ impl Network {
         fill(layout.w2..layout.b2, layout.side_inputs);
         // The output starts small: an untrained network's chances stay near even.
         fill(layout.v..layout.end, side_hidden * 16);
-        Network { unit_hidden, side_hidden, params }
+        Network::of(unit_hidden, side_hidden, params)
+    }
+
+    fn of(unit_hidden: usize, side_hidden: usize, params: Vec<f32>) -> Network {
+        let mut network = Network { unit_hidden, side_hidden, params, by_input: Default::default() };
+        network.transpose();
+        network
+    }
+
+    /// Renews [`Network::by_input`] from the weights.
+    fn transpose(&mut self) {
+        let l = self.layout();
+        let (h1, h2) = (self.unit_hidden, self.side_hidden);
+        let p = &self.params;
+        self.by_input[0] = (0..UNIT_INPUTS * h1).map(|i| p[l.w1 + (i % h1) * UNIT_INPUTS + i / h1]).collect();
+        self.by_input[1] = (0..l.side_inputs * h2).map(|i| p[l.w2 + (i % h2) * l.side_inputs + i / h2]).collect();
     }
 
     /// The network of a weights file's text.
@@ -183,7 +202,7 @@ impl Network {
         if !file.weights.iter().all(|w| w.is_finite()) {
             return Err(NetworkError::Shape("a weight is not a finite number".into()));
         }
-        Ok(Network { unit_hidden: file.unit_hidden, side_hidden: file.side_hidden, params: file.weights.clone() })
+        Ok(Network::of(file.unit_hidden, file.side_hidden, file.weights.clone()))
     }
 
     /// The weights file of this network.
@@ -206,9 +225,13 @@ impl Network {
         &self.params
     }
 
-    /// The weights to change in place (training).
-    pub fn parameters_mut(&mut self) -> &mut [f32] {
-        &mut self.params
+    /// Sets every weight (training), in the order of [`Network::parameters`].
+    ///
+    /// # Panics
+    /// If `weights` is not as long as [`Network::parameters`].
+    pub fn set_parameters(&mut self, weights: &[f32]) {
+        self.params.copy_from_slice(weights);
+        self.transpose();
     }
 
     fn layout(&self) -> Layout {
@@ -234,10 +257,10 @@ impl Network {
             pooled.resize(h1, 0.0);
             sums.clear();
             for row in units.chunks_exact(UNIT_INPUTS) {
-                for (j, a) in pooled.iter_mut().enumerate() {
-                    let w = &p[l.w1 + j * UNIT_INPUTS..l.w1 + (j + 1) * UNIT_INPUTS];
-                    let sum = dot(w, row) + p[l.b1 + j];
-                    sums.push(sum);
+                let start = sums.len();
+                sums.extend_from_slice(&p[l.b1..l.b1 + h1]);
+                layer(&self.by_input[0], row, &mut sums[start..]);
+                for (a, sum) in pooled.iter_mut().zip(&sums[start..]) {
                     *a += sum.max(0.0);
                 }
             }
@@ -255,12 +278,9 @@ impl Network {
             inputs.extend_from_slice(&x.global[side]);
             let sums = &mut scratch.side_sums[side];
             sums.clear();
-            for j in 0..h2 {
-                let w = &p[l.w2 + j * l.side_inputs..l.w2 + (j + 1) * l.side_inputs];
-                let sum = dot(w, inputs) + p[l.b2 + j];
-                sums.push(sum);
-                z[side] += p[l.v + j] * sum.max(0.0);
-            }
+            sums.extend_from_slice(&p[l.b2..l.b2 + h2]);
+            layer(&self.by_input[1], inputs, sums);
+            z[side] = sums.iter().zip(&p[l.v..l.v + h2]).map(|(sum, v)| v * sum.max(0.0)).sum();
         }
         z[0] - z[1]
     }
@@ -313,9 +333,18 @@ impl Network {
     }
 }
 
+/// Adds the weighted inputs to `sums` (which start as the biases): `by_input` holds, input after input, that
+/// input's weight for every hidden unit.
 #[inline]
-fn dot(w: &[f32], x: &[f32]) -> f32 {
-    w.iter().zip(x).map(|(w, x)| w * x).sum()
+fn layer(by_input: &[f32], inputs: &[f32], sums: &mut [f32]) {
+    let hidden = sums.len();
+    for (&x, weights) in inputs.iter().zip(by_input.chunks_exact(hidden)) {
+        if x != 0.0 {
+            for (sum, w) in sums.iter_mut().zip(weights) {
+                *sum += w * x;
+            }
+        }
+    }
 }
 
 /// The logistic function.
