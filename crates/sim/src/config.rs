@@ -485,7 +485,14 @@ impl SimConfig {
             return self.played_scenario(s);
         };
         if rules == STANDARD_RULES {
-            return Ok(self.scenarios[s].scenario.clone());
+            let source = &self.scenarios[s];
+            if source.scenario.system.is_none() {
+                return Ok(source.scenario.clone());
+            }
+            // The scenario names a variant of its own: `standard` is the standard rules all the same.
+            let standard = Scenario::parse_standard(&source.text, &source.file)
+                .map_err(|e| SimError::BadVariant { file: STANDARD_RULES.to_string(), message: e.to_string() })?;
+            return Ok(Arc::new(standard));
         }
         let file = self.rule_sets.iter().find(|f| f.file == *rules).ok_or_else(|| SimError::BadVariant {
             file: rules.clone(),
@@ -660,6 +667,20 @@ mod tests {
         assert_eq!(played.system.as_ref().unwrap().modifier("V1").unwrap().value, 1);
         let e = VariantFile::parse(&own.replace("charge\"\n[terms]", "charj\"\n[terms]"), "v.toml").unwrap_err();
         assert!(e.to_string().contains("v.toml:5:"), "{e}");
+    }
+
+    #[test]
+    fn standard_in_a_rules_axis_is_the_standard_rules_even_for_a_battle_naming_its_own_variant() {
+        // The battle is played by hard hitting (to_hit 4) of its own; `rules=standard` compares the standard with it.
+        let text = format!("variant = \"hard-hitting\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let scenario = Arc::new(Scenario::parse(&text, "m.toml").unwrap());
+        assert_eq!(scenario.options.to_hit, 4, "the battle's own variant");
+        let mut c = SimConfig::new(scenario, &text, "m.toml");
+        c.compare(vec![Axis::parse("rules=standard").unwrap()]).unwrap();
+        let standard = c.variant_scenario(0, &c.variants[0]).unwrap();
+        assert!(standard.system.is_none(), "played by the built-in standard rules");
+        assert_eq!(c.variant_options(0, &c.variants[0]).unwrap().to_hit, 5, "R6.4's 5, not the variant's 4");
+        assert_eq!(c.base_options(0).unwrap().to_hit, 4, "without the axis, the battle's own variant");
     }
 
     #[test]

@@ -209,6 +209,27 @@ impl Scenario {
         Scenario::parse_for(source, file, Some(system), None)
     }
 
+    /// [`Scenario::parse`] for a game played by the standard rules, whatever variant the scenario names (the
+    /// laboratory's `--compare rules=standard,…` sets the standard beside the scenario's own variant).
+    ///
+    /// ```
+    /// use pacw_engine::Scenario;
+    /// let text = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+    /// assert!(Scenario::parse(&text, "m.toml").unwrap().system.is_some());
+    /// assert!(Scenario::parse_standard(&text, "m.toml").unwrap().system.is_none());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Every problem of the text, as [`Scenario::parse`]; a unit of an arm the standard rules do not have.
+    pub fn parse_standard(source: &str, file: &str) -> Result<Scenario, ScenarioError> {
+        // Read as played by the standard file, which stands in for whatever the scenario names, then played by the
+        // built-in rules it describes exactly: the same games, at the built-in rules' speed.
+        let mut scenario = Scenario::parse_with(source, file, Arc::new(CombatSystem::standard()))?;
+        scenario.system = None;
+        Ok(scenario)
+    }
+
     fn parse_for(
         source: &str,
         file: &str,
