@@ -336,6 +336,12 @@ impl<S: ScenarioRef> Battle<S> {
         self.own_arm(id).map_or_else(|| self.options.range.get(self.info(id).arm), |own| own.range)
     }
 
+    /// Makes a unit shaken (R2.4) without an attack: for the odds of a described situation, which ask about a
+    /// shaken target whatever hit would have shaken it under the rules in force (a variant's table may have none).
+    pub(crate) fn set_shaken(&mut self, id: UnitId) {
+        self.units[id.index()].shaken = true;
+    }
+
     /// The variant's own arm a unit is of, if it is of one (docs/variants.md).
     pub fn own_arm(&self, id: UnitId) -> Option<&crate::system::ArmRule> {
         let i = self.info(id).own_arm?;

@@ -131,9 +131,9 @@ impl Situation {
     /// On an open board 7 squares wide, the attacker (side A) stands on row 1 facing north and the target
     /// (side B) `distance` squares straight ahead, facing the attacker, or for a charge from the flank or rear,
     /// facing east or north. Cover puts the target in woods; a blocked retreat puts river on the three squares it
-    /// could retreat to. A shaken target is shaken by a real earlier hit from a third unit two squares behind it
-    /// (to-hit die 6, hit-result die 1); the ranging bonus comes from a real earlier attack of the gun at the
-    /// target (to-hit die 1, a miss). The chance outcomes of these scripted attacks are chosen, not sampled.
+    /// could retreat to. A shaken target is made shaken as it stands (R2.4), not by an earlier hit, since a
+    /// variant's hit-result table may have no hit that shakes a steady unit; the ranging bonus comes from a real
+    /// earlier attack of the gun at the target (to-hit die 1, a miss), whose die is chosen, not sampled.
     ///
     /// # Errors
     /// When the situation is not one the rules under `options` allow (ranging by a unit that is not artillery, a
@@ -154,7 +154,7 @@ impl Situation {
         self.check(options)?;
         let d = self.distance;
         let x = SYNTHETIC_WIDTH / 2;
-        let (a_at, t_at, h_at) = (Square::new(x, 0), Square::new(x, d), Square::new(x, d + 2));
+        let (a_at, t_at) = (Square::new(x, 0), Square::new(x, d));
         let mut map = Map::open(SYNTHETIC_WIDTH, d + 3);
         if self.cover {
             map.set_terrain(t_at, Terrain::Woods);
@@ -180,22 +180,11 @@ impl Situation {
             facing,
             own_arm: None,
         };
-        let mut units = vec![
+        let units = vec![
             unit("attacker", Side::A, self.attacker, self.attacker_quality, a_at, Dir::N),
             unit("target", Side::B, self.target, self.target_quality, t_at, t_facing),
         ];
-        let (attacker, target, helper) = (UnitId(0), UnitId(1), UnitId(2));
-        if self.target_state.is_shaken() {
-            let Some(arm) =
-                [Arm::Infantry, Arm::Artillery, Arm::Cavalry].into_iter().find(|&arm| options.range.get(arm) >= 2)
-            else {
-                return Err(Illegal::new(
-                    Rule::R6_1,
-                    "no arm has a range of 2 to shake the target with an earlier hit",
-                ));
-            };
-            units.push(unit("helper", Side::A, arm, Quality::Regular, h_at, Dir::S));
-        }
+        let (attacker, target) = (UnitId(0), UnitId(1));
         let mut scenario = Scenario::synthetic("odds", map, units, *options)
             .map_err(|e| Illegal::new(Rule::R11, format!("cannot set up the situation: {e}")))?;
         scenario.system = system.cloned();
@@ -204,7 +193,7 @@ impl Situation {
             battle = scripted_attack(&battle, attacker, target, &[1])?;
         }
         if self.target_state.is_shaken() {
-            battle = scripted_attack(&battle, helper, target, &[6, 1])?;
+            battle.set_shaken(target);
         }
         let battle = ready_to_order(&battle, attacker)?;
         let order = if self.moved { Action::FireMove { target } } else { Action::Fire { target, facing: Dir::N } };

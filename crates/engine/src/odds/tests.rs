@@ -226,3 +226,21 @@ fn odds_json_names_each_result_and_modifier() {
         ])
     );
 }
+
+#[test]
+fn a_shaken_target_is_shaken_whatever_the_variant_s_table_does_to_a_steady_one() {
+    // Under this table a hit on a steady unit never shakes it: a scripted earlier hit could not set the question up.
+    let text =
+        "name = \"Mild\"\n[results]\nsteady_fire = [\"none\", \"shaken\"]\nsteady_charge = [\"none\", \"shaken\"]\n";
+    let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(text, "mild.toml").unwrap());
+    for distance in [2, 1] {
+        let shaken =
+            Situation { distance, target_state: Steadiness::Shaken, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+        let o = shaken.odds_under(&Options::default(), Some(&system)).unwrap();
+        assert!(o.assessment.target_shaken, "distance {distance}: the target asked about is shaken");
+        // The shaken rows are the standard's: no hit leaves a shaken target as it was.
+        assert_eq!(o.no_effect, p("0"), "distance {distance}");
+        let steady = Situation { target_state: Steadiness::Steady, ..shaken };
+        assert!(!steady.odds_under(&Options::default(), Some(&system)).unwrap().assessment.target_shaken);
+    }
+}
