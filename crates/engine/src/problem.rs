@@ -45,3 +45,14 @@ pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
 }
+
+/// The known word nearest a misspelt one, if one is near enough to be what was meant (at most two edits, or a third
+/// of its length for a long word): the "did you mean" of every reader's messages.
+pub(crate) fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::levenshtein(k, word), *k))
+        .filter(|(distance, k)| *distance <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
+}

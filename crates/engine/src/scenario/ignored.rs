@@ -73,13 +73,8 @@ fn warning(source: &str, document: &DeTable, path: &[Step]) -> Option<Problem> {
     let span = table.keys().find(|k| k.get_ref().as_ref() == key.as_str())?.span();
     let (line, column) = line_col(source, span.start);
     let (place, known, unit) = place(document, within);
-    let nearest = known
-        .iter()
-        .map(|k| (strsim::levenshtein(k, key), *k))
-        .filter(|(distance, k)| *distance <= 2.max(k.len() / 3))
-        .min();
-    let hint = match nearest {
-        Some((_, k)) => format!(": did you mean '{k}'?"),
+    let hint = match crate::problem::nearest(key, known) {
+        Some(k) => format!(": did you mean '{k}'?"),
         None if known.is_empty() => String::new(),
         None => format!(" (known here: {})", known.join(", ")),
     };

@@ -124,7 +124,7 @@ impl Condition {
         let mut parser = Parser { tokens, at: 0, arms, end: text.len() };
         let condition = parser.or()?;
         if let Some(t) = parser.tokens.get(parser.at) {
-            return Err(error(t.offset, format!("expected 'and', 'or' or the end, found {}", t.token)));
+            return Err(unexpected(t, "'and', 'or' or the end"));
         }
         expect_bool(&condition)?;
         Ok(Condition(condition.node))
@@ -329,6 +329,9 @@ enum Token {
     Op(Op),
     Open,
     Close,
+    /// Text that is no word of a condition, with what is wrong with it: reported only if the parser reaches it,
+    /// so that a mistake before it (`target.terrain in ('woods', 'town')`) is reported where it stands.
+    Bad(String),
 }
 
 impl fmt::Display for Token {
@@ -350,6 +353,7 @@ impl fmt::Display for Token {
             }
             Token::Open => f.write_str("'('"),
             Token::Close => f.write_str("')'"),
+            Token::Bad(message) => f.write_str(message),
         }
     }
 }
@@ -362,6 +366,20 @@ struct Spanned {
 
 fn error(offset: usize, message: impl Into<String>) -> ConditionError {
     ConditionError { offset, message: message.into() }
+}
+
+/// The problem of finding `t` where `expected` was: what is wrong with it if it is no word of a condition, a hint
+/// where it is a word of another language (`in`), else what was expected.
+fn unexpected(t: &Spanned, expected: &str) -> ConditionError {
+    match &t.token {
+        Token::Bad(message) => error(t.offset, message.clone()),
+        Token::Word(w) if w == "in" => error(
+            t.offset,
+            "a condition has no 'in': compare with '==' and join with 'or' \
+             (target.terrain == 'woods' or target.terrain == 'town')",
+        ),
+        other => error(t.offset, format!("expected {expected}, found {other}")),
+    }
 }
 
 /// The longest condition read, in bytes: a variant file is bounded.
@@ -386,27 +404,37 @@ fn lex(text: &str) -> Result<Vec<Spanned>, ConditionError> {
             '=' | '!' | '<' | '>' => {
                 chars.next();
                 let equals = chars.next_if(|&(_, d)| d == '=').is_some();
-                Token::Op(match (c, equals) {
-                    ('=', true) => Op::Eq,
-                    ('!', true) => Op::Ne,
-                    ('<', false) => Op::Lt,
-                    ('<', true) => Op::Le,
-                    ('>', false) => Op::Gt,
-                    ('>', true) => Op::Ge,
-                    _ => return Err(error(at, format!("expected '==' or '!=', found '{c}'"))),
-                })
+                match (c, equals) {
+                    ('=', true) => Token::Op(Op::Eq),
+                    ('!', true) => Token::Op(Op::Ne),
+                    ('<', false) => Token::Op(Op::Lt),
+                    ('<', true) => Token::Op(Op::Le),
+                    ('>', false) => Token::Op(Op::Gt),
+                    ('>', true) => Token::Op(Op::Ge),
+                    ('!', false) => Token::Bad("expected '!=', found '!' (write 'not' to negate)".to_string()),
+                    _ => Token::Bad("expected '==' or '!=', found '='".to_string()),
+                }
+            }
+            // The words of other languages' logic, with the word a condition writes instead.
+            '&' | '|' => {
+                chars.next();
+                let doubled = chars.next_if(|&(_, d)| d == c).is_some();
+                let (found, word) = if c == '&' { ("&", "and") } else { ("|", "or") };
+                let found = if doubled { format!("{found}{found}") } else { found.to_string() };
+                Token::Bad(format!("unexpected '{found}': write '{word}'"))
             }
             '\'' => {
                 chars.next();
                 let mut s = String::new();
-                loop {
-                    match chars.next() {
-                        Some((_, '\'')) => break,
-                        Some((_, d)) => s.push(d),
-                        None => return Err(error(at, "a string without its closing quote")),
+                let mut closed = false;
+                for (_, d) in chars.by_ref() {
+                    if d == '\'' {
+                        closed = true;
+                        break;
                     }
+                    s.push(d);
                 }
-                Token::Text(s)
+                if closed { Token::Text(s) } else { Token::Bad("a string without its closing quote".to_string()) }
             }
             '0'..='9' | '-' => {
                 let mut s = String::new();
@@ -415,7 +443,10 @@ fn lex(text: &str) -> Result<Vec<Spanned>, ConditionError> {
                 while let Some((_, d)) = chars.next_if(|&(_, d)| d.is_ascii_digit()) {
                     s.push(d);
                 }
-                Token::Int(s.parse().map_err(|_| error(at, format!("'{s}' is not a whole number")))?)
+                match s.parse() {
+                    Ok(n) => Token::Int(n),
+                    Err(_) => Token::Bad(format!("'{s}' is not a whole number")),
+                }
             }
             _ if c.is_alphabetic() || c == '_' => {
                 let mut s = String::new();
@@ -424,7 +455,10 @@ fn lex(text: &str) -> Result<Vec<Spanned>, ConditionError> {
                 }
                 Token::Word(s)
             }
-            _ => return Err(error(at, format!("unexpected '{c}'"))),
+            _ => {
+                chars.next();
+                Token::Bad(format!("unexpected '{c}'"))
+            }
         };
         tokens.push(Spanned { token, offset: at });
     }
@@ -506,8 +540,14 @@ impl Parser<'_> {
 
     fn comparison(&mut self) -> Result<Typed, ConditionError> {
         let left = self.operand()?;
-        let Some(Spanned { token: Token::Op(op), offset }) = self.tokens.get(self.at) else { return Ok(left) };
-        let (op, op_at) = (*op, *offset);
+        let (op, op_at) = match self.tokens.get(self.at) {
+            Some(&Spanned { token: Token::Op(op), offset }) => (op, offset),
+            // Where a comparison would go, a word of another language's logic is the mistake, whatever follows.
+            Some(t) if matches!(&t.token, Token::Bad(_)) || matches!(&t.token, Token::Word(w) if w == "in") => {
+                return Err(unexpected(t, "a comparison"));
+            }
+            _ => return Ok(left),
+        };
         self.at += 1;
         let right = self.operand()?;
         let (left, right) = resolve(left, right, self.arms)?;
@@ -528,7 +568,7 @@ impl Parser<'_> {
         let Some(spanned) = self.tokens.get(self.at) else {
             return Err(error(at, "expected a fact, a number, a 'string', true, false or '(', found the end"));
         };
-        let token = spanned.token.clone();
+        let (token, index) = (spanned.token.clone(), self.at);
         self.at += 1;
         match token {
             Token::Open => {
@@ -538,7 +578,7 @@ impl Parser<'_> {
                         self.at += 1;
                         Ok(Typed { offset: at, ..inner })
                     }
-                    Some(t) => Err(error(t.offset, format!("expected ')', found {}", t.token))),
+                    Some(t) => Err(unexpected(t, "')'")),
                     None => Err(error(self.end, "expected ')', found the end")),
                 }
             }
@@ -549,11 +589,9 @@ impl Parser<'_> {
             }
             Token::Word(w) => match FACTS.iter().find(|(name, _)| *name == w) {
                 Some(&(_, fact)) => Ok(Typed::new(Node::Fact(fact), fact.kind(), at)),
-                None => Err(error(at, format!("unknown fact '{w}' (known: {})", fact_names()))),
+                None => Err(error(at, unknown_fact(&w))),
             },
-            other => {
-                Err(error(at, format!("expected a fact, a number, a 'string', true, false or '(', found {other}")))
-            }
+            _ => Err(unexpected(&self.tokens[index], "a fact, a number, a 'string', true, false or '('")),
         }
     }
 }
@@ -598,8 +636,14 @@ fn text_as(t: Typed, kind: Kind, arms: &[&str]) -> Result<Typed, ConditionError>
 const TERRAINS: [Terrain; 6] =
     [Terrain::Open, Terrain::Woods, Terrain::Town, Terrain::SunkenRoad, Terrain::River, Terrain::Ford];
 
-fn fact_names() -> String {
-    FACTS.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ")
+/// The message for a word that is no fact: the fact it is nearest, as the scenario reader suggests a key, else
+/// every fact.
+fn unknown_fact(word: &str) -> String {
+    let names: Vec<&str> = FACTS.iter().map(|(name, _)| *name).collect();
+    match crate::problem::nearest(word, &names) {
+        Some(fact) => format!("unknown fact '{word}': did you mean '{fact}'?"),
+        None => format!("unknown fact '{word}' (known: {})", names.join(", ")),
+    }
 }
 
 #[cfg(test)]
@@ -655,7 +699,18 @@ mod tests {
     #[test]
     fn each_mistake_is_refused_where_it_stands_with_what_was_expected() {
         for (text, offset, words) in [
-            ("charge and atacker.quality == 'veteran'", 11, "unknown fact 'atacker.quality' (known: charge,"),
+            (
+                "charge and atacker.quality == 'veteran'",
+                11,
+                "unknown fact 'atacker.quality': did you mean 'attacker.quality'?",
+            ),
+            ("charge and sunk", 11, "unknown fact 'sunk' (known: charge,"),
+            ("target.terrain in ('woods', 'town')", 15, "no 'in': compare with '==' and join with 'or'"),
+            ("charge and target.terrain in ('woods')", 26, "no 'in'"),
+            ("charge && flank", 7, "unexpected '&&': write 'and'"),
+            ("charge || flank", 7, "unexpected '||': write 'or'"),
+            ("charge and !flank", 11, "write 'not'"),
+            ("(charge ,", 8, "unexpected ','"),
             ("distance == 'woods'", 12, "cannot compare a 'string' with a number"),
             (
                 "attacker.arm == 'dragoons'",
@@ -674,7 +729,7 @@ mod tests {
             ("charge flank", 7, "expected 'and', 'or' or the end, found 'flank'"),
             ("charge and", 10, "found the end"),
             ("charge = 1", 7, "expected '==' or '!='"),
-            ("charge & flank", 7, "unexpected '&'"),
+            ("charge & flank", 7, "unexpected '&': write 'and'"),
             ("attacker.arm == 'infantry", 16, "closing quote"),
             ("distance > 99999999999999999999", 11, "not a whole number"),
         ] {
