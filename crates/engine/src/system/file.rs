@@ -47,7 +47,55 @@ struct RawVariant {
     arms: Vec<Spanned<RawArm>>,
     results: Option<RawResults>,
     terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
-    options: Option<BTreeMap<String, Spanned<toml::Value>>>,
+    options: Option<BTreeMap<Spanned<String>, Spanned<RawOption>>>,
+}
+
+/// A value of `[options]` as written: a number, a word or true/false as text, a table of such values
+/// (`modifier = { cover = -2 }`), or something no option takes. Read by hand so that a table's keys keep their
+/// places in the file (a `toml::Value` forgets them).
+enum RawOption {
+    Scalar(String),
+    Table(BTreeMap<Spanned<String>, Spanned<RawOption>>),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for RawOption {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RawOption;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, a word, true/false or a table of them")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<RawOption, E> {
+                Ok(RawOption::Scalar(v.to_string()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<RawOption, E> {
+                Ok(RawOption::Scalar(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<RawOption, E> {
+                Ok(RawOption::Scalar(v.to_string()))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<RawOption, E> {
+                Ok(RawOption::Other)
+            }
+            fn visit_str<E>(self, v: &str) -> Result<RawOption, E> {
+                Ok(RawOption::Scalar(v.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawOption, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(RawOption::Other)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawOption, A::Error> {
+                let mut table = BTreeMap::new();
+                while let Some((key, value)) = map.next_entry::<Spanned<String>, Spanned<RawOption>>()? {
+                    table.insert(key, value);
+                }
+                Ok(RawOption::Table(table))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Deserialize)]
@@ -169,7 +217,7 @@ impl VariantText {
         let arms = read_arms(&mut p, &raw.arms);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
-        let options = read_options(&mut p, raw.options.as_ref());
+        let options = read_options(&mut p, raw.options.as_ref(), &raw.modifiers);
         if !p.list.is_empty() {
             return Err(fail(p.list));
         }
@@ -406,32 +454,84 @@ fn read_terms(
     out
 }
 
-fn read_options(p: &mut Problems, raw: Option<&BTreeMap<String, Spanned<toml::Value>>>) -> Vec<(String, String)> {
-    let scalar = |v: &toml::Value| match v {
-        toml::Value::String(s) => Some(s.clone()),
-        toml::Value::Integer(_) | toml::Value::Boolean(_) => Some(v.to_string()),
-        _ => None,
-    };
+/// The variant's `[options]` as `name=value` pairs, each checked as it stands in the file: an unknown option or a
+/// value it does not take is refused here, at its place, not later against the scenario a game is set up with.
+/// The options are the rules' (R11) and `modifier.<id>` of the file's own modifiers; `exhaustion.<side>` is checked
+/// against the scenario's sides when a game is set up.
+fn read_options(
+    p: &mut Problems,
+    raw: Option<&BTreeMap<Spanned<String>, Spanned<RawOption>>>,
+    modifiers: &[Spanned<RawModifier>],
+) -> Vec<(String, String)> {
+    let own: Vec<&str> =
+        modifiers.iter().map(|m| m.get_ref().id.get_ref().as_str()).filter(|id| BuiltIn::of(id).is_none()).collect();
     let mut out = Vec::new();
+    let mut one = |p: &mut Problems, name: String, key: &Spanned<String>, value: &Spanned<RawOption>| {
+        let RawOption::Scalar(text) = value.get_ref() else {
+            p.at(value.span(), format!("option {name} must be a number, a word or true/false"));
+            return;
+        };
+        match check_option(&name, text, &own) {
+            Ok(()) => out.push((name, text.clone())),
+            Err(OptionProblem::Unknown(message)) => p.at(key.span(), message),
+            Err(OptionProblem::Value(message)) => p.at(value.span(), message),
+        }
+    };
     for (key, value) in raw.into_iter().flatten() {
         match value.get_ref() {
-            toml::Value::Table(entries) => {
+            RawOption::Table(entries) => {
                 for (entry, v) in entries {
-                    match scalar(v) {
-                        Some(v) => out.push((format!("{key}.{entry}"), v)),
-                        None => {
-                            p.at(value.span(), format!("option {key}.{entry} must be a number, a word or true/false"))
-                        }
-                    }
+                    one(p, format!("{}.{}", key.get_ref(), entry.get_ref()), entry, v);
                 }
             }
-            other => match scalar(other) {
-                Some(v) => out.push((key.clone(), v)),
-                None => p.at(value.span(), format!("option {key} must be a number, a word or true/false")),
-            },
+            _ => one(p, key.get_ref().clone(), key, value),
         }
     }
     out
+}
+
+/// What is wrong with an option of a variant's: its name, or its value.
+enum OptionProblem {
+    Unknown(String),
+    Value(String),
+}
+
+/// Checks one option of a variant's `[options]` as far as it can be without a scenario: its name is an option of
+/// the rules (R11) or `modifier.<id>` of one of `own` (the file's own modifiers), and its value is one it takes.
+fn check_option(name: &str, value: &str, own: &[&str]) -> Result<(), OptionProblem> {
+    if name.strip_prefix("modifier.").is_some_and(|id| own.contains(&id)) {
+        return match value.parse::<i8>() {
+            Ok(v) if (-3..=3).contains(&v) => Ok(()),
+            _ => Err(OptionProblem::Value(format!(
+                "option {name}: '{value}' is not allowed (a whole number from -3 to 3) (R11)"
+            ))),
+        };
+    }
+    // The sides are the scenario's: any side's name is checked when a game is set up.
+    let checked = if name.starts_with("exhaustion.") { "exhaustion.A" } else { name };
+    match crate::Options::default().set(checked, value) {
+        Ok(()) => Ok(()),
+        Err(crate::options::OptionError::Unknown(_)) => {
+            let mut known: Vec<String> =
+                crate::options::OPTION_SPECS.iter().map(|s| s.name.replace("SIDE", "<side>")).collect();
+            known.extend(own.iter().map(|id| format!("modifier.{id}")));
+            let refs: Vec<&str> = known.iter().map(String::as_str).collect();
+            // Within a table (`modifier.`), the entry alone is compared: the shared prefix would make any two near.
+            let near = match name.split_once('.') {
+                Some((table, entry)) if refs.iter().any(|k| k.starts_with(&format!("{table}."))) => {
+                    let entries: Vec<&str> =
+                        refs.iter().filter_map(|k| k.strip_prefix(table)?.strip_prefix('.')).collect();
+                    crate::problem::nearest(entry, &entries).map(|e| format!("{table}.{e}"))
+                }
+                _ => crate::problem::nearest(name, &refs).map(str::to_string),
+            };
+            Err(OptionProblem::Unknown(match near {
+                Some(near) => format!("unknown option '{name}': did you mean '{near}'?"),
+                None => format!("unknown option '{name}' (known: {})", refs.join(", ")),
+            }))
+        }
+        Err(e) => Err(OptionProblem::Value(e.to_string().replace("exhaustion.A", name))),
+    }
 }
 
 impl CombatSystem {

@@ -182,6 +182,19 @@ fn each_mistake_in_a_variant_file_is_refused_at_its_place() {
         ("name = \"x\"\n[[modifiers]]\nid = \"a b\"\nvalue = 1\nwhen = \"charge\"\n", "modifier id 'a b'"),
         ("name = \"x\"\nmodifier.hill = 1\n", "unknown field `modifier`"),
         ("name = \"x\"\n[options]\nto_hit = [4]\n", "v.toml:3:10: option to_hit must be a number"),
+        ("name = \"x\"\n[options]\nmodifier.nope = 1\n", "v.toml:3:10: unknown option 'modifier.nope' (known: "),
+        ("name = \"x\"\n[options]\nmodifier = { nope = 1 }\n", "v.toml:3:14: unknown option 'modifier.nope'"),
+        ("name = \"x\"\n[options]\nto_hti = 4\n", "v.toml:3:1: unknown option 'to_hti': did you mean 'to_hit'?"),
+        (
+            "name = \"x\"\n[options]\nmodifier.covr = 1\n",
+            "v.toml:3:10: unknown option 'modifier.covr': did you mean 'modifier.cover'?",
+        ),
+        ("name = \"x\"\n[options]\nto_hit = 9\n", "v.toml:3:10: option to_hit: '9' is not allowed"),
+        ("name = \"x\"\n[options]\nmodifier = { cover = 4 }\n", "v.toml:3:22: option modifier.cover: '4'"),
+        (
+            "name = \"x\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[options]\nmodifier.V1 = 7\n",
+            "v.toml:7:15: option modifier.V1: '7' is not allowed",
+        ),
         (
             "name = \"x\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\nwhen2 = \"x\"\n",
             "unknown field `when2`",
@@ -190,6 +203,10 @@ fn each_mistake_in_a_variant_file_is_refused_at_its_place() {
         let got = problems(text);
         assert!(got.contains(expected), "{text}\nexpected {expected}\ngot {got}");
     }
+    // The options a variant may set: the rules', its own modifiers', and each side's exhaustion by the scenario's ids.
+    let own = "name = \"x\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[options]\nmodifier = { V1 = 2, cover = -2 }\nexhaustion.union = 3\nto_hit = 4\n";
+    let read = variant(own).unwrap();
+    assert_eq!(read.options().len(), 4, "{:?}", read.options());
     // Every problem of a file at once, not only the first.
     let two = problems("name = \"x\"\n[results]\nsteady_fire = [\"none\", \"routed\"]\n[terms]\nmelee = \"y\"\n");
     assert_eq!(two.lines().count(), 2, "{two}");
