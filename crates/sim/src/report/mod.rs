@@ -382,6 +382,7 @@ mod tests {
         // The Union attacks at Marye's Heights (the first side), the Confederates at Franklin (the second).
         let mut c = SimConfig::of(vec![source("maryes-heights"), source("franklin")]);
         c.games = 8;
+        c.compare(vec![Axis::parse("to_hit=4,5").unwrap()]).unwrap();
         let sim = run(&c, &|| {}).unwrap();
         assert!(sim.pooled_by_attacker());
         let report = Report::new(&sim, None);
@@ -400,5 +401,10 @@ mod tests {
         assert_eq!(player_wins(&report.main.all), player_wins(mh) + player_wins(franklin));
         let text = render_text(&report);
         assert!(text.contains("pooled by attacker and defender") && text.contains("attacker wins"), "{text}");
+        // The differences pooled are the attacker's too; each scenario's are its first side's.
+        let metrics = |p: &Part| p.differences.iter().map(|d| d.metric.clone()).collect::<Vec<_>>();
+        assert_eq!(metrics(&report.main)[..2], ["attacker wins", "attacker's score (a draw counts half)"]);
+        assert!(!metrics(&report.main).iter().any(|m| m.contains("first side")));
+        assert_eq!(metrics(&report.scenarios[1])[0], "first side wins");
     }
 }
