@@ -233,7 +233,7 @@ fn part_charts(
 }
 
 fn side_series(part: &Part) -> [(String, RGBColor); 5] {
-    let s0 = part.columns()[0].1;
+    let s0 = part.legend_columns()[0].1;
     [
         (format!("{} wins", s0.sides[0].name), SIDE_A),
         (format!("{} wins", s0.sides[1].name), SIDE_B),
@@ -248,7 +248,7 @@ fn side_series(part: &Part) -> [(String, RGBColor); 5] {
 /// # Errors
 /// When the chart cannot be drawn.
 pub fn win_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
-    let columns = part.columns();
+    let columns = part.legend_columns();
     let labels: Vec<String> = columns.iter().map(|(l, _)| l.clone()).collect();
     let picks: [fn(&Summary) -> Rate; 5] = [
         |s| s.sides[0].results.win(),
@@ -276,7 +276,7 @@ pub fn win_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 /// # Errors
 /// When the chart cannot be drawn.
 pub fn outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
-    let columns = part.columns();
+    let columns = part.legend_columns();
     let n = columns.len();
     // Drawn bottom-up, so the first variant is the top bar.
     let labels: Vec<String> = columns.iter().rev().map(|(l, _)| l.clone()).collect();
@@ -347,7 +347,7 @@ pub fn outcomes(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 /// # Errors
 /// When the chart cannot be drawn.
 pub fn game_length(part: &Part, sim: &Simulation, s: Option<usize>, prefix: &str) -> Result<Chart, SimError> {
-    let columns = part.columns();
+    let columns = part.legend_columns();
     let n = columns.len();
     let records = sim.records_in(s);
     let max_turn = columns.iter().map(|(_, s)| s.length.turns_histogram.len()).max().unwrap_or(1).max(1);
@@ -449,7 +449,7 @@ pub fn game_length(part: &Part, sim: &Simulation, s: Option<usize>, prefix: &str
 
 /// The variants' series: one per column, in the variant's colour.
 fn variant_series(part: &Part, pick: impl Fn(&Summary) -> Vec<Option<Point>>) -> Vec<Series> {
-    part.columns()
+    part.legend_columns()
         .into_iter()
         .enumerate()
         .map(|(v, (label, s))| Series { label, colour: variant_colour(v), values: pick(s) })
@@ -511,7 +511,7 @@ pub fn shaken_again(part: &Part, prefix: &str) -> Result<Chart, SimError> {
 /// # Errors
 /// When the chart cannot be drawn.
 pub fn kill_rates(part: &Part, prefix: &str) -> Result<Chart, SimError> {
-    let columns = part.columns();
+    let columns = part.legend_columns();
     let kinds: Vec<usize> = (0..columns[0].1.effectiveness.len())
         .filter(|&k| columns.iter().any(|(_, s)| s.effectiveness[k].attacks > 0))
         .collect();
@@ -607,7 +607,20 @@ pub fn sweep(part: &Part, report: &Report, prefix: &str) -> Result<Option<Chart>
     let file = file_name(prefix, "sweep");
     let items: Vec<(String, RGBColor)> = match line_axis {
         None => vec![(format!("95% intervals; {x_name} on the x axis"), variant_colour(0))],
-        Some(a) => lines.iter().enumerate().map(|(i, l)| (format!("{}={l}", a.option), variant_colour(i))).collect(),
+        Some(a) => lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                // A rule set by its variant's name, as the other legends name it.
+                let named = part
+                    .variants
+                    .iter()
+                    .find(|v| v.settings.get(&a.option) == Some(l))
+                    .and_then(|v| v.rules.as_ref())
+                    .filter(|_| a.option == crate::config::RULES_AXIS);
+                (format!("{}={}", a.option, named.unwrap_or(l)), variant_colour(i))
+            })
+            .collect(),
     };
     let svg = svg(&file, (width, height), |root| {
         let (root, strip) = root.split_vertically(height - LEGEND);
@@ -757,6 +770,32 @@ mod tests {
         assert!(charts[0].svg.contains("initiative=igougo"));
         assert!(charts[0].svg.contains("draws"));
         assert!(charts[2].svg.contains("Game length"));
+    }
+
+    #[test]
+    fn rule_sets_compared_are_named_in_the_legends_by_their_variants_names_not_their_files() {
+        let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
+        let mut c = SimConfig::new(scenario, pacw_engine::DEFAULT_SCENARIO, "m.toml");
+        c.games = 4;
+        c.threads = Some(1);
+        let close = pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), "close-combat").unwrap();
+        c.rule_sets.push(crate::config::VariantFile::parse(close.text, "variants/close-combat.toml").unwrap());
+        c.compare(vec![
+            Axis::parse("to_hit=4,5").unwrap(),
+            Axis::parse("rules=standard,variants/close-combat.toml").unwrap(),
+        ])
+        .unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let report = Report::new(&sim, None);
+        let charts = all(&report, &sim).unwrap();
+        for chart in &charts {
+            assert!(!chart.svg.contains("close-combat.toml"), "{}: the file's name", chart.file);
+        }
+        assert!(charts[0].svg.contains("rules=Close combat"), "the win rates' columns");
+        let sweep = charts.iter().find(|c| c.file == "sweep.svg").expect("a sweep chart");
+        assert!(sweep.svg.contains("rules=Close combat") && sweep.svg.contains("rules=standard"), "its lines");
+        // The tables keep the files, which say where the rules were read from.
+        assert_eq!(report.main.variants[1].label, "to_hit=4 rules=variants/close-combat.toml");
     }
 
     #[test]

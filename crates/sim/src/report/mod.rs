@@ -11,7 +11,7 @@ pub use table::{Section, differences_table, effectiveness_table, pct, rate_ci, s
 pub use text::render_text;
 
 use crate::compare::{Difference, TESTS, contrasts, differences};
-use crate::config::{Axis, first_mover_rule, player_labels};
+use crate::config::{Axis, RULES_AXIS, first_mover_rule, player_labels};
 use crate::run::Simulation;
 use crate::stats::{Names, Summary};
 use serde::Serialize;
@@ -26,6 +26,12 @@ pub struct VariantReport {
     pub value: String,
     /// `option=value`, or `base`.
     pub label: String,
+    /// The label as charts' legends print it: a rule set compared (`rules=variants/close-combat.toml`) by its
+    /// variant's name (`rules=Close combat`).
+    pub legend: String,
+    /// The name of the rule set a `--compare rules=…` axis plays it by (`standard` for the standard rules).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     /// The settings over the base, by option.
     pub settings: BTreeMap<String, String>,
     /// The two computer players, as named (the statistics' `players` label them).
@@ -64,6 +70,15 @@ impl Part {
             vec![("all games".to_string(), &self.all)]
         } else {
             self.variants.iter().map(|v| (v.label.clone(), &v.summary)).collect()
+        }
+    }
+
+    /// The columns as charts' legends name them: [`Part::columns`] with each rule set by its variant's name.
+    pub fn legend_columns(&self) -> Vec<(String, &Summary)> {
+        if self.variants.is_empty() {
+            self.columns()
+        } else {
+            self.variants.iter().map(|v| (v.legend.clone(), &v.summary)).collect()
         }
     }
 
@@ -176,6 +191,11 @@ fn pooling(sim: &Simulation) -> String {
     )
 }
 
+/// The name of the rule set `file` of a `--compare rules=…` axis: its variant's, or `standard`.
+fn rule_set_name(sim: &Simulation, file: &str) -> String {
+    sim.config.rule_sets.iter().find(|f| f.file == file).map_or_else(|| file.to_string(), |f| f.name.clone())
+}
+
 fn option_map(pairs: Vec<(String, String)>) -> BTreeMap<String, String> {
     pairs.into_iter().collect()
 }
@@ -222,7 +242,19 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
             .enumerate()
             .map(|(i, v)| {
                 let options = &sim.options[scenario_index][i];
+                let rules = v.value_of(RULES_AXIS).map(|file| rule_set_name(sim, file));
+                let legend = v
+                    .settings
+                    .iter()
+                    .map(|(o, x)| match (o == RULES_AXIS, &rules) {
+                        (true, Some(name)) => format!("{o}={name}"),
+                        _ => format!("{o}={x}"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 VariantReport {
+                    legend,
+                    rules,
                     option: v.settings.iter().map(|(o, _)| o.as_str()).collect::<Vec<_>>().join(" × "),
                     value: v.settings.iter().map(|(_, x)| x.as_str()).collect::<Vec<_>>().join(" × "),
                     label: v.label(),
