@@ -106,3 +106,18 @@ pub fn offered_scenarios() -> impl Iterator<Item = Shipped> {
 pub fn shipped_named(list: impl IntoIterator<Item = Shipped>, name: &str) -> Option<Shipped> {
     list.into_iter().find(|s| s.name == name)
 }
+
+#[cfg(test)]
+mod docs_tests {
+    /// The number of shipped variants as the docs write it: they said five after the sixth was added.
+    #[test]
+    fn the_docs_count_the_shipped_variants() {
+        let words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+        let n = words[super::SHIPPED_VARIANTS.len().min(10)];
+        let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let laboratory = flat(include_str!("../../../docs/laboratory.md"));
+        assert!(laboratory.contains(&format!("`variants/` holds {n} examples")), "docs/laboratory.md: {n}");
+        let variants = flat(include_str!("../../../docs/variants.md"));
+        assert!(variants.contains(&format!("`variants/` holds {n} to start from")), "docs/variants.md: {n}");
+    }
+}
