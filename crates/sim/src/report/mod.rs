@@ -4,7 +4,7 @@
 
 mod csv;
 mod table;
-mod text;
+pub(crate) mod text;
 
 pub use csv::games_csv;
 pub use table::{Section, differences_table, effectiveness_table, pct, rate_ci, sections};
@@ -52,6 +52,10 @@ pub struct Part {
     pub scenario_file: String,
     /// The base options: the scenario's, with the variant file and `--set` (pooled: the first scenario's).
     pub options: BTreeMap<String, String>,
+    /// The name of the variant its games are played by (`--variant`, or the one the battle names), when it is not
+    /// the standard rules; pooled, each scenario's when they differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
     /// The statistics of all its games.
     #[serde(flatten)]
     pub all: Summary,
@@ -196,6 +200,27 @@ fn rule_set_name(sim: &Simulation, file: &str) -> String {
     sim.config.rule_sets.iter().find(|f| f.file == file).map_or_else(|| file.to_string(), |f| f.name.clone())
 }
 
+/// The name of the variant scenario `s`'s games are played by, or (`None`) all scenarios': `None` for the standard
+/// rules; several scenarios played by different rules are named each with its own (`a.toml: Close combat, b.toml:
+/// standard`).
+fn played_variant(sim: &Simulation, s: Option<usize>) -> Option<String> {
+    let c = &sim.config;
+    let of = |i: usize| c.played_scenario(i).ok().and_then(|p| p.system.as_ref().map(|system| system.name.clone()));
+    match s {
+        Some(i) => of(i),
+        None => {
+            let each: Vec<Option<String>> = (0..c.scenarios.len()).map(of).collect();
+            if each.iter().all(|v| *v == each[0]) {
+                return each[0].clone();
+            }
+            let named = c.scenarios.iter().zip(&each).map(|(source, v)| {
+                format!("{}: {}", source.file, v.as_deref().unwrap_or(crate::config::STANDARD_RULES))
+            });
+            Some(named.collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
 fn option_map(pairs: Vec<(String, String)>) -> BTreeMap<String, String> {
     pairs.into_iter().collect()
 }
@@ -276,6 +301,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         scenario: name,
         scenario_file: file,
         options: option_map(sc.option_pairs(&base)),
+        variant: played_variant(sim, s),
         all,
         variants,
         differences,
@@ -386,6 +412,34 @@ mod tests {
         for section in sections(&report.main) {
             assert!(section.rows.iter().all(|(_, cells)| cells.len() == 2), "{}", section.title);
         }
+    }
+
+    #[test]
+    fn the_text_report_keeps_within_120_columns_and_names_the_battle_s_own_variant() {
+        // A battle of its own variant, compared with the standard and a rule set of a long file name, pooled with
+        // another: the widest report the laboratory writes.
+        let named = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let own = ScenarioSource::parse(&named, "own-rules.toml").unwrap();
+        let mut c = SimConfig::of(vec![own, source("bloody-lane")]);
+        c.games = 4;
+        let close = pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), "hard-cover").unwrap();
+        let file = "a/folder/of/variants/with/a/long/name/hard-cover-for-the-defenders-of-the-heights.toml";
+        c.rule_sets.push(crate::config::VariantFile::parse(close.text, file).unwrap());
+        c.compare(vec![Axis::parse(&format!("rules=standard,{file}")).unwrap()]).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let report = Report::new(&sim, None);
+        let text = render_text(&report);
+        for line in text.lines() {
+            assert!(line.chars().count() <= text::WIDTH, "{} columns: {line}", line.chars().count());
+        }
+        assert!(text.contains("95% interval") && text.contains(&format!("rules=standard → rules={file}")), "{text}");
+        assert!(
+            text.contains("own-rules.toml: Close combat, bloody-lane.toml: standard (named by the battle)"),
+            "{text}"
+        );
+        assert_eq!(report.scenarios[0].variant.as_deref(), Some("Close combat"));
+        assert!(text.contains("== Meeting Engagement (own-rules.toml, variant: Close combat)"), "{text}");
+        assert_eq!(report.scenarios[1].variant, None, "the standard rules");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The report as plain text for the terminal: the summary tables side by side, then the differences; with several
 //! scenarios, all pooled first, then each.
 
-use super::table::{differences_table, sections};
+use super::table::{Section, differences_table, sections};
 use super::{Part, Report};
 
 /// Pads `s` to `width` characters (counting characters, not bytes).
@@ -10,31 +10,70 @@ fn pad(s: &str, width: usize) -> String {
     format!("{s}{}", " ".repeat(width.saturating_sub(n)))
 }
 
-/// The whole report as text.
+/// The widest line of the text report, so that it reads in a terminal: a table too wide for it is set out one
+/// variant under another, and the differences leave the columns the HTML report and `--json` carry (the unpaired
+/// interval, the test, the p-value before Holm's adjustment).
+pub const WIDTH: usize = 120;
+
+/// `text` wrapped on spaces within [`WIDTH`], each line after the first indented by `indent` spaces.
+fn wrap(text: &str, indent: usize) -> String {
+    wrap_after("", text, indent)
+}
+
+/// `text` after `prefix` on its first line, wrapped on spaces within [`WIDTH`], each line after the first indented
+/// by `indent` spaces.
+fn wrap_after(prefix: &str, text: &str, indent: usize) -> String {
+    let mut lines = vec![prefix.to_string()];
+    // Whether the line being filled has a word yet (a line is never broken before its first word).
+    let mut started = false;
+    for word in text.split_whitespace() {
+        let Some(last) = lines.last_mut() else { break };
+        if started && last.chars().count() + 1 + word.chars().count() > WIDTH {
+            lines.push(format!("{}{word}", " ".repeat(indent)));
+        } else {
+            if started {
+                last.push(' ');
+            }
+            last.push_str(word);
+            started = true;
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The whole report as text, every line within [`WIDTH`] characters.
 pub fn render_text(report: &Report) -> String {
     let mut out = String::new();
     let players = report.player_names.join(" vs ");
     let sides = if report.fixed_sides { "fixed sides" } else { "sides swap every other game" };
-    out.push_str(&format!("{} ({})\n", report.main.scenario, report.main.scenario_file));
+    out.push_str(&wrap(&format!("{} ({})", report.main.scenario, report.main.scenario_file), 2));
     if let Some(pooling) = &report.pooling {
-        out.push_str(&format!("pooled {pooling}\n"));
+        out.push_str(&wrap(&format!("pooled {pooling}"), 2));
     }
     let variants = report.main.variants.len();
-    out.push_str(&format!(
-        "{} games{}, seed {}, {players} ({sides})\n",
-        report.games_per_variant,
-        if variants == 0 { String::new() } else { format!(" a variant × {variants}") },
-        report.seed
+    out.push_str(&wrap(
+        &format!(
+            "{} games{}, seed {}, {players} ({sides})",
+            report.games_per_variant,
+            if variants == 0 { String::new() } else { format!(" a variant × {variants}") },
+            report.seed
+        ),
+        2,
     ));
-    if let Some(v) = &report.variant_file {
-        out.push_str(&format!(
-            "variant: {}{}\n",
-            v.name,
-            if v.description.is_empty() { String::new() } else { format!(" ({})", v.description) }
-        ));
+    match (&report.variant_file, &report.main.variant) {
+        (Some(v), _) => out.push_str(&wrap(
+            &format!(
+                "variant: {}{}",
+                v.name,
+                if v.description.is_empty() { String::new() } else { format!(" ({})", v.description) }
+            ),
+            2,
+        )),
+        (None, Some(named)) => out.push_str(&wrap(&format!("variant: {named} (named by the battle)"), 2)),
+        (None, None) => {}
     }
     let options: Vec<String> = report.main.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    out.push_str(&format!("options: {}\n", options.join(" ")));
+    out.push_str(&wrap(&format!("options: {}", options.join(" ")), 2));
     out.push_str(&format!(
         "{:.2} s on {} thread{} ({})\n",
         report.seconds,
@@ -44,7 +83,9 @@ pub fn render_text(report: &Report) -> String {
     ));
     render_part(&mut out, &report.main, &report.test);
     for part in &report.scenarios {
-        out.push_str(&format!("\n== {} ({})\n", part.scenario, part.scenario_file));
+        let variant = part.variant.as_ref().map_or(String::new(), |v| format!(", variant: {v}"));
+        out.push('\n');
+        out.push_str(&wrap(&format!("== {} ({}{variant})", part.scenario, part.scenario_file), 3));
         render_part(&mut out, part, &report.test);
     }
     let mut trimmed: String = out.lines().map(|l| format!("{}\n", l.trim_end())).collect();
@@ -54,13 +95,13 @@ pub fn render_text(report: &Report) -> String {
     trimmed
 }
 
-/// Writes `rows` under `header` in columns.
-fn columns(out: &mut String, header: &[String], rows: &[Vec<String>]) {
+/// Writes `rows` under `header` in columns, each line indented by `indent` spaces.
+fn columns(out: &mut String, indent: usize, header: &[String], rows: &[Vec<String>]) {
     let widths: Vec<usize> = (0..header.len())
         .map(|i| rows.iter().map(|r| r[i].chars().count()).chain([header[i].chars().count()]).max().unwrap_or(0) + 2)
         .collect();
     for line in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
-        out.push_str("  ");
+        out.push_str(&" ".repeat(indent));
         for (cell, w) in line.iter().zip(&widths) {
             out.push_str(&pad(cell, *w));
         }
@@ -69,35 +110,104 @@ fn columns(out: &mut String, header: &[String], rows: &[Vec<String>]) {
     }
 }
 
-/// One part's tables and differences.
-fn render_part(out: &mut String, part: &Part, tests: &str) {
-    let columns_of = part.columns();
-    let sections = sections(part);
-    let label_width = sections.iter().flat_map(|s| &s.rows).map(|(l, _)| l.chars().count() + 2).max().unwrap_or(0) + 2;
-    let widths: Vec<usize> = (0..columns_of.len())
+/// The width of each column of `sections` (its widest cell or label, and a gap).
+fn column_widths(sections: &[&Section], labels: &[String]) -> Vec<usize> {
+    (0..labels.len())
         .map(|i| {
             let cells = sections.iter().flat_map(|s| &s.rows).map(|(_, c)| c[i].chars().count());
-            cells.chain(std::iter::once(columns_of[i].0.chars().count())).max().unwrap_or(0) + 3
+            cells.chain(std::iter::once(labels[i].chars().count())).max().unwrap_or(0) + 3
         })
-        .collect();
-    for section in &sections {
-        out.push('\n');
-        out.push_str(&pad(&section.title, label_width));
-        for ((label, _), w) in columns_of.iter().zip(&widths) {
-            out.push_str(&pad(label, *w));
+        .collect()
+}
+
+/// The width of the labels of `sections`, indented by two and with a gap (and of their titles, which head the
+/// labels' column).
+fn label_width(sections: &[&Section]) -> usize {
+    let labels = sections.iter().flat_map(|s| &s.rows).map(|(l, _)| l.chars().count() + 2);
+    labels.chain(sections.iter().map(|s| s.title.chars().count())).max().unwrap_or(0) + 2
+}
+
+/// A section with its variants side by side, labels `label_width` wide and columns `widths`.
+fn side_by_side(out: &mut String, section: &Section, labels: &[String], label_width: usize, widths: &[usize]) {
+    out.push('\n');
+    out.push_str(&pad(&section.title, label_width));
+    for (label, w) in labels.iter().zip(widths) {
+        out.push_str(&pad(label, *w));
+    }
+    out.push('\n');
+    for (label, cells) in &section.rows {
+        out.push_str(&pad(&format!("  {label}"), label_width));
+        for (cell, w) in cells.iter().zip(widths) {
+            out.push_str(&pad(cell, *w));
         }
         out.push('\n');
+    }
+}
+
+/// A section too wide for its variants side by side: each variant's column under its label, a cell too long for
+/// the line wrapped under its own start.
+fn stacked(out: &mut String, section: &Section, labels: &[String]) {
+    let label_width = section.rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0) + 6;
+    out.push_str(&format!("\n{}\n", section.title));
+    for (i, variant) in labels.iter().enumerate() {
+        out.push_str(&wrap_after("  ", variant, 4));
         for (label, cells) in &section.rows {
-            out.push_str(&pad(&format!("  {label}"), label_width));
-            for (cell, w) in cells.iter().zip(&widths) {
-                out.push_str(&pad(cell, *w));
+            out.push_str(&wrap_after(&pad(&format!("    {label}"), label_width), &cells[i], label_width));
+        }
+    }
+}
+
+/// One part's tables and differences.
+fn render_part(out: &mut String, part: &Part, tests: &str) {
+    let labels: Vec<String> = part.columns().into_iter().map(|(l, _)| l).collect();
+    let sections = sections(part);
+    let all: Vec<&Section> = sections.iter().collect();
+    let (width, widths) = (label_width(&all), column_widths(&all, &labels));
+    let fits = |label: usize, widths: &[usize]| label + widths.iter().sum::<usize>() <= WIDTH;
+    for section in &sections {
+        if fits(width, &widths) {
+            // Every section's columns aligned with every other's, as long as the widest fits.
+            side_by_side(out, section, &labels, width, &widths);
+        } else {
+            let (own, own_widths) = (label_width(&[section]), column_widths(&[section], &labels));
+            if fits(own, &own_widths) {
+                side_by_side(out, section, &labels, own, &own_widths);
+            } else {
+                stacked(out, section, &labels);
             }
-            out.push('\n');
         }
     }
     if !part.differences.is_empty() {
-        out.push_str(&format!("\nDifferences between variants ({tests}; significant when the Holm p < 0.05)\n"));
-        let (header, rows) = differences_table(part);
-        columns(out, &header, &rows);
+        out.push('\n');
+        out.push_str(&wrap(
+            &format!(
+                "Differences between variants ({tests}; significant when the Holm p < 0.05; the 95% interval is the \
+                 paired one where games pair, and the HTML report and --json add the unpaired one, the test and the p \
+                 before Holm's adjustment)"
+            ),
+            2,
+        ));
+        let (_, rows) = differences_table(part);
+        let header: Vec<String> =
+            ["statistic", "values", "change", "95% interval", "p (Holm)", "significant"].map(String::from).to_vec();
+        // One table for each pair of variants, under its "from → to".
+        let mut pairs: Vec<&str> = Vec::new();
+        for row in &rows {
+            if !pairs.contains(&row[1].as_str()) {
+                pairs.push(&row[1]);
+            }
+        }
+        for pair in pairs {
+            out.push_str(&wrap_after("  ", pair, 4));
+            let mine: Vec<Vec<String>> = rows
+                .iter()
+                .filter(|r| r[1] == pair)
+                .map(|r| {
+                    let interval = if r[4] == "—" { r[5].clone() } else { r[4].clone() };
+                    vec![r[0].clone(), r[2].clone(), r[3].clone(), interval, r[8].clone(), r[9].clone()]
+                })
+                .collect();
+            columns(out, 4, &header, &mine);
+        }
     }
 }
