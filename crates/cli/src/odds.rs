@@ -431,6 +431,9 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
             v.as_object_mut().expect("a report is an object").remove("target");
         }
         v["situation"] = Value::String(title.to_string());
+        if let Some((file, _)) = system.source() {
+            v["variant"] = json!({ "name": system.name, "file": file });
+        }
         if let Some((k, after, expected)) = &run {
             v["attacks"] = json!(k);
             v["after"] = serde_json::to_value(after).expect("states serialize");
@@ -438,7 +441,11 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
         }
         return serde_json::to_string_pretty(&v).expect("JSON") + "\n";
     }
-    let mut out = format!("{title}\n\n");
+    let mut out = format!("{title}\n");
+    if let Some(variant) = crate::source::system_words(system) {
+        out += &format!("Variant: {variant}\n");
+    }
+    out += "\n";
     let total: i8 = odds.modifiers().total();
     if odds.modifiers().iter().next().is_none() {
         out += "Modifiers: none\n";
@@ -537,19 +544,26 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
     if args.json {
         let system = system.clone().unwrap_or_else(|| Arc::new(CombatSystem::standard()));
         let rows: Vec<Value> = rows.iter().map(|r| row_json(r, &system)).collect();
-        let v = json!({
+        let mut v = json!({
             "attacker": attacker.name(),
             "moved": args.moved,
             "to_hit_base": options.to_hit,
             "blocked_retreat": options.blocked_retreat.name(),
             "rows": rows,
         });
+        if let Some((file, _)) = system.source() {
+            v["variant"] = json!({ "name": system.name, "file": file });
+        }
         return Ok(Ok(serde_json::to_string_pretty(&v).expect("JSON") + "\n"));
     }
     let system = system.unwrap_or_else(|| Arc::new(CombatSystem::standard()));
     // A hit that changes nothing has its own column only where the variant's table has such hits.
     let no_effect = rows.iter().any(|r| r.odds.has_no_effect());
-    let mut out = format!("{title}\n\n");
+    let mut out = format!("{title}\n");
+    if let Some(variant) = crate::source::system_words(&system) {
+        out += &format!("Variant: {variant}\n");
+    }
+    out += "\n";
     out += &format!(
         "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>6}  {:>6}{} {:>7} {:>7} {:>9}\n",
         "target",

@@ -34,9 +34,10 @@ pub fn run(file: &Path, as_json: bool, legal: bool) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let scenario = game.battle().scenario();
+    let variant = crate::source::variant_words(scenario).map_or(String::new(), |v| format!("; variant: {v}"));
     writeln!(
         out,
-        "{} — seed {}, {} decisions, options: {}",
+        "{} — seed {}, {} decisions, options: {}{variant}",
         scenario.name,
         game.seed(),
         game.actions().len(),

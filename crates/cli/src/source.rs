@@ -34,6 +34,19 @@ pub fn variant_system(path: Option<&Path>) -> Result<Option<Arc<CombatSystem>>> 
     Ok(Some(Arc::new(CombatSystem::with_variant(&text, &path.display().to_string())?)))
 }
 
+/// The variant a game of `scenario` is played by, for a header: its name and file (`Close combat
+/// (close-combat.toml)`); `None` under the standard rules.
+pub fn variant_words(scenario: &pacw_engine::Scenario) -> Option<String> {
+    system_words(scenario.system.as_deref()?)
+}
+
+/// A variant's combat system named for a header, as [`variant_words`]; `None` for the standard rules, which are read
+/// from no variant file.
+pub fn system_words(system: &CombatSystem) -> Option<String> {
+    let (file, _) = system.source()?;
+    Some(format!("{} ({file})", system.name))
+}
+
 /// The scenario `text` (named `file`), played by the variant file at `path` if one is given: read for its rules,
 /// so that its units may be of the variant's own arms ([`pacw_engine::Scenario::parse_with`]). Without one, the
 /// scenario's own `variant` may name a variant file beside it.

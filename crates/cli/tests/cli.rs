@@ -424,3 +424,52 @@ fn a_scenario_names_its_own_variant_file_beside_it() {
     let err = text(&out.stderr);
     assert!(err.contains("battle.toml:") && err.contains("calm.toml") && err.contains("close-combat"), "{err}");
 }
+
+/// The variant in force is named wherever a game's rules are told: the odds (abstract, on a board, the table), the
+/// board shown, a replay's header, and `simulate --help` says what a variant file holds.
+#[test]
+fn the_variant_in_force_is_named_by_odds_show_and_replay() {
+    let scratch = temp_dir("variant-named");
+    let battle = scratch.path().join("battle.toml");
+    let named = pacw_engine::DEFAULT_SCENARIO.replacen("turns = ", "variant = \"close-combat\"\nturns = ", 1);
+    std::fs::write(&battle, &named).unwrap();
+    let b = battle.to_str().unwrap();
+    let close = repo("variants/close-combat.toml");
+    let said = "Close combat (close-combat.toml)";
+    let out = pacw(&["show", b], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let options = text(&out.stdout).lines().find(|l| l.starts_with("Options:")).unwrap_or_default().to_string();
+    assert!(options.ends_with(&format!("; variant: {said}")), "{options}");
+    let out = pacw(&["show", "meeting-engagement"], "");
+    assert!(!text(&out.stdout).contains("variant:"), "the standard rules need no word");
+    let abstract_odds = ["odds", "--attacker", "inf", "--target", "inf"];
+    let out = pacw(&[&abstract_odds[..], &["--variant", &close]].concat(), "");
+    assert!(text(&out.stdout).contains(&format!("Variant: Close combat ({close})")), "{}", text(&out.stdout));
+    let out = pacw(&[&abstract_odds[..], &["--variant", &close, "--json"]].concat(), "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["variant"]["name"], "Close combat");
+    let out = pacw(&abstract_odds, "");
+    assert!(!text(&out.stdout).contains("Variant:"), "the standard rules need no word");
+    let out = pacw(&["odds", "--table", "--variant", &close], "");
+    assert!(text(&out.stdout).contains("Variant: Close combat"), "{}", text(&out.stdout));
+    let duel = scratch.path().join("duel.toml");
+    std::fs::write(
+        &duel,
+        "name = \"Duel\"\nvariant = \"close-combat\"\nturns = 3\n[map]\nterrain = \"\"\"\n....\n....\n....\n....\n\"\"\"\n\
+         [[sides]]\nid = \"blue\"\nname = \"Blue\"\nhome = \"south\"\n[[sides]]\nid = \"grey\"\nname = \"Grey\"\n\
+         home = \"north\"\n[[units]]\nside = \"blue\"\narm = \"infantry\"\nat = \"b1\"\n[[units]]\nside = \"grey\"\n\
+         arm = \"infantry\"\nat = \"b3\"\n",
+    )
+    .unwrap();
+    let out = pacw(&["odds", "--scenario", duel.to_str().unwrap(), "--attacker", "b1", "--target", "b3"], "");
+    assert!(text(&out.stdout).contains(&format!("Variant: {said}")), "{}{}", text(&out.stdout), text(&out.stderr));
+    let save = scratch.path().join("game.json");
+    let s = save.to_str().unwrap();
+    let out = pacw(&["play", b, "--players", "greedy,greedy", "--pace-ms", "0", "--seed", "1", "--save", s], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = pacw(&["replay", s], "");
+    let header = text(&out.stdout).lines().next().unwrap_or_default().to_string();
+    assert!(header.ends_with(&format!("; variant: {said}")), "{header}");
+    let out = pacw(&["simulate", "--help"], "");
+    assert!(text(&out.stdout).contains("hit-result table"), "{}", text(&out.stdout));
+}

@@ -32,7 +32,8 @@ pub struct LabArgs {
     /// The two computer players, as A,B; they swap sides every other game.
     #[arg(long, value_name = "A,B", default_value = "random,random", help = players_help(), value_parser = crate::args::players)]
     pub players: [String; 2],
-    /// A variant file (a name, a description and an [options] table) applied to every scenario, before --set.
+    /// A variant file (docs/variants.md: modifiers, arms, a hit-result table, words and options) whose combat system
+    /// plays every scenario, in place of any variant a scenario names; its options apply before --set.
     #[arg(long, value_name = "FILE.toml")]
     pub variant: Option<PathBuf>,
     /// Set a rule option for every game, as OPTION=VALUE (docs/rules.md R11); may be repeated.
