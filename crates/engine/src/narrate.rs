@@ -28,6 +28,12 @@ fn renamed<'a>(s: &'a Scenario, term: impl Fn(&'a Terms) -> (&'a String, &'stati
     (word != standard).then_some(word.as_str())
 }
 
+/// A word with its first letter in capitals, to begin a line.
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
 fn side(s: &Scenario, side: Side) -> &str {
     &s.side(side).name
 }
@@ -162,19 +168,30 @@ pub fn order(b: &Battle, unit: Option<UnitId>, a: &Action) -> String {
     let unit_at = |u: UnitId| format!("{} at {}", self::unit(s, u), b.unit(u).at);
     let assessed = unit.and_then(|me| b.assess_order(me, a).ok());
     let needed = assessed.map_or(String::new(), |x| format!(" ({}+)", x.needed));
-    // An attack at distance 1 is a charge (R6.1), and says so.
+    // An attack at distance 1 is a charge (R6.1), and says so, in the variant's word if it renames it ([terms]):
+    // "close combat against …".
     let charge = assessed.is_some_and(|x| x.charge);
-    let attack = |target: UnitId| format!("{} {}{needed}", if charge { "charge" } else { "fire at" }, unit_at(target));
+    let attack_word = renamed(s, |t| if charge { (&t.charge, "charge") } else { (&t.fire, "fire") });
+    let verb = |capital: bool| match (attack_word, charge, capital) {
+        (Some(word), _, true) => format!("{} against", capitalised(word)),
+        (Some(word), _, false) => format!("{word} against"),
+        (None, true, true) => "Charge".to_string(),
+        (None, true, false) => "charge".to_string(),
+        (None, false, true) => "Fire at".to_string(),
+        (None, false, false) => "fire at".to_string(),
+    };
+    let attack = |target: UnitId| format!("{} {}{needed}", verb(false), unit_at(target));
     match *a {
         Action::Activate(u) => {
-            let shaken = if b.unit(u).shaken { ", shaken" } else { "" };
+            let word = renamed(s, |t| (&t.shaken, "shaken")).unwrap_or("shaken");
+            let shaken = if b.unit(u).shaken { format!(", {word}") } else { String::new() };
             format!("Activate {}{shaken}", unit_at(u))
         }
         Action::EndActivations => "End activations".to_string(),
         Action::Hold => "Hold".to_string(),
         Action::Move { to, facing } => format!("Move to {to}, face {facing}"),
         Action::Fire { target, facing } if Some(facing) == unit.map(|u| b.unit(u).facing) => {
-            format!("{} {}{needed}", if charge { "Charge" } else { "Fire at" }, unit_at(target))
+            format!("{} {}{needed}", verb(true), unit_at(target))
         }
         Action::Fire { target, facing } => format!("Face {facing} and {}", attack(target)),
         // A Move & Fire that stays on its square only turns (R4.2): said so, not as a move to where it stands.

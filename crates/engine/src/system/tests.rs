@@ -406,6 +406,14 @@ fn a_variant_s_own_modifier_is_played_and_cited_by_its_id() {
         said[0].contains("attacks Side B") && said[0].contains("(close combat): needs"),
         "the variant's word: {said:?}"
     );
+    // The order offered says the variant's word too (the terminal's list and the API's text are these words).
+    let fresh = duel(1, Some(variant(ELAN_AND_NO_EFFECT).unwrap()));
+    let offered: Vec<String> = fresh.legal_actions().iter().map(|a| crate::narrate::action(&fresh, a)).collect();
+    assert!(offered.iter().any(|o| o.starts_with("Close combat against Side B")), "{offered:?}");
+    assert!(!offered.iter().any(|o| o.contains("harge")), "{offered:?}");
+    let standard = duel(1, None);
+    let offered: Vec<String> = standard.legal_actions().iter().map(|a| crate::narrate::action(&standard, a)).collect();
+    assert!(offered.iter().any(|o| o.starts_with("Charge Side B")), "{offered:?}");
     // The standard words stay where a variant keeps them, and a renamed state reads as renamed.
     let shaken = crate::Event::Shaken { unit: crate::UnitId(1) };
     assert!(crate::narrate::event(b.scenario(), &shaken).contains("is disordered"));
