@@ -237,21 +237,81 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
         Ok(odds) => odds,
         Err(e) => return usage(format!("impossible: {e}")),
     };
-    let title = describe(&situation, &options);
     let system = system.unwrap_or_else(|| Arc::new(CombatSystem::standard()));
+    let title = describe(&situation, &options, &Words::of(&system));
     Ok(Ok(report(&title, &odds, &options, &system, args)))
 }
 
+/// The words the odds print for attacks and results: the variant's where its `[terms]` rename them (docs/variants.md),
+/// as the log and the orders offered do.
+struct Words {
+    /// An attack at distance 2 or more, in a table's column: `shooting`.
+    fire: String,
+    /// An attack at distance 1: `charge`.
+    charge: String,
+    /// The attack in a description: `shoots at`, `charges`, or the variant's word with `attacks`.
+    fire_verb: String,
+    charge_verb: String,
+    shaken: String,
+    retreat: String,
+    destroyed: String,
+}
+
+impl Words {
+    fn of(system: &CombatSystem) -> Words {
+        let t = system.terms();
+        let (fire, fire_verb) = if t.fire == "fire" {
+            ("shooting".to_string(), "shoots at".to_string())
+        } else {
+            (t.fire.clone(), "attacks".to_string())
+        };
+        let charge_verb = if t.charge == "charge" { "charges" } else { "attacks" }.to_string();
+        Words {
+            fire,
+            charge: t.charge.clone(),
+            fire_verb,
+            charge_verb,
+            shaken: t.shaken.clone(),
+            retreat: t.retreat.clone(),
+            destroyed: t.destroyed.clone(),
+        }
+    }
+
+    /// An attack's kind as a table's column says it.
+    fn attack(&self, charge: bool) -> &str {
+        if charge { &self.charge } else { &self.fire }
+    }
+
+    /// A result's word in the text (the JSON keeps the result's name).
+    fn result(&self, r: odds::AttackResult) -> &str {
+        match r {
+            odds::AttackResult::Shaken => &self.shaken,
+            odds::AttackResult::Retreat => &self.retreat,
+            odds::AttackResult::Destroyed => &self.destroyed,
+            odds::AttackResult::NoEffect => "no effect",
+            other => other.name(),
+        }
+    }
+
+    /// The target's state as a table's column and a description say it.
+    fn state(&self, shaken: bool) -> &str {
+        if shaken { &self.shaken } else { "steady" }
+    }
+}
+
 /// "regular infantry shoots at veteran cavalry 2 squares away, in woods".
-fn describe(s: &Situation, options: &Options) -> String {
-    let verb = if s.charge() { "charges" } else { "shoots at" };
+fn describe(s: &Situation, options: &Options, words: &Words) -> String {
+    let verb = if s.charge() { &words.charge_verb } else { &words.fire_verb };
+    // A renamed attack is said as the log says it: "attacks … (close combat, strength 4)".
+    let renamed = (verb == "attacks").then(|| format!("{}, ", words.attack(s.charge())));
     let mut text = format!(
-        "{} {}{} {verb} {} {} (strength {})",
+        "{} {}{} {verb} {} {} ({}strength {})",
         s.attacker_quality,
         s.attacker,
         if s.moved { " that moved" } else { "" },
         s.target_quality,
         s.target,
+        renamed.unwrap_or_default(),
         s.target_strength(options)
     );
     if !s.charge() {
@@ -262,7 +322,7 @@ fn describe(s: &Situation, options: &Options) -> String {
         Aspect::Rear => text += " from its rear",
         Aspect::Front => {}
     }
-    let mut state = vec![if s.target_state.is_shaken() { "shaken" } else { "steady" }];
+    let mut state = vec![words.state(s.target_state.is_shaken())];
     if s.cover {
         state.push("in woods");
     }
@@ -380,6 +440,8 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         odds = odds.with_target(pacw_engine::Steadiness::Shaken);
     }
     let (a, t) = (battle.info(attacker), battle.info(target));
+    let system = battle.scenario().combat_system();
+    let words = Words::of(&system);
     let order_text = match order {
         Action::MoveFire { to, facing, .. } => format!("Move & Fire (to {to}, facing {facing})"),
         other => other.order_name().to_string(),
@@ -396,11 +458,14 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         battle.unit(target).at,
         battle.strength(target),
         odds.assessment.distance,
-        if odds.assessment.charge { " (a charge)" } else { "" },
-        if odds.assessment.target_shaken { "shaken" } else { "steady" },
+        match (odds.assessment.charge, words.charge.as_str()) {
+            (false, _) => String::new(),
+            (true, "charge") => " (a charge)".to_string(),
+            (true, word) => format!(" ({word})"),
+        },
+        words.state(odds.assessment.target_shaken),
         if odds.retreat_path.is_blocked() { ", cannot retreat" } else { "" }
     );
-    let system = battle.scenario().combat_system();
     Ok(Ok(report(&title, &odds, battle.options(), &system, args)))
 }
 
@@ -441,6 +506,7 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
         }
         return serde_json::to_string_pretty(&v).expect("JSON") + "\n";
     }
+    let words = Words::of(system);
     let mut out = format!("{title}\n");
     if let Some(variant) = crate::source::system_words(system) {
         out += &format!("Variant: {variant}\n");
@@ -464,21 +530,24 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
         odds.hit(),
         pct(odds.hit()).trim()
     );
-    out += &format!("{:<10} {:>7} {:>6}\n", "result", "chance", "≈");
+    let result_width = odds.results().map(|(r, _)| words.result(r).chars().count()).max().unwrap_or(0).max(10);
+    out += &format!("{:<result_width$} {:>7} {:>6}\n", "result", "chance", "≈");
     for (r, p) in odds.results() {
-        out += &format!("{:<10} {:>7} {}\n", r.name(), p.to_string(), pct(p));
+        out += &format!("{:<result_width$} {:>7} {}\n", words.result(r), p.to_string(), pct(p));
     }
     if odds.retreat_path.is_blocked() {
         out += &format!(
             "(a retreat is blocked and counts as {}, R7.4 blocked_retreat = {})\n",
-            if odds.has_stand() { "stand" } else { "destroyed" },
+            if odds.has_stand() { "stand" } else { &words.destroyed },
             odds.blocked_retreat.name()
         );
     }
     if let Some((k, after, expected)) = run {
+        let state_width =
+            [&words.shaken, &words.destroyed].iter().map(|w| w.chars().count()).max().unwrap_or(0).max(10);
         out += &format!(
             "\nAfter {k} attack{} in a row (same modifiers, the target not activated between; a retreat counts as\n\
-             shaken and still there{}):\n{:<10} {:>w$} {:>6}\n",
+             shaken and still there{}):\n{:<state_width$} {:>w$} {:>6}\n",
             if k == 1 { "" } else { "s" },
             if odds.retreat_path.is_blocked() { "; a blocked retreat follows R7.4" } else { "" },
             "state",
@@ -489,11 +558,11 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
         for state in [TargetState::Steady, TargetState::Shaken, TargetState::Destroyed] {
             let name = match state {
                 TargetState::Steady => "steady",
-                TargetState::Shaken => "shaken",
-                TargetState::Destroyed => "destroyed",
+                TargetState::Shaken => &words.shaken,
+                TargetState::Destroyed => &words.destroyed,
             };
             let p = after.get(state);
-            out += &format!("{name:<10} {:>w$} {}\n", p.to_string(), pct_exact(p), w = after_width(&after));
+            out += &format!("{name:<state_width$} {:>w$} {}\n", p.to_string(), pct_exact(p), w = after_width(&after));
         }
         match expected {
             Some(e) => out += &format!("Expected attacks to destroy it: {e} (≈ {:.2})\n", odds::approx(&e)),
@@ -535,10 +604,13 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         Err(e) => return usage(format!("impossible: {e}")),
     };
     let moved = if args.moved { "that moved" } else { "that did not move" };
+    let words = Words::of(system.as_deref().unwrap_or(&CombatSystem::standard()));
+    let (fire, charge) = (words.attack(false), words.attack(true));
+    let charges = if charge == "charge" { "charges" } else { charge };
     let shooting = if options.range.get(attacker) >= 2 {
-        "shooting at distance 2, charges at distance 1 from the front"
+        format!("{fire} at distance 2, {charges} at distance 1 from the front")
     } else {
-        "charges at distance 1 from the front (its range is 1: no shooting)"
+        format!("{charges} at distance 1 from the front (its range is 1: no {fire})")
     };
     let title = format!("Odds for {attacker} {moved}: {shooting}; cover is woods (R6.3a)");
     if args.json {
@@ -564,8 +636,14 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         out += &format!("Variant: {variant}\n");
     }
     out += "\n";
+    // Each column as wide as its words, which a variant may make longer ("close combat").
+    let width = |words: &[&str], least: usize| words.iter().map(|w| w.chars().count()).max().unwrap_or(0).max(least);
+    let attack_w = width(&["attack", fire, charge], 8);
+    let state_w = width(&["state", "steady", &words.shaken], 7);
+    let (shaken_w, retreat_w, destroyed_w) =
+        (width(&[&words.shaken], 7), width(&[&words.retreat], 7), width(&[&words.destroyed], 9));
     out += &format!(
-        "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>6}  {:>6}{} {:>7} {:>7} {:>9}\n",
+        "{:<19} {:>3}  {:<attack_w$} {:<5} {:<state_w$} {:>6}  {:>6}{} {:>shaken_w$} {:>retreat_w$} {:>destroyed_w$}\n",
         "target",
         "str",
         "attack",
@@ -574,20 +652,20 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         "to hit",
         "miss",
         if no_effect { format!(" {:>9}", "no effect") } else { String::new() },
-        "shaken",
-        "retreat",
-        "destroyed"
+        words.shaken,
+        words.retreat,
+        words.destroyed
     );
     for r in &rows {
         let s = &r.situation;
         let o = &r.odds;
         out += &format!(
-            "{:<19} {:>3}  {:<8} {:<5} {:<7} {:>5}+  {:>6}{} {:>7} {:>7} {:>9}\n",
+            "{:<19} {:>3}  {:<attack_w$} {:<5} {:<state_w$} {:>5}+  {:>6}{} {:>shaken_w$} {:>retreat_w$} {:>destroyed_w$}\n",
             format!("{} {}", s.target_quality, s.target),
             o.assessment.strength,
-            if s.charge() { "charge" } else { "shooting" },
+            words.attack(s.charge()),
             if s.cover { "yes" } else { "no" },
-            if s.target_state.is_shaken() { "shaken" } else { "steady" },
+            words.state(s.target_state.is_shaken()),
             o.to_hit(),
             o.miss.to_string(),
             if no_effect { format!(" {:>9}", o.no_effect.to_string()) } else { String::new() },

@@ -283,3 +283,28 @@ fn odds_on_a_board_say_why_an_attack_is_not_legal() {
         "{err}"
     );
 }
+
+/// A variant's `[terms]` are the words of the odds, as of the log: abstract, on a board and in the table.
+#[test]
+fn odds_use_the_variant_s_words() {
+    let close = concat!(env!("CARGO_MANIFEST_DIR"), "/../../variants/close-combat.toml");
+    let text = |args: &[&str]| {
+        let out = pacw(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let charge = text(&["--attacker", "inf", "--target", "inf", "--distance", "1", "--variant", close]);
+    assert!(charge.starts_with("regular infantry attacks regular infantry (close combat, strength 4)"), "{charge}");
+    let table = text(&["--table", "--variant", close]);
+    assert!(table.contains("close combat at distance 1") && table.contains("  close combat "), "{table}");
+    assert!(!table.contains("charge"), "{table}");
+    let (dir, scenario) = scenario();
+    let named = std::fs::read_to_string(&scenario).unwrap().replacen("[map]", "variant = \"close-combat\"\n[map]", 1);
+    let battle = dir.path().join("close.toml");
+    std::fs::write(&battle, named).unwrap();
+    let b = battle.to_str().unwrap();
+    let board = text(&["--scenario", b, "--attacker", "d2", "--target", "d4", "--order", "move-fire", "--to", "d3"]);
+    assert!(board.contains("distance 1 (close combat)") && !board.contains("charge"), "{board}");
+    // The standard words where no variant renames them.
+    assert!(text(&["--attacker", "inf", "--target", "inf", "--distance", "1"]).contains("charges regular infantry"));
+}
