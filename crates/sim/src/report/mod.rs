@@ -59,6 +59,10 @@ pub struct Part {
     /// The statistics of all its games.
     #[serde(flatten)]
     pub all: Summary,
+    /// The words of a variant's `[terms]` for the attacks, when every game of the part is played by rules that
+    /// rename them alike: the tables and the differences say them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terms: Option<AttackWords>,
     /// Per variant, when there are variants.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<VariantReport>,
@@ -97,6 +101,77 @@ impl Part {
             ["first player", "second player"][slot].to_string()
         }
     }
+}
+
+/// A variant's words for fire and a charge (its `[terms]`, docs/variants.md), for the reports' tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AttackWords {
+    /// Its word for fire (`fire` when it keeps it).
+    pub fire: String,
+    /// Its word for a charge (`charge` when it keeps it).
+    pub charge: String,
+}
+
+impl AttackWords {
+    /// `text` with the standard words for attacks in these: "charges (distance 1)" becomes "close combat (distance
+    /// 1)"; "shooting" and "shoot" become the word for fire where it is renamed.
+    pub fn say(&self, text: &str) -> String {
+        // One pass, so that a word containing the standard one ("bayonet charge") is not renamed again.
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        let fire = self.fire != "fire";
+        loop {
+            let next_charge = rest.find("charge");
+            let next_shoot = if fire { rest.find("shoot").or_else(|| rest.find("Shoot")) } else { None };
+            let (at, charge) = match (next_charge, next_shoot) {
+                (Some(c), Some(f)) if f < c => (f, false),
+                (Some(c), _) => (c, true),
+                (None, Some(f)) => (f, false),
+                (None, None) => break,
+            };
+            out.push_str(&rest[..at]);
+            rest = &rest[at..];
+            if charge {
+                out.push_str(&self.charge);
+                rest = rest["charge".len()..].strip_prefix('s').unwrap_or(&rest["charge".len()..]);
+            } else {
+                let capital = rest.starts_with('S');
+                let word = if capital { capitalised(&self.fire) } else { self.fire.clone() };
+                out.push_str(&word);
+                rest = &rest["shoot".len()..];
+                rest = rest.strip_prefix("ing").unwrap_or(rest);
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// The words every game of scenario `s` (or, `None`, of all scenarios) is played by, when a variant renames them
+/// and all its variants' rules say them alike; `None` for the standard words, or rules that differ in them.
+fn attack_words(sim: &Simulation, s: Option<usize>) -> Option<AttackWords> {
+    let c = &sim.config;
+    let scenarios: Vec<usize> = s.map_or_else(|| (0..c.scenarios.len()).collect(), |i| vec![i]);
+    let mut seen: Option<(String, String)> = None;
+    for i in scenarios {
+        for v in c.variant_list() {
+            let played = c.variant_scenario(i, &v).ok()?;
+            let words = played.system.as_ref().map_or(("fire".to_string(), "charge".to_string()), |system| {
+                (system.terms().fire.clone(), system.terms().charge.clone())
+            });
+            match &seen {
+                Some(before) if *before != words => return None,
+                _ => seen = Some(words),
+            }
+        }
+    }
+    let (fire, charge) = seen?;
+    (fire != "fire" || charge != "charge").then_some(AttackWords { fire, charge })
 }
 
 /// A variant file's name and description, as reports print them.
@@ -294,14 +369,21 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
             })
             .collect()
     };
-    let differences =
+    let terms = attack_words(sim, s);
+    let mut differences =
         if variants.is_empty() { Vec::new() } else { differences(sim, s, &contrasts(variants.len(), against_first)) };
+    if let Some(words) = &terms {
+        for d in &mut differences {
+            d.metric = words.say(&d.metric);
+        }
+    }
     let base = c.base_options(scenario_index).unwrap_or(sc.options);
     Part {
         scenario: name,
         scenario_file: file,
         options: option_map(sc.option_pairs(&base)),
         variant: played_variant(sim, s),
+        terms,
         all,
         variants,
         differences,
@@ -440,6 +522,32 @@ mod tests {
         assert_eq!(report.scenarios[0].variant.as_deref(), Some("Close combat"));
         assert!(text.contains("== Meeting Engagement (own-rules.toml, variant: Close combat)"), "{text}");
         assert_eq!(report.scenarios[1].variant, None, "the standard rules");
+    }
+
+    #[test]
+    fn the_tables_say_a_variant_s_words_for_the_attacks() {
+        let words = AttackWords { fire: "volley".into(), charge: "close combat".into() };
+        assert_eq!(words.say("Shooting versus charges"), "Volley versus close combat");
+        assert_eq!(
+            words.say("shoot, then charge on the next activation"),
+            "volley, then close combat on the next activation"
+        );
+        let bayonets = AttackWords { fire: "fire".into(), charge: "bayonet charge".into() };
+        assert_eq!(bayonets.say("share of charges; shooting"), "share of bayonet charge; shooting");
+        // A battle of close combat: its tables and differences say it, never "charge".
+        let named = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let mut c = SimConfig::of(vec![ScenarioSource::parse(&named, "own.toml").unwrap()]);
+        c.games = 4;
+        c.compare(vec![Axis::parse("to_hit=4,5").unwrap()]).unwrap();
+        let report = Report::new(&run(&c, &|| {}).unwrap(), None);
+        let text = render_text(&report);
+        assert!(text.contains("close combat (distance 1): attacks a game") && !text.contains("charge"), "{text}");
+        assert!(report.main.differences.iter().any(|d| d.metric == "share of close combat"));
+        // Played by the standard rules (rules=standard), the tables keep the standard words.
+        let mut c = SimConfig::of(vec![ScenarioSource::parse(&named, "own.toml").unwrap()]);
+        c.games = 2;
+        c.compare(vec![Axis::parse("rules=standard").unwrap()]).unwrap();
+        assert_eq!(Report::new(&run(&c, &|| {}).unwrap(), None).main.terms, None);
     }
 
     #[test]

@@ -256,6 +256,15 @@ pub fn sections(part: &Part) -> Vec<Section> {
         },
     ];
     all.push(effectiveness_table(part));
+    if let Some(words) = &part.terms {
+        for section in &mut all {
+            section.title = words.say(&section.title);
+            section.note = words.say(&section.note);
+            for (label, _) in &mut section.rows {
+                *label = words.say(label);
+            }
+        }
+    }
     all
 }
 
