@@ -102,7 +102,7 @@ pub fn unit_list(b: &Battle) -> String {
                 unit_token(b, u),
                 i.name,
                 i.quality,
-                i.arm,
+                b.scenario().arm_name(i),
                 b.strength(u)
             );
         }

@@ -176,18 +176,36 @@ fn refuse(form: &str, given: &[(&str, bool)]) -> Result<(), Usage> {
     if wrong.is_empty() { Ok(()) } else { usage(format!("{} cannot be used {form}", wrong.join(", "))) }
 }
 
-fn parse_unit(what: &str, text: &str) -> Result<(Arm, Quality), Usage> {
+/// A unit described: its arm (the standard arm it acts as, and its place among the variant's arms if it is one of
+/// the variant's own) and its quality.
+type Described = (Arm, Option<u8>, Quality);
+
+/// `ARM[:QUALITY]`: a standard arm (or its short name), or an arm of the variant's own (`skirmishers`).
+fn parse_unit(what: &str, text: &str, system: Option<&CombatSystem>) -> Result<Described, Usage> {
     let (arm, quality) = text.split_once(':').unwrap_or((text, "regular"));
-    let Some(arm) = Arm::parse(&arm.to_ascii_lowercase()) else {
+    let lower = arm.to_ascii_lowercase();
+    let found = match Arm::parse(&lower) {
+        Some(standard) => Some((standard, None)),
+        None => system.and_then(|system| Situation::arm_of(system, &lower)),
+    };
+    let Some((arm, own)) = found else {
+        let own: Vec<&str> =
+            system.map(|s| s.arms().iter().skip(Arm::ALL.len()).map(|a| a.id.as_str()).collect()).unwrap_or_default();
+        let own = if own.is_empty() { String::new() } else { format!(", the variant's {}", own.join(", ")) };
         return usage(format!(
-            "--{what} {text}: '{arm}' is not an arm (infantry, cavalry, artillery or inf, cav, art){}",
+            "--{what} {text}: '{arm}' is not an arm (infantry, cavalry, artillery or inf, cav, art{own}){}",
             if text.parse::<Square>().is_ok() { "; a square needs --scenario" } else { "" }
         ));
     };
     let Some(quality) = Quality::parse(&quality.to_ascii_lowercase()) else {
         return usage(format!("--{what} {text}: '{quality}' is not a quality (green, regular, veteran)"));
     };
-    Ok((arm, quality))
+    Ok((arm, own, quality))
+}
+
+/// An arm's name: a standard arm's, or the variant's own arm's id.
+fn arm_name(arm: Arm, own: Option<u8>, system: &CombatSystem) -> String {
+    own.and_then(|i| system.arms().get(i as usize)).map_or_else(|| arm.name().to_string(), |a| a.id.clone())
 }
 
 fn check_attacks(args: &OddsArgs) -> Result<(), Usage> {
@@ -206,12 +224,12 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
     let (Some(attacker), Some(target)) = (&args.attacker, &args.target) else {
         return usage("give --attacker and --target (ARM[:QUALITY]), or --scenario FILE with squares, or --table");
     };
-    let (attacker, attacker_quality) = parse_unit("attacker", attacker)?;
-    let (target, target_quality) = parse_unit("target", target)?;
     let (system, options) = match variant_and_options(args)? {
         Ok(found) => found,
         Err(e) => return Ok(Err(e)),
     };
+    let (attacker, attacker_own, attacker_quality) = parse_unit("attacker", attacker, system.as_deref())?;
+    let (target, target_own, target_quality) = parse_unit("target", target, system.as_deref())?;
     let distance = args.distance.unwrap_or(2);
     let from = if args.flank {
         Aspect::Flank
@@ -232,13 +250,15 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
         target_state: Steadiness::of(args.shaken),
         ranging: args.ranging,
         retreat: RetreatPath::of(args.blocked),
+        attacker_own,
+        target_own,
     };
     let odds = match situation.odds_under(&options, system.as_ref()) {
         Ok(odds) => odds,
         Err(e) => return usage(format!("impossible: {e}")),
     };
     let system = system.unwrap_or_else(|| Arc::new(CombatSystem::standard()));
-    let title = describe(&situation, &options, &Words::of(&system));
+    let title = describe(&situation, odds.assessment.strength, &system);
     Ok(Ok(report(&title, &odds, &options, &system, args)))
 }
 
@@ -299,20 +319,21 @@ impl Words {
     }
 }
 
-/// "regular infantry shoots at veteran cavalry 2 squares away, in woods".
-fn describe(s: &Situation, options: &Options, words: &Words) -> String {
+/// "regular infantry shoots at veteran cavalry 2 squares away, in woods", the target of strength `strength`.
+fn describe(s: &Situation, strength: u8, system: &CombatSystem) -> String {
+    let words = &Words::of(system);
     let verb = if s.charge() { &words.charge_verb } else { &words.fire_verb };
     // A renamed attack is said as the log says it: "attacks … (close combat, strength 4)".
     let renamed = (verb == "attacks").then(|| format!("{}, ", words.attack(s.charge())));
     let mut text = format!(
         "{} {}{} {verb} {} {} ({}strength {})",
         s.attacker_quality,
-        s.attacker,
+        arm_name(s.attacker, s.attacker_own, system),
         if s.moved { " that moved" } else { "" },
         s.target_quality,
-        s.target,
+        arm_name(s.target, s.target_own, system),
         renamed.unwrap_or_default(),
-        s.target_strength(options)
+        strength
     );
     if !s.charge() {
         text += &format!(" {} squares away", s.distance);
@@ -450,11 +471,11 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         "{} ({} {}, {}) — {order_text} at {} ({} {}, {}, strength {}), distance {}{}; target {}{}",
         a.name,
         a.quality,
-        a.arm,
+        battle.scenario().arm_name(a),
         here.at,
         t.name,
         t.quality,
-        t.arm,
+        battle.scenario().arm_name(t),
         battle.unit(target).at,
         battle.strength(target),
         odds.assessment.distance,
@@ -591,15 +612,15 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
             ("--facing", args.facing.is_some()),
         ],
     )?;
-    let (attacker, _) = match &args.attacker {
-        Some(a) => parse_unit("attacker", a)?,
-        None => (Arm::Infantry, Quality::Regular),
-    };
     let (system, options) = match variant_and_options(args)? {
         Ok(found) => found,
         Err(e) => return Ok(Err(e)),
     };
-    let rows = match odds::table_under(attacker, args.moved, &options, system.as_ref()) {
+    let (attacker, attacker_own, _) = match &args.attacker {
+        Some(a) => parse_unit("attacker", a, system.as_deref())?,
+        None => (Arm::Infantry, None, Quality::Regular),
+    };
+    let rows = match odds::table_of(attacker, attacker_own, args.moved, &options, system.as_ref()) {
         Ok(rows) => rows,
         Err(e) => return usage(format!("impossible: {e}")),
     };
@@ -607,17 +628,19 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
     let words = Words::of(system.as_deref().unwrap_or(&CombatSystem::standard()));
     let (fire, charge) = (words.attack(false), words.attack(true));
     let charges = if charge == "charge" { "charges" } else { charge };
-    let shooting = if options.range.get(attacker) >= 2 {
+    let own_range = attacker_own.and_then(|i| system.as_deref()?.arms().get(i as usize)).map(|a| a.range);
+    let shooting = if own_range.unwrap_or(options.range.get(attacker)) >= 2 {
         format!("{fire} at distance 2, {charges} at distance 1 from the front")
     } else {
         format!("{charges} at distance 1 from the front (its range is 1: no {fire})")
     };
-    let title = format!("Odds for {attacker} {moved}: {shooting}; cover is woods (R6.3a)");
+    let attacker_name = arm_name(attacker, attacker_own, system.as_deref().unwrap_or(&CombatSystem::standard()));
+    let title = format!("Odds for {attacker_name} {moved}: {shooting}; cover is woods (R6.3a)");
     if args.json {
         let system = system.clone().unwrap_or_else(|| Arc::new(CombatSystem::standard()));
         let rows: Vec<Value> = rows.iter().map(|r| row_json(r, &system)).collect();
         let mut v = json!({
-            "attacker": attacker.name(),
+            "attacker": attacker_name,
             "moved": args.moved,
             "to_hit_base": options.to_hit,
             "blocked_retreat": options.blocked_retreat.name(),
@@ -661,7 +684,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         let o = &r.odds;
         out += &format!(
             "{:<19} {:>3}  {:<attack_w$} {:<5} {:<state_w$} {:>5}+  {:>6}{} {:>shaken_w$} {:>retreat_w$} {:>destroyed_w$}\n",
-            format!("{} {}", s.target_quality, s.target),
+            format!("{} {}", s.target_quality, arm_name(s.target, s.target_own, &system)),
             o.assessment.strength,
             words.attack(s.charge()),
             if s.cover { "yes" } else { "no" },
@@ -690,7 +713,7 @@ fn row_json(r: &TableRow, system: &CombatSystem) -> Value {
     let s = &r.situation;
     let mut v = serde_json::to_value(r.odds.report(Some(system))).expect("odds serialize");
     v.as_object_mut().expect("a report is an object").remove("target");
-    v["target_arm"] = json!(s.target.name());
+    v["target_arm"] = json!(arm_name(s.target, s.target_own, system));
     v["quality"] = json!(s.target_quality.name());
     v["attack"] = json!(if s.charge() { "charge" } else { "shooting" });
     v["cover"] = json!(s.cover);

@@ -473,3 +473,28 @@ fn the_variant_in_force_is_named_by_odds_show_and_replay() {
     let out = pacw(&["simulate", "--help"], "");
     assert!(text(&out.stdout).contains("hit-result table"), "{}", text(&out.stdout));
 }
+
+/// A unit of a variant's own arm is named by its arm, not the arm it acts as: in the unit list and the board's odds.
+#[test]
+fn a_variant_s_own_arm_is_named_by_show_and_the_board_s_odds() {
+    let scratch = temp_dir("own-arm");
+    std::fs::write(
+        scratch.path().join("skirmishers.toml"),
+        "name = \"Skirmishers\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nstrength = 2\n",
+    )
+    .unwrap();
+    let battle = scratch.path().join("battle.toml");
+    std::fs::write(
+        &battle,
+        "name = \"Skirmish\"\nvariant = \"skirmishers.toml\"\nturns = 3\n[map]\nterrain = \"\"\"\n....\n....\n....\n....\n\"\"\"\n\
+         [[sides]]\nid = \"blue\"\nname = \"Blue\"\nhome = \"south\"\n[[sides]]\nid = \"grey\"\nname = \"Grey\"\n\
+         home = \"north\"\n[[units]]\nside = \"blue\"\nname = \"Sharpshooters\"\narm = \"skirmishers\"\nat = \"b1\"\n\
+         [[units]]\nside = \"grey\"\nname = \"Line\"\narm = \"infantry\"\nat = \"b3\"\n",
+    )
+    .unwrap();
+    let b = battle.to_str().unwrap();
+    let out = pacw(&["show", b], "");
+    assert!(text(&out.stdout).contains("regular skirmishers, strength 2"), "{}", text(&out.stdout));
+    let out = pacw(&["odds", "--scenario", b, "--attacker", "b3", "--target", "b1"], "");
+    assert!(text(&out.stdout).contains("Sharpshooters (regular skirmishers, b1, strength 2)"), "{}", text(&out.stdout));
+}

@@ -308,3 +308,28 @@ fn odds_use_the_variant_s_words() {
     // The standard words where no variant renames them.
     assert!(text(&["--attacker", "inf", "--target", "inf", "--distance", "1"]).contains("charges regular infantry"));
 }
+
+/// A variant's own arm is an arm of the odds: described, named and given its rows.
+#[test]
+fn odds_know_a_variant_s_own_arms() {
+    let dir = tempfile::Builder::new().prefix("pacw-odds-own-").tempdir().unwrap();
+    let variant = dir.path().join("skirmishers.toml");
+    std::fs::write(
+        &variant,
+        "name = \"Skirmishers\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nstrength = 2\nrange = 3\n",
+    )
+    .unwrap();
+    let v = variant.to_str().unwrap();
+    let out = pacw(&["--attacker", "skirmishers", "--target", "inf:veteran", "--distance", "3", "--variant", v]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.starts_with("regular skirmishers shoots at veteran infantry (strength 5) 3 squares away"), "{said}");
+    let v2 = ok_json(&["--attacker", "inf", "--target", "skirmishers", "--variant", v]);
+    assert_eq!(v2["target_strength"], 2, "{v2}");
+    let table = ok_json(&["--table", "--attacker", "skirmishers", "--variant", v]);
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(table["attacker"], "skirmishers");
+    assert_eq!(rows.iter().filter(|r| r["target_arm"] == "skirmishers").count(), 24);
+    let refused = refused(&["--attacker", "skirmishers", "--target", "inf"]);
+    assert!(refused.contains("'skirmishers' is not an arm"), "{refused}");
+}

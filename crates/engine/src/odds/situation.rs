@@ -42,6 +42,11 @@ pub struct Situation {
     pub ranging: bool,
     /// Whether the target has a square to retreat to (R7.3, R7.4).
     pub retreat: RetreatPath,
+    /// The attacker is of a variant's own arm: its place among the combat system's arms (docs/variants.md). It acts
+    /// as `attacker` (the arm's `like`) with the arm's own strength, move and range.
+    pub attacker_own: Option<u8>,
+    /// The target is of a variant's own arm, as `attacker_own`.
+    pub target_own: Option<u8>,
 }
 
 /// A battle set up to produce a [`Situation`], waiting for the attacker's order.
@@ -75,7 +80,17 @@ impl Situation {
             target_state: Steadiness::Steady,
             ranging: false,
             retreat: RetreatPath::Open,
+            attacker_own: None,
+            target_own: None,
         }
+    }
+
+    /// The arm of this id among `system`'s (a standard arm, or the variant's own), as a situation names it: the
+    /// standard arm it acts as and, for an own arm, its place.
+    pub fn arm_of(system: &CombatSystem, id: &str) -> Option<(Arm, Option<u8>)> {
+        let i = system.arms().iter().position(|a| a.id == id)?;
+        let arm = &system.arms()[i];
+        Some((arm.like, (i >= Arm::ALL.len()).then_some(i as u8)))
     }
 
     /// Whether this is a charge (distance 1, R6.1).
@@ -90,7 +105,7 @@ impl Situation {
 
     /// Refuses combinations the rules make impossible, naming the rule. Others (range, artillery moving) are
     /// refused by the battle itself when the situation is set up.
-    fn check(&self, options: &Options) -> Result<(), Illegal> {
+    fn check(&self, options: &Options, system: Option<&Arc<CombatSystem>>) -> Result<(), Illegal> {
         let d = self.distance;
         if d == 0 {
             return Err(Illegal::new(Rule::R6_1, "the distance must be at least 1 (1 is a charge)"));
@@ -110,12 +125,23 @@ impl Situation {
                 "the ranging bonus is not for a charge: artillery at distance 1 fires canister",
             ));
         }
-        let range = options.range.get(self.attacker);
+        // A variant's own arm has its own range, and its own name.
+        let own = |place: Option<u8>| match (place, system) {
+            (None, _) => Ok(None),
+            (Some(i), Some(system)) if (i as usize) >= Arm::ALL.len() => {
+                system.arms().get(i as usize).map(Some).ok_or(())
+            }
+            _ => Err(()),
+        };
+        let (Ok(attacker_own), Ok(_)) = (own(self.attacker_own), own(self.target_own)) else {
+            return Err(Illegal::new(Rule::R2_2, "an arm of its own is an arm of the variant played"));
+        };
+        let (range, name) = match attacker_own {
+            Some(arm) => (arm.range, arm.id.as_str()),
+            None => (options.range.get(self.attacker), self.attacker.name()),
+        };
         if d > range {
-            return Err(Illegal::new(
-                Rule::R6_1,
-                format!("distance {d} is beyond {}'s range of {range}", self.attacker.name()),
-            ));
+            return Err(Illegal::new(Rule::R6_1, format!("distance {d} is beyond {name}'s range of {range}")));
         }
         if d + 3 > MAX_SIDE {
             return Err(Illegal::new(
@@ -151,7 +177,7 @@ impl Situation {
         options: &Options,
         system: Option<&Arc<CombatSystem>>,
     ) -> Result<SituationBattle, Illegal> {
-        self.check(options)?;
+        self.check(options, system)?;
         let d = self.distance;
         let x = SYNTHETIC_WIDTH / 2;
         let (a_at, t_at) = (Square::new(x, 0), Square::new(x, d));
@@ -171,18 +197,18 @@ impl Situation {
             (true, Aspect::Rear) => Dir::N,
             _ => Dir::S,
         };
-        let unit = |name: &str, side, arm, quality, at, facing| UnitInfo {
+        let unit = |name: &str, side, arm, quality, at, facing, own_arm| UnitInfo {
             name: name.to_string(),
             side,
             arm,
             quality,
             at,
             facing,
-            own_arm: None,
+            own_arm,
         };
         let units = vec![
-            unit("attacker", Side::A, self.attacker, self.attacker_quality, a_at, Dir::N),
-            unit("target", Side::B, self.target, self.target_quality, t_at, t_facing),
+            unit("attacker", Side::A, self.attacker, self.attacker_quality, a_at, Dir::N, self.attacker_own),
+            unit("target", Side::B, self.target, self.target_quality, t_at, t_facing, self.target_own),
         ];
         let (attacker, target) = (UnitId(0), UnitId(1));
         let mut scenario = Scenario::synthetic("odds", map, units, *options)

@@ -37,9 +37,32 @@ pub fn table_under(
     options: &Options,
     system: Option<&Arc<CombatSystem>>,
 ) -> Result<Vec<TableRow>, Illegal> {
-    let distances: &[u8] = if options.range.get(attacker) >= 2 { &[2, 1] } else { &[1] };
-    let mut rows = Vec::with_capacity(72);
-    for target in Arm::ALL {
+    table_of(attacker, None, moved, options, system)
+}
+
+/// [`table_under`] for an attacker that may be of the variant's own arm (`attacker_own`, its place among the
+/// system's arms, acting as `attacker`), with rows for the targets of the variant's own arms after the standard's.
+///
+/// # Errors
+/// As [`table`].
+pub fn table_of(
+    attacker: Arm,
+    attacker_own: Option<u8>,
+    moved: bool,
+    options: &Options,
+    system: Option<&Arc<CombatSystem>>,
+) -> Result<Vec<TableRow>, Illegal> {
+    let own_range = attacker_own.and_then(|i| system?.arms().get(i as usize)).map(|a| a.range);
+    let range = own_range.unwrap_or(options.range.get(attacker));
+    let distances: &[u8] = if range >= 2 { &[2, 1] } else { &[1] };
+    // Every arm a target may be of: the standard three, then the variant's own, each as the arm it acts as.
+    let mut targets: Vec<(Arm, Option<u8>)> = Arm::ALL.iter().map(|&a| (a, None)).collect();
+    if let Some(system) = system {
+        let own = system.arms().iter().enumerate().skip(Arm::ALL.len());
+        targets.extend(own.map(|(i, a)| (a.like, Some(i as u8))));
+    }
+    let mut rows = Vec::with_capacity(24 * targets.len());
+    for (target, target_own) in targets {
         for target_quality in Quality::ALL {
             for &distance in distances {
                 for cover in [false, true] {
@@ -50,6 +73,8 @@ pub fn table_under(
                             moved,
                             cover,
                             target_state,
+                            attacker_own,
+                            target_own,
                             ..Situation::new(attacker, target)
                         };
                         rows.push(TableRow { situation, odds: situation.odds_under(options, system)? });

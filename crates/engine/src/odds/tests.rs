@@ -244,3 +244,29 @@ fn a_shaken_target_is_shaken_whatever_the_variant_s_table_does_to_a_steady_one()
         assert!(!steady.odds_under(&Options::default(), Some(&system)).unwrap().assessment.target_shaken);
     }
 }
+
+#[test]
+fn a_variant_s_own_arm_attacks_and_is_attacked_with_its_own_numbers_and_has_its_rows() {
+    let text = "name = \"Skirmishers\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nstrength = 2\nrange = 3\n\
+                [[modifiers]]\nid = \"S1\"\nname = \"hard to hit\"\nvalue = -1\nwhen = \"target.arm == 'skirmishers'\"\n";
+    let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(text, "s.toml").unwrap());
+    let (arm, own) = Situation::arm_of(&system, "skirmishers").unwrap();
+    assert_eq!((arm, own), (Arm::Infantry, Some(3)));
+    assert_eq!(Situation::arm_of(&system, "infantry"), Some((Arm::Infantry, None)));
+    let o = Options::default();
+    // Fired at: its own strength, and the variant's modifier sees its arm.
+    let at = Situation { target_own: own, ..Situation::new(Arm::Infantry, arm) };
+    let odds = at.odds_under(&o, Some(&system)).unwrap();
+    assert_eq!(odds.assessment.strength, 2);
+    assert_eq!(odds.to_hit(), 5, "5, +1 not moved, -1 S1");
+    // Firing: its own range of 3, beyond infantry's 2.
+    let far = Situation { distance: 3, attacker_own: own, ..Situation::new(arm, Arm::Infantry) };
+    assert!(far.odds_under(&o, Some(&system)).is_ok());
+    assert!(Situation { attacker_own: None, ..far }.odds_under(&o, Some(&system)).is_err());
+    // Without the variant there is no such arm.
+    assert!(far.odds_under(&o, None).is_err());
+    // The table has the standard targets' rows, then its own.
+    let rows = table_of(Arm::Infantry, None, false, &o, Some(&system)).unwrap();
+    assert_eq!(rows.len(), 4 * 24);
+    assert!(rows[72..].iter().all(|r| r.situation.target_own == own && r.odds.assessment.strength <= 3));
+}
