@@ -102,6 +102,34 @@ test('a move by clicks: unit, square, facing, confirm; one Undo takes back the a
   await page.context().close();
 });
 
+test('on a touch screen the facing is picked with buttons a finger can hit, and the page says tap, not click', async () => {
+  const viewport = { width: 390, height: 844 };
+  const { page } = await skirmishPage(2, {}, { viewport, context: { hasTouch: true, isMobile: true } });
+  await page.tap('[data-unit="0"]');
+  await page.locator('.reachable-dot').first().waitFor();
+  assert.match(await page.locator('#prompt').textContent(), /^Tap a green dot to move/);
+  await page.tap('[data-square="a3"]');
+  await page.locator('[data-facing]').first().waitFor();
+  assert.equal(await page.locator('[data-facing]').count(), 4, 'four facings, allowed or not');
+  const prompt = await page.locator('#prompt').textContent();
+  assert.match(prompt, /\btap\b/);
+  assert.doesNotMatch(prompt, /click/i);
+  // A finger's width (44 px, WCAG 2.5.5), each wholly on the first screen.
+  for (const dir of ['N', 'E', 'S', 'W']) {
+    const box = await settledBox(page.locator(`[data-facing="${dir}"]`));
+    assert.ok(box.width >= 44 && box.height >= 44, `facing ${dir} is ${box.width}×${box.height} px`);
+    assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height, `facing ${dir} is on the screen`);
+  }
+  await page.screenshot({ path: join(screenshots, 'facing-390.png') });
+  await page.tap('[data-facing="N"]');
+  assert.equal(await page.locator('[data-facing="N"]').getAttribute('aria-pressed'), 'true');
+  await page.locator('[data-confirm]', { hasText: 'Move to a3, face N' }).waitFor();
+  await page.tap('[data-confirm]');
+  await page.locator('[data-unit="0"][data-at="a3"]').waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('a game played by a variant: the odds in its words and its rule links lead to its own rules page', async () => {
   for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
     const { page, token } = await skirmishPage(1, {}, { viewport }, { variant: 'close-combat' });

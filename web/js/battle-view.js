@@ -9,7 +9,7 @@ import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
 import { cardFace, chancesBar, chargeWord, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, resultWord, squareInfo, unitInfo } from './panels.js';
-import { h, percent, setRulesPage, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
+import { h, percent, pressWord, setRulesPage, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 import { BoardZoom } from './zoom.js';
 
 export function layout(page) {
@@ -184,7 +184,7 @@ function ringsPrompt(ch) {
   if (targets.some((t) => !t.direct)) rings.push('a dashed ring: only after a move (Move & Fire), the number needed once moved');
   if (targets.some((t) => t.fireMove)) rings.push('a double ring: Fire & Move too');
   const attack = rings.length ? `, or a ringed enemy to attack (${rings.join('; ')})` : '';
-  return `Click a green dot to move${attack}, or Hold.`;
+  return `${pressWord(true)} a green dot to move${attack}, or Hold.`;
 }
 
 /// The card of the unit under the pointer (or held under a finger), at once: who it is, its state, and, when one of
@@ -263,26 +263,27 @@ export function renderOrderBar(page) {
     prompt.append(`${v.units[ch.reply.unit].name} cannot act now: `, withRuleLinks(ch.reply.refusal?.reason || 'it is not its turn'), '. Select one of your units with a green dashed ring.');
   } else if (!p) {
     prompt.append(ch.advancing
-      ? withRuleLinks('Fire & Move: move one square (taking ground, R4.4) or click the unit to stay, then pick its facing.')
+      ? withRuleLinks(`Fire & Move: move one square (taking ground, R4.4) or ${pressWord()} the unit to stay, then pick its facing.`)
       : ringsPrompt(ch));
   } else if (page.stage === 'facing') {
-    prompt.append(`Pick the facing at ${p.to}: click an arrow (crossed-out arrows are not allowed, `, withRuleLinks('R5.4'), ').');
+    prompt.append(`Pick the facing at ${p.to}: ${pressWord()} N, E, S or W (crossed out: not allowed, `, withRuleLinks('R5.4'), ').');
   } else if (page.stage === 'attack') {
     const t = v.units[p.target];
     const ways = [];
     const squares = ch.moveFireSquares(p.target);
-    if (squares.has(ch.at)) ways.push('click your unit to turn and fire');
+    if (squares.has(ch.at)) ways.push(`${pressWord()} your unit to turn and fire`);
     if ([...squares].some((sq) => sq !== ch.at)) ways.push('pick an orange square to Move & Fire from');
     if (ch.targets().get(p.target)?.fireMove) ways.push('Fire & Move');
     const intro = p.order ? `${p.order.text}. ` : `Attack ${t.name}: `;
     prompt.append(intro, ways.length ? `${p.order ? 'Or ' : ''}${ways.join(', or ')}.` : '');
   } else if (page.stage === 'confirm') {
-    prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ' — or click a ringed enemy to fire from there too.' : '');
+    prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ` — or ${pressWord()} a ringed enemy to fire from there too.` : '');
   }
   const ready = page.readyOrder;
   const roll = page.live ? lastRoll(v, v.log) : null;
   if (roll) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, roll));
   parts.push(prompt);
+  if (ch && page.choosingFacing) parts.push(facingButtons(page));
   if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(v, ready.odds)));
   const buttons = h('div', { class: 'row buttons' });
   if (page.live && v.your_turn) {
@@ -297,6 +298,36 @@ export function renderOrderBar(page) {
   const focused = document.activeElement?.closest?.('#order-bar button')?.textContent;
   bar.replaceChildren(...parts);
   if (focused) [...bar.querySelectorAll('button')].find((b) => b.textContent === focused)?.focus();
+}
+
+const NS = 'http://www.w3.org/2000/svg';
+const SCREEN_ANGLE = { up: 0, right: 90, down: 180, left: 270 };
+
+/// The facing choice as four buttons under the board, each at least 44 px (a finger's width; the arrows on the
+/// board are a fraction of a square), in the order they point on the screen: up, right, down, left. Each carries
+/// `data-facing` (docs/api.md) and its arrow points the way the facing does on this board, turned or not.
+function facingButtons(page) {
+  const p = page.pending;
+  const screen = { up: 'N', right: 'E', down: 'S', left: 'W' };
+  const buttons = Object.entries(screen).map(([way, arrowKey]) => {
+    const dir = page.board.screenDirection(arrowKey);
+    const ok = p.facings[dir];
+    const arrow = document.createElementNS(NS, 'svg');
+    arrow.setAttribute('viewBox', '-8 -8 16 16');
+    arrow.setAttribute('aria-hidden', 'true');
+    arrow.setAttribute('class', 'facing-icon');
+    arrow.innerHTML = `<path d="M0 -7 L6 5 L-6 5 Z" transform="rotate(${SCREEN_ANGLE[way]})"/>`;
+    return h('button', {
+      type: 'button',
+      class: `facing-button ${ok ? 'allowed' : 'not-allowed'}${p.facing === dir ? ' chosen' : ''}`,
+      'data-facing': dir,
+      'aria-pressed': p.facing === dir ? 'true' : 'false',
+      'aria-label': `face ${dir}${ok ? '' : ' (not allowed)'}`,
+      title: ok ? `Face ${dir}` : `Facing ${dir} is not allowed here (R5.4)`,
+      onclick: () => page.onFacing(dir),
+    }, arrow, h('span', { class: 'facing-letter' }, dir));
+  });
+  return h('div', { class: 'facing-buttons', id: 'facing-buttons', role: 'group', 'aria-label': `Facing at ${p.to}` }, ...buttons);
 }
 
 export function renderInfo(page) {

@@ -1,7 +1,9 @@
 // The battlefield as SVG. The map (terrain, contours of height, roads, fences, coordinates) is drawn once; units,
 // objectives and the marks of a selection are redrawn by `update`. The testing contract (docs/api.md): exactly one
-// element per square carries `data-square`, one per unit on the board `data-unit`, one per facing choice
-// `data-facing`; marks and overlays use other names and never take the pointer.
+// element per square carries `data-square`, one per unit on the board `data-unit`; marks and overlays use other
+// names and never take the pointer. The facing arrows drawn here take a click too, but `data-facing` is on the
+// facing buttons under the board (battle-view.js), which every pointer can press: an arrow is a fraction of a
+// square, too small for a finger on a phone.
 
 import { parseSquare, squareName } from './squares.js';
 import { sideColour, sideName } from './util.js';
@@ -456,17 +458,17 @@ export class Board {
     }
   }
 
-  /// The four facing arrows around a square: allowed ones solid, the others crossed out (a click says why).
+  /// The four facing arrows around a square: allowed ones solid, the others crossed out (a click says why). They
+  /// show on the board which way each facing points; the buttons under the board (with `data-facing`) are the same
+  /// choices, big enough for a finger.
   drawFacings({ at, allowed, chosen }) {
     const [cx, cy] = this.centre(at);
     for (const dir of ['N', 'E', 'S', 'W']) {
       const ok = allowed[dir];
       const g = el('g', {
-        'data-facing': dir,
         class: `facing-choice${ok ? ' allowed' : ' not-allowed'}${chosen === dir ? ' chosen' : ''}`,
+        'data-dir': dir,
         transform: `translate(${cx} ${cy}) rotate(${FACING_ANGLE[dir]}) translate(0 -${FACING_OFFSET})`,
-        role: 'button',
-        'aria-label': `face ${dir}${ok ? '' : ' (not allowed)'}`,
       }, this.facingLayer);
       el('circle', { r: 12, class: 'facing-disc' }, g);
       el('path', { d: 'M0 -8 L7 5 L-7 5 Z', class: 'facing-arrow' }, g);

@@ -16,6 +16,18 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Whether the player presses with a finger (or a pen) rather than a mouse: the last press says so, and before any
+// press the primary pointer's precision (a touch screen's is coarse). Told by the pointer, never by the browser's
+// name, so that a laptop with a touch screen says "tap" after a tap and "click" after a click.
+let touching = matchMedia('(pointer: coarse)').matches;
+addEventListener('pointerdown', (ev) => { touching = ev.pointerType !== 'mouse'; }, { capture: true, passive: true });
+
+/// The verb for pressing something on the screen: "click", or "tap" on a touch screen (`capital` for "Click", "Tap").
+export function pressWord(capital = false) {
+  const word = touching ? 'tap' : 'click';
+  return capital ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+}
+
 /// A percentage of a decimal probability.
 export function percent(p) {
   return `${(100 * p).toFixed(1)}%`;
