@@ -280,8 +280,10 @@ export function renderOrderBar(page) {
     prompt.append(p.order.text, p.kind === 'move' && ch.moveFireTargetsFrom(p.to, p.facing).size ? ` — or ${pressWord()} a ringed enemy to fire from there too.` : '');
   }
   const ready = page.readyOrder;
-  const roll = page.live ? lastRoll(v, v.log) : null;
-  if (roll) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, roll));
+  // The dice of the latest decision, and of the player's own last attack until they move on (the other side's
+  // moves may have come since).
+  const rolls = [...new Set([page.yourRoll, page.live ? lastRoll(v, v.log) : null].filter(Boolean))];
+  if (rolls.length) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, ...rolls.map((r) => h('div', {}, r))));
   parts.push(prompt);
   if (ch && page.choosingFacing) parts.push(facingButtons(page));
   if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(v, ready.odds)));

@@ -9,6 +9,7 @@ import { announceTurn, layout, render, renderStatus } from './battle-view.js';
 import { remember, setShownDecisions, setting, shownDecisions } from './games.js';
 import { pauseFor } from './pace.js';
 import { UnitChoices, kindOf } from './orders.js';
+import { lastRoll } from './panels.js';
 import { h } from './util.js';
 
 export async function showBattle(app, token) {
@@ -56,6 +57,7 @@ class Battle {
     this.since = []; // the others' decisions since this token's last one, in words
     this.freshFrom = Infinity; // log index from which dice are new (animated)
     this.handedTo = null; // hot-seat: the side the screen was last handed to
+    this.yourRoll = null; // the dice of this page's last attack, kept in view until the player moves on
   }
 
   // ------------------------------------------------------------------ loading and following the game
@@ -272,6 +274,8 @@ class Battle {
   }
 
   select(unit) {
+    // Picking a unit on one's own move is moving on: the dice of the last attack are read.
+    if (this.view?.your_turn) this.yourRoll = null;
     this.selected = unit;
     this.inspected = null;
     this.choices = null;
@@ -437,6 +441,9 @@ class Battle {
       this.since = [];
       this.mark(moveArrows(view.log, view), false);
       this.ordered = true;
+      // The dice of an attack stay under the board until the player moves on, even when the card ends with it and
+      // the other side's moves follow at once (they would replace them).
+      this.yourRoll = lastRoll(view, view.log);
       this.adopt(view);
     });
   }
@@ -477,6 +484,7 @@ class Battle {
     await this.whileBusy(async () => {
       const view = await api.act(this.token, 'end_activations', v.decisions);
       this.selected = null;
+      this.yourRoll = null;
       this.since = [];
       this.mark([], false);
       this.adopt(view);
