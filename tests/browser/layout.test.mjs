@@ -41,6 +41,40 @@ test('at 1366×900 every shipped battle shows the board, the card and the orders
   }
 });
 
+test('the settings are found on the first screen: beside the title at 1366×800 and on a phone, every one at hand once open', async () => {
+  const { token } = await createGame(env.server.url, { scenario_text: skirmish, mode: 'hotseat' }, 'hotseat');
+  await cardFor(env.server.url, token, 'A');
+  for (const viewport of [{ width: 1366, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await freshPage(env.browser, { viewport });
+    await page.goto(`${env.server.url}game/${token}`);
+    await page.locator('#status .you').waitFor();
+    // A unit selected, as in play: its card beside the board is long.
+    await page.click('[data-unit="1"]');
+    await page.locator('#board[data-choices="1"]').waitFor({ state: 'attached' });
+    // On the screen as it opens, and not under anything (a scrolled side column hides what is below its fold).
+    const atHand = (sel) => page.evaluate((sel) => {
+      const e = document.querySelector(sel);
+      const r = e.getBoundingClientRect();
+      const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+      if (r.width === 0 || x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+      const at = document.elementFromPoint(x, y);
+      return e === at || e.contains(at);
+    }, sel);
+    assert.ok(await atHand('.settings > summary'), `the settings are on the first screen at ${viewport.width}×${viewport.height}`);
+    await page.click('.settings > summary');
+    for (const sel of ['#setting-sound', '#setting-notify', '#setting-pace', '#setting-barometer']) {
+      assert.ok(await atHand(sel), `${sel} at hand at ${viewport.width}×${viewport.height}`);
+    }
+    assert.equal(await page.evaluate(() => scrollY), 0, 'nothing scrolled to reach them');
+    await page.screenshot({ path: join(screenshots, `settings-${viewport.width}.png`) });
+    // A press elsewhere puts them away.
+    await page.mouse.click(5, viewport.height - 5);
+    await page.locator('#setting-pace').waitFor({ state: 'hidden' });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test('on a phone the counters are legible and the orders sit right under the board', async () => {
   const { token } = await createGame(env.server.url, { scenario_text: skirmish, mode: 'hotseat' }, 'hotseat');
   await cardFor(env.server.url, token, 'A');

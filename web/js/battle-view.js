@@ -35,7 +35,10 @@ export function layout(page) {
   const e = page.els;
   if (v.scenario.rules) setRulesPage(`/game/${page.token}/rules`);
   page.app.replaceChildren(h('div', { class: 'battle-page' },
-    h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
+    // The game's menu and settings beside its title: on the first screen at any size, not under the log.
+    h('div', { class: 'title-row' },
+      h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
+      e.menu),
     // A game played by a variant says so at once, with what it changes one click away.
     v.scenario.rules ? h('details', { class: 'variant-rules', id: 'variant-rules' },
       h('summary', {}, `Played by the variant “${v.scenario.rules.name}”`),
@@ -48,7 +51,7 @@ export function layout(page) {
     h('div', { class: 'battle' },
       h('div', { class: 'board-column' }, h('div', { class: 'board-frame' }, e.board), e.cursorText, e.orderBar),
       h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
-        h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log), e.menu)),
+        h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log))),
     e.result, e.handover, e.hoverCard));
   page.board = new Board(e.board, v.scenario, {
     onPick: (p) => page.onPick(p),
@@ -66,8 +69,8 @@ export function layout(page) {
   e.menu.append(
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
     h('a', { href: `/game/${page.token}?replay` }, 'Replay'),
-    h('a', { href: v.scenario.rules ? `/game/${page.token}/rules` : '/rules', target: 'pacw-rules' }, 'Rules'),
-    h('a', { href: '/guide', target: 'pacw-rules' }, 'Guide'),
+    h('a', { href: v.scenario.rules ? `/game/${page.token}/rules` : '/rules', target: 'pacw-rules', class: 'also-in-header' }, 'Rules'),
+    h('a', { href: '/guide', target: 'pacw-rules', class: 'also-in-header' }, 'Guide'),
     h('a', { href: '/' }, 'Lobby'),
     settingsMenu(page));
 }
@@ -519,10 +522,10 @@ function armyFromNorth(v) {
 
 /// The page's settings: sound, notification, the pace of the other side's moves, the winning chances, the board turned.
 function settingsMenu(page) {
-  const check = (name, text, after) => h('label', {}, h('input', { type: 'checkbox', checked: setting(name, false), onchange: async (e) => { setSetting(name, e.target.checked); if (after) await after(e); } }), ` ${text}`);
-  const pace = h('select', { 'aria-label': 'Pace of the other side’s moves', onchange: (e) => setSetting('pace', Number(e.target.value)) },
+  const check = (name, text, after) => h('label', {}, h('input', { type: 'checkbox', id: `setting-${name}`, checked: setting(name, false), onchange: async (e) => { setSetting(name, e.target.checked); if (after) await after(e); } }), ` ${text}`);
+  const pace = h('select', { id: 'setting-pace', 'aria-label': 'Pace of the other side’s moves', onchange: (e) => setSetting('pace', Number(e.target.value)) },
     ...[[0, 'at once'], [400, 'quick'], [700, 'normal'], [1200, 'slow']].map(([ms, text]) => h('option', { value: ms, selected: setting('pace', 700) === ms }, text)));
-  return h('details', { class: 'settings' }, h('summary', {}, 'Settings'),
+  const menu = h('details', { class: 'settings', id: 'settings' }, h('summary', {}, 'Settings'), h('div', { class: 'settings-body panel' },
     check('sound', 'a sound when it becomes your move'),
     check('notify', 'a browser notification when it becomes your move (browsers allow it only on https or localhost)', async (e) => {
       if (e.target.checked && 'Notification' in window) await Notification.requestPermission();
@@ -533,5 +536,8 @@ function settingsMenu(page) {
       ? h('label', {}, h('input', { type: 'checkbox', id: 'army-at-bottom', checked: setting('army-at-bottom', true), onchange: (e) => { setSetting('army-at-bottom', e.target.checked); location.reload(); } }), ' your army at the bottom of the board (the board turned)')
       : '',
     page.view.winning_chances !== null && page.view.winning_chances !== undefined
-      ? check('barometer', 'show the winning chances above the board', () => renderBarometer(page)) : '');
+      ? check('barometer', 'show the winning chances above the board', () => renderBarometer(page)) : ''));
+  // It drops down over the page, as a menu does, and goes away at a press elsewhere.
+  document.addEventListener('pointerdown', (ev) => { if (menu.open && !menu.contains(ev.target)) menu.open = false; });
+  return menu;
 }
