@@ -169,7 +169,8 @@ class Lobby {
       h('div', { class: 'detail-grid' }, preview, h('div', {},
         h('p', { class: 'muted' }, `${s.map.width}×${s.map.height} squares, ${s.turns} turns, ${s.points_per_destroyed} point${s.points_per_destroyed === 1 ? '' : 's'} per enemy unit destroyed.`),
         h('ul', {}, ...sides),
-        h('div', { class: 'description' }, ...paragraphs(s.description)))));
+        // A long description scrolls in its box: focusable, so that the keyboard can scroll it too.
+        h('div', { class: 'description', tabindex: 0, role: 'region', 'aria-label': `${s.title}: the situation` }, ...paragraphs(s.description)))));
     previewBoard(preview, s);
     this.renderSides();
     for (const f of this.optionFields) {
