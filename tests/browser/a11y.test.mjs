@@ -1,5 +1,6 @@
 // Accessibility: axe-core 4 in Chromium finds no serious or critical violation on the lobby (with a game in
-// progress), a game in progress with a unit selected, the result screen, the review, the rules and the editor.
+// progress), a game in progress with a unit selected, the result screen, the review, the rules and the editor, in
+// the light theme and the dark; the dark theme follows the system, and a switch overrides it, remembered.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverAndBrowser, freshPage, createGame, cardFor } from './server.mjs';
+import { serverAndBrowser, freshPage, createGame, cardFor, screenshots } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -27,7 +28,7 @@ async function violations(page) {
   return result;
 }
 
-test('axe-core finds no serious or critical violation on any page, at 1366 and 390', async () => {
+test('axe-core finds no serious or critical violation on any page, at 1366 and 390, light and dark', async () => {
   const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat' }, 'hotseat');
   await cardFor(env.server.url, token, 'A', 2);
   const finished = (await createGame(env.server.url, { save: finishedSave, mode: 'hotseat' }, 'hotseat')).token;
@@ -44,14 +45,72 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
     ['the editor', 'editor', async (page) => page.locator('[data-square]').first().waitFor()],
   ];
   const found = [];
-  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
-    for (const [what, path, ready] of pages) {
-      const page = await freshPage(env.browser, { viewport, init: `localStorage.setItem('pacw-games', JSON.stringify({ ${JSON.stringify(token)}: { added: 1 } }))` });
-      await page.goto(`${env.server.url}${path}`);
-      await ready(page);
-      for (const v of await violations(page)) found.push(`${what} at ${viewport.width}: ${v}`);
-      await page.context().close();
+  for (const colorScheme of ['light', 'dark']) {
+    for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+      for (const [what, path, ready] of pages) {
+        const page = await freshPage(env.browser, { viewport, context: { colorScheme }, init: `localStorage.setItem('pacw-games', JSON.stringify({ ${JSON.stringify(token)}: { added: 1 } }))` });
+        await page.goto(`${env.server.url}${path}`);
+        await ready(page);
+        for (const v of await violations(page)) found.push(`${what} at ${viewport.width}, ${colorScheme}: ${v}`);
+        await page.context().close();
+      }
     }
   }
   assert.deepEqual(found, []);
+});
+
+/// The contrast ratio of two CSS colours (WCAG 2), measured in the page.
+async function contrast(page, fg, bg) {
+  return page.evaluate(([fg, bg]) => {
+    const rgb = (c) => {
+      const probe = document.createElement('canvas').getContext('2d');
+      probe.fillStyle = c;
+      probe.fillRect(0, 0, 1, 1);
+      return [...probe.getImageData(0, 0, 1, 1).data].slice(0, 3);
+    };
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  }, [fg, bg]);
+}
+
+test('the dark theme follows the system; the header\'s switch overrides it, remembered; the board\'s labels read in both', async () => {
+  const { token } = await createGame(env.server.url, { scenario: 'maryes-heights', mode: 'hotseat' }, 'hotseat');
+  const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const dark = async (page) => (await contrast(page, await background(page), 'black')) < 3;
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await freshPage(env.browser, { context: { colorScheme } });
+    await page.goto(`${env.server.url}game/${token}`);
+    await page.locator('#status .whose').waitFor();
+    assert.equal(await dark(page), colorScheme === 'dark', `the page follows the system's ${colorScheme}`);
+    assert.equal(await page.locator('#theme').inputValue(), 'system');
+    // The board keeps its colours; its frame's labels follow the theme and stay legible on it, zoomed too.
+    const frame = await page.evaluate(() => getComputedStyle(document.querySelector('#board')).backgroundColor);
+    const coords = await page.evaluate(() => getComputedStyle(document.querySelector('.board .coords text')).fill);
+    assert.ok(await contrast(page, coords, frame) >= 4.5, `the coordinates on the frame, ${colorScheme}`);
+    await page.click('#zoom-in');
+    const ruler = await page.evaluate(() => { const s = getComputedStyle(document.querySelector('.ruler span')); return [s.color, s.backgroundColor]; });
+    assert.ok(await contrast(page, ...ruler) >= 4.5, `the rulers of a zoomed board, ${colorScheme}`);
+    await page.context().close();
+  }
+  // Chosen by the switch against the system's light: dark, on this page, after a reload and on the reading pages.
+  const page = await freshPage(env.browser, { context: { colorScheme: 'light' } });
+  await page.goto(`${env.server.url}game/${token}`);
+  await page.locator('#status .whose').waitFor();
+  await page.selectOption('#theme', 'dark');
+  assert.ok(await dark(page), 'dark at once');
+  await page.reload();
+  await page.locator('#status .whose').waitFor();
+  assert.ok(await dark(page), 'dark after a reload');
+  assert.equal(await page.locator('#theme').inputValue(), 'dark');
+  await page.screenshot({ path: join(screenshots, 'dark-1366.png') });
+  await page.goto(`${env.server.url}rules`);
+  assert.ok(await dark(page), 'dark on the rules too');
+  await page.selectOption('#theme', 'system');
+  assert.ok(!(await dark(page)), 'back to the system\'s light');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

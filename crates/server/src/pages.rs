@@ -62,7 +62,7 @@ fn render_html(current: &str, title: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title} — pacw</title>\n\
-         <link rel=\"stylesheet\" href=\"/css/style.css\">\n{ICON}\n</head>\n<body>\n\
+         <link rel=\"stylesheet\" href=\"/css/style.css\">\n<script src=\"/js/theme.js\"></script>\n{ICON}\n</head>\n<body>\n\
          <header class=\"top\"><a class=\"brand\" href=\"/\">pacw</a><nav class=\"reading-nav\">{nav} · <a href=\"/\">Lobby</a></nav></header>\n\
          <main class=\"reading\" id=\"reading\">\n{body}</main>\n<script type=\"module\" src=\"/js/reading.js\"></script>\n</body>\n</html>\n",
         title = text(title),
