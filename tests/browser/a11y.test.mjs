@@ -114,3 +114,33 @@ test('the dark theme follows the system; the header\'s switch overrides it, reme
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('every page has one first-level heading and its headings go down one level at a time', async () => {
+  const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat' }, 'hotseat');
+  await cardFor(env.server.url, token, 'A', 2);
+  const finished = (await createGame(env.server.url, { save: finishedSave, mode: 'hotseat' }, 'hotseat')).token;
+  const pages = [
+    ['lobby', '', async (page) => page.locator('#detail h2').waitFor()],
+    ['a game with a unit selected', `game/${token}`, async (page) => {
+      await page.locator('#status .you').waitFor();
+      await page.click('[data-unit="1"]');
+      await page.locator('#board[data-choices="1"]').waitFor({ state: 'attached' });
+    }],
+    ['the result screen', `game/${finished}`, async (page) => page.locator('#result-screen:not([hidden])').waitFor()],
+    ['the review', `game/${finished}?review`, async (page) => page.locator('#flagged li').first().waitFor({ timeout: 60000 })],
+    ['the editor', 'editor', async (page) => page.locator('[data-square]').first().waitFor()],
+    ...['rules', 'guide', 'format', 'review', 'rules/close-combat'].map((path) => [`/${path}`, path, async (page) => page.locator('h1').first().waitFor()]),
+  ];
+  const found = [];
+  for (const [what, path, ready] of pages) {
+    const page = await freshPage(env.browser);
+    await page.goto(`${env.server.url}${path}`);
+    await ready(page);
+    await page.addScriptTag({ path: axePath });
+    // eslint-disable-next-line no-undef
+    const r = await page.evaluate(() => axe.run(document, { runOnly: ['page-has-heading-one', 'heading-order'] }));
+    for (const v of r.violations) found.push(`${what}: ${v.id} ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    await page.context().close();
+  }
+  assert.deepEqual(found, []);
+});

@@ -178,6 +178,13 @@ test('an attack by clicks: the odds before confirming, then the dice say who rol
   // The target, or its square if the dice drove it off (a retreat or destroyed).
   assert.match(await page.locator('#info').textContent(), /Grey Pickets|Square e4/, 'the info panel still tells of the target');
   const dice = await page.locator('#dice').textContent();
+  // A rule cited in the dice panel reads "(R6.4)", whole: its parentheses close up to it, on its line.
+  const citations = await page.evaluate(() => [...document.querySelectorAll('#dice .die-line a.rule')].map((a) => {
+    const box = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r.getBoundingClientRect(); };
+    const [open, link, close] = [box(a.previousSibling), a.getBoundingClientRect(), box(a.nextSibling)];
+    return Math.abs(open.right - link.left) < 2 && Math.abs(link.right - close.left) < 2 && Math.abs(close.top - link.top) < 2;
+  }));
+  assert.ok(citations.length > 0 && citations.every(Boolean), `the dice panel's rule ids whole: ${citations}`);
   assert.match(dice, /Blue Iron Brigade fires at Grey Pickets: needs 4\+/);
   assert.match(dice, /Blue rolls to hit: \d, a (hit|miss)/);
   // The dice are news, not a refusal: never in the red of "Not allowed".
@@ -192,6 +199,19 @@ test('an attack by clicks: the odds before confirming, then the dice say who rol
     return colours;
   });
   assert.notEqual(rollColour, refusedColour, 'a die result is not coloured as a refusal');
+  // No mark needs an emoji font (many systems have none, and draw a box): the die is drawn.
+  const emoji = await page.evaluate(() => {
+    const re = /\p{Emoji_Presentation}/u;
+    const found = [];
+    for (const el of document.querySelectorAll('body *')) {
+      for (const pseudo of ['::before', '::after']) if (re.test(getComputedStyle(el, pseudo).content)) found.push(`${el.id || el.className}${pseudo}`);
+    }
+    const text = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (text.nextNode()) if (re.test(text.currentNode.textContent)) found.push(text.currentNode.textContent);
+    return found;
+  });
+  assert.deepEqual(emoji, [], 'no emoji on the page');
+  assert.equal(await page.locator('#last-roll svg.die-icon').count(), 1, 'the die drawn beside the roll');
   // Every log line names units with their side.
   await page.locator('#log', { hasText: 'Blue Iron Brigade (veteran infantry) fires at Grey Pickets' }).waitFor();
   assert.deepEqual(page.errors, []);

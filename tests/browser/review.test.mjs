@@ -127,6 +127,26 @@ test('the review: winning chances as a graph, each side’s figures, a flagged d
     const flagged = page.locator('#flagged button');
     assert.ok(await flagged.count() > 0, 'a random player’s decisions are flagged');
     assert.match(await page.locator('#flagged li').first().textContent(), /(Inaccuracy|Mistake|Blunder) −\d+\.\d[\s\S]*Better: /);
+    // Each item's number stands beside its first line, not its last: found where the list's marker is (left of the
+    // item), at the height of the first line of an item of several lines.
+    await page.locator('#flagged').scrollIntoViewIfNeeded();
+    const numbers = await page.evaluate(() => {
+      const list = document.querySelector('#flagged').getBoundingClientRect();
+      const shown = (r) => r.top >= Math.max(0, list.top) && r.bottom <= Math.min(innerHeight, list.bottom);
+      return [...document.querySelectorAll('#flagged li')].map((li) => {
+        const text = document.createRange();
+        text.selectNodeContents(li.querySelector('button'));
+        const rects = [...text.getClientRects()];
+        const [first, last] = [rects[0], rects[rects.length - 1]];
+        // Items of one line tell nothing; those scrolled out of the list's box cannot be seen.
+        if (!first || Math.abs(last.top - first.top) < 5 || !shown(first) || !shown(last)) return null;
+        const x = li.getBoundingClientRect().left - 6;
+        const at = (r) => document.elementFromPoint(x, r.top + r.height / 2) === li;
+        return { first: at(first), last: at(last) };
+      }).filter(Boolean);
+    });
+    assert.ok(numbers.length > 0, 'an item of several lines');
+    assert.ok(numbers.every((n) => n.first && !n.last), `the numbers beside the first lines: ${JSON.stringify(numbers)}`);
     await flagged.first().click();
     await page.locator('#plans-shown').waitFor();
     await page.locator('.better-move, .better-attack').first().waitFor({ state: 'attached' });

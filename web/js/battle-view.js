@@ -8,7 +8,7 @@ import { parseSquare } from './squares.js';
 import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
-import { cardFace, chancesBar, chargeWord, deckPanel, diceTray, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, resultWord, squareInfo, unitInfo } from './panels.js';
+import { cardFace, chancesBar, chargeWord, deckPanel, diceTray, dieIcon, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, resultWord, squareInfo, unitInfo } from './panels.js';
 import { h, percent, pressWord, setRulesPage, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 import { BoardZoom } from './zoom.js';
 
@@ -51,7 +51,7 @@ export function layout(page) {
     h('div', { class: 'battle' },
       h('div', { class: 'board-column' }, h('div', { class: 'board-frame' }, e.board), e.cursorText, e.orderBar),
       h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
-        h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), e.log))),
+        h('div', { class: 'panel log-panel' }, h('h2', {}, 'Log'), e.log))),
     e.result, e.handover, e.hoverCard));
   page.board = new Board(e.board, v.scenario, {
     onPick: (p) => page.onPick(p),
@@ -286,7 +286,7 @@ export function renderOrderBar(page) {
   // The dice of the latest decision, and of the player's own last attack until they move on (the other side's
   // moves may have come since).
   const rolls = [...new Set([page.yourRoll, page.live ? lastRoll(v, v.log) : null].filter(Boolean))];
-  if (rolls.length) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, ...rolls.map((r) => h('div', {}, r))));
+  if (rolls.length) parts.push(h('div', { class: 'last-roll', id: 'last-roll' }, ...rolls.map((r) => h('div', {}, dieIcon(), ' ', r))));
   parts.push(prompt);
   if (ch && page.choosingFacing) parts.push(facingButtons(page));
   if (ready?.odds) parts.push(h('div', { class: 'odds-line', id: 'odds-line' }, oddsLine(v, ready.odds)));
@@ -353,8 +353,8 @@ export function renderInfo(page) {
 export function renderSide(page) {
   const v = page.shown;
   const e = page.els;
-  e.deck.replaceChildren(h('h3', {}, 'Cards'), deckPanel(v));
-  e.dice.replaceChildren(h('h3', {}, 'Dice'), diceTray(v, v.log, page.freshFrom));
+  e.deck.replaceChildren(h('h2', {}, 'Cards'), deckPanel(v));
+  e.dice.replaceChildren(h('h2', {}, 'Dice'), diceTray(v, v.log, page.freshFrom));
   // The log grows line by line, so that a screen reader announces only the new lines.
   const have = e.log.children.length;
   const firstShown = e.log.firstChild ? Number(e.log.firstChild.dataset.index) : 0;

@@ -73,7 +73,7 @@ class Lobby {
         class: 'scenario-card', 'data-name': entry.name, tabindex: 0, role: 'option',
         onclick: pick,
         onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } },
-      }, h('h3', {}, entry.title), preview, h('p', { class: 'muted situation' }, firstSentence(entry.description)),
+      }, h('h2', {}, entry.title), preview, h('p', { class: 'muted situation' }, firstSentence(entry.description)),
       h('p', { class: 'situation-line' }, secondSentence(entry.description)), sizeLine(entry), balanceLine(entry));
       previewBoard(preview, entry);
       this.cards.append(card);
@@ -86,7 +86,8 @@ class Lobby {
     this.saveProblems = h('div', { class: 'error', id: 'save-problems' });
     const openSave = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'A saved game', id: 'open-save' });
     openSave.addEventListener('change', () => this.openSave(openSave.files[0]));
-    const choose = h('div', { class: 'panel choose' }, h('h2', {}, 'Choose a battle'), this.cards,
+    // The page's first-level heading: what the lobby is for.
+    const choose = h('div', { class: 'panel choose' }, h('h1', {}, 'Choose a battle'), this.cards,
       h('p', { class: 'make-battle' }, h('a', { href: '/editor', id: 'open-editor', class: 'button' }, 'Make your own battle'), ' in the editor: paint the map, set out the troops, play it.'),
       h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems, this.uploadWarnings,
       h('p', {}, 'Or open a save (from a finished game, ', h('code', {}, 'pacw play --save'), ' or ', h('code', {}, 'pacw simulate --save-games'), '): ', openSave), this.saveProblems);

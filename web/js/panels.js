@@ -44,7 +44,7 @@ export function unitInfo(v, id) {
   const cards = v.options.initiative === 'cards';
   const quality = { green: 'green (−1)', regular: 'regular', veteran: 'veteran (+1)' }[u.quality];
   return h('div', { class: 'unit-info' },
-    h('h3', {}, sideTag(v.scenario, u.side), ' ', u.name),
+    h('h2', {}, sideTag(v.scenario, u.side), ' ', u.name),
     h('table', { class: 'facts' },
       row('Arm', u.own_arm ? `${u.own_arm} (moves, fires and is fired at as ${u.arm})` : u.arm),
       row('Quality', quality),
@@ -69,7 +69,7 @@ export function squareInfo(v, name) {
       : withRuleLinks(s.elevation > 0 ? 'against a charge from lower ground (R6.3b)' : 'none');
   const terrainNote = { woods: 'blocks sight; entering ends a move (R1.5)', town: 'blocks sight; entering ends a move (R1.5)', river: 'impassable (R5.1)', ford: 'entering ends a move (R1.5)' }[s.terrain];
   return h('div', { class: 'square-info' },
-    h('h3', {}, `Square ${name}`),
+    h('h2', {}, `Square ${name}`),
     h('table', { class: 'facts' },
       row('Terrain', TERRAIN_WORDS[s.terrain], terrainNote ? h('span', { class: 'muted' }, ' — ', withRuleLinks(terrainNote)) : ''),
       row('Elevation', String(s.elevation), s.elevation ? h('span', { class: 'muted' }, ' ', withRuleLinks('(R1.3, R6.2c)')) : ''),
@@ -98,7 +98,9 @@ export function oddsBox(v, odds, title) {
     h('table', {}, h('caption', { class: 'visually-hidden' }, 'Chance of each result'), ...rows));
 }
 
-/// The dice of the last attack (or initiative roll), saying who rolled what for what.
+/// The dice of the last attack (or initiative roll), saying who rolled what for what. A line is a die and one span
+/// of text: the line is a flex box, and each loose piece of text would be an item of its own, wrapping apart (a
+/// rule's closing parenthesis alone on a line).
 export function diceTray(v, log, fresh) {
   const tray = h('div', { class: 'dice-tray', id: 'dice' });
   let i = log.length - 1;
@@ -111,7 +113,7 @@ export function diceTray(v, log, fresh) {
     while (j > 0 && log[j - 1].event.event === 'initiative_rolled') j--;
     for (const entry of log.slice(j, i + 1)) {
       const e = entry.event;
-      tray.append(h('div', { class: 'die-line' }, h('div', { class: `die${anim}` }, e.roll), sideTag(v.scenario, e.side), ' rolls for initiative ', withRuleLinks('(R3.7)')));
+      tray.append(h('div', { class: 'die-line' }, h('div', { class: `die${anim}` }, e.roll), h('span', {}, sideTag(v.scenario, e.side), ' rolls for initiative ', withRuleLinks('(R3.7)'))));
     }
     return tray;
   }
@@ -122,13 +124,13 @@ export function diceTray(v, log, fresh) {
     const e = entry.event;
     if (e.event === 'to_hit_rolled') {
       tray.append(h('div', { class: 'die-line' }, h('div', { class: `die${e.hit ? ' hit' : ''}${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
-        sideTag(v.scenario, attacker.side), ` rolls to hit: ${e.roll}, `, h('strong', {}, e.hit ? 'a hit' : 'a miss'), ' ', withRuleLinks('(R6.4)')));
+        h('span', {}, sideTag(v.scenario, attacker.side), ` rolls to hit: ${e.roll}, `, h('strong', {}, e.hit ? 'a hit' : 'a miss'), ' ', withRuleLinks('(R6.4)'))));
     } else if (e.event === 'hit_result_rolled') {
       const what = resultSaid(v, e.result);
       tray.append(h('div', { class: 'die-line' }, h('div', { class: `die hit${anim}`, 'aria-label': `die ${e.roll}` }, e.roll),
-        sideTag(v.scenario, target.side), ` rolls for the result: ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} strength ${e.strength}: `, h('strong', {}, what), ' ', withRuleLinks('(R7.1)')));
+        h('span', {}, sideTag(v.scenario, target.side), ` rolls for the result: ${e.roll} ${e.roll <= e.strength ? '≤' : '>'} strength ${e.strength}: `, h('strong', {}, what), ' ', withRuleLinks('(R7.1)'))));
     } else if (e.event === 'retreat_blocked') {
-      tray.append(h('div', { class: 'die-line' }, withRuleLinks('Nowhere to retreat (R7.4)')));
+      tray.append(h('div', { class: 'die-line' }, h('span', {}, withRuleLinks('Nowhere to retreat (R7.4)'))));
     } else if (['card_drawn', 'attack', 'activated', 'turn_started'].includes(e.event)) {
       break;
     }
@@ -208,6 +210,17 @@ export function oddsLine(v, odds) {
   const parts = ['hit', 'no_effect', 'shaken', 'retreat', 'destroyed'].filter((r) => r in odds.decimals).map((r) => `${resultWord(v, r)} ${percent(odds.decimals[r])}`);
   if (odds.fractions.stand !== '0') parts.push(`stands ${percent(odds.decimals.stand)}`);
   return `Needs ${odds.needed}+: ${parts.join(' · ')}`;
+}
+
+/// A die, drawn: a glyph such as 🎲 needs an emoji font, which many systems lack (it shows as a box).
+export function dieIcon() {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('class', 'die-icon');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.innerHTML = '<rect x="1.5" y="1.5" width="13" height="13" rx="3" fill="none" stroke="currentColor" stroke-width="1.5"/>'
+    + '<circle cx="5" cy="5" r="1.4"/><circle cx="8" cy="8" r="1.4"/><circle cx="11" cy="11" r="1.4"/>';
+  return svg;
 }
 
 /// The dice of the last attack in one line, if it came with the latest decision: "Blue rolled 5: a hit; Grey

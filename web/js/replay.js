@@ -56,7 +56,7 @@ class Replay {
             this.position),
           h('p', { class: 'muted' }, '← → step, Home and End jump; drag the slider to run through the game. ',
             h('a', { href: `/game/${this.token}` }, 'Back to the game'), ' · ', h('a', { href: '/' }, 'Lobby'))),
-        h('aside', { class: 'side-column' }, this.side, this.review.panel, this.dice, h('div', { class: 'panel' }, h('h3', {}, 'Decisions'), this.moves), h('div', { class: 'panel log-panel' }, h('h3', {}, 'Log'), this.log)))));
+        h('aside', { class: 'side-column' }, this.side, this.review.panel, this.dice, h('div', { class: 'panel' }, h('h2', {}, 'Decisions'), this.moves), h('div', { class: 'panel log-panel' }, h('h2', {}, 'Log'), this.log)))));
     this.board = new Board(this.boardBox, s, { onPick: () => {} });
     installKeys((ev) => {
       const to = { ArrowLeft: this.wanted - 1, ArrowRight: this.wanted + 1, Home: 0, End: this.of }[ev.key];
@@ -119,12 +119,12 @@ class Replay {
     for (const b of this.moves.querySelectorAll('button')) b.classList.toggle('current', Number(b.dataset.from) <= k && k <= Number(b.dataset.step));
     this.moves.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
     const s = this.scenario;
-    this.side.replaceChildren(h('h3', {}, `Turn ${v.turn} of ${s.turns}`),
+    this.side.replaceChildren(h('h2', {}, `Turn ${v.turn} of ${s.turns}`),
       v.deck ? h('div', {}, 'Card: ', cardFace(v, v.card)) : '',
       this.plans ? h('p', { id: 'plans-shown' }, this.plans.text) : step ? h('p', {}, sideTag(s, step.side), step.computer ? ' (computer): ' : ': ', withRuleLinks(step.text)) : h('p', {}, 'The start of the battle.'),
       chancesBar(v),
       v.result ? [resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : ''] : '');
-    this.dice.replaceChildren(h('h3', {}, 'Dice'), diceTray(v, v.log, Infinity));
+    this.dice.replaceChildren(h('h2', {}, 'Dice'), diceTray(v, v.log, Infinity));
     this.log.replaceChildren(...v.log.map((e) => logLine(v, e)));
     this.log.scrollTop = this.log.scrollHeight;
     this.review.setPosition(k);

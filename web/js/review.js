@@ -69,7 +69,7 @@ export class ReviewPanel {
   /// Shows where the review stands; with `start`, asks for it if it is not made.
   async start(start) {
     if (!this.finished) {
-      this.panel.replaceChildren(h('h3', {}, 'Review'), h('p', { class: 'muted' }, 'A game is reviewed once it is over.'));
+      this.panel.replaceChildren(h('h2', {}, 'Review'), h('p', { class: 'muted' }, 'A game is reviewed once it is over.'));
       return;
     }
     let status;
@@ -77,7 +77,7 @@ export class ReviewPanel {
       status = await api.review(this.replay.token);
       if (status.state === 'none' && start) status = await api.startReview(this.replay.token);
     } catch (e) {
-      this.panel.replaceChildren(h('h3', {}, 'Review'), h('p', { class: 'error' }, `The review cannot be made: ${e.message}`));
+      this.panel.replaceChildren(h('h2', {}, 'Review'), h('p', { class: 'error' }, `The review cannot be made: ${e.message}`));
       return;
     }
     this.follow(status);
@@ -92,7 +92,7 @@ export class ReviewPanel {
     }
     if (status.state === 'running') {
       const bar = h('progress', { id: 'review-progress', max: status.total || 1, value: status.searched || 0, 'aria-label': 'Review progress' });
-      this.panel.replaceChildren(h('h3', {}, 'Review'),
+      this.panel.replaceChildren(h('h2', {}, 'Review'),
         h('p', {}, `Judging every decision: ${status.searched} of ${status.total || '…'}. The computer players of other games think in between.`), bar);
       setTimeout(async () => {
         try { this.follow(await api.review(this.replay.token)); } catch (e) { this.panel.append(h('p', { class: 'error' }, e.message)); }
@@ -100,7 +100,7 @@ export class ReviewPanel {
       return;
     }
     const button = h('button', { id: 'start-review', onclick: async () => { button.disabled = true; this.follow(await api.startReview(this.replay.token)); } }, 'Review this game');
-    this.panel.replaceChildren(h('h3', {}, 'Review'),
+    this.panel.replaceChildren(h('h2', {}, 'Review'),
       status.state === 'failed' ? h('p', { class: 'error' }, status.error) : '',
       h('p', {}, 'Who was winning at each step, which decisions lost ground, and how much was luck.'), button);
   }
@@ -130,7 +130,7 @@ export class ReviewPanel {
           h('span', { class: 'flag-mark' }, `${l.mark} ${l.word}`), ` −${(100 * st.loss).toFixed(1)} · turn ${st.turn} · `, sideTag(s, st.side), `: ${st.text}`),
         st.best ? h('div', { class: 'better' }, 'Better: ', st.best.text) : '');
     }));
-    this.panel.replaceChildren(h('h3', {}, 'Review'),
+    this.panel.replaceChildren(h('h2', {}, 'Review'),
       h('p', { class: 'muted review-note' }, `Chances by ${r.evaluator}; each side’s decisions against a short search (${r.budget}). `,
         h('a', { href: '/review', target: 'pacw-rules' }, 'How to read a review')),
       summary,
