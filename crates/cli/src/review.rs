@@ -113,6 +113,13 @@ fn print_review(out: &mut impl Write, r: &Review) -> std::io::Result<()> {
         r.sides[0]
     )?;
     writeln!(out, "At the start: {}.\n", percent(r.start))?;
+    if !r.decided.swings.is_empty() {
+        writeln!(out, "Why the game was decided — the biggest swings of the chances, the biggest first:")?;
+        for (i, swing) in r.decided.swings.iter().enumerate() {
+            writeln!(out, "  {}. {} (step {})", i + 1, swing.text, swing.step + 1)?;
+        }
+    }
+    writeln!(out, "{}\n", r.decided.luck)?;
     writeln!(out, "{:>4} {:>4}  {:<13} {:>7}  {:<58} judged", "step", "turn", "who", "chances", "what")?;
     let mut left_out = 0;
     for (i, s) in r.steps.iter().enumerate() {
@@ -131,6 +138,10 @@ fn print_review(out: &mut impl Write, r: &Review) -> std::io::Result<()> {
             _ => String::new(),
         };
         writeln!(out, "{:>4} {:>4}  {:<13} {:>7}  {:<58} {judged}", i + 1, s.turn, who, percent(s.after), s.text)?;
+        // A flagged decision says what the better order does, and what it would have gained.
+        if let Some(Judged { label: Some(_), loss, why: Some(why), .. }) = &s.judged {
+            writeln!(out, "{:>36}better by {:.1} points: {why}", "", 100.0 * loss)?;
+        }
     }
     if left_out > 0 {
         writeln!(out, "({left_out} cards and dice of less than 5 points of luck left out; --json has every step)")?;
@@ -138,14 +149,23 @@ fn print_review(out: &mut impl Write, r: &Review) -> std::io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "{:<13} {:>9} {:>6} {:>13} {:>9} {:>9} {:>8} {:>7} {:>14}",
-        "", "decisions", "loss", "inaccuracies", "mistakes", "blunders", "accuracy", "luck", "luck-adjusted"
+        "{:<13} {:>9} {:>6} {:>13} {:>9} {:>9} {:>8} {:>7} {:>9} {:>14}",
+        "",
+        "decisions",
+        "loss",
+        "inaccuracies",
+        "mistakes",
+        "blunders",
+        "accuracy",
+        "luck",
+        "net luck",
+        "luck-adjusted"
     )?;
     for s in &r.summary {
         let opt = |x: Option<f32>, f: &dyn Fn(f32) -> String| x.map_or("—".to_string(), f);
         writeln!(
             out,
-            "{:<13} {:>9} {:>6} {:>13} {:>9} {:>9} {:>8} {:>7} {:>14}",
+            "{:<13} {:>9} {:>6} {:>13} {:>9} {:>9} {:>8} {:>7} {:>9} {:>14}",
             r.sides[s.side.index()],
             s.decisions,
             opt(s.loss, &|l| format!("{:.1}", 100.0 * l)),
@@ -154,6 +174,7 @@ fn print_review(out: &mut impl Write, r: &Review) -> std::io::Result<()> {
             s.blunders,
             opt(s.accuracy, &|a| format!("{a:.0}")),
             signed(s.luck),
+            signed(s.net_luck),
             opt(s.luck_adjusted, &|a| format!("{a:.2}")),
         )?;
     }

@@ -59,12 +59,27 @@ fn a_review_as_json_chains_its_steps_to_the_result_and_judges_every_decision() {
         assert!(side["accuracy"].as_f64().unwrap() <= 100.0);
         assert!(side["luck_adjusted"].is_number());
     }
+    // Why the game was decided: three swings in words, and the net luck, the sides' opposite.
+    let swings = r["decided"]["swings"].as_array().unwrap();
+    assert_eq!(swings.len(), 3);
+    assert!(swings.iter().all(|s| s["text"].as_str().unwrap().starts_with("Turn ")));
+    let net: Vec<f64> = r["summary"].as_array().unwrap().iter().map(|s| s["net_luck"].as_f64().unwrap()).collect();
+    assert!((net[0] + net[1]).abs() < 1e-6);
+    assert!(r["decided"]["luck"].as_str().unwrap().contains("net luck"));
+    // A flagged decision says why the better order is better.
+    let flagged: Vec<&serde_json::Value> = steps.iter().filter(|s| s["label"].is_string()).collect();
+    assert!(!flagged.is_empty() && flagged.iter().all(|s| s["why"].as_str().unwrap().contains(" instead of ")));
     // The table on a terminal-less stdout, and the quick review.
     let out = pacw(&["review", save.to_str().unwrap()]);
     assert!(out.status.success());
     let table = text(&out.stdout);
     assert!(
-        table.contains("Meeting Engagement — reviewed by evaluator-") && table.contains("luck-adjusted"),
+        table.contains("Meeting Engagement — reviewed by evaluator-")
+            && table.contains("luck-adjusted")
+            && table.contains("Why the game was decided")
+            && table.contains("  1. Turn ")
+            && table.contains("net luck")
+            && table.contains("better by "),
         "{table}"
     );
     let out = pacw(&["review", save.to_str().unwrap(), "--quick", "--json"]);

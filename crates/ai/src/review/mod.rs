@@ -9,10 +9,18 @@
 //! decision's **loss** is how much the order played gave away against the best a short search found, in the
 //! acting side's terms ([`search`]); losses of 5, 10 and 15 points of winning chances are an inaccuracy, a mistake
 //! and a blunder (lichess's thresholds).
+//!
+//! The review also explains: the biggest swings of the chances in words and the net luck of the game
+//! ([`Decided`]), and beside each better order a sentence saying what it does that the one played did not
+//! ([`explain::why`]), with the engine's odds.
 
+mod decided;
+pub mod explain;
 pub mod search;
 mod summary;
 
+pub use decided::{Decided, MomentKind, SWINGS, Swing};
+pub use explain::AttackNote;
 pub use search::{Budget, DEFAULT_BUDGET, Judgement, Plan};
 pub use summary::{SideSummary, accuracy_of_move};
 
@@ -25,8 +33,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The `format` of a review.
 pub const REVIEW_FORMAT: &str = "pacw-review";
-/// Its version.
-pub const REVIEW_VERSION: u32 = 1;
+/// Its version: 2 added why the game was decided, the net luck, the orders' odds and the better order's sentence.
+pub const REVIEW_VERSION: u32 = 2;
 
 /// A decision's loss from which it is an inaccuracy, a mistake, a blunder (points of winning chances / 100).
 pub const THRESHOLDS: [(f32, Label); 3] = [(0.15, Label::Blunder), (0.10, Label::Mistake), (0.05, Label::Inaccuracy)];
@@ -93,6 +101,9 @@ pub struct Order {
     pub text: String,
     /// The actions, as the engine's legal actions write them (an activation, then its order).
     pub actions: Vec<Action>,
+    /// Its attack's odds, if it attacks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attack: Option<AttackNote>,
 }
 
 /// One step of the game, judged.
@@ -111,6 +122,9 @@ pub struct ReviewStep {
     /// The actions of a decision.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
+    /// The odds of a decision's attack, if it made one, as they stood when it was ordered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attack: Option<AttackNote>,
     /// The first side's expected score before the step.
     pub before: f32,
     /// After it.
@@ -140,6 +154,9 @@ pub struct Judged {
     pub label: Option<Label>,
     /// How many orders the side had to choose from (1: no choice, never labelled).
     pub choices: usize,
+    /// What the best order does that the one given did not, in a sentence with its odds and rules (none when the
+    /// order given was the best).
+    pub why: Option<String>,
 }
 
 /// A whole review.
@@ -170,6 +187,8 @@ pub struct Review {
     pub budget: String,
     /// The first side's expected score at the start.
     pub start: f32,
+    /// Why the game was decided: its biggest swings in words, and the net luck.
+    pub decided: Decided,
     /// Every step.
     pub steps: Vec<ReviewStep>,
     /// Each side's summary, first side first.
@@ -203,6 +222,8 @@ pub struct ReviewJob {
     start: f32,
     result: Option<f32>,
     steps: Vec<ReviewStep>,
+    /// The game's moments (decisions, attacks' dice, cards, initiative dice), for its biggest swings.
+    moments: decided::Moments,
     /// The position before each decision step to search, with the step's index.
     decisions: Vec<(usize, Battle)>,
     /// How many of them are searched.
@@ -220,6 +241,7 @@ impl ReviewJob {
         let mut decisions: Vec<(usize, Battle)> = Vec::new();
         let mut events = Vec::new();
         let mut made = 0usize;
+        let mut moments = decided::Moments::default();
         let start = evaluator.value(&b);
         let mut i = 0;
         while i < path.len() {
@@ -237,9 +259,13 @@ impl ReviewJob {
                     };
                     let average = outcome_average(evaluator, &b);
                     let needed = b.pending_attack().map(|(_, _, n)| n);
+                    let chance_before = b.clone();
                     events.clear();
                     if b.apply_chance_into(outcome, &mut events).is_err() {
                         break; // never: the path is the game's own
+                    }
+                    if let ToAct::Chance(kind) = kind {
+                        moments.chance(steps.len(), &chance_before, kind, &events);
                     }
                     let after = evaluator.value(&b);
                     steps.push(ReviewStep {
@@ -265,6 +291,8 @@ impl ReviewJob {
                     }
                     let position = b.clone();
                     let text = plan_text(&b, &plan);
+                    let attack = explain::attack_note(&b, &plan);
+                    moments.decision(steps.len(), side, decided::decision_words(&b, &plan, &text));
                     if search::after(&b, &plan).map(|a| b = a).is_none() {
                         break; // never: the path is the game's own
                     }
@@ -273,6 +301,7 @@ impl ReviewJob {
                     decisions.push((steps.len(), position));
                     steps.push(ReviewStep {
                         actions: plan.clone(),
+                        attack,
                         ..step(StepKind::Decision, Some(side), text, turn, made, before, after)
                     });
                     i += plan.len();
@@ -281,11 +310,18 @@ impl ReviewJob {
                     let _ = b.resign(side);
                     let after = b.result().map_or(before, result_value);
                     let text = format!("{} resigns", scenario.side(side).name);
+                    moments.decision(steps.len(), side, format!("the {} resigned", scenario.side(side).name));
                     let mut resigned = step(StepKind::Decision, Some(side), text, turn, made, before, after);
                     if !config.quick {
                         let loss = (of(side, before) - of(side, after)).max(0.0);
-                        resigned.judged =
-                            Some(Judged { best: None, best_after: before, loss, label: Label::of(loss), choices: 2 });
+                        resigned.judged = Some(Judged {
+                            best: None,
+                            best_after: before,
+                            loss,
+                            label: Label::of(loss),
+                            choices: 2,
+                            why: Some(explain::why_not_resign(side, &b)),
+                        });
                     }
                     steps.push(resigned);
                     i += 1;
@@ -301,6 +337,7 @@ impl ReviewJob {
             start,
             result,
             steps,
+            moments,
             decisions,
             searched: 0,
         }
@@ -335,7 +372,9 @@ impl ReviewJob {
     fn record(&mut self, index: usize, judgement: Option<Judgement>) {
         let Some(j) = judgement else { return };
         let Some(position) = self.decisions.iter().find(|(i, _)| *i == index).map(|(_, b)| b) else { return };
-        let best = Order { text: plan_text(position, &j.best), actions: j.best };
+        let why = explain::why(position, &self.steps[index].actions, &j.best);
+        let attack = explain::attack_note(position, &j.best);
+        let best = Order { text: plan_text(position, &j.best), actions: j.best, attack };
         let s = &mut self.steps[index];
         let (side, after) = (s.side.unwrap_or(Side::A), s.after);
         let best_after = if side == Side::A { after + j.loss } else { after - j.loss };
@@ -345,6 +384,7 @@ impl ReviewJob {
             loss: j.loss,
             label: if j.choices > 1 { Label::of(j.loss) } else { None },
             choices: j.choices,
+            why,
         });
     }
 
@@ -353,6 +393,8 @@ impl ReviewJob {
         let config = self.config;
         let summary = summary::summarise(&self.steps, self.result, config.quick);
         let scenario = &self.scenario;
+        let sides = [scenario.side(Side::A).name.clone(), scenario.side(Side::B).name.clone()];
+        let decided = decided::decided(&self.steps, &self.moments, &sides, &summary);
         Review {
             format: REVIEW_FORMAT,
             version: REVIEW_VERSION,
@@ -360,7 +402,7 @@ impl ReviewJob {
             trained: self.evaluator.trained().to_string(),
             rules: scenario.system.as_ref().map_or("Standard".to_string(), |s| s.name.clone()),
             scenario: scenario.name.clone(),
-            sides: [scenario.side(Side::A).name.clone(), scenario.side(Side::B).name.clone()],
+            sides,
             finished: self.result.is_some(),
             result: self.result,
             quick: config.quick,
@@ -370,6 +412,7 @@ impl ReviewJob {
                 Budget::Seconds(s) => format!("{s} s a decision"),
             },
             start: self.start,
+            decided,
             steps: self.steps,
             summary,
         }
@@ -393,6 +436,7 @@ fn step(
         turn,
         decision,
         actions: Vec::new(),
+        attack: None,
         before,
         after,
         luck: None,

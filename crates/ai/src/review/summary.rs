@@ -24,6 +24,9 @@ pub struct SideSummary {
     pub accuracy: Option<f32>,
     /// Its luck, in its own terms: the luck of its attacks' dice and its initiative dice, and half of the cards'.
     pub luck: f32,
+    /// Its net luck: its own luck less the opponent's, so that the two sides' are opposite and the luckier side's
+    /// is positive. The luck-adjusted result is the result less it.
+    pub net_luck: f32,
     /// Its score: a win 1, a draw ½, a loss 0 (none while the game goes on).
     pub result: Option<f32>,
     /// The result less its own luck plus the opponent's: what the decisions earned with average luck.
@@ -98,6 +101,7 @@ pub(super) fn summarise(steps: &[ReviewStep], result: Option<f32>, quick: bool) 
             blunders: count(Label::Blunder),
             accuracy: if quick { None } else { accuracy(&judged) },
             luck: luck[side.index()],
+            net_luck: luck[side.index()] - luck[side.other().index()],
             result: score,
             luck_adjusted: score.map(|s| s - luck[side.index()] + luck[side.other().index()]),
         }
