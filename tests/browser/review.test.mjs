@@ -126,7 +126,7 @@ test('the review: winning chances as a graph, each side’s figures, a flagged d
     // The random side's decisions are flagged; one shows the order given and the better one on the board.
     const flagged = page.locator('#flagged button');
     assert.ok(await flagged.count() > 0, 'a random player’s decisions are flagged');
-    assert.match(await page.locator('#flagged li').first().textContent(), /(Inaccuracy|Mistake|Blunder) −\d+\.\d[\s\S]*Better: /);
+    assert.match(await page.locator('#flagged li').first().textContent(), /(Inaccuracy|Mistake|Blunder) −\d+\.\d[\s\S]*Better, \+\d+\.\d points for (Union|Confederate): The /);
     // Each item's number stands beside its first line, not its last: found where the list's marker is (left of the
     // item), at the height of the first line of an item of several lines.
     await page.locator('#flagged').scrollIntoViewIfNeeded();
@@ -149,9 +149,98 @@ test('the review: winning chances as a graph, each side’s figures, a flagged d
     assert.ok(numbers.every((n) => n.first && !n.last), `the numbers beside the first lines: ${JSON.stringify(numbers)}`);
     await flagged.first().click();
     await page.locator('#plans-shown').waitFor();
-    await page.locator('.better-move, .better-attack').first().waitFor({ state: 'attached' });
+    await page.locator('.plan-better').first().waitFor({ state: 'attached' });
     const name = viewport.width > 500 ? 'review-1366.png' : 'review-390.png';
     await page.screenshot({ path: join(screenshots, name), fullPage: viewport.width < 500 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('the review says why the game was decided, and draws and explains the better order', async () => {
+  const { token } = await createGame(env.server.url, { save: finishedSave, mode: 'hotseat' }, 'hotseat');
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await freshPage(env.browser, { viewport });
+    await page.goto(`${env.server.url}game/${token}?review`);
+    await page.locator('#review-summary').waitFor({ timeout: 60000 });
+    // Three swings in words, the biggest first, each numbered on the graph too.
+    const swings = await page.locator('#swings li').allTextContents();
+    assert.equal(swings.length, 3, swings.join('\n'));
+    for (const text of swings) assert.match(text, /^Turn \d+: the .+: (Union|Confederate) chances \d+% → \d+%$/);
+    const sizes = swings.map((t) => { const [, a, b] = t.match(/(\d+)% → (\d+)%$/); return Math.abs(b - a); });
+    assert.ok(sizes[0] >= sizes[1] && sizes[1] >= sizes[2], `the biggest first: ${sizes}`);
+    assert.equal(await page.locator('#review-graph .swing-mark').count(), 3);
+    // In this game the Confederate dice destroyed two Union brigades: the attacks' dice are said as one.
+    assert.ok(swings.some((t) => /hit and destroyed it \(a \d to hit, needing \d\+; then a \d > strength \d; R6\.4, R7\.1\)/.test(t)), swings.join('\n'));
+    // The net luck: who was luckier and by how much, and each side's in the table, opposite.
+    const luck = await page.locator('#net-luck').textContent();
+    assert.match(luck, /^(Union|Confederate) was the luckier side, by \d+\.\d points of winning chances: luck Union [+−]\d+\.\d, Confederate [+−]\d+\.\d; net luck/);
+    const net = await page.locator('#review-summary tr', { hasText: 'Net luck' }).locator('td').allTextContents();
+    const [a, b] = net.map((t) => Number(t.replace('−', '-')));
+    assert.ok(Math.abs(a + b) < 0.11 && a !== 0, `net luck ${net}`);
+    assert.ok(luck.includes(`by ${Math.abs(a).toFixed(1)} points`), `${luck} / ${net}`);
+    // A swing's turn opens its moment in the replay.
+    await page.locator('#swings button').first().click();
+    await page.waitForFunction(() => Number(document.querySelector('#board').dataset.decisions) > 0);
+    // The flagged decision whose better order moves and charges: its sentence, and its marks on the board.
+    const item = page.locator('#flagged li', { hasText: /moves to \w\d, facing [NESW], and charges/ }).first();
+    const better = await item.locator('.better').textContent();
+    assert.match(better, /^Better, \+\d+\.\d points for Union: The .+ \(\w\d\) moves to \w\d, facing [NESW], and charges the Confederate .+ at \w\d at \d\+ \(\d+% to hit, \d+% to destroy it\),? instead of .+ \(R5, R6\.1, R6\.4, R7\.1\)\.$/);
+    await item.locator('button').first().click();
+    await page.locator('#plans-shown', { hasText: 'charges the Confederate' }).waitFor();
+    const marks = await page.evaluate(() => {
+      const attack = document.querySelector('.plan-better.plan-attack');
+      const ring = attack.querySelector('.plan-ring');
+      const [cx, cy] = [Number(ring.getAttribute('cx')), Number(ring.getAttribute('cy'))];
+      const head = attack.querySelector('.plan-head').getBBox();
+      const line = attack.querySelector('.plan-line');
+      const target = [...document.querySelectorAll('#board [data-unit]')].find((u) => {
+        const r = u.getBoundingClientRect();
+        const c = ring.getBoundingClientRect();
+        return Math.abs(r.left + r.width / 2 - (c.left + c.width / 2)) < 3 && Math.abs(r.top + r.height / 2 - (c.top + c.height / 2)) < 3;
+      });
+      return {
+        label: attack.querySelector('.plan-label text').textContent,
+        // How far the head reaches into the target's counter (42 units wide about its centre): the overlap of
+        // their boxes, the lesser way.
+        into: Math.min(Math.min(head.x + head.width, cx + 21) - Math.max(head.x, cx - 21), Math.min(head.y + head.height, cy + 21) - Math.max(head.y, cy - 21)),
+        thick: line.classList.contains('plan-thick'),
+        heads: attack.querySelectorAll('.plan-head').length,
+        length: line.getTotalLength(),
+        target: Boolean(target),
+        ghosts: document.querySelectorAll('.plan-better.plan-move .plan-notch').length,
+        played: document.querySelectorAll('.plan-played').length,
+      };
+    });
+    assert.match(marks.label, /^charge \d\+$/);
+    assert.ok(marks.into > 0 && marks.target, `the arrow's head reaches onto the ringed target: ${JSON.stringify(marks)}`);
+    assert.ok(marks.thick && marks.heads === 1 && marks.length > 15, `a charge: one thick arrow, more than a stub: ${JSON.stringify(marks)}`);
+    assert.ok(marks.ghosts === 1 && marks.played > 0, `the move's facing and the order played are drawn: ${JSON.stringify(marks)}`);
+    // A Fire & Move at the same target is drawn otherwise: a double head and its own label.
+    const fireMove = await page.evaluate(async () => {
+      const { planArrows } = await import('/js/review.js');
+      const token = location.pathname.split('/').pop();
+      const v = await (await fetch(`/api/play/${token}/replay/${document.querySelector('#board').dataset.decisions}`)).json();
+      const attack = document.querySelector('.plan-better.plan-attack');
+      const target = Object.values(v.units).find((u) => u.side === 'B' && u.alive !== false);
+      const attacker = Object.values(v.units).find((u) => u.side === 'A' && u.alive !== false);
+      const note = { charge: true, needed: 4, target: target.id };
+      const [charge] = planArrows([{ activate: attacker.id }, { fire: { target: target.id, facing: attacker.facing } }], v, 'better', note);
+      const [fm] = planArrows([{ activate: attacker.id }, { fire_move: { target: target.id } }], v, 'better', note);
+      // Each drawn on a board of its own: how many heads its arrow has.
+      const { Board } = await import('/js/board.js');
+      const heads = (mark) => {
+        const box = document.createElement('div');
+        document.body.append(box);
+        new Board(box, v.scenario, {}).update({ units: v.units, plans: [mark] });
+        const n = box.querySelectorAll('.plan-attack .plan-head').length;
+        box.remove();
+        return n;
+      };
+      return { charge: [charge.label, charge.fireMove, heads(charge)], fm: [fm.label, fm.fireMove, heads(fm)], drawn: Boolean(attack) };
+    });
+    assert.deepEqual(fireMove, { charge: ['charge 4+', false, 1], fm: ['F&M: charge 4+', true, 2], drawn: true });
+    await page.screenshot({ path: join(screenshots, viewport.width > 500 ? 'review-why-1366.png' : 'review-why-390.png') });
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }

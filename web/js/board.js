@@ -312,7 +312,7 @@ export class Board {
   /// { units, objectives, selected (unit id), cursor (square), selectable: Set(unit), targets: Map(unit → { needed,
   ///   fireMove }), reachable: Set(square), alternative: Set(square), path: [square], sight: { from, to, blockedAt },
   ///   refused: { from, to, blockedAt, square }, lastMove: [{ from, to, kind, cls }], picked: square, highlight: Set(unit),
-  ///   facings: { at, allowed: { N: bool, … }, chosen } }
+  ///   facings: { at, allowed: { N: bool, … }, chosen }, plans: [mark] (a review's orders, drawn by `drawPlan`) }
   update(state) {
     this.marks.replaceChildren();
     this.unitLayer.replaceChildren();
@@ -359,6 +359,68 @@ export class Board {
       el('rect', { x: px + 1, y: py + 1, width: SIZE - 2, height: SIZE - 2, class: 'cursor' }, this.overlay);
     }
     if (state.facings) this.drawFacings(state.facings);
+    for (const mark of state.plans || []) this.drawPlan(mark);
+  }
+
+  /// One mark of an order a review shows (review.js `planArrows`), drawn over the counters so that nothing hides
+  /// it: `{ kind: 'move', from, to, facing, cls }` an arrow to a ghost counter with the facing the unit ends with
+  /// (a turn in place: the ghost alone); `{ kind: 'attack', from, to, cls, label, charge, fireMove }` an arrow that
+  /// runs onto its ringed target, thick for a charge, with a double head for a Fire & Move, labelled. `bend` (±1)
+  /// bows the arrow to one side, so that the order played and the better one stay apart on the same path. `cls` is
+  /// `played` or `better`.
+  drawPlan(mark) {
+    if (!mark.from || !mark.to) return;
+    const g = el('g', { class: `plan plan-${mark.cls} plan-${mark.kind}`, 'data-plan': mark.cls, 'data-kind': mark.kind }, this.overlay);
+    const [x1, y1] = this.centre(mark.from);
+    const [x2, y2] = this.centre(mark.to);
+    if (mark.kind === 'move') {
+      // The ghost counter where the unit ends, its facing notch in the order's colour.
+      const ghost = el('g', { transform: `translate(${x2} ${y2})` }, g);
+      const r = mark.from === mark.to ? 25 : 21;
+      el('rect', { x: -r, y: -r, width: 2 * r, height: 2 * r, rx: 5, class: 'plan-ghost' }, ghost);
+      if (mark.facing) el('path', { d: `M-11 ${-r} L0 ${-r - 11} L11 ${-r} Z`, class: 'plan-notch', transform: `rotate(${FACING_ANGLE[mark.facing]})` }, ghost);
+      if (mark.from === mark.to) return;
+    }
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+    const [nx, ny] = [-uy, ux];
+    // From on the unit's counter to onto the target's (an attack: the head's tip inside its counter) or to the
+    // ghost's edge (a move).
+    const attack = mark.kind === 'attack';
+    const start = attack ? 10 : 14;
+    const reach = attack ? 14 : 23;
+    const head = mark.charge ? 15 : 12;
+    const p0 = [x1 + ux * start, y1 + uy * start];
+    const p2 = [x2 - ux * (reach + head), y2 - uy * (reach + head)];
+    // Only attacks bow (the order played and the better one often strike the same target); a short arrow bows
+    // gently, so that it never curls.
+    const line = Math.hypot(p2[0] - p0[0], p2[1] - p0[1]);
+    const bow = attack ? (mark.bend || 0) * Math.min(14, 0.35 * line) : 0;
+    const c = [(p0[0] + p2[0]) / 2 + nx * bow, (p0[1] + p2[1]) / 2 + ny * bow];
+    const d = `M${p0[0].toFixed(1)} ${p0[1].toFixed(1)} Q${c[0].toFixed(1)} ${c[1].toFixed(1)} ${p2[0].toFixed(1)} ${p2[1].toFixed(1)}`;
+    const width = mark.kind === 'attack' && mark.charge ? 'plan-thick' : 'plan-thin';
+    el('path', { d, class: `plan-halo ${width}` }, g);
+    el('path', { d, class: `plan-line ${width}` }, g);
+    // The head points along the curve's end.
+    const tl = Math.hypot(p2[0] - c[0], p2[1] - c[1]);
+    const [tx, ty] = tl > 0.5 ? [(p2[0] - c[0]) / tl, (p2[1] - c[1]) / tl] : [ux, uy];
+    const heads = mark.fireMove ? [0, head * 0.75] : [0];
+    for (const back of heads) {
+      const b = [p2[0] - tx * back, p2[1] - ty * back];
+      const wide = mark.charge ? 10 : 8;
+      el('path', { d: `M${(b[0] + tx * head).toFixed(1)} ${(b[1] + ty * head).toFixed(1)} L${(b[0] - ty * wide).toFixed(1)} ${(b[1] + tx * wide).toFixed(1)} L${(b[0] + ty * wide).toFixed(1)} ${(b[1] - tx * wide).toFixed(1)} Z`, class: 'plan-head' }, g);
+    }
+    if (!attack) return;
+    el('circle', { cx: x2, cy: y2, r: 27, class: 'plan-ring' }, g);
+    if (!mark.label) return;
+    // The label beside the arrow's middle, on the side it bows to, upright on a turned board.
+    const mid = [0.25 * p0[0] + 0.5 * c[0] + 0.25 * p2[0], 0.25 * p0[1] + 0.5 * c[1] + 0.25 * p2[1]];
+    const side = mark.bend || 1;
+    const [lx, ly] = [mid[0] + nx * side * 15, mid[1] + ny * side * 15];
+    const label = el('g', { class: 'plan-label', ...this.upright(lx, ly) }, g);
+    const w = 7.2 * mark.label.length + 10;
+    el('rect', { x: lx - w / 2, y: ly - 10, width: w, height: 19, rx: 4 }, label);
+    el('text', { x: lx, y: ly + 4.5, 'text-anchor': 'middle' }, label).textContent = mark.label;
   }
 
   /// Redraws only what follows the pointer: `{ path: [square], sight: { from, to, blockedAt } }`. The counters

@@ -112,8 +112,10 @@ class Replay {
     this.at = k;
     const step = this.steps[k - 1];
     if (this.plans && this.plans.at !== k) this.plans = null;
-    const arrows = this.plans ? this.plans.plans.flatMap((p) => planArrows(p.actions, v, p.cls)) : step ? moveArrows(step.events, v) : [];
-    this.board.update({ units: v.units, objectives: v.objectives, lastMove: arrows, highlight: new Set(arrows.flatMap((m) => m.units)) });
+    // A review's orders are drawn over the counters (Board.drawPlan); a decision's own moves under them.
+    const plans = this.plans ? this.plans.plans.flatMap((p) => planArrows(p.actions, v, p.cls, p.attack)) : [];
+    const arrows = this.plans ? [] : step ? moveArrows(step.events, v) : [];
+    this.board.update({ units: v.units, objectives: v.objectives, lastMove: arrows, plans, highlight: new Set([...arrows, ...plans].flatMap((m) => m.units)) });
     this.boardBox.dataset.decisions = k;
     this.position.textContent = `decision ${k} of ${this.of}`;
     for (const b of this.moves.querySelectorAll('button')) b.classList.toggle('current', Number(b.dataset.from) <= k && k <= Number(b.dataset.step));
@@ -121,7 +123,7 @@ class Replay {
     const s = this.scenario;
     this.side.replaceChildren(h('h2', {}, `Turn ${v.turn} of ${s.turns}`),
       v.deck ? h('div', {}, 'Card: ', cardFace(v, v.card)) : '',
-      this.plans ? h('p', { id: 'plans-shown' }, this.plans.text) : step ? h('p', {}, sideTag(s, step.side), step.computer ? ' (computer): ' : ': ', withRuleLinks(step.text)) : h('p', {}, 'The start of the battle.'),
+      this.plans ? h('p', { id: 'plans-shown' }, withRuleLinks(this.plans.text)) : step ? h('p', {}, sideTag(s, step.side), step.computer ? ' (computer): ' : ': ', withRuleLinks(step.text)) : h('p', {}, 'The start of the battle.'),
       chancesBar(v),
       v.result ? [resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : ''] : '');
     this.dice.replaceChildren(h('h2', {}, 'Dice'), diceTray(v, v.log, Infinity));

@@ -3,7 +3,8 @@
 // each side's summary, and the flagged decisions with the better order drawn on the board beside the one played.
 
 import { api } from './api.js';
-import { h, sideColour, sideName, sideTag } from './util.js';
+import { parseSquare } from './squares.js';
+import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 /// The graph's width in its own units: narrower on a phone, so that its labels stay legible.
@@ -27,12 +28,29 @@ function svg(tag, attrs, parent) {
 }
 
 const points = (p) => `${Math.round(100 * p)}%`;
+/// What a decision's better order would have gained, in points of winning chances: the review's loss.
+const gain = (st) => `+${(100 * st.loss).toFixed(1)}`;
 const signed = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}`;
 
-/// The arrows of a decision's actions on the board as it stood before them (`v`): moves and attacks, drawn with
-/// the class `cls`.
-export function planArrows(actions, v, cls) {
+/// The words on an attack's arrow: "charge 3+", "fire 5+", "F&M: charge 3+" (a Fire & Move) — from the review's
+/// odds of the order (`attack`), else from the order alone (a review made before it had them).
+function attackLabel(order, attack) {
+  const what = attack ? `${attack.charge ? 'charge' : 'fire'} ${attack.needed}+` : 'attack';
+  return order.fire_move ? `F&M: ${what}` : what;
+}
+
+/// Whether two squares share an edge: an attack between them is a charge (R6.1).
+function adjacent(a, b) {
+  const [p, q] = [parseSquare(a), parseSquare(b)];
+  return Math.abs(p.x - q.x) + Math.abs(p.y - q.y) === 1;
+}
+
+/// The marks of a decision's actions on the board as it stood before them (`v`), for `Board.drawPlan`: a move to
+/// its square and facing, an attack on its target with its label (`attack`: the review's odds of the order), all
+/// classed `cls` (`played` or `better`, which bow to opposite sides), with the units concerned (to ring them).
+export function planArrows(actions, v, cls, attack = null) {
   const arrows = [];
+  const bend = cls === 'better' ? -1 : 1;
   let unit = v.active_unit;
   let at = unit !== null && unit !== undefined ? v.units[unit].at : null;
   const targetAt = (t) => v.units[t]?.at;
@@ -42,13 +60,21 @@ export function planArrows(actions, v, cls) {
       at = v.units[unit].at;
       continue;
     }
+    // A move, a turn in place (the ghost counter shows its facing) or the move of a Move & Fire.
     const order = a.move || a.advance || a.move_fire;
-    if (order && at && order.to !== at) {
-      arrows.push({ from: at, to: order.to, kind: 'move', cls: `${cls}-move`, units: [unit] });
+    if (order && at) {
+      arrows.push({ from: at, to: order.to, facing: order.facing, kind: 'move', cls, bend, units: [unit] });
       at = order.to;
     }
+    // A Fire that turns first (R5.5): the ghost shows the facing it fires with.
+    if (a.fire && at && v.units[unit] && a.fire.facing !== v.units[unit].facing) {
+      arrows.push({ from: at, to: at, facing: a.fire.facing, kind: 'move', cls, bend, units: [unit] });
+    }
     const target = a.fire?.target ?? a.move_fire?.target ?? a.fire_move?.target;
-    if (target !== undefined && at) arrows.push({ from: at, to: targetAt(target), kind: 'attack', cls: `${cls}-attack`, units: [unit, target] });
+    if (target !== undefined && at && targetAt(target)) {
+      const charge = attack ? attack.charge : adjacent(at, targetAt(target));
+      arrows.push({ from: at, to: targetAt(target), kind: 'attack', cls, bend, charge, fireMove: Boolean(a.fire_move), label: attackLabel(a, attack), units: [unit, target] });
+    }
     if (!arrows.length && unit !== null && unit !== undefined) arrows.push({ kind: 'none', units: [unit] });
   }
   return arrows;
@@ -121,6 +147,7 @@ export class ReviewPanel {
       row('Blunders ??', (x) => String(x.blunders)),
       row('Points lost by decisions', (x) => (x.loss === null || x.loss === undefined ? '—' : (100 * x.loss).toFixed(1))),
       row('Luck (points)', (x) => signed(x.luck)),
+      row('Net luck (points)', (x) => (x.net_luck === null || x.net_luck === undefined ? '—' : signed(x.net_luck))),
       row('Result', (x) => (x.result === null || x.result === undefined ? '—' : String(x.result))),
       row('Luck-adjusted result', (x) => (x.luck_adjusted === null || x.luck_adjusted === undefined ? '—' : x.luck_adjusted.toFixed(2))));
     const list = h('ol', { class: 'flagged', id: 'flagged' }, ...flagged.map(({ st, i }) => {
@@ -128,23 +155,59 @@ export class ReviewPanel {
       return h('li', { class: `flag-${st.label}` },
         h('button', { class: 'link', 'data-step': i, onclick: () => this.showDecision(i) },
           h('span', { class: 'flag-mark' }, `${l.mark} ${l.word}`), ` −${(100 * st.loss).toFixed(1)} · turn ${st.turn} · `, sideTag(s, st.side), `: ${st.text}`),
-        st.best ? h('div', { class: 'better' }, 'Better: ', st.best.text) : '');
+        // What the better order would have gained, and what it does that the one given did not (the order alone
+        // in a review made before it said so).
+        st.best ? h('p', { class: 'better' }, h('span', { class: 'gain' }, `Better, ${gain(st)} points for ${sideName(s, st.side)}: `), st.why ? withRuleLinks(st.why) : st.best.text) : '');
     }));
     this.panel.replaceChildren(h('h2', {}, 'Review'),
       h('p', { class: 'muted review-note' }, `Chances by ${r.evaluator}; each side’s decisions against a short search (${r.budget}). `,
         h('a', { href: '/review', target: 'pacw-rules' }, 'How to read a review')),
+      this.decided(),
       summary,
       h('h3', {}, flagged.length ? `Flagged decisions (${flagged.length})` : 'No decision lost 5 points or more'),
-      flagged.length ? h('p', { class: 'muted legend' }, h('span', { class: 'key played' }, '━'), ' the order given ', h('span', { class: 'key better' }, '┅'), ' the better order') : '',
+      flagged.length ? h('p', { class: 'muted legend' }, h('span', { class: 'key played' }, '━'), ' the order given, ', h('span', { class: 'key better' }, '┅'),
+        ' the better one: a thick arrow charges, a thin one fires, a double head is a Fire & Move (F&M); a ghost counter shows where a move ends and its facing',
+        ' (', h('a', { href: '/review#decisions', target: 'pacw-rules' }, 'more'), ')') : '',
       list);
     this.setPosition(this.position);
   }
 
-  /// Moves the replay to the position before a flagged decision and draws both orders there.
+  /// Why the game was decided: the biggest swings of the chances in words, each a button to its moment in the
+  /// replay (and marked on the graph by its number), and the luck with the net luck. A review made before reviews
+  /// said so has none.
+  decided() {
+    const d = this.review.decided;
+    if (!d) return h('p', { class: 'muted' }, 'This review was made before reviews said why the game was decided.');
+    return h('section', { class: 'decided', id: 'decided', 'aria-labelledby': 'decided-title' },
+      h('h3', { id: 'decided-title' }, 'Why the game was decided'),
+      d.swings.length ? h('p', { class: 'muted swings-intro' }, 'The biggest swings of the winning chances, the biggest first:') : '',
+      h('ol', { class: 'swings', id: 'swings' }, ...d.swings.map((sw) => {
+        // "Turn 4" opens the moment in the replay; the rest is words, with its rule ids linked.
+        const [, turn, rest] = sw.text.match(/^(Turn \d+)(.*)$/s) || [null, 'Show', `: ${sw.text}`];
+        return h('li', { class: `swing swing-${sw.kind}` },
+          h('button', { class: 'link', 'data-step': sw.step, onclick: () => this.showSwing(sw) }, turn), withRuleLinks(rest));
+      })),
+      h('p', { class: 'net-luck', id: 'net-luck' }, withRuleLinks(d.luck)));
+  }
+
+  /// Shows a swing in the replay: a flagged decision with the better order beside it, any other moment as it
+  /// stands once done.
+  showSwing(sw) {
+    const st = this.review.steps[sw.step];
+    if (sw.kind === 'decision' && st?.label) this.showDecision(sw.step);
+    else this.replay.go(sw.decision);
+  }
+
+  /// Moves the replay to the position before a flagged decision and draws both orders there, with what the
+  /// better one would have gained and why.
   showDecision(i) {
     const st = this.review.steps[i];
     const before = st.decision - st.actions.length;
-    this.replay.showPlans(before, [{ actions: st.actions, cls: 'played' }, st.best ? { actions: st.best.actions, cls: 'better' } : null].filter(Boolean), `${st.text} — better: ${st.best ? st.best.text : '—'}`);
+    const s = this.replay.scenario;
+    // The better order in the review's sentence, which names both orders (else as the engine writes it).
+    const better = st.best ? ` Better, ${gain(st)} points for ${sideName(s, st.side)}: ${st.why || `${st.best.text}.`}` : '';
+    this.replay.showPlans(before, [{ actions: st.actions, cls: 'played', attack: st.attack }, st.best ? { actions: st.best.actions, cls: 'better', attack: st.best.attack } : null].filter(Boolean),
+      `Played: ${st.text}.${better}`);
     for (const b of this.panel.querySelectorAll('#flagged button')) b.classList.toggle('current', Number(b.dataset.step) === i);
   }
 
@@ -207,6 +270,14 @@ export class ReviewPanel {
         const mark = svg('circle', { cx, cy, r: 4.5, class: `flag-dot flag-${st.label}` }, root);
         svg('title', {}, mark).textContent = `${LABELS[st.label].word} (−${(100 * st.loss).toFixed(1)}): ${st.text}`;
       }
+    });
+    // The swings that decided the game, by their numbers in the list.
+    (r.decided?.swings || []).forEach((sw, k) => {
+      const [cx, cy] = [this.x(sw.last + 1, n), this.y(sw.after)];
+      const mark = svg('g', { class: 'swing-mark' }, root);
+      svg('circle', { cx, cy: cy - 13, r: 7 }, mark);
+      svg('text', { x: cx, y: cy - 9.5, 'text-anchor': 'middle' }, mark).textContent = String(k + 1);
+      svg('title', {}, mark).textContent = `Swing ${k + 1}: ${sw.text}`;
     });
     this.cursor = svg('line', { y1: PAD.top, y2: H - PAD.bottom, class: 'graph-cursor' }, root);
     root.addEventListener('click', (ev) => {
