@@ -404,7 +404,7 @@ export class Board {
     // The head points along the curve's end.
     const tl = Math.hypot(p2[0] - c[0], p2[1] - c[1]);
     const [tx, ty] = tl > 0.5 ? [(p2[0] - c[0]) / tl, (p2[1] - c[1]) / tl] : [ux, uy];
-    const heads = mark.fireMove ? [0, head * 0.75] : [0];
+    const heads = mark.fireMove ? [0, head] : [0];
     for (const back of heads) {
       const b = [p2[0] - tx * back, p2[1] - ty * back];
       const wide = mark.charge ? 10 : 8;
@@ -413,12 +413,14 @@ export class Board {
     if (!attack) return;
     el('circle', { cx: x2, cy: y2, r: 27, class: 'plan-ring' }, g);
     if (!mark.label) return;
-    // The label beside the arrow's middle, on the side it bows to, upright on a turned board.
+    // The label beside the arrow's middle, wholly on the side it bows to (so that the two orders' labels at one
+    // target do not cover each other), upright on a turned board.
     const mid = [0.25 * p0[0] + 0.5 * c[0] + 0.25 * p2[0], 0.25 * p0[1] + 0.5 * c[1] + 0.25 * p2[1]];
     const side = mark.bend || 1;
-    const [lx, ly] = [mid[0] + nx * side * 15, mid[1] + ny * side * 15];
-    const label = el('g', { class: 'plan-label', ...this.upright(lx, ly) }, g);
     const w = 7.2 * mark.label.length + 10;
+    const away = 5 + Math.abs(nx) * (w / 2) + Math.abs(ny) * 10;
+    const [lx, ly] = [mid[0] + nx * side * away, mid[1] + ny * side * away];
+    const label = el('g', { class: 'plan-label', ...this.upright(lx, ly) }, g);
     el('rect', { x: lx - w / 2, y: ly - 10, width: w, height: 19, rx: 4 }, label);
     el('text', { x: lx, y: ly + 4.5, 'text-anchor': 'middle' }, label).textContent = mark.label;
   }
