@@ -335,23 +335,26 @@ pub(super) fn decided(
     Decided { swings, luck: luck_words(sides, summary) }
 }
 
-/// Each side's luck and the game's net luck in a sentence: "Luck: Union −14.4, Confederate +26.6 points; net luck
-/// (own less the opponent's) Union −41.0, Confederate +41.0: the luckier side was Confederate, by 41.0 points."
+/// Each side's luck and the game's net luck in a sentence, the verdict first: "Confederate was the luckier side, by
+/// 41.0 points of winning chances: luck Union −14.4, Confederate +26.6; net luck (own less the opponent's) Union
+/// −41.0, Confederate +41.0."
 pub(super) fn luck_words(sides: &[String; 2], summary: &[SideSummary; 2]) -> String {
     let [a, b] = summary;
-    let each = format!("Luck: {} {}, {} {} points", sides[0], signed(a.luck), sides[1], signed(b.luck));
-    let net = format!(
-        "net luck (own less the opponent's) {} {}, {} {}",
-        sides[0],
-        signed(a.net_luck),
-        sides[1],
-        signed(b.net_luck)
-    );
     let verdict = if signed(a.net_luck) == "0.0" {
         "neither side was the luckier".to_string()
     } else {
         let luckier = if a.net_luck > 0.0 { 0 } else { 1 };
-        format!("the luckier side was {}, by {:.1} points", sides[luckier], 100.0 * a.net_luck.abs())
+        format!("{} was the luckier side, by {:.1} points of winning chances", sides[luckier], 100.0 * a.net_luck.abs())
     };
-    capitalised(&format!("{each}; {net}: {verdict}."))
+    capitalised(&format!(
+        "{verdict}: luck {} {}, {} {}; net luck (own less the opponent's) {} {}, {} {}.",
+        sides[0],
+        signed(a.luck),
+        sides[1],
+        signed(b.luck),
+        sides[0],
+        signed(a.net_luck),
+        sides[1],
+        signed(b.net_luck)
+    ))
 }

@@ -421,7 +421,7 @@ fn net_luck_is_own_less_the_opponents_and_the_sentence_names_the_luckier_side() 
     // The luck-adjusted result is the result less the net luck.
     assert!((a.luck_adjusted.unwrap() - (a.result.unwrap() - a.net_luck)).abs() < 1e-5);
     let luckier = &r.sides[usize::from(a.net_luck < 0.0)];
-    assert!(r.decided.luck.contains(&format!("the luckier side was {luckier}, by ")), "{}", r.decided.luck);
+    assert!(r.decided.luck.starts_with(&format!("{luckier} was the luckier side, by ")), "{}", r.decided.luck);
     // The brief's example: both sides lucky, one more than the other.
     let mut made = r.summary.clone();
     made[0].luck = 0.158;
@@ -430,10 +430,10 @@ fn net_luck_is_own_less_the_opponents_and_the_sentence_names_the_luckier_side() 
     made[1].net_luck = 0.255 - 0.158;
     assert_eq!(
         decided::luck_words(&r.sides, &made),
-        "Luck: Union +15.8, Confederate +25.5 points; net luck (own less the opponent's) Union −9.7, Confederate \
-         +9.7: the luckier side was Confederate, by 9.7 points."
+        "Confederate was the luckier side, by 9.7 points of winning chances: luck Union +15.8, Confederate +25.5; \
+         net luck (own less the opponent's) Union −9.7, Confederate +9.7."
     );
     made[0].net_luck = 0.0;
     made[1].net_luck = 0.0;
-    assert!(decided::luck_words(&r.sides, &made).ends_with(": neither side was the luckier."));
+    assert!(decided::luck_words(&r.sides, &made).starts_with("Neither side was the luckier: luck Union +15.8"));
 }
