@@ -45,7 +45,7 @@ pub struct SelfPlayArgs {
     /// Rounds between points of the learning curve (a new run only).
     #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().curve_every)]
     curve_every: u64,
-    /// Games a shipped battle for each point of the learning curve (a new run only).
+    /// Games a shipped battle for each point of the learning curve, 0 for no curve (a new run only).
     #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().curve_games)]
     curve_games: u64,
     /// Also write the network as a weights file after every round (the file `crates/ai/weights/network.json` is).
@@ -54,6 +54,9 @@ pub struct SelfPlayArgs {
     /// Also write the learning curve as CSV after every point.
     #[arg(long, value_name = "FILE")]
     curve: Option<PathBuf>,
+    /// Also draw the learning curve as an SVG chart after every point.
+    #[arg(long, value_name = "FILE")]
+    chart: Option<PathBuf>,
     /// Threads (default: all cores); the games do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
@@ -116,12 +119,12 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
     let mut work = || -> Result<()> {
         let started = std::time::Instant::now();
         let out_of_time = || args.minutes.is_some_and(|m| started.elapsed().as_secs_f64() > m * 60.0);
-        if run.curve.is_empty() {
+        if run.curve.is_empty() && run.config.curve_games > 0 {
             point(&mut run, &args)?;
         }
         while run.games() < args.games && !out_of_time() {
             let round = run.round(&trained)?;
-            if run.curve_due() {
+            if run.curve_due() && run.config.curve_games > 0 {
                 point(&mut run, &args)?;
             }
             save(&run, &args)?;
@@ -148,6 +151,11 @@ fn point(run: &mut Checkpoint, args: &SelfPlayArgs) -> Result<()> {
     );
     if let Some(path) = &args.curve {
         write_curve(path, &run.curve)?;
+    }
+    if let Some(path) = &args.chart {
+        let points: Vec<_> = run.curve.iter().map(|p| (p.games, p.luck_adjusted, p.standard_error, p.score)).collect();
+        let svg = pacw_sim::charts::learning_curve(&points)?;
+        std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }

@@ -191,3 +191,52 @@ fn training_for_a_variant_plays_by_it_and_the_weights_say_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad.toml:3:"), "{}", text(&out.stderr));
 }
+
+/// `pacw train selfplay` writes a checkpoint after each round, resumes from it, exports weights the evaluator
+/// loads (saying how they were made with relative paths only), and refuses bad settings and a damaged checkpoint.
+#[test]
+fn self_play_checkpoints_resumes_and_exports_a_network() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("run.json");
+    let weights = dir.path().join("network.json");
+    let run = |games: &str| {
+        pacw(&[
+            "train",
+            "selfplay",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+            "--games",
+            games,
+            "--games-per-round",
+            "2",
+            "--hidden",
+            "4,3",
+            "--generated",
+            "1",
+            "--curve-games",
+            "0",
+            "--export",
+            weights.to_str().unwrap(),
+        ])
+    };
+    let out = run("2");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(first["rounds"], 1);
+    let out = run("4");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("resuming"), "{}", text(&out.stderr));
+    let second: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(second["rounds"], 2);
+    let e = pacw_ai::Evaluator::parse(&std::fs::read_to_string(&weights).unwrap()).unwrap();
+    assert_eq!(e.version(), "network-4");
+    assert!(e.trained().starts_with("pacw train selfplay --seed 1"), "{}", e.trained());
+    assert!(!e.trained().contains(dir.path().to_str().unwrap()), "relative paths only: {}", e.trained());
+
+    assert_eq!(pacw(&["train", "selfplay", "--checkpoint", "x.json", "--lambda", "2"]).status.code(), Some(2));
+    assert_eq!(pacw(&["train", "selfplay", "--checkpoint", "x.json", "--hidden", "0,4"]).status.code(), Some(2));
+    std::fs::write(&checkpoint, "{ damaged").unwrap();
+    let out = run("6");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("not a self-play checkpoint"), "{}", text(&out.stderr));
+}

@@ -739,6 +739,50 @@ pub fn tornado(file: &str, title: &str, differences: &[&Difference]) -> Result<S
     })
 }
 
+/// The learning curve of a self-play run (`pacw train selfplay`): the network player's score against greedy after
+/// each number of self-play games, luck-adjusted with its 95% interval, and by results; the even line at 50%.
+/// `points` are (games, luck-adjusted score, its standard error, score by results).
+///
+/// # Errors
+/// When plotters cannot draw it.
+pub fn learning_curve(points: &[(u64, f64, f64, f64)]) -> Result<String, SimError> {
+    let file = "learning-curve.svg";
+    let x_hi = points.iter().map(|p| p.0).max().unwrap_or(1).max(1) as f64;
+    let pad = x_hi * 0.03;
+    svg(file, (760, 420 + LEGEND), |root| {
+        let (root, strip) = root.split_vertically(420);
+        legend(
+            &strip,
+            &[("luck-adjusted, 95% interval".into(), PLAYER_1), ("by results".into(), DRAW), ("even".into(), SIDE_B)],
+        )?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("The network player against greedy, as it learns", (FONT, 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(52)
+            .build_cartesian_2d(-pad..(x_hi + pad), 0.0..1.0)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc("self-play games")
+            .y_desc("score against greedy")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
+            .label_style((FONT, 11))
+            .draw()?;
+        chart.draw_series(LineSeries::new([(-pad, 0.5), (x_hi + pad, 0.5)], SIDE_B.stroke_width(1)))?;
+        chart.draw_series(LineSeries::new(points.iter().map(|p| (p.0 as f64, p.3)), DRAW.stroke_width(1)))?;
+        chart.draw_series(LineSeries::new(points.iter().map(|p| (p.0 as f64, p.1)), PLAYER_1.stroke_width(2)))?;
+        chart.draw_series(points.iter().map(|p| Circle::new((p.0 as f64, p.1), 3, PLAYER_1.filled())))?;
+        for p in points {
+            let (low, high) = ((p.1 - 1.96 * p.2).max(0.0), (p.1 + 1.96 * p.2).min(1.0));
+            chart.draw_series(whisker(p.0 as f64, low, high, pad * 0.4))?;
+        }
+        Ok(())
+    })
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -807,5 +851,13 @@ mod tests {
         // A variant colour is used in the legend and for its line.
         let colour = format!("#{:02X}{:02X}{:02X}", VARIANT_COLOURS[1].0, VARIANT_COLOURS[1].1, VARIANT_COLOURS[1].2);
         assert!(sweep.svg.to_uppercase().contains(&colour), "{colour}");
+    }
+
+    #[test]
+    fn the_learning_curve_is_drawn_with_a_point_for_each_measure() {
+        let svg = super::learning_curve(&[(0, 0.1, 0.02, 0.05), (2000, 0.3, 0.03, 0.25), (4000, 0.45, 0.03, 0.4)])
+            .unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("self-play games"));
+        assert_eq!(svg.matches("<circle").count(), 3);
     }
 }
