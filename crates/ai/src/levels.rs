@@ -20,7 +20,7 @@ pub struct Offered {
 }
 
 /// Every named computer player: the three levels first (weakest first), then the laboratory's own.
-pub const OFFERED: [Offered; 6] = [
+pub const OFFERED: [Offered; 7] = [
     Offered {
         name: "recruit",
         about: "sees what matters but misjudges close calls, now and then taking the second-best order: \
@@ -53,6 +53,13 @@ pub const OFFERED: [Offered; 6] = [
         about: "the laboratory's search (settings such as mcts:500 or mcts:300ms): plays each candidate order out \
                 thousands of times against a greedy opponent",
         plays_as: "mcts",
+        level: false,
+    },
+    Offered {
+        name: "td",
+        about: "the value network learnt by self-play, choosing at one ply: judges every order by where it leads, \
+                the dice averaged exactly; answers at once",
+        plays_as: "td",
         level: false,
     },
     Offered {

@@ -8,6 +8,7 @@
 //!
 //! - `random`: uniform over the legal actions;
 //! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;
+//! - `td`: the value network's choice at one ply ([`TdPlayer`], trained by self-play: [`network`]);
 //! - `mcts`: Monte Carlo search over the engine's chance nodes with greedy rollouts: by default the eight best
 //!   candidates of the greedy ranking compared on common random worlds, on every core, the greedy choice kept unless
 //!   another is confidently better; or (`mcts:tree`) a UCB tree with progressive widening.
@@ -36,7 +37,7 @@ pub use mcts::{
 };
 pub use random::RandomPlayer;
 pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};
-pub use td::{Plan, TdPlayer};
+pub use td::{Choice, TdPlayer};
 
 use evaluate::Weights;
 use pacw_engine::{Action, Battle};
@@ -119,71 +120,7 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
         "mcts" => {
             let mut config = MctsConfig::default();
             for part in parts {
-                if part == "check" {
-                    config.second_opinion = true;
-                } else if part == "race" {
-                    config.allocation = Allocation::Racing;
-                } else if part == "even" {
-                    config.allocation = Allocation::Even;
-                } else if let Some(ms) = part.strip_suffix("ms") {
-                    config.budget = Budget::Millis(ms.parse().ok().filter(|&m| m > 0)?);
-                } else if let Some(n) = part.strip_prefix('u') {
-                    config.portfolio_units = n.parse().ok().filter(|&n| (1..=128).contains(&n))?;
-                } else if let Some(n) = part.strip_prefix("pgs") {
-                    config.portfolio_worlds = n.parse().ok().filter(|&n| (1..=100_000).contains(&n))?;
-                } else if let Some(n) = part.strip_prefix('p') {
-                    config.orders_per_unit = n.parse().ok()?;
-                } else if let Some(k) = part.strip_prefix('k') {
-                    config.max_children = k.parse().ok().filter(|&k| k > 0)?;
-                } else if let Some(r) = part.strip_prefix('r') {
-                    config.rollout_decisions = if r == "end" { u16::MAX } else { r.parse().ok()? };
-                } else if part == "crn" {
-                    config.common_worlds = true;
-                } else if part == "tree" {
-                    config.common_worlds = false;
-                } else if let Some(z) = part.strip_prefix('z') {
-                    config.confidence = z.parse().ok().filter(|z: &f32| (0.0..=10.0).contains(z))?;
-                } else if let Some(z) = part.strip_prefix('s') {
-                    config.stop_early = match z {
-                        "off" => None,
-                        _ => Some(z.parse().ok().filter(|z: &f32| (0.0..=10.0).contains(z))?),
-                    };
-                } else if part == "cseq" {
-                    config.chance = WorldChance::Sequential;
-                } else if part == "cevent" {
-                    config.chance = WorldChance::ByEvent;
-                } else if let Some(w) = part.strip_prefix('w') {
-                    config.weights = match w {
-                        "0" => Weights::GREEDY,
-                        "1" => Weights::TUNED,
-                        _ => return None,
-                    };
-                } else if let Some(e) = part.strip_prefix('e') {
-                    config.leaf = match e {
-                        "0" => Leaf::Material,
-                        "1" => Leaf::Positional,
-                        "2" => Leaf::Fitted,
-                        "3" => Leaf::Evaluator,
-                        _ => return None,
-                    };
-                } else if let Some(n) = part.strip_prefix('o') {
-                    config.opponent_mix = n.parse().ok().filter(|&n| n <= 64)?;
-                } else if let Some(n) = part.strip_prefix('b') {
-                    config.bank = n.parse().ok().filter(|n| (1..=16).contains(n))?;
-                } else if let Some(f) = part.strip_prefix('f') {
-                    config.scaled_floor = f.parse().ok()?;
-                } else if let Some(g) = part.strip_prefix('g') {
-                    config.budget = Budget::Scaled(g.parse().ok().filter(|&n| n > 0)?);
-                } else if let Some(v) = part.strip_prefix('v') {
-                    config.luck = v.parse().ok().filter(|v: &f32| (0.0..=2.0).contains(v))?;
-                } else if let Some(ms) = part.strip_prefix('l') {
-                    config.time_limit =
-                        Some(std::time::Duration::from_millis(ms.parse().ok().filter(|&m: &u64| m > 0)?));
-                } else if let Some(t) = part.strip_prefix('t') {
-                    config.threads = t.parse().ok().filter(|&t| (1..=64).contains(&t))?;
-                } else {
-                    config.budget = Budget::Iterations(part.parse().ok().filter(|&n| n > 0)?);
-                }
+                apply_setting(&mut config, part)?;
             }
             Some(Box::new(MctsPlayer::new(config, seed)))
         }
@@ -191,7 +128,94 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     }
 }
 
+/// One setting of `mcts` (see [`PLAYERS`]): a bare number of iterations, a number of milliseconds (`500ms`), a
+/// flag (`check`, `race`, `even`, `crn`, `tree`, `cseq`, `cevent`, `rend`, `soff`), or a key of letters followed
+/// by its value (`k8`, `pgs200`, `z1.5`). The key is every letter before the value, so no key is read as the start
+/// of a longer one (`p3` and `pgs3` are told apart by their whole key). `None` for an unknown setting or a value out
+/// of its range.
+fn apply_setting(config: &mut MctsConfig, part: &str) -> Option<()> {
+    if let Some(ms) = part.strip_suffix("ms") {
+        config.budget = Budget::Millis(ms.parse().ok().filter(|&m| m > 0)?);
+        return Some(());
+    }
+    let number_at = part.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(part.len());
+    let (key, value) = part.split_at(number_at);
+    let real = |range: std::ops::RangeInclusive<f32>| value.parse::<f32>().ok().filter(|v| range.contains(v));
+    match (key, value) {
+        ("", _) => config.budget = Budget::Iterations(value.parse().ok().filter(|&n| n > 0)?),
+        (_, "") => match key {
+            "check" => config.second_opinion = true,
+            "race" => config.allocation = Allocation::Racing,
+            "even" => config.allocation = Allocation::Even,
+            "crn" => config.common_worlds = true,
+            "tree" => config.common_worlds = false,
+            "cseq" => config.chance = WorldChance::Sequential,
+            "cevent" => config.chance = WorldChance::ByEvent,
+            "rend" => config.rollout_decisions = u16::MAX,
+            "soff" => config.stop_early = None,
+            _ => return None,
+        },
+        ("u", _) => config.portfolio_units = value.parse().ok().filter(|n| (1..=128).contains(n))?,
+        ("pgs", _) => config.portfolio_worlds = value.parse().ok().filter(|n| (1..=100_000).contains(n))?,
+        ("p", _) => config.orders_per_unit = value.parse().ok()?,
+        ("k", _) => config.max_children = value.parse().ok().filter(|&k| k > 0)?,
+        ("r", _) => config.rollout_decisions = value.parse().ok()?,
+        ("z", _) => config.confidence = real(0.0..=10.0)?,
+        ("s", _) => config.stop_early = Some(real(0.0..=10.0)?),
+        ("w", "0") => config.weights = Weights::GREEDY,
+        ("w", "1") => config.weights = Weights::TUNED,
+        ("e", "0") => config.leaf = Leaf::Material,
+        ("e", "1") => config.leaf = Leaf::Positional,
+        ("e", "2") => config.leaf = Leaf::Fitted,
+        ("e", "3") => config.leaf = Leaf::Evaluator,
+        ("o", _) => config.opponent_mix = value.parse().ok().filter(|&n| n <= 64)?,
+        ("b", _) => config.bank = value.parse().ok().filter(|n| (1..=16).contains(n))?,
+        ("f", _) => config.scaled_floor = value.parse().ok()?,
+        ("g", _) => config.budget = Budget::Scaled(value.parse().ok().filter(|&n| n > 0)?),
+        ("v", _) => config.luck = real(0.0..=2.0)?,
+        ("l", _) => {
+            config.time_limit = Some(std::time::Duration::from_millis(value.parse().ok().filter(|&m: &u64| m > 0)?))
+        }
+        ("t", _) => config.threads = value.parse().ok().filter(|&t| (1..=64).contains(&t))?,
+        _ => return None,
+    }
+    Some(())
+}
+
 /// Whether [`player`] accepts this name.
 pub fn is_player(name: &str) -> bool {
     player(name, 0).is_some()
+}
+
+#[cfg(test)]
+mod settings_tests {
+    use super::*;
+
+    fn config(settings: &[&str]) -> Option<MctsConfig> {
+        let mut config = MctsConfig::default();
+        for s in settings {
+            apply_setting(&mut config, s)?;
+        }
+        Some(config)
+    }
+
+    #[test]
+    fn a_setting_is_read_by_its_whole_key_in_any_order() {
+        let a = config(&["pgs3", "p2", "k4", "z1.5", "500ms", "rend", "soff", "e3", "t1"]).unwrap();
+        let b = config(&["t1", "e3", "soff", "rend", "500ms", "z1.5", "k4", "p2", "pgs3"]).unwrap();
+        assert_eq!(a, b);
+        assert_eq!((a.portfolio_worlds, a.orders_per_unit, a.max_children), (3, 2, 4));
+        assert_eq!(a.budget, Budget::Millis(500));
+        assert_eq!((a.rollout_decisions, a.stop_early, a.leaf), (u16::MAX, None, Leaf::Evaluator));
+        assert_eq!(config(&["2000"]).unwrap().budget, Budget::Iterations(2000));
+        assert_eq!(config(&["g3200", "f0"]).unwrap().budget, Budget::Scaled(3200));
+    }
+
+    #[test]
+    fn an_unknown_setting_or_a_value_out_of_range_is_refused() {
+        for bad in ["q5", "w2", "e9", "0", "0ms", "ms", "z11", "t0", "u0", "pgs", "checks", "s-1", "", "k0", "b17"] {
+            assert!(config(&[bad]).is_none(), "{bad}");
+            assert!(player(&format!("mcts:{bad}"), 1).is_none(), "{bad}");
+        }
+    }
 }

@@ -20,12 +20,12 @@ pub struct TdPlayer {
     /// The order chosen with the last activation, and the state the activation leads to.
     planned: Option<(Battle, Action)>,
     /// The plans judged at the last decision, each with the acting side's expected score.
-    judged: Vec<(Plan, f32)>,
+    judged: Vec<(Choice, f32)>,
 }
 
-/// One plan: an activation with its order, or a lone action.
+/// One choice: an activation with its order, or a lone action.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub struct Choice {
     /// The first action.
     pub first: Action,
     /// The order that follows an activation.
@@ -57,7 +57,7 @@ impl TdPlayer {
 
     /// Every plan of the side to act in `b`, each with that side's expected score after it, in the order the
     /// engine lists them.
-    pub fn judge_plans(&mut self, b: &Battle, side: Side) -> &[(Plan, f32)] {
+    pub fn judge_plans(&mut self, b: &Battle, side: Side) -> &[(Choice, f32)] {
         self.judged.clear();
         let mut after = b.clone();
         let mut activated = b.clone();
@@ -71,14 +71,14 @@ impl TdPlayer {
                         after.clone_from(&activated);
                         after.apply_unchecked(then, &mut events);
                         let v = of(side, self.judge.value(&after));
-                        self.judged.push((Plan { first, then: Some(then) }, v));
+                        self.judged.push((Choice { first, then: Some(then) }, v));
                     }
                 }
                 _ => {
                     after.clone_from(b);
                     after.apply_unchecked(first, &mut events);
                     let v = of(side, self.judge.value(&after));
-                    self.judged.push((Plan { first, then: None }, v));
+                    self.judged.push((Choice { first, then: None }, v));
                 }
             }
         }
@@ -86,7 +86,7 @@ impl TdPlayer {
     }
 
     /// The plan to play in `b`: the best judged (ties broken at random), or with the exploration's chance any.
-    fn pick(&mut self, b: &Battle, side: Side) -> Option<Plan> {
+    fn pick(&mut self, b: &Battle, side: Side) -> Option<Choice> {
         self.judge_plans(b, side);
         if self.judged.is_empty() {
             return None;
@@ -95,7 +95,7 @@ impl TdPlayer {
             let i = self.rng.random_range(0..self.judged.len());
             return Some(self.judged[i].0);
         }
-        let mut best: Option<(Plan, f32)> = None;
+        let mut best: Option<(Choice, f32)> = None;
         for &(plan, v) in &self.judged {
             let v = v + self.rng.random_range(0.0..1e-6);
             if best.is_none_or(|(_, b)| v > b) {
@@ -126,13 +126,13 @@ impl Player for TdPlayer {
             return Action::EndActivations; // never: a player is asked only where its side acts
         };
         match self.pick(b, side) {
-            Some(Plan { first, then: Some(then) }) => {
+            Some(Choice { first, then: Some(then) }) => {
                 let mut activated = b.clone();
                 activated.apply_unchecked(first, &mut Vec::new());
                 self.planned = Some((activated, then));
                 first
             }
-            Some(Plan { first, then: None }) => first,
+            Some(Choice { first, then: None }) => first,
             None => b.legal_actions().first().copied().unwrap_or(Action::EndActivations),
         }
     }

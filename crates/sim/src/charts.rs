@@ -782,7 +782,6 @@ pub fn learning_curve(points: &[(u64, f64, f64, f64)]) -> Result<String, SimErro
     })
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -855,8 +854,8 @@ mod tests {
 
     #[test]
     fn the_learning_curve_is_drawn_with_a_point_for_each_measure() {
-        let svg = super::learning_curve(&[(0, 0.1, 0.02, 0.05), (2000, 0.3, 0.03, 0.25), (4000, 0.45, 0.03, 0.4)])
-            .unwrap();
+        let svg =
+            super::learning_curve(&[(0, 0.1, 0.02, 0.05), (2000, 0.3, 0.03, 0.25), (4000, 0.45, 0.03, 0.4)]).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("self-play games"));
         assert_eq!(svg.matches("<circle").count(), 3);
     }
