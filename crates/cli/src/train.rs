@@ -18,7 +18,7 @@ use std::process::ExitCode;
   pacw train positions --shard 1/4 --out parts/              # one machine's share of the labelled positions
   pacw train fit parts/*.csv --out weights.json              # the fit, from every shard's file
   pacw train calibrate --weights weights.json --positions parts/*.csv --games 160
-  pacw train selfplay --checkpoint training/selfplay.json --games 200000   # the value network, by self-play")]
+  pacw train selfplay --checkpoint selfplay.json --games 200000   # the value network, by self-play")]
 pub struct TrainArgs {
     #[command(subcommand)]
     step: Option<Step>,
