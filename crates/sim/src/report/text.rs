@@ -41,7 +41,7 @@ fn wrap_after(prefix: &str, text: &str, indent: usize) -> String {
     lines.join("\n") + "\n"
 }
 
-/// The whole report as text, every line within [`WIDTH`] characters.
+/// The whole report as text, every line within 120 characters.
 pub fn render_text(report: &Report) -> String {
     let mut out = String::new();
     let players = report.player_names.join(" vs ");
