@@ -5,7 +5,7 @@
 //! in one transaction before the reply is sent, so a killed server loses nothing it has acknowledged.
 
 use crate::notify::Contact;
-use crate::setup::{Mode, PlayerKind};
+use crate::setup::{Mode, PlayerKind, Seat};
 use crate::tokens::Tokens;
 use pacw_engine::{GameResult, SaveFile};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -47,6 +47,21 @@ const MIGRATIONS: &[&str] = &[
         link    TEXT NOT NULL,
         PRIMARY KEY (game_id, side)
     );",
+    // 4: who holds each side's seat (setup.rs `Seat`), so that a seat can later belong to an account. The games
+    // of before are given the seats they had in effect: a computer's by its name, a person's by the token that
+    // plays that side (its own, else the hot-seat's). A row whose JSON is damaged is left without seats: it is
+    // reported as damaged when read, as it was before.
+    "ALTER TABLE games ADD COLUMN seats TEXT;
+    UPDATE games SET seats = json_array(
+        CASE json_extract(players, '$[0].kind')
+            WHEN 'computer' THEN json_object('kind', 'computer', 'name', json_extract(players, '$[0].name'))
+            ELSE json_object('kind', 'guest', 'token', coalesce(json_extract(tokens, '$.A'), json_extract(tokens, '$.hotseat')))
+        END,
+        CASE json_extract(players, '$[1].kind')
+            WHEN 'computer' THEN json_object('kind', 'computer', 'name', json_extract(players, '$[1].name'))
+            ELSE json_object('kind', 'guest', 'token', coalesce(json_extract(tokens, '$.B'), json_extract(tokens, '$.hotseat')))
+        END)
+    WHERE json_valid(players) AND json_valid(tokens);",
 ];
 
 /// A failure of the database.
@@ -136,6 +151,8 @@ pub struct GameRecord {
     pub mode: Mode,
     /// Who plays each side.
     pub players: [PlayerKind; 2],
+    /// Who holds each side's seat (agreeing with `players`).
+    pub seats: [Seat; 2],
     /// Its tokens.
     pub tokens: Tokens,
     /// The engine's save.
@@ -258,11 +275,15 @@ impl Store {
             },
             Err(e) => return Err(damaged(e)),
         }
+        // A folder of a pacw before seats (salvage migrates nothing): its seats are the ones the game had in effect.
+        let seats = if conn.prepare("SELECT seats FROM games LIMIT 0").is_ok() { "seats" } else { "NULL" };
         let mut good = Vec::new();
         for id in ids {
             let row = conn.query_row(
-                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status
-                 FROM games WHERE id = ?1",
+                &format!(
+                    "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, \
+                     {seats} FROM games WHERE id = ?1"
+                ),
                 [&id],
                 |row| Ok(read_row(row)),
             );
@@ -303,14 +324,16 @@ impl Store {
     /// When the database is closed, SQLite fails, or a value cannot be written as JSON.
     pub fn insert(&self, g: &GameRecord) -> Result<(), StoreError> {
         let players = json(&g.players)?;
+        let seats = json(&g.seats)?;
         let tokens = json(&g.tokens)?;
         let mode = json(&g.mode)?;
         let save = json(&g.save)?;
         let result = g.result.map(|r| json(&r)).transpose()?;
         self.with(|c| {
             c.execute(
-                "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status, result)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status, result,
+                                    seats)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     g.id,
                     g.created_at,
@@ -321,7 +344,8 @@ impl Store {
                     tokens,
                     save,
                     status(&g.result),
-                    result
+                    result,
+                    seats
                 ],
             )
             .map(|_| ())
@@ -357,7 +381,7 @@ impl Store {
     pub fn load_all(&self) -> Result<(Vec<GameRecord>, Vec<DamagedRow>), StoreError> {
         self.with(|c| {
             let mut stmt = c.prepare(
-                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats
                  FROM games ORDER BY created_at, id",
             )?;
             let mut rows = stmt.query([])?;
@@ -379,7 +403,7 @@ impl Store {
     pub fn load(&self, id: &str) -> Result<Option<Result<GameRecord, DamagedRow>>, StoreError> {
         self.with(|c| {
             c.query_row(
-                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats
                  FROM games WHERE id = ?1",
                 [id],
                 |row| Ok(read_row(row)),
@@ -506,13 +530,21 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
     let mode = serde_json::from_str(&text(4, "mode")?).map_err(|e| damaged("mode", &e))?;
     let players = serde_json::from_str(&text(5, "players")?).map_err(|e| damaged("players", &e))?;
     let tokens = serde_json::from_str(&text(6, "tokens")?).map_err(|e| damaged("tokens", &e))?;
+    let seats = match row.get::<_, Option<String>>(10).ok().flatten() {
+        Some(s) => serde_json::from_str::<[Seat; 2]>(&s).map_err(|e| damaged("seats", &e))?,
+        // No seats stored (a row the migration could not read, or a folder read as it is): the ones in effect.
+        None => Seat::of(&players, &tokens).ok_or_else(|| damaged("seats", &"a person's side has no token"))?,
+    };
+    if seats.each_ref().map(Seat::kind) != players {
+        return Err(damaged("seats", &"they do not agree with the players"));
+    }
     let save = serde_json::from_str(&text(7, "save")?).map_err(|e| damaged("the save is not valid", &e))?;
     let result = match row.get::<_, Option<String>>(8).map_err(|e| damaged("result", &e))? {
         Some(r) => Some(serde_json::from_str(&r).map_err(|e| damaged("result", &e))?),
         None => None,
     };
     let archived = row.get::<_, String>(9).is_ok_and(|s| s == ARCHIVED);
-    Ok(GameRecord { id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, archived })
+    Ok(GameRecord { id, created_at, updated_at, scenario_name, mode, players, seats, tokens, save, result, archived })
 }
 
 fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
@@ -605,6 +637,43 @@ mod tests {
         assert_eq!(store.load_contact("g1", "A").unwrap(), None);
         store.save_contact("g1", "B", &Contact::default(), "x").unwrap();
         assert_eq!(store.load_contact("g1", "B").unwrap(), None);
+        drop(store);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_seats_migration_fills_readable_rows_and_leaves_a_damaged_one_reported() {
+        let dir = temp_dir("seats");
+        std::fs::create_dir_all(&dir).unwrap();
+        {
+            // The schema before seats, written by hand: a game against the computer, and a row whose players are
+            // not JSON.
+            let conn = Connection::open(dir.join(DB_FILE)).unwrap();
+            for sql in &MIGRATIONS[..3] {
+                conn.execute_batch(sql).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 3).unwrap();
+            let save = serde_json::to_string(
+                &pacw_engine::Game::new(pacw_engine::DEFAULT_SCENARIO, "meeting-engagement.toml", None, 7)
+                    .unwrap()
+                    .save(),
+            )
+            .unwrap();
+            let insert =
+                "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status)
+                          VALUES (?1, 1, 1, 'meeting-engagement', '\"computer\"', ?2, ?3, ?4, 'in_progress')";
+            let players = r#"[{"kind":"human"},{"kind":"computer","name":"greedy"}]"#;
+            let tokens = r#"{"A":"aaaa","spectator":"ssss"}"#;
+            conn.execute(insert, params!["good", players, tokens, save]).unwrap();
+            conn.execute(insert, params!["bad", "not json", tokens, save]).unwrap();
+        }
+        let store = Store::open(&dir).unwrap();
+        let (good, bad) = store.load_all().unwrap();
+        assert_eq!(good.len(), 1);
+        assert_eq!(good[0].seats, [Seat::Guest { token: "aaaa".into() }, Seat::Computer { name: "greedy".into() }]);
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].id, "bad");
+        assert!(bad[0].error.contains("players"), "{}", bad[0].error);
         drop(store);
         std::fs::remove_dir_all(&dir).unwrap();
     }

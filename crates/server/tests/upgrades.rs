@@ -1,19 +1,59 @@
 //! A database written by an earlier version keeps every game after an upgrade: the fixture of 2026-12-01 (a game of
-//! each mode, one resigned, one finished) is opened by today's server and every game is there as it was.
+//! each mode, one resigned, one finished; the first schema) is opened by today's server and every game is there as
+//! it was, its seats filled in from its players and tokens, and it plays on by its links.
 
 mod common;
 
 use common::*;
-use serde_json::Value;
+use pacw_server::setup::Seat;
+use pacw_server::store::Store;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
 
-#[tokio::test]
-async fn the_database_of_2026_12_01_opens_with_every_game() {
-    let dir = TempDir::new("upgrade");
+/// A copy of the fixture's database in a fresh data folder, with the fixture's facts.
+fn fixture(name: &str) -> (TempDir, Value) {
+    let dir = TempDir::new(name);
     std::fs::create_dir_all(&dir.0).unwrap();
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     std::fs::copy(here.join("games-2026-12-01.sqlite3"), dir.0.join("pacw.sqlite3")).unwrap();
     let facts: Value =
         serde_json::from_str(&std::fs::read_to_string(here.join("games-2026-12-01.json")).unwrap()).unwrap();
+    (dir, facts)
+}
+
+#[test]
+fn the_games_of_2026_12_01_get_the_seats_they_had_in_effect() {
+    let (dir, facts) = fixture("seats");
+    let store = Store::open(&dir.0).unwrap();
+    let (games, damaged) = store.load_all().unwrap();
+    assert!(damaged.is_empty(), "{damaged:?}");
+    assert_eq!(games.len(), 4);
+    let guest = |mode: &str, role: &str| Seat::Guest { token: facts["tokens"][mode][role].as_str().unwrap().into() };
+    let random = Seat::Computer { name: "random".into() };
+    for g in &games {
+        let mode = g.mode.name();
+        assert_eq!(g.id, facts[mode], "{mode}");
+        let expected = match mode {
+            "hotseat" => [guest(mode, "hotseat"), guest(mode, "hotseat")],
+            "computer" => [random.clone(), guest(mode, "B")],
+            "two_players" => [guest(mode, "A"), guest(mode, "B")],
+            _ => [random.clone(), random.clone()],
+        };
+        assert_eq!(g.seats, expected, "{mode}");
+        assert_eq!(g.seats.each_ref().map(Seat::kind), g.players, "{mode}");
+    }
+    drop(store);
+    // Opened again: nothing more to migrate, the seats as they were stored.
+    let again = Store::open(&dir.0).unwrap().load_all().unwrap().0;
+    assert_eq!(
+        again.iter().map(|g| g.seats.clone()).collect::<Vec<_>>(),
+        games.iter().map(|g| g.seats.clone()).collect::<Vec<_>>()
+    );
+}
+
+#[tokio::test]
+async fn the_database_of_2026_12_01_opens_with_every_game() {
+    let (dir, facts) = fixture("upgrade");
     let server = start(&dir.0).await;
     let api = Api::new(&server);
     for (mode, decisions, reason) in [
@@ -33,5 +73,11 @@ async fn the_database_of_2026_12_01_opens_with_every_game() {
             assert_eq!(v["decisions"], decisions, "{mode}");
         }
     }
+    // The unfinished hot-seat game plays on by its link.
+    let hotseat = facts["tokens"]["hotseat"]["hotseat"].as_str().unwrap();
+    let v = api.view(hotseat).await;
+    let (s, after) = api.act(hotseat, json!({"index": 0, "decisions": v["decisions"]})).await;
+    assert_eq!(s, StatusCode::OK, "{after}");
+    assert_eq!(after["decisions"].as_u64(), v["decisions"].as_u64().map(|d| d + 1));
     server.stop().await;
 }

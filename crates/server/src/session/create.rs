@@ -3,7 +3,7 @@
 use super::{Games, links, shipped};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
-use crate::setup::{Mode, PlayerKind};
+use crate::setup::{Mode, PlayerKind, Seat};
 use crate::store::{GameRecord, now_ms};
 use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
 use crate::view::{GameView, game_view};
@@ -292,6 +292,8 @@ impl Games {
             Some(game) => game,
             None => Game::with_scenario(Arc::new(scenario), &text, &file, Some(options), new_seed()),
         };
+        let seats = Seat::of(&players, &tokens)
+            .ok_or_else(|| ApiError::Internal("a person's side was given no token (a fault of the server)".into()))?;
         let now = now_ms();
         let record = GameRecord {
             id: new_game_id(),
@@ -300,6 +302,7 @@ impl Games {
             scenario_name: name,
             mode: req.mode,
             players,
+            seats,
             tokens: tokens.clone(),
             save: game.save(),
             result: game.battle().result(),

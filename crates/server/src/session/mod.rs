@@ -24,7 +24,7 @@ pub use review::{ReviewProgress, ReviewReply};
 
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
-use crate::setup::{Mode, PlayerKind};
+use crate::setup::{Mode, PlayerKind, Seat};
 use crate::store::{DamagedRow, GameRecord, Store};
 use crate::tokens::{Role, Tokens};
 use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view, player_views};
@@ -91,6 +91,8 @@ pub struct GameEntry {
     pub mode: Mode,
     /// Who plays each side.
     pub players: [PlayerKind; 2],
+    /// Who holds each side's seat (a guest by their token, or a computer player), as stored with the game.
+    pub seats: [Seat; 2],
     /// The tokens.
     pub tokens: Tokens,
     /// Who asked for it (the creator's address; a game loaded at start, its own id): the computer's thinking for
@@ -302,6 +304,7 @@ impl Games {
             scenario_name: record.scenario_name,
             mode: record.mode,
             players: record.players,
+            seats: record.seats,
             tokens: record.tokens,
             client,
             state: Mutex::new(EntryState {
