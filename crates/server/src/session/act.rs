@@ -1,12 +1,12 @@
 //! A person's action or undo through a token, and how every change is committed and pushed to subscribers.
 
-use super::{EntryState, GameEntry, Games, Summary, Update, UpdateBody};
+use super::change::Change;
+use super::{EntryState, GameEntry, Games, Update, UpdateBody};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
 use crate::setup::PlayerKind;
-use crate::store::now_ms;
 use crate::tokens::Role;
-use crate::view::{GameView, LogEntry, game_view, log_entries};
+use crate::view::{GameView, LogEntry, game_view};
 use pacw_engine::{Action, LegalActions, Side, ToAct};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -97,8 +97,8 @@ impl Games {
         Ok(game_view(&entry.ctx(role), live, before_len, None))
     }
 
-    /// Applies an action on a copy (checked against the rules: refused, nothing changes), stores it, then makes it
-    /// current and tells the subscribers.
+    /// Applies an action on a copy (checked against the rules: refused, nothing changes), then commits it
+    /// ([`Games::commit`](super::Games::commit): stored, made current, told).
     pub(super) fn commit_action(
         self: &Arc<Self>,
         entry: &Arc<GameEntry>,
@@ -106,24 +106,13 @@ impl Games {
         action: Action,
         computer: bool,
     ) -> ApiResult<()> {
-        let live = st.live.as_ref().expect("the caller loaded the game");
+        let live = st.live.as_ref().ok_or_else(|| ApiError::Internal("the game was not loaded".into()))?;
         let before_len = live.game.log().len();
         let mut next = live.clone();
         next.apply(action)?; // checked: only a legal action is described below
         let text = pacw_engine::narrate::action(live.game.battle(), &action);
-        let now = now_ms();
-        self.store
-            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now)
-            .map_err(|e| ApiError::Internal(format!("the action could not be stored, so it was not made: {e}")))?;
-        let step = *next.steps.last().expect("just applied");
-        st.summary = Summary::of(&next, &entry.players, now);
-        st.live = Some(next);
-        let live = st.live.as_ref().expect("just set");
-        let events = log_entries(live, before_len);
-        self.publish(entry, live, "action", Some((step.side, computer, action, text)), &events);
-        self.tell_turn(entry, step.side, live);
-        self.ensure_computer(entry, st);
-        Ok(())
+        let side = next.steps.last().map_or_else(|| live.game.battle().active_side(), |s| s.side);
+        self.commit(entry, st, next, Change::Action { side, computer, action, text }, before_len)
     }
 
     pub(super) fn publish(
@@ -201,15 +190,9 @@ impl Games {
             revision: live.revision + 1,
         };
         next.steps.truncate(keep);
-        let now = now_ms();
-        self.store
-            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now)
-            .map_err(|e| ApiError::Internal(format!("the undo could not be stored, so it was not made: {e}")))?;
-        st.summary = Summary::of(&next, &entry.players, now);
-        let live = &*st.live.insert(next);
-        self.publish(entry, live, "undo", None, &[]);
-        let view = game_view(&entry.ctx(role), live, 0, None);
-        self.ensure_computer(entry, &mut st);
-        Ok(view)
+        let log_len = next.game.log().len();
+        self.commit(entry, &mut st, next, Change::Undo { removed: remove }, log_len)?;
+        let live = self.loaded(&entry.id, &mut st)?;
+        Ok(game_view(&entry.ctx(role), live, 0, None))
     }
 }

@@ -1,10 +1,10 @@
 //! Ending a game by resignation, and playing it again with the sides swapped.
 
-use super::{CreateGame, Created, GameEntry, Games, OptionsInput, Summary, shipped};
+use super::change::Change;
+use super::{CreateGame, Created, GameEntry, Games, OptionsInput, shipped};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
 use crate::setup::{Mode, PlayerKind};
-use crate::store::now_ms;
 use crate::tokens::Role;
 use crate::view::{GameView, game_view};
 use pacw_engine::{Side, ToAct};
@@ -50,15 +50,9 @@ impl Games {
         let mut next = live.clone();
         next.game.resign(side)?;
         next.revision += 1;
-        let now = now_ms();
-        self.store
-            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now)
-            .map_err(|e| ApiError::Internal(format!("the resignation could not be stored, so it was not made: {e}")))?;
         let before_len = live.game.log().len();
-        st.summary = Summary::of(&next, &entry.players, now);
-        let live = &*st.live.insert(next);
-        let events = crate::view::log_entries(live, before_len);
-        self.publish(entry, live, "resign", None, &events);
+        self.commit(entry, &mut st, next, Change::Resign { side }, before_len)?;
+        let live = self.loaded(&entry.id, &mut st)?;
         Ok(game_view(&entry.ctx(role), live, 0, None))
     }
 

@@ -1,12 +1,14 @@
 //! The live games: each behind its own mutex, with a broadcast channel for the server-sent events and, when the
 //! computer plays a side, a task that makes its moves one by one (thinking on a blocking thread).
 //!
-//! Every change (an action or an undo) is checked by the engine on a copy of the game, committed to the database,
-//! and only then made visible: in memory, to the reply and to the subscribers.
+//! Every change (an action, an undo or a resignation) is checked by the engine on a copy of the game, then passes
+//! through one function (change.rs): committed to the database, and only then made visible, in memory, to the
+//! reply, to the subscribers and to the observers of changes and endings.
 
 mod act;
 mod archive;
 mod ask;
+mod change;
 mod computer;
 mod create;
 mod end;
@@ -16,6 +18,7 @@ mod review;
 
 pub use act::{ActRequest, UndoRequest};
 pub use ask::GameSummary;
+pub use change::{ChangeKind, Ending, GameChanged, GameEnded, GameObserver};
 pub use create::{CreateGame, Created, OptionsInput, WATCH_GAMES_PER_CLIENT};
 pub use end::ResignRequest;
 pub use notice::{ContactRequest, ContactView};
@@ -234,6 +237,8 @@ pub struct Games {
     creations: Creations,
     /// The tokens of the games put away after days without a move, with their ids (archive.rs).
     archived: RwLock<HashMap<String, String>>,
+    /// Told of every change and ending (change.rs).
+    observers: RwLock<Vec<Arc<dyn change::GameObserver>>>,
 }
 
 impl Games {
@@ -251,6 +256,7 @@ impl Games {
             notifier,
             creations,
             archived: RwLock::new(HashMap::new()),
+            observers: RwLock::new(Vec::new()),
             config,
             store,
             by_id: RwLock::new(HashMap::new()),
