@@ -917,3 +917,25 @@ async fn a_variant_game_has_its_own_rules_page_generated_from_its_data() {
     let (s, _) = page("/game/0123456789abcdef0123456789abcdef/rules".into()).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_replay_step_is_written_in_digits_alone() {
+    let dir = TempDir::new("replay-sign");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let v = api.view(&t).await;
+    let i = find(&v, is_activate).unwrap();
+    let (s, _) = api.act(&t, json!({"index": i})).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, one) = api.get(&format!("/api/play/{t}/replay/1")).await;
+    assert_eq!(s, StatusCode::OK, "{one}");
+    // `+1` once answered as `1`: one step, two addresses. A sign is refused, saying what is expected.
+    for signed in ["+1", "%2B1", "-0", "1e0"] {
+        let (s, e) = api.get(&format!("/api/play/{t}/replay/{signed}")).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{signed}: {e}");
+        assert!(e["error"].as_str().unwrap().contains("digits alone"), "{signed}: {e}");
+    }
+    server.stop().await;
+}

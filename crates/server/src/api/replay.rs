@@ -27,16 +27,29 @@ pub async fn steps(State(games): State<AppState>, Path(token): Path<String>) -> 
 /// `GET /api/play/{token}/replay/{decision}`: the full view of the game after that many decisions (0: the start).
 ///
 /// # Errors
-/// When the decision in the path is not a whole number (400), the token opens no game (404, or 410 for a game put
-/// away), or as [`Games::view_at`](crate::session::Games::view_at).
+/// When the decision in the path is not written in digits alone (400), the token opens no game (404, or 410 for a
+/// game put away), or as [`Games::view_at`](crate::session::Games::view_at).
 pub async fn at(
     State(games): State<AppState>,
-    path: Result<Path<(String, usize)>, PathRejection>,
+    path: Result<Path<(String, String)>, PathRejection>,
 ) -> ApiResult<Json<GameView>> {
-    let Path((token, k)) =
-        path.map_err(|e| ApiError::BadRequest(format!("the decision must be a whole number: {}", e.body_text())))?;
+    let Path((token, k)) = path.map_err(|e| ApiError::BadRequest(format!("bad path: {}", e.body_text())))?;
+    let k = decision_number(&k)?;
     let (entry, role) = games.by_token(&token)?;
     Ok(Json(games.view_at(&entry, role, k)?))
+}
+
+/// A decision's number as a path writes it: digits only. Rust's own reading takes a sign (`+1`), which would give
+/// one replay step two addresses; a step is counted from the start, so a sign means nothing here and is refused.
+fn decision_number(text: &str) -> ApiResult<usize> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ApiError::BadRequest(format!(
+            "the decision must be a whole number of digits alone, counted from the start (0 to the game's \
+             decisions), not '{}'",
+            text.chars().take(40).collect::<String>()
+        )));
+    }
+    text.parse().map_err(|_| ApiError::BadRequest(format!("the decision {text} is too large: no game has that many")))
 }
 
 /// `GET /api/play/{token}/ledger`: each side's expected and actual attack results so far.
@@ -80,5 +93,21 @@ fn review_reply(reply: ReviewReply, waiting: StatusCode) -> Response {
         }
         ReviewReply::Progress(p) if p.state == "none" => (StatusCode::OK, Json(p)).into_response(),
         ReviewReply::Progress(p) => (waiting, Json(p)).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decision_is_digits_alone() {
+        assert_eq!(decision_number("0").unwrap(), 0);
+        assert_eq!(decision_number("012").unwrap(), 12);
+        for bad in ["+1", "-1", "", " 1", "1.0", "x", "١"] {
+            let e = decision_number(bad).unwrap_err();
+            assert!(matches!(e, ApiError::BadRequest(_)), "{bad}: {e}");
+        }
+        assert!(decision_number("99999999999999999999999").unwrap_err().to_string().contains("too large"));
     }
 }
