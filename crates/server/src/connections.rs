@@ -25,6 +25,11 @@ pub struct Peer(pub std::net::SocketAddr);
 /// between requests. Event streams are not idle: they carry a comment every 15 seconds.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The most bytes a request's line and headers may take (hyper's read buffer while it reads them): past it, 431.
+/// The pages send well under 2 KiB; hyper's own default (about 400 KiB) let one request hold that much memory until
+/// it was refused.
+pub const HEADER_LIMIT: usize = 32 * 1024;
+
 /// How long the requests under way may take to finish once the server is asked to stop.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -108,7 +113,13 @@ pub async fn serve(
     stop: impl Future<Output = ()>,
 ) {
     let mut builder = Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(header_timeout).keep_alive(true);
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .keep_alive(true)
+        .max_buf_size(HEADER_LIMIT);
+    builder.http2().max_header_list_size(HEADER_LIMIT as u32);
     let graceful = GracefulShutdown::new();
     let open = Arc::new(Mutex::new(Open::default()));
     let mut stop = std::pin::pin!(stop);

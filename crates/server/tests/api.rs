@@ -939,3 +939,36 @@ async fn a_replay_step_is_written_in_digits_alone() {
     }
     server.stop().await;
 }
+
+/// Sends a GET whose one header holds `size` bytes, over a raw connection; the status line of the answer.
+async fn with_header_of(addr: std::net::SocketAddr, size: usize) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request =
+        format!("GET /api/info HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\nConnection: close\r\n\r\n", "a".repeat(size));
+    // The server may answer and close before it has read all of it: what is left unwritten does not matter.
+    let (mut read, mut write) = s.split();
+    let writing = async {
+        let _ = write.write_all(request.as_bytes()).await;
+    };
+    let reading = async {
+        let mut got = Vec::new();
+        let _ = read.read_to_end(&mut got).await;
+        got
+    };
+    let ((), got) = tokio::join!(writing, reading);
+    String::from_utf8_lossy(&got).lines().next().unwrap_or("").to_string()
+}
+
+#[tokio::test]
+async fn headers_past_32_kib_are_refused_with_431() {
+    let dir = TempDir::new("headers");
+    let server = start(&dir.0).await;
+    let addr = server.addr();
+    assert!(with_header_of(addr, 16 * 1024).await.starts_with("HTTP/1.1 200"), "16 KiB of headers are fine");
+    let status = with_header_of(addr, 200 * 1024).await;
+    assert!(status.starts_with("HTTP/1.1 431"), "200 KiB of headers: {status}");
+    // The server goes on answering.
+    assert!(with_header_of(addr, 10).await.starts_with("HTTP/1.1 200"));
+    server.stop().await;
+}
