@@ -58,8 +58,8 @@ async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
     (port, mails)
 }
 
-/// A webhook that answers 500 to its first request and 200 to the others, keeping every body.
-async fn webhook_sink() -> (String, Arc<Mutex<Vec<Value>>>) {
+/// A webhook that answers 500 to its first request if `fail_first`, and 200 to the others, keeping every body.
+async fn webhook_sink(fail_first: bool) -> (String, Arc<Mutex<Vec<Value>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://127.0.0.1:{}/hook/secret", listener.local_addr().unwrap().port());
     let bodies = Arc::new(Mutex::new(Vec::new()));
@@ -98,7 +98,7 @@ async fn webhook_sink() -> (String, Arc<Mutex<Vec<Value>>>) {
                     k.push(serde_json::from_str(&body).unwrap());
                     k.len() == 1
                 };
-                let status = if first { "500 Internal Server Error" } else { "200 OK" };
+                let status = if first && fail_first { "500 Internal Server Error" } else { "200 OK" };
                 let _ = socket
                     .write_all(
                         format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n").as_bytes(),
@@ -140,7 +140,7 @@ async fn pass_the_move(api: &Api, token: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_is_told_once_a_move_by_e_mail_and_webhook_and_a_failed_webhook_is_tried_again() {
     let (smtp_port, mails) = smtp_sink().await;
-    let (hook, bodies) = webhook_sink().await;
+    let (hook, bodies) = webhook_sink(true).await;
     let dir = TempDir::new("notify");
     let config = ServerConfig {
         smtp: Some(format!("smtp://127.0.0.1:{smtp_port}")),
@@ -171,12 +171,14 @@ async fn a_player_is_told_once_a_move_by_e_mail_and_webhook_and_a_failed_webhook
     assert_eq!(v["email_possible"], true);
     assert_eq!(api.get(&format!("/api/play/{b}/notify")).await.1["webhook"], hook.as_str());
 
-    // If B has the first move, nobody passed it to B: hand it to A. Then twice A passes the move to B (told each
-    // time) and B passes it back (A asked to be told nothing).
+    // If B has the first move, B was told so on giving where to be told (the first move is told as every other):
+    // hand it to A. Then twice A passes the move to B (told each time) and B passes it back (A asked to be told
+    // nothing).
+    let mut expected = 0;
     if api.view(&b).await["your_turn"] == true {
+        expected += 1;
         pass_the_move(&api, &b).await;
     }
-    let mut expected = 0;
     for _ in 0..2 {
         pass_the_move(&api, &a).await;
         expected += 1;
@@ -227,5 +229,52 @@ async fn without_an_smtp_server_e_mail_is_refused_and_a_webhook_offered() {
     let hot = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
     let (s, _) = api.get(&format!("/api/play/{}/notify", token(&hot, "hotseat"))).await;
     assert_eq!(s, StatusCode::FORBIDDEN);
+    server.stop().await;
+}
+
+/// How many of the webhook's messages carry `token`'s link.
+fn told(bodies: &Mutex<Vec<Value>>, token: &str) -> usize {
+    bodies.lock().unwrap().iter().filter(|b| b["link"].as_str().is_some_and(|l| l.ends_with(token))).count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_move_is_told_once_and_a_player_with_the_game_open_is_not_told() {
+    let (hook, bodies) = webhook_sink(false).await;
+    let dir = TempDir::new("notify-first");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "two_players"})).await;
+    let (a, b) = (token(&created, "A"), token(&created, "B"));
+    let (first, second) = if api.view(&a).await["your_turn"] == true { (a, b) } else { (b, a) };
+    let put = |token: &str| {
+        let (http, url) = (api.http.clone(), format!("{}/api/play/{token}/notify", api.base));
+        let body = json!({ "webhook": hook });
+        async move {
+            let r = http.put(url).json(&body).send().await.unwrap();
+            assert_eq!(r.status(), StatusCode::OK);
+        }
+    };
+    // The first move became the first player's at creation, before they could say where to be told: they are told
+    // as soon as they do, and only once.
+    put(&first).await;
+    until("the first move is told", || (told(&bodies, &first) == 1).then_some(())).await;
+    put(&first).await;
+    put(&second).await; // not their move: nothing
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!((told(&bodies, &first), told(&bodies, &second)), (1, 0));
+
+    // The second player has the game open (a live stream through their link): the move passing to them is seen
+    // there, not sent.
+    let mut live = api.http.get(format!("{}/api/play/{second}/events", api.base)).send().await.unwrap();
+    assert_eq!(live.status(), StatusCode::OK);
+    let hello = live.chunk().await.unwrap().expect("the hello event");
+    assert!(String::from_utf8_lossy(&hello).contains("hello"));
+    pass_the_move(&api, &first).await;
+    // The first player has no page open: the move coming back to them is told.
+    pass_the_move(&api, &second).await;
+    until("the move back is told", || (told(&bodies, &first) == 2).then_some(())).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(told(&bodies, &second), 0, "{:?}", bodies.lock().unwrap());
+    drop(live);
     server.stop().await;
 }

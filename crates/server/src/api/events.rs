@@ -22,7 +22,7 @@ pub async fn stream(
     Path(token): Path<String>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let (entry, role) = games.by_token(&token)?;
-    let slot = games.open_stream(&entry)?; // held by the stream: given back when it ends
+    let slot = games.open_stream(&entry, role)?; // held by the stream: given back when it ends
     let rx = entry.subscribe(); // before reading the revision, so no update falls between
     let (revision, decisions, log_len) = games.revision(&entry)?;
     let hello = Event::default().event("hello").data(

@@ -166,9 +166,6 @@ impl Games {
             _ => None,
         };
         self.publish(entry, live, kind, action, &events);
-        if let ChangeKind::Action { side, .. } = change_kind {
-            self.tell_turn(entry, side, live);
-        }
         let b = live.game.battle();
         let changed = GameChanged {
             id: entry.id.clone(),
@@ -195,6 +192,13 @@ impl Games {
             o.changed(&changed);
             if let Some(ended) = &ended {
                 o.ended(ended);
+            }
+        }
+        if let ChangeKind::Action { side, .. } = change_kind {
+            // This side has acted: nothing is owed to it any more.
+            st.owed[side.index()] = false;
+            if let Some(next) = changed.to_act.filter(|&next| next != side) {
+                self.move_passed(entry, st, next);
             }
         }
         self.ensure_computer(entry, st);

@@ -8,7 +8,7 @@ use crate::store::{GameRecord, now_ms};
 use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
 use crate::view::{GameView, game_view};
 use pacw_engine::system::CombatSystem;
-use pacw_engine::{Game, Options, SHIPPED_VARIANTS, Scenario, Side};
+use pacw_engine::{Game, Options, SHIPPED_VARIANTS, Scenario, Side, ToAct};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -320,6 +320,10 @@ impl Games {
             tokens.pairs().into_iter().map(|(_, r)| r).find(|r| *r != Role::Spectator).unwrap_or(Role::Spectator);
         let view = {
             let mut st = entry.lock();
+            // The first move has passed to its player as every later one will: they are told (or owed the notice).
+            if let Some(ToAct::Side(first)) = st.live.as_ref().map(|l| l.game.battle().to_act()) {
+                self.move_passed(&entry, &mut st, first);
+            }
             self.ensure_computer(&entry, &mut st);
             let live = self.loaded(&entry.id, &mut st)?;
             game_view(&entry.ctx(main_role), live, 0, None)

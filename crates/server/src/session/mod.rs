@@ -80,6 +80,9 @@ struct EntryState {
     computer_running: bool,
     /// Its review, once asked for.
     review: review::ReviewState,
+    /// Per side: the move passed to its player while there was nowhere to tell them (at creation, before they gave a
+    /// contact), so they are told when they give one (notice.rs). In memory only: after a restart it is forgotten.
+    owed: [bool; 2],
 }
 
 /// One game: what never changes, and its state behind a mutex.
@@ -105,6 +108,9 @@ pub struct GameEntry {
     tx: broadcast::Sender<Update>,
     /// Event streams open on this game.
     streams: AtomicUsize,
+    /// Event streams open through each side's own link: while one is open, its player sees the game live and is not
+    /// told of their move (notice.rs).
+    side_streams: [AtomicUsize; 2],
 }
 
 /// A change pushed to the game's subscribers.
@@ -318,9 +324,11 @@ impl Games {
                 summary,
                 computer_running: false,
                 review: review::ReviewState::default(),
+                owed: [false; 2],
             }),
             tx: broadcast::channel(256).0,
             streams: AtomicUsize::new(0),
+            side_streams: [AtomicUsize::new(0), AtomicUsize::new(0)],
         });
         let mut tokens = self.by_token.write().unwrap_or_else(|p| p.into_inner());
         for (t, role) in entry.tokens.pairs() {
@@ -547,21 +555,26 @@ pub fn streams_for(files: Option<u64>) -> usize {
 pub struct StreamSlot {
     games: Arc<Games>,
     entry: Arc<GameEntry>,
+    role: Role,
 }
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
+        if let Role::Side(side) = self.role {
+            self.entry.side_streams[side.index()].fetch_sub(1, Ordering::SeqCst);
+        }
         self.entry.streams.fetch_sub(1, Ordering::SeqCst);
         self.games.streams.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
 impl Games {
-    /// A place for one more event stream on `entry`, unless the game or the server has as many as it takes.
+    /// A place for one more event stream on `entry` through a link of `role`, unless the game or the server has as
+    /// many as it takes.
     ///
     /// # Errors
     /// When the server or the game has as many event streams open as it takes (503).
-    pub fn open_stream(self: &Arc<Self>, entry: &Arc<GameEntry>) -> ApiResult<StreamSlot> {
+    pub fn open_stream(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role) -> ApiResult<StreamSlot> {
         let take = |count: &AtomicUsize, limit: usize| {
             count.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < limit).then_some(n + 1)).is_ok()
         };
@@ -575,7 +588,10 @@ impl Games {
                 "this game has {STREAMS_PER_GAME} live streams open; close a page of it, or try later"
             )));
         }
-        Ok(StreamSlot { games: self.clone(), entry: entry.clone() })
+        if let Role::Side(side) = role {
+            entry.side_streams[side.index()].fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(StreamSlot { games: self.clone(), entry: entry.clone(), role })
     }
 }
 

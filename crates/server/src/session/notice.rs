@@ -1,5 +1,6 @@
 //! Where each player of a two-player game wants to be told that it is their move, and the telling: once, when the
-//! move passes to them (notify.rs sends it, in the background).
+//! move passes to them (also the first move, at creation), unless they have the game open (notify.rs sends it, in
+//! the background).
 
 use super::{GameEntry, Games, link};
 use crate::error::{ApiError, ApiResult};
@@ -9,6 +10,7 @@ use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Role;
 use pacw_engine::{Side, ToAct};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering;
 
 /// `PUT /api/play/{token}/notify`: where to be told (a blank or missing field: not there).
 #[derive(Deserialize, Debug, Default)]
@@ -78,37 +80,74 @@ impl Games {
         }
         let origin = self.config.public_origin.as_deref().unwrap_or(origin);
         let url = format!("{}{}", origin.trim_end_matches('/'), link(token));
+        let mut st = entry.lock();
         self.store
             .save_contact(&entry.id, side_key(side), &contact, &url)
             .map_err(|e| ApiError::Internal(format!("could not be stored: {e}")))?;
+        // A move that passed to this player while there was nowhere to tell them (the first, at creation) is told
+        // now, once.
+        if std::mem::take(&mut st.owed[side.index()])
+            && let Some(live) = &st.live
+            && live.game.battle().to_act() == ToAct::Side(side)
+        {
+            let told = self.tell(entry, live, side);
+            st.owed[side.index()] = told == Told::Nowhere;
+        }
+        drop(st);
         Ok(ContactView { contact, email_possible: self.notifier.has_smtp() })
     }
 
-    /// After a decision by `by`: if the move has passed to the other side's person in a two-player game, tells
-    /// them where they asked. Called once for each decision, so a move is told once.
-    pub(super) fn tell_turn(&self, entry: &GameEntry, by: Side, live: &Live) {
-        let b = live.game.battle();
-        let ToAct::Side(next) = b.to_act() else { return };
-        if next == by || entry.mode != Mode::TwoPlayers || entry.players[next.index()] != PlayerKind::Human {
+    /// The move has passed to `next` (by a decision of the other side, or at the game's creation): in a two-player
+    /// game its person is told where they asked, once, unless they have the game open (an event stream through their
+    /// link: they see the move live, and a message would be noise). With nowhere to tell them yet, the notice is
+    /// owed until they give a place ([`Games::set_contact`]). Called once for each passing, so a move is told once.
+    pub(super) fn move_passed(&self, entry: &GameEntry, st: &mut super::EntryState, next: Side) {
+        let Some(live) = &st.live else { return };
+        if entry.mode != Mode::TwoPlayers
+            || entry.players[next.index()] != PlayerKind::Human
+            || live.game.battle().to_act() != ToAct::Side(next)
+        {
             return;
         }
-        let stored = match self.store.load_contact(&entry.id, side_key(next)) {
+        let told = self.tell(entry, live, next);
+        st.owed[next.index()] = told == Told::Nowhere;
+    }
+
+    /// Tells `side`'s person that it is their move, unless they have the game open.
+    fn tell(&self, entry: &GameEntry, live: &Live, side: Side) -> Told {
+        if entry.side_streams[side.index()].load(Ordering::SeqCst) > 0 {
+            return Told::Watching;
+        }
+        let stored = match self.store.load_contact(&entry.id, side_key(side)) {
             Ok(Some(stored)) => stored,
-            Ok(None) => return,
+            Ok(None) => return Told::Nowhere,
             Err(e) => {
                 eprintln!("pacw server: game {}: where to tell the player could not be read: {e}", entry.id);
-                return;
+                return Told::Nowhere;
             }
         };
         let (contact, url) = stored;
-        let (title, side) = (&b.scenario().name, &b.scenario().side(next).name);
+        let b = live.game.battle();
+        let (title, side_name) = (&b.scenario().name, &b.scenario().side(side).name);
         let notice = Notice {
             subject: format!("pacw: your move in {title}"),
-            text: format!("It is your move ({side}) in {title}, turn {} of {}: {url}", b.turn(), b.turn_limit()),
+            text: format!("It is your move ({side_name}) in {title}, turn {} of {}: {url}", b.turn(), b.turn_limit()),
             link: url,
         };
         self.notifier.send(&self.runtime, &contact, notice);
+        Told::Sent
     }
+}
+
+/// What became of a notice due.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Told {
+    /// Sent where the player asked.
+    Sent,
+    /// Not sent: the player has the game open.
+    Watching,
+    /// Not sent: the player has given nowhere to tell them (yet).
+    Nowhere,
 }
 
 fn side_key(side: Side) -> &'static str {
