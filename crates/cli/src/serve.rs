@@ -42,6 +42,11 @@ pub struct ServeArgs {
     /// it and `pacw games --restore ID` brings it back. 0: never.
     #[arg(long, value_name = "DAYS", default_value_t = pacw_server::DEFAULT_ARCHIVE_AFTER_DAYS)]
     pub archive_after_days: u32,
+    /// The reverse proxies (addresses or blocks such as 10.0.0.0/8) whose X-Forwarded-For (or Forwarded) header
+    /// names the client, for the limits kept per client (--games-per-hour); from any other address those headers
+    /// are ignored. Without it every client is the address it connects from (behind a proxy: the proxy).
+    #[arg(long = "trusted-proxy", value_name = "CIDR", num_args = 1..)]
+    pub trusted_proxy: Vec<pacw_server::proxy::Cidr>,
 }
 
 /// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
@@ -66,6 +71,7 @@ impl Default for ServeArgs {
             smtp_from: pacw_server::DEFAULT_SMTP_FROM.to_string(),
             games_per_hour: pacw_server::DEFAULT_GAMES_PER_HOUR,
             archive_after_days: pacw_server::DEFAULT_ARCHIVE_AFTER_DAYS,
+            trusted_proxy: Vec::new(),
         }
     }
 }
@@ -85,6 +91,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         smtp_from: args.smtp_from,
         games_per_hour: args.games_per_hour,
         archive_after_days: args.archive_after_days,
+        trusted_proxies: args.trusted_proxy,
         ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;

@@ -24,6 +24,7 @@ pub mod ledger;
 pub mod live;
 pub mod notify;
 pub mod pages;
+pub mod proxy;
 pub mod session;
 pub mod setup;
 pub mod store;
@@ -84,6 +85,9 @@ pub struct ServerConfig {
     pub games_per_hour: u32,
     /// Days without a move after which an unfinished game is put away (`--archive-after-days`; 0: never).
     pub archive_after_days: u32,
+    /// The reverse proxies whose `X-Forwarded-For` or `Forwarded` headers name the client (`--trusted-proxy`), for
+    /// the limits kept per client (proxy.rs); none by default: every client is the address it connects from.
+    pub trusted_proxies: Vec<proxy::Cidr>,
 }
 
 /// The default number of days without a move after which an unfinished game is put away.
@@ -109,6 +113,7 @@ impl Default for ServerConfig {
             max_connections: None,
             games_per_hour: DEFAULT_GAMES_PER_HOUR,
             archive_after_days: DEFAULT_ARCHIVE_AFTER_DAYS,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -217,6 +222,7 @@ impl Server {
             public_origin: config.public_origin.clone(),
             games_per_hour: config.games_per_hour,
             archive_after_days: config.archive_after_days,
+            trusted_proxies: config.trusted_proxies.clone(),
         };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };

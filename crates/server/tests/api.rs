@@ -972,3 +972,48 @@ async fn headers_past_32_kib_are_refused_with_431() {
     assert!(with_header_of(addr, 10).await.starts_with("HTTP/1.1 200"));
     server.stop().await;
 }
+
+/// Creates hot-seat games as forwarded for `client` until one is refused; how many were made (at most `most`).
+async fn games_made_for(api: &Api, client: &str, most: usize) -> usize {
+    for made in 0..most {
+        let r = api
+            .http
+            .post(format!("{}/api/games", api.base))
+            .header("x-forwarded-for", client)
+            .json(&json!({"scenario": "meeting-engagement", "mode": "hotseat"}))
+            .send()
+            .await
+            .unwrap();
+        if r.status() == StatusCode::TOO_MANY_REQUESTS {
+            return made;
+        }
+        assert_eq!(r.status(), StatusCode::CREATED);
+    }
+    most
+}
+
+#[tokio::test]
+async fn a_trusted_proxy_names_the_client_and_anyone_else_is_its_own_address() {
+    // 6 games an hour: 10 at once (the least burst) for each client.
+    let dir = TempDir::new("proxy-trusted");
+    let trusted =
+        ServerConfig { games_per_hour: 6, trusted_proxies: vec!["127.0.0.0/8".parse().unwrap()], ..config(&dir.0) };
+    let server = Server::bind(trusted).await.unwrap().spawn();
+    let api = Api::new(&server);
+    // The tests connect from 127.0.0.1, trusted here: each forwarded client has an allowance of its own.
+    assert_eq!(games_made_for(&api, "203.0.113.5", 20).await, 10);
+    assert_eq!(games_made_for(&api, "203.0.113.6", 20).await, 10);
+    // A hop the client wrote before the proxy's own does not get it a new allowance.
+    assert_eq!(games_made_for(&api, "198.51.100.1, 203.0.113.5", 20).await, 0);
+    server.stop().await;
+
+    let dir = TempDir::new("proxy-untrusted");
+    let untrusted =
+        ServerConfig { games_per_hour: 6, trusted_proxies: vec!["10.0.0.0/8".parse().unwrap()], ..config(&dir.0) };
+    let server = Server::bind(untrusted).await.unwrap().spawn();
+    let api = Api::new(&server);
+    // 127.0.0.1 is no trusted proxy: what it forwards is ignored, and all its games are its own.
+    assert_eq!(games_made_for(&api, "203.0.113.5", 20).await, 10);
+    assert_eq!(games_made_for(&api, "203.0.113.6", 20).await, 0);
+    server.stop().await;
+}

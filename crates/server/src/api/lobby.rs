@@ -245,10 +245,12 @@ pub async fn list_games(State(games): State<AppState>) -> ApiResult<Json<GameLis
 pub async fn create_game(
     State(games): State<AppState>,
     peer: Option<Extension<Peer>>,
+    headers: axum::http::HeaderMap,
     Body(req): Body<CreateGame>,
 ) -> ApiResult<(StatusCode, Json<crate::session::Created>)> {
-    // The client is its address without the port: one machine's connections are one client.
-    let client = peer.map_or_else(|| "unknown".to_string(), |Extension(Peer(a))| a.ip().to_string());
+    // The client is its address without the port (one machine's connections are one client), or behind a trusted
+    // proxy the address it forwards.
+    let client = games.client_of(peer.map(|Extension(Peer(a))| a), &headers);
     let created = blocking(move || games.create(req, &client)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -222,6 +222,8 @@ pub struct SessionConfig {
     pub games_per_hour: u32,
     /// Days without a move after which an unfinished game is put away (`--archive-after-days`; 0: never).
     pub archive_after_days: u32,
+    /// The reverse proxies believed about the client they forward (`--trusted-proxy`, proxy.rs).
+    pub trusted_proxies: Vec<crate::proxy::Cidr>,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -484,6 +486,15 @@ impl Games {
             }
             Ok(live.game.save())
         })
+    }
+
+    /// The client a request comes from, for the limits kept per client: the address it connects from, or behind a
+    /// trusted proxy the one the proxy forwards (proxy.rs); `unknown` without an address.
+    pub fn client_of(&self, peer: Option<std::net::SocketAddr>, headers: &axum::http::HeaderMap) -> String {
+        peer.map_or_else(
+            || "unknown".to_string(),
+            |p| crate::proxy::client_address(p.ip(), headers, &self.config.trusted_proxies).to_string(),
+        )
     }
 
     /// Whether the operator lets `GET /api/games` list the games.
