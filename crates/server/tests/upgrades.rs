@@ -24,6 +24,9 @@ fn fixture(name: &str) -> (TempDir, Value) {
 #[test]
 fn the_games_of_2026_12_01_get_the_seats_they_had_in_effect() {
     let (dir, facts) = fixture("seats");
+    // Read as it is (pacw games, which migrates nothing): the seats in effect, from the players and tokens.
+    let (read, damaged) = Store::salvage(&dir.0).unwrap();
+    assert!(damaged.is_empty(), "{damaged:?}");
     let store = Store::open(&dir.0).unwrap();
     let (games, damaged) = store.load_all().unwrap();
     assert!(damaged.is_empty(), "{damaged:?}");
@@ -42,6 +45,8 @@ fn the_games_of_2026_12_01_get_the_seats_they_had_in_effect() {
         assert_eq!(g.seats, expected, "{mode}");
         assert_eq!(g.seats.each_ref().map(Seat::kind), g.players, "{mode}");
     }
+    let seats = |g: &[pacw_server::store::GameRecord]| g.iter().map(|g| g.seats.clone()).collect::<Vec<_>>();
+    assert_eq!(seats(&read), seats(&games), "read as it is, and migrated");
     drop(store);
     // Opened again: nothing more to migrate, the seats as they were stored.
     let again = Store::open(&dir.0).unwrap().load_all().unwrap().0;
