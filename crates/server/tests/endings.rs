@@ -155,3 +155,30 @@ async fn an_undo_is_a_change_that_ends_nothing_and_a_resignation_ends_once() {
     assert_eq!(changes[2].to_act, None);
     server.stop().await;
 }
+
+/// Panics on every change.
+struct Faulty;
+
+impl GameObserver for Faulty {
+    fn changed(&self, _: &GameChanged) {
+        panic!("an observer's fault");
+    }
+}
+
+#[tokio::test]
+async fn an_observer_that_fails_does_not_undo_or_refuse_a_stored_change() {
+    let dir = TempDir::new("end-faulty");
+    let server = start(&dir.0).await;
+    server.games().observe(Arc::new(Faulty));
+    let seen = watch(&server);
+    let api = Api::new(&server);
+    let created = api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let t = token(&created, "hotseat");
+    let v = api.view(&t).await;
+    let (s, r) = api.act(&t, json!({"index": find(&v, is_activate).unwrap()})).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(api.view(&t).await["decisions"], 1);
+    // The observers after the faulty one are told all the same.
+    assert_eq!(seen.changes_of(created["id"].as_str().unwrap()).len(), 1);
+    server.stop().await;
+}

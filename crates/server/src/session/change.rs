@@ -138,8 +138,9 @@ impl Games {
 
     /// The one place a game changes: `next` (checked by the engine on a copy) is stored, committed before anything
     /// else happens, so a refused write changes nothing; then it is made current, the subscribers get the events
-    /// from `events_from` on, the next player is told of their move, the observers are told of the change and, if
-    /// it ended the game, of the ending; and the computer moves if it is its turn.
+    /// from `events_from` on, the observers are told of the change and, if it ended the game, of the ending (a
+    /// panicking observer is logged, and the change stands), the next player is told of their move, and the
+    /// computer moves if it is its turn.
     ///
     /// # Errors
     /// When the change cannot be stored (500): nothing changed.
@@ -189,9 +190,16 @@ impl Games {
         });
         let observers = self.observers.read().unwrap_or_else(|p| p.into_inner()).clone();
         for o in &observers {
-            o.changed(&changed);
-            if let Some(ended) = &ended {
-                o.ended(ended);
+            // The change is stored and shown: an observer's fault must not turn it into a failed request, which the
+            // player would take for a change not made.
+            let told = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                o.changed(&changed);
+                if let Some(ended) = &ended {
+                    o.ended(ended);
+                }
+            }));
+            if told.is_err() {
+                eprintln!("pacw server: game {}: an observer of its changes failed; the change stands", entry.id);
             }
         }
         if let ChangeKind::Action { side, .. } = change_kind {
