@@ -175,3 +175,26 @@ fn pacw_serve_on_a_damaged_database_names_the_file_keeps_it_and_says_the_way_out
     assert_eq!(std::fs::read(&db).unwrap(), vec![0x5a; 8192], "the file is untouched");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pacw_serve_takes_trusted_proxies_and_refuses_a_block_that_is_none() {
+    let scratch = data_dir();
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--trusted-proxy", "10.0.0.0/33", "--data"])
+        .arg(scratch.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'10.0.0.0/33' is not an address or a block of addresses such as 10.0.0.0/8"), "{err}");
+    // Several at once, then other options: it starts.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["serve", "--trusted-proxy", "127.0.0.1", "fd00::/8", "--addr", "127.0.0.1:0", "--data"])
+        .arg(scratch.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("pacw starts");
+    let first = std::io::BufReader::new(child.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    let _server = Server(child);
+    assert!(first.contains("http://127.0.0.1:"), "{first}");
+}
