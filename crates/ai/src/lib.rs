@@ -26,6 +26,7 @@ pub mod portfolio;
 mod random;
 mod recruit;
 pub mod review;
+pub mod tactics;
 mod td;
 
 pub use evaluator::Evaluator;

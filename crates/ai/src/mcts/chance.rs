@@ -9,7 +9,7 @@
 use pacw_engine::{Battle, ChanceKind, Outcome, Side, ToAct};
 
 /// The outcome of the pending chance event of `b` in `world`; `None` if none is pending.
-pub(super) fn outcome_in_world(b: &Battle, world: u64) -> Option<Outcome> {
+pub(crate) fn outcome_in_world(b: &Battle, world: u64) -> Option<Outcome> {
     let ToAct::Chance(kind) = b.to_act() else { return None };
     let (attacker, target) = b.pending_attack().map_or((0, 0), |(a, t, _)| (a.0, t.0));
     let kind = match kind {

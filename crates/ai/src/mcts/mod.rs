@@ -18,7 +18,7 @@
 //! (its candidates' ranking, its default choice and its decisions in the play-outs) is by scripts assigned to its
 //! units, the assignment improved at each choice of a unit to activate by Portfolio Greedy Search ([`portfolio`]).
 
-mod chance;
+pub(crate) mod chance;
 mod portfolio;
 mod tree;
 mod worlds;
