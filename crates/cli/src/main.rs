@@ -27,6 +27,7 @@ mod rules;
 mod selfplay;
 mod serve;
 mod source;
+mod tactics;
 mod train;
 
 use clap::{Parser, Subcommand};
@@ -89,6 +90,8 @@ enum Command {
     Balance(lab::balance::BalanceArgs),
     /// A round robin between computer players on the shipped battles, with Elo ratings and their intervals.
     Tournament(lab::tournament::TournamentArgs),
+    /// Put the tactics suite (crates/ai/tactics/) to the computer players: which find each position's best order.
+    Tactics(tactics::TacticsArgs),
     /// Count every path of decisions and chance outcomes to a depth, as chess engines' perft does.
     Perft(perft::PerftArgs),
     /// Train the evaluator, the judgement of a position the review and the computer players use.
@@ -117,6 +120,7 @@ fn main() -> ExitCode {
         Some(Command::Sensitivity(args)) => lab::sensitivity::run_sensitivity(args),
         Some(Command::Balance(args)) => lab::balance::run(args),
         Some(Command::Tournament(args)) => lab::tournament::run(args),
+        Some(Command::Tactics(args)) => tactics::run(args),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Scenarios) => scenarios(),
