@@ -18,6 +18,7 @@
 //! ```
 
 mod features;
+pub mod leaf;
 mod model;
 
 pub use features::{FEATURE_NAMES, FEATURES, Features, features};
@@ -146,37 +147,7 @@ impl Evaluator {
         if depth == 0 || !matches!(b.to_act(), ToAct::Chance(_)) {
             return self.model_value(b);
         }
-        self.chance_average(b, |after, events| self.value_within(after, depth - 1, events), events)
-    }
-
-    /// The average of `value` over the outcomes of the chance event pending in `b`, weighted by their exact
-    /// probabilities; outcomes that lead to the same position (every miss of a to-hit die) are judged once.
-    pub fn chance_average<S: ScenarioRef>(
-        &self,
-        b: &Battle<S>,
-        mut value: impl FnMut(&Battle<S>, &mut Vec<Event>) -> f32,
-        events: &mut Vec<Event>,
-    ) -> f32 {
-        let mut seen: Vec<(Battle<S>, f32)> = Vec::with_capacity(6);
-        let mut total = 0.0;
-        for (outcome, p) in b.chance_outcomes() {
-            let p = *p.numer() as f32 / *p.denom() as f32;
-            let mut after = b.clone();
-            events.clear();
-            if after.apply_chance_into(outcome, events).is_err() {
-                continue; // never: the outcomes listed are the legal ones
-            }
-            let v = match seen.iter().find(|(s, _)| s.same_position(&after)) {
-                Some(&(_, v)) => v,
-                None => {
-                    let v = value(&after, events);
-                    seen.push((after, v));
-                    v
-                }
-            };
-            total += p * v;
-        }
-        total
+        chance_average(b, |after, events| self.value_within(after, depth - 1, events), events)
     }
 
     /// The model's judgement of the position as it stands (its result once the battle is over), with no average
@@ -191,6 +162,35 @@ impl Evaluator {
             }),
         }
     }
+}
+
+/// The average of `value` over the outcomes of the chance event pending in `b`, weighted by their exact
+/// probabilities; outcomes that lead to the same position (every miss of a to-hit die) are judged once.
+pub fn chance_average<S: ScenarioRef>(
+    b: &Battle<S>,
+    mut value: impl FnMut(&Battle<S>, &mut Vec<Event>) -> f32,
+    events: &mut Vec<Event>,
+) -> f32 {
+    let mut seen: Vec<(Battle<S>, f32)> = Vec::with_capacity(6);
+    let mut total = 0.0;
+    for (outcome, p) in b.chance_outcomes() {
+        let p = *p.numer() as f32 / *p.denom() as f32;
+        let mut after = b.clone();
+        events.clear();
+        if after.apply_chance_into(outcome, events).is_err() {
+            continue; // never: the outcomes listed are the legal ones
+        }
+        let v = match seen.iter().find(|(s, _)| s.same_position(&after)) {
+            Some(&(_, v)) => v,
+            None => {
+                let v = value(&after, events);
+                seen.push((after, v));
+                v
+            }
+        };
+        total += p * v;
+    }
+    total
 }
 
 /// This build's embedded evaluator, parsed once and shared (for callers that judge often and hold no evaluator of

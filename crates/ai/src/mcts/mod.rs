@@ -6,7 +6,7 @@
 //! - **common random worlds** (the default): the root's eight best candidates by the greedy ranking are each played
 //!   out in the same sampled worlds — every world seeds the dice, the cards and the rollout policy alike for every
 //!   candidate — so their comparison is not drowned by the dice (a paired comparison). Each play-out is a greedy
-//!   rollout of thirty-two decisions, then the static evaluation of [`crate::evaluate::evaluate`] (points, strength,
+//!   rollout of thirty-two decisions, then the static evaluation of [`crate::evaluator::leaf::hand_value`] (points, strength,
 //!   exhaustion). The greedy choice is kept unless another candidate beats it by two standard errors of their
 //!   paired difference: a lead within the noise is not worth leaving a sound move for. The worlds are played in
 //!   rounds shared among all cores, and the search stops after a round once no candidate could still overtake the
@@ -24,9 +24,10 @@ mod tree;
 mod worlds;
 
 use crate::Player;
-use crate::evaluate::{LEAF_FEATURES, Weights, evaluate, fitted_value, leaf_features};
+use crate::evaluator::leaf::{LEAF_FEATURES, fitted_value, hand_value, leaf_features};
+use crate::greedy::judgement::Weights;
+use crate::greedy::scripts::Assignment;
 use crate::greedy::{GreedyPlayer, greedy_choice};
-use crate::portfolio::Assignment;
 use pacw_engine::{Action, Battle, ChanceKind, Event, Outcome, Side, ToAct, UnitId, odds};
 
 /// How long the search may think about each decision.
@@ -125,7 +126,7 @@ pub struct MctsConfig {
     pub second_opinion: bool,
     /// On common worlds, the worlds a unit's scripts are compared on at each choice of the unit to activate
     /// (`:pgsN`; 0: no scripts): before the search, the assignment of scripts to the side's units is improved by
-    /// Portfolio Greedy Search ([`crate::portfolio`]), and the search then ranks its candidates and plays its side
+    /// Portfolio Greedy Search ([`crate::greedy::scripts`]), and the search then ranks its candidates and plays its side
     /// in the play-outs by it, so that its own future play is more than greedy's. With `:k1` the assignment alone
     /// chooses.
     pub portfolio_worlds: usize,
@@ -189,9 +190,9 @@ pub enum WorldChance {
 /// How the search values the position a play-out stops in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Leaf {
-    /// [`evaluate`] on points, strength and exhaustion (`:e0`).
+    /// [`hand_value`] on points, strength and exhaustion (`:e0`).
     Material,
-    /// [`evaluate`] with the squares' worth to their units too (`:e1`).
+    /// [`hand_value`] with the squares' worth to their units too (`:e1`).
     Positional,
     /// [`fitted_value`]: who wins greedy play from here, as fitted on greedy games (`:e2`).
     Fitted,
@@ -378,8 +379,8 @@ impl Playout {
     /// How the search values a position for the first side.
     fn leaf_value(&self, b: &Battle) -> f32 {
         match self.leaf {
-            Leaf::Material => evaluate(b, false),
-            Leaf::Positional => evaluate(b, true),
+            Leaf::Material => hand_value(b, false),
+            Leaf::Positional => hand_value(b, true),
             Leaf::Fitted => fitted_value(b, &self.start),
             Leaf::Evaluator => crate::evaluator::shared().value(b),
         }

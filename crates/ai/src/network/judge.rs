@@ -4,7 +4,7 @@
 
 use super::encoding::{Encoding, encode};
 use super::{Network, Scratch, sigmoid};
-use crate::evaluator::{CHANCE_DEPTH, result_value};
+use crate::evaluator::{CHANCE_DEPTH, chance_average, result_value};
 use pacw_engine::{Battle, ChanceKind, ToAct};
 use std::sync::Arc;
 
@@ -48,27 +48,10 @@ impl Judge {
     fn value_within(&mut self, b: &Battle, depth: u8) -> f32 {
         match b.to_act() {
             ToAct::Chance(kind) if kind != ChanceKind::Card && depth > 0 && b.result().is_none() => {
-                // Outcomes that lead to the same position (every miss of a to-hit die) are judged once.
-                let mut seen: Vec<(Battle, f32)> = Vec::with_capacity(6);
-                let mut total = 0.0;
-                for (outcome, p) in b.chance_outcomes() {
-                    let p = *p.numer() as f32 / *p.denom() as f32;
-                    let mut after = b.clone();
-                    self.events.clear();
-                    if after.apply_chance_into(outcome, &mut self.events).is_err() {
-                        continue; // never: the outcomes listed are the legal ones
-                    }
-                    let v = match seen.iter().find(|(s, _)| s.same_position(&after)) {
-                        Some(&(_, v)) => v,
-                        None => {
-                            let v = self.value_within(&after, depth - 1);
-                            seen.push((after, v));
-                            v
-                        }
-                    };
-                    total += p * v;
-                }
-                total
+                let mut events = std::mem::take(&mut self.events);
+                let v = chance_average(b, |after, _| self.value_within(after, depth - 1), &mut events);
+                self.events = events;
+                v
             }
             _ => self.estimate(b),
         }
