@@ -17,6 +17,7 @@ use crate::LearnError;
 use crate::positions::PositionsConfig;
 use pacw_ai::evaluator::result_value;
 use pacw_ai::network::encoding::{Encoding, encode};
+use pacw_ai::network::judge::estimates;
 use pacw_ai::network::{Network, NetworkFile, Scratch, sigmoid};
 use pacw_ai::{Evaluator, GreedyPlayer, Player, TdPlayer};
 use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, Scenario, Side, ToAct};
@@ -310,8 +311,8 @@ pub struct RoundReport {
     pub loss: f64,
 }
 
-/// One self-play game: the positions where a side chose a plan, the network's value of each (for the first
-/// side), and the result.
+/// One self-play game: every position the network player's judge estimates (a side to act, a card to be drawn:
+/// [`estimates`]), the network's value of each (for the first side), and the result.
 struct Trajectory {
     positions: Vec<Encoding>,
     values: Vec<f32>,
@@ -343,14 +344,14 @@ fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) -> Trajecto
     let mut scratch = Scratch::default();
     let mut events = Vec::new();
     for _ in 0..MAX_DECISIONS {
+        if estimates(&b) {
+            let mut x = Encoding::default();
+            encode(&b, &mut x);
+            values.push(sigmoid(network.logit(&x, &mut scratch)));
+            positions.push(x);
+        }
         match b.to_act() {
             ToAct::Side(side) => {
-                if b.active_unit().is_none() {
-                    let mut x = Encoding::default();
-                    encode(&b, &mut x);
-                    values.push(sigmoid(network.logit(&x, &mut scratch)));
-                    positions.push(x);
-                }
                 let action = players[side.index()].choose(&b);
                 b.apply_unchecked(action, &mut events);
             }

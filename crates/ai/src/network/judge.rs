@@ -47,7 +47,7 @@ impl Judge {
 
     fn value_within(&mut self, b: &Battle, depth: u8) -> f32 {
         match b.to_act() {
-            ToAct::Chance(kind) if kind != ChanceKind::Card && depth > 0 && b.result().is_none() => {
+            ToAct::Chance(_) if depth > 0 && b.result().is_none() && !estimates(b) => {
                 let mut events = std::mem::take(&mut self.events);
                 let v = chance_average(b, |after, _| self.value_within(after, depth - 1), &mut events);
                 self.events = events;
@@ -56,4 +56,11 @@ impl Judge {
             _ => self.estimate(b),
         }
     }
+}
+
+/// Whether the judge gives the network's own estimate of `b`, a side to act or a card to be drawn, rather than the
+/// result or the average over dice to be rolled: the positions the network is asked about, so the ones self-play
+/// must learn from.
+pub fn estimates(b: &Battle) -> bool {
+    b.result().is_none() && matches!(b.to_act(), ToAct::Side(_) | ToAct::Chance(ChanceKind::Card))
 }
