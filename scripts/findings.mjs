@@ -334,6 +334,20 @@ const BLOCKS = {
     );
   },
 
+  // The self-play run's learning curve, as its checkpoint recorded it (crates/learn/runs/curve.csv): no pacw run.
+  "learning-curve": () => {
+    const [header, ...lines] = readFileSync(join(root, "crates", "learn", "runs", "curve.csv"), "utf8").trim().split("\n");
+    const names = header.split(",");
+    const rows = lines.map((line) => Object.fromEntries(line.split(",").map((v, i) => [names[i], Number(v)])));
+    const interval = (r) =>
+      `${num(Math.max(0, r.luck_adjusted - 1.96 * r.standard_error), 3)}–` +
+      `${num(Math.min(1, r.luck_adjusted + 1.96 * r.standard_error), 3)}`;
+    return table(
+      ["self-play games", "games against greedy", "score by results", "luck-adjusted", "95% interval"],
+      rows.map((r) => [r.games.toLocaleString("en-US"), r.played, num(r.score, 3), num(r.luck_adjusted, 3), interval(r)]),
+    );
+  },
+
   twelve: () => battles(TWELVE),
   grand: () => battles(["antietam"]),
 

@@ -64,8 +64,9 @@ pub trait Player {
 /// `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree` (a UCB tree
 /// instead of common random worlds), `:oN` (the opponent in one play-out of every N + 1 judged by the tuned weights:
 /// [`MctsConfig::opponent_mix`]), `:e1` (positional leaf evaluation), `:e2` (the fitted leaf value,
-/// [`evaluator::leaf::fitted_value`]) or `:e3` (the evaluator's winning chances, [`evaluator::Evaluator::value`]), `:w1`
-/// (its own side judged by [`greedy::judgement::Weights::TUNED`] instead of greedy's weights), `:cevent` (each world decides
+/// [`evaluator::leaf::fitted_value`]), `:e3` (the evaluator's winning chances, [`evaluator::Evaluator::value`]) or
+/// `:e4` (the value network's, whatever the judge in force), `:w1` (its own side judged by
+/// [`greedy::judgement::Weights::TUNED`] instead of greedy's weights), `:cevent` (each world decides
 /// chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to activate compared together with each of its
 /// N best orders), `:sZ` (stop early once the choice is settled, Z standard
 /// errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:vB` (the share of the
@@ -169,6 +170,7 @@ fn apply_setting(config: &mut MctsConfig, part: &str) -> Option<()> {
         ("e", "1") => config.leaf = Leaf::Positional,
         ("e", "2") => config.leaf = Leaf::Fitted,
         ("e", "3") => config.leaf = Leaf::Evaluator,
+        ("e", "4") => config.leaf = Leaf::Network,
         ("o", _) => config.opponent_mix = value.parse().ok().filter(|&n| n <= 64)?,
         ("b", _) => config.bank = value.parse().ok().filter(|n| (1..=16).contains(n))?,
         ("f", _) => config.scaled_floor = value.parse().ok()?,

@@ -200,6 +200,13 @@ pub fn shared() -> &'static Evaluator {
     SHARED.get_or_init(Evaluator::embedded)
 }
 
+/// This build's value network as an evaluator ([`Evaluator::network`]), parsed once and shared (the search's `:e4`
+/// leaves, for comparing it with the judge in force).
+pub fn shared_network() -> &'static Evaluator {
+    static SHARED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+    SHARED.get_or_init(Evaluator::network)
+}
+
 /// A result as the first side's score: a win 1, a draw ½, a loss 0.
 pub fn result_value(result: GameResult) -> f32 {
     match result.winner {

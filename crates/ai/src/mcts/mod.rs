@@ -199,6 +199,9 @@ pub enum Leaf {
     /// The evaluator's winning chances ([`crate::evaluator::Evaluator::value`], `:e3`), averaged over the chance
     /// events pending (a card to draw), so that a leaf's value is the mean of its outcomes' as the luck measure needs.
     Evaluator,
+    /// As `:e3`, judged by the value network ([`crate::evaluator::shared_network`], `:e4`) whatever the judge in
+    /// force is: to measure the search with it before it becomes the judge.
+    Network,
 }
 
 /// The units whose scripts are compared at a decision by default ([`MctsConfig::portfolio_units`]).
@@ -383,6 +386,7 @@ impl Playout {
             Leaf::Positional => hand_value(b, true),
             Leaf::Fitted => fitted_value(b, &self.start),
             Leaf::Evaluator => crate::evaluator::shared().value(b),
+            Leaf::Network => crate::evaluator::shared_network().value(b),
         }
     }
 
@@ -521,7 +525,7 @@ mod tests {
                 _ => b.apply_chance(b.chance_outcomes()[0].0).unwrap(),
             };
         }
-        for leaf in [Leaf::Material, Leaf::Positional, Leaf::Evaluator] {
+        for leaf in [Leaf::Material, Leaf::Positional, Leaf::Evaluator, Leaf::Network] {
             let playout = Playout::new(&b, &MctsConfig { leaf, luck: 1.0, ..Default::default() });
             let expected = playout.attack_expectation(&b, &mut Vec::new());
             let exact = exact_mean(&b, &|after| playout.leaf_value(after));
