@@ -9,7 +9,7 @@ use crate::view::GameView;
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use serde::Deserialize;
 
 /// Query of `GET /api/play/{token}`.
@@ -116,12 +116,6 @@ pub async fn set_contact(
     Body(req): Body<ContactRequest>,
 ) -> ApiResult<Json<ContactView>> {
     let (entry, role) = games.by_token(&token)?;
-    // The page's own origin (the guard has checked it is this server's), else this server as the Host names it.
-    let origin = headers
-        .get(header::ORIGIN)
-        .and_then(|o| o.to_str().ok())
-        .map(str::to_string)
-        .or_else(|| headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| format!("http://{h}")))
-        .unwrap_or_else(|| "http://localhost".to_string());
+    let origin = super::request_origin(&headers);
     Ok(Json(blocking(move || games.set_contact(&entry, role, &token, req, &origin)).await?))
 }
