@@ -29,6 +29,7 @@ mod serve;
 mod source;
 mod tactics;
 mod train;
+mod users;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -104,6 +105,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// List the games of a data folder with their links (for the operator), or save them as save files.
     Games(games::GamesArgs),
+    /// Manage the accounts of a data folder: list, rename, reset a password, disable or enable.
+    Users(users::UsersArgs),
 }
 
 fn main() -> ExitCode {
@@ -127,6 +130,7 @@ fn main() -> ExitCode {
         Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
+        Some(Command::Users(args)) => users::run(args, &mut std::io::stdout().lock(), &mut std::io::stdin().lock()),
         None => serve::run(serve::ServeArgs::default()),
     };
     match result {
