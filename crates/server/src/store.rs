@@ -99,6 +99,15 @@ const MIGRATIONS: &[&str] = &[
         game_id    TEXT
     );
     ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
+    // 6: the chat between the players of a game, kept with it (session/chat.rs).
+    "CREATE TABLE chat (
+        game_id TEXT NOT NULL,
+        n       INTEGER NOT NULL,
+        side    TEXT NOT NULL,
+        at      INTEGER NOT NULL,
+        text    TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );",
 ];
 
 /// A failure of the database.
@@ -562,7 +571,7 @@ impl Store {
 }
 
 mod club;
-pub use club::{AccountRecord, PlayerRating, PostingRecord, name_key};
+pub use club::{AccountRecord, ChatRecord, PlayerRating, PostingRecord, name_key};
 
 /// The status of a game put away after days without a move.
 const ARCHIVED: &str = "archived";

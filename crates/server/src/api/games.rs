@@ -119,3 +119,32 @@ pub async fn set_contact(
     let origin = super::request_origin(&headers);
     Ok(Json(blocking(move || games.set_contact(&entry, role, &token, req, &origin)).await?))
 }
+
+/// A game's chat.
+#[derive(serde::Serialize)]
+pub struct Chat {
+    /// Its messages, oldest first.
+    pub messages: Vec<crate::store::ChatRecord>,
+}
+
+/// `GET /api/play/{token}/chat`: the players' chat (a player's link of a two-player game only).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as [`Games::chat`](crate::session::Games::chat).
+pub async fn chat(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<Chat>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(Chat { messages: blocking(move || games.chat(&entry, role)).await? }))
+}
+
+/// `POST /api/play/{token}/chat`: `{"text"}` → 201 with the message as stored.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as [`Games::say`](crate::session::Games::say).
+pub async fn say(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+    Body(req): Body<crate::session::ChatRequest>,
+) -> ApiResult<(axum::http::StatusCode, Json<crate::store::ChatRecord>)> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok((axum::http::StatusCode::CREATED, Json(blocking(move || games.say(&entry, role, req)).await?)))
+}

@@ -40,6 +40,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/play/{token}/rematch", post(actions::rematch))
         .route("/api/play/{token}/summary", get(games::summary))
         .route("/api/play/{token}/notify", get(games::contact).put(games::set_contact))
+        .route("/api/play/{token}/chat", get(games::chat).post(games::say))
         .route("/api/play/{token}/units/{unit}", get(games::unit))
         .route("/api/play/{token}/explain", post(games::explain))
         .route("/api/play/{token}/events", get(events::stream))

@@ -143,7 +143,7 @@ impl Games {
         };
         let json: Arc<str> = serde_json::to_string(&body).expect("updates serialise").into();
         // No subscriber is not an error.
-        let _ = entry.tx.send(Update { revision: live.revision, json });
+        let _ = entry.tx.send(Update { revision: live.revision, json, event: super::UpdateEvent::Change });
     }
 
     /// Takes back this token's last `count` decisions (and the computer's after them), if no die was rolled and

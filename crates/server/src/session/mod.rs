@@ -10,6 +10,7 @@ mod act;
 mod archive;
 mod ask;
 mod change;
+mod chat;
 mod computer;
 mod create;
 mod end;
@@ -28,6 +29,7 @@ pub use accounts::{
 pub use act::{ActRequest, UndoRequest};
 pub use ask::GameSummary;
 pub use change::{ChangeKind, Ending, GameChanged, GameEnded, GameObserver};
+pub use chat::{ChatRequest, MAX_CHAT_CHARS, MAX_CHAT_MESSAGES};
 pub use create::{CreateGame, Created, OptionsInput, WATCH_GAMES_PER_CLIENT};
 pub use end::ResignRequest;
 pub use notice::{ContactRequest, ContactView};
@@ -135,8 +137,34 @@ pub struct GameEntry {
 pub struct Update {
     /// The revision after the change.
     pub revision: u64,
-    /// The SSE `update` event's JSON.
+    /// The SSE event's JSON.
     pub json: Arc<str>,
+    /// Which event it is, and so who hears it.
+    pub event: UpdateEvent,
+}
+
+/// The kinds of event pushed to a game's subscribers.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum UpdateEvent {
+    /// An action, an undo or a resignation (SSE `update`): to everyone watching.
+    Change,
+    /// A chat message (SSE `chat`): to the players only, never to a spectator's stream.
+    Chat,
+}
+
+impl UpdateEvent {
+    /// The SSE event's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            UpdateEvent::Change => "update",
+            UpdateEvent::Chat => "chat",
+        }
+    }
+
+    /// Whether a stream through a link of `role` hears it.
+    pub fn heard_by(self, role: Role) -> bool {
+        self == UpdateEvent::Change || role != Role::Spectator
+    }
 }
 
 /// The body of an SSE `update` event.

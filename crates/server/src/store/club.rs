@@ -1,4 +1,5 @@
-//! The club's tables (schema 5): accounts and their log-in sessions, the ratings, and the waiting room's postings.
+//! The club's tables (schemas 5 and 6): accounts and their log-in sessions, the ratings, the waiting room's
+//! postings, and the players' chat of each game.
 //! Only storage: the rules of each (names, passwords, who may do what) are the session layer's.
 
 use super::{Store, StoreError, now_ms};
@@ -55,6 +56,19 @@ pub struct PostingRecord {
     pub setup: String,
     /// The game made when someone joined.
     pub game_id: Option<String>,
+}
+
+/// A message of a game's chat.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ChatRecord {
+    /// Its number in the game's chat, from 1.
+    pub n: i64,
+    /// The side whose player wrote it: `A` or `B`.
+    pub side: String,
+    /// When (ms since 1970).
+    pub at: i64,
+    /// What they wrote, as they wrote it (shown as text, never as HTML).
+    pub text: String,
 }
 
 /// The key that makes names unique whatever their case.
@@ -349,6 +363,43 @@ impl Store {
         self.with(|c| {
             c.execute("DELETE FROM postings WHERE id = ?1 AND account = ?2 AND game_id IS NULL", params![id, account.0])
                 .map(|n| n == 1)
+        })
+    }
+}
+
+impl Store {
+    /// Adds a message to a game's chat, unless it holds `most` already; the message as stored.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn add_chat(&self, game_id: &str, side: &str, text: &str, most: i64) -> Result<Option<ChatRecord>, StoreError> {
+        self.with(|c| {
+            let tx = c.transaction()?;
+            let n: i64 = tx.query_row("SELECT count(*) FROM chat WHERE game_id = ?1", [game_id], |r| r.get(0))?;
+            if n >= most {
+                return Ok(None);
+            }
+            let record = ChatRecord { n: n + 1, side: side.to_string(), at: now_ms(), text: text.to_string() };
+            tx.execute(
+                "INSERT INTO chat (game_id, n, side, at, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![game_id, record.n, record.side, record.at, record.text],
+            )?;
+            tx.commit()?;
+            Ok(Some(record))
+        })
+    }
+
+    /// A game's chat, oldest first.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn chat(&self, game_id: &str) -> Result<Vec<ChatRecord>, StoreError> {
+        self.with(|c| {
+            c.prepare("SELECT n, side, at, text FROM chat WHERE game_id = ?1 ORDER BY n")?
+                .query_map([game_id], |r| {
+                    Ok(ChatRecord { n: r.get(0)?, side: r.get(1)?, at: r.get(2)?, text: r.get(3)? })
+                })?
+                .collect()
         })
     }
 }
