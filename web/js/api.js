@@ -1,7 +1,15 @@
 // The server's JSON API (docs/api.md): every call returns parsed JSON or throws an Error with the server's message.
 
+/// The logged-in session's anti-forgery token (from `GET /api/me`), sent with every call once known.
+let csrf = null;
+
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 async function call(method, path, body) {
   const init = { method, headers: {} };
+  if (csrf) init.headers['x-pacw-csrf'] = csrf;
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -67,4 +75,19 @@ export const api = {
   contact: (token) => call('GET', `/api/play/${token}/notify`),
   setContact: (token, email, webhook) => call('PUT', `/api/play/${token}/notify`, { email, webhook }),
   events: (token) => new EventSource(`/api/play/${token}/events`),
+  chat: (token) => call('GET', `/api/play/${token}/chat`),
+  say: (token, text) => call('POST', `/api/play/${token}/chat`, { text }),
+  me: () => call('GET', '/api/me'),
+  signUp: (name, password, email, webhook) => call('POST', '/api/account/signup', { name, password, email, webhook }),
+  logIn: (name, password) => call('POST', '/api/account/login', { name, password }),
+  logOut: () => call('POST', '/api/account/logout', {}),
+  accountSettings: (email, webhook) => call('PUT', '/api/account', { email, webhook }),
+  claim: (token) => call('POST', '/api/account/claim', { token }),
+  player: (name) => call('GET', `/api/players/${encodeURIComponent(name)}`),
+  leaderboard: () => call('GET', '/api/leaderboard'),
+  room: () => call('GET', '/api/room'),
+  post: (posting) => call('POST', '/api/room', posting),
+  posting: (id) => call('GET', `/api/room/${encodeURIComponent(id)}`),
+  join: (id) => call('POST', `/api/room/${encodeURIComponent(id)}/join`, {}),
+  withdraw: (id) => call('DELETE', `/api/room/${encodeURIComponent(id)}`),
 };

@@ -50,7 +50,7 @@ export function layout(page) {
     e.barometer,
     h('div', { class: 'battle' },
       h('div', { class: 'board-column' }, h('div', { class: 'board-frame' }, e.board), e.cursorText, e.orderBar),
-      h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
+      h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list, page.chat ? page.chat.el : '',
         h('div', { class: 'panel log-panel' }, h('h2', {}, 'Log'), e.log))),
     e.result, e.handover, e.hoverCard));
   page.board = new Board(e.board, v.scenario, {
