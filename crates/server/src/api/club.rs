@@ -49,7 +49,8 @@ pub async fn actor(games: &Arc<Games>, headers: &HeaderMap) -> ApiResult<Account
 /// # Errors
 /// When SQLite fails (500).
 pub async fn maker(games: &Arc<Games>, headers: &HeaderMap) -> ApiResult<Option<AccountRecord>> {
-    if !headers.contains_key(CSRF_HEADER) {
+    if !headers.contains_key(CSRF_HEADER) || viewer(games, headers).await?.is_none() {
+        // A guest's game: a script's, or a page whose session has ended since it loaded.
         return Ok(None);
     }
     actor(games, headers).await.map(Some)
