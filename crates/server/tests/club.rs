@@ -252,6 +252,8 @@ async fn a_posted_game_is_joined_rated_and_a_resignation_moves_both_ratings() {
     }
     let (s, _) = api.post(&format!("/api/play/{bea_token}/undo"), json!({})).await;
     assert_eq!(s, StatusCode::FORBIDDEN);
+    assert_eq!(api.get(&format!("/api/play/{bea_token}/takeback")).await.1["allowed"], false);
+    assert_eq!(api.post(&format!("/api/play/{bea_token}/takeback"), json!({})).await.0, StatusCode::FORBIDDEN);
     let (s, v) = api.post(&format!("/api/play/{cy_token}/resign"), json!({})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     // Both ratings moved; the leaderboard has them, the winner first.

@@ -79,6 +79,7 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"name": "Fuzz", "password": "a long password", "email": "x", "webhook": "ftp://x"}),
         json!({"token": *pick(rng, &[tokens[0].as_str(), "0", "zz"])}),
         json!({"text": *pick(rng, &["gg <script>alert(1)</script>", "", "\u{7}", "ok"])}),
+        json!({"accept": *pick(rng, &[json!(true), json!(false), json!("yes")])}),
         json!({"scenario": scenario, "side": side, "pace": *pick(rng, &["live", "daily", "never"]), "rating": *pick(rng, &["rated", "casual", "x"]), "visibility": *pick(rng, &["public", "private", "x"])}),
         json!({"scenario": "bloody-lane", "options": {"to_hit": n}, "variant": *pick(rng, &["close-combat", "nope"])}),
         json!([1, 2, 3]),
@@ -179,7 +180,20 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
             10 => {
                 format!(
                     "/api/play/{token}/{}",
-                    pick(&mut rng, &["replay", "ledger", "save", "summary", "notify", "events?x=1", "chat"])
+                    pick(
+                        &mut rng,
+                        &[
+                            "replay",
+                            "ledger",
+                            "save",
+                            "summary",
+                            "notify",
+                            "events?x=1",
+                            "chat",
+                            "takeback",
+                            "takeback/answer"
+                        ]
+                    )
                 )
             }
             11 => format!("/api/scenarios/{}", pick(&mut rng, &["check", "balance"])),

@@ -41,6 +41,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/play/{token}/summary", get(games::summary))
         .route("/api/play/{token}/notify", get(games::contact).put(games::set_contact))
         .route("/api/play/{token}/chat", get(games::chat).post(games::say))
+        .route("/api/play/{token}/takeback", get(actions::takeback).post(actions::ask_takeback))
+        .route("/api/play/{token}/takeback/answer", post(actions::answer_takeback))
         .route("/api/play/{token}/units/{unit}", get(games::unit))
         .route("/api/play/{token}/explain", post(games::explain))
         .route("/api/play/{token}/events", get(events::stream))

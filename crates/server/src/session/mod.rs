@@ -20,6 +20,7 @@ mod quota;
 mod ratings;
 mod review;
 mod room;
+mod takeback;
 
 pub use accounts::{
     AccountSettings, AccountView, CSRF_HEADER, ClaimRequest, Claimed, LogIn, LoggedIn, NAME_CHARS, PASSWORD_CHARS,
@@ -40,6 +41,7 @@ pub use review::{ReviewProgress, ReviewReply};
 pub use room::{
     Joined, MAX_POSTED_OPTIONS, POSTINGS_PER_ACCOUNT, Pace, Posted, Posting, PostingView, SideChoice, Visibility,
 };
+pub use takeback::{Takeback, TakebackView};
 
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
@@ -102,6 +104,8 @@ struct EntryState {
     /// Who holds each side's seat (a guest by their token, an account, or a computer player), as stored with the
     /// game; a guest's seat may be claimed by an account (accounts.rs).
     seats: [Seat; 2],
+    /// A take-back asked of the other player, not yet answered (takeback.rs). In memory only.
+    takeback: Option<takeback::Takeback>,
 }
 
 /// One game: what never changes, and its state behind a mutex.
@@ -150,6 +154,8 @@ pub enum UpdateEvent {
     Change,
     /// A chat message (SSE `chat`): to the players only, never to a spectator's stream.
     Chat,
+    /// A take-back asked, accepted or declined (SSE `takeback`): to the players only.
+    Takeback,
 }
 
 impl UpdateEvent {
@@ -158,6 +164,7 @@ impl UpdateEvent {
         match self {
             UpdateEvent::Change => "update",
             UpdateEvent::Chat => "chat",
+            UpdateEvent::Takeback => "takeback",
         }
     }
 
@@ -391,6 +398,7 @@ impl Games {
                 review: review::ReviewState::default(),
                 owed: [false; 2],
                 seats: record.seats,
+                takeback: None,
             }),
             tx: broadcast::channel(256).0,
             streams: AtomicUsize::new(0),
