@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serverAndBrowser, freshPage, screenshots } from './server.mjs';
+import { serverAndBrowser, freshPage, screenshots, createGame, view, act } from './server.mjs';
 
 const env = serverAndBrowser();
 
@@ -151,4 +151,28 @@ test('the waiting room and the account page at a phone\'s size, a public posting
   for (const page of [dee, guest]) assert.deepEqual(page.errors, []);
   await dee.context().close();
   await guest.context().close();
+});
+
+test('a take-back asked by one player is accepted by the other, in two browsers', async () => {
+  const { created } = await createGame(env.server.url, { scenario: 'meeting-engagement', mode: 'two_players' }, 'A');
+  const [a, b] = [created.tokens.A, created.tokens.B];
+  const mover = (await view(env.server.url, a)).your_turn ? a : b;
+  const other = mover === a ? b : a;
+  const activate = (await view(env.server.url, mover)).legal_actions.find((x) => x.action.activate !== undefined).index;
+  await act(env.server.url, mover, { index: activate });
+  const [asker, answerer] = [await freshPage(env.browser), await freshPage(env.browser, { viewport: { width: 390, height: 844 } })];
+  await asker.goto(`${env.server.url}game/${mover}`);
+  await answerer.goto(`${env.server.url}game/${other}`);
+  await Promise.all([asker, answerer].map((p) => p.locator('#board[data-decisions="1"]').waitFor({ state: 'attached' })));
+  await asker.click('#ask-takeback');
+  await asker.locator('#takeback-text', { hasText: 'waiting for the other player' }).waitFor();
+  await answerer.locator('#accept-takeback').waitFor();
+  assert.match(await answerer.locator('#takeback-text').textContent(), /asks to take back their last decision/);
+  await answerer.screenshot({ path: join(screenshots, 'takeback-390.png') });
+  await answerer.click('#accept-takeback');
+  await Promise.all([asker, answerer].map((p) => p.locator('#board[data-decisions="0"]').waitFor({ state: 'attached' })));
+  await asker.locator('#takeback-text', { hasText: 'accepted' }).waitFor();
+  for (const page of [asker, answerer]) assert.deepEqual(page.errors, []);
+  await asker.context().close();
+  await answerer.context().close();
 });

@@ -12,6 +12,7 @@ import { UnitChoices, kindOf } from './orders.js';
 import { lastRoll } from './panels.js';
 import { h } from './util.js';
 import { ChatPanel } from './chat.js';
+import { TakebackPanel } from './takeback.js';
 
 export async function showBattle(app, token) {
   const page = new Battle(app, token);
@@ -96,6 +97,7 @@ class Battle {
     });
     source.addEventListener('update', (ev) => this.onUpdate(JSON.parse(ev.data)));
     source.addEventListener('chat', (ev) => this.chat?.add(JSON.parse(ev.data)));
+    source.addEventListener('takeback', (ev) => this.takeback?.show(JSON.parse(ev.data)));
     source.addEventListener('resync', () => this.reload());
     source.onerror = () => {
       this.connection = 'reconnecting';
@@ -599,7 +601,10 @@ class Battle {
   layout() {
     // The players of a two-player game have their chat (a spectator's link has none); made once, kept across
     // re-layouts.
-    if (!this.chat && this.view.mode === 'two_players' && ['A', 'B'].includes(this.view.role)) this.chat = new ChatPanel(this);
+    if (!this.chat && this.view.mode === 'two_players' && ['A', 'B'].includes(this.view.role)) {
+      this.chat = new ChatPanel(this);
+      this.takeback = new TakebackPanel(this);
+    }
     layout(this);
   }
 
