@@ -195,10 +195,12 @@ impl Games {
     /// (401, the same answer for a wrong name and a wrong password), or SQLite fails (500).
     pub fn log_in(&self, req: LogIn, client: &str, old: Option<&str>) -> ApiResult<LoggedIn> {
         self.logins_by_address.take(client)?;
-        self.logins_by_name.take(&crate::store::name_key(req.name.trim()))?;
+        // No account has so long a name or password: answered before the name becomes a key of the table of
+        // allowances, which must stay small.
         if req.password.len() > 4 * PASSWORD_CHARS.1 || req.name.len() > 4 * NAME_CHARS.1 {
             return Err(ApiError::Unauthorized(WRONG.into()));
         }
+        self.logins_by_name.take(&crate::store::name_key(req.name.trim()))?;
         let found = self.store.account_named(req.name.trim()).map_err(|e| ApiError::Internal(e.to_string()))?;
         let hash = found.as_ref().map_or(no_account_hash(), |a| a.password.as_str());
         let right = verify_password(&req.password, hash);
