@@ -356,3 +356,33 @@ async fn a_disabled_account_cannot_log_in_or_act_and_its_sessions_end() {
     assert_eq!(api.act(&t, json!({"index": 0, "decisions": v["decisions"]})).await.0, StatusCode::OK, "enabled again");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_session_cookie_is_secure_behind_https_and_only_a_trusted_proxy_is_believed() {
+    let dir = TempDir::new("club-secure");
+    let signup_cookie = |base: String, name: &'static str, proto: Option<&'static str>| async move {
+        let mut req = reqwest::Client::new()
+            .post(format!("{base}/api/account/signup"))
+            .json(&json!({"name": name, "password": "a long password"}));
+        if let Some(p) = proto {
+            req = req.header("x-forwarded-proto", p);
+        }
+        let r = req.send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::CREATED);
+        r.headers()["set-cookie"].to_str().unwrap().to_string()
+    };
+    // Behind a proxy that says https, named as trusted: Secure. Anyone else saying so is not believed.
+    let trusted = pacw_server::ServerConfig { trusted_proxies: vec!["127.0.0.1".parse().unwrap()], ..config(&dir.0) };
+    let server = pacw_server::Server::bind(trusted).await.unwrap().spawn();
+    assert!(signup_cookie(server.base(), "Bea", Some("https")).await.ends_with("; Secure"));
+    assert!(!signup_cookie(server.base(), "Cy", Some("http")).await.contains("Secure"));
+    server.stop().await;
+    let server = start(&dir.0).await;
+    assert!(!signup_cookie(server.base(), "Dee", Some("https")).await.contains("Secure"), "an untrusted peer's header");
+    server.stop().await;
+    // A public origin of https: Secure.
+    let public = pacw_server::ServerConfig { public_origin: Some("https://pacw.example.org".into()), ..config(&dir.0) };
+    let server = pacw_server::Server::bind(public).await.unwrap().spawn();
+    assert!(signup_cookie(server.base(), "Eve", None).await.ends_with("; Secure"));
+    server.stop().await;
+}
