@@ -23,7 +23,8 @@ mod model;
 
 pub use features::{FEATURE_NAMES, FEATURES, Features, features};
 pub(crate) use features::{activations_left, next_to_act, time_left};
-pub use model::{MAX_HIDDEN, MODEL_FORMAT, Model, ModelError, ModelFile, sigmoid};
+pub(crate) use model::bounded;
+pub use model::{MAX_HIDDEN, MAX_WEIGHT, MODEL_FORMAT, Model, ModelError, ModelFile, sigmoid};
 
 use crate::network::encoding::{Encoding, encode};
 use crate::network::{EMBEDDED_NETWORK, NETWORK_FORMAT, Network, Scratch};
