@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
+mod clock;
 pub mod evaluate;
 pub mod evaluator;
 mod greedy;

@@ -3,9 +3,9 @@
 //! answering with its best order, again averaged over the dice), as the budget allows.
 
 use super::of;
+use crate::clock::Instant;
 use crate::evaluator::{CHANCE_DEPTH, Evaluator};
 use pacw_engine::{Action, Battle, Event, Side, ToAct};
-use std::time::Instant;
 
 /// How much the search may do for one decision.
 #[derive(Copy, Clone, Debug, PartialEq)]
