@@ -411,7 +411,9 @@ impl Desk {
                     PlayerKind::Human => "human".to_string(),
                     PlayerKind::Computer { name } => name.clone(),
                 }));
-                value(save)
+                // As text: a JavaScript number would round the 64-bit seed, and the save replay another game.
+                let text = serde_json::to_string_pretty(&save).map_err(|e| bad(500, e.to_string()))?;
+                Ok(json!({ "text": text }))
             }
             Request::Summary { id } => {
                 let t = self.table(&id)?;
@@ -458,6 +460,29 @@ impl Desk {
                     t.review = Some(ReviewState::Done(value(job.finish())?));
                 }
                 Ok(review_reply(t.review.as_ref()))
+            }
+            Request::Rematch { id, new_id, seed } => {
+                let seed: u64 = seed.parse().map_err(|_| bad(400, "seed: give a whole number of 0 to 2^64-1"))?;
+                let t = self.table(&id)?;
+                let save = t.live.game.save();
+                let b = t.live.game.battle();
+                let game = Game::with_scenario(
+                    b.scenario().clone(),
+                    &save.scenario,
+                    &save.scenario_file,
+                    Some(*b.options()),
+                    seed,
+                );
+                let role = match t.role {
+                    Role::Side(s) => Role::Side(s.other()),
+                    other => other,
+                };
+                let [a, z] = t.players.clone();
+                let (players, name, mode) = ([z, a], t.scenario_name.clone(), t.mode);
+                let table = Table { live: Live::new(game), scenario_name: name, mode, players, role, review: None };
+                let mut reply = self.seat(new_id, table)?;
+                reply["you"] = json!(role.name());
+                Ok(reply)
             }
             Request::Forget { id } => Ok(json!({ "forgotten": self.tables.remove(&id).is_some() })),
         }

@@ -108,8 +108,8 @@ pub enum Request {
         /// Decisions applied.
         decision: usize,
     },
-    /// The save file (`GET …/save`), with who played each side; unlike the server's, given before the end too: the
-    /// player holds the seed in their own browser anyway.
+    /// The save file (`GET …/save`) as text (`{"text": …}`: a JavaScript number cannot hold its seed), with who
+    /// played each side; unlike the server's, given before the end too: the seed is in the player's own browser.
     Save {
         /// The game.
         id: String,
@@ -135,6 +135,15 @@ pub enum Request {
         id: String,
         /// How many decisions to search in this call (at least 1).
         decisions: usize,
+    },
+    /// A new game of the same battle, rules and players with the sides swapped (`POST …/rematch`), under `new_id`.
+    Rematch {
+        /// The game played.
+        id: String,
+        /// The id the host keeps the new game under.
+        new_id: String,
+        /// The new game's dice seed, in decimal digits.
+        seed: String,
     },
     /// Lets go of a game held in memory.
     Forget {

@@ -47,16 +47,17 @@ fn a_game_against_the_computer_is_played_out_saved_and_replays_to_the_same_event
     assert_eq!(created["view"]["role"], "B");
     assert_eq!(created["view"]["players"][0]["kind"], "computer");
     let end = play_out(&mut desk, "g");
-    let save = ok(&mut desk, json!({"op": "save", "id": "g"}));
+    let text = ok(&mut desk, json!({"op": "save", "id": "g"}))["text"].as_str().unwrap().to_string();
+    let save: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(save["players"], json!(["greedy", "human"]));
     assert_eq!(save["seed"].as_u64(), Some(u64::MAX), "the seed is kept whole");
     // The engine (as `pacw replay` and the server read it) replays the save to the very same events.
-    let game = Game::load(&save.to_string()).expect("the save loads");
+    let game = Game::load(&text).expect("the save loads");
     let events: Vec<Value> = game.log().iter().map(|e| serde_json::to_value(e).unwrap()).collect();
     let shown: Vec<Value> = end["log"].as_array().unwrap().iter().map(|e| e["event"].clone()).collect();
     assert_eq!(events, shown);
     // Loaded again (as the browser does from its saved games), it is the same game, the computer's side its own.
-    let loaded = ok(&mut desk, json!({"op": "load", "id": "again", "save": save.to_string()}));
+    let loaded = ok(&mut desk, json!({"op": "load", "id": "again", "save": text}));
     assert_eq!(loaded["view"]["mode"], "computer");
     assert_eq!(loaded["view"]["log"], end["log"]);
     assert_eq!(loaded["view"]["result"], end["result"]);
@@ -65,6 +66,10 @@ fn a_game_against_the_computer_is_played_out_saved_and_replays_to_the_same_event
     assert_eq!(replay["decisions"], end["decisions"]);
     let first = ok(&mut desk, json!({"op": "replay_at", "id": "again", "decision": 1}));
     assert_eq!((first["decisions"].as_u64(), first["replay"]["decision"].as_u64()), (Some(1), Some(1)));
+    // A rematch: the same battle and computer, the sides swapped.
+    let rematch = ok(&mut desk, json!({"op": "rematch", "id": "again", "new_id": "next", "seed": "9"}));
+    assert_eq!((rematch["you"].as_str(), rematch["view"]["decisions"].as_u64()), (Some("A"), Some(0)));
+    assert_eq!(rematch["view"]["players"][1]["computer"], "greedy");
 }
 
 #[test]
