@@ -1,23 +1,18 @@
-// The page router: `/` is the lobby, `/editor` the scenario editor, `/game/{token}` a battle, `/game/{token}?replay`
-// its replay, `/game/{token}?review` its replay with the review made and shown.
+// The page router: where the game lives (api.js) says which page an address shows — the lobby, the scenario
+// editor, a battle, or its replay (with the review made and shown for `review`).
 
+import { api } from './api.js';
 import { showLobby } from './lobby.js';
 import { showBattle } from './battle.js';
 import { showReplay } from './replay.js';
 import { showEditor } from './editor.js';
+import { showKeys } from './keys.js';
 
 const app = document.getElementById('app');
-const match = location.pathname.match(/^\/game\/([0-9a-fA-F]+)\/?$/);
-if (/^\/editor\/?$/.test(location.pathname)) {
-  showEditor(app);
-} else if (!match) {
-  showLobby(app);
-} else if (new URLSearchParams(location.search).has('replay') || new URLSearchParams(location.search).has('review')) {
-  showReplay(app, match[1], { review: new URLSearchParams(location.search).has('review') });
-} else {
-  showBattle(app, match[1]);
-}
-
-import { showKeys } from './keys.js';
+const route = api.route();
+if (route.page === 'editor') showEditor(app);
+else if (route.page === 'replay') showReplay(app, route.token, { review: route.review });
+else if (route.page === 'battle') showBattle(app, route.token);
+else showLobby(app);
 
 document.querySelector('.keys-button')?.addEventListener('click', showKeys);

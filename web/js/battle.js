@@ -2,7 +2,7 @@
 // your units to see what it can do, then click a square (and a facing), an enemy, and confirm. The opponent's
 // decisions are played back as they happen; the log, dice, cards, odds and result sit beside the board.
 
-import { api } from './api.js';
+import { api, gameHref } from './api.js';
 import { moveArrows, neighbour } from './board.js';
 import { squareName } from './squares.js';
 import { announceTurn, layout, render, renderStatus } from './battle-view.js';
@@ -529,7 +529,7 @@ class Battle {
       const again = await api.rematch(this.token);
       const token = again.tokens[again.you] || again.tokens.hotseat || again.tokens.spectator;
       remember(token, { id: again.id, role: again.you, title: again.view.scenario.title, links: again.links });
-      location.href = `/game/${token}`;
+      location.href = gameHref(token);
     } catch (e) {
       this.error = e.message;
       this.render();
