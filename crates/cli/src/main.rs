@@ -27,6 +27,7 @@ mod rules;
 mod selfplay;
 mod serve;
 mod source;
+mod static_site;
 mod tactics;
 mod train;
 
@@ -104,6 +105,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// List the games of a data folder with their links (for the operator), or save them as save files.
     Games(games::GamesArgs),
+    /// Write the static build: the app as plain files for any static web host, playing offline in the browser.
+    Static(static_site::StaticArgs),
 }
 
 fn main() -> ExitCode {
@@ -127,6 +130,7 @@ fn main() -> ExitCode {
         Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
+        Some(Command::Static(args)) => static_site::run(args),
         None => serve::run(serve::ServeArgs::default()),
     };
     match result {

@@ -20,6 +20,7 @@ pub mod connections;
 pub mod error;
 pub mod guard;
 pub mod notify;
+pub mod offline;
 pub mod pages;
 pub mod proxy;
 pub mod session;

@@ -28,7 +28,7 @@ pub struct Info {
     /// The level a game against the computer gets unless another is asked for.
     pub default_level: &'static str,
     /// The game modes.
-    pub modes: [&'static str; 4],
+    pub modes: Vec<&'static str>,
     /// The rule options and their default values (R11), name → value.
     pub options: BTreeMap<String, String>,
     /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
@@ -98,13 +98,18 @@ pub struct VariantInfo {
 
 /// `GET /api/info`.
 pub async fn info() -> Json<Info> {
-    Json(Info {
+    Json(offered())
+}
+
+/// What the server offers, as `GET /api/info` gives it.
+pub fn offered() -> Info {
+    Info {
         name: "pacw",
         version: env!("CARGO_PKG_VERSION"),
         players: &pacw_ai::PLAYERS,
         offered: &pacw_ai::OFFERED,
         default_level: pacw_ai::DEFAULT_LEVEL,
-        modes: ["computer", "hotseat", "two_players", "watch"],
+        modes: vec!["computer", "hotseat", "two_players", "watch"],
         options: Options::default().pairs().into_iter().collect(),
         option_specs: &pacw_engine::OPTION_SPECS,
         variants: pacw_engine::SHIPPED_VARIANTS
@@ -116,7 +121,7 @@ pub async fn info() -> Json<Info> {
             .collect(),
         body_limit: crate::BODY_LIMIT,
         scenario_format: FormatInfo::of_engine(),
-    })
+    }
 }
 
 /// A shipped scenario, parsed.
@@ -144,9 +149,15 @@ fn shipped_view(name: &'static str, file: &'static str, text: &'static str) -> A
 /// # Errors
 /// When a shipped scenario fails its checks (500), which the tests rule out.
 pub async fn scenarios() -> ApiResult<Json<Vec<ShippedScenario>>> {
-    let all: ApiResult<Vec<_>> =
-        pacw_engine::offered_scenarios().map(|s| shipped_view(s.name, s.file, s.text)).collect();
-    Ok(Json(all?))
+    shipped_scenarios().map(Json)
+}
+
+/// Every shipped scenario, the default first, as `GET /api/scenarios` gives them.
+///
+/// # Errors
+/// When a shipped scenario fails its checks (500), which the tests rule out.
+pub fn shipped_scenarios() -> ApiResult<Vec<ShippedScenario>> {
+    pacw_engine::offered_scenarios().map(|s| shipped_view(s.name, s.file, s.text)).collect()
 }
 
 /// `GET /api/scenarios/{name}`.
