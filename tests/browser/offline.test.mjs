@@ -66,6 +66,9 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.locator('#status .you').waitFor({ timeout: 60000 });
   const firstMove = Date.now() - started;
   await page.screenshot({ path: join(screenshots, 'offline-game-390.png') });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.screenshot({ path: join(screenshots, 'offline-game-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
   const token = page.url().match(/#\/game\/([0-9a-f]{32})/)[1];
 
   // The person holds with a unit now and then and otherwise ends their activations; the computer plays its own.
