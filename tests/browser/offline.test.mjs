@@ -1,6 +1,7 @@
 // The static build (scripts/static) played with the network gone: served once by a plain static server, which then
 // stops, with the browser context offline too. The lobby, a whole game against the computer (the engine in a Web
-// Worker, compiled to WebAssembly) and its review all come from the service worker's cache; the game's save then
+// Worker, compiled to WebAssembly) and its review, and a hot-seat game kept across a reload, all come from the
+// service worker's cache and the browser's own storage; the first game's save then
 // loads on a pacw server and in the CLI and replays to the very same events, from the same seed and decisions.
 
 import { test, before, after } from 'node:test';
@@ -108,6 +109,21 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.screenshot({ path: join(screenshots, 'offline-review-1366.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(screenshots, 'offline-review-390.png') });
+  // Hot-seat, still offline: an order given, and the game as it stands after the page is opened again (IndexedDB).
+  await page.goto(host.url);
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  await page.selectOption('select[name=mode]', 'hotseat');
+  await page.uncheck('input[name=handover]');
+  await page.click('#start');
+  await page.waitForURL(/#\/game\/[0-9a-f]{32}$/);
+  await page.locator('#status .you').waitFor();
+  await page.locator('.unit:has(.selectable-ring)').first().click();
+  await page.click('[data-order="hold"]');
+  await page.waitForFunction(() => Number(document.querySelector('#board')?.dataset.decisions) >= 2);
+  const hotseat = await page.locator('#board').getAttribute('data-decisions');
+  await page.reload();
+  await page.locator('#status .you').waitFor();
+  assert.equal(await page.locator('#board').getAttribute('data-decisions'), hotseat, 'the hot-seat game is kept as it stood');
   assert.equal(host.requests.count, servedBefore, 'nothing reached the network once it was gone');
   assert.deepEqual(page.errors, []);
 
