@@ -1,4 +1,4 @@
-// The static build (scripts/static) played with the network gone: served once by a plain static server, which then
+// The static build (scripts/static), installable (its manifest whole), played with the network gone: served once by a plain static server, which then
 // stops, with the browser context offline too. The lobby, a whole game against the computer (the engine in a Web
 // Worker, compiled to WebAssembly) and its review, and a hot-seat game kept across a reload, all come from the
 // service worker's cache and the browser's own storage; the first game's save then
@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { binary, launchBrowser, screenshots, startServer, watchErrors } from './server.mjs';
 import { buildStatic, removeStatic, serveStatic } from './static.mjs';
 
@@ -37,6 +38,18 @@ async function phonePage() {
   return page;
 }
 
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/// The serious and critical violations axe-core finds on the page as it stands, one line each.
+async function violations(page) {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id} (${v.impact}): ${v.nodes[0].target.join(' ')}`);
+  });
+}
+
 /// The page's api (api.js: the worker, in the static build) called in the page.
 function inPage(page, method, ...args) {
   return page.evaluate(async ([m, a]) => (await import('/js/api.js')).api[m](...a), [method, args]);
@@ -49,6 +62,11 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.goto(host.url);
   await page.locator('.scenario-card').first().waitFor();
   await page.evaluate(() => navigator.serviceWorker.ready);
+  // Installable: Chromium finds the manifest whole and nothing against installing it but the test's private profile.
+  const cdp = await page.context().newCDPSession(page);
+  assert.deepEqual((await cdp.send('Page.getAppManifest')).errors, []);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  assert.deepEqual(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito'), []);
   // The network goes: the static server stops and the browser is offline. Everything from here is the cache's.
   await host.stop();
   const servedBefore = host.requests.count;
@@ -58,6 +76,7 @@ test('the static build plays a whole game against the computer offline, reviews 
   const modes = await page.locator('select[name=mode] option').evaluateAll((os) => os.map((o) => o.value));
   assert.deepEqual(modes, ['computer', 'hotseat'], 'only the modes that need no server are offered');
   assert.equal(await page.locator('#open-editor, #upload').count(), 0, 'what needs a server is not offered');
+  assert.deepEqual(await violations(page), [], 'the offline lobby');
   await page.selectOption('select[name=mode]', 'computer');
   await page.selectOption('select[name=human_side]', 'A');
   await page.selectOption('select[name=computer]', 'greedy');
@@ -67,6 +86,7 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.locator('#status .you').waitFor({ timeout: 60000 });
   const firstMove = Date.now() - started;
   await page.screenshot({ path: join(screenshots, 'offline-game-390.png') });
+  assert.deepEqual(await violations(page), [], 'the offline game');
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.screenshot({ path: join(screenshots, 'offline-game-1366.png') });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -109,6 +129,7 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.screenshot({ path: join(screenshots, 'offline-review-1366.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(screenshots, 'offline-review-390.png') });
+  assert.deepEqual(await violations(page), [], 'the offline review');
   // Hot-seat, still offline: an order given, and the game as it stands after the page is opened again (IndexedDB).
   await page.goto(host.url);
   await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
