@@ -99,11 +99,10 @@ export const browser = {
       const save = typeof request.save === 'string' ? request.save : JSON.stringify(request.save);
       return created(await call({ op: 'load', id, save }));
     }
-    if (request.variant_text) return refused('A variant file of your own');
     if (!['computer', 'hotseat'].includes(request.mode)) return refused('This mode');
     const options = Object.entries(request.options || {}).map(([k, v]) => `${k}=${v}`);
-    const { mode, scenario, scenario_text, scenario_file, variant, human_side, computer } = request;
-    return created(await call({ op: 'create', id, seed: newSeed(), mode, scenario, scenario_text, scenario_file, variant, human_side, computer, options }));
+    const { mode, scenario, scenario_text, scenario_file, variant, variant_text, variant_file, human_side, computer } = request;
+    return created(await call({ op: 'create', id, seed: newSeed(), mode, scenario, scenario_text, scenario_file, variant, variant_text, variant_file, human_side, computer, options }));
   },
   view: (token, logFrom) => call({ op: 'view', id: token, log_from: logFrom || 0 }),
   saveText: async (token) => (await call({ op: 'save', id: token })).text,

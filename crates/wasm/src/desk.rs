@@ -172,6 +172,8 @@ impl Desk {
                 scenario_file,
                 options,
                 variant,
+                variant_text,
+                variant_file,
                 mode,
                 human_side,
                 computer,
@@ -200,11 +202,19 @@ impl Desk {
                         format!("a game keeps at most {} KiB of scenario text", MAX_SCENARIO_TEXT / 1024),
                     ));
                 }
-                let parsed = match variant {
-                    Some(v) => {
+                let variant = match (variant, variant_text) {
+                    (Some(_), Some(_)) => return Err(bad(400, "give either variant (a shipped name) or variant_text")),
+                    (Some(v), None) => {
                         let shipped = pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), &v)
                             .ok_or_else(|| bad(404, format!("no shipped variant '{v}'")))?;
-                        let system = pacw_engine::system::CombatSystem::with_variant(shipped.text, shipped.file)
+                        Some((shipped.text.to_string(), shipped.file.to_string()))
+                    }
+                    (None, Some(t)) => Some((t, variant_file.unwrap_or_else(|| "variant.toml".into()))),
+                    (None, None) => None,
+                };
+                let parsed = match variant {
+                    Some((text_v, file_v)) => {
+                        let system = pacw_engine::system::CombatSystem::with_variant(&text_v, &file_v)
                             .map_err(|e| bad(422, e.to_string()))?;
                         Scenario::parse_with(&text, &file, Arc::new(system))
                     }

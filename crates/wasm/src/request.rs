@@ -25,6 +25,10 @@ pub enum Request {
         options: Vec<String>,
         /// A shipped variant's name.
         variant: Option<String>,
+        /// Or a variant file's text (docs/variants.md).
+        variant_text: Option<String>,
+        /// The variant file's name, for messages.
+        variant_file: Option<String>,
         /// `computer` or `hotseat`.
         mode: Mode,
         /// Against the computer: the human's side (`A`, `B`, `first`, `second` or the scenario's side id).

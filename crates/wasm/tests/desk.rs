@@ -134,6 +134,9 @@ fn bad_requests_are_refused_in_words() {
         assert_eq!(got, status, "{why}");
         assert!(why.contains(words), "{why}");
     }
+    let variant = r#"{"op":"create","id":"v","scenario":"meeting-engagement","mode":"hotseat","seed":"1","variant_text":"[oops"}"#;
+    let (status, why) = refused(&mut desk, variant);
+    assert_eq!(status, 422, "{why}");
     ok(&mut desk, serde_json::from_str(&create("hotseat", "1")).unwrap());
     let (status, why) = refused(&mut desk, r#"{"op":"unit","id":"x","unit":200}"#);
     assert_eq!((status, why.contains("no unit 200")), (404, true), "{why}");
