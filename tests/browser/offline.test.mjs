@@ -1,6 +1,6 @@
 // The static build (scripts/static), installable (its manifest whole), played with the network gone: served once by a plain static server, which then
 // stops, with the browser context offline too. The lobby, a whole game against the computer (the engine in a Web
-// Worker, compiled to WebAssembly) and its review, and a hot-seat game kept across a reload, all come from the
+// Worker, compiled to WebAssembly) and its review, and a hot-seat game of an uploaded scenario kept across a reload, all come from the
 // service worker's cache and the browser's own storage; the first game's save then
 // loads on a pacw server and in the CLI and replays to the very same events, from the same seed and decisions.
 
@@ -8,12 +8,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { binary, launchBrowser, screenshots, startServer, watchErrors } from './server.mjs';
 import { buildStatic, removeStatic, serveStatic } from './static.mjs';
 
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 let site = null;
 let host = null;
 let browser = null;
@@ -75,7 +77,7 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
   const modes = await page.locator('select[name=mode] option').evaluateAll((os) => os.map((o) => o.value));
   assert.deepEqual(modes, ['computer', 'hotseat'], 'only the modes that need no server are offered');
-  assert.equal(await page.locator('#open-editor, #upload').count(), 0, 'what needs a server is not offered');
+  assert.equal(await page.locator('#open-editor').count(), 0, 'the editor, which tests balance on a server, is not offered');
   assert.deepEqual(await violations(page), [], 'the offline lobby');
   await page.selectOption('select[name=mode]', 'computer');
   await page.selectOption('select[name=human_side]', 'A');
@@ -130,21 +132,29 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(screenshots, 'offline-review-390.png') });
   assert.deepEqual(await violations(page), [], 'the offline review');
-  // Hot-seat, still offline: an order given, and the game as it stands after the page is opened again (IndexedDB).
-  await page.goto(host.url);
-  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
-  await page.selectOption('select[name=mode]', 'hotseat');
-  await page.uncheck('input[name=handover]');
-  await page.click('#start');
-  await page.waitForURL(/#\/game\/[0-9a-f]{32}$/);
-  await page.locator('#status .you').waitFor();
-  await page.locator('.unit:has(.selectable-ring)').first().click();
-  await page.click('[data-order="hold"]');
-  await page.waitForFunction(() => Number(document.querySelector('#board')?.dataset.decisions) >= 2);
-  const hotseat = await page.locator('#board').getAttribute('data-decisions');
-  await page.reload();
-  await page.locator('#status .you').waitFor();
-  assert.equal(await page.locator('#board').getAttribute('data-decisions'), hotseat, 'the hot-seat game is kept as it stood');
+  // Hot-seat on a scenario file of one's own (checked in the browser), still offline: an order given, and the game
+  // as it stands after the page is opened again (IndexedDB).
+  // A second page of the same browser (its service worker and its storage), as a player opens another tab.
+  const tab = await page.context().newPage();
+  tab.errors = [];
+  watchErrors(tab, tab.errors);
+  await tab.goto(host.url);
+  await tab.setInputFiles('#upload', join(fixtures, 'skirmish.toml'));
+  await tab.locator('#detail h2', { hasText: 'Skirmish' }).waitFor();
+  await tab.selectOption('select[name=mode]', 'hotseat');
+  await tab.uncheck('input[name=handover]');
+  assert.equal(await tab.evaluate(() => document.documentElement.scrollWidth), 390, 'the lobby with a finished game fits the phone');
+  await tab.click('#start');
+  await tab.waitForURL(/#\/game\/[0-9a-f]{32}$/);
+  await tab.locator('#status .you').waitFor();
+  await tab.locator('.unit:has(.selectable-ring)').first().click();
+  await tab.click('[data-order="hold"]');
+  await tab.waitForFunction(() => Number(document.querySelector('#board')?.dataset.decisions) >= 2);
+  const hotseat = await tab.locator('#board').getAttribute('data-decisions');
+  await tab.reload();
+  await tab.locator('#status .you').waitFor();
+  assert.equal(await tab.locator('#board').getAttribute('data-decisions'), hotseat, 'the hot-seat game is kept as it stood');
+  assert.deepEqual(tab.errors, []);
   assert.equal(host.requests.count, servedBefore, 'nothing reached the network once it was gone');
   assert.deepEqual(page.errors, []);
 

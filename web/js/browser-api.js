@@ -73,7 +73,7 @@ function created(reply, you) {
 }
 
 export const browser = {
-  features: { twoPlayers: false, watch: false, notices: false, editor: false, upload: false, storedHere: true },
+  features: { twoPlayers: false, watch: false, notices: false, editor: false, upload: true, storedHere: true },
   /// The page the fragment shows: `#/game/{id}` a game (`?replay`, `?review`), anything else the lobby. A new
   /// fragment is a new page.
   route() {
@@ -91,7 +91,7 @@ export const browser = {
   rulesHref: () => '/rules',
   info: () => file('info.json'),
   scenarios: () => file('scenarios.json'),
-  check: () => refused('Checking a scenario file'),
+  check: (text, file) => call({ op: 'check', text, file }),
   balance: () => refused('Testing a battle’s balance'),
   async create(request) {
     const id = newId();

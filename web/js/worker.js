@@ -114,6 +114,7 @@ async function review(id) {
 
 async function answer(request) {
   const { op, id } = request;
+  if (op === 'check') return ask(request);
   if (op === 'create' || op === 'load' || op === 'rematch') {
     if (op === 'rematch') await opened(id);
     const reply = await ask(request);

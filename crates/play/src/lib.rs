@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod check;
 pub mod ledger;
 pub mod live;
 pub mod setup;

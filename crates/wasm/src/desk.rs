@@ -5,6 +5,7 @@ use crate::Request;
 use pacw_ai::review::{ReviewConfig, ReviewJob};
 use pacw_engine::{Action, Battle, Game, Illegal, LegalActions, Options, Scenario, Side, ToAct, UnitId};
 use pacw_play::board::{explain, turn_check, unit_orders};
+use pacw_play::check::check_scenario;
 use pacw_play::live::Live;
 use pacw_play::setup::{Mode, PlayerKind, Role, player_seed};
 use pacw_play::view::{LogEntry, ReplayPos, ViewCtx, game_view, log_entries, player_views, replay_view, result_view};
@@ -165,6 +166,12 @@ impl Desk {
 
     fn answer(&mut self, req: Request) -> Answer {
         match req {
+            Request::Check { text, file } => {
+                if text.len() > MAX_SCENARIO_TEXT {
+                    return Err(bad(413, format!("a scenario is at most {} KiB here", MAX_SCENARIO_TEXT / 1024)));
+                }
+                value(check_scenario(&text, file.unwrap_or_else(|| "uploaded.toml".into())))
+            }
             Request::Create {
                 id,
                 scenario,

@@ -9,6 +9,13 @@ use serde::Deserialize;
 #[derive(Deserialize, Debug)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Request {
+    /// Checks a scenario's text without playing it (`POST /api/scenarios/check`).
+    Check {
+        /// The TOML text.
+        text: String,
+        /// Its file name, for messages (default `uploaded.toml`).
+        file: Option<String>,
+    },
     /// A new game (`POST /api/games`): a shipped scenario by name or a scenario's text, its options, the mode
     /// (`computer` or `hotseat`: the others need a server), the human's side and the computer player.
     Create {

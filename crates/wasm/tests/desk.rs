@@ -134,6 +134,10 @@ fn bad_requests_are_refused_in_words() {
         assert_eq!(got, status, "{why}");
         assert!(why.contains(words), "{why}");
     }
+    // A scenario checked as the server checks it: each problem with its line.
+    let checked = ok(&mut desk, json!({"op": "check", "text": "[map]\nwidth = 2\n", "file": "mine.toml"}));
+    assert_eq!((checked["ok"].as_bool(), checked["file"].as_str()), (Some(false), Some("mine.toml")));
+    assert!(!checked["problems"].as_array().unwrap().is_empty());
     let variant = r#"{"op":"create","id":"v","scenario":"meeting-engagement","mode":"hotseat","seed":"1","variant_text":"[oops"}"#;
     let (status, why) = refused(&mut desk, variant);
     assert_eq!(status, 422, "{why}");

@@ -6,7 +6,8 @@ use pacw_wasm::Desk;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const OPS: [&str; 19] = [
+const OPS: [&str; 20] = [
+    "check",
     "create",
     "load",
     "view",
@@ -66,7 +67,7 @@ proptest! {
     #[test]
     fn arbitrary_requests_on_a_game_never_panic(requests in prop::collection::vec(
         (0..OPS.len(), prop::collection::vec(
-            (prop::sample::select(vec!["id", "unit", "action", "index", "decisions", "count", "log_from", "decision",
+            (prop::sample::select(vec!["id", "text", "file", "unit", "action", "index", "decisions", "count", "log_from", "decision",
                                        "save", "seed", "mode", "scenario", "options", "new_id", "human_side"]),
              value()), 0..5)),
         1..12)) {
