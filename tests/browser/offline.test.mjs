@@ -132,6 +132,10 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(screenshots, 'offline-review-390.png') });
   assert.deepEqual(await violations(page), [], 'the offline review');
+  // The review is kept with the game: opened again (a new worker), it is there without being asked for.
+  await page.reload();
+  await page.locator('#review-summary').waitFor();
+  assert.equal((await inPage(page, 'review', token)).state, 'done');
   // Hot-seat on a scenario file of one's own (checked in the browser), still offline: an order given, and the game
   // as it stands after the page is opened again (IndexedDB).
   // A second page of the same browser (its service worker and its storage), as a player opens another tab.

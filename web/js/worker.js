@@ -75,7 +75,8 @@ async function keep(id) {
   const [{ text }, summary] = await Promise.all([ask({ op: 'save', id }), ask({ op: 'summary', id })]);
   const before = await stored(id);
   const now = Date.now();
-  await store({ id, save: text, summary: { ...summary, created_at: before?.summary.created_at ?? now, updated_at: now } });
+  // A review, made once the game is over (when nothing changes it any more), stays with it.
+  await store({ id, save: text, summary: { ...summary, created_at: before?.summary.created_at ?? now, updated_at: now }, review: before?.review });
 }
 
 const CHANGES = new Set(['act', 'undo', 'resign']);
@@ -108,6 +109,9 @@ async function review(id) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       status = await ask({ op: 'review_step', id, decisions: 1 });
     }
+    // Kept with the game, so that it is not made again (the server stores its reviews too).
+    const record = await stored(id);
+    if (status.state === 'done' && record) await store({ ...record, review: status });
   } catch { /* the page sees the review's state when it asks */ }
   reviewing.delete(id);
 }
@@ -130,6 +134,10 @@ async function answer(request) {
     return record.summary;
   }
   await opened(id);
+  if (op === 'review' || op === 'start_review') {
+    const kept = (await stored(id))?.review;
+    if (kept) return kept;
+  }
   const reply = await ask(request);
   if (CHANGES.has(op)) {
     await keep(id);
