@@ -4,6 +4,7 @@
 //   node scripts/findings.mjs            rewrite every generated table in docs/findings.md
 //   node scripts/findings.mjs --check    exit 1, naming the tables, when this build gives other numbers
 //   --pacw PATH                          the binary to run (default target/release/pacw)
+//   --only NAME                          rewrite or check that table alone (e.g. learning-curve, which runs nothing)
 //
 // A generated table sits between `<!-- generated: NAME -->` and `<!-- end generated -->`; NAME is one of BLOCKS
 // below. Every run is greedy against greedy (or random against random) with seed 1, so the numbers depend only on
@@ -21,6 +22,8 @@ const args = process.argv.slice(2);
 const check = args.includes("--check");
 const pacwAt = args.indexOf("--pacw");
 const pacw = pacwAt >= 0 ? args[pacwAt + 1] : join(root, "target", "release", "pacw");
+const onlyAt = args.indexOf("--only");
+const only = onlyAt >= 0 ? args[onlyAt + 1] : null;
 
 const FOUR = ["meeting-engagement", "bloody-lane", "maryes-heights", "mcpherson-ridge"];
 const TWELVE = [
@@ -334,6 +337,20 @@ const BLOCKS = {
     );
   },
 
+  // The self-play run's learning curve, as its checkpoint recorded it (crates/learn/runs/curve.csv): no pacw run.
+  "learning-curve": () => {
+    const [header, ...lines] = readFileSync(join(root, "crates", "learn", "runs", "curve.csv"), "utf8").trim().split("\n");
+    const names = header.split(",");
+    const rows = lines.map((line) => Object.fromEntries(line.split(",").map((v, i) => [names[i], Number(v)])));
+    const interval = (r) =>
+      `${num(Math.max(0, r.luck_adjusted - 1.96 * r.standard_error), 3)}–` +
+      `${num(Math.min(1, r.luck_adjusted + 1.96 * r.standard_error), 3)}`;
+    return table(
+      ["self-play games", "games against greedy", "score by results", "luck-adjusted", "95% interval"],
+      rows.map((r) => [r.games.toLocaleString("en-US"), r.played, num(r.score, 3), num(r.luck_adjusted, 3), interval(r)]),
+    );
+  },
+
   twelve: () => battles(TWELVE),
   grand: () => battles(["antietam"]),
 
@@ -356,7 +373,11 @@ const BLOCKS = {
 
 // ---- rewriting or checking the document ----
 
-if (!existsSync(pacw)) {
+if (only && !BLOCKS[only]) {
+  console.error(`--only ${only}: no such table (the tables: ${Object.keys(BLOCKS).join(", ")})`);
+  process.exit(2);
+}
+if (!only && !existsSync(pacw)) {
   console.error(`${pacw} is missing: build it first with \`cargo build --release -p pacw\``);
   process.exit(2);
 }
@@ -367,6 +388,7 @@ const drifted = [];
 const next = text.replace(pattern, (_, open, name, old, close) => {
   if (!BLOCKS[name]) throw new Error(`docs/findings.md names a table scripts/findings.mjs does not know: ${name}`);
   seen.add(name);
+  if (only && name !== only) return open + old + close;
   const fresh = `${BLOCKS[name]()}\n`;
   if (fresh !== old) drifted.push({ name, old, fresh });
   return open + fresh + close;
@@ -376,7 +398,7 @@ if (missing.length) throw new Error(`docs/findings.md has no place for: ${missin
 
 if (check) {
   if (!drifted.length) {
-    console.log(`docs/findings.md: all ${seen.size} generated tables match this build`);
+    console.log(`docs/findings.md: ${only ? `table "${only}" matches` : `all ${seen.size} generated tables match`} this build`);
     process.exit(0);
   }
   for (const { name, old, fresh } of drifted) {

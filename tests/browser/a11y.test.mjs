@@ -1,6 +1,7 @@
 // Accessibility: axe-core 4 in Chromium finds no serious or critical violation on the lobby (with a game in
-// progress), a game in progress with a unit selected, the result screen, the review, the rules and the editor, in
-// the light theme and the dark; the dark theme follows the system, and a switch overrides it, remembered.
+// progress), a game in progress with a unit selected, a two-player game with its chat, the result screen, the
+// review, the rules, the editor and the club's pages (log in and sign up, the waiting room, the leaderboard, a player's page), in the light theme and the
+// dark; the dark theme follows the system, and a switch overrides it, remembered.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +33,16 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
   const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat' }, 'hotseat');
   await cardFor(env.server.url, token, 'A', 2);
   const finished = (await createGame(env.server.url, { save: finishedSave, mode: 'hotseat' }, 'hotseat')).token;
+  // A member with a rated game lost to the computer, and a game waiting in the room.
+  const json = { 'content-type': 'application/json' };
+  const signup = await fetch(`${env.server.url}api/account/signup`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Bea', password: 'a long password' }) });
+  const member = { ...json, cookie: signup.headers.get('set-cookie').split(';')[0], 'x-pacw-csrf': (await signup.json()).csrf };
+  const rated = await (await fetch(`${env.server.url}api/games`, { method: 'POST', headers: member, body: JSON.stringify({ scenario: 'meeting-engagement', mode: 'computer', computer: 'random', rating: 'rated' }) })).json();
+  await fetch(`${env.server.url}api/play/${rated.tokens.A}/resign`, { method: 'POST', headers: json, body: '{}' });
+  await fetch(`${env.server.url}api/room`, { method: 'POST', headers: member, body: JSON.stringify({ scenario: 'bloody-lane' }) });
+  // A two-player game with a message in its chat.
+  const two = (await createGame(env.server.url, { scenario: 'meeting-engagement', mode: 'two_players' }, 'A')).token;
+  await fetch(`${env.server.url}api/play/${two}/chat`, { method: 'POST', headers: json, body: JSON.stringify({ text: 'Good luck!' }) });
   const pages = [
     ['lobby', '', async (page) => page.locator('#your-games tr[data-token]').first().waitFor()],
     ['a game with a unit selected', `game/${token}`, async (page) => {
@@ -43,6 +54,11 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
     ['the review', `game/${finished}?review`, async (page) => page.locator('#review-graph svg .chances-line').waitFor({ timeout: 60000 })],
     ['the rules', 'rules', async (page) => page.locator('h1').first().waitFor()],
     ['the editor', 'editor', async (page) => page.locator('[data-square]').first().waitFor()],
+    ['a two-player game with its chat', `game/${two}`, async (page) => page.locator('#chat-list li').waitFor()],
+    ['log in and sign up', 'account', async (page) => page.locator('#signup-form').waitFor()],
+    ['the waiting room', 'room', async (page) => page.locator('#postings tr[data-posting]').first().waitFor()],
+    ['the leaderboard', 'leaderboard', async (page) => page.locator('#leaderboard tr').nth(2).waitFor()],
+    ['a player\'s page', 'players/Bea', async (page) => page.locator('#player-games tr[data-game]').waitFor()],
   ];
   const found = [];
   for (const colorScheme of ['light', 'dark']) {
@@ -119,6 +135,13 @@ test('every page has one first-level heading and its headings go down one level 
   const { token } = await createGame(env.server.url, { scenario_text: skirmish, scenario_file: 'skirmish.toml', mode: 'hotseat' }, 'hotseat');
   await cardFor(env.server.url, token, 'A', 2);
   const finished = (await createGame(env.server.url, { save: finishedSave, mode: 'hotseat' }, 'hotseat')).token;
+  // A member with a rated game lost to the computer, and a game waiting in the room.
+  const json = { 'content-type': 'application/json' };
+  const signup = await fetch(`${env.server.url}api/account/signup`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Cy', password: 'a long password' }) });
+  const member = { ...json, cookie: signup.headers.get('set-cookie').split(';')[0], 'x-pacw-csrf': (await signup.json()).csrf };
+  const rated = await (await fetch(`${env.server.url}api/games`, { method: 'POST', headers: member, body: JSON.stringify({ scenario: 'meeting-engagement', mode: 'computer', computer: 'random', rating: 'rated' }) })).json();
+  await fetch(`${env.server.url}api/play/${rated.tokens.A}/resign`, { method: 'POST', headers: json, body: '{}' });
+  await fetch(`${env.server.url}api/room`, { method: 'POST', headers: member, body: JSON.stringify({ scenario: 'bloody-lane' }) });
   const pages = [
     ['lobby', '', async (page) => page.locator('#detail h2').waitFor()],
     ['a game with a unit selected', `game/${token}`, async (page) => {
@@ -129,6 +152,10 @@ test('every page has one first-level heading and its headings go down one level 
     ['the result screen', `game/${finished}`, async (page) => page.locator('#result-screen:not([hidden])').waitFor()],
     ['the review', `game/${finished}?review`, async (page) => page.locator('#flagged li').first().waitFor({ timeout: 60000 })],
     ['the editor', 'editor', async (page) => page.locator('[data-square]').first().waitFor()],
+    ['log in and sign up', 'account', async (page) => page.locator('#signup-form').waitFor()],
+    ['the waiting room', 'room', async (page) => page.locator('#postings tr[data-posting]').first().waitFor()],
+    ['the leaderboard', 'leaderboard', async (page) => page.locator('#leaderboard tr').nth(2).waitFor()],
+    ['a player\'s page', 'players/Cy', async (page) => page.locator('#player-games tr[data-game]').waitFor()],
     ...['rules', 'guide', 'format', 'review', 'rules/close-combat'].map((path) => [`/${path}`, path, async (page) => page.locator('h1').first().waitFor()]),
   ];
   const found = [];

@@ -2,7 +2,7 @@
 // compiled to WebAssembly in this browser (browser-api.js, a Web Worker), chosen once by the page's
 // `<meta name="pacw-games" content="browser">` (the static build writes it). Both answer the same calls with the
 // same JSON (docs/api.md), so no page knows which it talks to; what only a server can do (two players on two
-// machines, notices, the editor's checks) is told by `features`, and addresses by `route` and `gameHref`.
+// machines, notices, the editor's checks, accounts and the club's pages) is told by `features`, and addresses by `route` and `gameHref`.
 
 import { server } from './server-api.js';
 import { browser } from './browser-api.js';
@@ -18,6 +18,9 @@ export const api = inBrowser ? browser : server;
 /// What this place offers: `twoPlayers`, `watch`, `notices`, `editor`, `upload` (a scenario file of one's own), and
 /// whether the games themselves are kept in this browser (`storedHere`) rather than on a server.
 export const features = api.features;
+
+/// Hands the logged-in session's anti-forgery token to the server's API (account.js; the browser keeps no accounts).
+export const setCsrf = (token) => api.setCsrf?.(token);
 
 /// The address of a game's page: `what` is '', 'replay' or 'review'.
 export const gameHref = (token, what) => api.gameHref(token, what);

@@ -47,10 +47,12 @@ export function layout(page) {
         ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`))),
       h('p', {}, h('a', { href: api.rulesHref(page.token), target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
     e.status,
+    // A take-back asked of this player: above the board, where it is seen at once.
+    page.takeback ? page.takeback.el : '',
     e.barometer,
     h('div', { class: 'battle' },
       h('div', { class: 'board-column' }, h('div', { class: 'board-frame' }, e.board), e.cursorText, e.orderBar),
-      h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list,
+      h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list, page.chat ? page.chat.el : '',
         h('div', { class: 'panel log-panel' }, h('h2', {}, 'Log'), e.log))),
     e.result, e.handover, e.hoverCard));
   page.board = new Board(e.board, v.scenario, {
@@ -68,6 +70,7 @@ export function layout(page) {
   installKeys((ev) => page.onKey(ev));
   e.menu.append(
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
+    page.takeback ? page.takeback.button : '',
     h('a', { href: gameHref(page.token, 'replay') }, 'Replay'),
     h('a', { href: v.scenario.rules ? api.rulesHref(page.token) : '/rules', target: 'pacw-rules', class: 'also-in-header' }, 'Rules'),
     h('a', { href: '/guide', target: 'pacw-rules', class: 'also-in-header' }, 'Guide'),

@@ -11,7 +11,9 @@ import { pauseFor } from './pace.js';
 import { UnitChoices, kindOf } from './orders.js';
 import { lastRoll } from './panels.js';
 import { h } from './util.js';
+import { ChatPanel } from './chat.js';
 import * as Selection from './selection.js';
+import { TakebackPanel } from './takeback.js';
 
 export async function showBattle(app, token) {
   const page = new Battle(app, token);
@@ -81,6 +83,8 @@ class Battle {
       else if (wasAway) this.render();
     });
     source.addEventListener('update', (ev) => this.onUpdate(JSON.parse(ev.data)));
+    source.addEventListener('chat', (ev) => this.chat?.add(JSON.parse(ev.data)));
+    source.addEventListener('takeback', (ev) => this.takeback?.show(JSON.parse(ev.data)));
     source.addEventListener('resync', () => this.reload());
     source.onerror = () => {
       this.connection = 'reconnecting';
@@ -576,6 +580,12 @@ class Battle {
   }
 
   layout() {
+    // The players of a two-player game have their chat (a spectator's link has none); made once, kept across
+    // re-layouts.
+    if (!this.chat && this.view.mode === 'two_players' && ['A', 'B'].includes(this.view.role)) {
+      this.chat = new ChatPanel(this);
+      this.takeback = new TakebackPanel(this);
+    }
     layout(this);
   }
 

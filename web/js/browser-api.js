@@ -73,7 +73,7 @@ function created(reply, you) {
 }
 
 export const browser = {
-  features: { twoPlayers: false, watch: false, notices: false, editor: false, upload: true, storedHere: true },
+  features: { twoPlayers: false, watch: false, notices: false, editor: false, upload: true, club: false, storedHere: true },
   /// The page the fragment shows: `#/game/{id}` a game (`?replay`, `?review`), anything else the lobby. A new
   /// fragment is a new page.
   route() {
@@ -121,6 +121,8 @@ export const browser = {
   replayAt: (token, decision) => call({ op: 'replay_at', id: token, decision }),
   review: (token) => call({ op: 'review', id: token }),
   startReview: (token) => call({ op: 'start_review', id: token }),
+  /// No accounts here: everyone is a guest.
+  me: async () => ({ account: null }),
   contact: () => refused('Notices'),
   setContact: () => refused('Notices'),
   /// The game's updates, as the server's event stream sends them: `hello` first, then an `update` for each of the

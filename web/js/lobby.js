@@ -5,6 +5,8 @@ import { api, features, gameHref } from './api.js';
 import { previewBoard } from './board.js';
 import { exportText, forget, importText, mainRole, remember, rememberCreated, remembered, setSetting } from './games.js';
 import { copyText, h, sideTag, warningLines, when, withRuleLinks } from './util.js';
+import { currentAccount } from './account.js';
+import { sendToOpponent } from './club.js';
 
 /// The Rules choice that sends a variant file of the player's own.
 const OWN_VARIANT = 'own-file';
@@ -223,6 +225,9 @@ class Lobby {
     this.level.addEventListener('change', showPlayer);
     showPlayer();
     this.handover = h('input', { type: 'checkbox', name: 'handover', checked: true });
+    this.rated = h('input', { type: 'checkbox', name: 'rated', id: 'rated' });
+    this.ratedRow = h('label', { class: 'rated-option', hidden: true }, this.rated, ' Rated (no take-backs): your rating and the computer’s move');
+    currentAccount().then((me) => { this.account = me; showMode(); });
     const computerRow = h('div', { class: 'row' }, this.humanSide, h('label', {}, 'Computer:', this.level));
     const handoverRow = h('label', { class: 'handover-option' }, this.handover, ' a hand-over screen between the sides');
     const showMode = () => {
@@ -232,6 +237,7 @@ class Lobby {
       playerHelp.hidden = computerRow.hidden;
       this.humanSide.hidden = m !== 'computer';
       handoverRow.hidden = m !== 'hotseat';
+      this.ratedRow.hidden = !(this.account && m === 'computer');
     };
     this.mode.addEventListener('change', showMode);
     this.optionInputs = {};
@@ -268,7 +274,7 @@ class Lobby {
     showMode();
     return h('div', { class: 'panel setup' },
       h('h2', {}, 'How to play it'),
-      h('fieldset', {}, h('legend', {}, 'Mode'), this.mode, modeHelp, computerRow, playerHelp, handoverRow),
+      h('fieldset', {}, h('legend', {}, 'Mode'), this.mode, modeHelp, computerRow, playerHelp, handoverRow, this.ratedRow),
       h('fieldset', {}, h('legend', {}, 'Rule options ', h('a', { href: '/rules#R11', target: 'pacw-rules', class: 'rule' }, 'R11')),
         h('p', { class: 'help' }, 'The battle’s own settings are chosen first; change them to try a variant.'), ...optionRows, more),
       this.start, this.startProblems, this.links);
@@ -307,6 +313,7 @@ class Lobby {
     if (c.kind === 'shipped') request.scenario = c.name;
     else { request.scenario_text = c.text; request.scenario_file = c.name; }
     if (mode === 'computer') { request.human_side = this.humanSide.value; request.computer = this.level.value; }
+    if (mode === 'computer' && this.account && this.rated.checked) request.rating = 'rated';
     if (mode === 'watch') request.computer = this.level.value;
     this.start.disabled = true;
     try {
@@ -327,16 +334,20 @@ class Lobby {
     }
   }
 
+  /// A two-player game is made: the clear next step is to send the other side's link, then to open one's own.
   showLinks(created) {
     const box = this.links;
-    box.replaceChildren(h('h3', {}, 'Send each player their link'), h('p', { class: 'help' }, 'Each link is private: whoever has it plays that side. Keep yours; send the other one.'));
-    for (const [role, path] of Object.entries(created.links)) {
-      const url = new URL(path, location.href).href;
-      const name = role === 'spectator' ? 'Spectators' : created.view.players.find((p) => p.side === role)?.name || role;
-      box.append(h('div', { class: 'link-row' }, h('label', {}, name),
-        h('input', { value: url, readonly: true, 'data-role': role, onclick: (e) => e.target.select() }),
-        copyButton(url), h('a', { href: path, target: '_blank' }, 'open')));
-    }
+    const url = (role) => new URL(created.links[role], location.href).href;
+    const name = (role) => created.view.players.find((p) => p.side === role)?.name || role;
+    const row = (role, label) => h('div', { class: 'link-row' }, h('label', { for: `link-${role}` }, label),
+      h('input', { id: `link-${role}`, value: url(role), readonly: true, 'data-role': role, onclick: (e) => e.target.select() }), copyButton(url(role)));
+    const invite = sendToOpponent(url('B'), { title: `Send this to your opponent: they play ${name('B')}`, note: 'Whoever has this link plays that side: send it privately (mail, chat). The game is also in your games below.' });
+    invite.querySelector('#invite-link').setAttribute('data-role', 'B');
+    box.replaceChildren(invite,
+      h('div', { class: 'panel' }, h('h3', {}, `Your side: ${name('A')}`), row('A', 'Your link (keep it)'),
+        h('p', {}, h('a', { class: 'button', href: created.links.A, id: 'open-own-side' }, `Open your side (${name('A')})`)),
+        h('p', { class: 'help' }, 'Spectators: ', h('a', { href: created.links.spectator, target: '_blank' }, 'a link that only watches'))));
+    box.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
 
   /// "Your games": the links kept in this browser, with each game's public facts from the server.

@@ -1,8 +1,12 @@
 // The games on the server: its JSON API (docs/api.md). Every call returns parsed JSON or throws an Error with the
 // server's message. Pages reach it only through api.js.
 
+/// The logged-in session's anti-forgery token (from `GET /api/me`), sent with every call once known.
+let csrf = null;
+
 async function call(method, path, body) {
   const init = { method, headers: {} };
+  if (csrf) init.headers['x-pacw-csrf'] = csrf;
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -48,12 +52,25 @@ async function balance(text, file, progress) {
 
 export const server = {
   /// What this place offers: everything.
-  features: { twoPlayers: true, watch: true, notices: true, editor: true, upload: true, storedHere: false },
+  features: { twoPlayers: true, watch: true, notices: true, editor: true, upload: true, club: true, storedHere: false },
+  /// Sends `token` with every call from now on (null: none).
+  setCsrf(token) {
+    csrf = token || null;
+  },
   /// The page an address shows: the lobby at `/`, the editor at `/editor`, a game at `/game/{token}` (its replay with
-  /// `?replay`, its review with `?review`).
+  /// `?replay`, its review with `?review`); the club's pages: `/account`, `/leaderboard`, `/room`, an invitation
+  /// `/room/{id}` and a player's page `/players/{name}`.
   route() {
     const query = new URLSearchParams(location.search);
-    if (/^\/editor\/?$/.test(location.pathname)) return { page: 'editor' };
+    const path = location.pathname;
+    if (/^\/editor\/?$/.test(path)) return { page: 'editor' };
+    if (/^\/account\/?$/.test(path)) return { page: 'account' };
+    if (/^\/leaderboard\/?$/.test(path)) return { page: 'leaderboard' };
+    if (/^\/room\/?$/.test(path)) return { page: 'room' };
+    const invitation = path.match(/^\/room\/([0-9a-fA-F]{32})\/?$/);
+    if (invitation) return { page: 'invitation', id: invitation[1] };
+    const player = path.match(/^\/players\/([^/]+)\/?$/);
+    if (player) return { page: 'player', name: decodeURIComponent(player[1]) };
     const match = location.pathname.match(/^\/game\/([0-9a-fA-F]+)\/?$/);
     if (!match) return { page: 'lobby' };
     if (query.has('replay') || query.has('review')) return { page: 'replay', token: match[1], review: query.has('review') };
@@ -91,4 +108,22 @@ export const server = {
   contact: (token) => call('GET', `/api/play/${token}/notify`),
   setContact: (token, email, webhook) => call('PUT', `/api/play/${token}/notify`, { email, webhook }),
   events: (token) => new EventSource(`/api/play/${token}/events`),
+  chat: (token) => call('GET', `/api/play/${token}/chat`),
+  say: (token, text) => call('POST', `/api/play/${token}/chat`, { text }),
+  takeback: (token) => call('GET', `/api/play/${token}/takeback`),
+  askTakeback: (token) => call('POST', `/api/play/${token}/takeback`, {}),
+  answerTakeback: (token, accept) => call('POST', `/api/play/${token}/takeback/answer`, { accept }),
+  me: () => call('GET', '/api/me'),
+  signUp: (name, password, email, webhook) => call('POST', '/api/account/signup', { name, password, email, webhook }),
+  logIn: (name, password) => call('POST', '/api/account/login', { name, password }),
+  logOut: () => call('POST', '/api/account/logout', {}),
+  accountSettings: (email, webhook) => call('PUT', '/api/account', { email, webhook }),
+  claim: (token) => call('POST', '/api/account/claim', { token }),
+  player: (name) => call('GET', `/api/players/${encodeURIComponent(name)}`),
+  leaderboard: () => call('GET', '/api/leaderboard'),
+  room: () => call('GET', '/api/room'),
+  post: (posting) => call('POST', '/api/room', posting),
+  posting: (id) => call('GET', `/api/room/${encodeURIComponent(id)}`),
+  join: (id) => call('POST', `/api/room/${encodeURIComponent(id)}/join`, {}),
+  withdraw: (id) => call('DELETE', `/api/room/${encodeURIComponent(id)}`),
 };

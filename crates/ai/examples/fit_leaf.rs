@@ -1,11 +1,11 @@
-//! Fits the leaf value the search can use after its play-outs (`evaluate::fitted_value`): a logistic model of who
-//! wins a greedy-against-greedy game from how the position's `evaluate::leaf_features` have changed since the start,
+//! Fits the leaf value the search can use after its play-outs (`evaluator::leaf::fitted_value`): a logistic model of who
+//! wins a greedy-against-greedy game from how the position's `evaluator::leaf::leaf_features` have changed since the start,
 //! which is what a greedy play-out would go on to decide. Each scenario gets its own intercept (its balance), so
 //! that the weights do not learn which scenario they are in. `cargo run --release -p pacw-ai --example fit_leaf --
 //! GAMES` plays GAMES games over the shipped scenarios, fits on the first four fifths, and prints the weights, the
 //! intercepts and the log-loss on the last fifth beside `evaluate`'s.
 
-use pacw_ai::evaluate::{LEAF_FEATURES, evaluate, leaf_features};
+use pacw_ai::evaluator::leaf::{LEAF_FEATURES, hand_value, leaf_features};
 use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, ToAct};
 
@@ -31,13 +31,13 @@ fn play(g: u64) -> Vec<Row> {
             let mut x = [0.0f64; N];
             (0..LEAF_FEATURES).for_each(|i| x[i] = (features[i] - start[i]) as f64);
             x[LEAF_FEATURES + scenario] = 1.0;
-            rows.push((x, evaluate(b, false) as f64, 0.0));
+            rows.push((x, hand_value(b, false) as f64, 0.0));
         }
         let action = players[side.index()].choose(b);
         game.act(action).expect("greedy chooses legal actions");
     }
     // `evaluate` of a finished battle is its result: 1, ½ or 0 for the first side.
-    let outcome = evaluate(game.battle(), false) as f64;
+    let outcome = hand_value(game.battle(), false) as f64;
     rows.iter_mut().for_each(|r| r.2 = outcome);
     rows
 }

@@ -4,7 +4,7 @@
 //!   `FROM..TO` on the shipped battles in turn, asks TEACHER (as `pacw_ai::player` names it) one side decision in
 //!   three and plays its choice (greedy plays the others), and writes greedy's eight best candidates of each asked
 //!   decision, each with its value and the value's change per unit of each of greedy's twenty weights
-//!   (`evaluate::Weights::to_list`), and whether the teacher chose it.
+//!   (`greedy::judgement::Weights::to_list`), and whether the teacher chose it.
 //! - `cargo run --release -p pacw-ai --example imitate -- fit GAMES FILE.csv...`: a coordinate search over the
 //!   weights (each multiplied by 1 ± 0.5, 0.25, 0.1 in turn) for the judgement whose best candidate is the
 //!   teacher's choice most often, on the decisions of four games in five; prints that agreement and on the fifth
@@ -12,7 +12,7 @@
 
 mod shared;
 
-use pacw_ai::evaluate::Weights;
+use pacw_ai::greedy::judgement::Weights;
 use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::{Action, Battle, Game, SHIPPED_SCENARIOS, ToAct};
 use shared::score;

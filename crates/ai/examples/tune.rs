@@ -1,4 +1,4 @@
-//! Tunes the one-decision judgement (`evaluate::Weights`) against `greedy`:
+//! Tunes the one-decision judgement (`greedy::judgement::Weights`) against `greedy`:
 //! `cargo run --release -p pacw-ai --example tune -- GAMES PASSES [greedy|tuned [STEP]]`. Coordinate search from
 //! `Weights::GREEDY` (or `Weights::TUNED`): each weight in turn is multiplied by 1 − STEP and by 1 + STEP (STEP
 //! 0.5 unless given), and a change is kept when the tuned player's score against plain greedy over the same
@@ -7,7 +7,7 @@
 
 mod shared;
 
-use pacw_ai::evaluate::Weights;
+use pacw_ai::greedy::judgement::Weights;
 use shared::score;
 
 fn main() {

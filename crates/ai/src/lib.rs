@@ -16,20 +16,20 @@
 #![deny(missing_docs)]
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
+pub mod choices;
 mod clock;
-pub mod evaluate;
 pub mod evaluator;
-mod greedy;
+pub mod greedy;
 mod levels;
 mod mcts;
 pub mod network;
-pub mod portfolio;
 mod random;
 mod recruit;
 pub mod review;
 pub mod tactics;
 mod td;
 
+pub use choices::Choice;
 pub use evaluator::Evaluator;
 pub use greedy::GreedyPlayer;
 pub use levels::{DEFAULT_LEVEL, OFFERED, Offered, offered, plays_as};
@@ -39,9 +39,9 @@ pub use mcts::{
 };
 pub use random::RandomPlayer;
 pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};
-pub use td::{Choice, TdPlayer};
+pub use td::TdPlayer;
 
-use evaluate::Weights;
+use greedy::judgement::Weights;
 use pacw_engine::{Action, Battle};
 
 /// A computer player: given a battle where its side acts, it picks one of the legal actions.
@@ -56,7 +56,7 @@ pub trait Player {
 }
 
 /// The names of the players [`player`] knows ([`OFFERED`]'s, levels first). `greedy:tuned` judges by
-/// [`evaluate::Weights::TUNED`] instead of greedy's own weights. `recruit` takes a temperature
+/// [`greedy::judgement::Weights::TUNED`] instead of greedy's own weights. `recruit` takes a temperature
 /// (`recruit:0.5`, [`RecruitPlayer`]); a level takes the settings of the player it plays as ([`plays_as`]). `mcts`
 /// also takes settings: `mcts:ITERATIONS`, `mcts:MSms`, `mcts:gN` (N
 /// iterations on a battle of Meeting Engagement's size, scaled down for larger ones: [`Budget::Scaled`], never below
@@ -65,8 +65,9 @@ pub trait Player {
 /// `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree` (a UCB tree
 /// instead of common random worlds), `:oN` (the opponent in one play-out of every N + 1 judged by the tuned weights:
 /// [`MctsConfig::opponent_mix`]), `:e1` (positional leaf evaluation), `:e2` (the fitted leaf value,
-/// [`evaluate::fitted_value`]) or `:e3` (the evaluator's winning chances, [`evaluator::Evaluator::value`]), `:w1`
-/// (its own side judged by [`evaluate::Weights::TUNED`] instead of greedy's weights), `:cevent` (each world decides
+/// [`evaluator::leaf::fitted_value`]), `:e3` (the evaluator's winning chances, [`evaluator::Evaluator::value`]) or
+/// `:e4` (the value network's, whatever the judge in force), `:w1` (its own side judged by
+/// [`greedy::judgement::Weights::TUNED`] instead of greedy's weights), `:cevent` (each world decides
 /// chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to activate compared together with each of its
 /// N best orders), `:sZ` (stop early once the choice is settled, Z standard
 /// errors optimistic: [`MctsConfig::stop_early`]) or `:soff` (always the whole budget), `:vB` (the share of the
@@ -170,6 +171,7 @@ fn apply_setting(config: &mut MctsConfig, part: &str) -> Option<()> {
         ("e", "1") => config.leaf = Leaf::Positional,
         ("e", "2") => config.leaf = Leaf::Fitted,
         ("e", "3") => config.leaf = Leaf::Evaluator,
+        ("e", "4") => config.leaf = Leaf::Network,
         ("o", _) => config.opponent_mix = value.parse().ok().filter(|&n| n <= 64)?,
         ("b", _) => config.bank = value.parse().ok().filter(|n| (1..=16).contains(n))?,
         ("f", _) => config.scaled_floor = value.parse().ok()?,

@@ -3,6 +3,7 @@
 //! exact average over its dice; the best is played. It sees only the battle, never the seed.
 
 use crate::Player;
+use crate::choices::{Choice, each_choice};
 use crate::network::Network;
 use crate::network::judge::Judge;
 use pacw_engine::{Action, Battle, Side, ToAct};
@@ -21,15 +22,6 @@ pub struct TdPlayer {
     planned: Option<(Battle, Action)>,
     /// The plans judged at the last decision, each with the acting side's expected score.
     judged: Vec<(Choice, f32)>,
-}
-
-/// One choice: an activation with its order, or a lone action.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
-    /// The first action.
-    pub first: Action,
-    /// The order that follows an activation.
-    pub then: Option<Action>,
 }
 
 impl TdPlayer {
@@ -55,33 +47,12 @@ impl TdPlayer {
         &mut self.judge
     }
 
-    /// Every plan of the side to act in `b`, each with that side's expected score after it, in the order the
+    /// Every choice of the side to act in `b`, each with that side's expected score after it, in the order the
     /// engine lists them.
     pub fn judge_plans(&mut self, b: &Battle, side: Side) -> &[(Choice, f32)] {
         self.judged.clear();
-        let mut after = b.clone();
-        let mut activated = b.clone();
-        let mut events = Vec::new();
-        for first in b.legal_actions() {
-            match first {
-                Action::Activate(_) => {
-                    activated.clone_from(b);
-                    activated.apply_unchecked(first, &mut events);
-                    for then in activated.legal_actions() {
-                        after.clone_from(&activated);
-                        after.apply_unchecked(then, &mut events);
-                        let v = of(side, self.judge.value(&after));
-                        self.judged.push((Choice { first, then: Some(then) }, v));
-                    }
-                }
-                _ => {
-                    after.clone_from(b);
-                    after.apply_unchecked(first, &mut events);
-                    let v = of(side, self.judge.value(&after));
-                    self.judged.push((Choice { first, then: None }, v));
-                }
-            }
-        }
+        let (judge, judged) = (&mut self.judge, &mut self.judged);
+        each_choice(b, |choice, after| judged.push((choice, of(side, judge.value(after)))));
         &self.judged
     }
 

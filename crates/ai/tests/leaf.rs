@@ -1,6 +1,6 @@
 //! The fitted leaf value predicts who wins greedy games better than the hand-made evaluation does.
 
-use pacw_ai::evaluate::{evaluate, fitted_value, leaf_features};
+use pacw_ai::evaluator::leaf::{fitted_value, hand_value, leaf_features};
 use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, ToAct};
 
@@ -20,13 +20,13 @@ fn the_fitted_leaf_value_forecasts_greedy_games_better_than_evaluate() {
         while let ToAct::Side(side) = game.battle().to_act() {
             let b = game.battle();
             if b.active_unit().is_none() {
-                forecasts.push((fitted_value(b, &start) as f64, evaluate(b, false) as f64));
+                forecasts.push((fitted_value(b, &start) as f64, hand_value(b, false) as f64));
             }
             let action = players[side.index()].choose(b);
             game.act(action).expect("greedy chooses legal actions");
         }
         // `evaluate` of a finished battle is its result: 1, ½ or 0 for the first side.
-        let outcome = evaluate(game.battle(), false) as f64;
+        let outcome = hand_value(game.battle(), false) as f64;
         let loss = |p: f64| {
             let p = p.clamp(1e-6, 1.0 - 1e-6);
             -(outcome * p.ln() + (1.0 - outcome) * (1.0 - p).ln())

@@ -8,7 +8,6 @@ use clap::Args;
 use pacw_ai::Evaluator;
 use pacw_engine::Scenario;
 use pacw_learn::calibrate::{self, Calibration};
-use pacw_learn::positions;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,16 +19,15 @@ pub struct CalibrateArgs {
     /// The weights to measure (default: this build's own).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
-    /// The training positions (every shard's file), to fit the baseline of material and shaken strength to.
-    #[arg(long, required = true, num_args = 1.., value_name = "FILE")]
-    positions: Vec<PathBuf>,
     /// Battles to play: shipped names or scenario files (default: every shipped battle).
     #[arg(long = "battle", value_name = "SCENARIO")]
     battles: Vec<String>,
     /// A pair of players, as A,B; may be repeated (default greedy,greedy). They swap sides every other game.
     #[arg(long = "players", value_name = "A,B", value_parser = crate::args::players)]
     players: Vec<[String; 2]>,
-    /// Games on each battle for each pair of players: one number for every pair, or one a pair (`150,20`).
+    /// Games on each battle for each pair of players: one number for every pair, or one a pair (`150,20`). Half of
+    /// them fit the baseline (a logistic regression on material and shaken strength, per battle and point of the
+    /// game), the other half are scored.
     #[arg(long, value_name = "N[,N…]", default_value = "80", value_delimiter = ',', value_parser = crate::args::games)]
     games: Vec<u64>,
     /// The seed of the games' dice (never a training game's).
@@ -49,8 +47,8 @@ pub struct CalibrateArgs {
 /// Runs the measurement.
 ///
 /// # Errors
-/// When the weights, the positions files or a battle cannot be read or are not good ones, the baseline cannot be
-/// fitted, a player is unknown or `--games` does not fit the pairs of players (bad usage), the thread pool cannot be
+/// When the weights or a battle cannot be read or are not good ones, the baseline cannot be fitted (fewer than four
+/// games a battle), a player is unknown or `--games` does not fit the pairs of players (bad usage), the thread pool cannot be
 /// started, or the CSV file or standard output cannot be written.
 pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
     let evaluator = match &args.weights {
@@ -60,8 +58,6 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
         }
         None => Evaluator::embedded(),
     };
-    let (_, rows) = positions::read(&args.positions)?;
-    let baseline = calibrate::baseline(&rows)?;
     let names: Vec<String> = if args.battles.is_empty() {
         pacw_engine::SHIPPED_SCENARIOS.iter().map(|s| s.name.to_string()).collect()
     } else {
@@ -85,12 +81,13 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
     };
     let games = calibrate::games(&battles, &pairs, &counts, args.seed);
     let bar = progress_bar(games.len() as u64);
-    let work = || calibrate::judge_games(&games, &evaluator, &baseline, &|| bar.inc(1));
-    let judged = match args.threads {
+    let work = || calibrate::judge_games(&games, &evaluator, &|| bar.inc(1));
+    let positions = match args.threads {
         None => work(),
         Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t as usize).build()?.install(work),
     }?;
     bar.finish_and_clear();
+    let judged = calibrate::score(&positions)?;
     if let Some(path) = &args.out {
         let mut out = csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
         for j in &judged {
@@ -110,12 +107,12 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
 }
 
 fn print_tables(out: &mut impl Write, version: &str, c: &Calibration) -> std::io::Result<()> {
-    writeln!(out, "{version}: {} games\n", c.games)?;
-    writeln!(out, "{:<26} {:>9} {:>10} {:>10} {:>12}", "positions", "judged", "evaluator", "baseline", "improvement")?;
+    writeln!(out, "{version}: {} games, half of them scored (the baseline is fitted to the other half)\n", c.games)?;
+    writeln!(out, "{:<34} {:>9} {:>10} {:>10} {:>12}", "positions", "judged", "evaluator", "baseline", "improvement")?;
     for r in &c.brier {
         writeln!(
             out,
-            "{:<26} {:>9} {:>10.4} {:>10.4} {:>11.1}%",
+            "{:<34} {:>9} {:>10.4} {:>10.4} {:>11.1}%",
             r.what,
             r.positions,
             r.evaluator,
@@ -135,5 +132,11 @@ fn print_tables(out: &mut impl Write, version: &str, c: &Calibration) -> std::io
             share(d.observed)
         )?;
     }
+    writeln!(
+        out,
+        "\nworst decile (of those with {} positions or more): off by {:.1} points",
+        calibrate::DECILE_MIN_POSITIONS,
+        100.0 * c.worst_decile
+    )?;
     Ok(())
 }

@@ -30,6 +30,7 @@ mod source;
 mod static_site;
 mod tactics;
 mod train;
+mod users;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -107,6 +108,8 @@ enum Command {
     Games(games::GamesArgs),
     /// Write the static build: the app as plain files for any static web host, playing offline in the browser.
     Static(static_site::StaticArgs),
+    /// Manage the accounts of a data folder: list, rename, reset a password, disable or enable.
+    Users(users::UsersArgs),
 }
 
 fn main() -> ExitCode {
@@ -131,6 +134,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
         Some(Command::Static(args)) => static_site::run(args),
+        Some(Command::Users(args)) => users::run(args, &mut std::io::stdout().lock(), &mut std::io::stdin().lock()),
         None => serve::run(serve::ServeArgs::default()),
     };
     match result {

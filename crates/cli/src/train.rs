@@ -17,7 +17,7 @@ use std::process::ExitCode;
   pacw train --out crates/ai/weights/evaluator.json          # the whole training (about 9 minutes on 2 cores)
   pacw train positions --shard 1/4 --out parts/              # one machine's share of the labelled positions
   pacw train fit parts/*.csv --out weights.json              # the fit, from every shard's file
-  pacw train calibrate --weights weights.json --positions parts/*.csv --games 160
+  pacw train calibrate --weights weights.json --games 160   # per-battle baseline fitted to half the games
   pacw train selfplay --checkpoint selfplay.json --games 200000   # the value network, by self-play")]
 pub struct TrainArgs {
     #[command(subcommand)]

@@ -240,3 +240,21 @@ fn self_play_checkpoints_resumes_and_exports_a_network() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("not a self-play checkpoint"), "{}", text(&out.stderr));
 }
+
+/// `pacw train calibrate` fits its baseline to half of the games of each battle and scores both judges on the other
+/// half, with a row for each battle at each point of the game; too few games to fit the baseline are refused.
+#[test]
+fn calibration_scores_the_evaluator_against_a_baseline_fitted_per_battle() {
+    let out =
+        pacw(&["train", "calibrate", "--battle", "meeting-engagement", "--games", "4", "--threads", "1", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &json["calibration"];
+    assert_eq!(c["games"], 4);
+    let rows = c["brier"].as_array().unwrap();
+    let mid = rows.iter().find(|r| r["what"] == "meeting-engagement at 50%").expect("a battle's row at mid-game");
+    assert_eq!(mid["positions"], 2, "half of the four games are scored");
+    let out = pacw(&["train", "calibrate", "--battle", "meeting-engagement", "--games", "2", "--threads", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("too few games to fit the baseline"), "{}", text(&out.stderr));
+}

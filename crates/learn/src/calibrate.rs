@@ -1,13 +1,14 @@
 //! Calibration, measured rather than assumed: games the evaluator never saw (new seeds, any players, the shipped
 //! battles including those held out of training), each judged at 25%, 50% and 75% of its decisions, and the
-//! chances compared with what happened — the Brier score beside a baseline fitted to material and shaken strength
-//! alone, and a reliability table by tenths of the chance.
+//! chances compared with what happened — the Brier score beside a baseline that knows the battle: a logistic
+//! regression on material and shaken strength (three numbers: an intercept and a weight each) fitted for each battle
+//! and each point of the game to half of the games, both scored on the other half — and a reliability table by
+//! tenths of the chance.
 
 use crate::LearnError;
-use crate::fit::{FitConfig, Kind, fit};
-use crate::positions::Row;
+use crate::fit::fit_logistic;
 use pacw_ai::Evaluator;
-use pacw_ai::evaluator::{FEATURE_NAMES, result_value};
+use pacw_ai::evaluator::{FEATURE_NAMES, features, result_value};
 use pacw_engine::{Battle, Scenario, ToAct};
 use pacw_sim::seed::{game_seed, player_seed, splitmix64};
 use rand::SeedableRng;
@@ -22,6 +23,18 @@ pub const CHECKPOINTS: [f32; 3] = [0.25, 0.5, 0.75];
 /// The features the baseline may use: material and shaken strength.
 pub const BASELINE_FEATURES: [&str; 2] = ["strength", "shaken_strength"];
 
+/// A reliability decile counts toward the worst one only with at least this many positions: fewer are mostly noise.
+pub const DECILE_MIN_POSITIONS: usize = 20;
+
+/// Which half of the games a game is in: the baseline is fitted to one and both judges are scored on the other.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Half {
+    /// The baseline is fitted to it.
+    Fit,
+    /// Both are scored on it.
+    Score,
+}
+
 /// One game of the measurement.
 #[derive(Clone, Debug)]
 pub struct CalibrationGame {
@@ -33,9 +46,30 @@ pub struct CalibrationGame {
     pub players: [String; 2],
     /// The seed of its dice.
     pub seed: u64,
+    /// Its half.
+    pub half: Half,
 }
 
-/// One judged position.
+/// A position the evaluator judged, with what the baseline reads of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Position {
+    /// The battle.
+    pub battle: String,
+    /// The players, first side first.
+    pub players: [String; 2],
+    /// The share of the game's decisions made.
+    pub checkpoint: f32,
+    /// Its game's half.
+    pub half: Half,
+    /// The evaluator's chance for the first side.
+    pub evaluator: f32,
+    /// The baseline's inputs ([`BASELINE_FEATURES`]).
+    pub baseline_inputs: [f32; 2],
+    /// The game's result for the first side.
+    pub result: f32,
+}
+
+/// One scored position: the evaluator's and the baseline's chance beside what happened.
 #[derive(Clone, Debug, Serialize)]
 pub struct Judged {
     /// The battle.
@@ -53,7 +87,8 @@ pub struct Judged {
 }
 
 /// The games of a measurement: `games[p]` on each battle for pair of players `p`, the players swapping sides every
-/// other game, seeds drawn from `seed` under a key of their own (never a training game's).
+/// other game, seeds drawn from `seed` under a key of their own (never a training game's), the halves alternating
+/// every two games so that each holds both seatings.
 pub fn games(
     battles: &[(String, Arc<Scenario>)],
     pairs: &[[String; 2]],
@@ -71,6 +106,7 @@ pub fn games(
                     scenario: scenario.clone(),
                     players,
                     seed: game_seed(splitmix64(seed ^ 0x6361_6c69_6272_6174), index),
+                    half: if (g / 2) % 2 == 0 { Half::Fit } else { Half::Score },
                 });
             }
         }
@@ -78,20 +114,8 @@ pub fn games(
     out
 }
 
-/// The baseline: a logistic regression on material and shaken strength, fitted to the same positions as the
-/// evaluator.
-///
-/// # Errors
-/// When the fit fails.
-pub fn baseline(rows: &[Row]) -> Result<Evaluator, LearnError> {
-    let columns = BASELINE_FEATURES.iter().filter_map(|f| FEATURE_NAMES.iter().position(|n| n == f)).collect();
-    let config = FitConfig { columns, ..FitConfig::new(Kind::Logistic) };
-    let fitted = fit(rows, &config, "baseline", "material and shaken strength")?;
-    Evaluator::from_file(&fitted.file).map_err(|e| LearnError::Fit(e.to_string()))
-}
-
 /// Plays `game` and judges it at each checkpoint; `None` if a player name is unknown.
-pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator, baseline: &Evaluator) -> Option<Vec<Judged>> {
+pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator) -> Option<Vec<Position>> {
     let mut players = [
         pacw_ai::player(&game.players[0], player_seed(game.seed, 0))?,
         pacw_ai::player(&game.players[1], player_seed(game.seed, 1))?,
@@ -115,23 +139,63 @@ pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator, baseline: &Eval
     }
     let result = result_value(b.result()?);
     let n = before_decisions.len();
+    let columns = BASELINE_FEATURES.map(|f| FEATURE_NAMES.iter().position(|n| *n == f).unwrap_or(0));
     Some(
         CHECKPOINTS
             .iter()
             .filter(|_| n > 0)
             .map(|&c| {
                 let at = &before_decisions[((c * n as f32) as usize).min(n - 1)];
-                Judged {
+                let x = features(at);
+                Position {
                     battle: game.battle.clone(),
                     players: game.players.clone(),
                     checkpoint: c,
+                    half: game.half,
                     evaluator: evaluator.value(at),
-                    baseline: baseline.model_value(at),
+                    baseline_inputs: columns.map(|i| x[i]),
                     result,
                 }
             })
             .collect(),
     )
+}
+
+/// Fits the baseline for each battle and checkpoint to the positions of the fitting half, and scores both judges on
+/// the other half.
+///
+/// # Errors
+/// When a battle has no position at a checkpoint in one of the halves (too few games), or a fit fails.
+pub fn score(positions: &[Position]) -> Result<Vec<Judged>, LearnError> {
+    let mut groups: Vec<(&str, f32)> = positions.iter().map(|p| (p.battle.as_str(), p.checkpoint)).collect();
+    groups.sort_by(|a, b| a.0.cmp(b.0).then(a.1.total_cmp(&b.1)));
+    groups.dedup();
+    let mut judged = Vec::new();
+    for (battle, checkpoint) in groups {
+        let group = || positions.iter().filter(move |p| p.battle == battle && p.checkpoint == checkpoint);
+        let fitting: Vec<&Position> = group().filter(|p| p.half == Half::Fit).collect();
+        if fitting.is_empty() || fitting.len() == group().count() {
+            return Err(LearnError::Config(format!(
+                "{battle}: too few games to fit the baseline to half of them and score the other half (play at least \
+                 four games on each battle)"
+            )));
+        }
+        let x: Vec<Vec<f32>> = fitting.iter().map(|p| p.baseline_inputs.to_vec()).collect();
+        let y: Vec<f32> = fitting.iter().map(|p| p.result).collect();
+        let w = fit_logistic(&x, &y)?;
+        for p in group().filter(|p| p.half == Half::Score) {
+            let z = w[0] + w[1] * p.baseline_inputs[0] + w[2] * p.baseline_inputs[1];
+            judged.push(Judged {
+                battle: p.battle.clone(),
+                players: p.players.clone(),
+                checkpoint: p.checkpoint,
+                evaluator: p.evaluator,
+                baseline: pacw_ai::evaluator::sigmoid(z),
+                result: p.result,
+            });
+        }
+    }
+    Ok(judged)
 }
 
 /// Plays and judges every game on the current rayon pool, `progress` called after each.
@@ -141,13 +205,12 @@ pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator, baseline: &Eval
 pub fn judge_games(
     games: &[CalibrationGame],
     evaluator: &Evaluator,
-    baseline: &Evaluator,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Judged>, LearnError> {
-    let judged: Option<Vec<Vec<Judged>>> = games
+) -> Result<Vec<Position>, LearnError> {
+    let judged: Option<Vec<Vec<Position>>> = games
         .par_iter()
         .map(|g| {
-            let j = judge_game(g, evaluator, baseline);
+            let j = judge_game(g, evaluator);
             progress();
             j
         })
@@ -186,12 +249,15 @@ pub struct Decile {
 /// The whole measurement.
 #[derive(Clone, Debug, Serialize)]
 pub struct Calibration {
-    /// Games played.
+    /// Games played (half of them scored).
     pub games: usize,
-    /// Brier scores at each checkpoint, then over all of them, then on each battle.
+    /// Brier scores at each checkpoint, then over all of them, then on each battle at each checkpoint.
     pub brier: Vec<BrierRow>,
-    /// The evaluator's reliability table, over every judged position.
+    /// The evaluator's reliability table, over every scored position.
     pub reliability: Vec<Decile>,
+    /// The largest gap between the chance said and what happened over the deciles with at least
+    /// [`DECILE_MIN_POSITIONS`] positions.
+    pub worst_decile: f64,
 }
 
 /// Summarises judged positions.
@@ -220,7 +286,10 @@ pub fn summarise(judged: &[Judged], games: usize) -> Calibration {
     battles.sort_unstable();
     battles.dedup();
     for battle in battles {
-        rows.push(brier(battle.to_string(), judged.iter().filter(|j| j.battle == battle).collect()));
+        for &c in &CHECKPOINTS {
+            let set = judged.iter().filter(|j| j.battle == battle && j.checkpoint == c).collect();
+            rows.push(brier(format!("{battle} at {:.0}%", c * 100.0), set));
+        }
     }
     let reliability = (0..10)
         .map(|d| {
@@ -233,8 +302,13 @@ pub fn summarise(judged: &[Judged], games: usize) -> Calibration {
                 observed: set.iter().map(|j| j.result as f64).sum::<f64>() / n,
             }
         })
-        .collect();
-    Calibration { games, brier: rows, reliability }
+        .collect::<Vec<Decile>>();
+    let worst_decile = reliability
+        .iter()
+        .filter(|d| d.positions >= DECILE_MIN_POSITIONS)
+        .map(|d| (d.predicted - d.observed).abs())
+        .fold(0.0, f64::max);
+    Calibration { games, brier: rows, reliability, worst_decile }
 }
 
 #[cfg(test)]
@@ -264,17 +338,57 @@ mod tests {
         assert_eq!(c.reliability[9].positions, 2);
         assert!((c.reliability[9].observed - 0.5).abs() < 1e-9);
         assert_eq!(c.reliability[1].positions, 1);
+        assert_eq!(c.brier.iter().find(|r| r.what == "b at 50%").map(|r| r.positions), Some(2));
+        assert_eq!(c.worst_decile, 0.0, "no decile holds enough positions to count");
     }
 
     #[test]
     fn a_calibration_game_is_judged_at_each_checkpoint_with_its_result() {
         let scenario = Arc::new(Scenario::parse(pacw_engine::DEFAULT_SCENARIO, "m.toml").unwrap());
         let pairs = [["greedy".to_string(), "random".to_string()]];
-        let games = games(&[("me".into(), scenario)], &pairs, &[2], 5);
+        let games = games(&[("me".into(), scenario)], &pairs, &[4], 5);
         assert_eq!(games[1].players, ["random".to_string(), "greedy".to_string()], "the sides swap");
+        let halves: Vec<Half> = games.iter().map(|g| g.half).collect();
+        assert_eq!(halves, [Half::Fit, Half::Fit, Half::Score, Half::Score], "each half holds both seatings");
         let e = Evaluator::embedded();
-        let j = judge_game(&games[0], &e, &e).unwrap();
+        let j = judge_game(&games[0], &e).unwrap();
         assert_eq!(j.iter().map(|j| j.checkpoint).collect::<Vec<_>>(), CHECKPOINTS);
         assert!(j.iter().all(|j| j.result == j.result.clamp(0.0, 1.0) && (0.0..=1.0).contains(&j.evaluator)));
+    }
+
+    fn position(battle: &str, half: Half, material: f32, result: f32) -> Position {
+        Position {
+            battle: battle.into(),
+            players: ["greedy".into(), "greedy".into()],
+            checkpoint: 0.5,
+            half,
+            evaluator: 0.5,
+            baseline_inputs: [material, 0.0],
+            result,
+        }
+    }
+
+    #[test]
+    fn the_baseline_is_fitted_per_battle_to_one_half_and_scored_on_the_other() {
+        // On "a" the first side wins whatever the material; on "b" the side with more material wins.
+        let mut p = Vec::new();
+        for i in 0..40 {
+            let m = if i % 2 == 0 { 0.3 } else { -0.3 };
+            let half = if i < 20 { Half::Fit } else { Half::Score };
+            p.push(position("a", half, m, 1.0));
+            p.push(position("b", half, m, if m > 0.0 { 1.0 } else { 0.0 }));
+        }
+        let judged = score(&p).unwrap();
+        assert_eq!(judged.len(), 40, "only the scoring half is scored");
+        for j in &judged {
+            match j.battle.as_str() {
+                "a" => assert!(j.baseline > 0.9, "a battle's own intercept: {}", j.baseline),
+                _ => assert!((j.baseline > 0.8) == (j.result == 1.0), "material read: {}", j.baseline),
+            }
+        }
+        let scoring: Vec<Position> = p.iter().filter(|p| p.half == Half::Score).cloned().collect();
+        assert!(score(&scoring).is_err(), "nothing to fit to is refused");
+        p.retain(|p| p.half == Half::Fit);
+        assert!(score(&p).is_err(), "nothing to score is refused");
     }
 }

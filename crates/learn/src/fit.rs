@@ -165,6 +165,39 @@ pub fn fit_with_progress(
     Ok(Fitted { train: measure(&train), validation: measure(&held), file })
 }
 
+/// A logistic regression with an intercept, fitted to soft labels (a draw is ½): the log-odds are
+/// `weights[0] + Σ weights[1 + i] · x[i]`. The columns are scaled to unit spread for the optimiser and the weights
+/// returned in the columns' own units. A baseline's fit: a few numbers, so a few hundred full-batch steps suffice.
+///
+/// # Errors
+/// When there are no rows, or the rows differ in length.
+pub fn fit_logistic(x: &[Vec<f32>], y: &[f32]) -> Result<Vec<f32>, LearnError> {
+    let columns = x.first().map_or(0, Vec::len);
+    if x.is_empty() || x.len() != y.len() || x.iter().any(|row| row.len() != columns) {
+        return Err(LearnError::Config("a logistic fit needs rows of one length, each with its label".into()));
+    }
+    let fail = |e: candle_core::Error| LearnError::Fit(e.to_string());
+    let device = Device::Cpu;
+    let mut scale = vec![1.0f32; columns + 1];
+    for (i, s) in scale.iter_mut().enumerate().skip(1) {
+        let ms = x.iter().map(|r| (r[i - 1] as f64).powi(2)).sum::<f64>() / x.len() as f64;
+        *s = if ms > 1e-12 { (1.0 / ms.sqrt()) as f32 } else { 0.0 };
+    }
+    let flat: Vec<f32> =
+        x.iter().flat_map(|r| std::iter::once(1.0).chain(r.iter().zip(&scale[1..]).map(|(x, s)| x * s))).collect();
+    let x = Tensor::from_vec(flat, (y.len(), columns + 1), &device).map_err(fail)?;
+    let y = Tensor::from_vec(y.to_vec(), (y.len(), 1), &device).map_err(fail)?;
+    let w = Var::from_tensor(&Tensor::zeros((columns + 1, 1), DType::F32, &device).map_err(fail)?).map_err(fail)?;
+    let mut opt = AdamW::new(vec![w.clone()], ParamsAdamW { lr: 0.05, weight_decay: 0.0, ..ParamsAdamW::default() })
+        .map_err(fail)?;
+    for _ in 0..600 {
+        let z = x.matmul(w.as_tensor()).map_err(fail)?;
+        opt.backward_step(&log_loss(&z, &y).map_err(fail)?).map_err(fail)?;
+    }
+    let w: Vec<f32> = w.as_tensor().flatten_all().and_then(|t| t.to_vec1()).map_err(fail)?;
+    Ok(w.iter().zip(&scale).map(|(w, s)| w * s).collect())
+}
+
 fn adam(vars: Vec<Var>, lr: f64) -> candle_core::Result<AdamW> {
     AdamW::new(vars, ParamsAdamW { lr, weight_decay: 1e-4, ..ParamsAdamW::default() })
 }

@@ -17,6 +17,7 @@ use crate::LearnError;
 use crate::positions::PositionsConfig;
 use pacw_ai::evaluator::result_value;
 use pacw_ai::network::encoding::{Encoding, encode};
+use pacw_ai::network::judge::estimates;
 use pacw_ai::network::{Network, NetworkFile, Scratch, sigmoid};
 use pacw_ai::{Evaluator, GreedyPlayer, Player, TdPlayer};
 use pacw_engine::{Battle, Game, SHIPPED_SCENARIOS, Scenario, Side, ToAct};
@@ -82,12 +83,17 @@ impl SelfPlayConfig {
     /// Checks the settings.
     ///
     /// # Errors
-    /// A count of 0, a share or λ outside 0..=1, a step size that is not a small positive number, or a layer size
+    /// A count of 0 or beyond its bound, a share or λ outside 0..=1, a step size that is not a small positive number, or a layer size
     /// out of range.
     pub fn check(&self) -> Result<(), LearnError> {
         let bad = |what: String| Err(LearnError::Config(what));
         if self.games_per_round == 0 || self.curve_every == 0 {
             return bad("games a round and rounds between curve points must each be at least 1".into());
+        }
+        if self.games_per_round > MAX_GAMES_PER_ROUND || self.curve_games > MAX_CURVE_GAMES {
+            return bad(format!(
+                "at most {MAX_GAMES_PER_ROUND} games a round and {MAX_CURVE_GAMES} games a battle at each curve point"
+            ));
         }
         for (name, share) in [("generated", self.generated), ("exploration", self.exploration)] {
             if !(0.0..=1.0).contains(&share) {
@@ -119,6 +125,15 @@ impl SelfPlayConfig {
     }
 }
 
+/// The most games a round may play (a round's games are held in memory until it is fitted).
+pub const MAX_GAMES_PER_ROUND: u64 = 100_000;
+
+/// The most games on each battle at a point of the learning curve.
+pub const MAX_CURVE_GAMES: u64 = 10_000;
+
+/// The most self-play games a checkpoint may say were played (far beyond any run; a larger count is damage).
+pub const MAX_GAMES: u64 = 1 << 48;
+
 /// Adam's running moments, kept in the checkpoint so that a resumed run steps as an unbroken one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Adam {
@@ -138,7 +153,7 @@ impl Adam {
     fn step(&mut self, weights: &mut [f32], gradient: &[f32], rate: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
-        self.steps += 1;
+        self.steps = self.steps.saturating_add(1);
         let t = self.steps.min(1_000_000) as i32;
         let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
         for (((w, &g), m), v) in weights.iter_mut().zip(gradient).zip(&mut self.mean).zip(&mut self.square) {
@@ -228,6 +243,12 @@ impl Checkpoint {
             return Err(LearnError::Config(format!("{} is not a self-play checkpoint", path.display())));
         }
         checkpoint.config.check()?;
+        if checkpoint.rounds.checked_mul(checkpoint.config.games_per_round).is_none_or(|games| games > MAX_GAMES) {
+            return Err(LearnError::Config(format!("{}: more rounds than a run can have played", path.display())));
+        }
+        if !checkpoint.adam.mean.iter().chain(&checkpoint.adam.square).all(|x| x.is_finite()) {
+            return Err(LearnError::Config(format!("{}: the optimiser's state is not finite", path.display())));
+        }
         let network = checkpoint.network()?;
         if checkpoint.adam.mean.len() != network.parameters().len()
             || checkpoint.adam.square.len() != network.parameters().len()
@@ -310,8 +331,8 @@ pub struct RoundReport {
     pub loss: f64,
 }
 
-/// One self-play game: the positions where a side chose a plan, the network's value of each (for the first
-/// side), and the result.
+/// One self-play game: every position the network player's judge estimates (a side to act, a card to be drawn:
+/// [`estimates`]), the network's value of each (for the first side), and the result.
 struct Trajectory {
     positions: Vec<Encoding>,
     values: Vec<f32>,
@@ -343,14 +364,14 @@ fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) -> Trajecto
     let mut scratch = Scratch::default();
     let mut events = Vec::new();
     for _ in 0..MAX_DECISIONS {
+        if estimates(&b) {
+            let mut x = Encoding::default();
+            encode(&b, &mut x);
+            values.push(sigmoid(network.logit(&x, &mut scratch)));
+            positions.push(x);
+        }
         match b.to_act() {
             ToAct::Side(side) => {
-                if b.active_unit().is_none() {
-                    let mut x = Encoding::default();
-                    encode(&b, &mut x);
-                    values.push(sigmoid(network.logit(&x, &mut scratch)));
-                    positions.push(x);
-                }
                 let action = players[side.index()].choose(&b);
                 b.apply_unchecked(action, &mut events);
             }

@@ -20,6 +20,9 @@ pub enum ApiError {
     /// The token may not do this: a spectator acting, a side acting out of turn (403).
     #[error("{0}")]
     Forbidden(String),
+    /// The request needs a logged-in account, or a log-in failed (401).
+    #[error("{0}")]
+    Unauthorized(String),
     /// The request was made against a state that has changed since (409).
     #[error("{0}")]
     Conflict(String),
@@ -66,6 +69,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Illegal(_) | ApiError::Scenario(_) | ApiError::Unprocessable(_) => {

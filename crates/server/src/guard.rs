@@ -1,5 +1,6 @@
 //! What every request passes before a handler: a state-changing request from another site is refused (its
-//! `Origin`, or without one its `Referer`, must be this server's own), a body must be JSON, and every refusal of
+//! `Origin`, or without one its `Referer`, must be this server's own, and its `Sec-Fetch-Site` must not say
+//! `cross-site`), a body must be JSON, and every refusal of
 //! the API, the framework's own included, is the API's JSON error.
 
 use crate::error::ApiError;
@@ -52,6 +53,15 @@ pub async fn same_site_json(State(policy): State<Arc<OriginPolicy>>, req: Reques
                     Some((origin_of(referer).unwrap_or(referer).to_string(), "Referer"))
                 },
             );
+        // A browser that says the request is another site's is believed, whatever else it sends.
+        if headers
+            .get("sec-fetch-site")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.eq_ignore_ascii_case("cross-site"))
+        {
+            return ApiError::Forbidden("this request comes from another site (Sec-Fetch-Site): refused".into())
+                .into_response();
+        }
         // A request with neither header (curl, a script) is not a browser's cross-site request.
         if let Some((origin, which)) = from
             && !policy.allows(&origin, headers)

@@ -87,6 +87,27 @@ pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> Ip
     client
 }
 
+/// Whether a trusted proxy says the client reached it over HTTPS (`X-Forwarded-Proto: https`, or `Forwarded`'s
+/// `proto=https`), so that the session cookie is sent back only over HTTPS (`Secure`). From anyone else: no.
+pub fn forwarded_https(peer: IpAddr, headers: &HeaderMap, trusted: &[Cidr]) -> bool {
+    if !trusted.iter().any(|c| c.contains(peer.to_canonical())) {
+        return false;
+    }
+    let first = |name: header::HeaderName| {
+        headers.get(name).and_then(|v| v.to_str().ok()).map(|v| v.split(',').next().unwrap_or("").trim().to_string())
+    };
+    if let Some(proto) = first(header::HeaderName::from_static("x-forwarded-proto")) {
+        return proto.eq_ignore_ascii_case("https");
+    }
+    first(header::FORWARDED).is_some_and(|element| {
+        element.split(';').any(|pair| {
+            pair.split_once('=').is_some_and(|(k, v)| {
+                k.trim().eq_ignore_ascii_case("proto") && v.trim().trim_matches('"').eq_ignore_ascii_case("https")
+            })
+        })
+    })
+}
+
 /// The forwarded addresses, leftmost (farthest) first, as the request's headers list them.
 fn forwarded_for(headers: &HeaderMap) -> Vec<String> {
     let values = |name| headers.get_all(name).iter().filter_map(|v| v.to_str().ok()).collect::<Vec<_>>();
@@ -148,6 +169,17 @@ mod tests {
         for bad in ["10.0.0.0/33", "10.0.0/8", "x", "10.0.0.0/", "10.0.0.0/+8", "::/129", ""] {
             assert!(bad.parse::<Cidr>().unwrap_err().contains("10.0.0.0/8"), "{bad}");
         }
+    }
+
+    #[test]
+    fn https_is_believed_only_from_a_trusted_proxy() {
+        let trusted = ["10.0.0.0/8".parse::<Cidr>().unwrap()];
+        let https = headers(&[("x-forwarded-proto", "https")]);
+        assert!(forwarded_https(ip("10.1.1.1"), &https, &trusted));
+        assert!(!forwarded_https(ip("192.0.2.1"), &https, &trusted), "anyone may write the header");
+        assert!(!forwarded_https(ip("10.1.1.1"), &headers(&[("x-forwarded-proto", "http")]), &trusted));
+        let fwd = headers(&[("forwarded", r#"for=192.0.2.60;proto=https"#)]);
+        assert!(forwarded_https(ip("10.1.1.1"), &fwd, &trusted));
     }
 
     #[test]

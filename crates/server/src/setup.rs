@@ -6,16 +6,23 @@ use serde::{Deserialize, Serialize};
 
 pub use pacw_play::setup::{Mode, PlayerKind};
 
-/// Who holds a side's seat in a game: the identity behind a [`PlayerKind`]. A person is today a guest, known only by
-/// the secret token they play through; an account will be another kind of seat, so that ratings and "your games"
-/// can follow a person across games. Stored with the game (the `seats` column), never shown by the API (a guest's
-/// seat holds their token).
+/// Who holds a side's seat in a game: the identity behind a [`PlayerKind`]. A person is a guest, known only by the
+/// secret token they play through, or an account (which still plays through the token, so links keep working), so
+/// that ratings and "your games" follow a person across games and devices. Stored with the game (the `seats`
+/// column), never shown by the API (a seat holds its token).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Seat {
     /// A person without an account, who plays through this token (a side's, or the hot-seat's for both seats).
     Guest {
         /// The token.
+        token: String,
+    },
+    /// A person with an account (accounts.rs), who plays through this token.
+    Account {
+        /// The account.
+        account: AccountId,
+        /// The token that plays the side.
         token: String,
     },
     /// A computer player of `pacw_ai::player`.
@@ -25,12 +32,46 @@ pub enum Seat {
     },
 }
 
+/// An account's number in the database.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(transparent)]
+pub struct AccountId(pub i64);
+
+/// Whether a game counts for the ratings (Glicko-2, ratings.rs).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rating {
+    /// Played for fun: no rating moves, and a take-back is allowed.
+    #[default]
+    Casual,
+    /// Rated: the result moves the ratings of both players (accounts and computers, never guests); nothing is taken
+    /// back.
+    Rated,
+}
+
 impl Seat {
     /// Who plays it: a person or the computer.
     pub fn kind(&self) -> PlayerKind {
         match self {
-            Seat::Guest { .. } => PlayerKind::Human,
+            Seat::Guest { .. } | Seat::Account { .. } => PlayerKind::Human,
             Seat::Computer { name } => PlayerKind::Computer { name: name.clone() },
+        }
+    }
+
+    /// The account holding this seat, if one does.
+    pub fn account(&self) -> Option<AccountId> {
+        match self {
+            Seat::Account { account, .. } => Some(*account),
+            _ => None,
+        }
+    }
+
+    /// The key of this seat's rating: `account:7` or `computer:greedy`; a guest has none.
+    pub fn rating_key(&self) -> Option<String> {
+        match self {
+            Seat::Guest { .. } => None,
+            Seat::Account { account, .. } => Some(format!("account:{}", account.0)),
+            Seat::Computer { name } => Some(format!("computer:{name}")),
         }
     }
 

@@ -5,7 +5,7 @@
 //! in one transaction before the reply is sent, so a killed server loses nothing it has acknowledged.
 
 use crate::notify::Contact;
-use crate::setup::{Mode, PlayerKind, Seat};
+use crate::setup::{Mode, PlayerKind, Rating, Seat};
 use crate::tokens::Tokens;
 use pacw_engine::{GameResult, SaveFile};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -62,6 +62,52 @@ const MIGRATIONS: &[&str] = &[
             ELSE json_object('kind', 'guest', 'token', coalesce(json_extract(tokens, '$.B'), json_extract(tokens, '$.hotseat')))
         END)
     WHERE json_valid(players) AND json_valid(tokens);",
+    // 5: the club (store/club.rs): accounts (a name, an argon2id hash, where to be told of a move, disabled or
+    // not), their log-in sessions, the ratings (by `account:ID` or `computer:NAME`), the waiting room's postings,
+    // and whether a game is rated. The games of before are casual.
+    "CREATE TABLE accounts (
+        id         INTEGER PRIMARY KEY,
+        name       TEXT NOT NULL,
+        name_key   TEXT NOT NULL UNIQUE,
+        password   TEXT NOT NULL,
+        email      TEXT,
+        webhook    TEXT,
+        disabled   INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE sessions (
+        id         TEXT PRIMARY KEY,
+        account    INTEGER NOT NULL,
+        csrf       TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_by_account ON sessions (account);
+    CREATE TABLE ratings (
+        player     TEXT PRIMARY KEY,
+        rating     REAL NOT NULL,
+        deviation  REAL NOT NULL,
+        volatility REAL NOT NULL,
+        wins       INTEGER NOT NULL DEFAULT 0,
+        losses     INTEGER NOT NULL DEFAULT 0,
+        draws      INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE postings (
+        id         TEXT PRIMARY KEY,
+        account    INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        setup      TEXT NOT NULL,
+        game_id    TEXT
+    );
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
+    // 6: the chat between the players of a game, kept with it (session/chat.rs).
+    "CREATE TABLE chat (
+        game_id TEXT NOT NULL,
+        n       INTEGER NOT NULL,
+        side    TEXT NOT NULL,
+        at      INTEGER NOT NULL,
+        text    TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );",
 ];
 
 /// A failure of the database.
@@ -161,6 +207,8 @@ pub struct GameRecord {
     pub result: Option<GameResult>,
     /// Put away unfinished after days without a move ([`Store::archive_idle`]): not loaded, its links answer 410.
     pub archived: bool,
+    /// Whether it counts for the ratings.
+    pub rating: Rating,
 }
 
 /// A stored row that could not be read: its id (if readable) and why.
@@ -277,12 +325,13 @@ impl Store {
         }
         // A folder of a pacw before seats (salvage migrates nothing): its seats are the ones the game had in effect.
         let seats = if conn.prepare("SELECT seats FROM games LIMIT 0").is_ok() { "seats" } else { "NULL" };
+        let rated = if conn.prepare("SELECT rated FROM games LIMIT 0").is_ok() { "rated" } else { "0" };
         let mut good = Vec::new();
         for id in ids {
             let row = conn.query_row(
                 &format!(
                     "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, \
-                     {seats} FROM games WHERE id = ?1"
+                     {seats}, {rated} FROM games WHERE id = ?1"
                 ),
                 [&id],
                 |row| Ok(read_row(row)),
@@ -332,8 +381,8 @@ impl Store {
         self.with(|c| {
             c.execute(
                 "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status, result,
-                                    seats)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                    seats, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     g.id,
                     g.created_at,
@@ -345,10 +394,23 @@ impl Store {
                     save,
                     status(&g.result),
                     result,
-                    seats
+                    seats,
+                    g.rating == Rating::Rated
                 ],
             )
             .map(|_| ())
+        })
+    }
+
+    /// Replaces a game's seats (a guest's seat claimed by an account).
+    ///
+    /// # Errors
+    /// When the database is closed, SQLite fails, or no game has this id.
+    pub fn update_seats(&self, id: &str, seats: &[Seat; 2]) -> Result<(), StoreError> {
+        let seats = json(seats)?;
+        self.with(|c| {
+            let n = c.execute("UPDATE games SET seats = ?2 WHERE id = ?1", params![id, seats])?;
+            if n == 1 { Ok(()) } else { Err(rusqlite::Error::QueryReturnedNoRows) }
         })
     }
 
@@ -381,8 +443,8 @@ impl Store {
     pub fn load_all(&self) -> Result<(Vec<GameRecord>, Vec<DamagedRow>), StoreError> {
         self.with(|c| {
             let mut stmt = c.prepare(
-                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats
-                 FROM games ORDER BY created_at, id",
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats,
+                 rated FROM games ORDER BY created_at, id",
             )?;
             let mut rows = stmt.query([])?;
             let (mut good, mut bad) = (Vec::new(), Vec::new());
@@ -403,8 +465,8 @@ impl Store {
     pub fn load(&self, id: &str) -> Result<Option<Result<GameRecord, DamagedRow>>, StoreError> {
         self.with(|c| {
             c.query_row(
-                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats
-                 FROM games WHERE id = ?1",
+                "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats,
+                 rated FROM games WHERE id = ?1",
                 [id],
                 |row| Ok(read_row(row)),
             )
@@ -508,6 +570,9 @@ impl Store {
     }
 }
 
+mod club;
+pub use club::{AccountRecord, ChatRecord, PlayerRating, PostingRecord, name_key};
+
 /// The status of a game put away after days without a move.
 const ARCHIVED: &str = "archived";
 
@@ -544,7 +609,21 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
         None => None,
     };
     let archived = row.get::<_, String>(9).is_ok_and(|s| s == ARCHIVED);
-    Ok(GameRecord { id, created_at, updated_at, scenario_name, mode, players, seats, tokens, save, result, archived })
+    let rating = if row.get::<_, i64>(11).unwrap_or(0) != 0 { Rating::Rated } else { Rating::Casual };
+    Ok(GameRecord {
+        id,
+        created_at,
+        updated_at,
+        scenario_name,
+        mode,
+        players,
+        seats,
+        tokens,
+        save,
+        result,
+        archived,
+        rating,
+    })
 }
 
 fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {

@@ -75,6 +75,13 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         ]), "variant": n}),
         json!({"email": *pick(rng, &["bea@example.org", "not an address", "", "a@b\nBcc: x@y"]), "webhook": null}),
         json!({"webhook": *pick(rng, &["http://127.0.0.1:9/hook", "ftp://x.org", "not a url", "https://"]), "email": n}),
+        json!({"name": *pick(rng, &["Fuzz", "fuzz", "<b>x</b>", "", "é'è", "x"]), "password": *pick(rng, &["a long password", "", "short"])}),
+        json!({"name": "Fuzz", "password": "a long password", "email": "x", "webhook": "ftp://x"}),
+        json!({"token": *pick(rng, &[tokens[0].as_str(), "0", "zz"])}),
+        json!({"text": *pick(rng, &["gg <script>alert(1)</script>", "", "\u{7}", "ok"])}),
+        json!({"accept": *pick(rng, &[json!(true), json!(false), json!("yes")])}),
+        json!({"scenario": scenario, "side": side, "pace": *pick(rng, &["live", "daily", "never"]), "rating": *pick(rng, &["rated", "casual", "x"]), "visibility": *pick(rng, &["public", "private", "x"])}),
+        json!({"scenario": "bloody-lane", "options": {"to_hit": n}, "variant": *pick(rng, &["close-combat", "nope"])}),
         json!([1, 2, 3]),
         json!(tokens.len()),
         json!({}),
@@ -106,6 +113,29 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
         }
     }
     let watched: Vec<String> = tokens.iter().filter(|t| !t.is_empty()).cloned().collect();
+    // A logged-in member, whose cookie and anti-forgery token some requests carry.
+    let r = api
+        .http
+        .post(format!("{}/api/account/signup", api.base))
+        .json(&json!({"name": "Member", "password": "a long password"}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
+    let (_, posted) = {
+        let r = api
+            .http
+            .post(format!("{}/api/room", api.base))
+            .header("cookie", &cookie)
+            .header("x-pacw-csrf", &csrf)
+            .json(&json!({"scenario": "meeting-engagement"}))
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json::<Value>().await.unwrap())
+    };
+    let posting = posted["id"].as_str().unwrap().to_string();
     let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
     let made_up =
         ["0".repeat(32), "zz".repeat(16), "%FF%FE".to_string(), "a".repeat(33), String::new(), "../..".into()];
@@ -117,7 +147,29 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
             pick(&mut rng, &tokens).clone()
         };
         let unit = pick(&mut rng, &["0", "3", "63", "64", "999", "-1", "x"]).to_string();
-        let path = match rng.random_range(0..16) {
+        let path = match rng.random_range(0..20) {
+            16 => format!(
+                "/api/{}",
+                pick(
+                    &mut rng,
+                    &[
+                        "me",
+                        "account",
+                        "account/signup",
+                        "account/login",
+                        "account/logout",
+                        "account/claim",
+                        "leaderboard"
+                    ]
+                )
+            ),
+            17 => format!("/api/players/{}", pick(&mut rng, &["Member", "member", "nobody", "%3Cb%3E", "x%00y"])),
+            18 => "/api/room".to_string(),
+            19 => format!(
+                "/api/room/{}{}",
+                pick(&mut rng, &[posting.as_str(), "0", token.as_str()]),
+                pick(&mut rng, &["", "/join"])
+            ),
             0 => format!("/api/play/{token}"),
             1 => format!("/api/play/{token}?log_from={}", pick(&mut rng, &["0", "5", "x", "99999999999999999999"])),
             2..=5 => format!("/api/play/{token}/actions"),
@@ -128,7 +180,20 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
             10 => {
                 format!(
                     "/api/play/{token}/{}",
-                    pick(&mut rng, &["replay", "ledger", "save", "summary", "notify", "events?x=1"])
+                    pick(
+                        &mut rng,
+                        &[
+                            "replay",
+                            "ledger",
+                            "save",
+                            "summary",
+                            "notify",
+                            "events?x=1",
+                            "chat",
+                            "takeback",
+                            "takeback/answer"
+                        ]
+                    )
                 )
             }
             11 => format!("/api/scenarios/{}", pick(&mut rng, &["check", "balance"])),
@@ -139,8 +204,8 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
                 format!("/{}", pick(&mut rng, &["", "rules", "js/app.js", "api/nothing", "game/abc", "..%2f..%2fetc"]))
             }
         };
-        // Resigning and rematches end or multiply games: only now and then.
-        if path.ends_with("/resign") && i % 500 != 0 {
+        // Resigning, rematches and logging out end or multiply games, or end the member's session: only now and then.
+        if (path.ends_with("/resign") || path.ends_with("/logout")) && i % 500 != 0 {
             continue;
         }
         let method = pick(&mut rng, &[Method::GET, Method::POST, Method::POST, Method::PUT, Method::DELETE]).clone();
@@ -155,6 +220,12 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
         }
         if rng.random_range(0..8) == 0 {
             req = req.header("origin", *pick(&mut rng, &["http://evil.example", "null"]));
+        }
+        if rng.random_range(0..2) == 0 {
+            req = req.header("cookie", &cookie);
+        }
+        if rng.random_range(0..2) == 0 {
+            req = req.header("x-pacw-csrf", *pick(&mut rng, &[csrf.as_str(), "0", ""]));
         }
         if method != Method::GET {
             req = req.body(bytes);

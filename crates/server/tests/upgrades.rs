@@ -1,6 +1,8 @@
 //! A database written by an earlier version keeps every game after an upgrade: the fixture of 2026-12-01 (a game of
 //! each mode, one resigned, one finished; the first schema) is opened by today's server and every game is there as
-//! it was, its seats filled in from its players and tokens, and it plays on by its links.
+//! it was, its seats filled in from its players and tokens, and it plays on by its links. The fixture of 2026-12-06
+//! (schema 4, the server just before accounts) gains the club's tables, its games casual and their seats guests',
+//! playing on by their links and claimable by an account.
 
 mod common;
 
@@ -12,12 +14,17 @@ use serde_json::{Value, json};
 
 /// A copy of the fixture's database in a fresh data folder, with the fixture's facts.
 fn fixture(name: &str) -> (TempDir, Value) {
+    fixture_of("games-2026-12-01", name)
+}
+
+/// A copy of the fixture `file` (`.sqlite3` and `.json`) in a fresh data folder, with its facts.
+fn fixture_of(file: &str, name: &str) -> (TempDir, Value) {
     let dir = TempDir::new(name);
     std::fs::create_dir_all(&dir.0).unwrap();
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    std::fs::copy(here.join("games-2026-12-01.sqlite3"), dir.0.join("pacw.sqlite3")).unwrap();
+    std::fs::copy(here.join(format!("{file}.sqlite3")), dir.0.join("pacw.sqlite3")).unwrap();
     let facts: Value =
-        serde_json::from_str(&std::fs::read_to_string(here.join("games-2026-12-01.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(here.join(format!("{file}.json"))).unwrap()).unwrap();
     (dir, facts)
 }
 
@@ -84,5 +91,58 @@ async fn the_database_of_2026_12_01_opens_with_every_game() {
     let (s, after) = api.act(hotseat, json!({"index": 0, "decisions": v["decisions"]})).await;
     assert_eq!(s, StatusCode::OK, "{after}");
     assert_eq!(after["decisions"].as_u64(), v["decisions"].as_u64().map(|d| d + 1));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_database_of_2026_12_06_gains_the_club_and_its_games_play_on_by_their_links() {
+    let (dir, facts) = fixture_of("games-2026-12-06", "club");
+    {
+        let store = Store::open(&dir.0).unwrap();
+        let (games, damaged) = store.load_all().unwrap();
+        assert!(damaged.is_empty(), "{damaged:?}");
+        assert_eq!(games.len(), 4);
+        for g in &games {
+            assert_eq!(g.rating, pacw_server::setup::Rating::Casual, "{}", g.id);
+            assert!(g.seats.iter().all(|s| s.account().is_none()), "{}", g.id);
+        }
+        assert!(store.accounts().unwrap().is_empty() && store.ratings().unwrap().is_empty());
+    }
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    for mode in ["two_players", "computer", "hotseat", "resigned"] {
+        let v = api.view(facts["tokens"][mode]["spectator"].as_str().unwrap()).await;
+        assert_eq!(v["id"], facts[mode], "{mode}");
+        assert!(v["decisions"].as_u64().unwrap() >= facts["decisions"][mode].as_u64().unwrap(), "{mode}");
+    }
+    // The two-player game plays on by its links, as before.
+    let (a, b) =
+        (facts["tokens"]["two_players"]["A"].as_str().unwrap(), facts["tokens"]["two_players"]["B"].as_str().unwrap());
+    let mover = if api.view(a).await["your_turn"] == true { a } else { b };
+    let v = api.view(mover).await;
+    let (s, after) = api.act(mover, json!({"index": 0, "decisions": v["decisions"]})).await;
+    assert_eq!(s, StatusCode::OK, "{after}");
+    // And a guest's seat of before is claimed by a new account.
+    let http = reqwest::Client::new();
+    let r = http
+        .post(format!("{}/api/account/signup", api.base))
+        .json(&json!({"name": "Bea", "password": "a long password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
+    let r = http
+        .post(format!("{}/api/account/claim", api.base))
+        .header("cookie", &cookie)
+        .header("x-pacw-csrf", &csrf)
+        .json(&json!({"token": a}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let page: Value = http.get(format!("{}/api/players/Bea", api.base)).send().await.unwrap().json().await.unwrap();
+    assert_eq!(page["games"][0]["id"], facts["two_players"]);
     server.stop().await;
 }

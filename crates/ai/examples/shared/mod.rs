@@ -1,6 +1,6 @@
 //! What the examples that tune greedy's judgement or learn from the search share.
 
-use pacw_ai::evaluate::Weights;
+use pacw_ai::greedy::judgement::Weights;
 use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::{Game, SHIPPED_SCENARIOS, Side, ToAct};
 use std::ops::Range;

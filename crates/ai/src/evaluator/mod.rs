@@ -18,11 +18,13 @@
 //! ```
 
 mod features;
+pub mod leaf;
 mod model;
 
 pub use features::{FEATURE_NAMES, FEATURES, Features, features};
 pub(crate) use features::{activations_left, next_to_act, time_left};
-pub use model::{MAX_HIDDEN, MODEL_FORMAT, Model, ModelError, ModelFile, sigmoid};
+pub(crate) use model::bounded;
+pub use model::{MAX_HIDDEN, MAX_WEIGHT, MODEL_FORMAT, Model, ModelError, ModelFile, sigmoid};
 
 use crate::network::encoding::{Encoding, encode};
 use crate::network::{EMBEDDED_NETWORK, NETWORK_FORMAT, Network, Scratch};
@@ -146,37 +148,7 @@ impl Evaluator {
         if depth == 0 || !matches!(b.to_act(), ToAct::Chance(_)) {
             return self.model_value(b);
         }
-        self.chance_average(b, |after, events| self.value_within(after, depth - 1, events), events)
-    }
-
-    /// The average of `value` over the outcomes of the chance event pending in `b`, weighted by their exact
-    /// probabilities; outcomes that lead to the same position (every miss of a to-hit die) are judged once.
-    pub fn chance_average<S: ScenarioRef>(
-        &self,
-        b: &Battle<S>,
-        mut value: impl FnMut(&Battle<S>, &mut Vec<Event>) -> f32,
-        events: &mut Vec<Event>,
-    ) -> f32 {
-        let mut seen: Vec<(Battle<S>, f32)> = Vec::with_capacity(6);
-        let mut total = 0.0;
-        for (outcome, p) in b.chance_outcomes() {
-            let p = *p.numer() as f32 / *p.denom() as f32;
-            let mut after = b.clone();
-            events.clear();
-            if after.apply_chance_into(outcome, events).is_err() {
-                continue; // never: the outcomes listed are the legal ones
-            }
-            let v = match seen.iter().find(|(s, _)| s.same_position(&after)) {
-                Some(&(_, v)) => v,
-                None => {
-                    let v = value(&after, events);
-                    seen.push((after, v));
-                    v
-                }
-            };
-            total += p * v;
-        }
-        total
+        chance_average(b, |after, events| self.value_within(after, depth - 1, events), events)
     }
 
     /// The model's judgement of the position as it stands (its result once the battle is over), with no average
@@ -193,11 +165,47 @@ impl Evaluator {
     }
 }
 
+/// The average of `value` over the outcomes of the chance event pending in `b`, weighted by their exact
+/// probabilities; outcomes that lead to the same position (every miss of a to-hit die) are judged once.
+pub fn chance_average<S: ScenarioRef>(
+    b: &Battle<S>,
+    mut value: impl FnMut(&Battle<S>, &mut Vec<Event>) -> f32,
+    events: &mut Vec<Event>,
+) -> f32 {
+    let mut seen: Vec<(Battle<S>, f32)> = Vec::with_capacity(6);
+    let mut total = 0.0;
+    for (outcome, p) in b.chance_outcomes() {
+        let p = *p.numer() as f32 / *p.denom() as f32;
+        let mut after = b.clone();
+        events.clear();
+        if after.apply_chance_into(outcome, events).is_err() {
+            continue; // never: the outcomes listed are the legal ones
+        }
+        let v = match seen.iter().find(|(s, _)| s.same_position(&after)) {
+            Some(&(_, v)) => v,
+            None => {
+                let v = value(&after, events);
+                seen.push((after, v));
+                v
+            }
+        };
+        total += p * v;
+    }
+    total
+}
+
 /// This build's embedded evaluator, parsed once and shared (for callers that judge often and hold no evaluator of
 /// their own, such as the web server's views).
 pub fn shared() -> &'static Evaluator {
     static SHARED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
     SHARED.get_or_init(Evaluator::embedded)
+}
+
+/// This build's value network as an evaluator ([`Evaluator::network`]), parsed once and shared (the search's `:e4`
+/// leaves, for comparing it with the judge in force).
+pub fn shared_network() -> &'static Evaluator {
+    static SHARED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+    SHARED.get_or_init(Evaluator::network)
 }
 
 /// A result as the first side's score: a win 1, a draw ½, a loss 0.

@@ -67,7 +67,7 @@ pub enum ModelError {
         /// This build's list.
         expected: String,
     },
-    /// The numbers do not fit the features or one another, or one is not finite.
+    /// The numbers do not fit the features or one another, or one is not finite or beyond [`MAX_WEIGHT`].
     #[error("the weights do not fit the model: {0}")]
     Shape(String),
 }
@@ -135,10 +135,20 @@ impl ModelFile {
     }
 }
 
+/// The largest weight a weights file may hold, either sign: trained weights are a few units (the largest shipped is
+/// about 13), and bounded weights keep every sum of a forward pass finite, so a damaged file is refused rather than
+/// judging every position "not a number".
+pub const MAX_WEIGHT: f32 = 1e4;
+
+/// Whether every number is finite and within [`MAX_WEIGHT`].
+pub(crate) fn bounded(numbers: &[f32]) -> bool {
+    numbers.iter().all(|x| x.is_finite() && x.abs() <= MAX_WEIGHT)
+}
+
 fn finite(numbers: &[f32], what: &str) -> Result<(), ModelError> {
-    match numbers.iter().all(|x| x.is_finite()) {
+    match bounded(numbers) {
         true => Ok(()),
-        false => Err(ModelError::Shape(format!("{what} hold a number that is not finite"))),
+        false => Err(ModelError::Shape(format!("{what} hold a number that is not finite or beyond ±{MAX_WEIGHT}"))),
     }
 }
 

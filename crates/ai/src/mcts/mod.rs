@@ -6,7 +6,7 @@
 //! - **common random worlds** (the default): the root's eight best candidates by the greedy ranking are each played
 //!   out in the same sampled worlds — every world seeds the dice, the cards and the rollout policy alike for every
 //!   candidate — so their comparison is not drowned by the dice (a paired comparison). Each play-out is a greedy
-//!   rollout of thirty-two decisions, then the static evaluation of [`crate::evaluate::evaluate`] (points, strength,
+//!   rollout of thirty-two decisions, then the static evaluation of [`crate::evaluator::leaf::hand_value`] (points, strength,
 //!   exhaustion). The greedy choice is kept unless another candidate beats it by two standard errors of their
 //!   paired difference: a lead within the noise is not worth leaving a sound move for. The worlds are played in
 //!   rounds shared among all cores, and the search stops after a round once no candidate could still overtake the
@@ -24,9 +24,10 @@ mod tree;
 mod worlds;
 
 use crate::Player;
-use crate::evaluate::{LEAF_FEATURES, Weights, evaluate, fitted_value, leaf_features};
+use crate::evaluator::leaf::{LEAF_FEATURES, fitted_value, hand_value, leaf_features};
+use crate::greedy::judgement::Weights;
+use crate::greedy::scripts::Assignment;
 use crate::greedy::{GreedyPlayer, greedy_choice};
-use crate::portfolio::Assignment;
 use pacw_engine::{Action, Battle, ChanceKind, Event, Outcome, Side, ToAct, UnitId, odds};
 
 /// How long the search may think about each decision.
@@ -125,7 +126,7 @@ pub struct MctsConfig {
     pub second_opinion: bool,
     /// On common worlds, the worlds a unit's scripts are compared on at each choice of the unit to activate
     /// (`:pgsN`; 0: no scripts): before the search, the assignment of scripts to the side's units is improved by
-    /// Portfolio Greedy Search ([`crate::portfolio`]), and the search then ranks its candidates and plays its side
+    /// Portfolio Greedy Search ([`crate::greedy::scripts`]), and the search then ranks its candidates and plays its side
     /// in the play-outs by it, so that its own future play is more than greedy's. With `:k1` the assignment alone
     /// chooses.
     pub portfolio_worlds: usize,
@@ -189,15 +190,18 @@ pub enum WorldChance {
 /// How the search values the position a play-out stops in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Leaf {
-    /// [`evaluate`] on points, strength and exhaustion (`:e0`).
+    /// [`hand_value`] on points, strength and exhaustion (`:e0`).
     Material,
-    /// [`evaluate`] with the squares' worth to their units too (`:e1`).
+    /// [`hand_value`] with the squares' worth to their units too (`:e1`).
     Positional,
     /// [`fitted_value`]: who wins greedy play from here, as fitted on greedy games (`:e2`).
     Fitted,
     /// The evaluator's winning chances ([`crate::evaluator::Evaluator::value`], `:e3`), averaged over the chance
     /// events pending (a card to draw), so that a leaf's value is the mean of its outcomes' as the luck measure needs.
     Evaluator,
+    /// As `:e3`, judged by the value network ([`crate::evaluator::shared_network`], `:e4`) whatever the judge in
+    /// force is: to measure the search with it before it becomes the judge.
+    Network,
 }
 
 /// The units whose scripts are compared at a decision by default ([`MctsConfig::portfolio_units`]).
@@ -378,10 +382,11 @@ impl Playout {
     /// How the search values a position for the first side.
     fn leaf_value(&self, b: &Battle) -> f32 {
         match self.leaf {
-            Leaf::Material => evaluate(b, false),
-            Leaf::Positional => evaluate(b, true),
+            Leaf::Material => hand_value(b, false),
+            Leaf::Positional => hand_value(b, true),
             Leaf::Fitted => fitted_value(b, &self.start),
             Leaf::Evaluator => crate::evaluator::shared().value(b),
+            Leaf::Network => crate::evaluator::shared_network().value(b),
         }
     }
 
@@ -520,7 +525,7 @@ mod tests {
                 _ => b.apply_chance(b.chance_outcomes()[0].0).unwrap(),
             };
         }
-        for leaf in [Leaf::Material, Leaf::Positional, Leaf::Evaluator] {
+        for leaf in [Leaf::Material, Leaf::Positional, Leaf::Evaluator, Leaf::Network] {
             let playout = Playout::new(&b, &MctsConfig { leaf, luck: 1.0, ..Default::default() });
             let expected = playout.attack_expectation(&b, &mut Vec::new());
             let exact = exact_mean(&b, &|after| playout.leaf_value(after));

@@ -6,7 +6,7 @@ use super::worlds::play_rounds;
 use super::{MctsConfig, Playout};
 use crate::clock::Instant;
 use crate::greedy::GreedyPlayer;
-use crate::portfolio::{Assignment, Script};
+use crate::greedy::scripts::{Assignment, Script};
 use pacw_engine::{Battle, Side, ToAct, UnitId};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

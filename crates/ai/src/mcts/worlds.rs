@@ -4,9 +4,9 @@
 use super::chance::outcome_in_world;
 use super::{Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Measured, Plan, Playout, WorldChance, side_weights};
 use crate::clock::Instant;
-use crate::evaluate::Weights;
+use crate::greedy::judgement::Weights;
+use crate::greedy::scripts::Assignment;
 use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
-use crate::portfolio::Assignment;
 use pacw_engine::{Action, Battle, Side, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

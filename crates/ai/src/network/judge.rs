@@ -4,7 +4,7 @@
 
 use super::encoding::{Encoding, encode};
 use super::{Network, Scratch, sigmoid};
-use crate::evaluator::{CHANCE_DEPTH, result_value};
+use crate::evaluator::{CHANCE_DEPTH, chance_average, result_value};
 use pacw_engine::{Battle, ChanceKind, ToAct};
 use std::sync::Arc;
 
@@ -47,30 +47,20 @@ impl Judge {
 
     fn value_within(&mut self, b: &Battle, depth: u8) -> f32 {
         match b.to_act() {
-            ToAct::Chance(kind) if kind != ChanceKind::Card && depth > 0 && b.result().is_none() => {
-                // Outcomes that lead to the same position (every miss of a to-hit die) are judged once.
-                let mut seen: Vec<(Battle, f32)> = Vec::with_capacity(6);
-                let mut total = 0.0;
-                for (outcome, p) in b.chance_outcomes() {
-                    let p = *p.numer() as f32 / *p.denom() as f32;
-                    let mut after = b.clone();
-                    self.events.clear();
-                    if after.apply_chance_into(outcome, &mut self.events).is_err() {
-                        continue; // never: the outcomes listed are the legal ones
-                    }
-                    let v = match seen.iter().find(|(s, _)| s.same_position(&after)) {
-                        Some(&(_, v)) => v,
-                        None => {
-                            let v = self.value_within(&after, depth - 1);
-                            seen.push((after, v));
-                            v
-                        }
-                    };
-                    total += p * v;
-                }
-                total
+            ToAct::Chance(_) if depth > 0 && b.result().is_none() && !estimates(b) => {
+                let mut events = std::mem::take(&mut self.events);
+                let v = chance_average(b, |after, _| self.value_within(after, depth - 1), &mut events);
+                self.events = events;
+                v
             }
             _ => self.estimate(b),
         }
     }
+}
+
+/// Whether the judge gives the network's own estimate of `b`, a side to act or a card to be drawn, rather than the
+/// result or the average over dice to be rolled: the positions the network is asked about, so the ones self-play
+/// must learn from.
+pub fn estimates(b: &Battle) -> bool {
+    b.result().is_none() && matches!(b.to_act(), ToAct::Side(_) | ToAct::Chance(ChanceKind::Card))
 }

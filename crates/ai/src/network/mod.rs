@@ -199,8 +199,11 @@ impl Network {
         if file.weights.len() != layout.end {
             return Err(NetworkError::Shape(format!("{} weights, not {}", file.weights.len(), layout.end)));
         }
-        if !file.weights.iter().all(|w| w.is_finite()) {
-            return Err(NetworkError::Shape("a weight is not a finite number".into()));
+        if !crate::evaluator::bounded(&file.weights) {
+            return Err(NetworkError::Shape(format!(
+                "a weight is not a finite number within ±{}",
+                crate::evaluator::MAX_WEIGHT
+            )));
         }
         Ok(Network::of(file.unit_hidden, file.side_hidden, file.weights.clone()))
     }

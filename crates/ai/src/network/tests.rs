@@ -180,3 +180,43 @@ fn the_td_player_plays_legal_orders_and_the_same_game_for_the_same_seed() {
     assert!(result.is_some() && !first.is_empty());
     assert_eq!(play(4).0, first);
 }
+
+/// The judge gives the network's own estimate exactly where a side is to act or a card is to be drawn, and averages
+/// over the dice elsewhere: [`judge::estimates`] names those positions, the ones self-play learns from (a position it
+/// is asked about but never learns from is judged by whatever the weights happen to say there).
+#[test]
+fn the_judge_estimates_where_a_side_acts_or_a_card_is_drawn_and_averages_the_dice() {
+    use pacw_engine::ChanceKind;
+    use rand::SeedableRng;
+    let mut b = Battle::from_scenario(scenario(pacw_engine::DEFAULT_SCENARIO));
+    let mut dice = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let mut judge = Judge::new(Arc::new(Network::random(8, 8, 1)));
+    let mut player = crate::GreedyPlayer::new(1);
+    let (mut cards, mut rolls, mut decisions) = (0, 0, 0);
+    for _ in 0..5000 {
+        match b.to_act() {
+            ToAct::Over(_) => break,
+            ToAct::Side(_) => {
+                decisions += 1;
+                assert!(judge::estimates(&b));
+                assert_eq!(judge.value(&b), judge.estimate(&b));
+                let action = player.choose(&b);
+                b.apply(action).unwrap();
+            }
+            ToAct::Chance(kind) => {
+                if kind == ChanceKind::Card {
+                    cards += 1;
+                    assert!(judge::estimates(&b));
+                    assert_eq!(judge.value(&b), judge.estimate(&b));
+                } else {
+                    rolls += 1;
+                    assert!(!judge::estimates(&b), "{kind:?}");
+                }
+                let outcome = b.sample_chance(&mut dice).unwrap();
+                b.apply_chance(outcome).unwrap();
+            }
+        }
+    }
+    assert!(b.result().is_some(), "the game ended");
+    assert!(cards > 3 && rolls > 3 && decisions > 10, "{cards} cards, {rolls} rolls, {decisions} decisions");
+}

@@ -3,8 +3,9 @@
 //! answering with its best order, again averaged over the dice), as the budget allows.
 
 use super::of;
+use crate::choices::each_choice;
 use crate::clock::Instant;
-use crate::evaluator::{CHANCE_DEPTH, Evaluator};
+use crate::evaluator::{CHANCE_DEPTH, Evaluator, chance_average};
 use pacw_engine::{Action, Battle, Event, Side, ToAct};
 
 /// How much the search may do for one decision.
@@ -43,18 +44,7 @@ pub struct Judgement {
 /// Every plan of the side to act in `b`: each activation with each of the unit's orders, and the lone actions.
 pub fn plans(b: &Battle) -> Vec<Plan> {
     let mut plans = Vec::new();
-    for action in b.legal_actions() {
-        match action {
-            Action::Activate(_) => {
-                let mut activated = b.clone();
-                if activated.apply(action).is_err() {
-                    continue;
-                }
-                plans.extend(activated.legal_actions().into_iter().map(|order| vec![action, order]));
-            }
-            _ => plans.push(vec![action]),
-        }
-    }
+    each_choice(b, |choice, _| plans.push(choice.actions()));
     plans
 }
 
@@ -71,14 +61,9 @@ pub fn after(b: &Battle, plan: &[Action]) -> Option<Battle> {
 pub fn judge(evaluator: &Evaluator, b: &Battle, side: Side, played: &[Action], budget: Budget) -> Option<Judgement> {
     let started = Instant::now();
     let mut judged = 0u64;
-    let mut first: Vec<(Plan, f32)> = plans(b)
-        .into_iter()
-        .filter_map(|plan| {
-            let v = evaluator.value(&after(b, &plan)?);
-            judged += 1;
-            Some((plan, of(side, v)))
-        })
-        .collect();
+    let mut first: Vec<(Plan, f32)> = Vec::new();
+    each_choice(b, |choice, after| first.push((choice.actions(), of(side, evaluator.value(after)))));
+    judged += first.len() as u64;
     let choices = first.len();
     // The best first; the plan played is compared wherever it ranks.
     first.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -118,16 +103,15 @@ pub fn judge(evaluator: &Evaluator, b: &Battle, side: Side, played: &[Action], b
 fn deeper_value(evaluator: &Evaluator, b: &Battle, depth: u8, judged: &mut u64, events: &mut Vec<Event>) -> f32 {
     match b.to_act() {
         ToAct::Chance(_) if depth > 0 => {
-            evaluator.chance_average(b, |next, events| deeper_value(evaluator, next, depth - 1, judged, events), events)
+            chance_average(b, |next, events| deeper_value(evaluator, next, depth - 1, judged, events), events)
         }
         ToAct::Side(side) => {
             let mut best: Option<f32> = None;
-            for plan in plans(b) {
-                let Some(next) = after(b, &plan) else { continue };
+            each_choice(b, |_, next| {
                 *judged += 1;
-                let v = of(side, evaluator.value(&next));
+                let v = of(side, evaluator.value(next));
                 best = Some(best.map_or(v, |b: f32| b.max(v)));
-            }
+            });
             best.map_or_else(|| evaluator.model_value(b), |v| of(side, v))
         }
         _ => evaluator.model_value(b),

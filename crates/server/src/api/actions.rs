@@ -73,3 +73,52 @@ pub async fn rematch(
     let (created, you) = blocking(move || games.rematch(&entry, role)).await?;
     Ok((StatusCode::CREATED, Json(Rematch { created, you })))
 }
+
+/// `GET /api/play/{token}/takeback`: where a take-back request stands (a player of a casual two-player game).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::takeback`](crate::session::Games::takeback).
+pub async fn takeback(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<Json<crate::session::TakebackView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.takeback(&entry, role)).await?))
+}
+
+/// `POST /api/play/{token}/takeback`: asks the other player to take back one's last decision.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::ask_takeback`](crate::session::Games::ask_takeback).
+pub async fn ask_takeback(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<Json<crate::session::TakebackView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.ask_takeback(&entry, role)).await?))
+}
+
+/// An answer to a take-back request.
+#[derive(serde::Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct TakebackAnswer {
+    /// Whether the take-back is accepted.
+    pub accept: bool,
+}
+
+/// `POST /api/play/{token}/takeback/answer`: `{"accept": true}` takes the decisions back (the full view is the
+/// reply); `false` declines.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::answer_takeback`](crate::session::Games::answer_takeback).
+pub async fn answer_takeback(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+    Body(req): Body<TakebackAnswer>,
+) -> ApiResult<Json<GameView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.answer_takeback(&entry, role, req.accept)).await?))
+}

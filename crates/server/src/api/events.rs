@@ -10,7 +10,8 @@ use std::convert::Infallible;
 use tokio::sync::broadcast::error::RecvError;
 
 /// `GET /api/play/{token}/events`: first a `hello` event with the current revision, then an `update` event for
-/// every action or undo (by anyone, the computer included), a `resync` event if this stream fell behind (reload
+/// every action or undo (by anyone, the computer included), a `chat` event for every chat message (to a player's
+/// link only, never a spectator's), a `resync` event if this stream fell behind (reload
 /// the view), and a comment every 15 s to keep the connection open. The stream ends when the server stops. A game
 /// takes at most `STREAMS_PER_GAME` streams and the server `STREAMS_IN_ALL`; past them: 503.
 ///
@@ -30,21 +31,24 @@ pub async fn stream(
             .to_string(),
     );
     let shutdown = games.shutdown_signal();
-    let updates = stream::unfold((rx, shutdown, slot), |(mut rx, mut shutdown, slot)| async move {
-        if *shutdown.borrow() {
-            return None;
+    let updates = stream::unfold((rx, shutdown, slot), move |(mut rx, mut shutdown, slot)| async move {
+        loop {
+            if *shutdown.borrow() {
+                return None;
+            }
+            let event = tokio::select! {
+                r = rx.recv() => match r {
+                    Ok(u) if !u.event.heard_by(role) => continue,
+                    Ok(u) => Event::default().event(u.event.name()).id(u.revision.to_string()).data(&*u.json),
+                    Err(RecvError::Lagged(n)) => {
+                        Event::default().event("resync").data(json!({ "missed": n }).to_string())
+                    }
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = shutdown.wait_for(|&stop| stop) => return None,
+            };
+            return Some((Ok(event), (rx, shutdown, slot)));
         }
-        let event = tokio::select! {
-            r = rx.recv() => match r {
-                Ok(u) => Event::default().event("update").id(u.revision.to_string()).data(&*u.json),
-                Err(RecvError::Lagged(n)) => {
-                    Event::default().event("resync").data(json!({ "missed": n }).to_string())
-                }
-                Err(RecvError::Closed) => return None,
-            },
-            _ = shutdown.wait_for(|&stop| stop) => return None,
-        };
-        Some((Ok(event), (rx, shutdown, slot)))
     });
     let all = stream::once(async move { Ok(hello) }).chain(updates);
     Ok(Sse::new(all).keep_alive(KeepAlive::default()))

@@ -9,7 +9,7 @@ use crate::view::GameView;
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use serde::Deserialize;
 
 /// Query of `GET /api/play/{token}`.
@@ -116,12 +116,35 @@ pub async fn set_contact(
     Body(req): Body<ContactRequest>,
 ) -> ApiResult<Json<ContactView>> {
     let (entry, role) = games.by_token(&token)?;
-    // The page's own origin (the guard has checked it is this server's), else this server as the Host names it.
-    let origin = headers
-        .get(header::ORIGIN)
-        .and_then(|o| o.to_str().ok())
-        .map(str::to_string)
-        .or_else(|| headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| format!("http://{h}")))
-        .unwrap_or_else(|| "http://localhost".to_string());
+    let origin = super::request_origin(&headers);
     Ok(Json(blocking(move || games.set_contact(&entry, role, &token, req, &origin)).await?))
+}
+
+/// A game's chat.
+#[derive(serde::Serialize)]
+pub struct Chat {
+    /// Its messages, oldest first.
+    pub messages: Vec<crate::store::ChatRecord>,
+}
+
+/// `GET /api/play/{token}/chat`: the players' chat (a player's link of a two-player game only).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as [`Games::chat`](crate::session::Games::chat).
+pub async fn chat(State(games): State<AppState>, Path(token): Path<String>) -> ApiResult<Json<Chat>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(Chat { messages: blocking(move || games.chat(&entry, role)).await? }))
+}
+
+/// `POST /api/play/{token}/chat`: `{"text"}` → 201 with the message as stored.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as [`Games::say`](crate::session::Games::say).
+pub async fn say(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+    Body(req): Body<crate::session::ChatRequest>,
+) -> ApiResult<(axum::http::StatusCode, Json<crate::store::ChatRecord>)> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok((axum::http::StatusCode::CREATED, Json(blocking(move || games.say(&entry, role, req)).await?)))
 }

@@ -221,6 +221,8 @@ pub async fn create_game(
     // The client is its address without the port (one machine's connections are one client), or behind a trusted
     // proxy the address it forwards.
     let client = games.client_of(peer.map(|Extension(Peer(a))| a), &headers);
-    let created = blocking(move || games.create(req, &client)).await?;
+    // A logged-in page's game: the maker's seat is their account's.
+    let owner = super::club::maker(&games, &headers).await?;
+    let created = blocking(move || games.create(req, &client, owner.as_ref())).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

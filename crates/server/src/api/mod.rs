@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod balance;
+pub mod club;
 pub mod events;
 pub mod games;
 pub mod lobby;
@@ -39,6 +40,9 @@ pub fn routes() -> Router<AppState> {
         .route("/api/play/{token}/rematch", post(actions::rematch))
         .route("/api/play/{token}/summary", get(games::summary))
         .route("/api/play/{token}/notify", get(games::contact).put(games::set_contact))
+        .route("/api/play/{token}/chat", get(games::chat).post(games::say))
+        .route("/api/play/{token}/takeback", get(actions::takeback).post(actions::ask_takeback))
+        .route("/api/play/{token}/takeback/answer", post(actions::answer_takeback))
         .route("/api/play/{token}/units/{unit}", get(games::unit))
         .route("/api/play/{token}/explain", post(games::explain))
         .route("/api/play/{token}/events", get(events::stream))
@@ -46,6 +50,29 @@ pub fn routes() -> Router<AppState> {
         .route("/api/play/{token}/replay/{decision}", get(replay::at))
         .route("/api/play/{token}/ledger", get(replay::ledger))
         .route("/api/play/{token}/review", get(replay::review).post(replay::start_review))
+        .route("/api/me", get(club::me))
+        .route("/api/account", axum::routing::put(club::settings))
+        .route("/api/account/signup", post(club::sign_up))
+        .route("/api/account/login", post(club::log_in))
+        .route("/api/account/logout", post(club::log_out))
+        .route("/api/account/claim", post(club::claim))
+        .route("/api/players/{name}", get(club::player))
+        .route("/api/leaderboard", get(club::leaderboard))
+        .route("/api/room", get(club::room).post(club::post))
+        .route("/api/room/{id}", get(club::posting).delete(club::withdraw))
+        .route("/api/room/{id}/join", post(club::join))
+}
+
+/// The origin a request's page was on (the guard has checked it is this server's), else this server as the `Host`
+/// names it: the start of the links put in notices.
+pub fn request_origin(headers: &axum::http::HeaderMap) -> String {
+    use axum::http::header;
+    headers
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| format!("http://{h}")))
+        .unwrap_or_else(|| "http://localhost".to_string())
 }
 
 /// A JSON request body. Unlike axum's `Json` it accepts any content type, reads an empty body as `{}`, and turns

@@ -38,12 +38,13 @@ impl Games {
     /// event on.
     ///
     /// # Errors
-    /// When the game is over (409), the token is a spectator's or does not play the side to act, or that side is the
-    /// computer's (403), `decisions` is not the game's (409), the index is not a legal action's or neither index nor
+    /// When the game is over (409), the token is a spectator's or does not play the side to act, that side is the
+    /// computer's, or the seat's account is disabled (403), `decisions` is not the game's (409), the index is not a legal action's or neither index nor
     /// action is given (400), the action given is not the indexed one (409), the engine refuses the action (422), or
     /// the game cannot be loaded or the action stored (500).
     pub fn act(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: ActRequest) -> ApiResult<GameView> {
         let mut st = entry.lock();
+        self.check_enabled(&st, role)?;
         let live = self.loaded(&entry.id, &mut st)?;
         let b = live.game.battle();
         let side = match b.to_act() {
@@ -142,24 +143,28 @@ impl Games {
         };
         let json: Arc<str> = serde_json::to_string(&body).expect("updates serialise").into();
         // No subscriber is not an error.
-        let _ = entry.tx.send(Update { revision: live.revision, json });
+        let _ = entry.tx.send(Update { revision: live.revision, json, event: super::UpdateEvent::Change });
     }
 
     /// Takes back this token's last `count` decisions (and the computer's after them), if no die was rolled and
     /// no card drawn since.
     ///
     /// # Errors
-    /// When the token is a spectator's (403), `count` is 0 (400), `decisions` is not the game's (409), fewer than
+    /// When the token is a spectator's, the game is rated, or the seat's account is disabled (403), `count` is 0 (400), `decisions` is not the game's (409), fewer than
     /// `count` of the token's decisions can be taken back (409), or the game cannot be loaded or the undo stored (500).
     pub fn undo(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: UndoRequest) -> ApiResult<GameView> {
         if role == Role::Spectator {
             return Err(ApiError::Forbidden("this is a spectator's link: it can only watch".into()));
+        }
+        if entry.rating == crate::setup::Rating::Rated {
+            return Err(ApiError::Forbidden("a rated game takes nothing back".into()));
         }
         let count = req.count.unwrap_or(1);
         if count == 0 {
             return Err(ApiError::BadRequest("count must be at least 1".into()));
         }
         let mut st = entry.lock();
+        self.check_enabled(&st, role)?;
         let live = self.loaded(&entry.id, &mut st)?;
         if let Some(d) = req.decisions
             && d != live.decisions()

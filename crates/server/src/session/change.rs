@@ -6,7 +6,7 @@
 use super::{EntryState, GameEntry, Games, Summary};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
-use crate::setup::Seat;
+use crate::setup::{Rating, Seat};
 use crate::store::now_ms;
 use crate::view::log_entries;
 use pacw_engine::{Action, EndReason, GameResult, Side, ToAct};
@@ -85,6 +85,8 @@ pub struct GameEnded {
     pub how: Ending,
     /// Who held each side's seat (by [`Side::index`]).
     pub seats: [Seat; 2],
+    /// Whether it counts for the ratings.
+    pub rating: Rating,
     /// Decisions made.
     pub decisions: usize,
     /// When it was stored (ms since 1970).
@@ -184,7 +186,8 @@ impl Games {
             id: entry.id.clone(),
             result,
             how: Ending::of(&result),
-            seats: entry.seats.clone(),
+            seats: st.seats.clone(),
+            rating: entry.rating,
             decisions: live.decisions(),
             at: now,
         });

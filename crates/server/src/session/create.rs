@@ -3,7 +3,8 @@
 use super::{Games, links, shipped};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
-use crate::setup::{Mode, PlayerKind, Seat};
+use crate::setup::{AccountId, Mode, PlayerKind, Rating, Seat};
+use crate::store::AccountRecord;
 use crate::store::{GameRecord, now_ms};
 use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
 use crate::view::{GameView, game_view};
@@ -44,10 +45,14 @@ pub struct CreateGame {
     /// text (a browser should send the text: its JSON numbers cannot hold a 64-bit seed): the game continues from
     /// it, or is shown finished, in the mode given.
     pub save: Option<serde_json::Value>,
+    /// `rated` or `casual` (the default). A rated game is against the computer, by a logged-in account, and takes
+    /// nothing back; two people's rated games are posted in the waiting room.
+    #[serde(default)]
+    pub rating: Rating,
 }
 
 /// Options as `name=value` strings or as an object.
-#[derive(Deserialize, Debug, Default)]
+#[derive(Deserialize, Serialize, Debug, Default)]
 #[serde(untagged)]
 pub enum OptionsInput {
     /// None.
@@ -69,7 +74,7 @@ impl OptionsInput {
         }
     }
 
-    fn pairs(&self) -> ApiResult<Vec<(String, String)>> {
+    pub(super) fn pairs(&self) -> ApiResult<Vec<(String, String)>> {
         match self {
             OptionsInput::None => Ok(Vec::new()),
             OptionsInput::Pairs(v) => v
@@ -168,7 +173,37 @@ impl Games {
     /// shipped scenario or variant has the name (404); the scenario text is too large (413); the save cannot be opened,
     /// the variant or the scenario fails its checks, or an option, a side or a computer player is refused (422); or the
     /// game cannot be stored (500).
-    pub fn create(self: &Arc<Self>, req: CreateGame, client: &str) -> ApiResult<Created> {
+    pub fn create(
+        self: &Arc<Self>,
+        req: CreateGame,
+        client: &str,
+        owner: Option<&AccountRecord>,
+    ) -> ApiResult<Created> {
+        if req.rating == Rating::Rated && (owner.is_none() || req.mode != Mode::Computer || req.save.is_some()) {
+            return Err(ApiError::BadRequest(
+                "a rated game is a new game against the computer by a logged-in account; two people's rated games \
+                 are posted in the waiting room"
+                    .into(),
+            ));
+        }
+        // The seat of the person who made it is theirs: against the computer the one person's seat (the computer's
+        // stays the computer's), in a two-player game the first side's; a hot-seat game has one link for both sides
+        // and stays a guest's.
+        let owners = match (owner, req.mode) {
+            (Some(o), Mode::Computer) => [Some(o.id), Some(o.id)],
+            (Some(o), Mode::TwoPlayers) => [Some(o.id), None],
+            _ => [None, None],
+        };
+        self.create_seated(req, client, owners).map(|(created, _)| created)
+    }
+
+    /// Creates a game as [`Games::create`] does, its people's seats held by these accounts (by side) where given.
+    pub(super) fn create_seated(
+        self: &Arc<Self>,
+        req: CreateGame,
+        client: &str,
+        owners: [Option<AccountId>; 2],
+    ) -> ApiResult<(Created, Arc<super::GameEntry>)> {
         self.check_watch_cap(&req, client)?;
         self.creations.take(client)?;
         let loaded = match &req.save {
@@ -292,8 +327,15 @@ impl Games {
             Some(game) => game,
             None => Game::with_scenario(Arc::new(scenario), &text, &file, Some(options), new_seed()),
         };
-        let seats = Seat::of(&players, &tokens)
+        let mut seats = Seat::of(&players, &tokens)
             .ok_or_else(|| ApiError::Internal("a person's side was given no token (a fault of the server)".into()))?;
+        if req.mode != Mode::Hotseat {
+            for (seat, owner) in seats.iter_mut().zip(owners) {
+                if let (Seat::Guest { token }, Some(account)) = (&*seat, owner) {
+                    *seat = Seat::Account { account, token: token.clone() };
+                }
+            }
+        }
         let now = now_ms();
         let record = GameRecord {
             id: new_game_id(),
@@ -307,6 +349,7 @@ impl Games {
             save: game.save(),
             result: game.battle().result(),
             archived: false,
+            rating: req.rating,
         };
         let live = match &req.save {
             // A save's decisions are its steps, so the replay and the log show the whole game.
@@ -328,6 +371,6 @@ impl Games {
             let live = self.loaded(&entry.id, &mut st)?;
             game_view(&entry.ctx(main_role), live, 0, None)
         };
-        Ok(Created { id, links: links(&tokens), tokens, view })
+        Ok((Created { id, links: links(&tokens), tokens, view }, entry))
     }
 }

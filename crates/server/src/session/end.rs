@@ -24,10 +24,12 @@ impl Games {
     /// `role` resigns for its side: the game ends, the other side wins; stored and pushed like an action.
     ///
     /// # Errors
-    /// When the token is a spectator's or asks for the other side, or the side is the computer's (403), the game is
+    /// When the token is a spectator's or asks for the other side, the side is the computer's, or the seat's account is
+    /// disabled (403), the game is
     /// over (409), or the game cannot be loaded or the resignation stored (500).
     pub fn resign(self: &Arc<Self>, entry: &Arc<GameEntry>, role: Role, req: ResignRequest) -> ApiResult<GameView> {
         let mut st = entry.lock();
+        self.check_enabled(&st, role)?;
         let live = self.loaded(&entry.id, &mut st)?;
         let b = live.game.battle();
         let side = match (role, req.side, b.to_act()) {
@@ -93,13 +95,14 @@ impl Games {
                 Mode::Watch => computer_of(Side::B),
                 _ => None,
             },
+            rating: crate::setup::Rating::Casual,
             computer_b: match entry.mode {
                 Mode::Watch => computer_of(Side::A),
                 _ => None,
             },
             save: None,
         };
-        let created = self.create(req, &entry.client)?;
+        let created = self.create(req, &entry.client, None)?;
         let you = match role {
             Role::Side(s) => Role::Side(s.other()),
             other => other,

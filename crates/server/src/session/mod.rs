@@ -5,29 +5,47 @@
 //! through one function (change.rs): committed to the database, and only then made visible, in memory, to the
 //! reply, to the subscribers and to the observers of changes and endings.
 
+mod accounts;
 mod act;
 mod archive;
 mod ask;
 mod change;
+mod chat;
 mod computer;
 mod create;
 mod end;
 mod notice;
+mod players;
 mod quota;
+mod ratings;
 mod review;
+mod room;
+mod takeback;
 
+pub use accounts::{
+    AccountSettings, AccountView, CSRF_HEADER, ClaimRequest, Claimed, LogIn, LoggedIn, NAME_CHARS, PASSWORD_CHARS,
+    SESSION_COOKIE, SESSION_DAYS, SignUp, check_name, check_password, cleared_cookie, hash_password, session_cookie,
+    session_of, verify_password,
+};
 pub use act::{ActRequest, UndoRequest};
 pub use ask::GameSummary;
 pub use change::{ChangeKind, Ending, GameChanged, GameEnded, GameObserver};
+pub use chat::{ChatRequest, MAX_CHAT_CHARS, MAX_CHAT_MESSAGES};
 pub use create::{CreateGame, Created, OptionsInput, WATCH_GAMES_PER_CLIENT};
 pub use end::ResignRequest;
 pub use notice::{ContactRequest, ContactView};
-pub use quota::Creations;
+pub use players::{LeaderRow, PlayerGame, PlayerPage, RatingView};
+pub use quota::{Allowance, Creations};
+pub use ratings::RatingsObserver;
 pub use review::{ReviewProgress, ReviewReply};
+pub use room::{
+    Joined, MAX_POSTED_OPTIONS, POSTINGS_PER_ACCOUNT, Pace, Posted, Posting, PostingView, SideChoice, Visibility,
+};
+pub use takeback::{Takeback, TakebackView};
 
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
-use crate::setup::{Mode, PlayerKind, Seat};
+use crate::setup::{Mode, PlayerKind, Rating, Seat};
 use crate::store::{DamagedRow, GameRecord, Store};
 use crate::tokens::{Role, Tokens};
 use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view, player_views};
@@ -83,6 +101,11 @@ struct EntryState {
     /// Per side: the move passed to its player while there was nowhere to tell them (at creation, before they gave a
     /// contact), so they are told when they give one (notice.rs). In memory only: after a restart it is forgotten.
     owed: [bool; 2],
+    /// Who holds each side's seat (a guest by their token, an account, or a computer player), as stored with the
+    /// game; a guest's seat may be claimed by an account (accounts.rs).
+    seats: [Seat; 2],
+    /// A take-back asked of the other player, not yet answered (takeback.rs). In memory only.
+    takeback: Option<takeback::Takeback>,
 }
 
 /// One game: what never changes, and its state behind a mutex.
@@ -97,8 +120,8 @@ pub struct GameEntry {
     pub mode: Mode,
     /// Who plays each side.
     pub players: [PlayerKind; 2],
-    /// Who holds each side's seat (a guest by their token, or a computer player), as stored with the game.
-    pub seats: [Seat; 2],
+    /// Whether it counts for the ratings.
+    pub rating: Rating,
     /// The tokens.
     pub tokens: Tokens,
     /// Who asked for it (the creator's address; a game loaded at start, its own id): the computer's thinking for
@@ -118,8 +141,37 @@ pub struct GameEntry {
 pub struct Update {
     /// The revision after the change.
     pub revision: u64,
-    /// The SSE `update` event's JSON.
+    /// The SSE event's JSON.
     pub json: Arc<str>,
+    /// Which event it is, and so who hears it.
+    pub event: UpdateEvent,
+}
+
+/// The kinds of event pushed to a game's subscribers.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum UpdateEvent {
+    /// An action, an undo or a resignation (SSE `update`): to everyone watching.
+    Change,
+    /// A chat message (SSE `chat`): to the players only, never to a spectator's stream.
+    Chat,
+    /// A take-back asked, accepted or declined (SSE `takeback`): to the players only.
+    Takeback,
+}
+
+impl UpdateEvent {
+    /// The SSE event's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            UpdateEvent::Change => "update",
+            UpdateEvent::Chat => "chat",
+            UpdateEvent::Takeback => "takeback",
+        }
+    }
+
+    /// Whether a stream through a link of `role` hears it.
+    pub fn heard_by(self, role: Role) -> bool {
+        self == UpdateEvent::Change || role != Role::Spectator
+    }
 }
 
 /// The body of an SSE `update` event.
@@ -247,6 +299,12 @@ pub struct Games {
     archived: RwLock<HashMap<String, String>>,
     /// Told of every change and ending (change.rs).
     observers: RwLock<Vec<Arc<dyn change::GameObserver>>>,
+    /// Joining and withdrawing postings of the waiting room, one at a time (room.rs).
+    room_lock: Mutex<()>,
+    /// Log-in attempts allowed per name (accounts.rs).
+    logins_by_name: Allowance,
+    /// Log-in and sign-up attempts allowed per address.
+    logins_by_address: Allowance,
 }
 
 impl Games {
@@ -265,6 +323,17 @@ impl Games {
             creations,
             archived: RwLock::new(HashMap::new()),
             observers: RwLock::new(Vec::new()),
+            room_lock: Mutex::new(()),
+            logins_by_name: Allowance::new(
+                LOGINS_PER_NAME,
+                Duration::from_secs(60),
+                "too many log-in attempts for this name",
+            ),
+            logins_by_address: Allowance::new(
+                LOGINS_PER_ADDRESS,
+                Duration::from_secs(10),
+                "too many log-in attempts from this address",
+            ),
             config,
             store,
             by_id: RwLock::new(HashMap::new()),
@@ -307,6 +376,7 @@ impl Games {
         }
         games.archive_idle();
         games.keep_archiving();
+        games.observe(Arc::new(RatingsObserver::new(&games)));
         Ok(games)
     }
 
@@ -318,7 +388,7 @@ impl Games {
             scenario_name: record.scenario_name,
             mode: record.mode,
             players: record.players,
-            seats: record.seats,
+            rating: record.rating,
             tokens: record.tokens,
             client,
             state: Mutex::new(EntryState {
@@ -327,6 +397,8 @@ impl Games {
                 computer_running: false,
                 review: review::ReviewState::default(),
                 owed: [false; 2],
+                seats: record.seats,
+                takeback: None,
             }),
             tx: broadcast::channel(256).0,
             streams: AtomicUsize::new(0),
@@ -497,6 +569,13 @@ impl Games {
         )
     }
 
+    /// Whether the client reached the server over HTTPS: the public origin is `https://…`, or a trusted proxy says so
+    /// (proxy.rs). The session cookie is then `Secure`.
+    pub fn is_https(&self, peer: Option<std::net::SocketAddr>, headers: &axum::http::HeaderMap) -> bool {
+        self.config.public_origin.as_deref().is_some_and(|o| o.starts_with("https://"))
+            || peer.is_some_and(|p| crate::proxy::forwarded_https(p.ip(), headers, &self.config.trusted_proxies))
+    }
+
     /// Whether the operator lets `GET /api/games` list the games.
     pub fn listing_allowed(&self) -> bool {
         self.config.list_games
@@ -551,6 +630,12 @@ impl Games {
         items
     }
 }
+
+/// Log-in attempts a name is allowed at once; then one a minute.
+pub const LOGINS_PER_NAME: u32 = 10;
+
+/// Log-in and sign-up attempts an address is allowed at once; then one every ten seconds.
+pub const LOGINS_PER_ADDRESS: u32 = 30;
 
 /// The most event streams open on one game: past it a new stream is refused (503), so that idle watchers cannot
 /// use up the server's connections. The server as a whole takes [`SessionConfig::streams_in_all`].

@@ -1,9 +1,13 @@
 //! The `greedy` player: each decision by its immediate expected value from the exact odds, plus a positional
 //! judgement of the square it leads to (cover, objectives, flanks, guns out of charge range).
 
+pub mod judgement;
+pub mod scripts;
+
+use judgement::{OrderJudge, View, Weights};
+use scripts::{Assignment, Script};
+
 use crate::Player;
-use crate::evaluate::{OrderJudge, View, Weights};
-use crate::portfolio::{Assignment, Script};
 use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -3,7 +3,7 @@
 //! assigned unit by its script's weights; a search improves the assignment by trying each unit's other scripts in
 //! play-outs (`mcts:…:pgsN`).
 
-use crate::evaluate::Weights;
+use super::judgement::Weights;
 use pacw_engine::{Side, UnitId};
 use std::sync::Arc;
 

@@ -1,0 +1,64 @@
+//! Damaged self-play checkpoints: any text is resumed from or refused with a message, never a panic, and a
+//! checkpoint that loads holds weights this build can judge by.
+
+use pacw_learn::selfplay::{Checkpoint, SelfPlayConfig};
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+/// A small checkpoint's text, after one round of two games.
+fn checkpoint_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let config = SelfPlayConfig {
+            games_per_round: 2,
+            unit_hidden: 4,
+            side_hidden: 3,
+            generated: 1.0,
+            curve_games: 0,
+            ..SelfPlayConfig::default()
+        };
+        let mut run = Checkpoint::start(config).unwrap();
+        run.round("test").unwrap();
+        serde_json::to_string(&run).unwrap()
+    })
+}
+
+fn load_or_refuse(text: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.json");
+    std::fs::write(&path, text).unwrap();
+    match Checkpoint::load(&path) {
+        Err(e) => assert!(!e.to_string().is_empty()),
+        Ok(run) => {
+            let network = run.network().expect("a loaded checkpoint's network is this build's");
+            assert!(network.parameters().iter().all(|w| w.is_finite()));
+            let _ = run.games();
+            let _ = run.curve_due();
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_damaged_checkpoint_is_resumed_from_or_refused(seed in 0..u64::MAX, cut in 0..20_000usize, byte in any::<u8>()) {
+        let mut bytes = checkpoint_text().as_bytes().to_vec();
+        let at = cut % bytes.len();
+        match seed % 3 {
+            0 => bytes[at] = byte,
+            1 => bytes.truncate(at),
+            _ => bytes.insert(at, byte),
+        }
+        load_or_refuse(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn a_checkpoint_with_any_count_is_resumed_from_or_refused(rounds in any::<u64>(), per_round in any::<u64>(), steps in any::<u64>()) {
+        let mut json: serde_json::Value = serde_json::from_str(checkpoint_text()).unwrap();
+        json["rounds"] = rounds.into();
+        json["config"]["games_per_round"] = per_round.into();
+        json["adam"]["steps"] = steps.into();
+        load_or_refuse(&json.to_string());
+    }
+}

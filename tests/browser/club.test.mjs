@@ -1,0 +1,178 @@
+// The club in a browser: two people sign up in two browser contexts, one posts a rated game in the waiting room and
+// sends the invitation, the other joins it from the link, both play by clicks, they chat (one mutes it), one
+// resigns, and the leaderboard and both players' pages show the ratings moved. Screenshots of the new pages at 1366×900 and 390×844.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { serverAndBrowser, freshPage, screenshots, createGame, view, act } from './server.mjs';
+
+const env = serverAndBrowser();
+
+async function signUp(page, name) {
+  await page.goto(`${env.server.url}account`);
+  await page.locator('#signup-form').waitFor();
+  await page.screenshot({ path: join(screenshots, `signup-${page.viewportSize().width}.png`) });
+  await page.fill('#signup-name', name);
+  await page.fill('#signup-password', 'a long password');
+  await page.click('#signup-form button[type=submit]');
+  await page.locator('#my-page', { hasText: name }).waitFor();
+}
+
+/// The side to move ends its activations by a click on the board's End button.
+async function playOneDecision(pages) {
+  for (let tries = 0; tries < 200; tries++) {
+    for (const page of pages) {
+      if (await page.locator('#status .you').count() && await page.locator('[data-order="end"]').count()) {
+        const before = await page.locator('#board').getAttribute('data-decisions');
+        await page.click('[data-order="end"]');
+        await page.waitForFunction((n) => document.querySelector('#board')?.dataset.decisions !== n, before);
+        return page;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('neither player could move');
+}
+
+test('sign up, post a rated game, the other joins by the invitation, both play, one resigns, the ratings move', { timeout: 180000 }, async () => {
+  const bea = await freshPage(env.browser);
+  await bea.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signUp(bea, 'Bea');
+  await bea.screenshot({ path: join(screenshots, 'account-1366.png') });
+  // Before any posting: the lobby's two-player game has its own "send this to your opponent" step.
+  await bea.goto(env.server.url);
+  await bea.click('.scenario-card[data-name="bloody-lane"]');
+  await bea.selectOption('select[name=mode]', 'two_players');
+  await bea.click('#start');
+  await bea.locator('#links #invite-link[data-role=B]').waitFor();
+  assert.match(await bea.locator('#invite-title').textContent(), /Send this to your opponent: they play Confederate/);
+  await bea.locator('#open-own-side').waitFor();
+  await bea.screenshot({ path: join(screenshots, 'lobby-invite-1366.png') });
+  await bea.goto(`${env.server.url}room`);
+  await bea.selectOption('#post-scenario', 'meeting-engagement');
+  await bea.selectOption('#post-side', 'A');
+  await bea.check('#post-private');
+  await bea.click('#post-game');
+  // The clear next step: the invitation, with Copy.
+  const invite = bea.locator('#invite-link');
+  await invite.waitFor();
+  const link = await invite.inputValue();
+  assert.match(link, /\/room\/[0-9a-f]{32}$/);
+  await bea.click('#copy-invite');
+  assert.equal(await bea.evaluate(() => navigator.clipboard.readText()), link);
+  await bea.screenshot({ path: join(screenshots, 'room-invite-1366.png'), fullPage: true });
+  // Private: not listed to others.
+  const cy = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { isMobile: true, hasTouch: true } });
+  await cy.goto(link);
+  await cy.locator('a', { hasText: 'Log in or sign up to join' }).click();
+  await cy.fill('#signup-name', 'Cy <script>');
+  await cy.fill('#signup-password', 'a long password');
+  await cy.click('#signup-form button[type=submit]');
+  await cy.locator('#signup-problem', { hasText: 'letters, digits' }).waitFor();
+  await cy.fill('#signup-name', "Cy O'Neil");
+  await cy.click('#signup-form button[type=submit]');
+  // Back on the invitation, logged in.
+  await cy.locator('#join-game').waitFor();
+  assert.match(await cy.locator('h1').textContent(), /Bea invites you to Meeting Engagement/);
+  await cy.screenshot({ path: join(screenshots, 'invitation-390.png') });
+  await cy.click('#join-game');
+  await cy.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  // Bea's room page sees the game joined and opens it.
+  await bea.locator('#open-joined').click({ timeout: 15000 });
+  await bea.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  await Promise.all([bea, cy].map((p) => p.locator('#status .whose').waitFor()));
+  // Both play: the side to move ends its activations, until each has played (the cards may give a side two turns
+  // running).
+  const played = new Set();
+  for (let i = 0; i < 20 && played.size < 2; i++) played.add(await playOneDecision([bea, cy]));
+  assert.equal(played.size, 2, 'each played');
+  // They chat: a message with HTML in it reaches the other live, shown as the text it is.
+  await bea.fill('#chat-text', 'Good game <b>so far</b> & more');
+  await bea.click('#chat-send');
+  const heard = cy.locator('#chat-list li.theirs');
+  await heard.waitFor();
+  assert.match(await heard.textContent(), /^Union .*Good game <b>so far<\/b> & more$/s, "the writer by their side");
+  assert.equal(await cy.locator('#chat-list b').count(), 0, 'no markup from a message');
+  await cy.screenshot({ path: join(screenshots, 'chat-390.png'), fullPage: true });
+  // Cy mutes it (in this browser): the chat is hidden, and stays so after a reload.
+  await cy.check('#chat-mute');
+  assert.equal(await cy.locator('#chat-list').isHidden(), true);
+  await cy.reload();
+  await cy.locator('#chat-mute:checked').waitFor();
+  assert.equal(await cy.locator('#chat-list').isHidden(), true);
+  await cy.locator('#status .whose').waitFor();
+  // Cy resigns.
+  cy.once('dialog', (d) => d.accept());
+  await cy.click('#resign');
+  await cy.locator('#result-screen:not([hidden])').waitFor();
+  // The leaderboard: Bea above 1500, Cy below, with the names as written.
+  await bea.goto(`${env.server.url}leaderboard`);
+  const rows = bea.locator('#leaderboard tr');
+  await rows.nth(2).waitFor();
+  assert.match(await rows.nth(1).textContent(), /^1Bea1[5-9]\d\d± \d+1 won, 0 lost, 0 drawn$/);
+  assert.match(await rows.nth(2).textContent(), /^2Cy O'Neil1[0-4]\d\d± \d+0 won, 1 lost, 0 drawn$/);
+  await bea.screenshot({ path: join(screenshots, 'leaderboard-1366.png') });
+  // Each player's page: the game, its outcome, the rating.
+  await bea.click('#my-page');
+  const rated = bea.locator('#player-games tr[data-game]', { hasText: 'Meeting Engagement' });
+  await rated.waitFor();
+  assert.match(await rated.textContent(), /Meeting Engagement.*Cy O'Neil.*won/);
+  // The lobby's two-player game is hers too (made while logged in), against a guest until claimed.
+  assert.match(await bea.locator('#player-games tr[data-game]', { hasText: 'Bloody Lane' }).textContent(), /a guest/);
+  assert.match(await bea.locator('#player-rating').textContent(), /1 won, 0 lost/);
+  await bea.screenshot({ path: join(screenshots, 'player-1366.png') });
+  await cy.goto(`${env.server.url}players/${encodeURIComponent("Cy O'Neil")}`);
+  await cy.locator('#player-games tr[data-game]').waitFor();
+  assert.match(await cy.locator('#player-games').textContent(), /lost/);
+  await cy.screenshot({ path: join(screenshots, 'player-390.png') });
+  // The refused sign-up is the one failed request (the browser logs its 400).
+  assert.deepEqual(bea.errors, []);
+  assert.deepEqual(cy.errors.filter((e) => !/status of 400/.test(e)), []);
+  await bea.context().close();
+  await cy.context().close();
+});
+
+test('the waiting room and the account page at a phone\'s size, a public posting listed to a guest', async () => {
+  const dee = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { isMobile: true, hasTouch: true } });
+  await signUp(dee, 'Dee');
+  await dee.screenshot({ path: join(screenshots, 'account-390.png'), fullPage: true });
+  await dee.goto(`${env.server.url}room`);
+  await dee.selectOption('#post-scenario', 'bloody-lane');
+  await dee.click('#post-game');
+  await dee.locator('#invite-link').waitFor();
+  await dee.screenshot({ path: join(screenshots, 'room-390.png'), fullPage: true });
+  const guest = await freshPage(env.browser);
+  await guest.goto(`${env.server.url}room`);
+  const row = guest.locator('#postings tr[data-posting]', { hasText: 'Bloody Lane' });
+  await row.waitFor();
+  assert.match(await row.textContent(), /Dee.*log in to join/);
+  await guest.screenshot({ path: join(screenshots, 'room-1366.png'), fullPage: true });
+  for (const page of [dee, guest]) assert.deepEqual(page.errors, []);
+  await dee.context().close();
+  await guest.context().close();
+});
+
+test('a take-back asked by one player is accepted by the other, in two browsers', async () => {
+  const { created } = await createGame(env.server.url, { scenario: 'meeting-engagement', mode: 'two_players' }, 'A');
+  const [a, b] = [created.tokens.A, created.tokens.B];
+  const mover = (await view(env.server.url, a)).your_turn ? a : b;
+  const other = mover === a ? b : a;
+  const activate = (await view(env.server.url, mover)).legal_actions.find((x) => x.action.activate !== undefined).index;
+  await act(env.server.url, mover, { index: activate });
+  const [asker, answerer] = [await freshPage(env.browser), await freshPage(env.browser, { viewport: { width: 390, height: 844 } })];
+  await asker.goto(`${env.server.url}game/${mover}`);
+  await answerer.goto(`${env.server.url}game/${other}`);
+  await Promise.all([asker, answerer].map((p) => p.locator('#board[data-decisions="1"]').waitFor({ state: 'attached' })));
+  await asker.click('#ask-takeback');
+  await asker.locator('#takeback-text', { hasText: 'waiting for the other player' }).waitFor();
+  await answerer.locator('#accept-takeback').waitFor();
+  assert.match(await answerer.locator('#takeback-text').textContent(), /asks to take back their last decision/);
+  await answerer.screenshot({ path: join(screenshots, 'takeback-390.png') });
+  await answerer.click('#accept-takeback');
+  await Promise.all([asker, answerer].map((p) => p.locator('#board[data-decisions="0"]').waitFor({ state: 'attached' })));
+  await asker.locator('#takeback-text', { hasText: 'accepted' }).waitFor();
+  for (const page of [asker, answerer]) assert.deepEqual(page.errors, []);
+  await asker.context().close();
+  await answerer.context().close();
+});
