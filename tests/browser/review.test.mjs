@@ -43,8 +43,8 @@ test('resign, read the result, download the save, rematch with the sides swapped
   assert.match(text, /hit\s*miss\s*shaken\s*retreat\s*destroyed/, 'the ledger has the miss column');
   await page.locator('#log', { hasText: 'Blue resigns' }).waitFor();
   // The save, as pacw replay reads it.
-  const href = await page.locator('#download-save').getAttribute('href');
-  const save = await (await fetch(new URL(href, env.server.url))).json();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-save')]);
+  const save = JSON.parse(readFileSync(await download.path(), 'utf8'));
   assert.equal(save.format, 'pacw-save');
   assert.equal(save.resigned, 'A');
   await page.screenshot({ path: join(screenshots, 'resigned-1366.png') });

@@ -1,96 +1,26 @@
-// The server's JSON API (docs/api.md): every call returns parsed JSON or throws an Error with the server's message.
+// The one seam between the pages and where the game lives: the server's JSON API (server-api.js), or the engine
+// compiled to WebAssembly in this browser (browser-api.js, a Web Worker), chosen once by the page's
+// `<meta name="pacw-games" content="browser">` (the static build writes it). Both answer the same calls with the
+// same JSON (docs/api.md), so no page knows which it talks to; what only a server can do (two players on two
+// machines, notices, the editor's checks, accounts and the club's pages) is told by `features`, and addresses by `route` and `gameHref`.
 
-/// The logged-in session's anti-forgery token (from `GET /api/me`), sent with every call once known.
-let csrf = null;
+import { server } from './server-api.js';
+import { browser } from './browser-api.js';
 
-export function setCsrf(token) {
-  csrf = token || null;
-}
+const inBrowser = document.querySelector('meta[name="pacw-games"]')?.content === 'browser';
 
-async function call(method, path, body) {
-  const init = { method, headers: {} };
-  if (csrf) init.headers['x-pacw-csrf'] = csrf;
-  if (body !== undefined) {
-    init.headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  const reply = await fetch(path, init);
-  const text = await reply.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = { error: text }; }
-  if (!reply.ok) {
-    const error = new Error((data && data.error) || `${reply.status} ${reply.statusText}`);
-    error.status = reply.status;
-    error.data = data;
-    throw error;
-  }
-  return data;
-}
+// The static build keeps its files for offline play (its sw.js); the server's pages do not register one.
+if (inBrowser && 'serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 
-/// `POST /api/scenarios/balance`: the reply is a stream of JSON lines, progress first and the result last.
-async function balance(text, file, progress) {
-  const reply = await fetch('/api/scenarios/balance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, file }) });
-  if (!reply.ok) {
-    const data = await reply.json().catch(() => ({}));
-    throw new Error(data.error || `${reply.status} ${reply.statusText}`);
-  }
-  const reader = reply.body.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (value) buffered += decoder.decode(value, { stream: true });
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-      if (line.error) throw new Error(line.error);
-      if (line.result) return line.result;
-      progress(line.done, line.of);
-    }
-    if (done) throw new Error('the test stopped before its result');
-  }
-}
+/// Every call: `api.view(token)`, `api.act(token, action, decisions)`, … (each returns a promise of the JSON).
+export const api = inBrowser ? browser : server;
 
+/// What this place offers: `twoPlayers`, `watch`, `notices`, `editor`, `upload` (a scenario file of one's own), and
+/// whether the games themselves are kept in this browser (`storedHere`) rather than on a server.
+export const features = api.features;
 
-export const api = {
-  info: () => call('GET', '/api/info'),
-  scenarios: () => call('GET', '/api/scenarios'),
-  check: (text, file) => call('POST', '/api/scenarios/check', { text, file }),
-  balance,
-  create: (request) => call('POST', '/api/games', request),
-  view: (token, logFrom) => call('GET', `/api/play/${token}${logFrom ? `?log_from=${logFrom}` : ''}`),
-  summary: (token) => call('GET', `/api/play/${token}/summary`),
-  unit: (token, unit) => call('GET', `/api/play/${token}/units/${unit}`),
-  explain: (token, unit, action) => call('POST', `/api/play/${token}/explain`, { unit, action }),
-  act: (token, action, decisions) => call('POST', `/api/play/${token}/actions`, { action, decisions }),
-  actIndex: (token, index, decisions) => call('POST', `/api/play/${token}/actions`, { index, decisions }),
-  undo: (token, count, decisions) => call('POST', `/api/play/${token}/undo`, { count, decisions }),
-  resign: (token) => call('POST', `/api/play/${token}/resign`, {}),
-  rematch: (token) => call('POST', `/api/play/${token}/rematch`, {}),
-  replay: (token) => call('GET', `/api/play/${token}/replay`),
-  replayAt: (token, decision) => call('GET', `/api/play/${token}/replay/${decision}`),
-  review: (token) => call('GET', `/api/play/${token}/review`),
-  startReview: (token) => call('POST', `/api/play/${token}/review`, {}),
-  contact: (token) => call('GET', `/api/play/${token}/notify`),
-  setContact: (token, email, webhook) => call('PUT', `/api/play/${token}/notify`, { email, webhook }),
-  events: (token) => new EventSource(`/api/play/${token}/events`),
-  chat: (token) => call('GET', `/api/play/${token}/chat`),
-  say: (token, text) => call('POST', `/api/play/${token}/chat`, { text }),
-  takeback: (token) => call('GET', `/api/play/${token}/takeback`),
-  askTakeback: (token) => call('POST', `/api/play/${token}/takeback`, {}),
-  answerTakeback: (token, accept) => call('POST', `/api/play/${token}/takeback/answer`, { accept }),
-  me: () => call('GET', '/api/me'),
-  signUp: (name, password, email, webhook) => call('POST', '/api/account/signup', { name, password, email, webhook }),
-  logIn: (name, password) => call('POST', '/api/account/login', { name, password }),
-  logOut: () => call('POST', '/api/account/logout', {}),
-  accountSettings: (email, webhook) => call('PUT', '/api/account', { email, webhook }),
-  claim: (token) => call('POST', '/api/account/claim', { token }),
-  player: (name) => call('GET', `/api/players/${encodeURIComponent(name)}`),
-  leaderboard: () => call('GET', '/api/leaderboard'),
-  room: () => call('GET', '/api/room'),
-  post: (posting) => call('POST', '/api/room', posting),
-  posting: (id) => call('GET', `/api/room/${encodeURIComponent(id)}`),
-  join: (id) => call('POST', `/api/room/${encodeURIComponent(id)}/join`, {}),
-  withdraw: (id) => call('DELETE', `/api/room/${encodeURIComponent(id)}`),
-};
+/// Hands the logged-in session's anti-forgery token to the server's API (account.js; the browser keeps no accounts).
+export const setCsrf = (token) => api.setCsrf?.(token);
+
+/// The address of a game's page: `what` is '', 'replay' or 'review'.
+export const gameHref = (token, what) => api.gameHref(token, what);

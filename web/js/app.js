@@ -1,7 +1,7 @@
-// The page router: `/` is the lobby, `/editor` the scenario editor, `/game/{token}` a battle, `/game/{token}?replay`
-// its replay, `/game/{token}?review` its replay with the review made and shown; the club's pages: `/account`,
-// `/players/{name}`, `/leaderboard`, `/room` and an invitation `/room/{id}`.
+// The page router: where the game lives (api.js) says which page an address shows — the lobby, the scenario
+// editor, a battle, or its replay (with the review made and shown for `review`), and on a server the club's pages.
 
+import { api, features } from './api.js';
 import { showLobby } from './lobby.js';
 import { showBattle } from './battle.js';
 import { showReplay } from './replay.js';
@@ -11,29 +11,17 @@ import { showAccountInHeader } from './account.js';
 import { showKeys } from './keys.js';
 
 const app = document.getElementById('app');
-const path = location.pathname;
-const match = path.match(/^\/game\/([0-9a-fA-F]+)\/?$/);
-const player = path.match(/^\/players\/([^/]+)\/?$/);
-const invitation = path.match(/^\/room\/([0-9a-fA-F]{32})\/?$/);
-if (/^\/editor\/?$/.test(path)) {
-  showEditor(app);
-} else if (/^\/account\/?$/.test(path)) {
-  showAccount(app);
-} else if (/^\/leaderboard\/?$/.test(path)) {
-  showLeaderboard(app);
-} else if (/^\/room\/?$/.test(path)) {
-  showRoom(app);
-} else if (invitation) {
-  showInvitation(app, invitation[1]);
-} else if (player) {
-  showPlayer(app, decodeURIComponent(player[1]));
-} else if (!match) {
-  showLobby(app);
-} else if (new URLSearchParams(location.search).has('replay') || new URLSearchParams(location.search).has('review')) {
-  showReplay(app, match[1], { review: new URLSearchParams(location.search).has('review') });
-} else {
-  showBattle(app, match[1]);
-}
+const route = api.route();
+if (route.page === 'editor') showEditor(app);
+else if (route.page === 'account') showAccount(app);
+else if (route.page === 'leaderboard') showLeaderboard(app);
+else if (route.page === 'room') showRoom(app);
+else if (route.page === 'invitation') showInvitation(app, route.id);
+else if (route.page === 'player') showPlayer(app, route.name);
+else if (route.page === 'replay') showReplay(app, route.token, { review: route.review });
+else if (route.page === 'battle') showBattle(app, route.token);
+else showLobby(app);
 
-showAccountInHeader();
+if (features.club) showAccountInHeader();
+
 document.querySelector('.keys-button')?.addEventListener('click', showKeys);

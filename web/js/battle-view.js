@@ -2,7 +2,7 @@
 // the board, the panels beside it, the result and hand-over screens, and the signals that it is your move. Each
 // function draws from the page's state (battle.js) and never changes the game.
 
-import { api } from './api.js';
+import { api, gameHref } from './api.js';
 import { Board } from './board.js';
 import { parseSquare } from './squares.js';
 import { forget, setSetting, setting } from './games.js';
@@ -33,7 +33,7 @@ export function layout(page) {
     handover: h('div', { class: 'handover', id: 'handover', hidden: true }),
   };
   const e = page.els;
-  if (v.scenario.rules) setRulesPage(`/game/${page.token}/rules`);
+  if (v.scenario.rules) setRulesPage(api.rulesHref(page.token));
   page.app.replaceChildren(h('div', { class: 'battle-page' },
     // The game's menu and settings beside its title: on the first screen at any size, not under the log.
     h('div', { class: 'title-row' },
@@ -45,7 +45,7 @@ export function layout(page) {
       h('p', {}, v.scenario.rules.description),
       h('ul', {}, ...v.scenario.rules.modifiers.filter((m) => m.rule === m.id).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name}: when ${m.when}`)),
         ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`))),
-      h('p', {}, h('a', { href: `/game/${page.token}/rules`, target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
+      h('p', {}, h('a', { href: api.rulesHref(page.token), target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
     e.status,
     // A take-back asked of this player: above the board, where it is seen at once.
     page.takeback ? page.takeback.el : '',
@@ -71,8 +71,8 @@ export function layout(page) {
   e.menu.append(
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
     page.takeback ? page.takeback.button : '',
-    h('a', { href: `/game/${page.token}?replay` }, 'Replay'),
-    h('a', { href: v.scenario.rules ? `/game/${page.token}/rules` : '/rules', target: 'pacw-rules', class: 'also-in-header' }, 'Rules'),
+    h('a', { href: gameHref(page.token, 'replay') }, 'Replay'),
+    h('a', { href: v.scenario.rules ? api.rulesHref(page.token) : '/rules', target: 'pacw-rules', class: 'also-in-header' }, 'Rules'),
     h('a', { href: '/guide', target: 'pacw-rules', class: 'also-in-header' }, 'Guide'),
     h('a', { href: '/' }, 'Lobby'),
     settingsMenu(page));
@@ -416,15 +416,29 @@ export function renderResult(page) {
   if (box.dataset.decisions === String(v.decisions) && !box.hidden) return;
   box.dataset.decisions = String(v.decisions);
   box.hidden = page.resultClosed === v.decisions;
-  const save = h('a', { href: `/api/play/${page.token}/save`, download: `pacw-${v.scenario.name}-${v.id}.json`, class: 'button secondary', id: 'download-save' }, 'Download the save');
+  const save = h('button', { class: 'secondary', id: 'download-save', onclick: () => downloadSave(page, `pacw-${v.scenario.name}-${v.id}.json`) }, 'Download the save');
   box.replaceChildren(h('div', { class: 'panel result-card', role: 'dialog', 'aria-label': 'Result' },
     h('h2', {}, 'Game over'), resultHeadline(v), ...losses(v), v.ledger ? ledgerTable(v) : '',
     h('div', { class: 'row' },
       h('button', { id: 'rematch', onclick: () => page.rematch() }, 'Rematch (sides swapped)'), save,
-      h('a', { href: `/game/${page.token}?review`, class: 'button', id: 'review-button' }, 'Review'),
-      h('a', { href: `/game/${page.token}?replay`, class: 'button secondary' }, 'Replay'),
+      h('a', { href: gameHref(page.token, 'review'), class: 'button', id: 'review-button' }, 'Review'),
+      h('a', { href: gameHref(page.token, 'replay'), class: 'button secondary' }, 'Replay'),
       h('button', { class: 'secondary', id: 'forget', onclick: () => { forget(page.token); location.href = '/'; } }, 'Remove from your games'),
       h('button', { class: 'secondary', id: 'close-result', onclick: () => { page.resultClosed = v.decisions; box.hidden = true; } }, 'Look at the board'))));
+}
+
+/// Downloads the game's save file (the same file the server, `pacw play --load` and `pacw replay` read).
+async function downloadSave(page, name) {
+  try {
+    const a = h('a', { href: URL.createObjectURL(new Blob([await api.saveText(page.token)], { type: 'application/json' })), download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  } catch (e) {
+    page.error = e.message;
+    page.render();
+  }
 }
 
 /// Hot-seat: a screen between the sides, so each player looks only at his own turn (optional, on by default).

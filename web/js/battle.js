@@ -2,7 +2,7 @@
 // your units to see what it can do, then click a square (and a facing), an enemy, and confirm. The opponent's
 // decisions are played back as they happen; the log, dice, cards, odds and result sit beside the board.
 
-import { api } from './api.js';
+import { api, gameHref } from './api.js';
 import { moveArrows, neighbour } from './board.js';
 import { squareName } from './squares.js';
 import { announceTurn, layout, render, renderStatus } from './battle-view.js';
@@ -12,6 +12,7 @@ import { UnitChoices, kindOf } from './orders.js';
 import { lastRoll } from './panels.js';
 import { h } from './util.js';
 import { ChatPanel } from './chat.js';
+import * as Selection from './selection.js';
 import { TakebackPanel } from './takeback.js';
 
 export async function showBattle(app, token) {
@@ -22,20 +23,9 @@ export async function showBattle(app, token) {
 
 const ARROWS = { ArrowUp: 'N', ArrowRight: 'E', ArrowDown: 'S', ArrowLeft: 'W' };
 
-/// The battle page. Its selection is one state machine, drawn by `render` and changed only by the methods named:
-///
-///   idle      `selected` null                       a click on a unit selects it (`select`)
-///   selected  `selected` a unit, `pending` null      its orders (`choices`) are fetched for this very position; a
-///                                                  square starts a move, an enemy an attack
-///   attack    `pending.stage` 'attack'              an enemy picked (`pickEnemy`): Fire, or Fire & Move (`fireMove`);
-///                                                  a square then picks Move & Fire from there
-///   facing    `pending.stage` 'facing'              a square picked (`startFacing`): a facing chooses how it ends
-///                                                  up (`onFacing`)
-///   confirm   `pending.stage` 'confirm'             the order is whole (`pending.order`): Confirm gives it (`give`)
-///
-/// `pending` is set only while a unit is selected and `choices` are its own; `select` resets `choices`, `pending`
-/// and `refusal`, and `cancel` steps back one state. An order given, or a new card, starts afresh (`adopt`). Requests
-/// to the server go one at a time (`whileBusy`).
+/// The battle page. Its selection is one value (`this.selection`, selection.js: the stages and their transitions),
+/// drawn by `render` and replaced only through those transitions, by the methods below. An order given, or a new
+/// card, starts afresh (`adopt`). Requests go one at a time (`whileBusy`).
 class Battle {
   constructor(app, token) {
     this.app = app;
@@ -43,11 +33,8 @@ class Battle {
     this.view = null; // the live view, its log merged in `this.log`
     this.log = [];
     this.shown = null; // the view on screen: the live one, or a past one while playing back
-    this.selected = null; // a unit id
+    this.selection = Selection.idle; // the unit selected, its orders, the order being built, the last refusal
     this.square = null; // the square last picked or under the keyboard cursor
-    this.choices = null; // the selected unit's orders (UnitChoices)
-    this.pending = null; // the order being built: { stage: 'attack' | 'facing' | 'confirm', … }
-    this.refusal = null; // the last refused click: { rule, reason, line, square }
     this.hover = null;
     this.cursor = null;
     this.queue = []; // decisions of others still to be played back
@@ -217,15 +204,9 @@ class Battle {
     this.shown = view;
     setShownDecisions(this.token, view.decisions);
     if (decisionsChanged) {
-      this.pending = null;
-      this.refusal = null;
-      this.choices = null;
-      if (view.your_turn && view.active_unit !== null && view.active_unit !== undefined) {
-        this.selected = view.active_unit; // its order, or its Advance after Fire & Move, comes next
-      } else if (this.selected !== null && (!view.units[this.selected]?.alive || newCard || this.ordered)) {
-        this.selected = null; // its order is given, or a new card is up: start afresh
-        this.inspected = null;
-      }
+      const s = this.selection;
+      const keep = s.unit !== null && view.units[s.unit]?.alive && !newCard && !this.ordered;
+      this.selection = Selection.movedOn(s, view.your_turn ? view.active_unit : null, keep);
       this.ordered = false;
       if (this.selected !== null) this.fetchChoices(this.selected);
     }
@@ -252,7 +233,7 @@ class Battle {
     try {
       const reply = await api.unit(this.token, unit);
       if (this.selected !== unit || reply.decisions !== this.view.decisions) return;
-      this.choices = new UnitChoices(reply, this.view.units[unit].at);
+      this.selection = Selection.withChoices(this.selection, unit, new UnitChoices(reply, this.view.units[unit].at));
       this.render();
     } catch (e) {
       this.error = e.message;
@@ -260,11 +241,17 @@ class Battle {
     }
   }
 
-  /// The selection's state (see the class): 'idle', 'selected', 'attack', 'facing' or 'confirm'.
+  /// The selection's stage (selection.js): 'idle', 'selected', 'attack', 'facing' or 'confirm'.
   get stage() {
-    if (this.selected === null) return 'idle';
-    return this.pending?.stage ?? 'selected';
+    return Selection.stage(this.selection);
   }
+
+  // What the page draws reads the selection through these.
+  get selected() { return this.selection.unit; }
+  get choices() { return this.selection.choices; }
+  get pending() { return this.selection.pending; }
+  get refusal() { return this.selection.refusal; }
+  get inspected() { return this.selection.inspected; }
 
   /// The order Confirm gives now: a whole order, or an attack whose order needs no square or facing; else null.
   get readyOrder() {
@@ -280,31 +267,24 @@ class Battle {
   select(unit) {
     // Picking a unit on one's own move is moving on: the dice of the last attack are read.
     if (this.view?.your_turn) this.yourRoll = null;
-    this.selected = unit;
-    this.inspected = null;
-    this.choices = null;
-    this.pending = null;
-    this.refusal = null;
+    this.selection = Selection.selected(unit);
     if (unit !== null) this.fetchChoices(unit);
     this.render();
   }
 
   refuse(refusal, extra = {}) {
-    this.refusal = refusal ? { ...refusal, ...extra } : null;
+    this.selection = Selection.refused(this.selection, refusal, extra);
     this.render();
   }
 
   /// A click (or Enter) on the board: a unit, or a square.
   onPick({ unit, square }) {
     if (square) this.square = square;
-    this.refusal = null;
+    this.selection = Selection.refused(this.selection, null);
     const v = this.shown;
     if (!this.live || !v) {
-      if (unit !== null) {
-        // Not our move, or a past position: a unit is selected to read about, with no order under way.
-        this.selected = unit;
-        this.pending = null;
-      }
+      // Not our move, or a past position: a unit is selected to read about, with no order under way.
+      if (unit !== null) this.selection = Selection.selected(unit);
       this.render();
       return;
     }
@@ -337,7 +317,7 @@ class Battle {
   /// An enemy clicked while one of your units is selected: Fire, Fire & Move, or Move & Fire from a square.
   async pickEnemy(enemy) {
     const ch = this.choices;
-    this.inspected = enemy.id;
+    this.selection = Selection.inspecting(this.selection, enemy.id);
     if (!ch.canAct) return this.refuse(ch.reply.refusal);
     const p = this.pending;
     if (p && p.to && (p.kind === 'move' || p.kind === 'move_fire')) {
@@ -353,11 +333,12 @@ class Battle {
     const t = ch.targets().get(enemy.id);
     if (!t) {
       const why = ch.reply.enemies[enemy.id];
-      return this.refuse(why, why?.blocked_at || why?.rule === 'R6.2' ? { line: { from: ch.at, to: enemy.at, blockedAt: why.blocked_at } } : { square: enemy.at });
+      // The engine names the square that blocks the line of sight when that is why (its refusal's `blocked_at`).
+      return this.refuse(why, why?.blocked_at ? { line: { from: ch.at, to: enemy.at, blockedAt: why.blocked_at } } : { square: enemy.at });
     }
     const facings = Object.values(ch.fireFacings(enemy.id)).filter(Boolean).length;
     if (facings > 1) return this.startFacing(ch.at, 'fire', enemy.id);
-    this.pending = { stage: 'attack', target: enemy.id, order: t.fire[0] || null };
+    this.selection = Selection.attacking(this.selection, enemy.id, t.fire[0] || null);
     this.render();
   }
 
@@ -375,8 +356,7 @@ class Battle {
   startFacing(square, kind, target) {
     const ch = this.choices;
     const facings = kind === 'move' ? ch.moveFacings(square) : kind === 'move_fire' ? ch.moveFireFacings(target, square) : ch.fireFacings(target);
-    this.pending = { stage: 'facing', kind, to: square, target, facings, facing: null };
-    this.refusal = null;
+    this.selection = Selection.facing(this.selection, kind, square, target, facings);
     this.render();
   }
 
@@ -390,7 +370,9 @@ class Battle {
         : p.kind === 'move_fire' ? { move_fire: { to: p.to, facing: dir, target: p.target } } : { fire: { target: p.target, facing: dir } };
       try {
         const why = await api.explain(this.token, ch.reply.unit, probe);
-        this.refuse(why.refusal || { rule: 'R5.4', reason: `facing ${dir} is not allowed here (R5.4)` }, { square: p.to });
+        // The engine's refusal, with its rule; none would mean the orders listed are stale: read them again.
+        if (why.refusal) this.refuse(why.refusal, { square: p.to });
+        else this.reload();
       } catch (e) {
         this.error = e.message;
         this.render();
@@ -402,8 +384,7 @@ class Battle {
   }
 
   setConfirm(p) {
-    this.pending = { ...p, stage: 'confirm' };
-    this.refusal = null;
+    this.selection = Selection.whole(this.selection, p);
     this.render();
   }
 
@@ -441,7 +422,6 @@ class Battle {
         n += 1;
       }
       const view = await api.act(this.token, action, n);
-      this.pending = null;
       this.since = [];
       this.mark(moveArrows(view.log, view), false);
       this.ordered = true;
@@ -487,7 +467,7 @@ class Battle {
     if (!end) return;
     await this.whileBusy(async () => {
       const view = await api.act(this.token, 'end_activations', v.decisions);
-      this.selected = null;
+      this.selection = Selection.idle;
       this.yourRoll = null;
       this.since = [];
       this.mark([], false);
@@ -505,16 +485,17 @@ class Battle {
     await this.whileBusy(async () => {
       const view = await api.undo(this.token, v.undo.last_order || 1, v.decisions);
       this.log = [];
-      this.selected = null;
+      this.selection = Selection.idle;
       this.mark([], false);
       this.adopt(view);
     }, { reloadOnError: false });
   }
 
   cancel() {
-    if (this.pending) this.pending = null;
-    else if (this.refusal) this.refusal = null;
-    else this.select(null);
+    const s = this.selection;
+    // Nothing under way: the unit is let go, as picking another would (the last attack's dice are read).
+    if (!s.pending && !s.refusal) return this.select(null);
+    this.selection = Selection.cancelled(s);
     this.render();
   }
 
@@ -533,7 +514,7 @@ class Battle {
       const again = await api.rematch(this.token);
       const token = again.tokens[again.you] || again.tokens.hotseat || again.tokens.spectator;
       remember(token, { id: again.id, role: again.you, title: again.view.scenario.title, links: again.links });
-      location.href = `/game/${token}`;
+      location.href = gameHref(token);
     } catch (e) {
       this.error = e.message;
       this.render();

@@ -1,7 +1,7 @@
 // The lobby: choose a battle (shipped or your own file, each with a map preview), a mode, the computer and the rule
 // options, each explained where it is chosen; and "your games", the links this browser keeps.
 
-import { api } from './api.js';
+import { api, features, gameHref } from './api.js';
 import { previewBoard } from './board.js';
 import { exportText, forget, importText, mainRole, remember, rememberCreated, remembered, setSetting } from './games.js';
 import { copyText, h, sideTag, warningLines, when, withRuleLinks } from './util.js';
@@ -17,6 +17,9 @@ const MODES = [
   ['two_players', 'Two players (a link each)', 'Two people on two machines: each side gets a private link; send the other one to your opponent.'],
   ['watch', 'Watch the computer play itself', 'The computer plays both sides while you watch, move by move.'],
 ];
+
+/// The modes this place offers (two players on two machines, and watching the computer, need a server).
+const OFFERED_MODES = MODES.filter(([v]) => (v !== 'two_players' || features.twoPlayers) && (v !== 'watch' || features.watch));
 
 /// The rule options of the first block (each a select, its values explained) and of "More numbers", from the
 /// engine's one list of options (`/api/info`'s `option_specs`).
@@ -90,8 +93,8 @@ class Lobby {
     openSave.addEventListener('change', () => this.openSave(openSave.files[0]));
     // The page's first-level heading: what the lobby is for.
     const choose = h('div', { class: 'panel choose' }, h('h1', {}, 'Choose a battle'), this.cards,
-      h('p', { class: 'make-battle' }, h('a', { href: '/editor', id: 'open-editor', class: 'button' }, 'Make your own battle'), ' in the editor: paint the map, set out the troops, play it.'),
-      h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')), this.uploadProblems, this.uploadWarnings,
+      features.editor ? h('p', { class: 'make-battle' }, h('a', { href: '/editor', id: 'open-editor', class: 'button' }, 'Make your own battle'), ' in the editor: paint the map, set out the troops, play it.') : '',
+      features.upload ? h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')) : '', this.uploadProblems, this.uploadWarnings,
       h('p', {}, 'Or open a save (from a finished game, ', h('code', {}, 'pacw play --save'), ' or ', h('code', {}, 'pacw simulate --save-games'), '): ', openSave), this.saveProblems);
     this.gamesPanel = h('div', { class: 'panel games-panel', id: 'your-games' });
     // Four blocks that the stylesheet places: two columns on a wide screen; one, with Start near the top, on a phone.
@@ -119,8 +122,10 @@ class Lobby {
     const save = await file.text();
     try {
       const created = await api.create({ save, mode: 'hotseat' });
-      rememberCreated(created, 'hotseat');
-      location.href = created.links.hotseat + (created.view.result ? '?replay' : '');
+      // The main role: hot-seat on a server; in the browser, a save against the computer stays against it.
+      const role = created.view.role;
+      rememberCreated(created, role);
+      location.href = gameHref(created.tokens[role], created.view.result ? 'replay' : '');
     } catch (e) {
       this.saveProblems.textContent = e.message;
     }
@@ -202,7 +207,7 @@ class Lobby {
 
   setupPanel() {
     const modeHelp = h('p', { class: 'help', id: 'mode-help' });
-    this.mode = h('select', { name: 'mode', 'aria-label': 'Mode', 'aria-describedby': 'mode-help' }, ...MODES.map(([v, text]) => h('option', { value: v }, text)));
+    this.mode = h('select', { name: 'mode', 'aria-label': 'Mode', 'aria-describedby': 'mode-help' }, ...OFFERED_MODES.map(([v, text]) => h('option', { value: v }, text)));
     this.humanSide = h('select', { name: 'human_side', 'aria-label': 'Your side' });
     // The three levels for players, then the laboratory's own players; each with its sentence (from the server).
     const option = (p) => h('option', { value: p.name, selected: p.name === this.info.default_level }, p.name);
@@ -380,12 +385,14 @@ class Lobby {
       h('div', { class: 'row' }, all,
         h('button', { class: 'secondary', id: 'export-games', onclick: () => download('pacw-your-games.json', exportText()) }, 'Export your games'),
         h('button', { class: 'secondary', onclick: () => file.click() }, 'Import'), file, note),
-      h('p', { class: 'help' }, 'Games are kept by their links in this browser. Lost them? The operator can list every game of the server with ', h('code', {}, 'pacw games'), '.'));
+      features.storedHere
+        ? h('p', { class: 'help' }, 'Games played here are kept in this browser, offline too. To keep one elsewhere, download its save at the end of the game: the pacw server and ', h('code', {}, 'pacw play --load'), ' open it.')
+        : h('p', { class: 'help' }, 'Games are kept by their links in this browser. Lost them? The operator can list every game of the server with ', h('code', {}, 'pacw games'), '.'));
   }
 }
 
 function gameRow(token, facts, s, refresh) {
-  const link = `/game/${token}`;
+  const link = gameHref(token);
   const remove = h('button', { class: 'link', onclick: () => { forget(token); refresh(); } }, 'remove');
   if (s.missing) {
     return h('tr', { class: 'missing' }, h('td', {}, facts.title || facts.id || token.slice(0, 8)), h('td', {}, when(facts.added)), h('td', {}, ''), h('td', { class: 'muted' }, `not on this server (${s.missing})`), h('td', {}, remove));
@@ -399,7 +406,7 @@ function gameRow(token, facts, s, refresh) {
     h('td', {}, when(s.created_at)),
     h('td', {}, `${s.mode.replace('_', ' ')} — ${players}`),
     h('td', {}, state),
-    h('td', { class: 'actions' }, h('a', { href: link }, s.status === 'finished' ? 'review' : 'resume'), ' ', h('a', { href: `${link}?replay` }, 'replay'), ' ',
+    h('td', { class: 'actions' }, h('a', { href: link }, s.status === 'finished' ? 'review' : 'resume'), ' ', h('a', { href: gameHref(token, 'replay') }, 'replay'), ' ',
       copyButton(new URL(link, location.href).href, 'copy link'),
       ...others.map(([role, path]) => copyButton(new URL(path, location.href).href, `copy ${s.players.find((p) => p.side === role)?.name || role}'s link`)),
       ' ', remove));

@@ -17,6 +17,7 @@
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 pub mod choices;
+mod clock;
 pub mod evaluator;
 pub mod greedy;
 mod levels;

@@ -27,6 +27,7 @@ mod rules;
 mod selfplay;
 mod serve;
 mod source;
+mod static_site;
 mod tactics;
 mod train;
 mod users;
@@ -105,6 +106,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// List the games of a data folder with their links (for the operator), or save them as save files.
     Games(games::GamesArgs),
+    /// Write the static build: the app as plain files for any static web host, playing offline in the browser.
+    Static(static_site::StaticArgs),
     /// Manage the accounts of a data folder: list, rename, reset a password, disable or enable.
     Users(users::UsersArgs),
 }
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
         Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
+        Some(Command::Static(args)) => static_site::run(args),
         Some(Command::Users(args)) => users::run(args, &mut std::io::stdout().lock(), &mut std::io::stdin().lock()),
         None => serve::run(serve::ServeArgs::default()),
     };

@@ -498,3 +498,22 @@ fn a_variant_s_own_arm_is_named_by_show_and_the_board_s_odds() {
     let out = pacw(&["odds", "--scenario", b, "--attacker", "b3", "--target", "b1"], "");
     assert!(text(&out.stdout).contains("Sharpshooters (regular skirmishers, b1, strength 2)"), "{}", text(&out.stdout));
 }
+
+#[test]
+fn static_writes_the_offline_app_and_refuses_what_is_not_a_module() {
+    let dir = temp_dir("static");
+    let out = dir.path().join("site");
+    let fake = dir.path().join("pacw.wasm");
+    std::fs::write(&fake, b"not a module").unwrap();
+    let refused = pacw(&["static", out.to_str().unwrap(), "--wasm", fake.to_str().unwrap()], "");
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("is not a WebAssembly module"), "{}", text(&refused.stderr));
+    assert!(!out.exists(), "nothing is written for a bad module");
+    std::fs::write(&fake, b"\0asm\x01\0\0\0").unwrap();
+    let written = pacw(&["static", out.to_str().unwrap(), "--wasm", fake.to_str().unwrap()], "");
+    assert!(written.status.success(), "{}", text(&written.stderr));
+    assert!(text(&written.stdout).contains("serve the folder at the root"));
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(page.contains(r#"<meta name="pacw-games" content="browser">"#));
+    assert_eq!(std::fs::read(out.join("pacw.wasm")).unwrap(), b"\0asm\x01\0\0\0");
+}

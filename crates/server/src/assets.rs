@@ -60,3 +60,8 @@ pub async fn serve(uri: Uri) -> Response {
     (StatusCode::NOT_FOUND, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("no file /{path}"))
         .into_response()
 }
+
+/// Every file of the UI: its path under `web/` and its bytes (for the static build).
+pub(crate) fn files() -> impl Iterator<Item = (String, Vec<u8>)> {
+    Web::iter().filter_map(|path| Web::get(&path).map(|f| (path.to_string(), f.data.into_owned())))
+}

@@ -3,44 +3,10 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use pacw_engine::{Illegal, Problem, ScenarioError};
+use pacw_engine::{Illegal, ScenarioError};
 use serde::Serialize;
 
-/// One problem of a scenario, with its place in the text where known (as `pacw check` reports it).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct ProblemView {
-    /// 1-based line.
-    pub line: Option<usize>,
-    /// 1-based column.
-    pub column: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-    /// The square concerned (`c3`), where there is one on the board: the editor marks it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub square: Option<String>,
-    /// The unit concerned: its index among the file's `[[units]]`, from 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unit: Option<usize>,
-}
-
-/// The problems of a scenario error, one per entry.
-pub fn problems(e: &ScenarioError) -> Vec<ProblemView> {
-    problem_views(&e.problems)
-}
-
-/// Problems as the API shows them, one per entry.
-pub fn problem_views(problems: &[Problem]) -> Vec<ProblemView> {
-    problems
-        .iter()
-        .map(|p| ProblemView {
-            line: p.line,
-            column: p.column,
-            message: p.message.clone(),
-            square: p.square.map(|s| s.to_string()),
-            unit: p.unit,
-        })
-        .collect()
-}
+pub use pacw_play::check::{ProblemView, problem_views, problems};
 
 /// A refused or failed request. Nothing was changed by it.
 #[derive(Debug, thiserror::Error)]

@@ -16,13 +16,11 @@
 
 pub mod api;
 mod assets;
-pub mod board;
 pub mod connections;
 pub mod error;
 pub mod guard;
-pub mod ledger;
-pub mod live;
 pub mod notify;
+pub mod offline;
 pub mod pages;
 pub mod proxy;
 pub mod session;
@@ -30,7 +28,9 @@ pub mod setup;
 pub mod store;
 pub mod thinker;
 pub mod tokens;
-pub mod view;
+
+/// The views of a game, shared with the browser build (`pacw_play`): re-exported where the API has always found them.
+pub use pacw_play::{board, ledger, live, view};
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};

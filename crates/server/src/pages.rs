@@ -72,14 +72,25 @@ fn render_html(current: &str, title: &str, body: &str) -> String {
 /// The page at `path` (`rules`, `guide`, `format` or `review`, rendered once; `rules/{variant}` for a shipped
 /// variant's rules).
 pub fn page(path: &str) -> Option<Response> {
+    page_html(path).map(html_reply)
+}
+
+/// The HTML of the page at `path`, as [`page`] serves it.
+pub fn page_html(path: &str) -> Option<String> {
     if let Some(name) = path.strip_prefix("rules/") {
         let pacw_engine::Shipped { file, text: source, .. } =
             pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), name)?;
         let system = CombatSystem::with_variant(source, file).ok()?;
-        return Some(html_reply(rules_under(&system)));
+        return Some(rules_under(&system));
     }
     let i = PAGES.iter().position(|p| p.path == path)?;
-    Some(html_reply(rendered(i).to_string()))
+    Some(rendered(i).to_string())
+}
+
+/// The paths of every reading page (the shipped variants' rules too): what the static build writes.
+pub fn page_paths() -> Vec<String> {
+    let variants = pacw_engine::SHIPPED_VARIANTS.iter().map(|v| format!("rules/{}", v.name));
+    PAGES.iter().map(|p| p.path.to_string()).chain(variants).collect()
 }
 
 /// The reading page `PAGES[i]`, rendered the first time it is asked for.

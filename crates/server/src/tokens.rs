@@ -42,43 +42,7 @@ pub fn looks_like_token(s: &str) -> bool {
     s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// What a token may do in its game.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    /// Acts for one side.
-    Side(Side),
-    /// Acts for both sides (hot-seat).
-    Both,
-    /// Only watches.
-    Spectator,
-}
-
-impl Role {
-    /// Whether this token acts for `side`.
-    pub fn controls(self, side: Side) -> bool {
-        match self {
-            Role::Side(s) => s == side,
-            Role::Both => true,
-            Role::Spectator => false,
-        }
-    }
-
-    /// The sides it acts for.
-    pub fn sides(self) -> Vec<Side> {
-        Side::BOTH.into_iter().filter(|&s| self.controls(s)).collect()
-    }
-
-    /// Its name in the API: `A`, `B` (a side), `hotseat` or `spectator`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Side(Side::A) => "A",
-            Role::Side(Side::B) => "B",
-            Role::Both => "hotseat",
-            Role::Spectator => "spectator",
-        }
-    }
-}
+pub use pacw_play::setup::Role;
 
 /// A game's tokens: one per role that the mode gives.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

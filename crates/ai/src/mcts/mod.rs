@@ -440,7 +440,7 @@ impl Player for MctsPlayer {
                 && battle.active_unit().is_none()
                 && let ToAct::Side(side) = battle.to_act()
             {
-                let started = std::time::Instant::now();
+                let started = crate::clock::Instant::now();
                 self.improve_assignment(battle, side, base);
                 // The search has what is left of the decision's time.
                 let spent = started.elapsed();

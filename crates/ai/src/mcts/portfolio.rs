@@ -4,12 +4,12 @@
 
 use super::worlds::play_rounds;
 use super::{MctsConfig, Playout};
+use crate::clock::Instant;
 use crate::greedy::GreedyPlayer;
 use crate::greedy::scripts::{Assignment, Script};
 use pacw_engine::{Battle, Side, ToAct, UnitId};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 
 /// `assignment` improved for the side to act in `root`: for each of `units` in turn, every other script is played
 /// out against the unit's present one on common worlds (the side's other units by their scripts, the enemy as greedy

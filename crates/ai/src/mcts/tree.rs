@@ -2,11 +2,12 @@
 //! their actions; chance nodes sample their outcome; a new leaf is valued by a greedy rollout and the evaluation.
 
 use super::{Budget, MctsConfig, Playout};
+use crate::clock::Instant;
 use crate::greedy::{GreedyPlayer, ranked_actions};
 use pacw_engine::{Action, Battle, Outcome, Side, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Edge {

@@ -3,6 +3,7 @@
 
 use super::chance::outcome_in_world;
 use super::{Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Measured, Plan, Playout, WorldChance, side_weights};
+use crate::clock::Instant;
 use crate::greedy::judgement::Weights;
 use crate::greedy::scripts::Assignment;
 use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
@@ -11,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The root's best `max_children` candidates, each valued over the same sampled worlds: every world decides the chance
 /// (as `config.chance` says) and seeds the rollout policy identically for every candidate, so the candidates are

@@ -475,21 +475,26 @@ fn search_all(
     let done = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(decisions.len()));
     let total = decisions.len();
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.clamp(1, 64) {
-            scope.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((index, position)) = decisions.get(k) else { break };
-                    let s = &steps[*index];
-                    let judgement =
-                        s.side.and_then(|side| search::judge(evaluator, position, side, &s.actions, config.budget));
-                    results.lock().unwrap_or_else(|p| p.into_inner()).push((*index, judgement));
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                }
-            });
+    let work = || {
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some((index, position)) = decisions.get(k) else { break };
+            let s = &steps[*index];
+            let judgement = s.side.and_then(|side| search::judge(evaluator, position, side, &s.actions, config.budget));
+            results.lock().unwrap_or_else(|p| p.into_inner()).push((*index, judgement));
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
         }
-    });
+    };
+    // One thread searches here: where no thread can be started (the browser), one is all there is.
+    if config.threads <= 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..config.threads.min(64) {
+                scope.spawn(work);
+            }
+        });
+    }
     results.into_inner().unwrap_or_else(|p| p.into_inner())
 }
 

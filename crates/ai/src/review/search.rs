@@ -4,9 +4,9 @@
 
 use super::of;
 use crate::choices::each_choice;
+use crate::clock::Instant;
 use crate::evaluator::{CHANCE_DEPTH, Evaluator, chance_average};
 use pacw_engine::{Action, Battle, Event, Side, ToAct};
-use std::time::Instant;
 
 /// How much the search may do for one decision.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -3,13 +3,14 @@
 
 use super::{AppState, Body, blocking};
 use crate::connections::Peer;
-use crate::error::{ApiError, ApiResult, ProblemView, problem_views, problems};
+use crate::error::{ApiError, ApiResult};
 use crate::session::{CreateGame, GameListItem, shipped};
 use crate::view::{ScenarioView, scenario_view};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use pacw_engine::{Options, Scenario, Terrain};
+use pacw_play::check::{CheckReply, check_scenario};
 use pacw_sim::shipped_balance::{self, Figure};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -28,7 +29,7 @@ pub struct Info {
     /// The level a game against the computer gets unless another is asked for.
     pub default_level: &'static str,
     /// The game modes.
-    pub modes: [&'static str; 4],
+    pub modes: Vec<&'static str>,
     /// The rule options and their default values (R11), name → value.
     pub options: BTreeMap<String, String>,
     /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
@@ -98,13 +99,18 @@ pub struct VariantInfo {
 
 /// `GET /api/info`.
 pub async fn info() -> Json<Info> {
-    Json(Info {
+    Json(offered())
+}
+
+/// What the server offers, as `GET /api/info` gives it.
+pub fn offered() -> Info {
+    Info {
         name: "pacw",
         version: env!("CARGO_PKG_VERSION"),
         players: &pacw_ai::PLAYERS,
         offered: &pacw_ai::OFFERED,
         default_level: pacw_ai::DEFAULT_LEVEL,
-        modes: ["computer", "hotseat", "two_players", "watch"],
+        modes: vec!["computer", "hotseat", "two_players", "watch"],
         options: Options::default().pairs().into_iter().collect(),
         option_specs: &pacw_engine::OPTION_SPECS,
         variants: pacw_engine::SHIPPED_VARIANTS
@@ -116,7 +122,7 @@ pub async fn info() -> Json<Info> {
             .collect(),
         body_limit: crate::BODY_LIMIT,
         scenario_format: FormatInfo::of_engine(),
-    })
+    }
 }
 
 /// A shipped scenario, parsed.
@@ -144,9 +150,15 @@ fn shipped_view(name: &'static str, file: &'static str, text: &'static str) -> A
 /// # Errors
 /// When a shipped scenario fails its checks (500), which the tests rule out.
 pub async fn scenarios() -> ApiResult<Json<Vec<ShippedScenario>>> {
-    let all: ApiResult<Vec<_>> =
-        pacw_engine::offered_scenarios().map(|s| shipped_view(s.name, s.file, s.text)).collect();
-    Ok(Json(all?))
+    shipped_scenarios().map(Json)
+}
+
+/// Every shipped scenario, the default first, as `GET /api/scenarios` gives them.
+///
+/// # Errors
+/// When a shipped scenario fails its checks (500), which the tests rule out.
+pub fn shipped_scenarios() -> ApiResult<Vec<ShippedScenario>> {
+    pacw_engine::offered_scenarios().map(|s| shipped_view(s.name, s.file, s.text)).collect()
 }
 
 /// `GET /api/scenarios/{name}`.
@@ -169,51 +181,9 @@ pub struct CheckRequest {
     pub file: Option<String>,
 }
 
-/// The result of a check, as `pacw check` reports it.
-#[derive(Serialize)]
-pub struct CheckReply {
-    /// Whether the scenario passed every check.
-    pub ok: bool,
-    /// The file name used in messages.
-    pub file: String,
-    /// Every problem, with line and column where known.
-    pub problems: Vec<ProblemView>,
-    /// The problems as `pacw check` prints them, one per line (`file:line:column: message`).
-    pub message: String,
-    /// The checked scenario, when ok.
-    pub scenario: Option<ScenarioView>,
-    /// Keys of the text that nothing reads (outside `[options]`), whether or not it is ok: not errors, but each
-    /// perhaps a misspelling, with the key it is nearest to.
-    pub warnings: Vec<ProblemView>,
-    /// When ok: the first side's expected score at the start as the evaluator judges it at once (a quick guess at
-    /// the battle's balance; `POST /api/scenarios/balance` measures it by playing games).
-    pub estimate: Option<f32>,
-}
-
 /// `POST /api/scenarios/check`: checks a scenario text without creating a game (always 200; see `ok`).
 pub async fn check(Body(req): Body<CheckRequest>) -> Json<CheckReply> {
-    let file = req.file.unwrap_or_else(|| "uploaded.toml".to_string());
-    let warnings = problem_views(&Scenario::ignored_keys(&req.text));
-    Json(match Scenario::parse(&req.text, &file) {
-        Ok(s) => CheckReply {
-            ok: true,
-            problems: Vec::new(),
-            message: String::new(),
-            scenario: Some(scenario_view(&file, &s)),
-            estimate: Some(pacw_ai::evaluator::shared().value(&pacw_engine::Battle::from_scenario(s.into()))),
-            file,
-            warnings,
-        },
-        Err(e) => CheckReply {
-            ok: false,
-            problems: problems(&e),
-            message: e.to_string(),
-            scenario: None,
-            file,
-            warnings,
-            estimate: None,
-        },
-    })
+    Json(check_scenario(&req.text, req.file.unwrap_or_else(|| "uploaded.toml".to_string())))
 }
 
 /// The games list.

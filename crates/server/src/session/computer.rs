@@ -5,19 +5,9 @@ use crate::live::Live;
 use crate::setup::PlayerKind;
 use crate::thinker::Waiting;
 use pacw_engine::ToAct;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use pacw_play::setup::player_seed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The seed a computer player gets for the decision after `decisions`: fixed by the game, so a restart plays on
-/// the same way, but drawn through ChaCha under a key of its own, so the computer's choices reveal nothing of the
-/// dice's seed.
-fn player_seed(game_seed: u64, decisions: usize) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(game_seed ^ 0x243f_6a88_85a3_08d3);
-    rng.set_stream(decisions as u64);
-    rng.random()
-}
 
 impl Games {
     /// Starts the computer's task if the side to act is the computer's and none runs. Called with the game locked,

@@ -1,7 +1,7 @@
 //! A game in memory: the engine's game and, per decision, who made it and whether chance followed.
 
 use crate::setup::PlayerKind;
-use crate::tokens::Role;
+use crate::setup::Role;
 use pacw_engine::{Action, Event, Game, Illegal, SaveError, Side, ToAct};
 
 /// One decision of a game.

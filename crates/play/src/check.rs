@@ -1,0 +1,88 @@
+//! Checking a scenario text without playing it (`POST /api/scenarios/check`, and in the browser the desk's `check`):
+//! every problem with its place in the text, the keys nothing reads, and a first guess at the battle's balance.
+
+use crate::view::{ScenarioView, scenario_view};
+use pacw_engine::{Problem, Scenario, ScenarioError};
+use serde::Serialize;
+
+/// One problem of a scenario, with its place in the text where known (as `pacw check` reports it).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ProblemView {
+    /// 1-based line.
+    pub line: Option<usize>,
+    /// 1-based column.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+    /// The square concerned (`c3`), where there is one on the board: the editor marks it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub square: Option<String>,
+    /// The unit concerned: its index among the file's `[[units]]`, from 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<usize>,
+}
+
+/// The problems of a scenario error, one per entry.
+pub fn problems(e: &ScenarioError) -> Vec<ProblemView> {
+    problem_views(&e.problems)
+}
+
+/// Problems as the API shows them, one per entry.
+pub fn problem_views(problems: &[Problem]) -> Vec<ProblemView> {
+    problems
+        .iter()
+        .map(|p| ProblemView {
+            line: p.line,
+            column: p.column,
+            message: p.message.clone(),
+            square: p.square.map(|s| s.to_string()),
+            unit: p.unit,
+        })
+        .collect()
+}
+
+/// The result of a check, as `pacw check` reports it.
+#[derive(Serialize)]
+pub struct CheckReply {
+    /// Whether the scenario passed every check.
+    pub ok: bool,
+    /// The file name used in messages.
+    pub file: String,
+    /// Every problem, with line and column where known.
+    pub problems: Vec<ProblemView>,
+    /// The problems as `pacw check` prints them, one per line (`file:line:column: message`).
+    pub message: String,
+    /// The checked scenario, when ok.
+    pub scenario: Option<ScenarioView>,
+    /// Keys of the text that nothing reads (outside `[options]`), whether or not it is ok: not errors, but each
+    /// perhaps a misspelling, with the key it is nearest to.
+    pub warnings: Vec<ProblemView>,
+    /// When ok: the first side's expected score at the start as the evaluator judges it at once (a quick guess at
+    /// the battle's balance; `POST /api/scenarios/balance` measures it by playing games).
+    pub estimate: Option<f32>,
+}
+
+/// Checks a scenario's `text` (`file` names it in messages), as `pacw check` does.
+pub fn check_scenario(text: &str, file: String) -> CheckReply {
+    let warnings = problem_views(&Scenario::ignored_keys(text));
+    match Scenario::parse(text, &file) {
+        Ok(s) => CheckReply {
+            ok: true,
+            problems: Vec::new(),
+            message: String::new(),
+            scenario: Some(scenario_view(&file, &s)),
+            estimate: Some(pacw_ai::evaluator::shared().value(&pacw_engine::Battle::from_scenario(s.into()))),
+            file,
+            warnings,
+        },
+        Err(e) => CheckReply {
+            ok: false,
+            problems: problems(&e),
+            message: e.to_string(),
+            scenario: None,
+            file,
+            warnings,
+            estimate: None,
+        },
+    }
+}

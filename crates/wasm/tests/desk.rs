@@ -1,0 +1,153 @@
+//! The desk answers as the server's API does: a whole game against the computer, its save replayed by the engine to
+//! the same events, its review, and every bad request refused in words.
+
+use pacw_engine::Game;
+use pacw_wasm::Desk;
+use serde_json::{Value, json};
+
+fn ok(desk: &mut Desk, request: Value) -> Value {
+    let reply: Value = serde_json::from_str(&desk.call(&request.to_string())).expect("a reply is JSON");
+    assert!(reply.get("error").is_none(), "{request}: {reply}");
+    reply["ok"].clone()
+}
+
+fn refused(desk: &mut Desk, request: &str) -> (u64, String) {
+    let reply: Value = serde_json::from_str(&desk.call(request)).expect("a reply is JSON");
+    (reply["status"].as_u64().expect("a status"), reply["error"].as_str().expect("a reason").to_string())
+}
+
+/// Plays a game against the computer to its end: the person takes the first legal action, the computer its own.
+fn play_out(desk: &mut Desk, id: &str) -> Value {
+    for _ in 0..5000 {
+        let view = ok(desk, json!({"op": "view", "id": id}));
+        if view["result"].is_object() {
+            return view;
+        }
+        if view["to_act"]["computer"] == true {
+            let update = ok(desk, json!({"op": "computer", "id": id}));
+            assert_eq!((update["kind"].as_str(), update["computer"].as_bool()), (Some("action"), Some(true)));
+            assert_eq!(update["decisions"], view["decisions"].as_u64().unwrap() + 1);
+        } else {
+            assert_eq!(view["your_turn"], true, "{}", view["to_act"]);
+            let decisions = view["decisions"].clone();
+            ok(desk, json!({"op": "act", "id": id, "index": 0, "decisions": decisions}));
+        }
+    }
+    panic!("the game did not end in 5000 decisions");
+}
+
+#[test]
+fn a_game_against_the_computer_is_played_out_saved_and_replays_to_the_same_events() {
+    let mut desk = Desk::default();
+    let created = ok(
+        &mut desk,
+        json!({"op": "create", "id": "g", "scenario": "meeting-engagement", "mode": "computer", "human_side": "B",
+               "computer": "greedy", "seed": "18446744073709551615"}),
+    );
+    assert_eq!(created["view"]["role"], "B");
+    assert_eq!(created["view"]["players"][0]["kind"], "computer");
+    let end = play_out(&mut desk, "g");
+    let text = ok(&mut desk, json!({"op": "save", "id": "g"}))["text"].as_str().unwrap().to_string();
+    let save: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(save["players"], json!(["greedy", "human"]));
+    assert_eq!(save["seed"].as_u64(), Some(u64::MAX), "the seed is kept whole");
+    // The engine (as `pacw replay` and the server read it) replays the save to the very same events.
+    let game = Game::load(&text).expect("the save loads");
+    let events: Vec<Value> = game.log().iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+    let shown: Vec<Value> = end["log"].as_array().unwrap().iter().map(|e| e["event"].clone()).collect();
+    assert_eq!(events, shown);
+    // Loaded again (as the browser does from its saved games), it is the same game, the computer's side its own.
+    let loaded = ok(&mut desk, json!({"op": "load", "id": "again", "save": text}));
+    assert_eq!(loaded["view"]["mode"], "computer");
+    assert_eq!(loaded["view"]["log"], end["log"]);
+    assert_eq!(loaded["view"]["result"], end["result"]);
+    // Its replay has every decision, and a past view is the game as it was.
+    let replay = ok(&mut desk, json!({"op": "replay", "id": "again"}));
+    assert_eq!(replay["decisions"], end["decisions"]);
+    let first = ok(&mut desk, json!({"op": "replay_at", "id": "again", "decision": 1}));
+    assert_eq!((first["decisions"].as_u64(), first["replay"]["decision"].as_u64()), (Some(1), Some(1)));
+    // A rematch: the same battle and computer, the sides swapped.
+    let rematch = ok(&mut desk, json!({"op": "rematch", "id": "again", "new_id": "next", "seed": "9"}));
+    assert_eq!((rematch["you"].as_str(), rematch["view"]["decisions"].as_u64()), (Some("A"), Some(0)));
+    assert_eq!(rematch["view"]["players"][1]["computer"], "greedy");
+}
+
+#[test]
+fn a_finished_game_is_reviewed_a_few_decisions_at_a_time() {
+    let mut desk = Desk::default();
+    ok(
+        &mut desk,
+        json!({"op": "create", "id": "r", "scenario": "meeting-engagement", "mode": "computer",
+                          "computer": "random", "seed": "3"}),
+    );
+    let (status, why) = refused(&mut desk, r#"{"op":"start_review","id":"r"}"#);
+    assert_eq!(status, 409, "{why}");
+    play_out(&mut desk, "r");
+    assert_eq!(ok(&mut desk, json!({"op": "review", "id": "r"}))["state"], "none");
+    let mut reply = ok(&mut desk, json!({"op": "start_review", "id": "r"}));
+    let mut steps = 0;
+    while reply["state"] == "running" {
+        reply = ok(&mut desk, json!({"op": "review_step", "id": "r", "decisions": 8}));
+        steps += 1;
+        assert!(steps < 10_000);
+    }
+    assert_eq!(reply["state"], "done");
+    assert!(reply["review"]["steps"].is_array(), "{}", reply["review"]);
+}
+
+#[test]
+fn hot_seat_plays_both_sides_and_takes_back_a_decision() {
+    let mut desk = Desk::default();
+    let view = ok(
+        &mut desk,
+        json!({"op": "create", "id": "h", "scenario": "meeting-engagement", "mode": "hotseat",
+                                     "seed": "11"}),
+    )["view"]
+        .clone();
+    assert_eq!((view["role"].as_str(), view["your_turn"].as_bool()), (Some("hotseat"), Some(true)));
+    let unit = view["legal_actions"][0]["unit"].as_u64().unwrap();
+    let orders = ok(&mut desk, json!({"op": "unit", "id": "h", "unit": unit}));
+    assert_eq!(orders["can_act"], true);
+    let after = ok(&mut desk, json!({"op": "act", "id": "h", "action": orders["activate"], "decisions": 0}));
+    assert_eq!(after["decisions"], 1);
+    let back = ok(&mut desk, json!({"op": "undo", "id": "h", "count": 1, "decisions": 1}));
+    assert_eq!(back["decisions"], 0);
+}
+
+#[test]
+fn bad_requests_are_refused_in_words() {
+    let mut desk = Desk::default();
+    let create = |mode: &str, seed: &str| {
+        format!(r#"{{"op":"create","id":"x","scenario":"meeting-engagement","mode":"{mode}","seed":"{seed}"}}"#)
+    };
+    for (request, status, words) in [
+        ("not json".to_string(), 400, "bad request"),
+        (r#"{"op":"fly","id":"x"}"#.to_string(), 400, "bad request"),
+        (r#"{"op":"view","id":"nowhere"}"#.to_string(), 404, "no game"),
+        (create("two_players", "1"), 422, "needs a server"),
+        (create("hotseat", "-1"), 400, "seed"),
+        (r#"{"op":"create","id":"x","scenario":"atlantis","mode":"hotseat","seed":"1"}"#.to_string(), 404, "atlantis"),
+        (r#"{"op":"load","id":"x","save":"{}"}"#.to_string(), 422, "cannot be opened"),
+        ("x".repeat(pacw_wasm::MAX_REQUEST + 1), 413, "larger"),
+    ] {
+        let (got, why) = refused(&mut desk, &request);
+        assert_eq!(got, status, "{why}");
+        assert!(why.contains(words), "{why}");
+    }
+    // A scenario checked as the server checks it: each problem with its line.
+    let checked = ok(&mut desk, json!({"op": "check", "text": "[map]\nwidth = 2\n", "file": "mine.toml"}));
+    assert_eq!((checked["ok"].as_bool(), checked["file"].as_str()), (Some(false), Some("mine.toml")));
+    assert!(!checked["problems"].as_array().unwrap().is_empty());
+    let variant = r#"{"op":"create","id":"v","scenario":"meeting-engagement","mode":"hotseat","seed":"1","variant_text":"[oops"}"#;
+    let (status, why) = refused(&mut desk, variant);
+    assert_eq!(status, 422, "{why}");
+    ok(&mut desk, serde_json::from_str(&create("hotseat", "1")).unwrap());
+    let (status, why) = refused(&mut desk, r#"{"op":"unit","id":"x","unit":200}"#);
+    assert_eq!((status, why.contains("no unit 200")), (404, true), "{why}");
+    let (status, why) = refused(&mut desk, r#"{"op":"act","id":"x","index":9999}"#);
+    assert_eq!(status, 400, "{why}");
+    let (status, why) = refused(&mut desk, r#"{"op":"act","id":"x","index":0,"decisions":5}"#);
+    assert_eq!(status, 409, "{why}");
+    let (status, _) = refused(&mut desk, r#"{"op":"undo","id":"x"}"#);
+    assert_eq!(status, 409);
+}

@@ -1,0 +1,190 @@
+// The static build (scripts/static), installable (its manifest whole), played with the network gone: served once by a plain static server, which then
+// stops, with the browser context offline too. The lobby, a whole game against the computer (the engine in a Web
+// Worker, compiled to WebAssembly) and its review, and a hot-seat game of an uploaded scenario kept across a reload, all come from the
+// service worker's cache and the browser's own storage; the first game's save then
+// loads on a pacw server and in the CLI and replays to the very same events, from the same seed and decisions.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { binary, launchBrowser, screenshots, startServer, watchErrors } from './server.mjs';
+import { buildStatic, removeStatic, serveStatic } from './static.mjs';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+let site = null;
+let host = null;
+let browser = null;
+
+before(() => {
+  site = buildStatic();
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.stop();
+  if (site) removeStatic(site);
+});
+
+/// A page of the static build at phone size whose context has the other side's moves shown at once.
+async function phonePage() {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await context.addInitScript(() => localStorage.setItem('pacw-setting-pace', '0'));
+  const page = await context.newPage();
+  page.errors = [];
+  watchErrors(page, page.errors);
+  return page;
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/// The serious and critical violations axe-core finds on the page as it stands, one line each.
+async function violations(page) {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id} (${v.impact}): ${v.nodes[0].target.join(' ')}`);
+  });
+}
+
+/// The page's api (api.js: the worker, in the static build) called in the page.
+function inPage(page, method, ...args) {
+  return page.evaluate(async ([m, a]) => (await import('/js/api.js')).api[m](...a), [method, args]);
+}
+
+test('the static build plays a whole game against the computer offline, reviews it, and its save replays on the server and in the CLI', { timeout: 900000 }, async () => {
+  host = await serveStatic(site);
+  browser = await launchBrowser();
+  const page = await phonePage();
+  await page.goto(host.url);
+  await page.locator('.scenario-card').first().waitFor();
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // Installable: Chromium finds the manifest whole and nothing against installing it but the test's private profile.
+  const cdp = await page.context().newCDPSession(page);
+  assert.deepEqual((await cdp.send('Page.getAppManifest')).errors, []);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  assert.deepEqual(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito'), []);
+  // The network goes: the static server stops and the browser is offline. Everything from here is the cache's.
+  await host.stop();
+  const servedBefore = host.requests.count;
+  await page.context().setOffline(true);
+  await page.reload();
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  const modes = await page.locator('select[name=mode] option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(modes, ['computer', 'hotseat'], 'only the modes that need no server are offered');
+  assert.equal(await page.locator('#open-editor').count(), 0, 'the editor, which tests balance on a server, is not offered');
+  assert.deepEqual(await violations(page), [], 'the offline lobby');
+  await page.selectOption('select[name=mode]', 'computer');
+  await page.selectOption('select[name=human_side]', 'A');
+  await page.selectOption('select[name=computer]', 'greedy');
+  const started = Date.now();
+  await page.click('#start');
+  await page.waitForURL(/#\/game\/[0-9a-f]{32}$/);
+  await page.locator('#status .you').waitFor({ timeout: 60000 });
+  const firstMove = Date.now() - started;
+  await page.screenshot({ path: join(screenshots, 'offline-game-390.png') });
+  assert.deepEqual(await violations(page), [], 'the offline game');
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.screenshot({ path: join(screenshots, 'offline-game-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const token = page.url().match(/#\/game\/([0-9a-f]{32})/)[1];
+
+  // The person holds with a unit now and then and otherwise ends their activations; the computer plays its own.
+  let holds = 0;
+  for (let step = 0; step < 2000; step++) {
+    await page.locator('#status .you, #result-screen:not([hidden])').first().waitFor({ timeout: 120000 });
+    if (await page.locator('#result-screen:not([hidden])').count()) break;
+    const before = await page.locator('#board').getAttribute('data-decisions');
+    try {
+      const ready = page.locator('.unit:has(.selectable-ring)');
+      if (step % 3 === 0 && await ready.count()) {
+        await ready.first().click({ timeout: 2000 });
+        await page.click('[data-order="hold"]', { timeout: 2000 });
+        holds++;
+      } else {
+        await page.click('[data-order="end"]', { timeout: 2000 });
+      }
+      await page.waitForFunction((n) => document.querySelector('#board')?.dataset.decisions !== n, before, { timeout: 20000 });
+    } catch (e) {
+      if (e.name !== 'TimeoutError') throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
+  const result = page.locator('#result-screen:not([hidden])');
+  await result.waitFor();
+  assert.match(await result.textContent(), /Game over/);
+  assert.ok(holds >= 1, 'the person gave no order');
+  await page.screenshot({ path: join(screenshots, 'offline-result-390.png') });
+  const view = await inPage(page, 'view', token);
+  const save = await inPage(page, 'saveText', token);
+
+  // The review, made in the browser's worker.
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.click('#review-button');
+  await page.locator('#review-summary').waitFor({ timeout: 600000 });
+  await page.locator('#decided').waitFor();
+  await page.screenshot({ path: join(screenshots, 'offline-review-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'offline-review-390.png') });
+  assert.deepEqual(await violations(page), [], 'the offline review');
+  // The review is kept with the game: opened again (a new worker), it is there without being asked for.
+  await page.reload();
+  await page.locator('#review-summary').waitFor();
+  assert.equal((await inPage(page, 'review', token)).state, 'done');
+  // Hot-seat on a scenario file of one's own (checked in the browser), still offline: an order given, and the game
+  // as it stands after the page is opened again (IndexedDB).
+  // A second page of the same browser (its service worker and its storage), as a player opens another tab.
+  const tab = await page.context().newPage();
+  tab.errors = [];
+  watchErrors(tab, tab.errors);
+  await tab.goto(host.url);
+  await tab.setInputFiles('#upload', join(fixtures, 'skirmish.toml'));
+  await tab.locator('#detail h2', { hasText: 'Skirmish' }).waitFor();
+  await tab.selectOption('select[name=mode]', 'hotseat');
+  await tab.uncheck('input[name=handover]');
+  assert.equal(await tab.evaluate(() => document.documentElement.scrollWidth), 390, 'the lobby with a finished game fits the phone');
+  await tab.click('#start');
+  await tab.waitForURL(/#\/game\/[0-9a-f]{32}$/);
+  await tab.locator('#status .you').waitFor();
+  await tab.locator('.unit:has(.selectable-ring)').first().click();
+  await tab.click('[data-order="hold"]');
+  await tab.waitForFunction(() => Number(document.querySelector('#board')?.dataset.decisions) >= 2);
+  const hotseat = await tab.locator('#board').getAttribute('data-decisions');
+  await tab.reload();
+  await tab.locator('#status .you').waitFor();
+  assert.equal(await tab.locator('#board').getAttribute('data-decisions'), hotseat, 'the hot-seat game is kept as it stood');
+  assert.deepEqual(tab.errors, []);
+  assert.equal(host.requests.count, servedBefore, 'nothing reached the network once it was gone');
+  assert.deepEqual(page.errors, []);
+
+  // The save is today's save file: the CLI replays it to the same events, and `pacw play --load` opens it.
+  const file = join(tmpdir(), `pacw-offline-${token}.json`);
+  writeFileSync(file, save);
+  const replayed = JSON.parse(execFileSync(binary, ['replay', file, '--json'], { encoding: 'utf8' }));
+  const events = view.log.map((e) => e.event);
+  assert.deepEqual(replayed, events, 'the CLI replays the save to the events played in the browser');
+  const loaded = execFileSync(binary, ['play', '--load', file], { encoding: 'utf8', input: '' });
+  assert.match(loaded, new RegExp(view.result.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  // A pacw server opens it too, to the same events and result.
+  const server = await startServer();
+  try {
+    const reply = await fetch(`${server.url}api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ save, mode: 'hotseat' }) });
+    const created = await reply.json();
+    assert.equal(reply.status, 201, JSON.stringify(created));
+    assert.deepEqual(created.view.log.map((e) => e.event), events, 'the server replays the save to the same events');
+    assert.deepEqual(created.view.result, view.result);
+  } finally {
+    await server.remove();
+  }
+
+  // Measurements for docs/PERFORMANCE.md, never assertions.
+  const wasm = statSync(join(site, 'pacw.wasm')).size;
+  const measured = { wasm_bytes: wasm, first_move_ms_390: firstMove, decisions: view.decisions };
+  console.log(`offline: pacw.wasm ${Math.round(wasm / 1024)} KiB; Start to the first move at 390×844: ${firstMove} ms`);
+  writeFileSync(join(screenshots, 'offline-measure.json'), JSON.stringify(measured, null, 1));
+});
