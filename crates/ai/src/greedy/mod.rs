@@ -32,7 +32,7 @@ pub struct GreedyPlayer {
     /// they are judged on).
     activated: Vec<(Action, f32)>,
     after_activation: Option<Battle>,
-    /// Scripts assigned to one side's units: each judged by its script's weights ([`crate::portfolio`]).
+    /// Scripts assigned to one side's units: each judged by its script's weights ([`scripts`]).
     assignment: Option<Assignment>,
     /// The last view of each way of judging ([`GreedyPlayer::slot`]: each side's own, then the assigned side's other
     /// scripts), renewed for the next decision so that the squares it scored are kept while the enemies stand as
