@@ -13,6 +13,7 @@
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
 
 mod args;
+mod backup;
 mod board;
 mod calibrate;
 mod check;
@@ -107,6 +108,8 @@ enum Command {
     Games(games::GamesArgs),
     /// Manage the accounts of a data folder: list, rename, reset a password, disable or enable.
     Users(users::UsersArgs),
+    /// Copy a data folder's database to a file while the server serves from it.
+    Backup(backup::BackupArgs),
 }
 
 fn main() -> ExitCode {
@@ -131,6 +134,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
         Some(Command::Users(args)) => users::run(args, &mut std::io::stdout().lock(), &mut std::io::stdin().lock()),
+        Some(Command::Backup(args)) => backup::run(args, &mut std::io::stdout().lock()),
         None => serve::run(serve::ServeArgs::default()),
     };
     match result {

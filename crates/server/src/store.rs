@@ -492,8 +492,8 @@ impl Store {
         })
     }
 
-    /// Brings an archived game back (`pacw games --restore ID`, the server stopped), as if just changed; whether there
-    /// was one.
+    /// Brings an archived game back (`pacw games --restore ID`, the server running or not), as if just changed;
+    /// whether there was one.
     ///
     /// # Errors
     /// When the database is closed or SQLite fails.
@@ -570,7 +570,9 @@ impl Store {
     }
 }
 
+mod backup;
 mod club;
+pub use backup::Backup;
 pub use club::{AccountRecord, ChatRecord, PlayerRating, PostingRecord, name_key};
 
 /// The status of a game put away after days without a move.

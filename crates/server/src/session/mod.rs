@@ -305,6 +305,8 @@ pub struct Games {
     logins_by_name: Allowance,
     /// Log-in and sign-up attempts allowed per address.
     logins_by_address: Allowance,
+    /// Bringing back games put away, one at a time (archive.rs).
+    reviving: Mutex<()>,
 }
 
 impl Games {
@@ -324,6 +326,7 @@ impl Games {
             archived: RwLock::new(HashMap::new()),
             observers: RwLock::new(Vec::new()),
             room_lock: Mutex::new(()),
+            reviving: Mutex::new(()),
             logins_by_name: Allowance::new(
                 LOGINS_PER_NAME,
                 Duration::from_secs(60),
@@ -436,15 +439,22 @@ impl Games {
     /// The game and role of a token.
     ///
     /// # Errors
-    /// When the token is not 32 hexadecimal digits or opens no game (404), or its game was put away (410).
-    pub fn by_token(&self, token: &str) -> ApiResult<(Arc<GameEntry>, Role)> {
+    /// When the token is not 32 hexadecimal digits or opens no game (404), or its game was put away (410) and not
+    /// brought back since (a game `pacw games --restore` brought back while the server runs opens again here).
+    pub fn by_token(self: &Arc<Self>, token: &str) -> ApiResult<(Arc<GameEntry>, Role)> {
         if !crate::tokens::looks_like_token(token) {
             return Err(ApiError::NotFound("a game token is 32 hexadecimal digits; check the link".into()));
         }
         if let Some(found) = self.by_token.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned() {
             return Ok(found);
         }
-        match self.archived.read().unwrap_or_else(|p| p.into_inner()).get(token) {
+        let archived_id = self.archived.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned();
+        if let Some(id) = &archived_id
+            && let Some(found) = self.revive(id, token)
+        {
+            return Ok(found);
+        }
+        match archived_id {
             Some(id) => Err(ApiError::Gone(format!(
                 "game {id} was put away after {} days without a move; the server's operator can bring it back \
                  (pacw games --restore {id})",
