@@ -507,6 +507,18 @@ impl Store {
         })
     }
 
+    /// How many games the database holds by status (`in_progress`, `finished`, `archived`), for `/metrics`.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn count_by_status(&self) -> Result<Vec<(String, u64)>, StoreError> {
+        self.with(|c| {
+            c.prepare("SELECT status, count(*) FROM games GROUP BY status ORDER BY status")?
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?
+                .collect()
+        })
+    }
+
     /// Stores a game's review (JSON), replacing any earlier one.
     ///
     /// # Errors

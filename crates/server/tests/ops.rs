@@ -102,3 +102,63 @@ async fn a_game_brought_back_while_the_server_runs_opens_again_on_its_next_reque
     assert!(!Store::open(&dir.0).unwrap().restore(&id).unwrap());
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_metrics_are_served_only_with_the_operators_token() {
+    let dir = TempDir::new("metrics-none");
+    let server = start(&dir.0).await;
+    let http = reqwest::Client::new();
+    let r = http.get(format!("{}/metrics", server.base())).bearer_auth("0123456789abcdef").send().await.unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::NOT_FOUND, "no token configured: no metrics");
+    server.stop().await;
+
+    let dir = TempDir::new("metrics");
+    let secret = "an operator's secret, 42";
+    let with_token =
+        pacw_server::ServerConfig { metrics_token: Some("an-operators-secret-42".parse().unwrap()), ..config(&dir.0) };
+    assert!(secret.parse::<pacw_server::metrics::MetricsToken>().is_err(), "spaces are refused");
+    let server = Server::bind(with_token).await.unwrap().spawn();
+    let api = Api::new(&server);
+    api.create(json!({"scenario": "meeting-engagement", "mode": "hotseat"})).await;
+    let solo = api
+        .create(json!({"scenario": "meeting-engagement", "mode": "computer", "human_side": "A", "computer": "random"}))
+        .await;
+    let url = format!("{}/metrics", server.base());
+    // The person plays until the computer has answered at least once (the game's decisions grow past the person's).
+    let mine = token(&solo, "A");
+    let mut played = 0;
+    loop {
+        let view = api.wait_turn(&mine).await;
+        if view["decisions"].as_u64().unwrap() > played {
+            break;
+        }
+        let n = view["legal_actions"][0]["index"].as_u64().unwrap();
+        let (s, v) = api.act(&mine, json!({"index": n, "decisions": view["decisions"]})).await;
+        assert_eq!(s, reqwest::StatusCode::OK, "{v}");
+        played += 1;
+    }
+    let r = http.get(&url).send().await.unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::UNAUTHORIZED);
+    assert!(r.headers().get("www-authenticate").is_some());
+    for wrong in ["an-operators-secret-43", "an-operators-secret-42x", "", &"x".repeat(4000)] {
+        let r = http.get(&url).bearer_auth(wrong).send().await.unwrap();
+        assert_eq!(r.status(), reqwest::StatusCode::UNAUTHORIZED, "{wrong:.30}");
+    }
+    let r = http.get(&url).header("authorization", "Basic an-operators-secret-42").send().await.unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::UNAUTHORIZED);
+    let r = http.get(&url).bearer_auth("an-operators-secret-42").send().await.unwrap();
+    assert_eq!(r.status(), reqwest::StatusCode::OK);
+    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/plain; version=0.0.4"));
+    let text = r.text().await.unwrap();
+    let sample = |name: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} in\n{text}"));
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert_eq!(sample("pacw_games{status=\"in_progress\"}"), 2.0, "{text}");
+    assert_eq!(sample("pacw_games_loaded "), 2.0);
+    assert_eq!(sample("pacw_event_streams "), 0.0);
+    assert!(sample("pacw_thinking_threads ") >= 2.0);
+    assert!(sample("pacw_thinking_decisions_total{waiting=\"person\"}") >= 1.0, "the computer moved: {text}");
+    assert_eq!(sample("pacw_thinking_queue{waiting=\"others\"}"), 0.0);
+    server.stop().await;
+}

@@ -276,6 +276,8 @@ pub struct SessionConfig {
     pub archive_after_days: u32,
     /// The reverse proxies believed about the client they forward (`--trusted-proxy`, proxy.rs).
     pub trusted_proxies: Vec<crate::proxy::Cidr>,
+    /// The operator's token that opens `GET /metrics` (`--metrics-token`); without one it is not served.
+    pub metrics_token: Option<crate::metrics::MetricsToken>,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -287,7 +289,7 @@ pub struct Games {
     damaged: Mutex<Vec<DamagedRow>>,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
-    /// Where the computer players think, one decision at a time.
+    /// Where the computer players think: a pool sized to the machine, people's games first.
     thinker: crate::thinker::Thinker,
     /// Event streams open on every game.
     streams: AtomicUsize,
@@ -413,6 +415,30 @@ impl Games {
         }
         self.by_id.write().unwrap_or_else(|p| p.into_inner()).insert(record.id, entry.clone());
         entry
+    }
+
+    /// What `/metrics` tells of the server now (metrics.rs).
+    ///
+    /// # Errors
+    /// When the database cannot be read (500).
+    pub fn vitals(&self) -> ApiResult<crate::metrics::Vitals> {
+        let games = self.store.count_by_status().map_err(|e| ApiError::Internal(e.to_string()))?;
+        let entries: Vec<Arc<GameEntry>> =
+            self.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        let players_online =
+            entries.iter().flat_map(|e| e.side_streams.iter()).filter(|n| n.load(Ordering::SeqCst) > 0).count();
+        Ok(crate::metrics::Vitals {
+            games,
+            games_loaded: entries.len(),
+            event_streams: self.streams.load(Ordering::SeqCst),
+            players_online,
+            thinking: self.thinker.stats(),
+        })
+    }
+
+    /// The operator's token that opens `/metrics`, if one was given.
+    pub fn metrics_token(&self) -> Option<&crate::metrics::MetricsToken> {
+        self.config.metrics_token.as_ref()
     }
 
     /// The database.
