@@ -507,6 +507,19 @@ impl Store {
         })
     }
 
+    /// Whether the game `id` is put away (`false` if it is not, or there is no such game): a cheap look before
+    /// loading a game brought back.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn is_archived(&self, id: &str) -> Result<bool, StoreError> {
+        self.with(|c| {
+            c.query_row("SELECT status = ?2 FROM games WHERE id = ?1", params![id, ARCHIVED], |r| r.get(0))
+                .optional()
+                .map(|archived| archived.unwrap_or(false))
+        })
+    }
+
     /// How many games the database holds by status (`in_progress`, `finished`, `archived`), for `/metrics`.
     ///
     /// # Errors

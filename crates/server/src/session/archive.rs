@@ -63,6 +63,10 @@ impl Games {
         if let Some(found) = self.by_token.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned() {
             return Some(found); // brought back by a request just before this one
         }
+        // Most requests on a link of a game put away find it still put away: one cheap look, not the whole row.
+        if self.store.is_archived(id).unwrap_or(true) {
+            return None;
+        }
         let record = match self.store.load(id) {
             Ok(Some(Ok(record))) if !record.archived => record,
             Ok(Some(Err(d))) => {
