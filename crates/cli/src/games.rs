@@ -26,8 +26,8 @@ pub struct GamesArgs {
     /// Print the games as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Bring back a game the server put away after days without a move (`pacw serve --archive-after-days`); do it
-    /// with the server stopped, then start it again.
+    /// Bring back a game the server put away after days without a move (`pacw serve --archive-after-days`); a
+    /// running server opens it again on its links' next request.
     #[arg(long, value_name = "ID")]
     pub restore: Option<String>,
 }
@@ -42,7 +42,10 @@ pub fn run(args: GamesArgs, out: &mut impl Write) -> Result<ExitCode> {
     if let Some(id) = &args.restore {
         let store = Store::open(&dir)?;
         if store.restore(id)? {
-            writeln!(out, "game {id} is back: its links open it once the server starts again")?;
+            writeln!(
+                out,
+                "game {id} is back: its links open it again (a running server loads it on their next request)"
+            )?;
             return Ok(ExitCode::SUCCESS);
         }
         eprintln!("no archived game {id} in {}", dir.display());

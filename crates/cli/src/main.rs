@@ -13,6 +13,7 @@
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
 
 mod args;
+mod backup;
 mod board;
 mod calibrate;
 mod check;
@@ -110,6 +111,8 @@ enum Command {
     Static(static_site::StaticArgs),
     /// Manage the accounts of a data folder: list, rename, reset a password, disable or enable.
     Users(users::UsersArgs),
+    /// Copy a data folder's database to a file while the server serves from it.
+    Backup(backup::BackupArgs),
 }
 
 fn main() -> ExitCode {
@@ -135,6 +138,7 @@ fn main() -> ExitCode {
         Some(Command::Games(args)) => games::run(args, &mut std::io::stdout().lock()),
         Some(Command::Static(args)) => static_site::run(args),
         Some(Command::Users(args)) => users::run(args, &mut std::io::stdout().lock(), &mut std::io::stdin().lock()),
+        Some(Command::Backup(args)) => backup::run(args, &mut std::io::stdout().lock()),
         None => serve::run(serve::ServeArgs::default()),
     };
     match result {

@@ -47,6 +47,11 @@ pub struct ServeArgs {
     /// are ignored. Without it every client is the address it connects from (behind a proxy: the proxy).
     #[arg(long = "trusted-proxy", value_name = "CIDR", num_args = 1..)]
     pub trusted_proxy: Vec<pacw_server::proxy::Cidr>,
+    /// The operator's token (16 to 256 visible characters) that opens `GET /metrics` (Prometheus' text format) to a
+    /// request with `Authorization: Bearer TOKEN`; without it /metrics is not served. Better given in the
+    /// environment as PACW_METRICS_TOKEN, out of the process list.
+    #[arg(long, value_name = "TOKEN")]
+    pub metrics_token: Option<pacw_server::metrics::MetricsToken>,
 }
 
 /// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
@@ -72,7 +77,19 @@ impl Default for ServeArgs {
             games_per_hour: pacw_server::DEFAULT_GAMES_PER_HOUR,
             archive_after_days: pacw_server::DEFAULT_ARCHIVE_AFTER_DAYS,
             trusted_proxy: Vec::new(),
+            metrics_token: None,
         }
+    }
+}
+
+/// The metrics token given in the environment (`PACW_METRICS_TOKEN`), if any.
+fn metrics_token_from_env() -> Result<Option<pacw_server::metrics::MetricsToken>> {
+    match std::env::var("PACW_METRICS_TOKEN") {
+        Ok(text) if !text.is_empty() => {
+            text.parse().map(Some).map_err(|e: String| anyhow::anyhow!("PACW_METRICS_TOKEN: {e}"))
+        }
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(anyhow::anyhow!("PACW_METRICS_TOKEN is not text")),
     }
 }
 
@@ -92,6 +109,10 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         games_per_hour: args.games_per_hour,
         archive_after_days: args.archive_after_days,
         trusted_proxies: args.trusted_proxy,
+        metrics_token: match args.metrics_token {
+            Some(token) => Some(token),
+            None => metrics_token_from_env()?,
+        },
         ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;

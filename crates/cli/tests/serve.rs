@@ -198,3 +198,75 @@ fn pacw_serve_takes_trusted_proxies_and_refuses_a_block_that_is_none() {
     let _server = Server(child);
     assert!(first.contains("http://127.0.0.1:"), "{first}");
 }
+
+#[tokio::test]
+async fn pacw_backup_copies_a_serving_database_and_the_metrics_open_with_the_token_from_the_environment() {
+    let scratch = data_dir();
+    let dir = scratch.path().join("data");
+    // A token too short is refused before the server starts.
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--metrics-token", "short", "--data"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("16 to 256"), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(&dir)
+        .env("PACW_METRICS_TOKEN", "a-token-from-the-environment")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("pacw starts");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("pacw prints its address").unwrap();
+        if let Some(at) = line.find("http://") {
+            break line[at..].trim().trim_end_matches('/').to_string();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    let _server = Server(child);
+    let http = reqwest::Client::new();
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let body = json!({"scenario": "meeting-engagement", "mode": "hotseat"});
+        let (s, v) = call(http.post(format!("{url}/api/games")).json(&body)).await;
+        assert_eq!(s, 201, "{v}");
+        ids.push(v["id"].as_str().unwrap().to_string());
+    }
+    let r = http.get(format!("{url}/metrics")).bearer_auth("a-token-from-the-environment").send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(r.text().await.unwrap().contains("pacw_games{status=\"in_progress\"} 3"));
+
+    // The copy, taken while the server runs, restores as the docs say and lists the games.
+    let copy = scratch.path().join("copy.sqlite3");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_pacw")).arg("backup").arg(&copy).arg("--data").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("3 game(s) copied"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let restored = scratch.path().join("restored");
+    std::fs::create_dir_all(&restored).unwrap();
+    std::fs::copy(&copy, restored.join("pacw.sqlite3")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw")).arg("games").arg("--data").arg(&restored).output().unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{listed}");
+    for id in &ids {
+        assert!(listed.contains(id.as_str()), "{id} in {listed}");
+    }
+    // No database there: refused, exit 1.
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .arg("backup")
+        .arg(scratch.path().join("x.sqlite3"))
+        .arg("--data")
+        .arg(scratch.path().join("nothing"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no backup made"));
+}

@@ -4,7 +4,7 @@
 //! and the games in a SQLite database in a data directory. Games are played through secret links (a token per
 //! side, a hot-seat token, a spectator token); every action is checked by the engine and committed before it is
 //! acknowledged; the dice are rolled on the server from a seed no client sees until the game is over; the
-//! computer's moves are made by a task per game, thinking on a blocking thread.
+//! computer's moves are made by a task per game, thinking on a pool of low-priority threads (thinker.rs).
 //!
 //! ```no_run
 //! let config = pacw_server::ServerConfig::default(); // 127.0.0.1:8080, the platform's data directory
@@ -19,6 +19,7 @@ mod assets;
 pub mod connections;
 pub mod error;
 pub mod guard;
+pub mod metrics;
 pub mod notify;
 pub mod offline;
 pub mod pages;
@@ -88,6 +89,8 @@ pub struct ServerConfig {
     /// The reverse proxies whose `X-Forwarded-For` or `Forwarded` headers name the client (`--trusted-proxy`), for
     /// the limits kept per client (proxy.rs); none by default: every client is the address it connects from.
     pub trusted_proxies: Vec<proxy::Cidr>,
+    /// The operator's token that opens `GET /metrics` (`--metrics-token`, metrics.rs); none by default: not served.
+    pub metrics_token: Option<metrics::MetricsToken>,
 }
 
 /// The default number of days without a move after which an unfinished game is put away.
@@ -114,6 +117,7 @@ impl Default for ServerConfig {
             games_per_hour: DEFAULT_GAMES_PER_HOUR,
             archive_after_days: DEFAULT_ARCHIVE_AFTER_DAYS,
             trusted_proxies: Vec::new(),
+            metrics_token: None,
         }
     }
 }
@@ -156,6 +160,7 @@ pub fn router(games: Arc<Games>, origin: guard::OriginPolicy) -> Router {
     Router::new()
         .merge(api::routes())
         .route("/game/{token}/rules", axum::routing::get(pages::game_rules))
+        .route("/metrics", axum::routing::get(metrics::metrics))
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -223,6 +228,7 @@ impl Server {
             games_per_hour: config.games_per_hour,
             archive_after_days: config.archive_after_days,
             trusted_proxies: config.trusted_proxies.clone(),
+            metrics_token: config.metrics_token.clone(),
         };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };

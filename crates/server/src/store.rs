@@ -492,8 +492,8 @@ impl Store {
         })
     }
 
-    /// Brings an archived game back (`pacw games --restore ID`, the server stopped), as if just changed; whether there
-    /// was one.
+    /// Brings an archived game back (`pacw games --restore ID`, the server running or not), as if just changed;
+    /// whether there was one.
     ///
     /// # Errors
     /// When the database is closed or SQLite fails.
@@ -504,6 +504,31 @@ impl Store {
                 params![id, now_ms(), ARCHIVED],
             )
             .map(|n| n > 0)
+        })
+    }
+
+    /// Whether the game `id` is put away (`false` if it is not, or there is no such game): a cheap look before
+    /// loading a game brought back.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn is_archived(&self, id: &str) -> Result<bool, StoreError> {
+        self.with(|c| {
+            c.query_row("SELECT status = ?2 FROM games WHERE id = ?1", params![id, ARCHIVED], |r| r.get(0))
+                .optional()
+                .map(|archived| archived.unwrap_or(false))
+        })
+    }
+
+    /// How many games the database holds by status (`in_progress`, `finished`, `archived`), for `/metrics`.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn count_by_status(&self) -> Result<Vec<(String, u64)>, StoreError> {
+        self.with(|c| {
+            c.prepare("SELECT status, count(*) FROM games GROUP BY status ORDER BY status")?
+                .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?
+                .collect()
         })
     }
 
@@ -570,7 +595,9 @@ impl Store {
     }
 }
 
+mod backup;
 mod club;
+pub use backup::Backup;
 pub use club::{AccountRecord, ChatRecord, PlayerRating, PostingRecord, name_key};
 
 /// The status of a game put away after days without a move.

@@ -99,7 +99,10 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
 #[tokio::test]
 async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
     let dir = TempDir::new("fuzz-api");
-    let server = start(&dir.0).await;
+    let metrics_token = "fuzz-operators-metrics-token";
+    let with_metrics =
+        pacw_server::ServerConfig { metrics_token: Some(metrics_token.parse().unwrap()), ..config(&dir.0) };
+    let server = pacw_server::Server::bind(with_metrics).await.expect("the server starts").spawn();
     let api = Api::new(&server);
     let mut tokens = Vec::new();
     for (scenario, mode) in
@@ -201,7 +204,22 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
             13 => format!("/api/scenarios/{}", pick(&mut rng, &["bloody-lane", "x", "%00"])),
             14 => format!("/api/play/{token}/{}", pick(&mut rng, &["resign", "rematch"])),
             _ => {
-                format!("/{}", pick(&mut rng, &["", "rules", "js/app.js", "api/nothing", "game/abc", "..%2f..%2fetc"]))
+                format!(
+                    "/{}",
+                    pick(
+                        &mut rng,
+                        &[
+                            "",
+                            "rules",
+                            "js/app.js",
+                            "api/nothing",
+                            "game/abc",
+                            "..%2f..%2fetc",
+                            "metrics",
+                            "metrics?x=1"
+                        ]
+                    )
+                )
             }
         };
         // Resigning, rematches and logging out end or multiply games, or end the member's session: only now and then.
@@ -226,6 +244,12 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
         }
         if rng.random_range(0..2) == 0 {
             req = req.header("x-pacw-csrf", *pick(&mut rng, &[csrf.as_str(), "0", ""]));
+        }
+        if rng.random_range(0..3) == 0 {
+            let bearer = format!("Bearer {metrics_token}");
+            let shown =
+                ["Bearer x", "Bearer ", "Basic Zm9vOmJhcg==", bearer.as_str(), "Bearer fuzz-operators-metrics-tokeN"];
+            req = req.header("authorization", *pick(&mut rng, &shown));
         }
         if method != Method::GET {
             req = req.body(bytes);

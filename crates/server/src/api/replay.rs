@@ -74,7 +74,7 @@ pub async fn review(State(games): State<AppState>, Path(token): Path<String>) ->
     Ok(review_reply(games.review(&entry)?, StatusCode::OK))
 }
 
-/// `POST /api/play/{token}/review`: starts the review of a finished game on the server's thinking thread (202 while
+/// `POST /api/play/{token}/review`: starts the review of a finished game on the server's thinking pool (202 while
 /// it is made; 200 with it once made; 409 while the game goes on).
 ///
 /// # Errors

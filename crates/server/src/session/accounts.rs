@@ -285,7 +285,12 @@ impl Games {
     /// When the token opens no game (404/410), is a spectator's or a hot-seat's (one link for both sides), or its
     /// account already holds the other side (403), the seat is another account's (409), or it cannot be stored
     /// (500).
-    pub fn claim(&self, account: &AccountRecord, token: &str, origin: &str) -> ApiResult<Claimed> {
+    pub fn claim(
+        self: &std::sync::Arc<Self>,
+        account: &AccountRecord,
+        token: &str,
+        origin: &str,
+    ) -> ApiResult<Claimed> {
         let (entry, role) = self.by_token(token)?;
         let Role::Side(side) = role else {
             return Err(ApiError::Forbidden(

@@ -66,7 +66,7 @@ async fn computer_loop(games: Arc<Games>, entry: Arc<GameEntry>) {
         // plays it next without searching again.
         let reused = thinker.take().filter(|(n, _)| *n == name);
         let wanted = name.clone();
-        // On the server's one low-priority thinking thread, after the other games' decisions (thinker.rs).
+        // On the server's low-priority thinking pool, in its turn (thinker.rs).
         let chosen = games
             .thinker
             .think(waiting.clone(), move || {

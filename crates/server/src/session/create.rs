@@ -115,7 +115,7 @@ pub struct Created {
 pub const MAX_SCENARIO_TEXT: usize = 64 * 1024;
 
 /// The most games the computer plays against itself that one client may have going at once: more would only take
-/// the thinking thread's turns from other people's games (thinker.rs).
+/// the thinking pool's turns from other people's games (thinker.rs).
 pub const WATCH_GAMES_PER_CLIENT: usize = 4;
 
 /// The combat system a request asks for: a shipped variant or an uploaded one, or `None` for the standard rules.

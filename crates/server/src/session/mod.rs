@@ -276,6 +276,8 @@ pub struct SessionConfig {
     pub archive_after_days: u32,
     /// The reverse proxies believed about the client they forward (`--trusted-proxy`, proxy.rs).
     pub trusted_proxies: Vec<crate::proxy::Cidr>,
+    /// The operator's token that opens `GET /metrics` (`--metrics-token`); without one it is not served.
+    pub metrics_token: Option<crate::metrics::MetricsToken>,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -287,7 +289,7 @@ pub struct Games {
     damaged: Mutex<Vec<DamagedRow>>,
     shutdown: watch::Sender<bool>,
     runtime: tokio::runtime::Handle,
-    /// Where the computer players think, one decision at a time.
+    /// Where the computer players think: a pool sized to the machine, people's games first.
     thinker: crate::thinker::Thinker,
     /// Event streams open on every game.
     streams: AtomicUsize,
@@ -305,6 +307,8 @@ pub struct Games {
     logins_by_name: Allowance,
     /// Log-in and sign-up attempts allowed per address.
     logins_by_address: Allowance,
+    /// Bringing back games put away, one at a time (archive.rs).
+    reviving: Mutex<()>,
 }
 
 impl Games {
@@ -324,6 +328,7 @@ impl Games {
             archived: RwLock::new(HashMap::new()),
             observers: RwLock::new(Vec::new()),
             room_lock: Mutex::new(()),
+            reviving: Mutex::new(()),
             logins_by_name: Allowance::new(
                 LOGINS_PER_NAME,
                 Duration::from_secs(60),
@@ -412,6 +417,30 @@ impl Games {
         entry
     }
 
+    /// What `/metrics` tells of the server now (metrics.rs).
+    ///
+    /// # Errors
+    /// When the database cannot be read (500).
+    pub fn vitals(&self) -> ApiResult<crate::metrics::Vitals> {
+        let games = self.store.count_by_status().map_err(|e| ApiError::Internal(e.to_string()))?;
+        let entries: Vec<Arc<GameEntry>> =
+            self.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
+        let players_online =
+            entries.iter().flat_map(|e| e.side_streams.iter()).filter(|n| n.load(Ordering::SeqCst) > 0).count();
+        Ok(crate::metrics::Vitals {
+            games,
+            games_loaded: entries.len(),
+            event_streams: self.streams.load(Ordering::SeqCst),
+            players_online,
+            thinking: self.thinker.stats(),
+        })
+    }
+
+    /// The operator's token that opens `/metrics`, if one was given.
+    pub fn metrics_token(&self) -> Option<&crate::metrics::MetricsToken> {
+        self.config.metrics_token.as_ref()
+    }
+
     /// The database.
     pub fn store(&self) -> &Store {
         &self.store
@@ -436,15 +465,22 @@ impl Games {
     /// The game and role of a token.
     ///
     /// # Errors
-    /// When the token is not 32 hexadecimal digits or opens no game (404), or its game was put away (410).
-    pub fn by_token(&self, token: &str) -> ApiResult<(Arc<GameEntry>, Role)> {
+    /// When the token is not 32 hexadecimal digits or opens no game (404), or its game was put away (410) and not
+    /// brought back since (a game `pacw games --restore` brought back while the server runs opens again here).
+    pub fn by_token(self: &Arc<Self>, token: &str) -> ApiResult<(Arc<GameEntry>, Role)> {
         if !crate::tokens::looks_like_token(token) {
             return Err(ApiError::NotFound("a game token is 32 hexadecimal digits; check the link".into()));
         }
         if let Some(found) = self.by_token.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned() {
             return Ok(found);
         }
-        match self.archived.read().unwrap_or_else(|p| p.into_inner()).get(token) {
+        let archived_id = self.archived.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned();
+        if let Some(id) = &archived_id
+            && let Some(found) = self.revive(id, token)
+        {
+            return Ok(found);
+        }
+        match archived_id {
             Some(id) => Err(ApiError::Gone(format!(
                 "game {id} was put away after {} days without a move; the server's operator can bring it back \
                  (pacw games --restore {id})",

@@ -1,4 +1,4 @@
-//! A finished game's review (`pacw_ai::review`), made on the server's thinking thread a slice at a time, so that
+//! A finished game's review (`pacw_ai::review`), made on the server's thinking pool a slice at a time, so that
 //! the computer players of other games think between the slices, then stored with the game.
 
 use super::{GameEntry, Games};
@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How long one slice of a review may search before the thinking thread goes on to the next job in its queue.
+/// How long one slice of a review may search before its thinking thread goes on to the next job in the queue.
 pub const SLICE: Duration = Duration::from_millis(100);
 
 /// Where a game's review stands.
@@ -108,7 +108,7 @@ impl Games {
     }
 }
 
-/// Makes a review on the thinking thread, a slice at a time, then stores it.
+/// Makes a review on the thinking pool, a slice at a time, then stores it.
 async fn review_task(games: Arc<Games>, entry: Arc<GameEntry>, game: pacw_engine::Game) {
     let set = |state: ReviewState| entry.lock().review = state;
     let config = ReviewConfig { threads: 1, ..ReviewConfig::default() };
