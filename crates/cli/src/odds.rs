@@ -563,6 +563,27 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
             odds.blocked_retreat.name()
         );
     }
+    if odds.attacker.any() {
+        // Beside the target's results, what the variant's after-attack rules do to the attacker.
+        let a = &odds.attacker;
+        out += &format!("\nThe attacker ({}):\n", odds.attacker_rules(Some(system)).join("; "));
+        let advances = "advances into the target's square";
+        let width = [words.shaken.as_str(), advances, &words.destroyed, "unchanged"]
+            .iter()
+            .map(|w| w.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (what, p) in [
+            (words.shaken.as_str(), a.shaken),
+            (advances, a.advances),
+            (&words.destroyed, a.destroyed),
+            ("unchanged", a.unchanged),
+        ] {
+            if p != Prob::from_integer(0) || what == "unchanged" {
+                out += &format!("  {what:<width$} {:>7} {}\n", p.to_string(), pct(p));
+            }
+        }
+    }
     if let Some((k, after, expected)) = run {
         let state_width =
             [&words.shaken, &words.destroyed].iter().map(|w| w.chars().count()).max().unwrap_or(0).max(10);

@@ -3,6 +3,7 @@
 use crate::attack::{HitResult, Modifiers};
 use crate::card::Card;
 use crate::geometry::{Dir, Square};
+use crate::system::AttackerEffect;
 use crate::unit::{Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -117,6 +118,18 @@ pub enum Event {
         strength: u8,
         /// The result.
         result: HitResult,
+    },
+    /// A variant's after-attack rule befell the attacker (`[[after_attack]]`, docs/variants.md): it became shaken,
+    /// advanced into its target's square, or was destroyed (a `Destroyed` event follows).
+    AfterAttack {
+        /// The attacker.
+        unit: UnitId,
+        /// The rule, by its place among the combat system's after-attack rules.
+        rule: u8,
+        /// What it did.
+        effect: AttackerEffect,
+        /// Where the unit stands after it (the square advanced into).
+        at: Square,
     },
     /// A unit became shaken (R7.1, R7.2).
     Shaken {

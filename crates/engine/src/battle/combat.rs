@@ -9,7 +9,7 @@ use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
 use crate::rule::Rule;
 use crate::system::condition::{AttackFacts, UnitFacts};
-use crate::system::{BuiltIn, CombatSystem, ResultTable};
+use crate::system::{Aftermath, BuiltIn, CombatSystem, ResultTable};
 use crate::unit::{Arm, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +35,10 @@ pub struct AttackAssessment {
     /// The hit-result table the attack is resolved by (R7.1): the standard one, or the scenario's combat system's.
     #[serde(skip, default = "standard_results")]
     pub results: ResultTable,
+    /// What the attack would do to the attacker, for each result of its dice (a variant's `[[after_attack]]`;
+    /// nothing under the standard rules).
+    #[serde(skip)]
+    pub aftermath: Aftermath,
 }
 
 fn standard_results() -> ResultTable {
@@ -355,8 +359,12 @@ impl<S: ScenarioRef> Battle<S> {
         } else {
             None
         };
-        let (modifiers, results) = match self.scenario.system.as_deref() {
-            None => (self.standard_modifiers(gun, moved, charge, ranging, side_on, cover), ResultTable::STANDARD),
+        let (modifiers, results, aftermath) = match self.scenario.system.as_deref() {
+            None => (
+                self.standard_modifiers(gun, moved, charge, ranging, side_on, cover),
+                ResultTable::STANDARD,
+                Aftermath::default(),
+            ),
             Some(system) => {
                 let t_info = self.info(target);
                 let (a_height, t_height) = (map.elevation(from), map.elevation(t_state.at));
@@ -383,8 +391,13 @@ impl<S: ScenarioRef> Battle<S> {
                     target_cover: cover.is_some(),
                     target_terrain: terrain,
                     target_behind_fence: fence_on_entry(map, t_state.at, entry),
+                    result: None,
                 };
-                (self.system_modifiers(system, &facts, side_on, cover), *system.results())
+                let aftermath = match system.after_attack() {
+                    [] => Aftermath::default(),
+                    rules => Aftermath::of(rules, &facts),
+                };
+                (self.system_modifiers(system, &facts, side_on, cover), *system.results(), aftermath)
             }
         };
         AttackAssessment {
@@ -397,6 +410,7 @@ impl<S: ScenarioRef> Battle<S> {
             strength: self.strength(target),
             target_shaken: t_state.shaken,
             results,
+            aftermath,
         }
     }
 

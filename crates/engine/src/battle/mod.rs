@@ -91,6 +91,8 @@ pub(crate) struct PendingAttack {
     pub needed: u8,
     /// Fire & Move: the attacker may move after the dice (R4.2).
     pub then_advance: bool,
+    /// What the dice's result does to the attacker (a variant's `[[after_attack]]`).
+    pub aftermath: crate::system::Aftermath,
 }
 
 /// Where the state machine stands.

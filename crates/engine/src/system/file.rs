@@ -2,9 +2,10 @@
 //! bad file applied. Laid over a combat system, a modifier or an arm of the same id replaces the one there, a new id
 //! is added; `[results]` and `[terms]` replace the entries they name.
 
-use super::condition::{Condition, ConditionError};
+use super::condition::{Condition, ConditionError, Moment};
 use super::{
-    ArmRule, BuiltIn, CombatSystem, Effect, MAX_ARMS, MAX_MODIFIERS, ModifierRule, ResultTable, STANDARD, Terms,
+    AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
+    ModifierRule, ResultTable, STANDARD, Terms,
 };
 use crate::problem::Problem;
 use crate::unit::Arm;
@@ -46,8 +47,19 @@ struct RawVariant {
     #[serde(default)]
     arms: Vec<Spanned<RawArm>>,
     results: Option<RawResults>,
+    #[serde(default)]
+    after_attack: Vec<Spanned<RawAfterAttack>>,
     terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     options: Option<BTreeMap<Spanned<String>, Spanned<RawOption>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAfterAttack {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    when: Option<Spanned<String>>,
+    attacker: Option<Spanned<String>>,
 }
 
 /// A value of `[options]` as written: a number, a word or true/false as text, a table of such values
@@ -128,6 +140,7 @@ pub struct VariantText {
     modifiers: Vec<ModifierChange>,
     arms: Vec<ArmRule>,
     results: Vec<(&'static str, [Effect; 2])>,
+    after_attack: Vec<AfterAttackRule>,
     terms: Vec<(&'static str, String)>,
     options: Vec<(String, String)>,
 }
@@ -214,6 +227,7 @@ impl VariantText {
         let names = arm_names(&raw.arms);
         let arm_refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let modifiers = read_modifiers(&mut p, &raw.modifiers, &arm_refs);
+        let after_attack = read_after_attack(&mut p, &raw.after_attack, &arm_refs);
         let arms = read_arms(&mut p, &raw.arms);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
@@ -221,7 +235,7 @@ impl VariantText {
         if !p.list.is_empty() {
             return Err(fail(p.list));
         }
-        Ok(VariantText { name, description: raw.description, modifiers, arms, results, terms, options })
+        Ok(VariantText { name, description: raw.description, modifiers, arms, results, after_attack, terms, options })
     }
 
     /// `system` with this variant laid over it.
@@ -272,6 +286,12 @@ impl VariantText {
                 _ => r.shaken_charge = effects,
             }
         }
+        for rule in self.after_attack {
+            match system.after_attack.iter_mut().find(|r| r.id == rule.id) {
+                Some(r) => *r = rule,
+                None => system.after_attack.push(rule),
+            }
+        }
         for (term, word) in self.terms {
             let t = &mut system.terms;
             match term {
@@ -301,15 +321,10 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str])
             continue;
         }
         let value = m.value.as_ref().and_then(|v| within(p, "value", v, -3..=3)).map(|v| v as i8);
-        let when = m.when.as_ref().and_then(|w| match Condition::parse(w.get_ref(), arms) {
-            Ok(c) => Some((c, w.get_ref().clone())),
-            Err(ConditionError { offset, message }) => {
-                // Inside the quotes: the condition's own place in the file.
-                let start = w.span().start + 1 + offset;
-                p.at(start..start, format!("when: {message}"));
-                None
-            }
-        });
+        let when = m
+            .when
+            .as_ref()
+            .and_then(|w| read_condition(p, w, arms, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())));
         let is_new = !standard.contains(&id.as_str());
         // The standard's five come first: a file adds at most the places left after them.
         let new_before = out.iter().filter(|o| !standard.contains(&o.id.as_str())).count();
@@ -331,6 +346,62 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str])
             value,
             when,
         });
+    }
+    out
+}
+
+/// A condition of the file, at `moment`, or its problem at its place in the file (inside the quotes).
+fn read_condition(p: &mut Problems, w: &Spanned<String>, arms: &[&str], moment: Moment) -> Option<Condition> {
+    match Condition::parse_at(w.get_ref(), arms, moment) {
+        Ok(c) => Some(c),
+        Err(ConditionError { offset, message }) => {
+            let start = w.span().start + 1 + offset;
+            p.at(start..start, format!("when: {message}"));
+            None
+        }
+    }
+}
+
+/// `[[after_attack]]`: each rule whole (id, name, when, attacker), its condition read after the dice.
+fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], arms: &[&str]) -> Vec<AfterAttackRule> {
+    if raw.len() > MAX_AFTER_ATTACK {
+        p.at(raw[MAX_AFTER_ATTACK].span(), format!("at most {MAX_AFTER_ATTACK} [[after_attack]] rules"));
+    }
+    let mut out: Vec<AfterAttackRule> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for r in raw.iter().take(MAX_AFTER_ATTACK) {
+        let span = r.span();
+        let r = r.get_ref();
+        let id = r.id.get_ref();
+        if !fresh_id(p, "after_attack", &r.id, seen.contains(id)) {
+            continue;
+        }
+        seen.push(id.clone());
+        let when = match &r.when {
+            Some(w) => read_condition(p, w, arms, Moment::AfterDice).map(|c| (c, w.get_ref().clone())),
+            None => {
+                p.at(span.clone(), format!("after_attack '{id}' needs `when`, the condition it applies under"));
+                None
+            }
+        };
+        let known = || AttackerEffect::ALL.map(AttackerEffect::file_name).join(", ");
+        let effect = match &r.attacker {
+            Some(e) => {
+                let found = AttackerEffect::ALL.into_iter().find(|x| x.file_name() == e.get_ref());
+                if found.is_none() {
+                    p.at(e.span(), format!("attacker: unknown effect '{}' (known: {})", e.get_ref(), known()));
+                }
+                found
+            }
+            None => {
+                p.at(span, format!("after_attack '{id}' needs `attacker`, what befalls it ({})", known()));
+                None
+            }
+        };
+        let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+        if let (Some((when, when_text)), Some(effect)) = (when, effect) {
+            out.push(AfterAttackRule { id: id.clone(), name, when, when_text, effect });
+        }
     }
     out
 }
@@ -570,6 +641,7 @@ fn read_standard() -> CombatSystem {
         modifiers: Vec::new(),
         arms: CombatSystem::standard_arms(),
         results: ResultTable::STANDARD,
+        after_attack: Vec::new(),
         terms: Terms {
             fire: "fire".into(),
             charge: "charge".into(),

@@ -7,9 +7,11 @@
 //! decide each attack's modifiers and its table each hit's result. A scenario without one is played by the
 //! built-in rules, which the standard file describes exactly (a test plays both and compares).
 
+mod after;
 pub mod condition;
 mod file;
 
+pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AFTER_ATTACK};
 pub use file::{SystemError, VariantText};
 
 use crate::attack::{AttackKind, Steadiness, standard_row};
@@ -191,6 +193,7 @@ pub struct CombatSystem {
     modifiers: Vec<ModifierRule>,
     arms: Vec<ArmRule>,
     results: ResultTable,
+    after_attack: Vec<AfterAttackRule>,
     terms: Terms,
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
@@ -201,16 +204,14 @@ pub struct CombatSystem {
 
 impl PartialEq for CombatSystem {
     fn eq(&self, other: &Self) -> bool {
-        (&self.name, &self.description, &self.modifiers, &self.arms, &self.results, &self.terms, &self.options)
-            == (
-                &other.name,
-                &other.description,
-                &other.modifiers,
-                &other.arms,
-                &other.results,
-                &other.terms,
-                &other.options,
-            )
+        #[allow(clippy::type_complexity)]
+        fn said(
+            s: &CombatSystem,
+        ) -> (&str, &str, &[ModifierRule], &[ArmRule], &ResultTable, &[AfterAttackRule], &Terms, &[(String, String)])
+        {
+            (&s.name, &s.description, &s.modifiers, &s.arms, &s.results, &s.after_attack, &s.terms, &s.options)
+        }
+        said(self) == said(other)
     }
 }
 
@@ -291,6 +292,11 @@ impl CombatSystem {
         &self.results
     }
 
+    /// What attacks do to their attackers (`[[after_attack]]`), in the file's order: none under the standard rules.
+    pub fn after_attack(&self) -> &[AfterAttackRule] {
+        &self.after_attack
+    }
+
     /// The words players see.
     pub fn terms(&self) -> &Terms {
         &self.terms
@@ -366,6 +372,9 @@ impl CombatSystem {
             "results": self.results.rows().iter().map(|(row, [held, broke])| {
                 (row.to_string(), json!([held.file_name(), broke.file_name()]))
             }).collect::<serde_json::Map<_, _>>(),
+            "after_attack": self.after_attack.iter().map(|r| json!({
+                "id": r.id, "name": r.name, "when": r.when_text, "attacker": r.effect.file_name(),
+            })).collect::<Vec<_>>(),
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         })
@@ -399,6 +408,12 @@ impl CombatSystem {
         let _ = writeln!(out, "\n[results]");
         for (name, [held, broke]) in self.results.rows() {
             let _ = writeln!(out, "{name} = [{}, {}]", quoted(held.file_name()), quoted(broke.file_name()));
+        }
+        for r in &self.after_attack {
+            let _ = writeln!(out, "\n[[after_attack]]");
+            let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
+            let _ = writeln!(out, "when = {}", quoted(&r.when_text));
+            let _ = writeln!(out, "attacker = {}", quoted(r.effect.file_name()));
         }
         let _ = writeln!(out, "\n[terms]");
         for (name, word) in self.terms.entries() {
