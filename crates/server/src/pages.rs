@@ -203,6 +203,17 @@ pub fn rules_under(system: &CombatSystem) -> String {
                 writeln!(md, "| {} | {} | <code>{}</code> | {what} |", text(&r.id), text(&r.name), text(&r.when_text));
         }
     }
+    if !system.restrictions().is_empty() {
+        let _ = writeln!(md, "\n## Orders forbidden {{#this-game-restrictions}}\n");
+        let _ = writeln!(
+            md,
+            "An attack whose condition holds (over the attack, before its dice) may not be ordered.\n\n\
+             | id | restriction | when |\n|---|---|---|"
+        );
+        for r in system.restrictions() {
+            let _ = writeln!(md, "| {} | {} | <code>{}</code> |", text(&r.id), text(&r.name), text(&r.when_text));
+        }
+    }
     let standard = CombatSystem::standard();
     let renamed: Vec<String> = terms
         .entries()

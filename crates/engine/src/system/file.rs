@@ -5,7 +5,7 @@
 use super::condition::{Condition, ConditionError, Moment};
 use super::{
     AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
-    ModifierRule, ResultTable, STANDARD, Terms,
+    MAX_RESTRICTIONS, ModifierRule, Restriction, ResultTable, STANDARD, Terms,
 };
 use crate::problem::Problem;
 use crate::unit::Arm;
@@ -49,8 +49,18 @@ struct RawVariant {
     results: Option<RawResults>,
     #[serde(default)]
     after_attack: Vec<Spanned<RawAfterAttack>>,
+    #[serde(default)]
+    restrictions: Vec<Spanned<RawRestriction>>,
     terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     options: Option<BTreeMap<Spanned<String>, Spanned<RawOption>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRestriction {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    when: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -141,6 +151,7 @@ pub struct VariantText {
     arms: Vec<ArmRule>,
     results: Vec<(&'static str, [Effect; 2])>,
     after_attack: Vec<AfterAttackRule>,
+    restrictions: Vec<Restriction>,
     terms: Vec<(&'static str, String)>,
     options: Vec<(String, String)>,
 }
@@ -228,6 +239,7 @@ impl VariantText {
         let arm_refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let modifiers = read_modifiers(&mut p, &raw.modifiers, &arm_refs);
         let after_attack = read_after_attack(&mut p, &raw.after_attack, &arm_refs);
+        let restrictions = read_restrictions(&mut p, &raw.restrictions, &arm_refs);
         let arms = read_arms(&mut p, &raw.arms);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
@@ -235,7 +247,17 @@ impl VariantText {
         if !p.list.is_empty() {
             return Err(fail(p.list));
         }
-        Ok(VariantText { name, description: raw.description, modifiers, arms, results, after_attack, terms, options })
+        Ok(VariantText {
+            name,
+            description: raw.description,
+            modifiers,
+            arms,
+            results,
+            after_attack,
+            restrictions,
+            terms,
+            options,
+        })
     }
 
     /// `system` with this variant laid over it.
@@ -290,6 +312,12 @@ impl VariantText {
             match system.after_attack.iter_mut().find(|r| r.id == rule.id) {
                 Some(r) => *r = rule,
                 None => system.after_attack.push(rule),
+            }
+        }
+        for rule in self.restrictions {
+            match system.restrictions.iter_mut().find(|r| r.id == rule.id) {
+                Some(r) => *r = rule,
+                None => system.restrictions.push(rule),
             }
         }
         for (term, word) in self.terms {
@@ -401,6 +429,33 @@ fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], arms: &[
         let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
         if let (Some((when, when_text)), Some(effect)) = (when, effect) {
             out.push(AfterAttackRule { id: id.clone(), name, when, when_text, effect });
+        }
+    }
+    out
+}
+
+/// `[[restrictions]]`: each whole (id, name, when), its condition read before the dice.
+fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], arms: &[&str]) -> Vec<Restriction> {
+    if raw.len() > MAX_RESTRICTIONS {
+        p.at(raw[MAX_RESTRICTIONS].span(), format!("at most {MAX_RESTRICTIONS} [[restrictions]]"));
+    }
+    let mut out: Vec<Restriction> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for r in raw.iter().take(MAX_RESTRICTIONS) {
+        let span = r.span();
+        let r = r.get_ref();
+        let id = r.id.get_ref();
+        if !fresh_id(p, "restriction", &r.id, seen.contains(id)) {
+            continue;
+        }
+        seen.push(id.clone());
+        let Some(w) = &r.when else {
+            p.at(span, format!("restriction '{id}' needs `when`, the attacks it forbids"));
+            continue;
+        };
+        if let Some(when) = read_condition(p, w, arms, Moment::BeforeDice) {
+            let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+            out.push(Restriction { id: id.clone(), name, when, when_text: w.get_ref().clone() });
         }
     }
     out
@@ -642,6 +697,7 @@ fn read_standard() -> CombatSystem {
         arms: CombatSystem::standard_arms(),
         results: ResultTable::STANDARD,
         after_attack: Vec::new(),
+        restrictions: Vec::new(),
         terms: Terms {
             fire: "fire".into(),
             charge: "charge".into(),

@@ -10,9 +10,11 @@
 mod after;
 pub mod condition;
 mod file;
+mod restriction;
 
 pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AFTER_ATTACK};
 pub use file::{SystemError, VariantText};
+pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
 
 use crate::attack::{AttackKind, Steadiness, standard_row};
 use crate::unit::Arm;
@@ -194,6 +196,7 @@ pub struct CombatSystem {
     arms: Vec<ArmRule>,
     results: ResultTable,
     after_attack: Vec<AfterAttackRule>,
+    restrictions: Vec<Restriction>,
     terms: Terms,
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
@@ -207,9 +210,28 @@ impl PartialEq for CombatSystem {
         #[allow(clippy::type_complexity)]
         fn said(
             s: &CombatSystem,
-        ) -> (&str, &str, &[ModifierRule], &[ArmRule], &ResultTable, &[AfterAttackRule], &Terms, &[(String, String)])
-        {
-            (&s.name, &s.description, &s.modifiers, &s.arms, &s.results, &s.after_attack, &s.terms, &s.options)
+        ) -> (
+            &str,
+            &str,
+            &[ModifierRule],
+            &[ArmRule],
+            &ResultTable,
+            &[AfterAttackRule],
+            &[Restriction],
+            &Terms,
+            &[(String, String)],
+        ) {
+            (
+                &s.name,
+                &s.description,
+                &s.modifiers,
+                &s.arms,
+                &s.results,
+                &s.after_attack,
+                &s.restrictions,
+                &s.terms,
+                &s.options,
+            )
         }
         said(self) == said(other)
     }
@@ -297,6 +319,11 @@ impl CombatSystem {
         &self.after_attack
     }
 
+    /// The orders it forbids (`[[restrictions]]`), in the file's order: none under the standard rules.
+    pub fn restrictions(&self) -> &[Restriction] {
+        &self.restrictions
+    }
+
     /// The words players see.
     pub fn terms(&self) -> &Terms {
         &self.terms
@@ -375,6 +402,9 @@ impl CombatSystem {
             "after_attack": self.after_attack.iter().map(|r| json!({
                 "id": r.id, "name": r.name, "when": r.when_text, "attacker": r.effect.file_name(),
             })).collect::<Vec<_>>(),
+            "restrictions": self.restrictions.iter().map(|r| json!({
+                "id": r.id, "name": r.name, "when": r.when_text,
+            })).collect::<Vec<_>>(),
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         })
@@ -414,6 +444,11 @@ impl CombatSystem {
             let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
             let _ = writeln!(out, "when = {}", quoted(&r.when_text));
             let _ = writeln!(out, "attacker = {}", quoted(r.effect.file_name()));
+        }
+        for r in &self.restrictions {
+            let _ = writeln!(out, "\n[[restrictions]]");
+            let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
+            let _ = writeln!(out, "when = {}", quoted(&r.when_text));
         }
         let _ = writeln!(out, "\n[terms]");
         for (name, word) in self.terms.entries() {

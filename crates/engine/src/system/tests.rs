@@ -782,7 +782,7 @@ fn the_odds_give_the_attacker_s_outcomes_exactly_as_the_battle_plays_them() {
 }
 
 /// Pieces of a variant file, new sections among them, for texts built at random.
-const VARIANT_PIECES: [&str; 14] = [
+const VARIANT_PIECES: [&str; 16] = [
     "name = \"x\"\n",
     "[[after_attack]]\n",
     "id = \"A1\"\n",
@@ -797,6 +797,8 @@ const VARIANT_PIECES: [&str; 14] = [
     "[[modifiers]]\nid = \"V1\"\nvalue = 1\n",
     "when = \"result == 'miss'\"\n",
     "[results]\nsteady_fire = [\"none\", \"shaken\"]\n",
+    "[[restrictions]]\n",
+    "when = \"charge and not target.shaken\"\n",
 ];
 
 proptest::proptest! {
@@ -819,14 +821,18 @@ proptest::proptest! {
             }
             Ok(system) => {
                 let mut b = duel(1, Some(system));
-                let charge = first_attack(&b);
+                let Some(charge) = b.legal_actions().into_iter().find(|a| a.target().is_some()) else {
+                    return Ok(()); // a restriction may forbid every attack here
+                };
                 b.apply(charge).unwrap();
+                let dice_of_the_attack =
+                    |b: &crate::Battle| matches!(b.to_act(), crate::ToAct::Chance(crate::ChanceKind::ToHit | crate::ChanceKind::HitResult));
                 for &d in &dice {
-                    if matches!(b.to_act(), crate::ToAct::Chance(_)) {
+                    if dice_of_the_attack(&b) {
                         b.apply_chance(crate::chance::Outcome::Die(d)).unwrap();
                     }
                 }
-                proptest::prop_assert!(!matches!(b.to_act(), crate::ToAct::Chance(_)));
+                proptest::prop_assert!(!dice_of_the_attack(&b));
             }
         }
     }
@@ -868,4 +874,107 @@ fn games_under_after_attack_rules_play_through_with_every_listed_action_accepted
         }
     }
     assert!(fired[0] > 0 && fired[1] > 0, "the rules were played: {fired:?}");
+}
+
+/// A variant forbidding charges on steady troops and the guns' long shots.
+const HOLD_THE_LINE: &str = r#"
+name = "Hold the line"
+[[restrictions]]
+id = "M1"
+name = "troops will not charge a steady line"
+when = "charge and not target.shaken"
+
+[[restrictions]]
+id = "M2"
+name = "guns spare their shot"
+when = "attacker.arm == 'artillery' and distance >= 3"
+"#;
+
+#[test]
+fn a_restriction_refuses_an_order_with_its_id_and_name_and_leaves_it_out_of_the_legal_actions() {
+    let home = variant(HOLD_THE_LINE).unwrap();
+    assert_eq!(home.restrictions().len(), 2);
+    assert_eq!(variant(&home.to_toml()).unwrap(), home, "{}", home.to_toml());
+    let standard = duel(1, None);
+    let charge = first_attack(&standard);
+    let b = duel(1, Some(home));
+    let refused = b.check(charge).unwrap_err();
+    assert_eq!(refused.rule, crate::rule::Rule::R4_2);
+    assert!(refused.to_string().contains("M1 troops will not charge a steady line"), "{refused}");
+    let listed = b.legal_actions();
+    assert!(!listed.contains(&charge), "the charge is not listed");
+    let charges = listed.iter().filter(|a| b.assess_order(crate::UnitId(0), a).is_ok_and(|x| x.charge));
+    assert_eq!(charges.count(), 0, "nor any other charge");
+    assert!(listed.iter().any(|a| a.target().is_some()), "a step back and fire is: {listed:?}");
+    assert!(b.attack_odds(crate::UnitId(0), &charge).is_err(), "nor are its odds given");
+    // Fire is not restricted.
+    let far = duel(2, Some(variant(HOLD_THE_LINE).unwrap()));
+    assert!(far.legal_actions().iter().any(|a| a.target().is_some()));
+    for (text, expected) in [
+        ("name = \"x\"\n[[restrictions]]\nid = \"M1\"\n", "v.toml:2:1: restriction 'M1' needs `when`"),
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"result == 'miss'\"\n",
+            "v.toml:4:9: when: 'result' is known only after the dice",
+        ),
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"charge\"\nattacker = \"shaken\"\n",
+            "unknown field `attacker`",
+        ),
+    ] {
+        let said = problems(text);
+        assert!(said.contains(expected), "{text}\n{said}");
+    }
+}
+
+/// Every attacking order a unit choosing its order could be given: each target, facing and neighbouring square.
+fn every_attack(b: &crate::Battle, unit: crate::UnitId) -> Vec<crate::Action> {
+    use crate::Action;
+    use crate::geometry::Dir;
+    let at = b.unit(unit).at;
+    let mut squares = vec![at];
+    squares.extend(Dir::ALL.into_iter().filter_map(|d| b.scenario().map.step(at, d)));
+    let mut out = Vec::new();
+    for target in (0..b.scenario().units.len() as u8).map(crate::UnitId) {
+        out.push(Action::FireMove { target });
+        for facing in Dir::ALL {
+            out.push(Action::Fire { target, facing });
+            for &to in &squares {
+                out.push(Action::MoveFire { to, facing, target });
+            }
+        }
+    }
+    out
+}
+
+/// Under restrictions, the attacks listed are exactly the attacks the rules accept, at every order of whole random
+/// games (the listing and the judge share the restriction's predicate).
+#[test]
+fn under_restrictions_the_listed_attacks_are_exactly_the_accepted_ones() {
+    use rand::{RngExt, SeedableRng};
+    let mut refused = 0;
+    for (seed, name) in ["bloody-lane", "meeting-engagement", "maryes-heights"].into_iter().enumerate() {
+        let mut b = battle(name, Some(variant(HOLD_THE_LINE).unwrap()));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64);
+        for _ in 0..3_000 {
+            match b.to_act() {
+                crate::ToAct::Over(_) => break,
+                crate::ToAct::Chance(_) => {
+                    b.apply_chance(b.sample_chance(&mut rng).unwrap()).unwrap();
+                }
+                crate::ToAct::Side(_) => {
+                    let legal = b.legal_actions();
+                    if let Some(unit) = b.active_unit().filter(|_| b.is_legal(crate::Action::Hold)) {
+                        for a in every_attack(&b, unit) {
+                            let accepted = b.check(a);
+                            assert_eq!(accepted.is_ok(), legal.contains(&a), "{a:?}: {accepted:?}");
+                            refused += accepted.is_err_and(|e| e.reason.starts_with("M1") || e.reason.starts_with("M2"))
+                                as u32;
+                        }
+                    }
+                    b.apply(legal[rng.random_range(0..legal.len())]).unwrap();
+                }
+            }
+        }
+    }
+    assert!(refused > 0, "the restrictions were met");
 }
