@@ -551,6 +551,17 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
         odds.hit(),
         pct(odds.hit()).trim()
     );
+    let steadiness = odds.result_modifiers(Some(system));
+    if !steadiness.is_empty() {
+        // A variant's modifiers to the hit-result roll: the strength the target's roll is tested against.
+        let said: Vec<String> = steadiness.iter().map(|m| format!("{} {:+} {}", m.rule, m.value, m.reason)).collect();
+        out += &format!(
+            "Hit result: the target's roll is tested against strength {} {} = {} (R7.1)\n\n",
+            odds.assessment.strength,
+            said.join(", "),
+            odds.assessment.tested_strength()
+        );
+    }
     let result_width = odds.results().map(|(r, _)| words.result(r).chars().count()).max().unwrap_or(0).max(10);
     out += &format!("{:<result_width$} {:>7} {:>6}\n", "result", "chance", "≈");
     for (r, p) in odds.results() {

@@ -366,3 +366,23 @@ fn odds_give_the_attacker_s_outcomes_beside_the_target_s_as_worked_by_hand() {
     let fire = ok_json(&["--attacker", "inf", "--target", "inf", "--variant", v]);
     assert!(fire.get("attacker").is_none(), "{fire}");
 }
+
+/// The worked example of docs/variants.md ("The hit-result roll"): veterans in cover tested at +1.
+#[test]
+fn odds_test_the_hit_result_roll_with_a_variant_s_result_modifiers_as_worked_by_hand() {
+    let dir = tempfile::Builder::new().prefix("pacw-odds-steady-").tempdir().unwrap();
+    let variant = dir.path().join("steady-veterans.toml");
+    std::fs::write(
+        &variant,
+        "name = \"Steady veterans\"\n[[result_modifiers]]\nid = \"H1\"\nname = \"veterans in cover stand firm\"\n\
+         value = 1\nwhen = \"target.quality == 'veteran' and target.cover\"\n",
+    )
+    .unwrap();
+    let v = variant.to_str().unwrap();
+    let json = ok_json(&["--attacker", "inf", "--target", "inf:veteran", "--cover", "--variant", v]);
+    assert_eq!(results(&json), ["2/3", "1/3", "0", "0"]);
+    assert_eq!(json["result_modifiers"][0]["rule"], "H1", "{json}");
+    let standard = ok_json(&["--attacker", "inf", "--target", "inf:veteran", "--cover"]);
+    assert_eq!(results(&standard), ["2/3", "5/18", "1/18", "0"]);
+    assert!(standard.get("result_modifiers").is_none());
+}

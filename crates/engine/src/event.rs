@@ -108,7 +108,15 @@ pub enum Event {
         /// Whether it hit.
         hit: bool,
     },
-    /// The target's die against its strength (R7.1).
+    /// A variant's result modifier changes the strength a hit target's roll is tested against
+    /// (`[[result_modifiers]]`, docs/variants.md); the `HitResultRolled` that follows gives the strength tested.
+    ResultModified {
+        /// The target.
+        unit: UnitId,
+        /// The modifier, by its place among the combat system's result modifiers.
+        rule: u8,
+    },
+    /// The target's die against its strength (R7.1), with a variant's result modifiers.
     HitResultRolled {
         /// The target.
         unit: UnitId,

@@ -135,6 +135,11 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
             };
             format!("  {id} {name}: {}{what}", unit(s, u))
         }
+        Event::ResultModified { unit: u, rule } => {
+            let m = s.system.as_deref().and_then(|system| system.result_modifiers().get(rule as usize));
+            let (id, value, name) = m.map_or(("variant", 0, "result modifier"), |m| (&m.id, m.value, &m.name));
+            format!("  {id} {value:+} {name}: {} tests its strength at {value:+} (R7.1)", unit(s, u))
+        }
         Event::Shaken { unit: u } => {
             let word = renamed(s, |t| (&t.shaken, "shaken")).unwrap_or("shaken");
             format!("  {} is {word} (R7.1, R7.2)", unit(s, u))

@@ -203,6 +203,18 @@ pub fn rules_under(system: &CombatSystem) -> String {
                 writeln!(md, "| {} | {} | <code>{}</code> | {what} |", text(&r.id), text(&r.name), text(&r.when_text));
         }
     }
+    if !system.result_modifiers().is_empty() {
+        let _ = writeln!(md, "\n## Hit-result modifiers (R7.1) {{#this-game-result-modifiers}}\n");
+        let _ = writeln!(
+            md,
+            "Each adds its value to the strength a hit target's roll is tested against when its condition holds.\n\n\
+             | id | modifier | value | when |\n|---|---|---|---|"
+        );
+        for m in system.result_modifiers() {
+            let (id, name, when) = (text(&m.id), text(&m.name), text(&m.when_text));
+            let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |", m.value);
+        }
+    }
     if !system.restrictions().is_empty() {
         let _ = writeln!(md, "\n## Orders forbidden {{#this-game-restrictions}}\n");
         let _ = writeln!(

@@ -395,6 +395,7 @@ impl<'a> Tally<'a> {
                 }
             }
             Event::InitiativeRolled { .. }
+            | Event::ResultModified { .. }
             | Event::ActivationsEnded { .. }
             | Event::Held { .. }
             | Event::Moved { .. }

@@ -252,13 +252,30 @@ impl<S: ScenarioRef> Battle<S> {
         let a = self.assess(attacker, at.at, at.facing, target, moved, &occ).expect("checked before");
         events.push(Event::Attack { attacker, target, charge: a.charge, needed: a.needed, modifiers: a.modifiers });
         let (charge, needed, aftermath) = (a.charge, a.needed, a.aftermath);
-        self.phase = Phase::ToHit(PendingAttack { attacker, target, charge, needed, then_advance, aftermath });
+        let (result_modifiers, result_modifier) = (a.result_modifiers, a.result_modifier);
+        self.phase = Phase::ToHit(PendingAttack {
+            attacker,
+            target,
+            charge,
+            needed,
+            then_advance,
+            aftermath,
+            result_modifiers,
+            result_modifier,
+        });
     }
 
     fn resolve_hit(&mut self, attack: PendingAttack, roll: u8, events: &mut Vec<Event>) {
         let target = attack.target;
         let state = self.units[target.index()];
-        let strength = self.strength(target);
+        let mut strength = self.strength(target);
+        if attack.result_modifiers != 0 {
+            // The variant's result modifiers: each cited, then the roll against the strength they make (R7.1).
+            for rule in (0..8u8).filter(|i| attack.result_modifiers & (1 << i) != 0) {
+                events.push(Event::ResultModified { unit: target, rule });
+            }
+            strength = (strength as i8 + attack.result_modifier).max(0) as u8;
+        }
         let table = self.scenario.system.as_deref().map_or(ResultTable::STANDARD, |s| *s.results());
         let result =
             result_on_row(table.row(Steadiness::of(state.shaken), AttackKind::of(attack.charge)), strength, roll);

@@ -9,7 +9,7 @@ use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
 use crate::rule::Rule;
 use crate::system::condition::{AttackFacts, UnitFacts};
-use crate::system::{Aftermath, BuiltIn, CombatSystem, ResultTable, first_forbidding};
+use crate::system::{Aftermath, BuiltIn, CombatSystem, ResultTable, first_forbidding, result_modifiers};
 use crate::unit::{Arm, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +39,13 @@ pub struct AttackAssessment {
     /// nothing under the standard rules).
     #[serde(skip)]
     pub aftermath: Aftermath,
+    /// What a variant's result modifiers add to the strength the target's roll is tested against (R7.1,
+    /// `[[result_modifiers]]`): 0 under the standard rules.
+    #[serde(skip)]
+    pub result_modifier: i8,
+    /// Which of them apply, a bit each by its place among the system's.
+    #[serde(skip)]
+    pub result_modifiers: u8,
 }
 
 fn standard_results() -> ResultTable {
@@ -46,6 +53,13 @@ fn standard_results() -> ResultTable {
 }
 
 impl AttackAssessment {
+    /// The number the target's hit-result roll is tested against: its strength, with the variant's result
+    /// modifiers (R7.1); at most it holds on every face, at 0 on none.
+    pub const fn tested_strength(&self) -> u8 {
+        let tested = self.strength as i8 + self.result_modifier;
+        if tested < 0 { 0 } else { tested as u8 }
+    }
+
     /// What a hit does when the target's roll is at most its strength and when above (R7.1).
     pub const fn result_row(&self) -> [HitResult; 2] {
         self.results.row(self.target_state(), self.kind())
@@ -452,6 +466,7 @@ impl<S: ScenarioRef> Battle<S> {
         let Circumstances { charge, gun, ranging, side_on, cover } = c;
         let t_state = *self.unit(target);
         let distance = sighted.distance;
+        let mut steadiness = (0u8, 0i8);
         let (modifiers, results, aftermath) = match self.scenario.system.as_deref() {
             None => (
                 self.standard_modifiers(gun, moved, charge, ranging, side_on, cover),
@@ -464,6 +479,7 @@ impl<S: ScenarioRef> Battle<S> {
                     [] => Aftermath::default(),
                     rules => Aftermath::of(rules, &facts),
                 };
+                steadiness = result_modifiers(system.result_modifiers(), &facts);
                 (self.system_modifiers(system, &facts, side_on, cover), *system.results(), aftermath)
             }
         };
@@ -478,6 +494,8 @@ impl<S: ScenarioRef> Battle<S> {
             target_shaken: t_state.shaken,
             results,
             aftermath,
+            result_modifier: steadiness.1,
+            result_modifiers: steadiness.0,
         }
     }
 

@@ -171,7 +171,7 @@ impl AttackOdds {
         // Given a hit, each face of the target's die, through the same rule the battle resolves hits with.
         let mut given_hit = [0u32; AttackResult::ALL.len()];
         for roll in faces() {
-            given_hit[after_hit(result_on_row(row, a.strength, roll), path, rule) as usize] += 1;
+            given_hit[after_hit(result_on_row(row, a.tested_strength(), roll), path, rule) as usize] += 1;
         }
         let [_, no_effect, shaken, retreat, destroyed, stand] = given_hit.map(|q| Prob::new(hit * q, sides * sides));
         let miss = Prob::new(sides - hit, sides);

@@ -33,6 +33,10 @@ pub struct OddsReport {
     pub modifiers: Vec<ModifierReport>,
     /// The target's strength (R2.2).
     pub target_strength: u8,
+    /// A variant's modifiers to the hit-result roll that apply (`[[result_modifiers]]`), each added to the strength
+    /// the target's roll is tested against; absent where none does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub result_modifiers: Vec<ModifierReport>,
     /// Whether the target is shaken now.
     pub target_shaken: bool,
     /// Whether the target has no square to retreat to (R7.3, R7.4).
@@ -99,6 +103,7 @@ impl AttackOdds {
                 })
                 .collect(),
             target_strength: a.strength,
+            result_modifiers: self.result_modifiers(system),
             target_shaken: a.target_shaken,
             retreat_blocked: self.retreat_path.is_blocked(),
             blocked_retreat: self.blocked_retreat.name(),
@@ -119,6 +124,17 @@ impl AttackOdds {
                 }
             }),
         }
+    }
+
+    /// The result modifiers of `system` that apply to this attack (`[[result_modifiers]]`), as reported.
+    pub fn result_modifiers(&self, system: Option<&CombatSystem>) -> Vec<ModifierReport> {
+        let mask = self.assessment.result_modifiers;
+        let all = system.map_or(&[][..], |s| s.result_modifiers());
+        all.iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, m)| ModifierReport { rule: m.id.clone(), value: m.value, reason: m.name.clone() })
+            .collect()
     }
 
     /// The after-attack rules of `system` that may apply to this attack, whatever its dice, as "A1 failed charge".

@@ -5,7 +5,7 @@
 use super::condition::{Condition, ConditionError, Moment};
 use super::{
     AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
-    MAX_RESTRICTIONS, ModifierRule, Restriction, ResultTable, STANDARD, Terms,
+    MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierRule, Restriction, ResultModifier, ResultTable, STANDARD, Terms,
 };
 use crate::problem::Problem;
 use crate::unit::Arm;
@@ -51,8 +51,19 @@ struct RawVariant {
     after_attack: Vec<Spanned<RawAfterAttack>>,
     #[serde(default)]
     restrictions: Vec<Spanned<RawRestriction>>,
+    #[serde(default)]
+    result_modifiers: Vec<Spanned<RawResultModifier>>,
     terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     options: Option<BTreeMap<Spanned<String>, Spanned<RawOption>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawResultModifier {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    value: Option<Spanned<i64>>,
+    when: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -152,6 +163,7 @@ pub struct VariantText {
     results: Vec<(&'static str, [Effect; 2])>,
     after_attack: Vec<AfterAttackRule>,
     restrictions: Vec<Restriction>,
+    result_modifiers: Vec<ResultModifier>,
     terms: Vec<(&'static str, String)>,
     options: Vec<(String, String)>,
 }
@@ -240,6 +252,7 @@ impl VariantText {
         let modifiers = read_modifiers(&mut p, &raw.modifiers, &arm_refs);
         let after_attack = read_after_attack(&mut p, &raw.after_attack, &arm_refs);
         let restrictions = read_restrictions(&mut p, &raw.restrictions, &arm_refs);
+        let result_modifiers = read_result_modifiers(&mut p, &raw.result_modifiers, &arm_refs);
         let arms = read_arms(&mut p, &raw.arms);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
@@ -255,6 +268,7 @@ impl VariantText {
             results,
             after_attack,
             restrictions,
+            result_modifiers,
             terms,
             options,
         })
@@ -318,6 +332,12 @@ impl VariantText {
             match system.restrictions.iter_mut().find(|r| r.id == rule.id) {
                 Some(r) => *r = rule,
                 None => system.restrictions.push(rule),
+            }
+        }
+        for m in self.result_modifiers {
+            match system.result_modifiers.iter_mut().find(|r| r.id == m.id) {
+                Some(r) => *r = m,
+                None => system.result_modifiers.push(m),
             }
         }
         for (term, word) in self.terms {
@@ -456,6 +476,43 @@ fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], arms: &[
         if let Some(when) = read_condition(p, w, arms, Moment::BeforeDice) {
             let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
             out.push(Restriction { id: id.clone(), name, when, when_text: w.get_ref().clone() });
+        }
+    }
+    out
+}
+
+/// `[[result_modifiers]]`: each whole (id, name, value, when), its condition read before the dice.
+fn read_result_modifiers(p: &mut Problems, raw: &[Spanned<RawResultModifier>], arms: &[&str]) -> Vec<ResultModifier> {
+    if raw.len() > MAX_RESULT_MODIFIERS {
+        p.at(raw[MAX_RESULT_MODIFIERS].span(), format!("at most {MAX_RESULT_MODIFIERS} [[result_modifiers]]"));
+    }
+    let mut out: Vec<ResultModifier> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for m in raw.iter().take(MAX_RESULT_MODIFIERS) {
+        let span = m.span();
+        let m = m.get_ref();
+        let id = m.id.get_ref();
+        if !fresh_id(p, "result modifier", &m.id, seen.contains(id)) {
+            continue;
+        }
+        seen.push(id.clone());
+        let value = match &m.value {
+            Some(v) => within(p, "value", v, -3..=3).map(|v| v as i8),
+            None => {
+                p.at(span.clone(), format!("result modifier '{id}' needs `value`, from -3 to 3"));
+                None
+            }
+        };
+        let when = match &m.when {
+            Some(w) => read_condition(p, w, arms, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())),
+            None => {
+                p.at(span, format!("result modifier '{id}' needs `when`, the condition it applies under"));
+                None
+            }
+        };
+        if let (Some(value), Some((when, when_text))) = (value, when) {
+            let name = m.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+            out.push(ResultModifier { id: id.clone(), name, value, when, when_text });
         }
     }
     out
@@ -698,6 +755,7 @@ fn read_standard() -> CombatSystem {
         results: ResultTable::STANDARD,
         after_attack: Vec::new(),
         restrictions: Vec::new(),
+        result_modifiers: Vec::new(),
         terms: Terms {
             fire: "fire".into(),
             charge: "charge".into(),

@@ -11,10 +11,12 @@ mod after;
 pub mod condition;
 mod file;
 mod restriction;
+mod steadiness;
 
 pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AFTER_ATTACK};
 pub use file::{SystemError, VariantText};
 pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
+pub use steadiness::{MAX_RESULT_MODIFIERS, ResultModifier, result_modifiers};
 
 use crate::attack::{AttackKind, Steadiness, standard_row};
 use crate::unit::Arm;
@@ -197,6 +199,7 @@ pub struct CombatSystem {
     results: ResultTable,
     after_attack: Vec<AfterAttackRule>,
     restrictions: Vec<Restriction>,
+    result_modifiers: Vec<ResultModifier>,
     terms: Terms,
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
@@ -218,6 +221,7 @@ impl PartialEq for CombatSystem {
             &ResultTable,
             &[AfterAttackRule],
             &[Restriction],
+            &[ResultModifier],
             &Terms,
             &[(String, String)],
         ) {
@@ -229,6 +233,7 @@ impl PartialEq for CombatSystem {
                 &s.results,
                 &s.after_attack,
                 &s.restrictions,
+                &s.result_modifiers,
                 &s.terms,
                 &s.options,
             )
@@ -324,6 +329,12 @@ impl CombatSystem {
         &self.restrictions
     }
 
+    /// Its modifiers to the hit-result roll (`[[result_modifiers]]`), in the file's order: none under the standard
+    /// rules.
+    pub fn result_modifiers(&self) -> &[ResultModifier] {
+        &self.result_modifiers
+    }
+
     /// The words players see.
     pub fn terms(&self) -> &Terms {
         &self.terms
@@ -405,6 +416,9 @@ impl CombatSystem {
             "restrictions": self.restrictions.iter().map(|r| json!({
                 "id": r.id, "name": r.name, "when": r.when_text,
             })).collect::<Vec<_>>(),
+            "result_modifiers": self.result_modifiers.iter().map(|m| json!({
+                "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,
+            })).collect::<Vec<_>>(),
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         })
@@ -449,6 +463,11 @@ impl CombatSystem {
             let _ = writeln!(out, "\n[[restrictions]]");
             let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
             let _ = writeln!(out, "when = {}", quoted(&r.when_text));
+        }
+        for m in &self.result_modifiers {
+            let _ = writeln!(out, "\n[[result_modifiers]]");
+            let _ = writeln!(out, "id = {}\nname = {}\nvalue = {}", quoted(&m.id), quoted(&m.name), m.value);
+            let _ = writeln!(out, "when = {}", quoted(&m.when_text));
         }
         let _ = writeln!(out, "\n[terms]");
         for (name, word) in self.terms.entries() {

@@ -978,3 +978,51 @@ fn under_restrictions_the_listed_attacks_are_exactly_the_accepted_ones() {
     }
     assert!(refused > 0, "the restrictions were met");
 }
+
+/// Veterans in cover test their strength at +1 (docs/variants.md, "The hit-result roll").
+const STEADY_VETERANS: &str = r#"
+name = "Steady veterans"
+[[result_modifiers]]
+id = "H1"
+name = "veterans in cover stand firm"
+value = 1
+when = "target.quality == 'veteran' and target.cover"
+"#;
+
+#[test]
+fn a_result_modifier_changes_the_strength_tested_in_the_battle_and_the_odds_alike() {
+    use crate::Prob;
+    use crate::odds::{Situation, TargetState};
+    use crate::unit::{Arm, Quality};
+    let system = std::sync::Arc::new(variant(STEADY_VETERANS).unwrap());
+    assert_eq!(variant(&system.to_toml()).unwrap(), *system, "{}", system.to_toml());
+    let situation =
+        Situation { target_quality: Quality::Veteran, cover: true, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    // Worked by hand: 5 less 1 (did not move) plus 1 (cover) is 5+, a hit 1/3; the veteran's strength 5 tested at
+    // 6 holds on every face: shaken 1/3, never a retreat (the standard: shaken 5/18, retreat 1/18).
+    let plain = situation.odds(&crate::Options::default()).unwrap();
+    assert_eq!((plain.shaken, plain.retreat), (Prob::new(5, 18), Prob::new(1, 18)));
+    let odds = situation.odds_under(&crate::Options::default(), Some(&system)).unwrap();
+    assert_eq!((odds.assessment.strength, odds.assessment.tested_strength()), (5, 6));
+    assert_eq!((odds.shaken, odds.retreat), (Prob::new(1, 3), Prob::from_integer(0)));
+    // Tested at 6 it always holds, shaken too (a retreat at worst, which a run counts as shaken): never destroyed.
+    assert!(plain.sequence().expected_attacks_to_destroy(TargetState::Steady).is_some());
+    assert!(odds.sequence().expected_attacks_to_destroy(TargetState::Steady).is_none());
+    let report = odds.report(Some(&system));
+    assert_eq!(report.result_modifiers.len(), 1);
+    assert_eq!(report.result_modifiers[0].rule, "H1");
+    // The battle: a hit, then a 6 against strength 5 tested at 6: shaken, not a retreat; the log cites H1.
+    let s = situation.setup_under(&crate::Options::default(), Some(&system)).unwrap();
+    let mut b = s.battle;
+    b.apply(s.order).unwrap();
+    b.apply_chance(crate::chance::Outcome::Die(6)).unwrap();
+    let events = b.apply_chance(crate::chance::Outcome::Die(6)).unwrap();
+    assert!(b.unit(s.target).shaken, "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e, crate::Event::Retreated { .. })), "{events:?}");
+    let said: Vec<String> = events.iter().map(|e| crate::narrate::event(b.scenario(), e)).collect();
+    assert!(said.iter().any(|l| l.contains("H1 +1 veterans in cover stand firm")), "{said:?}");
+    assert!(said.iter().any(|l| l.contains("rolls 6 ≤ strength 6")), "{said:?}");
+    // A regular target in the open is tested at its own strength.
+    let open = Situation::new(Arm::Infantry, Arm::Infantry).odds_under(&crate::Options::default(), Some(&system));
+    assert_eq!(open.unwrap().assessment.tested_strength(), 4);
+}
