@@ -95,7 +95,14 @@ export function oddsBox(v, odds, title) {
     h('div', {}, withRuleLinks(`${odds.charge ? `A ${chargeWord(v)} (R6.1, R7.1)` : `Fire at distance ${odds.distance}`}: needs ${odds.needed}+ on the die (R6.4); target strength ${odds.target_strength}${odds.target_shaken ? ', shaken' : ''}`)),
     h('ul', { class: 'modifiers' }, ...mods),
     odds.retreat_blocked ? h('div', {}, withRuleLinks('The target has nowhere to retreat (R7.3, R7.4)')) : '',
-    h('table', {}, h('caption', { class: 'visually-hidden' }, 'Chance of each result'), ...rows));
+    h('table', {}, h('caption', { class: 'visually-hidden' }, 'Chance of each result'), ...rows),
+    // A variant's after-attack rules: what the dice may do to the attacker, beside the target's results.
+    odds.attacker ? h('div', { class: 'attacker-odds', id: 'attacker-odds' },
+      h('div', {}, `The attacker (${odds.attacker.rules.join('; ')}):`),
+      h('table', {}, h('caption', { class: 'visually-hidden' }, 'Chance of what befalls the attacker'),
+        ...['shaken', 'advances', 'destroyed', 'unchanged'].filter((k) => k === 'unchanged' || odds.attacker.fractions[k] !== '0').map((k) =>
+          h('tr', {}, h('td', {}, k === 'advances' ? 'advances' : k === 'unchanged' ? 'unchanged' : resultWord(v, k)),
+            h('td', { class: 'fraction' }, odds.attacker.fractions[k]), h('td', {}, percent(odds.attacker.decimals[k])))))) : '');
 }
 
 /// The dice of the last attack (or initiative roll), saying who rolled what for what. A line is a die and one span

@@ -551,6 +551,17 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
         odds.hit(),
         pct(odds.hit()).trim()
     );
+    let steadiness = odds.result_modifiers(Some(system));
+    if !steadiness.is_empty() {
+        // A variant's modifiers to the hit-result roll: the strength the target's roll is tested against.
+        let said: Vec<String> = steadiness.iter().map(|m| format!("{} {:+} {}", m.rule, m.value, m.reason)).collect();
+        out += &format!(
+            "Hit result: the target's roll is tested against strength {} {} = {} (R7.1)\n\n",
+            odds.assessment.strength,
+            said.join(", "),
+            odds.assessment.tested_strength()
+        );
+    }
     let result_width = odds.results().map(|(r, _)| words.result(r).chars().count()).max().unwrap_or(0).max(10);
     out += &format!("{:<result_width$} {:>7} {:>6}\n", "result", "chance", "≈");
     for (r, p) in odds.results() {
@@ -562,6 +573,27 @@ fn report(title: &str, odds: &AttackOdds, options: &Options, system: &CombatSyst
             if odds.has_stand() { "stand" } else { &words.destroyed },
             odds.blocked_retreat.name()
         );
+    }
+    if odds.attacker.any() {
+        // Beside the target's results, what the variant's after-attack rules do to the attacker.
+        let a = &odds.attacker;
+        out += &format!("\nThe attacker ({}):\n", odds.attacker_rules(Some(system)).join("; "));
+        let advances = "advances into the target's square";
+        let width = [words.shaken.as_str(), advances, &words.destroyed, "unchanged"]
+            .iter()
+            .map(|w| w.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (what, p) in [
+            (words.shaken.as_str(), a.shaken),
+            (advances, a.advances),
+            (&words.destroyed, a.destroyed),
+            ("unchanged", a.unchanged),
+        ] {
+            if p != Prob::from_integer(0) || what == "unchanged" {
+                out += &format!("  {what:<width$} {:>7} {}\n", p.to_string(), pct(p));
+            }
+        }
     }
     if let Some((k, after, expected)) = run {
         let state_width =

@@ -333,3 +333,56 @@ fn odds_know_a_variant_s_own_arms() {
     let refused = refused(&["--attacker", "skirmishers", "--target", "inf"]);
     assert!(refused.contains("'skirmishers' is not an arm"), "{refused}");
 }
+
+/// The worked example of docs/variants.md ("What an attack does to the attacker"): a veteran's charge into woods
+/// under rules that shake a failed charge and carry a successful one into the square, worked by hand.
+#[test]
+fn odds_give_the_attacker_s_outcomes_beside_the_target_s_as_worked_by_hand() {
+    let dir = tempfile::Builder::new().prefix("pacw-odds-after-").tempdir().unwrap();
+    let variant = dir.path().join("charge-home.toml");
+    std::fs::write(
+        &variant,
+        "name = \"Charge home\"\n\
+         [[after_attack]]\nid = \"A1\"\nname = \"failed charge\"\nwhen = \"charge and result == 'miss'\"\nattacker = \"shaken\"\n\
+         [[after_attack]]\nid = \"A2\"\nname = \"charge home\"\n\
+         when = \"charge and (result == 'retreat' or result == 'destroyed')\"\nattacker = \"advance\"\n",
+    )
+    .unwrap();
+    let v = variant.to_str().unwrap();
+    let args = ["--attacker", "inf:veteran", "--target", "inf", "--distance", "1", "--cover", "--variant", v];
+    // 5 less 1 (did not move) plus 1 (cover): 5+, a hit 1/3. Strength 4 charged: retreat on 1-4, destroyed on 5-6.
+    let json = ok_json(&args);
+    assert_eq!(results(&json), ["2/3", "0", "2/9", "1/9"]);
+    assert_eq!(json["attacker"]["fractions"]["shaken"], "2/3", "{json}");
+    assert_eq!(json["attacker"]["fractions"]["advances"], "1/3", "{json}");
+    assert_eq!(json["attacker"]["fractions"]["unchanged"], "0", "{json}");
+    assert_eq!(json["attacker"]["rules"], serde_json::json!(["A1 failed charge", "A2 charge home"]));
+    let out = pacw(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("The attacker (A1 failed charge; A2 charge home):"), "{text}");
+    assert!(text.contains("  shaken                                2/3"), "{text}");
+    assert!(text.contains("  advances into the target's square     1/3"), "{text}");
+    // Fire: nothing befalls the attacker, and the odds say nothing of it.
+    let fire = ok_json(&["--attacker", "inf", "--target", "inf", "--variant", v]);
+    assert!(fire.get("attacker").is_none(), "{fire}");
+}
+
+/// The worked example of docs/variants.md ("The hit-result roll"): veterans in cover tested at +1.
+#[test]
+fn odds_test_the_hit_result_roll_with_a_variant_s_result_modifiers_as_worked_by_hand() {
+    let dir = tempfile::Builder::new().prefix("pacw-odds-steady-").tempdir().unwrap();
+    let variant = dir.path().join("steady-veterans.toml");
+    std::fs::write(
+        &variant,
+        "name = \"Steady veterans\"\n[[result_modifiers]]\nid = \"H1\"\nname = \"veterans in cover stand firm\"\n\
+         value = 1\nwhen = \"target.quality == 'veteran' and target.cover\"\n",
+    )
+    .unwrap();
+    let v = variant.to_str().unwrap();
+    let json = ok_json(&["--attacker", "inf", "--target", "inf:veteran", "--cover", "--variant", v]);
+    assert_eq!(results(&json), ["2/3", "1/3", "0", "0"]);
+    assert_eq!(json["result_modifiers"][0]["rule"], "H1", "{json}");
+    let standard = ok_json(&["--attacker", "inf", "--target", "inf:veteran", "--cover"]);
+    assert_eq!(results(&standard), ["2/3", "5/18", "1/18", "0"]);
+    assert!(standard.get("result_modifiers").is_none());
+}

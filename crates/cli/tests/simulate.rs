@@ -575,3 +575,39 @@ fn a_scenario_of_a_variant_s_own_arms_plays_with_it_and_its_save_replays() {
     let replay = pacw(&["replay", &save.to_string_lossy()]);
     assert!(replay.status.success(), "{}", text(&replay.stderr));
 }
+
+/// A variant's after-attack rules are counted in the report, each by its id and name, beside the standard rules
+/// (which have none: a dash).
+#[test]
+fn the_report_counts_what_attacks_did_to_their_attackers() {
+    let dir = temp_dir("after-attack");
+    let file = dir.path().join("charge-home.toml");
+    std::fs::write(
+        &file,
+        "name = \"Charge home\"\n[[after_attack]]\nid = \"A1\"\nname = \"failed charge\"\n\
+         when = \"charge and result == 'miss'\"\nattacker = \"shaken\"\n",
+    )
+    .unwrap();
+    let rules = format!("rules=standard,{}", file.to_string_lossy());
+    let out =
+        pacw(&["simulate", "bloody-lane", "--games", "30", "--seed", "2", "--players", "greedy", "--compare", &rules]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    let row = said.lines().find(|l| l.trim_start().starts_with("A1 failed charge")).unwrap_or_else(|| panic!("{said}"));
+    assert!(said.contains("What attacks did to their attackers"), "{said}");
+    assert!(row.contains('—'), "the standard rules have no such rule: {row}");
+    let v = json(&[
+        "simulate",
+        "bloody-lane",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+        "--players",
+        "greedy",
+        "--variant",
+        &file.to_string_lossy(),
+        "--json",
+    ]);
+    assert!(v["after_attack"][0]["total"].as_u64().unwrap() > 0, "{}", v["after_attack"]);
+}

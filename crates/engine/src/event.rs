@@ -3,6 +3,7 @@
 use crate::attack::{HitResult, Modifiers};
 use crate::card::Card;
 use crate::geometry::{Dir, Square};
+use crate::system::AttackerEffect;
 use crate::unit::{Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -107,7 +108,15 @@ pub enum Event {
         /// Whether it hit.
         hit: bool,
     },
-    /// The target's die against its strength (R7.1).
+    /// A variant's result modifier changes the strength a hit target's roll is tested against
+    /// (`[[result_modifiers]]`, docs/variants.md); the `HitResultRolled` that follows gives the strength tested.
+    ResultModified {
+        /// The target.
+        unit: UnitId,
+        /// The modifier, by its place among the combat system's result modifiers.
+        rule: u8,
+    },
+    /// The target's die against its strength (R7.1), with a variant's result modifiers.
     HitResultRolled {
         /// The target.
         unit: UnitId,
@@ -117,6 +126,18 @@ pub enum Event {
         strength: u8,
         /// The result.
         result: HitResult,
+    },
+    /// A variant's after-attack rule befell the attacker (`[[after_attack]]`, docs/variants.md): it became shaken,
+    /// advanced into its target's square, or was destroyed (a `Destroyed` event follows).
+    AfterAttack {
+        /// The attacker.
+        unit: UnitId,
+        /// The rule, by its place among the combat system's after-attack rules.
+        rule: u8,
+        /// What it did.
+        effect: AttackerEffect,
+        /// Where the unit stands after it (the square advanced into).
+        at: Square,
     },
     /// A unit became shaken (R7.1, R7.2).
     Shaken {

@@ -6,7 +6,7 @@ use crate::battle::Battle;
 use crate::card::Card;
 use crate::event::{EndReason, Event};
 use crate::scenario::Scenario;
-use crate::system::Terms;
+use crate::system::{AttackerEffect, Terms};
 use crate::unit::{Side, UnitId};
 
 /// A unit named with its side, so that a log line is clear on its own: "Union 3rd Brigade (regular infantry)".
@@ -120,6 +120,25 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
                 HitResult::Destroyed => word("destroyed", |t| (&t.destroyed, "destroyed")),
             };
             format!("  {} rolls {roll} {cmp} strength {strength}: {what} (R7.1)", unit(s, u))
+        }
+        Event::AfterAttack { unit: u, rule, effect, at } => {
+            // The rule cited by its id, as the standard rules' are: "A1 failed charge: … is shaken".
+            let (id, name) = s
+                .system
+                .as_deref()
+                .and_then(|system| system.after_attack().get(rule as usize))
+                .map_or(("variant", "after the attack"), |r| (r.id.as_str(), r.name.as_str()));
+            let what = match effect {
+                AttackerEffect::Shaken => format!(" is {}", renamed(s, |t| (&t.shaken, "shaken")).unwrap_or("shaken")),
+                AttackerEffect::Advance => format!(" advances into {at}"),
+                AttackerEffect::Destroyed => String::new(), // the next line says it is destroyed
+            };
+            format!("  {id} {name}: {}{what}", unit(s, u))
+        }
+        Event::ResultModified { unit: u, rule } => {
+            let m = s.system.as_deref().and_then(|system| system.result_modifiers().get(rule as usize));
+            let (id, value, name) = m.map_or(("variant", 0, "result modifier"), |m| (&m.id, m.value, &m.name));
+            format!("  {id} {value:+} {name}: {} tests its strength at {value:+} (R7.1)", unit(s, u))
         }
         Event::Shaken { unit: u } => {
             let word = renamed(s, |t| (&t.shaken, "shaken")).unwrap_or("shaken");

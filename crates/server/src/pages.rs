@@ -11,7 +11,7 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use pacw_engine::system::CombatSystem;
-use pacw_engine::system::Effect;
+use pacw_engine::system::{AttackerEffect, Effect};
 use pulldown_cmark::{Options, Parser, html};
 use std::sync::OnceLock;
 
@@ -195,6 +195,47 @@ pub fn rules_under(system: &CombatSystem) -> String {
     ] {
         let state = if steady { "steady".to_string() } else { text(&terms.shaken) };
         let _ = writeln!(md, "| {state} | {} | {} | {} |", text(by), effect(held), effect(broke));
+    }
+    if !system.after_attack().is_empty() {
+        let _ = writeln!(md, "\n## What an attack does to the attacker {{#this-game-after-attack}}\n");
+        let _ = writeln!(
+            md,
+            "After the dice, each rule whose condition holds (over the attack and its result) befalls the attacker, \
+             in this order; an advance is into the square a charged target left.\n\n\
+             | id | rule | when | the attacker |\n|---|---|---|---|"
+        );
+        for r in system.after_attack() {
+            let what = match r.effect {
+                AttackerEffect::Shaken => format!("is {}", text(&terms.shaken)),
+                AttackerEffect::Destroyed => format!("is {}", text(&terms.destroyed)),
+                AttackerEffect::Advance => "advances into the target's square".to_string(),
+            };
+            let _ =
+                writeln!(md, "| {} | {} | <code>{}</code> | {what} |", text(&r.id), text(&r.name), text(&r.when_text));
+        }
+    }
+    if !system.result_modifiers().is_empty() {
+        let _ = writeln!(md, "\n## Hit-result modifiers (R7.1) {{#this-game-result-modifiers}}\n");
+        let _ = writeln!(
+            md,
+            "Each adds its value to the strength a hit target's roll is tested against when its condition holds.\n\n\
+             | id | modifier | value | when |\n|---|---|---|---|"
+        );
+        for m in system.result_modifiers() {
+            let (id, name, when) = (text(&m.id), text(&m.name), text(&m.when_text));
+            let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |", m.value);
+        }
+    }
+    if !system.restrictions().is_empty() {
+        let _ = writeln!(md, "\n## Orders forbidden {{#this-game-restrictions}}\n");
+        let _ = writeln!(
+            md,
+            "An attack whose condition holds (over the attack, before its dice) may not be ordered.\n\n\
+             | id | restriction | when |\n|---|---|---|"
+        );
+        for r in system.restrictions() {
+            let _ = writeln!(md, "| {} | {} | <code>{}</code> |", text(&r.id), text(&r.name), text(&r.when_text));
+        }
     }
     let standard = CombatSystem::standard();
     let renamed: Vec<String> = terms

@@ -6,7 +6,6 @@ use crate::error::SimError;
 use pacw_engine::system::CombatSystem;
 use pacw_engine::{Initiative, Options, Scenario};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The name of the axis that compares computer players instead of a rule option (`--compare players=…`).
@@ -165,53 +164,14 @@ impl VariantFile {
     /// assert_eq!(v.options, [("modifier.cover".to_string(), "0".to_string()), ("to_hit".to_string(), "4".to_string())]);
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<VariantFile, SimError> {
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Raw {
-            name: String,
-            #[serde(default)]
-            description: String,
-            #[serde(default)]
-            options: BTreeMap<String, toml::Value>,
-            // Read by the engine (above).
-            #[serde(default, rename = "modifiers")]
-            _modifiers: Option<toml::Value>,
-            #[serde(default, rename = "arms")]
-            _arms: Option<toml::Value>,
-            #[serde(default, rename = "results")]
-            _results: Option<toml::Value>,
-            #[serde(default, rename = "terms")]
-            _terms: Option<toml::Value>,
-        }
-        let bad = |message: String| SimError::BadVariant { file: file.to_string(), message };
-        // The combat system's own sections are checked by the engine, every problem at its line and column.
-        CombatSystem::with_variant(text, file).map_err(|e| bad(e.to_string()))?;
-        let raw: Raw = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
-        let scalar = |v: &toml::Value| match v {
-            toml::Value::String(s) => Some(s.clone()),
-            toml::Value::Integer(_) | toml::Value::Boolean(_) => Some(v.to_string()),
-            _ => None,
-        };
-        let mut options = Vec::new();
-        for (key, value) in &raw.options {
-            match value {
-                toml::Value::Table(entries) => {
-                    for (entry, v) in entries {
-                        let v = scalar(v).ok_or_else(|| bad(format!("option {key}.{entry} must be a number")))?;
-                        options.push((format!("{key}.{entry}"), v));
-                    }
-                }
-                other => {
-                    let v = scalar(other)
-                        .ok_or_else(|| bad(format!("option {key} must be a number, a word or true/false")))?;
-                    options.push((key.clone(), v));
-                }
-            }
-        }
+        // The engine reads and checks the whole file, every problem at its line and column: its name, description
+        // and options are the system's, so that a section the engine learns is known here too.
+        let system = CombatSystem::with_variant(text, file)
+            .map_err(|e| SimError::BadVariant { file: file.to_string(), message: e.to_string() })?;
         Ok(VariantFile {
-            name: raw.name,
-            description: raw.description,
-            options,
+            name: system.name.clone(),
+            description: system.description.clone(),
+            options: system.options().to_vec(),
             file: file.to_string(),
             text: text.to_string(),
         })

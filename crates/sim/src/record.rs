@@ -5,6 +5,7 @@ pub use crate::outcome::{ByKind, OutcomeCounts, TargetOutcome};
 use pacw_engine::HitResult;
 use pacw_engine::MAX_UNITS;
 use pacw_engine::UnitSet;
+use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK};
 use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,10 @@ pub struct GameStats {
     pub second_activation_kills: [u32; 2],
     /// Per side, charges by a unit whose previous activation in the same turn shot.
     pub shoot_then_charge: [u32; 2],
+    /// Times each of the variant's after-attack rules befell an attacker, by the rule's place among the combat
+    /// system's (`[[after_attack]]`, docs/variants.md); all 0 under the standard rules.
+    #[serde(default)]
+    pub after_attack: [u32; MAX_AFTER_ATTACK],
 }
 
 impl GameStats {
@@ -195,6 +200,7 @@ impl<'a> Tally<'a> {
                 fielded_by,
                 second_activation_kills: [0; 2],
                 shoot_then_charge: [0; 2],
+                after_attack: [0; MAX_AFTER_ATTACK],
             },
             over: false,
             turn: 1,
@@ -342,6 +348,17 @@ impl<'a> Tally<'a> {
                     self.blocked = true;
                 }
             }
+            Event::AfterAttack { unit, rule, effect, .. } => {
+                if let Some(n) = self.stats.after_attack.get_mut(rule as usize) {
+                    *n += 1;
+                }
+                // The target's blocked retreat is settled: a `Destroyed` that follows is the attacker's.
+                self.blocked = false;
+                if effect == AttackerEffect::Shaken {
+                    self.stats.shaken[self.side(unit).index()] += 1;
+                    self.spells[unit.index()] = Some(Spell::default());
+                }
+            }
             Event::Shaken { unit } => {
                 self.stats.shaken[self.side(unit).index()] += 1;
                 self.spells[unit.index()] = Some(Spell::default());
@@ -378,6 +395,7 @@ impl<'a> Tally<'a> {
                 }
             }
             Event::InitiativeRolled { .. }
+            | Event::ResultModified { .. }
             | Event::ActivationsEnded { .. }
             | Event::Held { .. }
             | Event::Moved { .. }

@@ -39,6 +39,11 @@ pub struct PerGame {
     pub per_game: f64,
 }
 
+/// Whether no after-attack rule ever befell an attacker (the standard rules have none).
+fn never_after_attack(counts: &[PerGame]) -> bool {
+    counts.iter().all(|c| c.total == 0)
+}
+
 impl PerGame {
     fn new(total: u64, games: u64) -> PerGame {
         PerGame { total, per_game: if games == 0 { 0.0 } else { total as f64 / games as f64 } }
@@ -417,6 +422,11 @@ pub struct Summary {
     pub attacks: AttackSummary,
     /// Shaken units hit again.
     pub shaken: ShakenSummary,
+    /// Times each of the variant's after-attack rules befell an attacker, a game, by the rule's place among its
+    /// combat system's (`[[after_attack]]`; the report names them); all 0 under the standard rules, and then not
+    /// written out.
+    #[serde(skip_serializing_if = "never_after_attack")]
+    pub after_attack: Vec<PerGame>,
     /// Attacks and losses by arm and quality, every kind (infantry green first, artillery veteran last).
     pub effectiveness: Vec<Effectiveness>,
     /// The side that acted first in turn 1.
@@ -571,6 +581,9 @@ impl Summary {
             effectiveness,
             first_mover,
             doubles,
+            after_attack: (0..pacw_engine::system::MAX_AFTER_ATTACK)
+                .map(|i| PerGame::new(sum(&|r| r.stats.after_attack[i]), games))
+                .collect(),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::event::{EndReason, Event, GameResult};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
 use crate::rule::Rule;
-use crate::system::ResultTable;
+use crate::system::{AttackerEffect, ResultTable};
 use crate::unit::{Side, UnitId};
 use rand::{Rng, RngExt};
 
@@ -207,7 +207,7 @@ impl<S: ScenarioRef> Battle<S> {
                 if hit {
                     self.phase = Phase::HitResult(attack);
                 } else {
-                    self.after_attack(attack, None, events);
+                    self.after_attack(attack, AttackResult::Miss, None, events);
                 }
             }
             (Phase::HitResult(attack), Outcome::Die(roll)) => self.resolve_hit(attack, roll, events),
@@ -251,13 +251,31 @@ impl<S: ScenarioRef> Battle<S> {
         let occ = self.occupancy(self.info(attacker).side);
         let a = self.assess(attacker, at.at, at.facing, target, moved, &occ).expect("checked before");
         events.push(Event::Attack { attacker, target, charge: a.charge, needed: a.needed, modifiers: a.modifiers });
-        self.phase = Phase::ToHit(PendingAttack { attacker, target, charge: a.charge, needed: a.needed, then_advance });
+        let (charge, needed, aftermath) = (a.charge, a.needed, a.aftermath);
+        let (result_modifiers, result_modifier) = (a.result_modifiers, a.result_modifier);
+        self.phase = Phase::ToHit(PendingAttack {
+            attacker,
+            target,
+            charge,
+            needed,
+            then_advance,
+            aftermath,
+            result_modifiers,
+            result_modifier,
+        });
     }
 
     fn resolve_hit(&mut self, attack: PendingAttack, roll: u8, events: &mut Vec<Event>) {
         let target = attack.target;
         let state = self.units[target.index()];
-        let strength = self.strength(target);
+        let mut strength = self.strength(target);
+        if attack.result_modifiers != 0 {
+            // The variant's result modifiers: each cited, then the roll against the strength they make (R7.1).
+            for rule in (0..8u8).filter(|i| attack.result_modifiers & (1 << i) != 0) {
+                events.push(Event::ResultModified { unit: target, rule });
+            }
+            strength = (strength as i8 + attack.result_modifier).max(0) as u8;
+        }
         let table = self.scenario.system.as_deref().map_or(ResultTable::STANDARD, |s| *s.results());
         let result =
             result_on_row(table.row(Steadiness::of(state.shaken), AttackKind::of(attack.charge)), strength, roll);
@@ -271,7 +289,8 @@ impl<S: ScenarioRef> Battle<S> {
             events.push(Event::RetreatBlocked { unit: target });
         }
         let mut vacated = None;
-        match after_hit(result, RetreatPath::of(blocked), self.options.blocked_retreat) {
+        let outcome = after_hit(result, RetreatPath::of(blocked), self.options.blocked_retreat);
+        match outcome {
             AttackResult::NoEffect => {} // a variant's table may let a hit change nothing
             AttackResult::Shaken | AttackResult::Stand => self.shake(target, events),
             AttackResult::Retreat => {
@@ -289,7 +308,7 @@ impl<S: ScenarioRef> Battle<S> {
             }
             AttackResult::Miss => unreachable!("a hit never misses"),
         }
-        self.after_attack(attack, vacated, events);
+        self.after_attack(attack, outcome, vacated, events);
     }
 
     fn shake(&mut self, unit: UnitId, events: &mut Vec<Event>) {
@@ -306,20 +325,88 @@ impl<S: ScenarioRef> Battle<S> {
         self.on_board[side.index()].remove(unit);
         self.destroyed[side.index()] += 1;
         events.push(Event::Destroyed { unit });
+    }
+
+    /// Ends the game if `unit`'s side has reached its exhaustion point (R8.1): `unit` was just destroyed.
+    fn exhausted(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        let side = self.info(unit).side;
         if self.destroyed[side.index()] >= self.exhaustion_point(side) {
-            self.finish(Some(side.other()), EndReason::Exhaustion(side), events); // R8.1
+            self.finish(Some(side.other()), EndReason::Exhaustion(side), events);
         }
     }
 
-    fn after_attack(&mut self, attack: PendingAttack, vacated: Option<Square>, events: &mut Vec<Event>) {
+    /// The end of an attack whose dice gave `result`: what it does to the attacker (a variant's after-attack rules),
+    /// then the attacker's Advance after Fire & Move (R4.4) or the end of its activation.
+    fn after_attack(
+        &mut self,
+        attack: PendingAttack,
+        result: AttackResult,
+        mut vacated: Option<Square>,
+        events: &mut Vec<Event>,
+    ) {
+        if !attack.aftermath.is_empty() {
+            vacated = self.befall_attacker(attack, result, vacated, events);
+        }
+        // R8.1: a side at its exhaustion point ends the game once the attack is over, its target's side first.
+        if result == AttackResult::Destroyed {
+            self.exhausted(attack.target, events);
+        }
+        let attacker = attack.attacker;
+        if !self.units[attacker.index()].alive && !matches!(self.phase, Phase::Over(_)) {
+            self.exhausted(attacker, events);
+        }
         if matches!(self.phase, Phase::Over(_)) {
-            return; // R8.1: the game ends after the current attack
+            return;
+        }
+        if !self.units[attacker.index()].alive {
+            // Its activation ends with it: it holds nothing and advances nowhere.
+            self.left = self.left.saturating_sub(1);
+            self.next_activation(true, events);
+            return;
         }
         if attack.then_advance {
             self.phase = Phase::Advance { unit: attack.attacker, vacated };
         } else {
             self.end_activation(attack.attacker, events);
         }
+    }
+
+    /// Applies the after-attack rules that befall the attacker after `result` (docs/variants.md), each reported with
+    /// its rule; returns the square its target left, unless the attacker advanced into it.
+    fn befall_attacker(
+        &mut self,
+        attack: PendingAttack,
+        result: AttackResult,
+        mut vacated: Option<Square>,
+        events: &mut Vec<Event>,
+    ) -> Option<Square> {
+        let scenario = self.scenario.clone();
+        let Some(system) = scenario.system.as_deref() else { return vacated };
+        let unit = attack.attacker;
+        for rule in attack.aftermath.rules(result) {
+            let effect = system.after_attack()[rule as usize].effect;
+            match effect {
+                AttackerEffect::Shaken => {
+                    let at = self.units[unit.index()].at;
+                    if !std::mem::replace(&mut self.units[unit.index()].shaken, true) {
+                        events.push(Event::AfterAttack { unit, rule, effect, at });
+                    }
+                }
+                AttackerEffect::Advance => {
+                    let Some(to) = vacated.take() else { continue };
+                    self.units[unit.index()].at = to;
+                    self.forget_ranging(unit); // a move, for the bonuses (R5.5)
+                    events.push(Event::AfterAttack { unit, rule, effect, at: to });
+                    self.note_holder(unit, events);
+                }
+                AttackerEffect::Destroyed => {
+                    let at = self.units[unit.index()].at;
+                    events.push(Event::AfterAttack { unit, rule, effect, at });
+                    self.destroy(unit, events);
+                }
+            }
+        }
+        vacated
     }
 
     /// The side of `unit` now holds the objective it stands on, if any (R8.2).

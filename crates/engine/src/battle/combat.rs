@@ -9,7 +9,7 @@ use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
 use crate::rule::Rule;
 use crate::system::condition::{AttackFacts, UnitFacts};
-use crate::system::{BuiltIn, CombatSystem, ResultTable};
+use crate::system::{Aftermath, BuiltIn, CombatSystem, ResultTable, first_forbidding, result_modifiers};
 use crate::unit::{Arm, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +35,17 @@ pub struct AttackAssessment {
     /// The hit-result table the attack is resolved by (R7.1): the standard one, or the scenario's combat system's.
     #[serde(skip, default = "standard_results")]
     pub results: ResultTable,
+    /// What the attack would do to the attacker, for each result of its dice (a variant's `[[after_attack]]`;
+    /// nothing under the standard rules).
+    #[serde(skip)]
+    pub aftermath: Aftermath,
+    /// What a variant's result modifiers add to the strength the target's roll is tested against (R7.1,
+    /// `[[result_modifiers]]`): 0 under the standard rules.
+    #[serde(skip)]
+    pub result_modifier: i8,
+    /// Which of them apply, a bit each by its place among the system's.
+    #[serde(skip)]
+    pub result_modifiers: u8,
 }
 
 fn standard_results() -> ResultTable {
@@ -42,6 +53,13 @@ fn standard_results() -> ResultTable {
 }
 
 impl AttackAssessment {
+    /// The number the target's hit-result roll is tested against: its strength, with the variant's result
+    /// modifiers (R7.1); at most it holds on every face, at 0 on none.
+    pub const fn tested_strength(&self) -> u8 {
+        let tested = self.strength as i8 + self.result_modifier;
+        if tested < 0 { 0 } else { tested as u8 }
+    }
+
     /// What a hit does when the target's roll is at most its strength and when above (R7.1).
     pub const fn result_row(&self) -> [HitResult; 2] {
         self.results.row(self.target_state(), self.kind())
@@ -124,13 +142,30 @@ pub(crate) struct Sighted {
     entry: Entry,
 }
 
-/// Why an attack may not be made (R6.1, R6.2); put into words by [`Battle::assess`].
+/// How an attack stands before its dice, as the built-in rules read it ([`Battle::circumstances`]).
+#[derive(Copy, Clone, Debug)]
+struct Circumstances {
+    charge: bool,
+    gun: bool,
+    ranging: bool,
+    side_on: Option<Aspect>,
+    cover: Option<Cover>,
+}
+
+/// Why an attack may not be made (R6.1, R6.2, or a variant's restriction); put into words by [`Battle::assess`].
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum Refusal {
     NotAnEnemy,
-    OutOfRange { distance: u8, range: u8 },
+    /// A variant's restriction forbids it, by its place among the system's.
+    Forbidden(u8),
+    OutOfRange {
+        distance: u8,
+        range: u8,
+    },
     OutOfArc,
-    NoSight { blocked_at: Square },
+    NoSight {
+        blocked_at: Square,
+    },
 }
 
 /// Lines of sight in a battle as its units stand ([`Battle::sight_lines`]).
@@ -215,6 +250,16 @@ impl<S: ScenarioRef> Battle<S> {
                 (self.side_and_name(attacker), self.side_and_name(target), self.unit(target).at);
             match refusal {
                 Refusal::NotAnEnemy => Illegal::new(Rule::R6_1, "the target must be an enemy unit on the board"),
+                Refusal::Forbidden(i) => {
+                    let system = self.scenario.system.as_deref();
+                    let said = system.and_then(|s| s.restrictions().get(i as usize)).map(|r| (&r.id, &r.name));
+                    let (id, name) =
+                        said.map_or(("variant".to_string(), String::new()), |(id, name)| (id.clone(), name.clone()));
+                    Illegal::new(
+                        Rule::R4_2,
+                        format!("{id} {name}: this variant forbids {a_name} this attack on {t_name}"),
+                    )
+                }
                 Refusal::OutOfRange { distance, range } => Illegal::new(
                     Rule::R6_1,
                     format!("{t_name} is {distance} squares away; {a_name}'s range is {range}"),
@@ -245,6 +290,9 @@ impl<S: ScenarioRef> Battle<S> {
         occ: &Occupancy,
     ) -> Result<AttackAssessment, Refusal> {
         let sighted = self.may_attack(attacker, from, facing, target, occ)?;
+        if let Some(rule) = self.forbidden(attacker, from, target, moved, sighted) {
+            return Err(Refusal::Forbidden(rule));
+        }
         Ok(self.assessment(attacker, from, target, moved, sighted))
     }
 
@@ -262,6 +310,9 @@ impl<S: ScenarioRef> Battle<S> {
     ) -> Option<Option<AttackAssessment>> {
         let sighted = sighted?;
         if !in_front_arc(from, facing, self.units[target.index()].at) {
+            return None;
+        }
+        if self.forbidden(attacker, from, target, moved, sighted).is_some() {
             return None;
         }
         Some(ASSESS.then(|| self.assessment(attacker, from, target, moved, sighted)))
@@ -325,6 +376,82 @@ impl<S: ScenarioRef> Battle<S> {
         Ok(distance)
     }
 
+    /// How an attack found legal by [`Battle::may_attack`] stands before its dice, as the built-in rules read it:
+    /// a charge or not, ranging, the side a charge comes from, the target's cover (R6.3, R6.4).
+    fn circumstances(&self, attacker: UnitId, from: Square, target: UnitId, sighted: Sighted) -> Circumstances {
+        let t_state = self.unit(target);
+        let charge = sighted.distance == 1;
+        let map = &self.scenario.map;
+        let gun = self.info(attacker).arm == Arm::Artillery;
+        let a_state = self.unit(attacker);
+        let ranging = gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from;
+        let side_on = if charge { aspect(t_state.at, t_state.facing, from) } else { None };
+        let terrain = map.terrain(t_state.at);
+        let cover = if terrain.gives_cover() {
+            Some(Cover::Terrain(terrain))
+        } else if charge && map.elevation(t_state.at) > map.elevation(from) {
+            Some(Cover::Uphill)
+        } else if !charge && fence_on_entry(map, t_state.at, sighted.entry) {
+            Some(Cover::Fence)
+        } else {
+            None
+        };
+        Circumstances { charge, gun, ranging, side_on, cover }
+    }
+
+    /// The facts a variant's conditions are decided by, of an attack standing as `c` says (docs/variants.md).
+    fn facts(
+        &self,
+        attacker: UnitId,
+        from: Square,
+        target: UnitId,
+        moved: bool,
+        sighted: Sighted,
+        c: &Circumstances,
+    ) -> AttackFacts {
+        let map = &self.scenario.map;
+        let (a_info, t_info) = (self.info(attacker), self.info(target));
+        let (a_state, t_state) = (self.unit(attacker), self.unit(target));
+        let (a_height, t_height) = (map.elevation(from), map.elevation(t_state.at));
+        AttackFacts {
+            charge: c.charge,
+            distance: sighted.distance,
+            flank: c.side_on == Some(Aspect::Flank),
+            rear: c.side_on == Some(Aspect::Rear),
+            ranging: c.ranging,
+            attacker: UnitFacts {
+                arm: a_info.own_arm.unwrap_or(a_info.arm.index() as u8),
+                quality: a_info.quality,
+                moved,
+                shaken: a_state.shaken,
+                higher: a_height > t_height,
+            },
+            target: UnitFacts {
+                arm: t_info.own_arm.unwrap_or(t_info.arm.index() as u8),
+                quality: t_info.quality,
+                moved: false,
+                shaken: t_state.shaken,
+                higher: t_height > a_height,
+            },
+            target_cover: c.cover.is_some(),
+            target_terrain: map.terrain(t_state.at),
+            target_behind_fence: fence_on_entry(map, t_state.at, sighted.entry),
+            result: None,
+        }
+    }
+
+    /// The first of the variant's restrictions that forbids this attack, by its place (`[[restrictions]]`): the one
+    /// predicate both the judge of an order ([`Battle::try_assess`]) and the list of legal actions
+    /// ([`Battle::listed_attack`]) ask, so that a restriction is written once. `None` under rules without any.
+    fn forbidden(&self, attacker: UnitId, from: Square, target: UnitId, moved: bool, sighted: Sighted) -> Option<u8> {
+        let system = self.scenario.system.as_deref()?;
+        if system.restrictions().is_empty() {
+            return None;
+        }
+        let c = self.circumstances(attacker, from, target, sighted);
+        first_forbidding(system.restrictions(), &self.facts(attacker, from, target, moved, sighted, &c))
+    }
+
     /// The charge, cover and modifiers of an attack found legal by [`Battle::may_attack`] (R6.3, R6.4). `moved`
     /// says whether the attacker has moved this activation.
     fn assessment(
@@ -333,58 +460,27 @@ impl<S: ScenarioRef> Battle<S> {
         from: Square,
         target: UnitId,
         moved: bool,
-        Sighted { distance, entry }: Sighted,
+        sighted: Sighted,
     ) -> AttackAssessment {
-        let a_info = self.info(attacker);
+        let c = self.circumstances(attacker, from, target, sighted);
+        let Circumstances { charge, gun, ranging, side_on, cover } = c;
         let t_state = *self.unit(target);
-        let charge = distance == 1;
-        let map = &self.scenario.map;
-        let gun = a_info.arm == Arm::Artillery;
-        let a_state = self.unit(attacker);
-        let ranging = gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from;
-        // The side a charge comes from, and the fence a shot crosses: worked out only where the built-in rules need
-        // them (a variant's conditions may ask for both, below).
-        let side_on = if charge { aspect(t_state.at, t_state.facing, from) } else { None };
-        let terrain = map.terrain(t_state.at);
-        let cover = if terrain.gives_cover() {
-            Some(Cover::Terrain(terrain))
-        } else if charge && map.elevation(t_state.at) > map.elevation(from) {
-            Some(Cover::Uphill)
-        } else if !charge && fence_on_entry(map, t_state.at, entry) {
-            Some(Cover::Fence)
-        } else {
-            None
-        };
-        let (modifiers, results) = match self.scenario.system.as_deref() {
-            None => (self.standard_modifiers(gun, moved, charge, ranging, side_on, cover), ResultTable::STANDARD),
+        let distance = sighted.distance;
+        let mut steadiness = (0u8, 0i8);
+        let (modifiers, results, aftermath) = match self.scenario.system.as_deref() {
+            None => (
+                self.standard_modifiers(gun, moved, charge, ranging, side_on, cover),
+                ResultTable::STANDARD,
+                Aftermath::default(),
+            ),
             Some(system) => {
-                let t_info = self.info(target);
-                let (a_height, t_height) = (map.elevation(from), map.elevation(t_state.at));
-                let facts = AttackFacts {
-                    charge,
-                    distance,
-                    flank: side_on == Some(Aspect::Flank),
-                    rear: side_on == Some(Aspect::Rear),
-                    ranging,
-                    attacker: UnitFacts {
-                        arm: a_info.own_arm.unwrap_or(a_info.arm.index() as u8),
-                        quality: a_info.quality,
-                        moved,
-                        shaken: a_state.shaken,
-                        higher: a_height > t_height,
-                    },
-                    target: UnitFacts {
-                        arm: t_info.own_arm.unwrap_or(t_info.arm.index() as u8),
-                        quality: t_info.quality,
-                        moved: false,
-                        shaken: t_state.shaken,
-                        higher: t_height > a_height,
-                    },
-                    target_cover: cover.is_some(),
-                    target_terrain: terrain,
-                    target_behind_fence: fence_on_entry(map, t_state.at, entry),
+                let facts = self.facts(attacker, from, target, moved, sighted, &c);
+                let aftermath = match system.after_attack() {
+                    [] => Aftermath::default(),
+                    rules => Aftermath::of(rules, &facts),
                 };
-                (self.system_modifiers(system, &facts, side_on, cover), *system.results())
+                steadiness = result_modifiers(system.result_modifiers(), &facts);
+                (self.system_modifiers(system, &facts, side_on, cover), *system.results(), aftermath)
             }
         };
         AttackAssessment {
@@ -397,6 +493,9 @@ impl<S: ScenarioRef> Battle<S> {
             strength: self.strength(target),
             target_shaken: t_state.shaken,
             results,
+            aftermath,
+            result_modifier: steadiness.1,
+            result_modifiers: steadiness.0,
         }
     }
 

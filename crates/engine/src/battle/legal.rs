@@ -427,11 +427,20 @@ pub struct ActivationOrders<'a, S = std::sync::Arc<crate::Scenario>> {
 impl<S: ScenarioRef> ActivationOrders<'_, S> {
     /// Calls `visit` with each order `unit` could be given were it activated now, each attacking order with its
     /// assessment, as [`Battle::list_assessed`] lists them after `Activate(unit)` (none if the unit may not be
-    /// activated now), without a buffer between. Activation changes nothing the orders depend on: a shaken unit
-    /// rallies (R4.1), but no order depends on whether the unit giving it is shaken.
+    /// activated now), without a buffer between. Activation changes nothing the orders depend on but the unit's
+    /// shaken state (it rallies, R4.1), which only a variant's restrictions ask for: under those a shaken unit's
+    /// orders are listed as it will stand once rallied.
     pub fn for_each(&self, unit: UnitId, visit: impl FnMut(Action, Option<&AttackAssessment>)) {
         let b = self.battle;
-        if b.phase == Phase::ChooseUnit && b.may_activate(unit) {
+        if b.phase != Phase::ChooseUnit || !b.may_activate(unit) {
+            return;
+        }
+        let restricted = b.scenario.system.as_deref().is_some_and(|s| !s.restrictions().is_empty());
+        if restricted && b.units[unit.index()].shaken {
+            let mut rallied = b.clone();
+            rallied.units[unit.index()].shaken = false;
+            rallied.for_each_order_seen::<true>(unit, &self.occ, visit);
+        } else {
             b.for_each_order_seen::<true>(unit, &self.occ, visit);
         }
     }

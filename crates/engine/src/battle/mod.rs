@@ -91,6 +91,11 @@ pub(crate) struct PendingAttack {
     pub needed: u8,
     /// Fire & Move: the attacker may move after the dice (R4.2).
     pub then_advance: bool,
+    /// What the dice's result does to the attacker (a variant's `[[after_attack]]`).
+    pub aftermath: crate::system::Aftermath,
+    /// The variant's result modifiers that apply, a bit each, and their sum (`[[result_modifiers]]`).
+    pub result_modifiers: u8,
+    pub result_modifier: i8,
 }
 
 /// Where the state machine stands.

@@ -44,7 +44,7 @@ mod sequence;
 mod situation;
 mod table;
 
-pub use report::{ModifierReport, OddsReport, decimal};
+pub use report::{AttackerReport, ModifierReport, OddsReport, decimal};
 pub use sequence::{Sequence, StateDistribution, TargetState, approx};
 pub use situation::{Situation, SituationBattle};
 pub use table::{TableRow, table, table_of, table_under};
@@ -131,6 +131,30 @@ pub struct AttackOdds {
     pub destroyed: Prob,
     /// The target cannot retreat and stands, shaken (`blocked_retreat = stand`); otherwise 0.
     pub stand: Prob,
+    /// What becomes of the attacker by a variant's after-attack rules (nothing under the standard rules).
+    pub attacker: AttackerOdds,
+}
+
+/// The chance of each thing that may befall the attacker after the dice (a variant's `[[after_attack]]`): it is
+/// shaken, it advances into its target's square, it is destroyed, or nothing happens to it. Exact; shaken and
+/// advances may come together, so only `unchanged` and the others do not overlap.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct AttackerOdds {
+    /// It is shaken (and not destroyed).
+    pub shaken: Prob,
+    /// It advances into the square its target left (and is not destroyed).
+    pub advances: Prob,
+    /// It is destroyed.
+    pub destroyed: Prob,
+    /// Nothing befalls it.
+    pub unchanged: Prob,
+}
+
+impl AttackerOdds {
+    /// Whether anything may befall the attacker at all.
+    pub fn any(&self) -> bool {
+        self.unchanged != Prob::from_integer(1)
+    }
 }
 
 impl AttackOdds {
@@ -147,10 +171,30 @@ impl AttackOdds {
         // Given a hit, each face of the target's die, through the same rule the battle resolves hits with.
         let mut given_hit = [0u32; AttackResult::ALL.len()];
         for roll in faces() {
-            given_hit[after_hit(result_on_row(row, a.strength, roll), path, rule) as usize] += 1;
+            given_hit[after_hit(result_on_row(row, a.tested_strength(), roll), path, rule) as usize] += 1;
         }
         let [_, no_effect, shaken, retreat, destroyed, stand] = given_hit.map(|q| Prob::new(hit * q, sides * sides));
         let miss = Prob::new(sides - hit, sides);
+        let attacker = if a.aftermath.is_empty() {
+            AttackerOdds { shaken: ZERO, advances: ZERO, destroyed: ZERO, unchanged: Prob::from_integer(1) }
+        } else {
+            // Each result's chance, the attacker's fate after it as the battle decides it (its assessment's).
+            let mut o = AttackerOdds { shaken: ZERO, advances: ZERO, destroyed: ZERO, unchanged: ZERO };
+            for (r, p) in AttackResult::ALL.into_iter().zip([miss, no_effect, shaken, retreat, destroyed, stand]) {
+                let fate = a.aftermath.fate(r);
+                for (happens, chance) in [
+                    (fate.shaken, &mut o.shaken),
+                    (fate.advances, &mut o.advances),
+                    (fate.destroyed, &mut o.destroyed),
+                    (fate.unchanged(), &mut o.unchanged),
+                ] {
+                    if happens {
+                        *chance += p;
+                    }
+                }
+            }
+            o
+        };
         AttackOdds {
             assessment: *a,
             retreat_path: path,
@@ -161,6 +205,7 @@ impl AttackOdds {
             retreat,
             destroyed,
             stand,
+            attacker,
         }
     }
 

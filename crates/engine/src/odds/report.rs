@@ -1,7 +1,7 @@
 //! The odds of an attack as every program of pacw writes them (the API, the web app, `pacw odds --json`): one
 //! serialised shape, with the modifiers named as the game's combat system names them.
 
-use super::AttackOdds;
+use super::{AttackOdds, AttackResult};
 use crate::chance::Prob;
 use crate::system::CombatSystem;
 use serde::Serialize;
@@ -33,6 +33,10 @@ pub struct OddsReport {
     pub modifiers: Vec<ModifierReport>,
     /// The target's strength (R2.2).
     pub target_strength: u8,
+    /// A variant's modifiers to the hit-result roll that apply (`[[result_modifiers]]`), each added to the strength
+    /// the target's roll is tested against; absent where none does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub result_modifiers: Vec<ModifierReport>,
     /// Whether the target is shaken now.
     pub target_shaken: bool,
     /// Whether the target has no square to retreat to (R7.3, R7.4).
@@ -44,6 +48,21 @@ pub struct OddsReport {
     pub fractions: BTreeMap<&'static str, String>,
     /// The same as decimals, for bars and sorting.
     pub decimals: BTreeMap<&'static str, f64>,
+    /// What may befall the attacker (a variant's `[[after_attack]]`), as exact fractions of `shaken`, `advances`,
+    /// `destroyed` and `unchanged`, with the rules that may apply; absent where nothing can.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attacker: Option<AttackerReport>,
+}
+
+/// What may befall the attacker, as written out.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct AttackerReport {
+    /// Exact fractions: `shaken`, `advances`, `destroyed`, `unchanged` (shaken and advances may come together).
+    pub fractions: BTreeMap<&'static str, String>,
+    /// The same as decimals.
+    pub decimals: BTreeMap<&'static str, f64>,
+    /// The after-attack rules that may apply to this attack, as "A1 failed charge".
+    pub rules: Vec<String>,
 }
 
 /// A probability as a decimal.
@@ -84,11 +103,47 @@ impl AttackOdds {
                 })
                 .collect(),
             target_strength: a.strength,
+            result_modifiers: self.result_modifiers(system),
             target_shaken: a.target_shaken,
             retreat_blocked: self.retreat_path.is_blocked(),
             blocked_retreat: self.blocked_retreat.name(),
             fractions: pairs.iter().map(|&(k, p)| (k, p.to_string())).collect(),
             decimals: pairs.iter().map(|&(k, p)| (k, decimal(p))).collect(),
+            attacker: self.attacker.any().then(|| {
+                let o = &self.attacker;
+                let pairs = [
+                    ("shaken", o.shaken),
+                    ("advances", o.advances),
+                    ("destroyed", o.destroyed),
+                    ("unchanged", o.unchanged),
+                ];
+                AttackerReport {
+                    fractions: pairs.iter().map(|&(k, p)| (k, p.to_string())).collect(),
+                    decimals: pairs.iter().map(|&(k, p)| (k, decimal(p))).collect(),
+                    rules: self.attacker_rules(system),
+                }
+            }),
         }
+    }
+
+    /// The result modifiers of `system` that apply to this attack (`[[result_modifiers]]`), as reported.
+    pub fn result_modifiers(&self, system: Option<&CombatSystem>) -> Vec<ModifierReport> {
+        let mask = self.assessment.result_modifiers;
+        let all = system.map_or(&[][..], |s| s.result_modifiers());
+        all.iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, m)| ModifierReport { rule: m.id.clone(), value: m.value, reason: m.name.clone() })
+            .collect()
+    }
+
+    /// The after-attack rules of `system` that may apply to this attack, whatever its dice, as "A1 failed charge".
+    pub fn attacker_rules(&self, system: Option<&CombatSystem>) -> Vec<String> {
+        let rules = system.map_or(&[][..], |s| s.after_attack());
+        let mut places: Vec<u8> =
+            AttackResult::ALL.into_iter().flat_map(|r| self.assessment.aftermath.rules(r)).collect();
+        places.sort_unstable();
+        places.dedup();
+        places.iter().filter_map(|&i| rules.get(i as usize)).map(|r| format!("{} {}", r.id, r.name)).collect()
     }
 }

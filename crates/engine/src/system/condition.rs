@@ -15,8 +15,10 @@
 //! fact       = charge | distance | flank | rear | ranging
 //!            | (attacker | target) "." (arm | quality | moved | shaken | higher)
 //!            | target "." (cover | terrain | behind_fence)
+//!            | result                          (after the dice only: [[after_attack]])
 //! ```
 
+use crate::attack::AttackResult;
 use crate::map::Terrain;
 use crate::unit::Quality;
 use std::fmt;
@@ -45,6 +47,19 @@ pub struct AttackFacts {
     pub target_terrain: Terrain,
     /// Fire crosses a fence on the target's edge.
     pub target_behind_fence: bool,
+    /// What the dice did to the target: known after them only, so only a condition read for that moment
+    /// ([`Moment::AfterDice`]) may ask for it.
+    pub result: Option<AttackResult>,
+}
+
+/// When a condition is decided: before an attack's dice (a to-hit modifier), or after them, its result known (an
+/// effect on the attacker, `[[after_attack]]`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// Before the dice: the facts of the attack, not its result.
+    BeforeDice,
+    /// After the dice: the facts of the attack and its `result`.
+    AfterDice,
 }
 
 /// The facts of one unit in an attack.
@@ -75,6 +90,7 @@ impl Default for AttackFacts {
             target_cover: false,
             target_terrain: Terrain::Open,
             target_behind_fence: false,
+            result: None,
         }
     }
 }
@@ -120,8 +136,26 @@ impl Condition {
     ///
     /// The first problem found, with its place in `text`.
     pub fn parse(text: &str, arms: &[&str]) -> Result<Condition, ConditionError> {
+        Condition::parse_at(text, arms, Moment::BeforeDice)
+    }
+
+    /// Reads `text` as a condition decided at `moment`: after the dice it may ask for the attack's `result`.
+    ///
+    /// ```
+    /// use pacw_engine::odds::AttackResult;
+    /// use pacw_engine::system::condition::{AttackFacts, Condition, Moment};
+    /// let failed = Condition::parse_at("charge and result == 'miss'", &["infantry"], Moment::AfterDice).unwrap();
+    /// let missed = AttackFacts { charge: true, result: Some(AttackResult::Miss), ..AttackFacts::default() };
+    /// assert!(failed.holds(&missed));
+    /// assert!(Condition::parse("result == 'miss'", &["infantry"]).is_err(), "before the dice it is not known");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, with its place in `text`.
+    pub fn parse_at(text: &str, arms: &[&str], moment: Moment) -> Result<Condition, ConditionError> {
         let tokens = lex(text)?;
-        let mut parser = Parser { tokens, at: 0, arms, end: text.len() };
+        let mut parser = Parser { tokens, at: 0, arms, end: text.len(), moment };
         let condition = parser.or()?;
         if let Some(t) = parser.tokens.get(parser.at) {
             return Err(unexpected(t, "'and', 'or' or the end"));
@@ -178,6 +212,8 @@ enum Value {
     Arm(u8),
     Quality(Quality),
     Terrain(Terrain),
+    /// No result yet (a condition before the dice is never asked for one: checked when it is read).
+    Result(Option<AttackResult>),
 }
 
 /// The kinds of values, for checking a condition before it is ever evaluated.
@@ -188,6 +224,7 @@ enum Kind {
     Arm,
     Quality,
     Terrain,
+    Result,
     /// A 'string' not yet compared with a fact, so not yet known to be an arm, a quality or a terrain.
     Text,
 }
@@ -200,6 +237,7 @@ impl Kind {
             Kind::Arm => "an arm",
             Kind::Quality => "a quality",
             Kind::Terrain => "a terrain",
+            Kind::Result => "a result",
             Kind::Text => "a 'string'",
         }
     }
@@ -218,6 +256,7 @@ enum Fact {
     TargetCover,
     TargetTerrain,
     TargetBehindFence,
+    Result,
 }
 
 /// One fact of a unit in an attack.
@@ -231,7 +270,7 @@ enum UnitFact {
 }
 
 /// Every fact's name, for parsing and for the message that lists them.
-const FACTS: [(&str, Fact); 18] = [
+const FACTS: [(&str, Fact); 19] = [
     ("charge", Fact::Charge),
     ("distance", Fact::Distance),
     ("flank", Fact::Flank),
@@ -250,6 +289,7 @@ const FACTS: [(&str, Fact); 18] = [
     ("target.cover", Fact::TargetCover),
     ("target.terrain", Fact::TargetTerrain),
     ("target.behind_fence", Fact::TargetBehindFence),
+    ("result", Fact::Result),
 ];
 
 impl Fact {
@@ -259,6 +299,7 @@ impl Fact {
             Fact::Attacker(UnitFact::Arm) | Fact::Target(UnitFact::Arm) => Kind::Arm,
             Fact::Attacker(UnitFact::Quality) | Fact::Target(UnitFact::Quality) => Kind::Quality,
             Fact::TargetTerrain => Kind::Terrain,
+            Fact::Result => Kind::Result,
             _ => Kind::Bool,
         }
     }
@@ -282,6 +323,7 @@ impl Fact {
             Fact::TargetCover => Value::Bool(f.target_cover),
             Fact::TargetTerrain => Value::Terrain(f.target_terrain),
             Fact::TargetBehindFence => Value::Bool(f.target_behind_fence),
+            Fact::Result => Value::Result(f.result),
         }
     }
 }
@@ -471,6 +513,8 @@ struct Parser<'a> {
     arms: &'a [&'a str],
     /// Where the text ends, for a message about something missing there.
     end: usize,
+    /// When the condition is decided: whether it may ask for the result.
+    moment: Moment,
 }
 
 /// A parsed expression: its node, its kind, and where it starts.
@@ -588,6 +632,10 @@ impl Parser<'_> {
                 Ok(Typed::new(Node::Const(Value::Bool(w == "true")), Kind::Bool, at))
             }
             Token::Word(w) => match FACTS.iter().find(|(name, _)| *name == w) {
+                Some((_, Fact::Result)) if self.moment == Moment::BeforeDice => Err(error(
+                    at,
+                    "'result' is known only after the dice: ask for it in [[after_attack]], not in a to-hit modifier",
+                )),
                 Some(&(_, fact)) => Ok(Typed::new(Node::Fact(fact), fact.kind(), at)),
                 None => Err(error(at, unknown_fact(&w))),
             },
@@ -627,10 +675,17 @@ fn text_as(t: Typed, kind: Kind, arms: &[&str]) -> Result<Typed, ConditionError>
             Some(&terrain) => Value::Terrain(terrain),
             None => return unknown("terrain", TERRAINS.iter().map(|t| t.name()).collect()),
         },
+        Kind::Result => match RESULTS.iter().find(|r| r.name() == text || r.name().replace('_', " ") == *text) {
+            Some(&result) => Value::Result(Some(result)),
+            None => return unknown("result", RESULTS.iter().map(|r| r.name()).collect()),
+        },
         other => return Err(error(t.offset, format!("cannot compare a 'string' with {}", other.name()))),
     };
     Ok(Typed::new(Node::Const(value), kind, t.offset))
 }
+
+/// The results a condition after the dice may name.
+const RESULTS: [AttackResult; 6] = AttackResult::ALL;
 
 /// The terrains a condition may name.
 const TERRAINS: [Terrain; 6] =

@@ -2,9 +2,10 @@
 //! bad file applied. Laid over a combat system, a modifier or an arm of the same id replaces the one there, a new id
 //! is added; `[results]` and `[terms]` replace the entries they name.
 
-use super::condition::{Condition, ConditionError};
+use super::condition::{Condition, ConditionError, Moment};
 use super::{
-    ArmRule, BuiltIn, CombatSystem, Effect, MAX_ARMS, MAX_MODIFIERS, ModifierRule, ResultTable, STANDARD, Terms,
+    AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
+    MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierRule, Restriction, ResultModifier, ResultTable, STANDARD, Terms,
 };
 use crate::problem::Problem;
 use crate::unit::Arm;
@@ -46,8 +47,40 @@ struct RawVariant {
     #[serde(default)]
     arms: Vec<Spanned<RawArm>>,
     results: Option<RawResults>,
+    #[serde(default)]
+    after_attack: Vec<Spanned<RawAfterAttack>>,
+    #[serde(default)]
+    restrictions: Vec<Spanned<RawRestriction>>,
+    #[serde(default)]
+    result_modifiers: Vec<Spanned<RawResultModifier>>,
     terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     options: Option<BTreeMap<Spanned<String>, Spanned<RawOption>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawResultModifier {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    value: Option<Spanned<i64>>,
+    when: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRestriction {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    when: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAfterAttack {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    when: Option<Spanned<String>>,
+    attacker: Option<Spanned<String>>,
 }
 
 /// A value of `[options]` as written: a number, a word or true/false as text, a table of such values
@@ -128,6 +161,9 @@ pub struct VariantText {
     modifiers: Vec<ModifierChange>,
     arms: Vec<ArmRule>,
     results: Vec<(&'static str, [Effect; 2])>,
+    after_attack: Vec<AfterAttackRule>,
+    restrictions: Vec<Restriction>,
+    result_modifiers: Vec<ResultModifier>,
     terms: Vec<(&'static str, String)>,
     options: Vec<(String, String)>,
 }
@@ -214,6 +250,9 @@ impl VariantText {
         let names = arm_names(&raw.arms);
         let arm_refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let modifiers = read_modifiers(&mut p, &raw.modifiers, &arm_refs);
+        let after_attack = read_after_attack(&mut p, &raw.after_attack, &arm_refs);
+        let restrictions = read_restrictions(&mut p, &raw.restrictions, &arm_refs);
+        let result_modifiers = read_result_modifiers(&mut p, &raw.result_modifiers, &arm_refs);
         let arms = read_arms(&mut p, &raw.arms);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
@@ -221,7 +260,18 @@ impl VariantText {
         if !p.list.is_empty() {
             return Err(fail(p.list));
         }
-        Ok(VariantText { name, description: raw.description, modifiers, arms, results, terms, options })
+        Ok(VariantText {
+            name,
+            description: raw.description,
+            modifiers,
+            arms,
+            results,
+            after_attack,
+            restrictions,
+            result_modifiers,
+            terms,
+            options,
+        })
     }
 
     /// `system` with this variant laid over it.
@@ -272,6 +322,24 @@ impl VariantText {
                 _ => r.shaken_charge = effects,
             }
         }
+        for rule in self.after_attack {
+            match system.after_attack.iter_mut().find(|r| r.id == rule.id) {
+                Some(r) => *r = rule,
+                None => system.after_attack.push(rule),
+            }
+        }
+        for rule in self.restrictions {
+            match system.restrictions.iter_mut().find(|r| r.id == rule.id) {
+                Some(r) => *r = rule,
+                None => system.restrictions.push(rule),
+            }
+        }
+        for m in self.result_modifiers {
+            match system.result_modifiers.iter_mut().find(|r| r.id == m.id) {
+                Some(r) => *r = m,
+                None => system.result_modifiers.push(m),
+            }
+        }
         for (term, word) in self.terms {
             let t = &mut system.terms;
             match term {
@@ -301,15 +369,10 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str])
             continue;
         }
         let value = m.value.as_ref().and_then(|v| within(p, "value", v, -3..=3)).map(|v| v as i8);
-        let when = m.when.as_ref().and_then(|w| match Condition::parse(w.get_ref(), arms) {
-            Ok(c) => Some((c, w.get_ref().clone())),
-            Err(ConditionError { offset, message }) => {
-                // Inside the quotes: the condition's own place in the file.
-                let start = w.span().start + 1 + offset;
-                p.at(start..start, format!("when: {message}"));
-                None
-            }
-        });
+        let when = m
+            .when
+            .as_ref()
+            .and_then(|w| read_condition(p, w, arms, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())));
         let is_new = !standard.contains(&id.as_str());
         // The standard's five come first: a file adds at most the places left after them.
         let new_before = out.iter().filter(|o| !standard.contains(&o.id.as_str())).count();
@@ -331,6 +394,126 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str])
             value,
             when,
         });
+    }
+    out
+}
+
+/// A condition of the file, at `moment`, or its problem at its place in the file (inside the quotes).
+fn read_condition(p: &mut Problems, w: &Spanned<String>, arms: &[&str], moment: Moment) -> Option<Condition> {
+    match Condition::parse_at(w.get_ref(), arms, moment) {
+        Ok(c) => Some(c),
+        Err(ConditionError { offset, message }) => {
+            let start = w.span().start + 1 + offset;
+            p.at(start..start, format!("when: {message}"));
+            None
+        }
+    }
+}
+
+/// `[[after_attack]]`: each rule whole (id, name, when, attacker), its condition read after the dice.
+fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], arms: &[&str]) -> Vec<AfterAttackRule> {
+    if raw.len() > MAX_AFTER_ATTACK {
+        p.at(raw[MAX_AFTER_ATTACK].span(), format!("at most {MAX_AFTER_ATTACK} [[after_attack]] rules"));
+    }
+    let mut out: Vec<AfterAttackRule> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for r in raw.iter().take(MAX_AFTER_ATTACK) {
+        let span = r.span();
+        let r = r.get_ref();
+        let id = r.id.get_ref();
+        if !fresh_id(p, "after_attack", &r.id, seen.contains(id)) {
+            continue;
+        }
+        seen.push(id.clone());
+        let when = match &r.when {
+            Some(w) => read_condition(p, w, arms, Moment::AfterDice).map(|c| (c, w.get_ref().clone())),
+            None => {
+                p.at(span.clone(), format!("after_attack '{id}' needs `when`, the condition it applies under"));
+                None
+            }
+        };
+        let known = || AttackerEffect::ALL.map(AttackerEffect::file_name).join(", ");
+        let effect = match &r.attacker {
+            Some(e) => {
+                let found = AttackerEffect::ALL.into_iter().find(|x| x.file_name() == e.get_ref());
+                if found.is_none() {
+                    p.at(e.span(), format!("attacker: unknown effect '{}' (known: {})", e.get_ref(), known()));
+                }
+                found
+            }
+            None => {
+                p.at(span, format!("after_attack '{id}' needs `attacker`, what befalls it ({})", known()));
+                None
+            }
+        };
+        let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+        if let (Some((when, when_text)), Some(effect)) = (when, effect) {
+            out.push(AfterAttackRule { id: id.clone(), name, when, when_text, effect });
+        }
+    }
+    out
+}
+
+/// `[[restrictions]]`: each whole (id, name, when), its condition read before the dice.
+fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], arms: &[&str]) -> Vec<Restriction> {
+    if raw.len() > MAX_RESTRICTIONS {
+        p.at(raw[MAX_RESTRICTIONS].span(), format!("at most {MAX_RESTRICTIONS} [[restrictions]]"));
+    }
+    let mut out: Vec<Restriction> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for r in raw.iter().take(MAX_RESTRICTIONS) {
+        let span = r.span();
+        let r = r.get_ref();
+        let id = r.id.get_ref();
+        if !fresh_id(p, "restriction", &r.id, seen.contains(id)) {
+            continue;
+        }
+        seen.push(id.clone());
+        let Some(w) = &r.when else {
+            p.at(span, format!("restriction '{id}' needs `when`, the attacks it forbids"));
+            continue;
+        };
+        if let Some(when) = read_condition(p, w, arms, Moment::BeforeDice) {
+            let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+            out.push(Restriction { id: id.clone(), name, when, when_text: w.get_ref().clone() });
+        }
+    }
+    out
+}
+
+/// `[[result_modifiers]]`: each whole (id, name, value, when), its condition read before the dice.
+fn read_result_modifiers(p: &mut Problems, raw: &[Spanned<RawResultModifier>], arms: &[&str]) -> Vec<ResultModifier> {
+    if raw.len() > MAX_RESULT_MODIFIERS {
+        p.at(raw[MAX_RESULT_MODIFIERS].span(), format!("at most {MAX_RESULT_MODIFIERS} [[result_modifiers]]"));
+    }
+    let mut out: Vec<ResultModifier> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for m in raw.iter().take(MAX_RESULT_MODIFIERS) {
+        let span = m.span();
+        let m = m.get_ref();
+        let id = m.id.get_ref();
+        if !fresh_id(p, "result modifier", &m.id, seen.contains(id)) {
+            continue;
+        }
+        seen.push(id.clone());
+        let value = match &m.value {
+            Some(v) => within(p, "value", v, -3..=3).map(|v| v as i8),
+            None => {
+                p.at(span.clone(), format!("result modifier '{id}' needs `value`, from -3 to 3"));
+                None
+            }
+        };
+        let when = match &m.when {
+            Some(w) => read_condition(p, w, arms, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())),
+            None => {
+                p.at(span, format!("result modifier '{id}' needs `when`, the condition it applies under"));
+                None
+            }
+        };
+        if let (Some(value), Some((when, when_text))) = (value, when) {
+            let name = m.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+            out.push(ResultModifier { id: id.clone(), name, value, when, when_text });
+        }
     }
     out
 }
@@ -570,6 +753,9 @@ fn read_standard() -> CombatSystem {
         modifiers: Vec::new(),
         arms: CombatSystem::standard_arms(),
         results: ResultTable::STANDARD,
+        after_attack: Vec::new(),
+        restrictions: Vec::new(),
+        result_modifiers: Vec::new(),
         terms: Terms {
             fire: "fire".into(),
             charge: "charge".into(),

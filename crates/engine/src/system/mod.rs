@@ -7,10 +7,16 @@
 //! decide each attack's modifiers and its table each hit's result. A scenario without one is played by the
 //! built-in rules, which the standard file describes exactly (a test plays both and compares).
 
+mod after;
 pub mod condition;
 mod file;
+mod restriction;
+mod steadiness;
 
+pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AFTER_ATTACK};
 pub use file::{SystemError, VariantText};
+pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
+pub use steadiness::{MAX_RESULT_MODIFIERS, ResultModifier, result_modifiers};
 
 use crate::attack::{AttackKind, Steadiness, standard_row};
 use crate::unit::Arm;
@@ -191,6 +197,9 @@ pub struct CombatSystem {
     modifiers: Vec<ModifierRule>,
     arms: Vec<ArmRule>,
     results: ResultTable,
+    after_attack: Vec<AfterAttackRule>,
+    restrictions: Vec<Restriction>,
+    result_modifiers: Vec<ResultModifier>,
     terms: Terms,
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
@@ -201,16 +210,35 @@ pub struct CombatSystem {
 
 impl PartialEq for CombatSystem {
     fn eq(&self, other: &Self) -> bool {
-        (&self.name, &self.description, &self.modifiers, &self.arms, &self.results, &self.terms, &self.options)
-            == (
-                &other.name,
-                &other.description,
-                &other.modifiers,
-                &other.arms,
-                &other.results,
-                &other.terms,
-                &other.options,
+        #[allow(clippy::type_complexity)]
+        fn said(
+            s: &CombatSystem,
+        ) -> (
+            &str,
+            &str,
+            &[ModifierRule],
+            &[ArmRule],
+            &ResultTable,
+            &[AfterAttackRule],
+            &[Restriction],
+            &[ResultModifier],
+            &Terms,
+            &[(String, String)],
+        ) {
+            (
+                &s.name,
+                &s.description,
+                &s.modifiers,
+                &s.arms,
+                &s.results,
+                &s.after_attack,
+                &s.restrictions,
+                &s.result_modifiers,
+                &s.terms,
+                &s.options,
             )
+        }
+        said(self) == said(other)
     }
 }
 
@@ -291,6 +319,22 @@ impl CombatSystem {
         &self.results
     }
 
+    /// What attacks do to their attackers (`[[after_attack]]`), in the file's order: none under the standard rules.
+    pub fn after_attack(&self) -> &[AfterAttackRule] {
+        &self.after_attack
+    }
+
+    /// The orders it forbids (`[[restrictions]]`), in the file's order: none under the standard rules.
+    pub fn restrictions(&self) -> &[Restriction] {
+        &self.restrictions
+    }
+
+    /// Its modifiers to the hit-result roll (`[[result_modifiers]]`), in the file's order: none under the standard
+    /// rules.
+    pub fn result_modifiers(&self) -> &[ResultModifier] {
+        &self.result_modifiers
+    }
+
     /// The words players see.
     pub fn terms(&self) -> &Terms {
         &self.terms
@@ -366,6 +410,15 @@ impl CombatSystem {
             "results": self.results.rows().iter().map(|(row, [held, broke])| {
                 (row.to_string(), json!([held.file_name(), broke.file_name()]))
             }).collect::<serde_json::Map<_, _>>(),
+            "after_attack": self.after_attack.iter().map(|r| json!({
+                "id": r.id, "name": r.name, "when": r.when_text, "attacker": r.effect.file_name(),
+            })).collect::<Vec<_>>(),
+            "restrictions": self.restrictions.iter().map(|r| json!({
+                "id": r.id, "name": r.name, "when": r.when_text,
+            })).collect::<Vec<_>>(),
+            "result_modifiers": self.result_modifiers.iter().map(|m| json!({
+                "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,
+            })).collect::<Vec<_>>(),
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         })
@@ -399,6 +452,22 @@ impl CombatSystem {
         let _ = writeln!(out, "\n[results]");
         for (name, [held, broke]) in self.results.rows() {
             let _ = writeln!(out, "{name} = [{}, {}]", quoted(held.file_name()), quoted(broke.file_name()));
+        }
+        for r in &self.after_attack {
+            let _ = writeln!(out, "\n[[after_attack]]");
+            let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
+            let _ = writeln!(out, "when = {}", quoted(&r.when_text));
+            let _ = writeln!(out, "attacker = {}", quoted(r.effect.file_name()));
+        }
+        for r in &self.restrictions {
+            let _ = writeln!(out, "\n[[restrictions]]");
+            let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
+            let _ = writeln!(out, "when = {}", quoted(&r.when_text));
+        }
+        for m in &self.result_modifiers {
+            let _ = writeln!(out, "\n[[result_modifiers]]");
+            let _ = writeln!(out, "id = {}\nname = {}\nvalue = {}", quoted(&m.id), quoted(&m.name), m.value);
+            let _ = writeln!(out, "when = {}", quoted(&m.when_text));
         }
         let _ = writeln!(out, "\n[terms]");
         for (name, word) in self.terms.entries() {

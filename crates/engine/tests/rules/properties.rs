@@ -109,10 +109,12 @@ fn play_random_game(scenario: usize, options: Options, seed: u64) {
         // A refused action leaves the battle unchanged.
         let probe = random_action(&mut rng, game.battle());
         let mut copy = game.battle().clone();
+        let actions = game.battle().legal_actions();
         if copy.apply(probe).is_err() {
             assert_eq!(&copy, game.battle(), "refused {probe:?} changed the battle");
+        } else {
+            assert!(actions.contains(&probe), "accepted {probe:?} must be listed: the list is exactly the accepted");
         }
-        let actions = game.battle().legal_actions();
         let action = actions[rng.random_range(0..actions.len())];
         game.act(action).unwrap();
         for e in &game.log()[seen_events..] {

@@ -166,6 +166,10 @@ pub struct RulesView {
     pub results: serde_json::Value,
     /// The words it shows players (`charge`, `shaken`, `retreat`, `destroyed`, `fire`) → its word.
     pub terms: serde_json::Value,
+    /// What its attacks do to their attackers (`[[after_attack]]`), each `{id, name, when, attacker}`.
+    pub after_attack: Vec<serde_json::Value>,
+    /// The attacks it forbids (`[[restrictions]]`), each `{id, name, when}`.
+    pub restrictions: Vec<serde_json::Value>,
 }
 
 /// The view of a scenario.
@@ -234,6 +238,8 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
                 modifiers: json["modifiers"].as_array().cloned().unwrap_or_default(),
                 results: json["results"].clone(),
                 terms: json["terms"].clone(),
+                after_attack: json["after_attack"].as_array().cloned().unwrap_or_default(),
+                restrictions: json["restrictions"].as_array().cloned().unwrap_or_default(),
             }
         }),
     }

@@ -63,6 +63,10 @@ pub struct Part {
     /// rename them alike: the tables and the differences say them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub terms: Option<AttackWords>,
+    /// The after-attack rules of each column's rules (`[[after_attack]]`), as "A1 failed charge", in the order of
+    /// [`Summary::after_attack`]: what the tables name its counts by. Empty where no column's rules have any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after_attack_rules: Vec<Vec<String>>,
     /// Per variant, when there are variants.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<VariantReport>,
@@ -172,6 +176,21 @@ fn attack_words(sim: &Simulation, s: Option<usize>) -> Option<AttackWords> {
     }
     let (fire, charge) = seen?;
     (fire != "fire" || charge != "charge").then_some(AttackWords { fire, charge })
+}
+
+/// The after-attack rules of each column's rules for scenario `s`, as "A1 failed charge"; empty when none has any.
+fn after_attack_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
+    let c = &sim.config;
+    let columns: Vec<Vec<String>> = c
+        .variant_list()
+        .iter()
+        .map(|v| {
+            let played = c.variant_scenario(s, v).ok();
+            let rules = played.as_ref().and_then(|p| p.system.as_deref()).map_or(&[][..], |s| s.after_attack());
+            rules.iter().map(|r| format!("{} {}", r.id, r.name)).collect()
+        })
+        .collect();
+    if columns.iter().all(Vec::is_empty) { Vec::new() } else { columns }
 }
 
 /// A variant file's name and description, as reports print them.
@@ -370,6 +389,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
             .collect()
     };
     let terms = attack_words(sim, s);
+    let after_attack = after_attack_rules(sim, scenario_index);
     let mut differences =
         if variants.is_empty() { Vec::new() } else { differences(sim, s, &contrasts(variants.len(), against_first)) };
     if let Some(words) = &terms {
@@ -384,6 +404,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         options: option_map(sc.option_pairs(&base)),
         variant: played_variant(sim, s),
         terms,
+        after_attack_rules: after_attack,
         all,
         variants,
         differences,

@@ -255,6 +255,9 @@ pub fn sections(part: &Part) -> Vec<Section> {
             rows: doubles,
         },
     ];
+    if let Some(section) = after_attack_table(part) {
+        all.push(section);
+    }
     all.push(effectiveness_table(part));
     if let Some(words) = &part.terms {
         for section in &mut all {
@@ -319,6 +322,45 @@ pub fn differences_table(part: &Part) -> (Vec<String>, Vec<Vec<String>>) {
         })
         .collect();
     (header, rows)
+}
+
+/// The variant's after-attack rules (`[[after_attack]]`): how often each befell an attacker, a game, one row per
+/// rule (by its id and name) of any column's rules; `None` when no column's rules have any.
+fn after_attack_table(part: &Part) -> Option<Section> {
+    if part.after_attack_rules.is_empty() {
+        return None;
+    }
+    let columns = part.columns();
+    let mut labels: Vec<&String> = Vec::new();
+    for label in part.after_attack_rules.iter().flatten() {
+        if !labels.contains(&label) {
+            labels.push(label);
+        }
+    }
+    let rows = labels
+        .into_iter()
+        .map(|label| {
+            let cells = columns
+                .iter()
+                .enumerate()
+                .map(|(i, (_, s))| {
+                    let place = part.after_attack_rules.get(i).and_then(|rules| rules.iter().position(|r| r == label));
+                    place
+                        .and_then(|p| s.after_attack.get(p))
+                        .map_or("—".to_string(), |c| format!("{:.2}", c.per_game))
+                })
+                .collect();
+            (label.clone(), cells)
+        })
+        .collect();
+    Some(Section {
+        title: "What attacks did to their attackers".into(),
+        note:
+            "The variant's after-attack rules ([[after_attack]], docs/variants.md): times each befell an attacker, a \
+               game; — where a column's rules have no such rule."
+                .into(),
+        rows,
+    })
 }
 
 /// Effectiveness by arm and quality: one row per kind of unit that attacked or was lost in any variant, one
