@@ -8,7 +8,8 @@
 //!
 //! - `random`: uniform over the legal actions;
 //! - `greedy`: the immediate expected value of each order from the exact odds, plus a positional judgement;
-//! - `td`: the value network's choice at one ply ([`TdPlayer`], trained by self-play: [`network`]);
+//! - `td`: the value network's choice at one ply ([`TdPlayer`], trained by self-play: [`network`]); `td:cards`
+//!   averages over the card to be drawn after a plan instead of estimating before it;
 //! - `mcts`: Monte Carlo search over the engine's chance nodes with greedy rollouts: by default the eight best
 //!   candidates of the greedy ranking compared on common random worlds, on every core, the greedy choice kept unless
 //!   another is confidently better; or (`mcts:tree`) a UCB tree with progressive widening.
@@ -106,7 +107,11 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     let mut parts = name.split(':');
     match parts.next()? {
         "random" if parts.next().is_none() => Some(Box::new(RandomPlayer::new(seed))),
-        "td" if parts.next().is_none() => Some(Box::new(TdPlayer::new(network::shared(), seed))),
+        "td" => match (parts.next(), parts.next()) {
+            (None, _) => Some(Box::new(TdPlayer::new(network::shared(), seed))),
+            (Some("cards"), None) => Some(Box::new(TdPlayer::new(network::shared(), seed).averaging_cards())),
+            _ => None,
+        },
         "greedy" => match (parts.next(), parts.next()) {
             (None, _) => Some(Box::new(GreedyPlayer::new(seed))),
             (Some("tuned"), None) => Some(Box::new(GreedyPlayer::with_weights(seed, [Weights::TUNED; 2]))),

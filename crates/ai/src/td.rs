@@ -36,6 +36,13 @@ impl TdPlayer {
         }
     }
 
+    /// This player averaging over the card to be drawn after a plan that ends its side's activations, rather than
+    /// taking the network's estimate before the draw (slower, for the laboratory: `td:cards`).
+    pub fn averaging_cards(mut self) -> TdPlayer {
+        self.judge = self.judge.averaging_cards();
+        self
+    }
+
     /// This player choosing a plan at random in `share` of its decisions (for training).
     pub fn exploring(mut self, share: f64) -> TdPlayer {
         self.exploration = share.clamp(0.0, 1.0);

@@ -4,7 +4,7 @@
 use crate::args::Usage;
 use anyhow::{Context, Result};
 use clap::Args;
-use pacw_learn::selfplay::{Checkpoint, CurvePoint, SelfPlayConfig};
+use pacw_learn::selfplay::{Checkpoint, CurvePoint, RateStep, SelfPlayConfig};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -33,6 +33,11 @@ pub struct SelfPlayArgs {
     /// Adam's step size (a new run only).
     #[arg(long, value_name = "RATE", default_value_t = SelfPlayConfig::default().learning_rate)]
     learning_rate: f32,
+    /// A change of the learning rate from a number of games on, as GAMES=RATE (e.g. 80000=0.0003); may be repeated.
+    /// Given on resuming, the changes replace those not yet reached; a change before the games already played is
+    /// refused unless the run already has it.
+    #[arg(long = "rate-from", value_name = "GAMES=RATE")]
+    rate_steps: Vec<RateStep>,
     /// The share of decisions made at random (a new run only).
     #[arg(long, value_name = "F", default_value_t = SelfPlayConfig::default().exploration)]
     exploration: f64,
@@ -77,6 +82,7 @@ impl SelfPlayArgs {
             games_per_round: self.games_per_round,
             lambda: self.lambda,
             learning_rate: self.learning_rate,
+            rate_steps: Vec::new(),
             exploration: self.exploration,
             unit_hidden: self.hidden.0,
             side_hidden: self.hidden.1,
@@ -88,9 +94,10 @@ impl SelfPlayArgs {
 
     /// The command that makes this run, with relative paths only: the weights record it.
     fn trained(&self, config: &SelfPlayConfig) -> String {
+        let steps: String = config.rate_steps.iter().map(|s| format!(" --rate-from {}={}", s.games, s.rate)).collect();
         format!(
             "pacw train selfplay --seed {} --games-per-round {} --lambda {} --learning-rate {} --exploration {} \
-             --hidden {},{} --generated {}",
+             --hidden {},{} --generated {}{steps}",
             config.seed,
             config.games_per_round,
             config.lambda,
@@ -115,6 +122,9 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
     } else {
         Checkpoint::start(args.config()).map_err(|e| Usage(e.to_string()))?
     };
+    if !args.rate_steps.is_empty() {
+        run.reschedule(&args.rate_steps).map_err(|e| Usage(e.to_string()))?;
+    }
     let trained = args.trained(&run.config);
     let mut work = || -> Result<()> {
         let started = std::time::Instant::now();

@@ -1,6 +1,7 @@
 //! The network's judgement of any position: the result once the battle is over, the exact average over the dice
 //! where a die is to be rolled, and the network's own estimate where a side is to act or a card is to be drawn (the
-//! encoding reads the deck: averaging over thirteen cards would cost thirteen judgements and tell little more).
+//! encoding reads the deck: averaging over thirteen cards costs thirteen judgements; [`Judge::averaging_cards`]
+//! pays it, for a player that can afford it).
 
 use super::encoding::{Encoding, encode};
 use super::{Network, Scratch, sigmoid};
@@ -15,12 +16,29 @@ pub struct Judge {
     encoding: Encoding,
     scratch: Scratch,
     events: Vec<pacw_engine::Event>,
+    cards: CardDraws,
+}
+
+/// What the judge does where a card is to be drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CardDraws {
+    /// The network's own estimate (what self-play learns from).
+    Estimate,
+    /// The exact average over the cards that may be drawn, each judged after it.
+    Average,
 }
 
 impl Judge {
     /// A judge by `network`.
     pub fn new(network: Arc<Network>) -> Judge {
-        Judge { network, encoding: Encoding::default(), scratch: Scratch::default(), events: Vec::new() }
+        let (encoding, scratch, events) = (Encoding::default(), Scratch::default(), Vec::new());
+        Judge { network, encoding, scratch, events, cards: CardDraws::Estimate }
+    }
+
+    /// This judge averaging over the cards that may be drawn, as over dice, rather than estimating before the draw.
+    pub fn averaging_cards(mut self) -> Judge {
+        self.cards = CardDraws::Average;
+        self
     }
 
     /// The network it judges by.
@@ -47,7 +65,7 @@ impl Judge {
 
     fn value_within(&mut self, b: &Battle, depth: u8) -> f32 {
         match b.to_act() {
-            ToAct::Chance(_) if depth > 0 && b.result().is_none() && !estimates(b) => {
+            ToAct::Chance(kind) if depth > 0 && b.result().is_none() && self.averages(kind) => {
                 let mut events = std::mem::take(&mut self.events);
                 let v = chance_average(b, |after, _| self.value_within(after, depth - 1), &mut events);
                 self.events = events;
@@ -55,6 +73,11 @@ impl Judge {
             }
             _ => self.estimate(b),
         }
+    }
+
+    /// Whether chance of this kind is averaged over rather than estimated.
+    fn averages(&self, kind: ChanceKind) -> bool {
+        kind != ChanceKind::Card || self.cards == CardDraws::Average
     }
 }
 

@@ -220,3 +220,27 @@ fn the_judge_estimates_where_a_side_acts_or_a_card_is_drawn_and_averages_the_dic
     assert!(b.result().is_some(), "the game ended");
     assert!(cards > 3 && rolls > 3 && decisions > 10, "{cards} cards, {rolls} rolls, {decisions} decisions");
 }
+
+#[test]
+fn a_judge_averaging_cards_averages_the_draw_where_the_plain_judge_estimates_it() {
+    let net = shared();
+    let ended = positions(2)
+        .into_iter()
+        .filter_map(|mut b| {
+            b.apply(Action::EndActivations).ok()?;
+            (b.to_act() == ToAct::Chance(pacw_engine::ChanceKind::Card)).then_some(b)
+        })
+        .next()
+        .expect("a side ends its activations before the next card");
+    let (mut plain, mut averaging) = (Judge::new(net.clone()), Judge::new(net.clone()).averaging_cards());
+    assert_eq!(plain.value(&ended), plain.estimate(&ended));
+    let mut expected = 0.0;
+    for (card, p) in ended.chance_outcomes() {
+        let mut after = ended.clone();
+        after.apply_chance_into(card, &mut Vec::new()).unwrap();
+        expected += *p.numer() as f32 / *p.denom() as f32 * averaging.value(&after);
+    }
+    assert!((averaging.value(&ended) - expected).abs() < 1e-5);
+    assert_ne!(averaging.value(&ended), plain.value(&ended));
+    assert!(crate::player("td:cards", 1).is_some() && crate::player("td:deck", 1).is_none());
+}

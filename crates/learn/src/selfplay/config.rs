@@ -1,0 +1,172 @@
+//! What decides a self-play run, from its first round to its last: the settings a checkpoint keeps.
+
+use crate::LearnError;
+use crate::positions::PositionsConfig;
+use serde::{Deserialize, Serialize};
+
+/// What decides a training run: the same from its first round to its last.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    /// The seed of every game, choice and shuffle.
+    pub seed: u64,
+    /// Games a round.
+    pub games_per_round: u64,
+    /// λ of TD(λ): 0 learns from the next position alone, 1 from the result alone.
+    pub lambda: f32,
+    /// Adam's step size from the first game (until the first of `rate_steps`).
+    pub learning_rate: f32,
+    /// Later step sizes, each from a number of games played on, in order: the run's schedule. Steps may be added
+    /// to a run as it goes, but only ahead of the games already played ([`SelfPlayConfig::rescheduled`]), so the
+    /// schedule a checkpoint holds reproduces the run from its start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rate_steps: Vec<RateStep>,
+    /// The share of decisions made at random.
+    pub exploration: f64,
+    /// Hidden units of the unit layer.
+    pub unit_hidden: usize,
+    /// Hidden units of the side layer.
+    pub side_hidden: usize,
+    /// The share of games on random battles (the rest on the shipped ones, Antietam included).
+    pub generated: f64,
+    /// Rounds between two points of the learning curve.
+    pub curve_every: u64,
+    /// Games a shipped battle for each point of the learning curve (sides swapping).
+    pub curve_games: u64,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            seed: 1,
+            games_per_round: 200,
+            lambda: 0.7,
+            learning_rate: 1e-3,
+            rate_steps: Vec::new(),
+            exploration: 0.02,
+            unit_hidden: 32,
+            side_hidden: 32,
+            generated: 0.5,
+            curve_every: 10,
+            curve_games: 8,
+        }
+    }
+}
+
+impl SelfPlayConfig {
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// A count of 0 or beyond its bound, a share or λ outside 0..=1, a step size that is not a small positive number, or a layer size
+    /// out of range.
+    pub fn check(&self) -> Result<(), LearnError> {
+        let bad = |what: String| Err(LearnError::Config(what));
+        if self.games_per_round == 0 || self.curve_every == 0 {
+            return bad("games a round and rounds between curve points must each be at least 1".into());
+        }
+        if self.games_per_round > MAX_GAMES_PER_ROUND || self.curve_games > MAX_CURVE_GAMES {
+            return bad(format!(
+                "at most {MAX_GAMES_PER_ROUND} games a round and {MAX_CURVE_GAMES} games a battle at each curve point"
+            ));
+        }
+        for (name, share) in [("generated", self.generated), ("exploration", self.exploration)] {
+            if !(0.0..=1.0).contains(&share) {
+                return bad(format!("the share of {name} must be from 0 to 1, not {share}"));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return bad(format!("λ must be from 0 to 1, not {}", self.lambda));
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
+            return bad(format!("the learning rate must be above 0 and at most 1, not {}", self.learning_rate));
+        }
+        if self.rate_steps.len() > MAX_RATE_STEPS {
+            return bad(format!("at most {MAX_RATE_STEPS} changes of the learning rate"));
+        }
+        for step in &self.rate_steps {
+            if !(step.rate > 0.0 && step.rate <= 1.0) {
+                return bad(format!("the learning rate must be above 0 and at most 1, not {}", step.rate));
+            }
+        }
+        if self.rate_steps.windows(2).any(|w| w[0].games >= w[1].games) {
+            return bad("the learning rate's changes must come in order of games, each at a different count".into());
+        }
+        let sizes = 1..=pacw_ai::network::MAX_LAYER;
+        if !sizes.contains(&self.unit_hidden) || !sizes.contains(&self.side_hidden) {
+            return bad(format!("hidden layers must have 1 to {} units", pacw_ai::network::MAX_LAYER));
+        }
+        Ok(())
+    }
+
+    /// Adam's step size for a round that starts after `played` games.
+    pub fn rate_at(&self, played: u64) -> f32 {
+        self.rate_steps.iter().rev().find(|s| s.games <= played).map_or(self.learning_rate, |s| s.rate)
+    }
+
+    /// These settings with the learning rate's steps from `played` games on replaced by `ahead`: the steps that
+    /// governed the rounds already played are kept, so the run stays what it was.
+    ///
+    /// # Errors
+    /// When a step of `ahead` falls before `played` games (it would change rounds already played) and is not the
+    /// run's own, or the schedule that results is refused ([`SelfPlayConfig::check`]).
+    pub fn rescheduled(&self, played: u64, ahead: &[RateStep]) -> Result<SelfPlayConfig, LearnError> {
+        let past: Vec<RateStep> = self.rate_steps.iter().copied().filter(|s| s.games < played).collect();
+        if let Some(step) = ahead.iter().find(|s| s.games < played && !past.contains(s)) {
+            return Err(LearnError::Config(format!(
+                "a learning rate from {} games would change the rounds already played ({played} games); \
+                 give changes from {played} games on",
+                step.games
+            )));
+        }
+        let mut config = self.clone();
+        config.rate_steps = past;
+        config.rate_steps.extend(ahead.iter().copied().filter(|s| s.games >= played));
+        config.check()?;
+        Ok(config)
+    }
+
+    /// The battles and dice of the games: the positions' own choice of battles, under the standard rules.
+    pub(super) fn battles(&self) -> PositionsConfig {
+        PositionsConfig {
+            seed: self.seed,
+            held_out: Vec::new(),
+            generated: self.generated,
+            variants: 0.0,
+            ..Default::default()
+        }
+    }
+}
+
+/// A change of the learning rate in a run's schedule.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateStep {
+    /// Games played before the first round at the new rate.
+    pub games: u64,
+    /// Adam's step size from then on.
+    pub rate: f32,
+}
+
+impl std::str::FromStr for RateStep {
+    type Err = String;
+
+    /// Reads `GAMES=RATE`, as `80000=0.0003`.
+    fn from_str(text: &str) -> Result<RateStep, String> {
+        let bad = || format!("'{text}' is not GAMES=RATE (a number of games and a learning rate, as 80000=0.0003)");
+        let (games, rate) = text.split_once('=').ok_or_else(bad)?;
+        let (games, rate) = (games.trim().parse().map_err(|_| bad())?, rate.trim().parse().map_err(|_| bad())?);
+        Ok(RateStep { games, rate })
+    }
+}
+
+/// The most changes of the learning rate a schedule may hold.
+pub const MAX_RATE_STEPS: usize = 64;
+
+/// The most games a round may play (a round's games are held in memory until it is fitted).
+pub const MAX_GAMES_PER_ROUND: u64 = 100_000;
+
+/// The most games on each battle at a point of the learning curve.
+pub const MAX_CURVE_GAMES: u64 = 10_000;
+
+/// The most self-play games a checkpoint may say were played (far beyond any run; a larger count is damage).
+pub const MAX_GAMES: u64 = 1 << 48;

@@ -1,0 +1,307 @@
+//! Self-play training of the value network ([`pacw_ai::network`]), as TD-Gammon learnt: the network plays both sides
+//! at one ply ([`TdPlayer`], with a little exploration), and learns from each game to make its estimate of every
+//! position it met agree with its estimate of the positions that followed, and at the end with the result: TD(λ),
+//! by its forward view (each position's target is the λ-return of the values after it).
+//!
+//! Training goes in rounds. A round's games are all played by the same weights, each from the seed and its index
+//! alone, so they can be played on any number of threads (or machines) with the same result; then the weights are
+//! fitted to the round's targets (Adam, one pass in an order drawn from the seed and the round). After each round a
+//! [`Checkpoint`] holds everything the next round needs, so a run stopped at any moment resumes exactly where it
+//! was, and a resumed run ends with the same weights as an unbroken one.
+//!
+//! Every few rounds the network player plays a fixed set of games against greedy on the shipped battles: the
+//! learning curve, scored by results and luck-adjusted (the luck of each game judged by the reference evaluator,
+//! [`Evaluator::embedded`], the same yardstick all along).
+
+mod config;
+mod curve;
+mod fit;
+mod game;
+
+pub use config::{MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, RateStep, SelfPlayConfig};
+pub use curve::{CurvePoint, against_greedy};
+pub use fit::Adam;
+
+use crate::LearnError;
+use fit::fit;
+use game::{Trajectory, play};
+use pacw_ai::network::encoding::Encoding;
+use pacw_ai::network::{Network, NetworkFile};
+use pacw_sim::seed::splitmix64;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The `format` of a checkpoint file.
+pub const CHECKPOINT_FORMAT: &str = "pacw-selfplay";
+
+/// Everything a run needs to go on: its settings, its rounds so far, the weights and the optimiser's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    /// Always [`CHECKPOINT_FORMAT`].
+    pub format: String,
+    /// The run's settings.
+    pub config: SelfPlayConfig,
+    /// Rounds played.
+    pub rounds: u64,
+    /// The network after them.
+    pub network: NetworkFile,
+    /// The optimiser's state.
+    pub adam: Adam,
+    /// The learning curve so far.
+    pub curve: Vec<CurvePoint>,
+    /// Seconds spent, over every session of the run.
+    pub seconds: f64,
+}
+
+impl Checkpoint {
+    /// The start of a run: random weights from the seed, nothing played.
+    ///
+    /// # Errors
+    /// When the settings are refused ([`SelfPlayConfig::check`]).
+    pub fn start(config: SelfPlayConfig) -> Result<Checkpoint, LearnError> {
+        config.check()?;
+        let network = Network::random(config.unit_hidden, config.side_hidden, splitmix64(config.seed ^ 0x006e_6574));
+        Ok(Checkpoint {
+            format: CHECKPOINT_FORMAT.into(),
+            adam: Adam::new(network.parameters().len()),
+            network: network.to_file("network-0", "untrained"),
+            config,
+            rounds: 0,
+            curve: Vec::new(),
+            seconds: 0.0,
+        })
+    }
+
+    /// The run with the learning rate's changes from now on replaced by `ahead` ([`SelfPlayConfig::rescheduled`]).
+    ///
+    /// # Errors
+    /// When a change would fall on rounds already played, or the schedule is refused.
+    pub fn reschedule(&mut self, ahead: &[RateStep]) -> Result<(), LearnError> {
+        self.config = self.config.rescheduled(self.games(), ahead)?;
+        Ok(())
+    }
+
+    /// Self-play games played so far.
+    pub fn games(&self) -> u64 {
+        self.rounds * self.config.games_per_round
+    }
+
+    /// The network as it stands.
+    ///
+    /// # Errors
+    /// When the checkpoint's weights do not fit this build's network.
+    pub fn network(&self) -> Result<Network, LearnError> {
+        Network::from_file(&self.network).map_err(|e| LearnError::Config(e.to_string()))
+    }
+
+    /// Reads a checkpoint file.
+    ///
+    /// # Errors
+    /// When it cannot be read, is not a checkpoint, or its weights do not fit this build's network.
+    pub fn load(path: &Path) -> Result<Checkpoint, LearnError> {
+        let text = std::fs::read_to_string(path).map_err(|e| LearnError::Io(path.into(), e))?;
+        let checkpoint: Checkpoint = serde_json::from_str(&text)
+            .map_err(|e| LearnError::Config(format!("{} is not a self-play checkpoint: {e}", path.display())))?;
+        if checkpoint.format != CHECKPOINT_FORMAT {
+            return Err(LearnError::Config(format!("{} is not a self-play checkpoint", path.display())));
+        }
+        checkpoint.config.check()?;
+        if checkpoint.rounds.checked_mul(checkpoint.config.games_per_round).is_none_or(|games| games > MAX_GAMES) {
+            return Err(LearnError::Config(format!("{}: more rounds than a run can have played", path.display())));
+        }
+        if !checkpoint.adam.mean.iter().chain(&checkpoint.adam.square).all(|x| x.is_finite()) {
+            return Err(LearnError::Config(format!("{}: the optimiser's state is not finite", path.display())));
+        }
+        let network = checkpoint.network()?;
+        if checkpoint.adam.mean.len() != network.parameters().len()
+            || checkpoint.adam.square.len() != network.parameters().len()
+        {
+            return Err(LearnError::Config(format!(
+                "{}: the optimiser's state does not fit the network",
+                path.display()
+            )));
+        }
+        Ok(checkpoint)
+    }
+
+    /// Writes the checkpoint whole or not at all (to a file beside it, then renamed over it).
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), LearnError> {
+        let text = serde_json::to_string(self).map_err(|e| LearnError::Config(e.to_string()))?;
+        let partial = path.with_extension("partial");
+        std::fs::write(&partial, text).map_err(|e| LearnError::Io(partial.clone(), e))?;
+        std::fs::rename(&partial, path).map_err(|e| LearnError::Io(path.into(), e))
+    }
+
+    /// Plays and learns from one round of games (on the threads of the current rayon pool).
+    ///
+    /// # Errors
+    /// When the checkpoint's weights do not fit this build's network.
+    pub fn round(&mut self, trained: &str) -> Result<RoundReport, LearnError> {
+        let started = std::time::Instant::now();
+        let mut network = self.network()?;
+        let first = self.games();
+        let shared = Arc::new(network.clone());
+        let games: Vec<Trajectory> = (first..first + self.config.games_per_round)
+            .into_par_iter()
+            .map(|index| play(&self.config, &shared, index))
+            .collect();
+        let samples: Vec<(&Encoding, f32)> = games.iter().flat_map(|g| g.targets(self.config.lambda)).collect();
+        let seed = self.fit_seed();
+        let rate = self.config.rate_at(first);
+        let loss = fit(&mut network, &mut self.adam, &samples, rate, seed);
+        self.rounds += 1;
+        let version = format!("network-{}", self.games());
+        self.network = network.to_file(&version, &format!("{trained}; {} self-play games", self.games()));
+        self.seconds += started.elapsed().as_secs_f64();
+        let decisions = games.iter().map(|g| g.positions.len()).sum();
+        Ok(RoundReport { games: self.games(), positions: decisions, loss })
+    }
+
+    /// Whether the learning curve is due a point now.
+    pub fn curve_due(&self) -> bool {
+        self.rounds.is_multiple_of(self.config.curve_every) && self.curve.last().is_none_or(|p| p.games < self.games())
+    }
+
+    /// Adds a point to the learning curve: the network as it stands against greedy.
+    ///
+    /// # Errors
+    /// When the checkpoint's weights do not fit this build's network.
+    pub fn add_curve_point(&mut self) -> Result<CurvePoint, LearnError> {
+        let started = std::time::Instant::now();
+        let network = Arc::new(self.network()?);
+        let mut point = against_greedy(&network, self.config.curve_games, self.config.seed);
+        point.games = self.games();
+        self.curve.push(point.clone());
+        self.seconds += started.elapsed().as_secs_f64();
+        Ok(point)
+    }
+
+    fn fit_seed(&self) -> u64 {
+        splitmix64(self.config.seed ^ self.rounds.wrapping_mul(0x9e37_79b9))
+    }
+}
+
+/// What a round did.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RoundReport {
+    /// Self-play games played in all, this round's included.
+    pub games: u64,
+    /// Positions learnt from this round.
+    pub positions: usize,
+    /// The mean cross-entropy of the targets under the weights as they were fitted.
+    pub loss: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> SelfPlayConfig {
+        SelfPlayConfig { games_per_round: 3, unit_hidden: 6, side_hidden: 5, generated: 1.0, ..Default::default() }
+    }
+
+    #[test]
+    fn a_resumed_run_ends_as_an_unbroken_one() {
+        let mut unbroken = Checkpoint::start(small()).unwrap();
+        unbroken.round("t").unwrap();
+        unbroken.round("t").unwrap();
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.json");
+        let mut first = Checkpoint::start(small()).unwrap();
+        first.round("t").unwrap();
+        first.save(&path).unwrap();
+        let mut resumed = Checkpoint::load(&path).unwrap();
+        assert_eq!(resumed.network, first.network);
+        resumed.round("t").unwrap();
+        assert_eq!(resumed.network.weights, unbroken.network.weights);
+        assert_eq!(resumed.adam, unbroken.adam);
+        assert_ne!(resumed.network.weights, Checkpoint::start(small()).unwrap().network.weights, "it learnt");
+    }
+
+    #[test]
+    fn a_schedule_given_on_resuming_runs_as_if_given_at_the_start() {
+        let step = [RateStep { games: 3, rate: 0.01 }];
+        let mut unbroken = Checkpoint::start(small().rescheduled(0, &step).unwrap()).unwrap();
+        unbroken.round("t").unwrap();
+        unbroken.round("t").unwrap();
+
+        let mut resumed = Checkpoint::start(small()).unwrap();
+        resumed.round("t").unwrap();
+        resumed.reschedule(&step).unwrap();
+        resumed.round("t").unwrap();
+        assert_eq!(resumed.network.weights, unbroken.network.weights);
+        assert_eq!(resumed.config, unbroken.config);
+
+        let mut constant = Checkpoint::start(small()).unwrap();
+        constant.round("t").unwrap();
+        constant.round("t").unwrap();
+        assert_ne!(constant.network.weights, unbroken.network.weights, "the new rate was used");
+    }
+
+    #[test]
+    fn a_schedule_cannot_change_the_rounds_already_played() {
+        let mut run = Checkpoint::start(small()).unwrap();
+        run.round("t").unwrap();
+        run.round("t").unwrap();
+        let err = run.reschedule(&[RateStep { games: 3, rate: 0.01 }]).unwrap_err();
+        assert!(err.to_string().contains("already played"), "{err}");
+        run.reschedule(&[RateStep { games: 6, rate: 0.01 }]).unwrap();
+        run.reschedule(&[RateStep { games: 9, rate: 0.02 }]).unwrap();
+        assert_eq!(run.config.rate_steps, [RateStep { games: 9, rate: 0.02 }], "a step not yet used may be replaced");
+        run.round("t").unwrap();
+        run.reschedule(&[RateStep { games: 12, rate: 0.01 }]).unwrap();
+        let used = RateStep { games: 6, rate: 0.02 };
+        assert!(run.reschedule(&[used]).is_err());
+        assert_eq!(run.config.rate_steps, [RateStep { games: 12, rate: 0.01 }]);
+        assert_eq!(run.config.rate_at(12), 0.01);
+        assert_eq!(run.config.rate_at(11), small().learning_rate);
+        let disordered = [RateStep { games: 12, rate: 0.01 }, RateStep { games: 9, rate: 0.01 }];
+        assert!(run.reschedule(&disordered).is_err());
+        assert!(run.reschedule(&[RateStep { games: 12, rate: 0.0 }]).is_err());
+        assert_eq!("80000=0.0003".parse::<RateStep>().unwrap(), RateStep { games: 80_000, rate: 0.0003 });
+        assert!("80000".parse::<RateStep>().is_err());
+    }
+
+    #[test]
+    fn a_round_is_the_same_on_one_thread_and_two() {
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let mut run = Checkpoint::start(small()).unwrap();
+                run.round("t").unwrap();
+                run.network.weights
+            })
+        };
+        assert_eq!(on(1), on(2));
+    }
+
+    #[test]
+    fn the_lambda_return_runs_from_the_result_back() {
+        let x = Encoding::default();
+        let game = Trajectory { positions: vec![x.clone(), x.clone(), x], values: vec![0.5, 0.6, 0.8], result: 1.0 };
+        let t: Vec<f32> = game.targets(0.5).into_iter().map(|(_, t)| t).collect();
+        assert_eq!(t[2], 1.0);
+        assert!((t[1] - (0.5 * 0.8 + 0.5 * 1.0)).abs() < 1e-6);
+        assert!((t[0] - (0.5 * 0.6 + 0.5 * t[1])).abs() < 1e-6);
+        let td0: Vec<f32> = game.targets(0.0).into_iter().map(|(_, t)| t).collect();
+        assert_eq!(td0, vec![0.6, 0.8, 1.0]);
+    }
+
+    #[test]
+    fn bad_settings_and_files_are_refused() {
+        assert!(Checkpoint::start(SelfPlayConfig { lambda: 1.5, ..small() }).is_err());
+        assert!(Checkpoint::start(SelfPlayConfig { games_per_round: 0, ..small() }).is_err());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.json");
+        std::fs::write(&path, "{\"format\": 1}").unwrap();
+        assert!(Checkpoint::load(&path).is_err());
+        assert!(Checkpoint::load(&dir.path().join("missing.json")).is_err());
+    }
+}
