@@ -1,7 +1,7 @@
 //! `pacw train`: the evaluator's training — labelled positions (sharded), the fit, and its calibration.
 
 use crate::args::Usage;
-use crate::lab::{command_line, progress_bar};
+use crate::lab::{portable_command_line, progress_bar};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use pacw_learn::fit::{FitConfig, Fitted, Kind, Metrics, fit_with_progress};
@@ -197,7 +197,7 @@ fn label(config: &PositionsConfig, shard: Option<Shard>, threads: Option<u64>) -
 fn fit_and_write(config: &PositionsConfig, rows: &[positions::Row], args: &FitArgs) -> Result<ExitCode> {
     let trained = format!(
         "{} ({} positions of {} games, {} play-outs each, held out: {}; rules: {})",
-        command_line(),
+        portable_command_line(),
         rows.len(),
         config.games,
         config.rollouts,

@@ -244,3 +244,13 @@ fn a_judge_averaging_cards_averages_the_draw_where_the_plain_judge_estimates_it(
     assert_ne!(averaging.value(&ended), plain.value(&ended));
     assert!(crate::player("td:cards", 1).is_some() && crate::player("td:deck", 1).is_none());
 }
+
+#[test]
+fn the_shipped_weights_say_how_they_were_made_without_a_machine_s_folders() {
+    for text in [EMBEDDED_NETWORK, crate::evaluator::EMBEDDED_WEIGHTS] {
+        let file: serde_json::Value = serde_json::from_str(text).unwrap();
+        let trained = file["trained"].as_str().unwrap();
+        assert!(trained.starts_with("pacw train"), "{trained}");
+        assert!(!trained.split_whitespace().any(|w| w.trim_start_matches("--out=").starts_with('/')), "{trained}");
+    }
+}

@@ -143,7 +143,36 @@ pub fn progress_bar(total: u64) -> ProgressBar {
 
 /// The command line as typed, for the report.
 pub fn command_line() -> String {
-    let words = std::env::args().skip(1).map(|a| {
+    quoted(std::env::args().skip(1))
+}
+
+/// The command line with every absolute path made relative (to the current folder where it lies below it, else its
+/// last part): what shipped files record of how they were made, telling nothing of the machine they were made on.
+pub fn portable_command_line() -> String {
+    let here = std::env::current_dir().unwrap_or_default();
+    quoted(std::env::args().skip(1).map(|a| portable(&a, &here)))
+}
+
+/// `arg` (or the value of `--flag=VALUE`) made relative if it is an absolute path.
+fn portable(arg: &str, here: &std::path::Path) -> String {
+    let (flag, value) = match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => (format!("{flag}="), value),
+        _ => (String::new(), arg),
+    };
+    let path = std::path::Path::new(value);
+    if !path.is_absolute() {
+        return arg.to_string();
+    }
+    let relative = match path.strip_prefix(here) {
+        Ok(below) if !below.as_os_str().is_empty() => below.to_path_buf(),
+        _ => path.file_name().map(std::path::PathBuf::from).unwrap_or_else(|| ".".into()),
+    };
+    format!("{flag}{}", relative.display())
+}
+
+/// `pacw` and the words, each quoted for a shell where it needs to be.
+fn quoted(words: impl Iterator<Item = String>) -> String {
+    let words = words.map(|a| {
         if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
             format!("'{}'", a.replace('\'', r"'\''"))
         } else {
@@ -151,4 +180,21 @@ pub fn command_line() -> String {
         }
     });
     std::iter::once("pacw".to_string()).chain(words).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::portable;
+    use std::path::Path;
+
+    #[test]
+    fn a_shipped_command_line_holds_no_absolute_path() {
+        let here = Path::new("/work/main");
+        assert_eq!(portable("/work/main/runs/v1", here), "runs/v1");
+        assert_eq!(portable("--out=/work/main/runs/e.json", here), "--out=runs/e.json");
+        assert_eq!(portable("/tmp/runs/v1", here), "v1");
+        assert_eq!(portable("/", here), ".");
+        assert_eq!(portable("runs/v1", here), "runs/v1");
+        assert_eq!(portable("--games", here), "--games");
+    }
 }
