@@ -1,10 +1,12 @@
 //! `pacw train selfplay`: the value network trained by playing itself, round after round, with a checkpoint after
-//! each so that the run can be stopped at any moment and resumed.
+//! each so that the run can be stopped at any moment and resumed; or one round at a time spread over machines
+//! (`--shard K/N` plays a share of the round's games, `--merge` learns from them all).
 
 use crate::args::Usage;
 use anyhow::{Context, Result};
 use clap::Args;
-use pacw_learn::selfplay::{Checkpoint, CurvePoint, RateStep, SelfPlayConfig};
+use pacw_learn::selfplay::{Checkpoint, CurvePoint, RateStep, RoundShard, SelfPlayConfig};
+use pacw_sim::Shard;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -62,6 +64,17 @@ pub struct SelfPlayArgs {
     /// Also draw the learning curve as an SVG chart after every point.
     #[arg(long, value_name = "FILE")]
     chart: Option<PathBuf>,
+    /// Play only this shard of the next round's games (the games whose number is K−1 modulo N, with the
+    /// checkpoint's weights) and write their decisions into --out for `--merge`; the checkpoint is left as it is.
+    #[arg(long, value_name = "K/N", value_parser = crate::args::shard, requires = "out", conflicts_with = "merge")]
+    shard: Option<Shard>,
+    /// The folder a shard is written into (created if needed).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Learn from the next round's shards, every one of them (written by --shard), and write the checkpoint: one
+    /// round, the same as played in one place.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    merge: Vec<PathBuf>,
     /// Threads (default: all cores); the games do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
@@ -126,7 +139,13 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
         run.reschedule(&args.rate_steps).map_err(|e| Usage(e.to_string()))?;
     }
     let trained = args.trained(&run.config);
-    let mut work = || -> Result<()> {
+    if let Some(shard) = args.shard {
+        return in_pool(args.threads, || play_shard(&run, shard, args.out.as_deref().unwrap_or(Path::new("."))));
+    }
+    if !args.merge.is_empty() {
+        return in_pool(args.threads, || merge(&mut run, &args, &trained));
+    }
+    let work = || -> Result<()> {
         let started = std::time::Instant::now();
         let out_of_time = || args.minutes.is_some_and(|m| started.elapsed().as_secs_f64() > m * 60.0);
         if run.curve.is_empty() && run.config.curve_games > 0 {
@@ -145,11 +164,71 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
         }
         save(&run, &args)
     };
-    match args.threads {
+    in_pool(args.threads, work)
+}
+
+/// Runs `work` on `threads` threads (all cores by default).
+fn in_pool(threads: Option<u64>, work: impl FnOnce() -> Result<()> + Send) -> Result<ExitCode> {
+    match threads {
         None => work()?,
         Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t as usize).build()?.install(work)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The most bytes a shard file may hold (a round's games of decisions are far smaller).
+const MAX_SHARD_BYTES: u64 = 512 << 20;
+
+/// Plays one shard of the next round and writes it into `out`.
+fn play_shard(run: &Checkpoint, shard: Shard, out: &Path) -> Result<()> {
+    let played = run.play_shard(shard)?;
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let path = out.join(format!("round-{}-shard-{}-of-{}.json", run.rounds + 1, shard.k, shard.n));
+    std::fs::write(&path, serde_json::to_string(&played)?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!(
+        "shard {}/{} of round {}: {} games, written to {}",
+        shard.k,
+        shard.n,
+        run.rounds + 1,
+        played.games.len(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// Learns from the next round's shards and writes the checkpoint (and the curve, when a point is due).
+fn merge(run: &mut Checkpoint, args: &SelfPlayArgs, trained: &str) -> Result<()> {
+    let mut shards = Vec::new();
+    for path in &args.merge {
+        let size = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?.len();
+        if size > MAX_SHARD_BYTES {
+            return Err(Usage(format!(
+                "{} is larger than a shard can be ({} MB)",
+                path.display(),
+                MAX_SHARD_BYTES >> 20
+            ))
+            .into());
+        }
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let shard: RoundShard = serde_json::from_str(&text)
+            .map_err(|e| Usage(format!("{} is not a self-play shard: {e}", path.display())))?;
+        shards.push(shard);
+    }
+    let round = run.merge_round(&shards, trained).map_err(|e| Usage(e.to_string()))?;
+    if run.curve_due() && run.config.curve_games > 0 {
+        point(run, args)?;
+    }
+    save(run, args)?;
+    eprintln!(
+        "round {}: {} games, {} positions, loss {:.4} (merged from {} shards)",
+        run.rounds,
+        round.games,
+        round.positions,
+        round.loss,
+        shards.len()
+    );
+    Ok(())
 }
 
 /// Adds a point to the learning curve and reports it.

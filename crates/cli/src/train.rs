@@ -55,7 +55,7 @@ enum Step {
     /// How well a model's chances match what happens in games it never saw: Brier scores and a reliability table.
     Calibrate(crate::calibrate::CalibrateArgs),
     /// Train the value network by self-play (TD(λ)), checkpointing after every round; resumable.
-    Selfplay(crate::selfplay::SelfPlayArgs),
+    Selfplay(Box<crate::selfplay::SelfPlayArgs>),
 }
 
 /// What decides the labelled positions.
@@ -168,7 +168,7 @@ pub fn run(args: TrainArgs) -> Result<ExitCode> {
             fit_and_write(&config, &rows, &fit)
         }
         Some(Step::Calibrate(c)) => crate::calibrate::run(c),
-        Some(Step::Selfplay(s)) => crate::selfplay::run(s),
+        Some(Step::Selfplay(s)) => crate::selfplay::run(*s),
         None => {
             let config = args.positions.config()?;
             let rows = label(&config, None, args.positions.threads)?;

@@ -241,6 +241,53 @@ fn self_play_checkpoints_resumes_and_exports_a_network() {
     assert!(text(&out.stderr).contains("not a self-play checkpoint"), "{}", text(&out.stderr));
 }
 
+/// A self-play round spread over shards (`--shard K/N --out DIR`, then `--merge`) ends with the weights of the round
+/// played in one place; a schedule of learning rates given on resuming is kept in the checkpoint and its record.
+#[test]
+fn self_play_shards_merge_into_the_round_played_in_one_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let settings = ["--games-per-round", "3", "--hidden", "4,3", "--generated", "1", "--curve-games", "0"];
+    let train = |checkpoint: &str, more: &[&str]| {
+        let mut args = vec!["train", "selfplay", "--checkpoint", checkpoint, "--threads", "1"];
+        args.extend(settings);
+        args.extend(more);
+        pacw(&args)
+    };
+    let whole = path("whole.json");
+    assert!(train(&whole, &["--games", "3"]).status.success());
+
+    let split = path("split.json");
+    let parts = path("parts");
+    for k in ["1/2", "2/2"] {
+        let out = train(&split, &["--shard", k, "--out", &parts]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    assert!(!std::path::Path::new(&split).exists(), "a shard leaves the checkpoint alone");
+    let (one, two) = (path("parts/round-1-shard-1-of-2.json"), path("parts/round-1-shard-2-of-2.json"));
+    let out = train(&split, &["--merge", &one]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("shard 2/2 is missing"), "{}", text(&out.stderr));
+    let out = train(&split, &["--merge", &two, &one]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |p: &str| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    assert_eq!(read(&split)["network"]["weights"], read(&whole)["network"]["weights"]);
+    let out = train(&split, &["--merge", &one, &two]);
+    assert_eq!(out.status.code(), Some(2), "the shards belong to the round before");
+    std::fs::write(&one, "{ damaged").unwrap();
+    let out = train(&whole, &["--merge", &one, &two]);
+    assert!(text(&out.stderr).contains("is not a self-play shard"), "{}", text(&out.stderr));
+
+    let out = train(&whole, &["--games", "6", "--rate-from", "3=0.01"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let run = read(&whole);
+    assert_eq!(run["config"]["rate_steps"][0]["games"], 3);
+    assert!(run["network"]["trained"].as_str().unwrap().contains("--rate-from 3=0.01"), "{}", run["network"]);
+    let out = train(&whole, &["--games", "9", "--rate-from", "0=0.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("already played"), "{}", text(&out.stderr));
+}
+
 /// `pacw train calibrate` fits its baseline to half of the games of each battle and scores both judges on the other
 /// half, with a row for each battle at each point of the game; too few games to fit the baseline are refused.
 #[test]

@@ -6,7 +6,7 @@ use pacw_ai::network::encoding::{Encoding, encode};
 use pacw_ai::network::judge::estimates;
 use pacw_ai::network::{Network, Scratch, sigmoid};
 use pacw_ai::{Player, TdPlayer};
-use pacw_engine::{Battle, ToAct};
+use pacw_engine::{Action, Battle, Side, ToAct};
 use pacw_sim::seed::player_seed;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -37,17 +37,56 @@ impl Trajectory {
     }
 }
 
-/// Plays self-play game `index` with `network` on both sides.
-pub(super) fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) -> Trajectory {
+/// Plays self-play game `index` with `network` on both sides: the positions to learn from, and every decision made
+/// (what a shard records for the merge to replay).
+pub(super) fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) -> (Trajectory, Vec<Action>) {
+    let seed = config.battles().game(index).seed;
+    let mut players =
+        [0, 1].map(|slot| TdPlayer::new(network.clone(), player_seed(seed, slot)).exploring(config.exploration));
+    let mut actions = Vec::new();
+    let trajectory = walk(config, network, index, |b, side| {
+        let action = players[side.index()].choose(b);
+        actions.push(action);
+        Some(action)
+    });
+    // The player's own choices are legal, so the walk reads them all.
+    (trajectory.unwrap_or_else(|_| Trajectory { positions: Vec::new(), values: Vec::new(), result: 0.5 }), actions)
+}
+
+/// Game `index` played again from its recorded decisions (a shard's), its positions judged by `network`: the
+/// trajectory [`play`] gave, when the record is the one it made with the same weights.
+///
+/// # Errors
+/// When a decision is illegal where it falls, or the record ends before the game or goes on after it.
+pub(super) fn replay(
+    config: &SelfPlayConfig,
+    network: &Network,
+    index: u64,
+    actions: &[Action],
+) -> Result<Trajectory, String> {
+    let mut recorded = actions.iter();
+    let trajectory = walk(config, network, index, |_, _| recorded.next().copied())?;
+    match recorded.len() {
+        0 => Ok(trajectory),
+        left => Err(format!("game {index}: {left} decisions are recorded after the game's end")),
+    }
+}
+
+/// Game `index` from its first card to its end, each side's decision taken from `decide` and checked against the
+/// rules, the dice drawn from the game's seed; every position the judge estimates recorded with its value.
+fn walk(
+    config: &SelfPlayConfig,
+    network: &Network,
+    index: u64,
+    mut decide: impl FnMut(&Battle, Side) -> Option<Action>,
+) -> Result<Trajectory, String> {
     let game = config.battles().game(index);
     let mut dice = ChaCha8Rng::seed_from_u64(game.seed);
-    let mut players =
-        [0, 1].map(|slot| TdPlayer::new(network.clone(), player_seed(game.seed, slot)).exploring(config.exploration));
     let mut b = Battle::new(game.scenario.clone(), game.options);
     let (mut positions, mut values) = (Vec::new(), Vec::new());
     let mut scratch = Scratch::default();
     let mut events = Vec::new();
-    for _ in 0..MAX_DECISIONS {
+    for decision in 0..MAX_DECISIONS {
         if estimates(&b) {
             let mut x = Encoding::default();
             encode(&b, &mut x);
@@ -56,20 +95,17 @@ pub(super) fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) 
         }
         match b.to_act() {
             ToAct::Side(side) => {
-                let action = players[side.index()].choose(&b);
-                b.apply_unchecked(action, &mut events);
+                let action =
+                    decide(&b, side).ok_or_else(|| format!("game {index}: the record ends before the game"))?;
+                b.apply(action).map_err(|e| format!("game {index}, decision {decision}: {e}"))?;
             }
-            ToAct::Chance(_) => match b.sample_chance(&mut dice) {
-                Some(outcome) => {
-                    if b.apply_chance_into(outcome, &mut events).is_err() {
-                        break;
-                    }
-                }
-                None => break,
-            },
+            ToAct::Chance(_) => {
+                let outcome = b.sample_chance(&mut dice).ok_or_else(|| format!("game {index}: no chance outcome"))?;
+                b.apply_chance_into(outcome, &mut events).map_err(|e| format!("game {index}: {e}"))?;
+            }
             ToAct::Over(_) => break,
         }
     }
     let result = b.result().map_or(0.5, result_value);
-    Trajectory { positions, values, result }
+    Ok(Trajectory { positions, values, result })
 }

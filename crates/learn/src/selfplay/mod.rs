@@ -1,5 +1,5 @@
 //! Self-play training of the value network ([`pacw_ai::network`]), as TD-Gammon learnt: the network plays both sides
-//! at one ply ([`TdPlayer`], with a little exploration), and learns from each game to make its estimate of every
+//! at one ply ([`pacw_ai::TdPlayer`], with a little exploration), and learns from each game to make its estimate of every
 //! position it met agree with its estimate of the positions that followed, and at the end with the result: TD(λ),
 //! by its forward view (each position's target is the λ-return of the values after it).
 //!
@@ -11,16 +11,18 @@
 //!
 //! Every few rounds the network player plays a fixed set of games against greedy on the shipped battles: the
 //! learning curve, scored by results and luck-adjusted (the luck of each game judged by the reference evaluator,
-//! [`Evaluator::embedded`], the same yardstick all along).
+//! [`pacw_ai::Evaluator::embedded`], the same yardstick all along).
 
 mod config;
 mod curve;
 mod fit;
 mod game;
+mod shard;
 
 pub use config::{MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, RateStep, SelfPlayConfig};
 pub use curve::{CurvePoint, against_greedy};
 pub use fit::Adam;
+pub use shard::{RecordedGame, RoundShard, SHARD_FORMAT, weights_digest};
 
 use crate::LearnError;
 use fit::fit;
@@ -144,23 +146,27 @@ impl Checkpoint {
     /// When the checkpoint's weights do not fit this build's network.
     pub fn round(&mut self, trained: &str) -> Result<RoundReport, LearnError> {
         let started = std::time::Instant::now();
-        let mut network = self.network()?;
-        let first = self.games();
+        let network = self.network()?;
         let shared = Arc::new(network.clone());
-        let games: Vec<Trajectory> = (first..first + self.config.games_per_round)
-            .into_par_iter()
-            .map(|index| play(&self.config, &shared, index))
-            .collect();
+        let indices: Vec<u64> = (self.games()..self.games() + self.config.games_per_round).collect();
+        let games: Vec<Trajectory> =
+            indices.into_par_iter().map(|index| play(&self.config, &shared, index).0).collect();
+        let report = self.learn(network, &games, trained);
+        self.seconds += started.elapsed().as_secs_f64();
+        Ok(report)
+    }
+
+    /// Fits `network` (the checkpoint's weights) to a round's games and makes it the checkpoint's, one round on.
+    fn learn(&mut self, mut network: Network, games: &[Trajectory], trained: &str) -> RoundReport {
         let samples: Vec<(&Encoding, f32)> = games.iter().flat_map(|g| g.targets(self.config.lambda)).collect();
         let seed = self.fit_seed();
-        let rate = self.config.rate_at(first);
+        let rate = self.config.rate_at(self.games());
         let loss = fit(&mut network, &mut self.adam, &samples, rate, seed);
         self.rounds += 1;
         let version = format!("network-{}", self.games());
         self.network = network.to_file(&version, &format!("{trained}; {} self-play games", self.games()));
-        self.seconds += started.elapsed().as_secs_f64();
-        let decisions = games.iter().map(|g| g.positions.len()).sum();
-        Ok(RoundReport { games: self.games(), positions: decisions, loss })
+        let positions = games.iter().map(|g| g.positions.len()).sum();
+        RoundReport { games: self.games(), positions, loss }
     }
 
     /// Whether the learning curve is due a point now.
