@@ -93,6 +93,8 @@ enum Command {
     Balance(lab::balance::BalanceArgs),
     /// A round robin between computer players on the shipped battles, with Elo ratings and their intervals.
     Tournament(lab::tournament::TournamentArgs),
+    /// Check the review's advice: each labelled decision of the saves played both ways and continued by greedy.
+    Advice(lab::advice::AdviceArgs),
     /// Put the tactics suite (crates/ai/tactics/) to the computer players: which find each position's best order.
     Tactics(tactics::TacticsArgs),
     /// Count every path of decisions and chance outcomes to a depth, as chess engines' perft does.
@@ -129,6 +131,7 @@ fn main() -> ExitCode {
         Some(Command::Sensitivity(args)) => lab::sensitivity::run_sensitivity(args),
         Some(Command::Balance(args)) => lab::balance::run(args),
         Some(Command::Tournament(args)) => lab::tournament::run(args),
+        Some(Command::Advice(args)) => lab::advice::run(args),
         Some(Command::Tactics(args)) => tactics::run(args),
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Train(args)) => train::run(args),

@@ -192,6 +192,39 @@ fn training_for_a_variant_plays_by_it_and_the_weights_say_so() {
     assert!(text(&out.stderr).contains("bad.toml:3:"), "{}", text(&out.stderr));
 }
 
+/// `pacw advice` checks the review's labelled decisions of saves by continuations, by the judge asked for, and
+/// refuses a damaged save or weights file with a message.
+#[test]
+fn advice_is_checked_by_continuations_with_either_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = finished_save(dir.path());
+    let save = save.to_str().unwrap();
+    let run = |more: &[&str]| {
+        let mut args = vec!["advice", save, "--continuations", "4", "--threads", "1", "--json"];
+        args.extend(more);
+        pacw(&args)
+    };
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["judge"].as_str().unwrap().starts_with("evaluator-"));
+    let checks = json["checks"].as_array().unwrap();
+    assert_eq!(json["summary"]["checked"], checks.len());
+    assert!(!checks.is_empty(), "random's game has labelled decisions");
+    let out = run(&["--weights", concat!(env!("CARGO_MANIFEST_DIR"), "/../ai/weights/network.json")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["judge"].as_str().unwrap().starts_with("network-"));
+
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{ damaged").unwrap();
+    let out = pacw(&["advice", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot be checked"), "{}", text(&out.stderr));
+    let out = run(&["--weights", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 /// `pacw train selfplay` writes a checkpoint after each round, resumes from it, exports weights the evaluator
 /// loads (saying how they were made with relative paths only), and refuses bad settings and a damaged checkpoint.
 #[test]

@@ -15,7 +15,7 @@
 //! - [`report`]: the report, its tables, text and CSV; [`charts`]: SVG charts of a report;
 //!   [`site`]: the report folder and its HTML page;
 //! - [`shard`]: a shard's results on disk and `pacw merge`; [`sensitivity`]: which rules matter;
-//!   [`balance`]: tuning a scenario's numbers toward an even game; [`shipped_balance`]: the shipped battles'
+//!   [`advice`]: whether the review's better orders do better when both are played on; [`balance`]: tuning a scenario's numbers toward an even game; [`shipped_balance`]: the shipped battles'
 //!   measured balance, as the lobby shows it; [`tournament`]: a round robin between players, rated by [`elo`].
 //!
 //! ```
@@ -32,6 +32,7 @@
 #![warn(missing_docs)]
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
+pub mod advice;
 pub mod balance;
 pub mod charts;
 pub mod compare;

@@ -1,6 +1,7 @@
 //! The laboratory's commands (pacw-sim): `simulate`, `merge`, `sensitivity`, `balance` and `tournament`, with what
 //! they share: the scenarios, players, options and a progress bar.
 
+pub mod advice;
 pub mod balance;
 pub mod merge;
 pub mod sensitivity;
