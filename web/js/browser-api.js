@@ -73,26 +73,35 @@ function created(reply, you) {
 }
 
 export const browser = {
-  features: { twoPlayers: false, watch: false, notices: false, editor: false, upload: true, club: false, storedHere: true },
-  /// The page the fragment shows: `#/game/{id}` a game (`?replay`, `?review`), anything else the lobby. A new
-  /// fragment is a new page.
+  features: { twoPlayers: false, watch: false, notices: false, editor: true, balance: false, upload: true, club: false, storedHere: true },
+  /// The page the fragment shows: `#/game/{id}` a game (`?replay`, `?review`), `#/editor` the scenario editor,
+  /// anything else the lobby. A new fragment is a new page.
   route() {
     if (!browser.listening) {
       browser.listening = true;
       window.addEventListener('hashchange', () => location.reload());
     }
+    if (location.hash === '#/editor') return { page: 'editor' };
     const match = location.hash.match(/^#\/game\/([0-9a-fA-F]+)(?:\?(replay|review))?$/);
     if (!match) return { page: 'lobby' };
     if (match[2]) return { page: 'replay', token: match[1], review: match[2] === 'review' };
     return { page: 'battle', token: match[1] };
   },
   gameHref: (token, what = '') => `./#/game/${token}${what ? `?${what}` : ''}`,
-  /// The rules of play (a variant's own page needs the server, which writes it from the game's variant).
-  rulesHref: () => '/rules',
+  /// The rules a game is played by: a shipped variant's page above the rules of play (the static build writes
+  /// one for each), else the rules of play.
+  rulesHref: (token, scenario) => browser.pageHref(scenario?.variant ? `rules/${scenario.variant}` : 'rules'),
+  /// A page of the site ('' the lobby, `rules`, `guide`, `rules/{variant}` …) by its folder, found from where this
+  /// module is: the build works from any folder of a host. The editor is a page of the app (`#/editor`).
+  pageHref(name) {
+    const root = new URL('../', import.meta.url).pathname;
+    if (name === 'editor') return `${root}#/editor`;
+    return name ? `${root}${name}/` : root;
+  },
   info: () => file('info.json'),
   scenarios: () => file('scenarios.json'),
   check: (text, file) => call({ op: 'check', text, file }),
-  balance: () => refused('Testing a battle’s balance'),
+  balance: () => refused('Testing a battle’s balance by playing games (`pacw balance` on the downloaded file does it)'),
   async create(request) {
     const id = newId();
     if (request.save !== undefined) {

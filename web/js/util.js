@@ -33,13 +33,13 @@ export function percent(p) {
   return `${(100 * p).toFixed(1)}%`;
 }
 
-let rulesPage = '/rules';
+let rulesPage = '/rules'; // set by app.js and reading.js from where the site is
 
 /// Where rule links lead: the rules of play, or a game's own rules page when a variant plays it (the same
 /// sections, under the variant's tables).
 export function setRulesPage(path) {
   rulesPage = path;
-  const top = document.querySelector('.top-nav a[href="/rules"]');
+  const top = document.querySelector('.top-nav a.rules-link');
   if (top) top.href = path;
 }
 

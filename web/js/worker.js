@@ -1,26 +1,12 @@
 // The games of this browser, in a Web Worker: the engine and the computer players compiled to WebAssembly
-// (crates/wasm, `pacw.wasm` beside index.html), each game kept in IndexedDB as its save file after every change.
-// The page (browser-api.js) sends `{ seq, request }` and gets `{ seq, ok }` or `{ seq, error, status }`; the
-// computer's decisions come as `{ id, update }`, as the server's event stream sends them.
+// (desk.js), each game kept in IndexedDB as its save file after every change. The computer thinks in a worker of
+// its own (thinker.js), so that this one answers the page meanwhile. The page (browser-api.js) sends
+// `{ seq, request }` and gets `{ seq, ok }` or `{ seq, error, status }`; the computer's decisions come as
+// `{ id, update }`, as the server's event stream sends them.
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+import { openDesk } from './desk.js';
 
-/// The desk in linear memory: one JSON request in, one JSON reply out (crates/wasm/src/abi.rs).
-const desk = (async () => {
-  const imports = { pacw: { now_ms: () => performance.now() } };
-  const url = new URL('../pacw.wasm', import.meta.url);
-  const { instance } = await WebAssembly.instantiateStreaming(fetch(url), imports);
-  const e = instance.exports;
-  return (request) => {
-    const bytes = encoder.encode(JSON.stringify(request));
-    const ptr = e.alloc(bytes.length);
-    new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
-    const len = e.call(ptr, bytes.length);
-    e.dealloc(ptr, bytes.length);
-    return JSON.parse(decoder.decode(new Uint8Array(e.memory.buffer, e.reply_ptr(), len)));
-  };
-})();
+const desk = openDesk();
 
 // ---------------------------------------------------------------- the saved games (IndexedDB)
 
@@ -83,14 +69,53 @@ const CHANGES = new Set(['act', 'undo', 'resign']);
 const thinking = new Set();
 const reviewing = new Set();
 
-/// The computer's decisions, one by one, each kept and sent to the page; the worker answers the page between them.
+// ---------------------------------------------------------------- the computer's thinking (thinker.js)
+
+let thinker = null;
+let nextThought = 1;
+const thoughts = new Map(); // seq → { resolve, reject }
+
+/// The decision the computer player makes in the game whose save is `save`, made in the thinker's worker.
+function decide(id, save) {
+  if (!thinker) {
+    thinker = new Worker(new URL('./thinker.js', import.meta.url), { type: 'module' });
+    thinker.onmessage = ({ data: { seq, action, error } }) => {
+      const t = thoughts.get(seq);
+      thoughts.delete(seq);
+      if (error === undefined) t?.resolve(action);
+      else t?.reject(new Error(error));
+    };
+    thinker.onerror = (e) => {
+      for (const t of thoughts.values()) t.reject(new Error(`the computer player stopped: ${e.message || 'it could not start'}`));
+      thoughts.clear();
+      thinker = null;
+    };
+  }
+  const seq = nextThought++;
+  return new Promise((resolve, reject) => {
+    thoughts.set(seq, { resolve, reject });
+    thinker.postMessage({ seq, id, save });
+  });
+}
+
+/// The computer's decisions, one by one, each kept and sent to the page. Each is made in the thinker's worker from
+/// the game as it stood; this worker answers the page meanwhile, and plays the decision unless the game has moved
+/// on since (then the computer thinks again).
 async function think(id) {
   if (thinking.has(id)) return;
   thinking.add(id);
   try {
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const update = await ask({ op: 'computer', id });
+      const turn = await ask({ op: 'computer_turn', id });
+      if (!turn) break;
+      const action = await decide(id, turn.save);
+      let update;
+      try {
+        update = await ask({ op: 'computer', id, action, decisions: turn.decisions });
+      } catch (e) {
+        if (e.status === 409) continue;
+        throw e;
+      }
       if (!update) break;
       await keep(id);
       postMessage({ id, update });

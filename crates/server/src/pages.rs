@@ -55,7 +55,9 @@ fn render_html(current: &str, title: &str, body: &str) -> String {
         .iter()
         .map(|p| {
             let current = if p.path == current { " aria-current=\"page\"" } else { "" };
-            format!("<a href=\"/{}\"{current}>{}</a>", p.path, p.title)
+            // reading.js leads the page's rule ids where this link leads.
+            let class = if p.path == "rules" { " class=\"rules-link\"" } else { "" };
+            format!("<a href=\"/{}\"{class}{current}>{}</a>", p.path, p.title)
         })
         .collect::<Vec<_>>()
         .join(" · ");

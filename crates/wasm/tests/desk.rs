@@ -151,3 +151,54 @@ fn bad_requests_are_refused_in_words() {
     let (status, _) = refused(&mut desk, r#"{"op":"undo","id":"x"}"#);
     assert_eq!(status, 409);
 }
+
+#[test]
+fn the_computers_decision_made_by_a_second_desk_from_the_save_is_the_one_it_makes_itself() {
+    let create = json!({"op": "create", "id": "g", "scenario": "meeting-engagement", "mode": "computer",
+                        "human_side": "B", "computer": "greedy", "seed": "77"});
+    let mut alone = Desk::default();
+    ok(&mut alone, create.clone());
+    let by_itself = play_out(&mut alone, "g");
+    // As the browser plays: the games' desk hands the computer's turn to a thinker's desk, which loads the save and
+    // decides; the games' desk plays that decision.
+    let (mut games, mut thinker) = (Desk::default(), Desk::default());
+    ok(&mut games, create);
+    let mut handed = 0;
+    for _ in 0..5000 {
+        let view = ok(&mut games, json!({"op": "view", "id": "g"}));
+        if view["result"].is_object() {
+            break;
+        }
+        let turn = ok(&mut games, json!({"op": "computer_turn", "id": "g"}));
+        if turn.is_null() {
+            assert_eq!(view["your_turn"], true);
+            ok(&mut games, json!({"op": "act", "id": "g", "index": 0, "decisions": view["decisions"]}));
+            continue;
+        }
+        assert_eq!(turn["decisions"], view["decisions"]);
+        ok(&mut thinker, json!({"op": "load", "id": "t", "save": turn["save"]}));
+        let chosen = ok(&mut thinker, json!({"op": "computer", "id": "t"}));
+        let played = ok(
+            &mut games,
+            json!({"op": "computer", "id": "g", "action": chosen["action"], "decisions": turn["decisions"]}),
+        );
+        assert_eq!((&played["action"], &played["computer"]), (&chosen["action"], &json!(true)));
+        handed += 1;
+    }
+    assert!(handed > 10, "the computer decided {handed} times");
+    let end = ok(&mut games, json!({"op": "view", "id": "g"}));
+    assert_eq!(end["log"], by_itself["log"], "the same game, decision for decision");
+    // A decision made for a game that has moved on since is refused, and nothing changes.
+    let mut desk = Desk::default();
+    ok(
+        &mut desk,
+        json!({"op": "create", "id": "h", "scenario": "meeting-engagement", "mode": "computer",
+                         "human_side": "B", "computer": "greedy", "seed": "77"}),
+    );
+    let turn = ok(&mut desk, json!({"op": "computer_turn", "id": "h"}));
+    let stale =
+        json!({"op": "computer", "id": "h", "action": "hold", "decisions": turn["decisions"].as_u64().unwrap() + 1});
+    let (status, why) = refused(&mut desk, &stale.to_string());
+    assert_eq!(status, 409, "{why}");
+    assert_eq!(ok(&mut desk, json!({"op": "computer_turn", "id": "h"}))["decisions"], turn["decisions"]);
+}

@@ -6,7 +6,7 @@ use pacw_wasm::Desk;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const OPS: [&str; 20] = [
+const OPS: [&str; 21] = [
     "check",
     "create",
     "load",
@@ -15,6 +15,7 @@ const OPS: [&str; 20] = [
     "explain",
     "act",
     "computer",
+    "computer_turn",
     "undo",
     "resign",
     "replay",
