@@ -187,6 +187,21 @@ test('the static build plays a whole game against the computer offline, reviews 
   await tab.reload();
   await tab.locator('#status .you').waitFor();
   assert.equal(await tab.locator('#board').getAttribute('data-decisions'), hotseat, 'the hot-seat game is kept as it stood');
+  // A game played by a shipped variant leads to that variant's rules page, a page of the build two folders down,
+  // whose own addresses (its stylesheet, its links to the rules of play) lead back into the build.
+  const varied = await tab.evaluate(async () => {
+    const { api } = await import(new URL('js/api.js', document.baseURI));
+    return (await api.create({ mode: 'hotseat', scenario: 'meeting-engagement', variant: 'close-combat' })).id;
+  });
+  await tab.goto(`${host.url}#/game/${varied}`);
+  const variantRules = await tab.locator('#variant-rules-page').getAttribute('href');
+  assert.equal(variantRules, `${FOLDER}rules/close-combat/`);
+  const reading = await page.context().newPage();
+  await reading.goto(new URL(variantRules, host.url).href);
+  assert.match(await reading.title(), /Close combat/);
+  assert.ok(await reading.evaluate(() => document.styleSheets[0].cssRules.length > 0), 'its stylesheet is there');
+  assert.equal(await reading.locator('a.rules-link').evaluate((a) => a.href), `${host.url}rules/`);
+  await reading.close();
   // While the general thinks (in its own worker), the games' worker answers a unit's orders at once: of the game as
   // it stands, the computer's decision not yet made.
   const thinking = await tab.evaluate(async () => {
