@@ -5,11 +5,13 @@
 //   desk would have made itself;
 // - `review`: the game's review, searched a decision at a time (its progress sent after each), other games'
 //   decisions made in between.
-// `{ seq, job, id, save }` in; `{ seq, progress }` while a review runs, then `{ seq, done }` or `{ seq, error }`.
+// First `{ module }`, the compiled pacw.wasm; then `{ seq, job, id, save }` in; `{ seq, progress }` while a review
+// runs, then `{ seq, done }` or `{ seq, error }`.
 
 import { openDesk } from './desk.js';
 
-const desk = openDesk();
+let given;
+const desk = openDesk(new Promise((resolve) => { given = resolve; }));
 
 /// The desk's answer, or an Error with its words.
 function ok(reply) {
@@ -42,7 +44,11 @@ async function review(call, id, save, progress) {
   }
 }
 
-onmessage = async ({ data: { seq, job, id, save } }) => {
+onmessage = async ({ data: { module, seq, job, id, save } }) => {
+  if (module) {
+    given(module);
+    return;
+  }
   try {
     const call = await desk;
     const done = job === 'review'

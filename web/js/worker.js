@@ -4,9 +4,10 @@
 // `{ seq, request }` and gets `{ seq, ok }` or `{ seq, error, status }`; the computer's decisions come as
 // `{ id, update }`, as the server's event stream sends them.
 
-import { openDesk } from './desk.js';
+import { compile, openDesk } from './desk.js';
 
-const desk = openDesk();
+const module = compile();
+const desk = openDesk(module);
 
 // ---------------------------------------------------------------- the saved games (IndexedDB)
 
@@ -80,6 +81,8 @@ const jobs = new Map(); // seq → { resolve, reject, progress }
 function toThinker(job, id, save, progress) {
   if (!thinker) {
     thinker = new Worker(new URL('./thinker.js', import.meta.url), { type: 'module' });
+    // The module compiled here, so that the thinker neither fetches nor compiles it again.
+    module.then((m) => thinker?.postMessage({ module: m }));
     thinker.onmessage = ({ data }) => {
       const j = jobs.get(data.seq);
       if (!j) return;
