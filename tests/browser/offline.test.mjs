@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { binary, launchBrowser, screenshots, startServer, watchErrors } from './
 import { buildStatic, removeStatic, serveStatic } from './static.mjs';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let site = null;
 let host = null;
 let browser = null;
@@ -202,6 +203,26 @@ test('the static build plays a whole game against the computer offline, reviews 
   assert.ok(await reading.evaluate(() => document.styleSheets[0].cssRules.length > 0), 'its stylesheet is there');
   assert.equal(await reading.locator('a.rules-link').evaluate((a) => a.href), `${host.url}rules/`);
   await reading.close();
+  // A variant of one's own has no page in the build: the engine in the worker makes it, as the server does its
+  // /game/{token}/rules, the variant's words shown as written.
+  const own = readFileSync(join(root, 'variants', 'close-combat.toml'), 'utf8').replace('name = "Close combat"', 'name = "<i>Mine</i>"');
+  const mine = await tab.evaluate(async (text) => {
+    const { api } = await import(new URL('js/api.js', document.baseURI));
+    return (await api.create({ mode: 'hotseat', scenario: 'meeting-engagement', variant_text: text, variant_file: 'mine.toml' })).id;
+  }, own);
+  await tab.goto(host.url);
+  await tab.goto(`${host.url}#/game/${mine}`);
+  assert.equal(await tab.locator('#variant-rules-page').getAttribute('href'), `./#/game/${mine}?rules`);
+  await tab.goto(`${host.url}#/game/${mine}?rules`);
+  await tab.locator('h1', { hasText: 'The rules of this game' }).waitFor();
+  assert.match(await tab.title(), /The rules of this game: <i>Mine<\/i>/);
+  assert.equal(await tab.locator('#reading i, main i').count(), 0, 'the variant\'s words are text, not markup');
+  assert.equal(await tab.locator('a', { hasText: 'The standard rules alone' }).evaluate((a) => a.href), `${host.url}rules/`);
+  const ruleLink = tab.locator('main a.rule', { hasText: 'R6.4' }).first();
+  assert.equal(await ruleLink.getAttribute('href'), `./#/game/${mine}?rules#R6.4`);
+  await ruleLink.click();
+  await tab.locator('#R6\\.4.target-section').waitFor();
+  assert.deepEqual(await violations(tab), [], 'the rules of a variant of one\'s own, offline');
   // While the general thinks (in its own worker), the games' worker answers a unit's orders at once: of the game as
   // it stands, the computer's decision not yet made.
   const thinking = await tab.evaluate(async () => {

@@ -63,6 +63,22 @@ export function withRuleLinks(text) {
   return out;
 }
 
+/// A reading page's text (`root`) made ready to read: every rule id outside links, code and headings a link to its
+/// section of the rules, in the same tab; every table, which scrolls sideways on a phone, reachable by the keyboard.
+export function prepareReading(root) {
+  for (const table of root.querySelectorAll('table')) table.tabIndex = 0;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement.closest('a, code, pre, h1, h2, h3') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const texts = [];
+  while (walker.nextNode()) if (/\bR\d/.test(walker.currentNode.textContent)) texts.push(walker.currentNode);
+  for (const node of texts) {
+    const links = withRuleLinks(node.textContent);
+    for (const a of links.querySelectorAll('a')) a.removeAttribute('target');
+    node.replaceWith(links);
+  }
+}
+
 /// A side's display colour (the scenario's `counter`), and its name.
 export function sideColour(scenario, side) {
   return scenario.sides.find((s) => s.side === side)?.counter || (side === 'A' ? '#2b4c7e' : '#6b6b6b');

@@ -7,6 +7,7 @@ use pacw_engine::{Action, Battle, Game, Illegal, LegalActions, Options, Scenario
 use pacw_play::board::{explain, turn_check, unit_orders};
 use pacw_play::check::check_scenario;
 use pacw_play::live::Live;
+use pacw_play::rules::{RULES_MARKDOWN, markdown_html, rules_markdown, rules_title};
 use pacw_play::setup::{Mode, PlayerKind, Role, player_seed};
 use pacw_play::view::{LogEntry, ReplayPos, ViewCtx, game_view, log_entries, player_views, replay_view, result_view};
 use serde::Serialize;
@@ -506,6 +507,14 @@ impl Desk {
                 let mut reply = self.seat(new_id, table)?;
                 reply["you"] = json!(role.name());
                 Ok(reply)
+            }
+            Request::Rules { id } => {
+                let t = self.table(&id)?;
+                let (title, markdown) = match &t.live.game.battle().scenario().system {
+                    Some(system) => (rules_title(system), rules_markdown(system)),
+                    None => ("The rules of play".to_string(), RULES_MARKDOWN.to_string()),
+                };
+                Ok(json!({ "title": title, "html": markdown_html(&markdown) }))
             }
             Request::Forget { id } => Ok(json!({ "forgotten": self.tables.remove(&id).is_some() })),
         }

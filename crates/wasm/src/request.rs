@@ -167,6 +167,12 @@ pub enum Request {
         /// The new game's dice seed, in decimal digits.
         seed: String,
     },
+    /// The rules the game is played by, as the server's `GET /game/{token}/rules` page has them: `{"title", "html"}`,
+    /// the rules of play under the variant's tables when a variant plays it.
+    Rules {
+        /// The game.
+        id: String,
+    },
     /// Lets go of a game held in memory.
     Forget {
         /// The game.

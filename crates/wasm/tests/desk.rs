@@ -202,3 +202,27 @@ fn the_computers_decision_made_by_a_second_desk_from_the_save_is_the_one_it_make
     assert_eq!(status, 409, "{why}");
     assert_eq!(ok(&mut desk, json!({"op": "computer_turn", "id": "h"}))["decisions"], turn["decisions"]);
 }
+
+#[test]
+fn a_game_played_by_a_variant_of_ones_own_has_its_rules_page_in_the_browser_too() {
+    let mut desk = Desk::default();
+    let shipped = pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.name == "close-combat").expect("a shipped variant");
+    let own = shipped.text.replacen("name = \"Close combat\"", "name = \"<b>Mine</b>\"", 1);
+    assert_ne!(own, shipped.text);
+    ok(
+        &mut desk,
+        json!({"op": "create", "id": "v", "scenario": "meeting-engagement", "mode": "hotseat", "seed": "1",
+               "variant_text": own, "variant_file": "mine.toml"}),
+    );
+    let rules = ok(&mut desk, json!({"op": "rules", "id": "v"}));
+    assert!(rules["title"].as_str().unwrap().contains("<b>Mine</b>"), "the title is text, escaped where it is shown");
+    let html = rules["html"].as_str().unwrap();
+    assert!(html.contains("&lt;b&gt;Mine&lt;/b&gt;") || html.contains("&#60;b&#62;Mine"), "{}", &html[..400]);
+    assert!(!html.contains("<b>Mine"), "the variant's words are shown as written, never as markup");
+    assert!(html.contains("id=\"this-game-modifiers\"") && html.contains("id=\"R6.4\""));
+    // The standard rules' game: the rules of play alone.
+    ok(&mut desk, json!({"op": "create", "id": "s", "scenario": "meeting-engagement", "mode": "hotseat", "seed": "1"}));
+    let plain = ok(&mut desk, json!({"op": "rules", "id": "s"}));
+    assert_eq!(plain["title"], "The rules of play");
+    assert!(!plain["html"].as_str().unwrap().contains("this-game"));
+}

@@ -6,7 +6,7 @@ use pacw_wasm::Desk;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const OPS: [&str; 21] = [
+const OPS: [&str; 22] = [
     "check",
     "create",
     "load",
@@ -27,6 +27,7 @@ const OPS: [&str; 21] = [
     "review_step",
     "rematch",
     "forget",
+    "rules",
     "fly",
 ];
 
