@@ -1,6 +1,6 @@
 // The static build's service worker: every file of the app kept in the browser at install, so that once loaded
-// pacw starts and plays with the network off. `pacw static` writes the list and the version (src/offline.rs); the
-// server never registers it.
+// pacw starts and plays with the network off. `pacw static` writes the list, relative to this file so that the build
+// works from any folder of a host, and the version (crates/server/src/offline.rs); the server never registers it.
 
 const VERSION = /* VERSION */ 'dev';
 const FILES = /* FILES */ [];

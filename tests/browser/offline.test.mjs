@@ -1,13 +1,16 @@
-// The static build (scripts/static), installable (its manifest whole), played with the network gone: served once by a plain static server, which then
-// stops, with the browser context offline too. The lobby, a whole game against the computer (the engine in a Web
-// Worker, compiled to WebAssembly) and its review, and a hot-seat game of an uploaded scenario kept across a reload, all come from the
-// service worker's cache and the browser's own storage; the first game's save then
-// loads on a pacw server and in the CLI and replays to the very same events, from the same seed and decisions.
+// The static build (scripts/static), installable (its manifest whole), played with the network gone: served once by
+// a plain static server from a folder of the host (/games/pacw/, every other address refused), which then stops,
+// with the browser context offline too. The lobby, a whole game against the computer (the engine in a Web Worker,
+// compiled to WebAssembly) and its review, the scenario editor (its checks and estimate in the worker) starting a
+// game, a hot-seat game of an uploaded scenario kept across a reload, and a unit's orders answered while the general
+// thinks (in a worker of its own), all come from the service worker's cache and the browser's own storage; the
+// first game's save then loads on a pacw server and in the CLI and replays to the very same events, from the same
+// seed and decisions.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,7 @@ import { binary, launchBrowser, screenshots, startServer, watchErrors } from './
 import { buildStatic, removeStatic, serveStatic } from './static.mjs';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let site = null;
 let host = null;
 let browser = null;
@@ -52,13 +56,16 @@ async function violations(page) {
   });
 }
 
+/// The folder of the host the static build is served from: every address of the app is relative to it.
+const FOLDER = '/games/pacw/';
+
 /// The page's api (api.js: the worker, in the static build) called in the page.
 function inPage(page, method, ...args) {
-  return page.evaluate(async ([m, a]) => (await import('/js/api.js')).api[m](...a), [method, args]);
+  return page.evaluate(async ([m, a]) => (await import(new URL('js/api.js', document.baseURI))).api[m](...a), [method, args]);
 }
 
 test('the static build plays a whole game against the computer offline, reviews it, and its save replays on the server and in the CLI', { timeout: 900000 }, async () => {
-  host = await serveStatic(site);
+  host = await serveStatic(site, FOLDER);
   browser = await launchBrowser();
   const page = await phonePage();
   await page.goto(host.url);
@@ -77,7 +84,7 @@ test('the static build plays a whole game against the computer offline, reviews 
   await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
   const modes = await page.locator('select[name=mode] option').evaluateAll((os) => os.map((o) => o.value));
   assert.deepEqual(modes, ['computer', 'hotseat'], 'only the modes that need no server are offered');
-  assert.equal(await page.locator('#open-editor').count(), 0, 'the editor, which tests balance on a server, is not offered');
+  assert.equal(await page.locator('#open-editor').count(), 1, 'the editor is offered');
   assert.deepEqual(await violations(page), [], 'the offline lobby');
   await page.selectOption('select[name=mode]', 'computer');
   await page.selectOption('select[name=human_side]', 'A');
@@ -142,6 +149,29 @@ test('the static build plays a whole game against the computer offline, reviews 
   const tab = await page.context().newPage();
   tab.errors = [];
   watchErrors(tab, tab.errors);
+  // The editor: a shipped battle opened, checked and estimated in the worker, a planted problem marked, and a game
+  // of it started.
+  await tab.goto(host.url);
+  await tab.click('#open-editor');
+  await tab.waitForURL(/#\/editor$/);
+  await tab.selectOption('#start-from', 'meeting-engagement');
+  await tab.locator('#editor-problems .check-ok').waitFor();
+  await tab.locator('#estimate', { hasText: 'Estimated balance' }).waitFor();
+  await tab.click('[data-tool="terrain:river"]');
+  await tab.locator('[data-square="c2"]').scrollIntoViewIfNeeded();
+  const c2 = await tab.locator('[data-square="c2"]').boundingBox();
+  await tab.mouse.click(c2.x + 5, c2.y + c2.height - 5);
+  await tab.locator('[data-problem="c2"]').waitFor();
+  assert.match(await tab.locator('#editor-problems').textContent(), /c2.*river/);
+  await tab.click('#undo');
+  await tab.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await tab.locator('#test-balance').count(), 0, 'testing the balance by playing games needs a server');
+  assert.deepEqual(await tab.locator('#play-mode option').evaluateAll((os) => os.map((o) => o.value)), ['hotseat', 'computer']);
+  await tab.screenshot({ path: join(screenshots, 'offline-editor-390.png'), fullPage: true });
+  assert.deepEqual(await violations(tab), [], 'the offline editor');
+  await tab.click('#play');
+  await tab.waitForURL(/#\/game\/[0-9a-f]{32}$/);
+  await tab.locator('#status .you').waitFor();
   await tab.goto(host.url);
   await tab.setInputFiles('#upload', join(fixtures, 'skirmish.toml'));
   await tab.locator('#detail h2', { hasText: 'Skirmish' }).waitFor();
@@ -158,8 +188,66 @@ test('the static build plays a whole game against the computer offline, reviews 
   await tab.reload();
   await tab.locator('#status .you').waitFor();
   assert.equal(await tab.locator('#board').getAttribute('data-decisions'), hotseat, 'the hot-seat game is kept as it stood');
+  // A game played by a shipped variant leads to that variant's rules page, a page of the build two folders down,
+  // whose own addresses (its stylesheet, its links to the rules of play) lead back into the build.
+  const varied = await tab.evaluate(async () => {
+    const { api } = await import(new URL('js/api.js', document.baseURI));
+    return (await api.create({ mode: 'hotseat', scenario: 'meeting-engagement', variant: 'close-combat' })).id;
+  });
+  await tab.goto(`${host.url}#/game/${varied}`);
+  const variantRules = await tab.locator('#variant-rules-page').getAttribute('href');
+  assert.equal(variantRules, `${FOLDER}rules/close-combat/`);
+  const reading = await page.context().newPage();
+  await reading.goto(new URL(variantRules, host.url).href);
+  assert.match(await reading.title(), /Close combat/);
+  assert.ok(await reading.evaluate(() => document.styleSheets[0].cssRules.length > 0), 'its stylesheet is there');
+  assert.equal(await reading.locator('a.rules-link').evaluate((a) => a.href), `${host.url}rules/`);
+  await reading.close();
+  // A variant of one's own has no page in the build: the engine in the worker makes it, as the server does its
+  // /game/{token}/rules, the variant's words shown as written.
+  const own = readFileSync(join(root, 'variants', 'close-combat.toml'), 'utf8').replace('name = "Close combat"', 'name = "<i>Mine</i>"');
+  const mine = await tab.evaluate(async (text) => {
+    const { api } = await import(new URL('js/api.js', document.baseURI));
+    return (await api.create({ mode: 'hotseat', scenario: 'meeting-engagement', variant_text: text, variant_file: 'mine.toml' })).id;
+  }, own);
+  await tab.goto(host.url);
+  await tab.goto(`${host.url}#/game/${mine}`);
+  assert.equal(await tab.locator('#variant-rules-page').getAttribute('href'), `./#/game/${mine}?rules`);
+  await tab.goto(`${host.url}#/game/${mine}?rules`);
+  await tab.locator('h1', { hasText: 'The rules of this game' }).waitFor();
+  assert.match(await tab.title(), /The rules of this game: <i>Mine<\/i>/);
+  assert.equal(await tab.locator('#reading i, main i').count(), 0, 'the variant\'s words are text, not markup');
+  assert.equal(await tab.locator('a', { hasText: 'The standard rules alone' }).evaluate((a) => a.href), `${host.url}rules/`);
+  const ruleLink = tab.locator('main a.rule', { hasText: 'R6.4' }).first();
+  assert.equal(await ruleLink.getAttribute('href'), `./#/game/${mine}?rules#R6.4`);
+  await ruleLink.click();
+  await tab.locator('#R6\\.4.target-section').waitFor();
+  assert.deepEqual(await violations(tab), [], 'the rules of a variant of one\'s own, offline');
+  // While the general thinks (in its own worker), the games' worker answers a unit's orders at once: of the game as
+  // it stands, the computer's decision not yet made.
+  const thinking = await tab.evaluate(async () => {
+    const { api } = await import(new URL('js/api.js', document.baseURI));
+    const created = await api.create({ mode: 'computer', scenario: 'meeting-engagement', human_side: 'B', computer: 'general' });
+    let v = created.view;
+    for (let i = 0; i < 60; i++) {
+      if (v.to_act?.computer) {
+        const mine = v.units.find((u) => u.side === v.role && u.alive);
+        const orders = await api.unit(created.id, mine.id);
+        return { decisions: v.decisions, answered: orders.decisions, refusal: orders.refusal?.message || orders.refusal?.reason || JSON.stringify(orders.refusal) };
+      }
+      if (v.your_turn) v = await api.actIndex(created.id, 0, v.decisions);
+      else {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        v = await api.view(created.id);
+      }
+    }
+    return null;
+  });
+  assert.ok(thinking, 'the computer came to act');
+  assert.equal(thinking.answered, thinking.decisions, 'the unit is answered before the computer\'s decision is played');
   assert.deepEqual(tab.errors, []);
   assert.equal(host.requests.count, servedBefore, 'nothing reached the network once it was gone');
+  assert.deepEqual(host.requests.outside, [], 'nothing was asked for outside the app\'s folder');
   assert.deepEqual(page.errors, []);
 
   // The save is today's save file: the CLI replays it to the same events, and `pacw play --load` opens it.

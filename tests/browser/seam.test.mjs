@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'js');
-const BACKENDS = ['server-api.js', 'browser-api.js', 'worker.js'];
+const BACKENDS = ['server-api.js', 'browser-api.js', 'worker.js', 'thinker.js', 'desk.js'];
+/// Pages only a server shows (features.club): their addresses are the server's.
+const SERVER_ONLY = ['club.js', 'account.js'];
 
 /// A module's code without its comments.
 function code(file) {
@@ -24,5 +26,12 @@ test('pages reach the game only through api.js', () => {
     assert.doesNotMatch(text, /\bfetch\(|EventSource|['"`]\/api\//, `${page} talks to the server itself`);
     assert.doesNotMatch(text, /['"`]\/game\//, `${page} writes a game's address itself (gameHref)`);
     if (page !== 'api.js') assert.doesNotMatch(text, /(server|browser)-api\.js/, `${page} imports a backend`);
+  }
+});
+
+test('pages name the site\'s pages through pageHref, so that the static build works from any folder of a host', () => {
+  const pages = readdirSync(web).filter((f) => f.endsWith('.js') && !BACKENDS.includes(f) && !SERVER_ONLY.includes(f));
+  for (const page of pages) {
+    assert.doesNotMatch(code(page), /(href|src)\s*[:=]\s*['"`]\/|location\.href\s*=\s*['"`]\//, `${page} writes an address from the host's root`);
   }
 });

@@ -25,17 +25,24 @@ export function buildStatic() {
 }
 
 /// Serves `dir` on 127.0.0.1 (any free port) as a plain static host does: a file by its path, a folder by its
-/// index.html (a folder asked for without its slash is redirected to it). Resolves with { url, stop, requests },
-/// `requests` counting what it served.
-export function serveStatic(dir) {
-  const served = { count: 0 };
+/// index.html (a folder asked for without its slash is redirected to it) — under `base`, a folder of the host
+/// (`/games/pacw/`), every request outside it refused. Resolves with { url, stop, requests }, `requests` counting
+/// what it served and what it refused (`outside`).
+export function serveStatic(dir, base = '/') {
+  const served = { count: 0, outside: [] };
   const server = createServer((req, res) => {
     served.count++;
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (path.includes('..')) { res.writeHead(400).end(); return; }
+    const full = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (full.includes('..')) { res.writeHead(400).end(); return; }
+    if (!`${full}/`.startsWith(base)) {
+      served.outside.push(full);
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`no file ${full}: the app is at ${base}`);
+      return;
+    }
+    const path = `/${full.slice(base.length)}`;
     let file = join(dir, path);
     if (existsSync(file) && statSync(file).isDirectory()) {
-      if (!path.endsWith('/')) { res.writeHead(301, { location: `${path}/` }).end(); return; }
+      if (!full.endsWith('/')) { res.writeHead(301, { location: `${full}/` }).end(); return; }
       file = join(file, 'index.html');
     }
     if (!existsSync(file)) { res.writeHead(404, { 'content-type': 'text/plain' }).end(`no file ${path}`); return; }
@@ -44,7 +51,7 @@ export function serveStatic(dir) {
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
-      const url = `http://127.0.0.1:${server.address().port}/`;
+      const url = `http://127.0.0.1:${server.address().port}${base}`;
       resolve({ url, requests: served, stop: () => new Promise((done) => { server.closeAllConnections(); server.close(done); }) });
     });
   });

@@ -2,7 +2,7 @@
 // the board, the panels beside it, the result and hand-over screens, and the signals that it is your move. Each
 // function draws from the page's state (battle.js) and never changes the game.
 
-import { api, gameHref } from './api.js';
+import { api, gameHref, pageHref } from './api.js';
 import { Board } from './board.js';
 import { parseSquare } from './squares.js';
 import { forget, setSetting, setting } from './games.js';
@@ -33,7 +33,7 @@ export function layout(page) {
     handover: h('div', { class: 'handover', id: 'handover', hidden: true }),
   };
   const e = page.els;
-  if (v.scenario.rules) setRulesPage(api.rulesHref(page.token));
+  if (v.scenario.rules) setRulesPage(api.rulesHref(page.token, v.scenario));
   page.app.replaceChildren(h('div', { class: 'battle-page' },
     // The game's menu and settings beside its title: on the first screen at any size, not under the log.
     h('div', { class: 'title-row' },
@@ -47,7 +47,7 @@ export function layout(page) {
         ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`)),
         ...(v.scenario.rules.after_attack || []).map((r) => h('li', {}, `${r.id} ${r.name}: the attacker ${r.attacker === 'advance' ? 'advances into the target’s square' : `is ${r.attacker}`} when ${r.when}`)),
         ...(v.scenario.rules.restrictions || []).map((r) => h('li', {}, `${r.id} ${r.name}: no attack when ${r.when}`))),
-      h('p', {}, h('a', { href: api.rulesHref(page.token), target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
+      h('p', {}, h('a', { href: api.rulesHref(page.token, v.scenario), target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
     e.status,
     // A take-back asked of this player: above the board, where it is seen at once.
     page.takeback ? page.takeback.el : '',
@@ -74,9 +74,9 @@ export function layout(page) {
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
     page.takeback ? page.takeback.button : '',
     h('a', { href: gameHref(page.token, 'replay') }, 'Replay'),
-    h('a', { href: v.scenario.rules ? api.rulesHref(page.token) : '/rules', target: 'pacw-rules', class: 'also-in-header' }, 'Rules'),
-    h('a', { href: '/guide', target: 'pacw-rules', class: 'also-in-header' }, 'Guide'),
-    h('a', { href: '/' }, 'Lobby'),
+    h('a', { href: v.scenario.rules ? api.rulesHref(page.token, v.scenario) : pageHref('rules'), target: 'pacw-rules', class: 'also-in-header' }, 'Rules'),
+    h('a', { href: pageHref('guide'), target: 'pacw-rules', class: 'also-in-header' }, 'Guide'),
+    h('a', { href: pageHref('') }, 'Lobby'),
     settingsMenu(page));
 }
 
@@ -425,7 +425,7 @@ export function renderResult(page) {
       h('button', { id: 'rematch', onclick: () => page.rematch() }, 'Rematch (sides swapped)'), save,
       h('a', { href: gameHref(page.token, 'review'), class: 'button', id: 'review-button' }, 'Review'),
       h('a', { href: gameHref(page.token, 'replay'), class: 'button secondary' }, 'Replay'),
-      h('button', { class: 'secondary', id: 'forget', onclick: () => { forget(page.token); location.href = '/'; } }, 'Remove from your games'),
+      h('button', { class: 'secondary', id: 'forget', onclick: () => { forget(page.token); location.href = pageHref(''); } }, 'Remove from your games'),
       h('button', { class: 'secondary', id: 'close-result', onclick: () => { page.resultClosed = v.decisions; box.hidden = true; } }, 'Look at the board'))));
 }
 

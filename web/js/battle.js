@@ -2,7 +2,7 @@
 // your units to see what it can do, then click a square (and a facing), an enemy, and confirm. The opponent's
 // decisions are played back as they happen; the log, dice, cards, odds and result sit beside the board.
 
-import { api, gameHref } from './api.js';
+import { api, gameHref, pageHref } from './api.js';
 import { moveArrows, neighbour } from './board.js';
 import { squareName } from './squares.js';
 import { announceTurn, layout, render, renderStatus } from './battle-view.js';
@@ -55,7 +55,7 @@ class Battle {
     try {
       this.view = await api.view(this.token);
     } catch (e) {
-      this.app.replaceChildren(h('p', { class: 'error' }, `This game cannot be opened: ${e.message}`), h('a', { href: '/' }, 'Back to the lobby'));
+      this.app.replaceChildren(h('p', { class: 'error' }, `This game cannot be opened: ${e.message}`), h('a', { href: pageHref('') }, 'Back to the lobby'));
       return;
     }
     this.log = this.view.log;

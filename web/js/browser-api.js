@@ -73,26 +73,40 @@ function created(reply, you) {
 }
 
 export const browser = {
-  features: { twoPlayers: false, watch: false, notices: false, editor: false, upload: true, club: false, storedHere: true },
-  /// The page the fragment shows: `#/game/{id}` a game (`?replay`, `?review`), anything else the lobby. A new
-  /// fragment is a new page.
+  features: { twoPlayers: false, watch: false, notices: false, editor: true, balance: false, upload: true, club: false, storedHere: true },
+  /// The page the fragment shows: `#/game/{id}` a game (`?replay`, `?review`, `?rules` the rules it is played by,
+  /// `?rules#R6.4` at a rule's section), `#/editor` the scenario editor, anything else the lobby. A new fragment is a
+  /// new page.
   route() {
     if (!browser.listening) {
       browser.listening = true;
       window.addEventListener('hashchange', () => location.reload());
     }
-    const match = location.hash.match(/^#\/game\/([0-9a-fA-F]+)(?:\?(replay|review))?$/);
+    if (location.hash === '#/editor') return { page: 'editor' };
+    const match = location.hash.match(/^#\/game\/([0-9a-fA-F]+)(?:\?(replay|review|rules))?(?:#(.+))?$/);
     if (!match) return { page: 'lobby' };
+    if (match[2] === 'rules') return { page: 'rules', token: match[1], section: match[3] && decodeURIComponent(match[3]) };
     if (match[2]) return { page: 'replay', token: match[1], review: match[2] === 'review' };
     return { page: 'battle', token: match[1] };
   },
   gameHref: (token, what = '') => `./#/game/${token}${what ? `?${what}` : ''}`,
-  /// The rules of play (a variant's own page needs the server, which writes it from the game's variant).
-  rulesHref: () => '/rules',
+  /// The rules a game is played by: a shipped variant's page above the rules of play (the static build writes
+  /// one for each), a variant of the player's own made by the engine (`#/game/{id}?rules`), else the rules of play.
+  rulesHref(token, scenario) {
+    if (scenario?.variant) return browser.pageHref(`rules/${scenario.variant}`);
+    return scenario?.rules ? browser.gameHref(token, 'rules') : browser.pageHref('rules');
+  },
+  /// A page of the site ('' the lobby, `rules`, `guide`, `rules/{variant}` …) by its folder, found from where this
+  /// module is: the build works from any folder of a host. The editor is a page of the app (`#/editor`).
+  pageHref(name) {
+    const root = new URL('../', import.meta.url).pathname;
+    if (name === 'editor') return `${root}#/editor`;
+    return name ? `${root}${name}/` : root;
+  },
   info: () => file('info.json'),
   scenarios: () => file('scenarios.json'),
   check: (text, file) => call({ op: 'check', text, file }),
-  balance: () => refused('Testing a battle’s balance'),
+  balance: () => refused('Testing a battle’s balance by playing games (`pacw balance` on the downloaded file does it)'),
   async create(request) {
     const id = newId();
     if (request.save !== undefined) {
@@ -118,6 +132,8 @@ export const browser = {
     return created(reply, reply.you);
   },
   replay: (token) => call({ op: 'replay', id: token }),
+  /// The rules the game is played by, as a page: `{ title, html }` (the server writes it at `rulesHref`).
+  rules: (token) => call({ op: 'rules', id: token }),
   replayAt: (token, decision) => call({ op: 'replay_at', id: token, decision }),
   review: (token) => call({ op: 'review', id: token }),
   startReview: (token) => call({ op: 'start_review', id: token }),

@@ -1,9 +1,9 @@
-// The scenario editor (`/editor`): paint the map, place the units and objectives, set the sides and the options;
-// the engine's check runs as you edit and its problems are marked on the board; undo and redo; the work in progress
-// is kept in this browser. "Download" writes the TOML, "Play" starts a game with it, "Test balance" asks the server
-// for a quick simulation.
+// The scenario editor (`/editor`, `#/editor` in the static build): paint the map, place the units and objectives,
+// set the sides and the options; the engine's check runs as you edit (on the server, or in the browser's worker) and
+// its problems are marked on the board; undo and redo; the work in progress is kept in this browser. "Download"
+// writes the TOML, "Play" starts a game with it, "Test balance" asks a server for a quick simulation.
 
-import { api } from './api.js';
+import { api, features } from './api.js';
 import { Board, SIZE } from './board.js';
 import { mainRole, rememberCreated } from './games.js';
 import { h, percent } from './util.js';
@@ -424,11 +424,14 @@ class Editor {
   }
 
   renderActions() {
-    const mode = select('play-mode', [['hotseat', 'Hot-seat (one screen)'], ['computer', 'Against the computer (greedy)'], ['watch', 'Watch the computer'], ['two_players', 'Two players (links)']], this.playMode || 'hotseat', (v) => { this.playMode = v; });
+    const modes = [['hotseat', 'Hot-seat (one screen)'], ['computer', 'Against the computer (greedy)'], ['watch', 'Watch the computer'], ['two_players', 'Two players (links)']]
+      .filter(([v]) => (v !== 'watch' || features.watch) && (v !== 'two_players' || features.twoPlayers));
+    const mode = select('play-mode', modes, this.playMode || 'hotseat', (v) => { this.playMode = v; });
     mode.setAttribute('aria-label', 'How to play it');
     this.actions.replaceChildren(h('div', { class: 'editor-action-row' },
       h('button', { type: 'button', id: 'download', onclick: () => this.download() }, 'Download .toml'),
-      h('button', { type: 'button', id: 'test-balance', onclick: () => this.testBalance() }, 'Test balance')),
+      // Playing a few hundred games is a server's work; offline, the evaluator's estimate below stands alone.
+      features.balance ? h('button', { type: 'button', id: 'test-balance', onclick: () => this.testBalance() }, 'Test balance') : ''),
     h('div', { class: 'editor-action-row' }, mode, h('button', { type: 'button', id: 'play', class: 'primary', onclick: () => this.play() }, 'Play')));
   }
 
@@ -441,7 +444,8 @@ class Editor {
     }
     const p = Math.round(100 * this.estimate);
     box.replaceChildren(h('strong', {}, 'Estimated balance: '), `${this.model.sides[0].name} ${p}%, ${this.model.sides[1].name} ${100 - p}%. `,
-      h('span', { class: 'muted' }, 'The evaluator’s instant guess from the opening position; Test balance measures it by playing games.'));
+      h('span', { class: 'muted' }, features.balance ? 'The evaluator’s instant guess from the opening position; Test balance measures it by playing games.'
+        : 'The evaluator’s instant guess from the opening position; a pacw server, or `pacw balance` on the downloaded file, measures it by playing games.'));
   }
 
   renderProblems() {

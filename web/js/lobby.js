@@ -1,10 +1,10 @@
 // The lobby: choose a battle (shipped or your own file, each with a map preview), a mode, the computer and the rule
 // options, each explained where it is chosen; and "your games", the links this browser keeps.
 
-import { api, features, gameHref } from './api.js';
+import { api, features, gameHref, pageHref } from './api.js';
 import { previewBoard } from './board.js';
 import { exportText, forget, importText, mainRole, remember, rememberCreated, remembered, setSetting } from './games.js';
-import { copyText, h, sideTag, warningLines, when, withRuleLinks } from './util.js';
+import { copyText, h, ruleHref, sideTag, warningLines, when, withRuleLinks } from './util.js';
 import { currentAccount } from './account.js';
 import { sendToOpponent } from './club.js';
 
@@ -93,14 +93,14 @@ class Lobby {
     openSave.addEventListener('change', () => this.openSave(openSave.files[0]));
     // The page's first-level heading: what the lobby is for.
     const choose = h('div', { class: 'panel choose' }, h('h1', {}, 'Choose a battle'), this.cards,
-      features.editor ? h('p', { class: 'make-battle' }, h('a', { href: '/editor', id: 'open-editor', class: 'button' }, 'Make your own battle'), ' in the editor: paint the map, set out the troops, play it.') : '',
-      features.upload ? h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: '/format', target: 'pacw-rules' }, 'how to write one')) : '', this.uploadProblems, this.uploadWarnings,
+      features.editor ? h('p', { class: 'make-battle' }, h('a', { href: pageHref('editor'), id: 'open-editor', class: 'button' }, 'Make your own battle'), ' in the editor: paint the map, set out the troops, play it.') : '',
+      features.upload ? h('p', {}, 'Or your own scenario file: ', upload, ' ', h('a', { href: pageHref('format'), target: 'pacw-rules' }, 'how to write one')) : '', this.uploadProblems, this.uploadWarnings,
       h('p', {}, 'Or open a save (from a finished game, ', h('code', {}, 'pacw play --save'), ' or ', h('code', {}, 'pacw simulate --save-games'), '): ', openSave), this.saveProblems);
     this.gamesPanel = h('div', { class: 'panel games-panel', id: 'your-games' });
     // Four blocks that the stylesheet places: two columns on a wide screen; one, with Start near the top, on a phone.
     this.lobbyEl = h('div', { class: 'lobby' }, choose, this.setupPanel(), this.detail, this.gamesPanel);
     this.app.replaceChildren(this.lobbyEl,
-      h('p', { class: 'muted footer' }, 'New here? Read ', h('a', { href: '/guide' }, 'your first game'), ', or ', h('a', { href: '/rules' }, 'the rules of play'), '.'));
+      h('p', { class: 'muted footer' }, 'New here? Read ', h('a', { href: pageHref('guide') }, 'your first game'), ', or ', h('a', { href: pageHref('rules') }, 'the rules of play'), '.'));
     this.showDetail();
     this.renderGames();
     setInterval(() => this.renderGames(), 10000);
@@ -202,7 +202,7 @@ class Lobby {
       return { field: f, input };
     });
     this.numbers.replaceChildren(...this.numberInputs.map(({ field: f, input }) => h('label', { class: 'number-row' },
-      h('span', {}, f.label, ' ', h('a', { href: `/rules#${f.rule}`, target: 'pacw-rules', class: 'rule' }, f.rule)), input)));
+      h('span', {}, f.label, ' ', h('a', { href: ruleHref(f.rule), target: 'pacw-rules', class: 'rule' }, f.rule)), input)));
   }
 
   setupPanel() {
@@ -246,7 +246,7 @@ class Lobby {
       const select = h('select', { name: f.name }, ...Object.keys(f.values).map((v) => h('option', { value: v }, v)));
       select.addEventListener('change', () => { help.textContent = f.values[select.value]; });
       this.optionInputs[f.name] = select;
-      return h('div', { class: 'option-row' }, h('label', {}, f.label, ' ', h('a', { href: `/rules#${f.rule}`, target: 'pacw-rules', class: 'rule' }, f.rule), select), help);
+      return h('div', { class: 'option-row' }, h('label', {}, f.label, ' ', h('a', { href: ruleHref(f.rule), target: 'pacw-rules', class: 'rule' }, f.rule), select), help);
     });
     // The rules themselves: the standard, one of the shipped variants, or a variant file of the player's own
     // (docs/variants.md), sent as its text.
@@ -258,7 +258,7 @@ class Lobby {
     const showVariant = () => {
       const chosen = (this.info.variants || []).find((v) => v.name === this.variant.value);
       this.variantFile.hidden = this.variant.value !== OWN_VARIANT;
-      if (chosen) variantHelp.replaceChildren(chosen.description, ' ', h('a', { href: `/rules/${chosen.name}`, target: 'pacw-rules' }, 'Its rules'));
+      if (chosen) variantHelp.replaceChildren(chosen.description, ' ', h('a', { href: pageHref(`rules/${chosen.name}`), target: 'pacw-rules' }, 'Its rules'));
       else if (this.variant.value === OWN_VARIANT) variantHelp.replaceChildren('A .toml file as docs/variants.md describes: its problems, if any, are shown when you start.');
       else variantHelp.replaceChildren('The rules as written.');
     };
@@ -275,7 +275,7 @@ class Lobby {
     return h('div', { class: 'panel setup' },
       h('h2', {}, 'How to play it'),
       h('fieldset', {}, h('legend', {}, 'Mode'), this.mode, modeHelp, computerRow, playerHelp, handoverRow, this.ratedRow),
-      h('fieldset', {}, h('legend', {}, 'Rule options ', h('a', { href: '/rules#R11', target: 'pacw-rules', class: 'rule' }, 'R11')),
+      h('fieldset', {}, h('legend', {}, 'Rule options ', h('a', { href: ruleHref('R11'), target: 'pacw-rules', class: 'rule' }, 'R11')),
         h('p', { class: 'help' }, 'The battle’s own settings are chosen first; change them to try a variant.'), ...optionRows, more),
       this.start, this.startProblems, this.links);
   }

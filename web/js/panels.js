@@ -182,16 +182,19 @@ export function logLine(v, entry) {
   return h('div', { class: cls, style: side ? `--side:${sideColour(v.scenario, side)}` : '', 'data-index': entry.index }, withRuleLinks(entry.text));
 }
 
-/// Each side's expected against actual results of its attacks, from the exact odds.
+/// Each side's expected against actual results of its attacks, from the exact odds: a row for each result and a
+/// column for each side, so that it fits a phone's width.
 export function ledgerTable(v) {
   const keys = ['hit', 'miss', 'no_effect', 'shaken', 'retreat', 'destroyed']
     .filter((k) => k !== 'no_effect' || v.ledger.sides.some((s) => s.expected_decimal.no_effect));
-  const rows = v.ledger.sides.map((s) => h('tr', {},
-    h('td', {}, sideTag(v.scenario, s.side), ` (${s.attacks} attack${s.attacks === 1 ? '' : 's'})`),
-    ...keys.map((k) => h('td', {}, `${(s.expected_decimal[k] ?? 0).toFixed(2)} / ${s.actual[k] ?? 0}`))));
+  const sides = v.ledger.sides;
+  const head = h('tr', {}, h('th', { scope: 'col' }, 'Result'), ...sides.map((s) => h('th', { scope: 'col' },
+    sideTag(v.scenario, s.side), ' ', h('span', { class: 'attacks' }, `(${s.attacks} attack${s.attacks === 1 ? '' : 's'})`))));
+  const rows = keys.map((k) => h('tr', {}, h('th', { scope: 'row' }, resultWord(v, k)),
+    ...sides.map((s) => h('td', {}, `${(s.expected_decimal[k] ?? 0).toFixed(2)} / ${s.actual[k] ?? 0}`))));
   return h('div', { class: 'ledger', id: 'ledger' },
     h('h3', {}, 'Luck ledger: expected / actual'),
-    h('table', {}, h('tr', {}, h('th', {}, ''), ...keys.map((k) => h('th', {}, resultWord(v, k)))), ...rows),
+    h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)),
     h('p', { class: 'muted' }, 'Expected: the sum of each attack’s exact odds when it was ordered. More than expected is luck.'));
 }
 

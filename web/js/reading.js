@@ -1,19 +1,13 @@
 // The reading pages (/rules, /guide, /format): rule ids in the text become links to their sections, and the
 // section an address points at is marked.
 
-import { withRuleLinks } from './util.js';
+import { prepareReading, setRulesPage } from './util.js';
 
+// Rule ids lead where the page's own link to the rules leads (from the site's root on a server, relative to the
+// page in the static build).
+setRulesPage(document.querySelector('a.rules-link')?.getAttribute('href') || '/rules');
 const main = document.getElementById('reading');
-const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT, {
-  acceptNode: (n) => (n.parentElement.closest('a, code, pre, h1, h2, h3') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-});
-const texts = [];
-while (walker.nextNode()) if (/\bR\d/.test(walker.currentNode.textContent)) texts.push(walker.currentNode);
-for (const node of texts) {
-  const links = withRuleLinks(node.textContent);
-  for (const a of links.querySelectorAll('a')) a.removeAttribute('target');
-  node.replaceWith(links);
-}
+prepareReading(main);
 
 function mark() {
   for (const el of main.querySelectorAll('.target-section')) el.classList.remove('target-section');

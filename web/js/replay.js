@@ -2,7 +2,7 @@
 // a clickable move list, the arrow keys, each decision's moves and attacks drawn as arrows, each position's winning
 // chances, and (once the game is over) its review beside it (review.js).
 
-import { api, gameHref } from './api.js';
+import { api, gameHref, pageHref } from './api.js';
 import { Board, moveArrows } from './board.js';
 import { installKeys } from './keys.js';
 import { cardFace, chancesBar, diceTray, ledgerTable, logLine, losses, resultHeadline } from './panels.js';
@@ -15,7 +15,7 @@ export async function showReplay(app, token, options = {}) {
   try {
     steps = await api.replay(token);
   } catch (e) {
-    app.replaceChildren(h('p', { class: 'error' }, `This game cannot be replayed: ${e.message}`), h('a', { href: '/' }, 'Back to the lobby'));
+    app.replaceChildren(h('p', { class: 'error' }, `This game cannot be replayed: ${e.message}`), h('a', { href: pageHref('') }, 'Back to the lobby'));
     return;
   }
   const first = await api.replayAt(token, 0);
@@ -55,7 +55,7 @@ class Replay {
             h('button', { class: 'secondary', id: 'replay-next', 'aria-label': 'next decision', onclick: () => this.go(this.wanted + 1) }, '▶'),
             this.position),
           h('p', { class: 'muted' }, '← → step, Home and End jump; drag the slider to run through the game. ',
-            h('a', { href: gameHref(this.token) }, 'Back to the game'), ' · ', h('a', { href: '/' }, 'Lobby'))),
+            h('a', { href: gameHref(this.token) }, 'Back to the game'), ' · ', h('a', { href: pageHref('') }, 'Lobby'))),
         h('aside', { class: 'side-column' }, this.side, this.review.panel, this.dice, h('div', { class: 'panel' }, h('h2', {}, 'Decisions'), this.moves), h('div', { class: 'panel log-panel' }, h('h2', {}, 'Log'), this.log)))));
     this.board = new Board(this.boardBox, s, { onPick: () => {} });
     installKeys((ev) => {

@@ -2,7 +2,7 @@
 // colours (turns marked, the big swings of luck and the flagged decisions on it; a click moves the replay there),
 // each side's summary, and the flagged decisions with the better order drawn on the board beside the one played.
 
-import { api } from './api.js';
+import { api, pageHref } from './api.js';
 import { parseSquare } from './squares.js';
 import { h, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 
@@ -161,13 +161,13 @@ export class ReviewPanel {
     }));
     this.panel.replaceChildren(h('h2', {}, 'Review'),
       h('p', { class: 'muted review-note' }, `Chances by ${r.evaluator}; each side’s decisions against a short search (${r.budget}). `,
-        h('a', { href: '/review', target: 'pacw-rules' }, 'How to read a review')),
+        h('a', { href: pageHref('review'), target: 'pacw-rules' }, 'How to read a review')),
       this.decided(),
       summary,
       h('h3', {}, flagged.length ? `Flagged decisions (${flagged.length})` : 'No decision lost 5 points or more'),
       flagged.length ? h('p', { class: 'muted legend' }, h('span', { class: 'key played' }, '━'), ' the order given, ', h('span', { class: 'key better' }, '┅'),
         ' the better one: a thick arrow charges, a thin one fires, a double head is a Fire & Move (F&M); a ghost counter shows where a move ends and its facing',
-        ' (', h('a', { href: '/review#decisions', target: 'pacw-rules' }, 'more'), ')') : '',
+        ' (', h('a', { href: `${pageHref('review')}#decisions`, target: 'pacw-rules' }, 'more'), ')') : '',
       list);
     this.setPosition(this.position);
   }

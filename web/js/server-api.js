@@ -52,7 +52,7 @@ async function balance(text, file, progress) {
 
 export const server = {
   /// What this place offers: everything.
-  features: { twoPlayers: true, watch: true, notices: true, editor: true, upload: true, club: true, storedHere: false },
+  features: { twoPlayers: true, watch: true, notices: true, editor: true, balance: true, upload: true, club: true, storedHere: false },
   /// Sends `token` with every call from now on (null: none).
   setCsrf(token) {
     csrf = token || null;
@@ -80,6 +80,8 @@ export const server = {
   gameHref: (token, what = '') => `/game/${token}${what ? `?${what}` : ''}`,
   /// The rules a game is played by (its variant's, above the rules of play).
   rulesHref: (token) => `/game/${token}/rules`,
+  /// A page of the site: '' the lobby, `rules`, `guide`, `format`, `review`, `editor`, `rules/{variant}`.
+  pageHref: (name) => `/${name}`,
   info: () => call('GET', '/api/info'),
   scenarios: () => call('GET', '/api/scenarios'),
   check: (text, file) => call('POST', '/api/scenarios/check', { text, file }),

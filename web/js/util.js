@@ -33,13 +33,13 @@ export function percent(p) {
   return `${(100 * p).toFixed(1)}%`;
 }
 
-let rulesPage = '/rules';
+let rulesPage = '/rules'; // set by app.js and reading.js from where the site is
 
 /// Where rule links lead: the rules of play, or a game's own rules page when a variant plays it (the same
 /// sections, under the variant's tables).
 export function setRulesPage(path) {
   rulesPage = path;
-  const top = document.querySelector('.top-nav a[href="/rules"]');
+  const top = document.querySelector('.top-nav a.rules-link');
   if (top) top.href = path;
 }
 
@@ -61,6 +61,22 @@ export function withRuleLinks(text) {
   }
   if (last < text.length) out.append(text.slice(last));
   return out;
+}
+
+/// A reading page's text (`root`) made ready to read: every rule id outside links, code and headings a link to its
+/// section of the rules, in the same tab; every table, which scrolls sideways on a phone, reachable by the keyboard.
+export function prepareReading(root) {
+  for (const table of root.querySelectorAll('table')) table.tabIndex = 0;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement.closest('a, code, pre, h1, h2, h3') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const texts = [];
+  while (walker.nextNode()) if (/\bR\d/.test(walker.currentNode.textContent)) texts.push(walker.currentNode);
+  for (const node of texts) {
+    const links = withRuleLinks(node.textContent);
+    for (const a of links.querySelectorAll('a')) a.removeAttribute('target');
+    node.replaceWith(links);
+  }
 }
 
 /// A side's display colour (the scenario's `counter`), and its name.

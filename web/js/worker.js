@@ -1,26 +1,13 @@
 // The games of this browser, in a Web Worker: the engine and the computer players compiled to WebAssembly
-// (crates/wasm, `pacw.wasm` beside index.html), each game kept in IndexedDB as its save file after every change.
-// The page (browser-api.js) sends `{ seq, request }` and gets `{ seq, ok }` or `{ seq, error, status }`; the
-// computer's decisions come as `{ id, update }`, as the server's event stream sends them.
+// (desk.js), each game kept in IndexedDB as its save file after every change. The computer thinks, and reviews are
+// made, in a worker of its own (thinker.js), so that this one answers the page meanwhile. The page (browser-api.js) sends
+// `{ seq, request }` and gets `{ seq, ok }` or `{ seq, error, status }`; the computer's decisions come as
+// `{ id, update }`, as the server's event stream sends them.
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+import { compile, openDesk } from './desk.js';
 
-/// The desk in linear memory: one JSON request in, one JSON reply out (crates/wasm/src/abi.rs).
-const desk = (async () => {
-  const imports = { pacw: { now_ms: () => performance.now() } };
-  const url = new URL('../pacw.wasm', import.meta.url);
-  const { instance } = await WebAssembly.instantiateStreaming(fetch(url), imports);
-  const e = instance.exports;
-  return (request) => {
-    const bytes = encoder.encode(JSON.stringify(request));
-    const ptr = e.alloc(bytes.length);
-    new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);
-    const len = e.call(ptr, bytes.length);
-    e.dealloc(ptr, bytes.length);
-    return JSON.parse(decoder.decode(new Uint8Array(e.memory.buffer, e.reply_ptr(), len)));
-  };
-})();
+const module = compile();
+const desk = openDesk(module);
 
 // ---------------------------------------------------------------- the saved games (IndexedDB)
 
@@ -81,16 +68,60 @@ async function keep(id) {
 
 const CHANGES = new Set(['act', 'undo', 'resign']);
 const thinking = new Set();
-const reviewing = new Set();
+const reviewing = new Map(); // game id → where its review stands, while the thinker makes it
 
-/// The computer's decisions, one by one, each kept and sent to the page; the worker answers the page between them.
+// ---------------------------------------------------------------- the computer's thinking (thinker.js)
+
+let thinker = null;
+let nextJob = 1;
+const jobs = new Map(); // seq → { resolve, reject, progress }
+
+/// A job for the thinker's worker (`decide` or `review`) on the game whose save is `save`: resolves with its
+/// result; `progress` hears how a review stands meanwhile.
+function toThinker(job, id, save, progress) {
+  if (!thinker) {
+    thinker = new Worker(new URL('./thinker.js', import.meta.url), { type: 'module' });
+    // The module compiled here, so that the thinker neither fetches nor compiles it again.
+    module.then((m) => thinker?.postMessage({ module: m }));
+    thinker.onmessage = ({ data }) => {
+      const j = jobs.get(data.seq);
+      if (!j) return;
+      if ('progress' in data) return j.progress?.(data.progress);
+      jobs.delete(data.seq);
+      if ('done' in data) j.resolve(data.done);
+      else j.reject(new Error(data.error));
+    };
+    thinker.onerror = (e) => {
+      for (const j of jobs.values()) j.reject(new Error(`the computer player stopped: ${e.message || 'it could not start'}`));
+      jobs.clear();
+      thinker = null;
+    };
+  }
+  const seq = nextJob++;
+  return new Promise((resolve, reject) => {
+    jobs.set(seq, { resolve, reject, progress });
+    thinker.postMessage({ seq, job, id, save });
+  });
+}
+
+/// The computer's decisions, one by one, each kept and sent to the page. Each is made in the thinker's worker from
+/// the game as it stood; this worker answers the page meanwhile, and plays the decision unless the game has moved
+/// on since (then the computer thinks again).
 async function think(id) {
   if (thinking.has(id)) return;
   thinking.add(id);
   try {
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const update = await ask({ op: 'computer', id });
+      const turn = await ask({ op: 'computer_turn', id });
+      if (!turn) break;
+      const action = await toThinker('decide', id, turn.save);
+      let update;
+      try {
+        update = await ask({ op: 'computer', id, action, decisions: turn.decisions });
+      } catch (e) {
+        if (e.status === 409) continue;
+        throw e;
+      }
       if (!update) break;
       await keep(id);
       postMessage({ id, update });
@@ -99,17 +130,14 @@ async function think(id) {
   thinking.delete(id);
 }
 
-/// Makes a review a decision at a time, answering the page between them.
+/// Makes a finished game's review in the thinker's worker, where it stands told to the page when it asks; once made
+/// it is kept with the game, so that it is not made again (the server stores its reviews too).
 async function review(id) {
   if (reviewing.has(id)) return;
-  reviewing.add(id);
+  reviewing.set(id, { state: 'running', searched: 0, total: 0 });
   try {
-    let status = await ask({ op: 'review', id });
-    while (status.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      status = await ask({ op: 'review_step', id, decisions: 1 });
-    }
-    // Kept with the game, so that it is not made again (the server stores its reviews too).
+    const { text } = await ask({ op: 'save', id });
+    const status = await toThinker('review', id, text, (progress) => reviewing.set(id, progress));
     const record = await stored(id);
     if (status.state === 'done' && record) await store({ ...record, review: status });
   } catch { /* the page sees the review's state when it asks */ }
@@ -137,6 +165,12 @@ async function answer(request) {
   if (op === 'review' || op === 'start_review') {
     const kept = (await stored(id))?.review;
     if (kept) return kept;
+    if (reviewing.has(id)) return reviewing.get(id);
+    if (op === 'review') return { state: 'none' };
+    // As the server answers POST …/review: a game is reviewed once it is over.
+    if ((await ask({ op: 'summary', id })).status !== 'finished') throw new Refusal('a game is reviewed once it is over', 409);
+    review(id);
+    return reviewing.get(id);
   }
   const reply = await ask(request);
   if (CHANGES.has(op)) {
@@ -147,7 +181,6 @@ async function answer(request) {
     const record = await stored(id);
     return { ...reply, created_at: record?.summary.created_at, updated_at: record?.summary.updated_at };
   }
-  if (op === 'start_review') review(id);
   return reply;
 }
 

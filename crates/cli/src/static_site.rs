@@ -37,7 +37,8 @@ pub fn run(args: StaticArgs) -> Result<ExitCode> {
         .with_context(|| format!("cannot write the static build to {}", args.out.display()))?;
     writeln!(
         std::io::stdout().lock(),
-        "{} files written to {} ({} KiB of WebAssembly): serve the folder at the root of any static web host",
+        "{} files written to {} ({} KiB of WebAssembly): serve the folder from any static web host, at its root or \
+         in a folder of it",
         written.len(),
         args.out.display(),
         wasm.len() / 1024

@@ -512,7 +512,7 @@ fn static_writes_the_offline_app_and_refuses_what_is_not_a_module() {
     std::fs::write(&fake, b"\0asm\x01\0\0\0").unwrap();
     let written = pacw(&["static", out.to_str().unwrap(), "--wasm", fake.to_str().unwrap()], "");
     assert!(written.status.success(), "{}", text(&written.stderr));
-    assert!(text(&written.stdout).contains("serve the folder at the root"));
+    assert!(text(&written.stdout).contains("serve the folder from any static web host"));
     let page = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(page.contains(r#"<meta name="pacw-games" content="browser">"#));
     assert_eq!(std::fs::read(out.join("pacw.wasm")).unwrap(), b"\0asm\x01\0\0\0");

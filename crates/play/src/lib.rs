@@ -9,5 +9,6 @@ pub mod board;
 pub mod check;
 pub mod ledger;
 pub mod live;
+pub mod rules;
 pub mod setup;
 pub mod view;

@@ -7,6 +7,7 @@ use pacw_engine::{Action, Battle, Game, Illegal, LegalActions, Options, Scenario
 use pacw_play::board::{explain, turn_check, unit_orders};
 use pacw_play::check::check_scenario;
 use pacw_play::live::Live;
+use pacw_play::rules::{RULES_MARKDOWN, markdown_html, rules_markdown, rules_title};
 use pacw_play::setup::{Mode, PlayerKind, Role, player_seed};
 use pacw_play::view::{LogEntry, ReplayPos, ViewCtx, game_view, log_entries, player_views, replay_view, result_view};
 use serde::Serialize;
@@ -348,19 +349,32 @@ impl Desk {
                 t.review = None;
                 value(game_view(&t.ctx(&id), &t.live, from, None))
             }
-            Request::Computer { id } => {
+            Request::Computer { id, action, decisions } => {
                 let t = self.table(&id)?;
                 let Some(name) = t.computer_to_act().map(str::to_string) else { return Ok(Value::Null) };
-                let seed = player_seed(t.live.game.seed(), t.live.decisions());
-                let mut player =
-                    pacw_ai::player(&name, seed).ok_or_else(|| bad(500, format!("no computer player '{name}'")))?;
+                t.check_decisions(decisions)?;
                 let b = t.live.game.battle();
-                let action = player.choose(b);
+                let action = match action {
+                    Some(a) => a,
+                    None => {
+                        let seed = player_seed(t.live.game.seed(), t.live.decisions());
+                        let mut player = pacw_ai::player(&name, seed)
+                            .ok_or_else(|| bad(500, format!("no computer player '{name}'")))?;
+                        player.choose(b)
+                    }
+                };
                 let text = pacw_engine::narrate::action(b, &action);
                 let from = t.live.game.log().len();
                 t.live.apply(action).map_err(|e| bad(500, format!("the computer's move was refused: {e}")))?;
                 let side = t.live.steps.last().map_or(Side::A, |s| s.side);
                 Ok(t.update(side, true, action, text, from))
+            }
+            Request::ComputerTurn { id } => {
+                let t = self.table(&id)?;
+                if t.computer_to_act().is_none() {
+                    return Ok(Value::Null);
+                }
+                Ok(json!({ "decisions": t.live.decisions(), "save": save_text(t)? }))
             }
             Request::Undo { id, count, decisions } => {
                 let t = self.table(&id)?;
@@ -423,14 +437,7 @@ impl Desk {
             }
             Request::Save { id } => {
                 let t = self.table(&id)?;
-                let mut save = t.live.game.save();
-                save.players = Some(t.players.each_ref().map(|p| match p {
-                    PlayerKind::Human => "human".to_string(),
-                    PlayerKind::Computer { name } => name.clone(),
-                }));
-                // As text: a JavaScript number would round the 64-bit seed, and the save replay another game.
-                let text = serde_json::to_string_pretty(&save).map_err(|e| bad(500, e.to_string()))?;
-                Ok(json!({ "text": text }))
+                Ok(json!({ "text": save_text(t)? }))
             }
             Request::Summary { id } => {
                 let t = self.table(&id)?;
@@ -501,9 +508,28 @@ impl Desk {
                 reply["you"] = json!(role.name());
                 Ok(reply)
             }
+            Request::Rules { id } => {
+                let t = self.table(&id)?;
+                let (title, markdown) = match &t.live.game.battle().scenario().system {
+                    Some(system) => (rules_title(system), rules_markdown(system)),
+                    None => ("The rules of play".to_string(), RULES_MARKDOWN.to_string()),
+                };
+                Ok(json!({ "title": title, "html": markdown_html(&markdown) }))
+            }
             Request::Forget { id } => Ok(json!({ "forgotten": self.tables.remove(&id).is_some() })),
         }
     }
+}
+
+/// The game's save file with who played each side, as text: a JavaScript number would round its 64-bit seed, and
+/// the save replay another game.
+fn save_text(t: &Table) -> Result<String, (u16, String)> {
+    let mut save = t.live.game.save();
+    save.players = Some(t.players.each_ref().map(|p| match p {
+        PlayerKind::Human => "human".to_string(),
+        PlayerKind::Computer { name } => name.clone(),
+    }));
+    serde_json::to_string_pretty(&save).map_err(|e| bad(500, e.to_string()))
 }
 
 /// The review's reply as the server gives it: `{"state": "done", "review": …}` once made, else where it stands.

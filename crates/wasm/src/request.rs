@@ -88,8 +88,19 @@ pub enum Request {
         decisions: Option<usize>,
     },
     /// The computer's next decision, if its side is to act: the reply is the update the server's event stream sends
-    /// for it (docs/api.md), or null.
+    /// for it (docs/api.md), or null. The decision is made here, or given as `action` when another desk made it
+    /// from the game's save (the browser thinks in a worker of its own, `computer_turn`).
     Computer {
+        /// The game.
+        id: String,
+        /// The decision the computer player made elsewhere, from this game as it stood at `decisions`.
+        action: Option<Action>,
+        /// Refused unless the game has exactly this many decisions (the person took one back meanwhile).
+        decisions: Option<usize>,
+    },
+    /// Whether the computer is to act, and if so what another desk needs to make its decision: `{"decisions": n,
+    /// "save": text}` (the game's save file, which holds the seed the computer player's own dice come from), or null.
+    ComputerTurn {
         /// The game.
         id: String,
     },
@@ -155,6 +166,12 @@ pub enum Request {
         new_id: String,
         /// The new game's dice seed, in decimal digits.
         seed: String,
+    },
+    /// The rules the game is played by, as the server's `GET /game/{token}/rules` page has them: `{"title", "html"}`,
+    /// the rules of play under the variant's tables when a variant plays it.
+    Rules {
+        /// The game.
+        id: String,
     },
     /// Lets go of a game held in memory.
     Forget {

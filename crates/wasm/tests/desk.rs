@@ -151,3 +151,78 @@ fn bad_requests_are_refused_in_words() {
     let (status, _) = refused(&mut desk, r#"{"op":"undo","id":"x"}"#);
     assert_eq!(status, 409);
 }
+
+#[test]
+fn the_computers_decision_made_by_a_second_desk_from_the_save_is_the_one_it_makes_itself() {
+    let create = json!({"op": "create", "id": "g", "scenario": "meeting-engagement", "mode": "computer",
+                        "human_side": "B", "computer": "greedy", "seed": "77"});
+    let mut alone = Desk::default();
+    ok(&mut alone, create.clone());
+    let by_itself = play_out(&mut alone, "g");
+    // As the browser plays: the games' desk hands the computer's turn to a thinker's desk, which loads the save and
+    // decides; the games' desk plays that decision.
+    let (mut games, mut thinker) = (Desk::default(), Desk::default());
+    ok(&mut games, create);
+    let mut handed = 0;
+    for _ in 0..5000 {
+        let view = ok(&mut games, json!({"op": "view", "id": "g"}));
+        if view["result"].is_object() {
+            break;
+        }
+        let turn = ok(&mut games, json!({"op": "computer_turn", "id": "g"}));
+        if turn.is_null() {
+            assert_eq!(view["your_turn"], true);
+            ok(&mut games, json!({"op": "act", "id": "g", "index": 0, "decisions": view["decisions"]}));
+            continue;
+        }
+        assert_eq!(turn["decisions"], view["decisions"]);
+        ok(&mut thinker, json!({"op": "load", "id": "t", "save": turn["save"]}));
+        let chosen = ok(&mut thinker, json!({"op": "computer", "id": "t"}));
+        let played = ok(
+            &mut games,
+            json!({"op": "computer", "id": "g", "action": chosen["action"], "decisions": turn["decisions"]}),
+        );
+        assert_eq!((&played["action"], &played["computer"]), (&chosen["action"], &json!(true)));
+        handed += 1;
+    }
+    assert!(handed > 10, "the computer decided {handed} times");
+    let end = ok(&mut games, json!({"op": "view", "id": "g"}));
+    assert_eq!(end["log"], by_itself["log"], "the same game, decision for decision");
+    // A decision made for a game that has moved on since is refused, and nothing changes.
+    let mut desk = Desk::default();
+    ok(
+        &mut desk,
+        json!({"op": "create", "id": "h", "scenario": "meeting-engagement", "mode": "computer",
+                         "human_side": "B", "computer": "greedy", "seed": "77"}),
+    );
+    let turn = ok(&mut desk, json!({"op": "computer_turn", "id": "h"}));
+    let stale =
+        json!({"op": "computer", "id": "h", "action": "hold", "decisions": turn["decisions"].as_u64().unwrap() + 1});
+    let (status, why) = refused(&mut desk, &stale.to_string());
+    assert_eq!(status, 409, "{why}");
+    assert_eq!(ok(&mut desk, json!({"op": "computer_turn", "id": "h"}))["decisions"], turn["decisions"]);
+}
+
+#[test]
+fn a_game_played_by_a_variant_of_ones_own_has_its_rules_page_in_the_browser_too() {
+    let mut desk = Desk::default();
+    let shipped = pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.name == "close-combat").expect("a shipped variant");
+    let own = shipped.text.replacen("name = \"Close combat\"", "name = \"<b>Mine</b>\"", 1);
+    assert_ne!(own, shipped.text);
+    ok(
+        &mut desk,
+        json!({"op": "create", "id": "v", "scenario": "meeting-engagement", "mode": "hotseat", "seed": "1",
+               "variant_text": own, "variant_file": "mine.toml"}),
+    );
+    let rules = ok(&mut desk, json!({"op": "rules", "id": "v"}));
+    assert!(rules["title"].as_str().unwrap().contains("<b>Mine</b>"), "the title is text, escaped where it is shown");
+    let html = rules["html"].as_str().unwrap();
+    assert!(html.contains("&lt;b&gt;Mine&lt;/b&gt;") || html.contains("&#60;b&#62;Mine"), "{}", &html[..400]);
+    assert!(!html.contains("<b>Mine"), "the variant's words are shown as written, never as markup");
+    assert!(html.contains("id=\"this-game-modifiers\"") && html.contains("id=\"R6.4\""));
+    // The standard rules' game: the rules of play alone.
+    ok(&mut desk, json!({"op": "create", "id": "s", "scenario": "meeting-engagement", "mode": "hotseat", "seed": "1"}));
+    let plain = ok(&mut desk, json!({"op": "rules", "id": "s"}));
+    assert_eq!(plain["title"], "The rules of play");
+    assert!(!plain["html"].as_str().unwrap().contains("this-game"));
+}

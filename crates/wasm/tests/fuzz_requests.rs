@@ -6,7 +6,7 @@ use pacw_wasm::Desk;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const OPS: [&str; 20] = [
+const OPS: [&str; 22] = [
     "check",
     "create",
     "load",
@@ -15,6 +15,7 @@ const OPS: [&str; 20] = [
     "explain",
     "act",
     "computer",
+    "computer_turn",
     "undo",
     "resign",
     "replay",
@@ -26,6 +27,7 @@ const OPS: [&str; 20] = [
     "review_step",
     "rematch",
     "forget",
+    "rules",
     "fly",
 ];
 

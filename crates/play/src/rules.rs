@@ -1,0 +1,184 @@
+//! The rules a game is played by, as a page: the rules of play (docs/rules.md) under a variant's combat system,
+//! generated from its data in its own words (docs/variants.md). The server serves it (`/game/{token}/rules`,
+//! `/rules/{variant}`); the browser build's desk gives it to the offline app.
+
+use pacw_engine::system::{AttackerEffect, CombatSystem, Effect};
+use pulldown_cmark::{Options, Parser, html};
+use std::fmt::Write;
+
+/// The Markdown of the rules of play, as shipped.
+pub const RULES_MARKDOWN: &str = include_str!("../../../docs/rules.md");
+
+/// Markdown to HTML, with tables and `{#id}` heading anchors. The text is the project's own, not a user's.
+pub fn markdown_html(markdown: &str) -> String {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut out = String::with_capacity(markdown.len() * 2);
+    html::push_html(&mut out, Parser::new_ext(markdown, options));
+    out
+}
+
+/// Text of a variant's (its author's, perhaps uploaded) as Markdown that shows it as written: every character
+/// that HTML or Markdown would read as markup is written as its entity.
+pub fn literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' | '<' | '>' | '"' | '\'' | '|' | '*' | '_' | '`' | '[' | ']' | '\\' | '#' | '~' | '!' => {
+                out.push_str(&format!("&#{};", c as u32));
+            }
+            '\n' | '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The rules of play under `system`, as Markdown: its modifiers, arms, hit results and words, generated from its data
+/// in its own terms, above the rules of play (whose sections they replace where they differ).
+pub fn rules_markdown(system: &CombatSystem) -> String {
+    let terms = system.terms();
+    let effect = |e: Effect| match e {
+        Effect::NoEffect => "no effect".to_string(),
+        Effect::Shaken => literal(&terms.shaken),
+        Effect::Retreat => literal(&terms.retreat),
+        Effect::Destroyed => literal(&terms.destroyed),
+    };
+    let mut md = String::new();
+    let _ = writeln!(md, "# The rules of this game {{#this-game}}\n");
+    let _ = writeln!(md, "Played by the variant **{}**: {}\n", literal(&system.name), literal(&system.description));
+    let _ = writeln!(
+        md,
+        "The tables below are this game's combat system, generated from the variant. Where they differ from the rules \
+         of play further down, they are what the game plays. [The standard rules alone](/rules).\n"
+    );
+    let _ = writeln!(md, "## To-hit modifiers (R6.4) {{#this-game-modifiers}}\n");
+    let _ = writeln!(md, "Each adds its value to the to-hit roll when its condition holds.\n");
+    let _ = writeln!(md, "| id | rule | modifier | value | when |\n|---|---|---|---|---|");
+    for m in system.modifiers() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:+} | <code>{}</code> |",
+            literal(&m.id),
+            literal(&m.rule),
+            literal(&m.name),
+            m.value,
+            literal(&m.when_text)
+        );
+    }
+    let _ = writeln!(md, "\n## Arms (R2.2, R2.6) {{#this-game-arms}}\n");
+    let _ =
+        writeln!(md, "| arm | name | moves and is fired at as | strength | move | range |\n|---|---|---|---|---|---|");
+    for a in system.arms() {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            literal(&a.id),
+            literal(&a.name),
+            a.like.name(),
+            a.strength,
+            a.movement,
+            a.range
+        );
+    }
+    let _ = writeln!(md, "\n## Hit results (R7.1) {{#this-game-results}}\n");
+    let _ = writeln!(
+        md,
+        "After a hit, the hit-result roll against the target's strength decides.\n\n\
+         | the target is | hit by | roll at most its strength | roll above its strength |\n|---|---|---|---|"
+    );
+    let t = system.results();
+    for (steady, by, [held, broke]) in [
+        (true, &terms.fire, t.steady_fire),
+        (true, &terms.charge, t.steady_charge),
+        (false, &terms.fire, t.shaken_fire),
+        (false, &terms.charge, t.shaken_charge),
+    ] {
+        let state = if steady { "steady".to_string() } else { literal(&terms.shaken) };
+        let _ = writeln!(md, "| {state} | {} | {} | {} |", literal(by), effect(held), effect(broke));
+    }
+    if !system.after_attack().is_empty() {
+        let _ = writeln!(md, "\n## What an attack does to the attacker {{#this-game-after-attack}}\n");
+        let _ = writeln!(
+            md,
+            "After the dice, each rule whose condition holds (over the attack and its result) befalls the attacker, \
+             in this order; an advance is into the square a charged target left.\n\n\
+             | id | rule | when | the attacker |\n|---|---|---|---|"
+        );
+        for r in system.after_attack() {
+            let what = match r.effect {
+                AttackerEffect::Shaken => format!("is {}", literal(&terms.shaken)),
+                AttackerEffect::Destroyed => format!("is {}", literal(&terms.destroyed)),
+                AttackerEffect::Advance => "advances into the target's square".to_string(),
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {} | <code>{}</code> | {what} |",
+                literal(&r.id),
+                literal(&r.name),
+                literal(&r.when_text)
+            );
+        }
+    }
+    if !system.result_modifiers().is_empty() {
+        let _ = writeln!(md, "\n## Hit-result modifiers (R7.1) {{#this-game-result-modifiers}}\n");
+        let _ = writeln!(
+            md,
+            "Each adds its value to the strength a hit target's roll is tested against when its condition holds.\n\n\
+             | id | modifier | value | when |\n|---|---|---|---|"
+        );
+        for m in system.result_modifiers() {
+            let (id, name, when) = (literal(&m.id), literal(&m.name), literal(&m.when_text));
+            let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |", m.value);
+        }
+    }
+    if !system.restrictions().is_empty() {
+        let _ = writeln!(md, "\n## Orders forbidden {{#this-game-restrictions}}\n");
+        let _ = writeln!(
+            md,
+            "An attack whose condition holds (over the attack, before its dice) may not be ordered.\n\n\
+             | id | restriction | when |\n|---|---|---|"
+        );
+        for r in system.restrictions() {
+            let _ =
+                writeln!(md, "| {} | {} | <code>{}</code> |", literal(&r.id), literal(&r.name), literal(&r.when_text));
+        }
+    }
+    let standard = CombatSystem::standard();
+    let renamed: Vec<String> = terms
+        .entries()
+        .iter()
+        .zip(standard.terms().entries())
+        .filter(|((_, now), (_, was))| now != was)
+        .map(|((_, now), (_, was))| format!("“{}” is called “{}”", literal(was), literal(now)))
+        .collect();
+    if !renamed.is_empty() {
+        let _ = writeln!(md, "\n## Words {{#this-game-words}}\n\nIn this game {}.", renamed.join("; "));
+    }
+    let _ = writeln!(md, "\n---\n");
+    md.push_str(RULES_MARKDOWN);
+    md
+}
+
+/// The title of the rules a game played by `system` is played by.
+pub fn rules_title(system: &CombatSystem) -> String {
+    format!("The rules of this game: {}", system.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_keep_their_rule_anchors_and_tables_render() {
+        let html = markdown_html(&format!("{}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", "### R6.4 To hit {#R6.4}"));
+        assert!(html.contains("<h3 id=\"R6.4\">R6.4 To hit</h3>"), "{html}");
+        assert!(html.contains("<table>"), "{html}");
+    }
+
+    #[test]
+    fn a_variants_own_words_are_shown_as_written() {
+        assert_eq!(literal("<b>|*x*"), "&#60;b&#62;&#124;&#42;x&#42;");
+        let md = rules_markdown(&CombatSystem::standard());
+        assert!(md.starts_with("# The rules of this game") && md.ends_with(RULES_MARKDOWN));
+    }
+}
