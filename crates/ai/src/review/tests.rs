@@ -135,7 +135,7 @@ proptest! {
                 match path.next().unwrap() {
                     Step::Chance(o) => break o,
                     Step::Action(_, a) => { b.apply(a).unwrap(); }
-                    Step::Resigned(_) => unreachable!(),
+                    Step::Declared(_) => unreachable!(),
                 }
             };
             let outcomes = b.chance_outcomes();
