@@ -65,12 +65,14 @@ test('a game at three days a move shows the time left, and past the deadline the
   }
   await bea.screenshot({ path: join(screenshots, 'deadline-1366.png') });
   await cy.screenshot({ path: join(screenshots, 'deadline-390.png') });
-  // The lobby's "your games" shows the time left too.
-  const lobby = await freshPage(env.browser);
-  await lobby.goto(`${env.server.url}players/Bea`);
-  await lobby.locator('#player-games tr[data-game]').waitFor();
-  assert.match(await lobby.locator('#player-games tr[data-game]').textContent(), /3 days/);
-  await lobby.context().close();
+  // A player's page shows the time left too (on a phone, in place of when the last move was).
+  const phone = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { isMobile: true, hasTouch: true } });
+  await phone.goto(`${env.server.url}players/Bea`);
+  const row = phone.locator('#player-games tr[data-game]');
+  await row.waitFor();
+  assert.match(await row.textContent(), /3 days/);
+  await phone.screenshot({ path: join(screenshots, 'deadline-player-390.png') });
+  await phone.context().close();
 
   // Three days and an hour later, by the server's test clock.
   const moved = await fetch(`${env.server.url}api/test/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hours: 73 }) });
