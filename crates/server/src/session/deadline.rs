@@ -92,11 +92,8 @@ impl Games {
         Self::deadline_of(entry, st).map(|(_, at)| (at - self.clock.now_ms()).max(0))
     }
 
-    /// The game's pace and the deadline of the move under way, as `role` sees it.
-    ///
-    /// # Errors
-    /// None at present: every link may see the clock.
-    pub fn clock_view(&self, entry: &GameEntry, role: Role) -> ApiResult<ClockView> {
+    /// The game's pace and the deadline of the move under way, as `role` sees it (every link may see it).
+    pub fn clock_view(&self, entry: &GameEntry, role: Role) -> ClockView {
         let st = entry.lock();
         let now = self.clock.now_ms();
         let deadline = Self::deadline_of(entry, &st);
@@ -115,7 +112,7 @@ impl Games {
                 format!("{}’s move: {} left ({}).", name(side), duration_words(at - now), entry.pace.words())
             }
         };
-        Ok(ClockView {
+        ClockView {
             pace: entry.pace,
             pace_text: entry.pace.words(),
             now,
@@ -125,7 +122,7 @@ impl Games {
             overdue,
             can_claim,
             text,
-        })
+        }
     }
 
     /// The waiting player claims the win: the other side has not moved by its deadline. The game ends "on time"
