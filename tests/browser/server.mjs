@@ -16,12 +16,13 @@ export const binary = process.env.PACW_BIN || join(root, 'target', 'debug', 'pac
 
 /// Runs `pacw serve` on 127.0.0.1 (any free port) with a fresh data directory; resolves with
 /// { url, stop, restart, remove }. `restart` stops it and starts it again on the same port and data, as after an
-/// upgrade or a crash; `remove` stops it and deletes its data.
-export async function startServer() {
+/// upgrade or a crash; `remove` stops it and deletes its data. `args` are more arguments of `pacw serve` (such as
+/// `--test-clock`).
+export async function startServer({ args = [] } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'pacw-browser-'));
   let child = null;
   const spawnOn = (addr) => {
-    child = spawn(binary, ['serve', '--addr', addr, '--data', data, '--computer-delay-ms', '50', '--games-per-hour', '1000000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(binary, ['serve', '--addr', addr, '--data', data, '--computer-delay-ms', '50', '--games-per-hour', '1000000', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     return new Promise((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`pacw serve did not start:\n${out}`)), 20000);
@@ -72,11 +73,11 @@ export function watchErrors(page, errors) {
 }
 
 /// One server and one browser for a test file: started before its tests, stopped after them.
-/// Returns an object whose `server` and `browser` are set once the tests run.
-export function serverAndBrowser() {
+/// Returns an object whose `server` and `browser` are set once the tests run. `args`: more arguments of the server.
+export function serverAndBrowser({ args = [] } = {}) {
   const env = { server: null, browser: null };
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer({ args });
     env.browser = await launchBrowser();
   });
   after(async () => {

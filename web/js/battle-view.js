@@ -51,6 +51,8 @@ export function layout(page) {
     e.status,
     // A take-back asked of this player: above the board, where it is seen at once.
     page.takeback ? page.takeback.el : '',
+    page.drawOffer ? page.drawOffer.el : '',
+    page.deadline ? page.deadline.el : '',
     e.barometer,
     h('div', { class: 'battle' },
       h('div', { class: 'board-column' }, h('div', { class: 'board-frame' }, e.board), e.cursorText, e.orderBar),
@@ -73,6 +75,7 @@ export function layout(page) {
   e.menu.append(
     v.role !== 'spectator' && v.mode !== 'watch' ? h('button', { class: 'secondary', id: 'resign', onclick: () => page.resign() }, 'Resign') : '',
     page.takeback ? page.takeback.button : '',
+    page.drawOffer ? page.drawOffer.button : '',
     h('a', { href: gameHref(page.token, 'replay') }, 'Replay'),
     h('a', { href: v.scenario.rules ? api.rulesHref(page.token, v.scenario) : pageHref('rules'), target: 'pacw-rules', class: 'also-in-header' }, 'Rules'),
     h('a', { href: pageHref('guide'), target: 'pacw-rules', class: 'also-in-header' }, 'Guide'),
@@ -411,6 +414,7 @@ export function renderResult(page) {
   const box = page.els.result;
   const resign = page.els.menu.querySelector('#resign');
   if (resign) resign.hidden = Boolean(v.result);
+  if (page.drawOffer) page.drawOffer.button.hidden = Boolean(v.result);
   if (!v.result || !page.live) {
     box.hidden = true;
     return;

@@ -14,6 +14,8 @@ import { h } from './util.js';
 import { ChatPanel } from './chat.js';
 import * as Selection from './selection.js';
 import { TakebackPanel } from './takeback.js';
+import { DeadlinePanel } from './deadline.js';
+import { DrawPanel } from './draw.js';
 
 export async function showBattle(app, token) {
   const page = new Battle(app, token);
@@ -82,9 +84,15 @@ class Battle {
       if (hello.decisions !== this.view.decisions || hello.log_len !== this.log.length) this.reload();
       else if (wasAway) this.render();
     });
-    source.addEventListener('update', (ev) => this.onUpdate(JSON.parse(ev.data)));
+    source.addEventListener('update', (ev) => {
+      // A move passed, or the game ended: the deadline and any draw offer (which lapses when its side plays on) anew.
+      this.deadline?.refresh();
+      this.drawOffer?.refresh();
+      this.onUpdate(JSON.parse(ev.data));
+    });
     source.addEventListener('chat', (ev) => this.chat?.add(JSON.parse(ev.data)));
     source.addEventListener('takeback', (ev) => this.takeback?.show(JSON.parse(ev.data)));
+    source.addEventListener('draw', (ev) => this.drawOffer?.show(JSON.parse(ev.data)));
     source.addEventListener('resync', () => this.reload());
     source.onerror = () => {
       this.connection = 'reconnecting';
@@ -585,7 +593,10 @@ class Battle {
     if (!this.chat && this.view.mode === 'two_players' && ['A', 'B'].includes(this.view.role)) {
       this.chat = new ChatPanel(this);
       this.takeback = new TakebackPanel(this);
+      this.drawOffer = new DrawPanel(this);
     }
+    // A two-player game's pace and deadline, for its players and its spectators alike (hidden when live).
+    if (!this.deadline && this.view.mode === 'two_players') this.deadline = new DeadlinePanel(this);
     layout(this);
   }
 

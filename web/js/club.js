@@ -6,8 +6,9 @@ import { api } from './api.js';
 import { currentAccount, forgetAccount } from './account.js';
 import { remembered } from './games.js';
 import { copyText, h, when } from './util.js';
+import { paceText, timeLeft } from './deadline.js';
 
-const PACES = [['live', 'Live: both at the board'], ['daily', 'Daily: a move a day or so'], ['slow', 'Slow: a move in three days or so']];
+const PACES = [['live', 'Live: both at the board, no deadline'], ['1d', '1 day a move'], ['3d', '3 days a move'], ['7d', '7 days a move']];
 
 /// The "send this to your opponent" step: the link, Copy, and Share where the device can share.
 export function sendToOpponent(url, { title = 'Send this to your opponent', note = '' } = {}) {
@@ -104,6 +105,12 @@ function record(r) {
   return `${r.wins} won, ${r.losses} lost, ${r.draws} drawn`;
 }
 
+/// The time left to the side to move, or the pace: "2 days 3 hours", "time is up", "live".
+function deadlineText(g) {
+  if (g.left_ms === null || g.left_ms === undefined) return g.status === 'finished' ? '' : paceText(g.pace);
+  return g.left_ms > 0 ? timeLeft(g.left_ms) : 'time is up';
+}
+
 /// A player's page: their rating and games.
 export async function showPlayer(app, name) {
   document.title = `${name} — pacw`;
@@ -120,6 +127,7 @@ export async function showPlayer(app, name) {
     h('td', {}, g.opponent),
     h('td', {}, g.status === 'finished' ? h('span', { class: `outcome ${g.outcome}` }, `${g.outcome} — ${g.result_text}`) : g.your_move ? h('strong', {}, 'their move') : 'in progress'),
     h('td', {}, g.rating === 'rated' ? 'rated' : 'casual'),
+    h('td', {}, deadlineText(g)),
     h('td', {}, when(g.updated_at))));
   app.replaceChildren(h('h1', {}, page.name),
     h('section', { class: 'panel', id: 'player-rating' }, h('h2', {}, 'Rating'),
@@ -127,7 +135,7 @@ export async function showPlayer(app, name) {
       h('p', { class: 'help' }, 'Glicko-2, one rating over every battle; ± is the 95% range. ', h('a', { href: '/leaderboard' }, 'The leaderboard'))),
     h('section', { class: 'panel' }, h('h2', {}, page.yours ? 'Your games' : 'Games'),
       rows.length
-        ? h('table', { class: 'games', id: 'player-games' }, h('tr', {}, h('th', {}, 'Battle'), h('th', {}, 'Side'), h('th', {}, 'Opponent'), h('th', {}, 'State'), h('th', {}, 'Rated'), h('th', {}, 'Last move')), ...rows)
+        ? h('table', { class: 'games', id: 'player-games' }, h('tr', {}, h('th', {}, 'Battle'), h('th', {}, 'Side'), h('th', {}, 'Opponent'), h('th', {}, 'State'), h('th', {}, 'Rated'), h('th', {}, 'Time left'), h('th', {}, 'Last move')), ...rows)
         : h('p', { class: 'muted' }, 'No games yet.')));
 }
 
@@ -156,7 +164,7 @@ function postingRow(p, me, refresh) {
   return h('tr', { 'data-posting': p.id },
     h('td', {}, p.title, p.variant ? h('span', { class: 'muted' }, ` (${p.variant})`) : ''),
     h('td', {}, p.by, p.yours ? h('span', { class: 'muted' }, ' (you)') : ''),
-    h('td', {}, side), h('td', {}, p.pace), h('td', {}, p.rating), h('td', {}, p.visibility),
+    h('td', {}, side), h('td', {}, paceText(p.pace)), h('td', {}, p.rating), h('td', {}, p.visibility),
     h('td', { class: 'actions' }, join, withdraw));
 }
 
@@ -211,7 +219,7 @@ export async function showRoom(app) {
         refresh();
       } catch (err) { problemEl.textContent = err.message; }
     } },
-    h('div', { class: 'post-grid' }, field('Battle', scenario), field('Your side', side), field('Rules', variant), field('Pace', pace, 'Agreed between you; the server keeps no clock yet.')),
+    h('div', { class: 'post-grid' }, field('Battle', scenario), field('Your side', side), field('Rules', variant), field('Pace', pace, 'Days for each move: once they pass, the waiting player may claim the win.')),
     h('div', { class: 'row' }, h('label', {}, rated, ' Rated (no take-backs)'), h('label', {}, priv, ' Private: not listed, only by its link')),
     h('button', { type: 'submit', id: 'post-game' }, 'Post the game'), problemEl);
     form = h('div', {}, form, step);
@@ -245,6 +253,6 @@ export async function showInvitation(app, id) {
   } }, `Join and play ${p.title}`);
   app.replaceChildren(h('h1', {}, `${p.by} invites you to ${p.title}`),
     h('section', { class: 'panel' },
-      h('p', {}, `${p.by} plays ${theirSide}; pace ${p.pace}; ${p.rating}${p.variant ? `; rules: ${p.variant}` : ''}.`),
+      h('p', {}, `${p.by} plays ${theirSide}; pace: ${paceText(p.pace)}; ${p.rating}${p.variant ? `; rules: ${p.variant}` : ''}.`),
       action, problemEl));
 }

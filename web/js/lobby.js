@@ -1,6 +1,7 @@
 // The lobby: choose a battle (shipped or your own file, each with a map preview), a mode, the computer and the rule
 // options, each explained where it is chosen; and "your games", the links this browser keeps.
 
+import { paceText, timeLeft } from './deadline.js';
 import { api, features, gameHref, pageHref } from './api.js';
 import { previewBoard } from './board.js';
 import { exportText, forget, importText, mainRole, remember, rememberCreated, remembered, setSetting } from './games.js';
@@ -230,6 +231,9 @@ class Lobby {
     currentAccount().then((me) => { this.account = me; showMode(); });
     const computerRow = h('div', { class: 'row' }, this.humanSide, h('label', {}, 'Computer:', this.level));
     const handoverRow = h('label', { class: 'handover-option' }, this.handover, ' a hand-over screen between the sides');
+    // A two-player game's pace: live, or days for each move (the waiting player may claim the win once they pass).
+    this.pace = h('select', { name: 'pace', id: 'pace' }, ...['live', '1d', '3d', '7d'].map((p) => h('option', { value: p }, paceText(p))));
+    const paceRow = h('label', { class: 'pace-option' }, 'Pace: ', this.pace);
     const showMode = () => {
       const m = this.mode.value;
       modeHelp.textContent = MODES.find(([v]) => v === m)[2];
@@ -237,6 +241,7 @@ class Lobby {
       playerHelp.hidden = computerRow.hidden;
       this.humanSide.hidden = m !== 'computer';
       handoverRow.hidden = m !== 'hotseat';
+      paceRow.hidden = m !== 'two_players';
       this.ratedRow.hidden = !(this.account && m === 'computer');
     };
     this.mode.addEventListener('change', showMode);
@@ -274,7 +279,7 @@ class Lobby {
     showMode();
     return h('div', { class: 'panel setup' },
       h('h2', {}, 'How to play it'),
-      h('fieldset', {}, h('legend', {}, 'Mode'), this.mode, modeHelp, computerRow, playerHelp, handoverRow, this.ratedRow),
+      h('fieldset', {}, h('legend', {}, 'Mode'), this.mode, modeHelp, computerRow, playerHelp, handoverRow, paceRow, this.ratedRow),
       h('fieldset', {}, h('legend', {}, 'Rule options ', h('a', { href: ruleHref('R11'), target: 'pacw-rules', class: 'rule' }, 'R11')),
         h('p', { class: 'help' }, 'The battle’s own settings are chosen first; change them to try a variant.'), ...optionRows, more),
       this.start, this.startProblems, this.links);
@@ -315,6 +320,7 @@ class Lobby {
     if (mode === 'computer') { request.human_side = this.humanSide.value; request.computer = this.level.value; }
     if (mode === 'computer' && this.account && this.rated.checked) request.rating = 'rated';
     if (mode === 'watch') request.computer = this.level.value;
+    if (mode === 'two_players' && this.pace.value !== 'live') request.pace = this.pace.value;
     this.start.disabled = true;
     try {
       const created = await api.create(request);
@@ -405,11 +411,17 @@ function gameRow(token, facts, s, refresh) {
     h('td', {}, h('a', { href: link }, s.title)),
     h('td', {}, when(s.created_at)),
     h('td', {}, `${s.mode.replace('_', ' ')} — ${players}`),
-    h('td', {}, state),
+    h('td', {}, state, deadlineNote(s)),
     h('td', { class: 'actions' }, h('a', { href: link }, s.status === 'finished' ? 'review' : 'resume'), ' ', h('a', { href: gameHref(token, 'replay') }, 'replay'), ' ',
       copyButton(new URL(link, location.href).href, 'copy link'),
       ...others.map(([role, path]) => copyButton(new URL(path, location.href).href, `copy ${s.players.find((p) => p.side === role)?.name || role}'s link`)),
       ' ', remove));
+}
+
+/// A game with a pace of days: the time left to the side to move (a live game, or one played in the browser: none).
+function deadlineNote(s) {
+  if (s.left_ms === null || s.left_ms === undefined || s.status === 'finished') return '';
+  return h('span', { class: 'muted deadline-left' }, s.left_ms > 0 ? ` · ${timeLeft(s.left_ms)} left (${paceText(s.pace)})` : ' · time is up: the waiting player may claim the win');
 }
 
 function copyButton(text, label = 'copy') {

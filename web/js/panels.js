@@ -209,7 +209,11 @@ export function losses(v) {
 /// The result in a few words: who won and why.
 export function resultHeadline(v) {
   const r = v.result;
-  const why = r.reason === 'turn_limit' ? 'on points at the turn limit (R8.2)' : r.reason.exhaustion ? `${sideName(v.scenario, r.reason.exhaustion)} is exhausted (R8.1)` : `${sideName(v.scenario, r.reason.resigned)} resigned`;
+  const why = r.reason === 'turn_limit' ? 'on points at the turn limit (R8.2)'
+    : r.reason === 'draw_agreed' ? 'agreed between the players'
+      : r.reason.exhaustion ? `${sideName(v.scenario, r.reason.exhaustion)} is exhausted (R8.1)`
+        : r.reason.out_of_time ? `on time: ${sideName(v.scenario, r.reason.out_of_time)} did not move by the deadline`
+          : `${sideName(v.scenario, r.reason.resigned)} resigned`;
   return h('div', { class: 'headline' },
     r.winner ? [sideTag(v.scenario, r.winner), ' wins'] : 'A draw',
     h('div', { class: 'muted' }, withRuleLinks(why), ` · points ${sideName(v.scenario, 'A')} ${r.points[0]}, ${sideName(v.scenario, 'B')} ${r.points[1]}`));

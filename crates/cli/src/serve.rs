@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// environment as PACW_METRICS_TOKEN, out of the process list.
     #[arg(long, value_name = "TOKEN")]
     pub metrics_token: Option<pacw_server::metrics::MetricsToken>,
+    /// For tests only: keep the games' deadlines by a test clock that `POST /api/test/clock` moves forward (so a
+    /// test sees a deadline of days pass at once). Never on a server people play on: anyone could end their games.
+    #[arg(long, hide = true)]
+    pub test_clock: bool,
 }
 
 /// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
@@ -78,6 +82,7 @@ impl Default for ServeArgs {
             archive_after_days: pacw_server::DEFAULT_ARCHIVE_AFTER_DAYS,
             trusted_proxy: Vec::new(),
             metrics_token: None,
+            test_clock: false,
         }
     }
 }
@@ -113,6 +118,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             Some(token) => Some(token),
             None => metrics_token_from_env()?,
         },
+        test_clock: args.test_clock,
         ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;

@@ -28,6 +28,44 @@ pub enum EndReason {
     TurnLimit,
     /// This side resigned; the other wins ([`crate::Battle::resign`]).
     Resigned(Side),
+    /// This side did not move by the deadline of the game's pace, and the other claimed the win
+    /// ([`Declared::OutOfTime`]).
+    OutOfTime(Side),
+    /// The players agreed to a draw ([`Declared::DrawAgreed`]).
+    DrawAgreed,
+}
+
+/// An ending declared off the board, by the players or their clock, not reached by play (R8): a resignation, a side's
+/// time run out with the win claimed by the other, or a draw agreed. A game records it after its last decision
+/// ([`crate::Game::conclude`]); its [`EndReason`] is the result's.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Declared {
+    /// This side resigned; the other wins.
+    Resigned(Side),
+    /// This side's time ran out and the other claimed the win.
+    OutOfTime(Side),
+    /// The players agreed to a draw.
+    DrawAgreed,
+}
+
+impl Declared {
+    /// The winner it gives: the other side of a resignation or a side out of time; none for a draw.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Declared::Resigned(side) | Declared::OutOfTime(side) => Some(side.other()),
+            Declared::DrawAgreed => None,
+        }
+    }
+
+    /// The reason the result gives.
+    pub fn reason(self) -> EndReason {
+        match self {
+            Declared::Resigned(side) => EndReason::Resigned(side),
+            Declared::OutOfTime(side) => EndReason::OutOfTime(side),
+            Declared::DrawAgreed => EndReason::DrawAgreed,
+        }
+    }
 }
 
 /// One thing that happened in a battle.

@@ -4,7 +4,7 @@
 use crate::action::{Action, Illegal};
 use crate::battle::{Battle, ToAct};
 use crate::chance::Outcome;
-use crate::event::Event;
+use crate::event::{Declared, Event};
 use crate::options::Options;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::system::CombatSystem;
@@ -31,7 +31,8 @@ pub struct Game {
     log: Vec<Event>,
     /// Every chance outcome drawn, in order: with the decisions, the whole path of the game through its states.
     outcomes: Vec<Outcome>,
-    resigned: Option<Side>,
+    /// How the game was ended off the board after its last decision, if it was ([`Game::conclude`]).
+    declared: Option<Declared>,
 }
 
 /// A variant file as a save keeps it: its name and whole text.
@@ -65,6 +66,11 @@ pub struct SaveFile {
     /// The side that resigned after the last decision, if one did ([`Game::resign`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Side>,
+    /// Any other ending declared after the last decision: a side out of time, or a draw agreed ([`Game::conclude`]).
+    /// A resignation stays in `resigned`, as saves have always written it; a save before these endings has neither
+    /// field and loads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<Declared>,
     /// Who played each side, first side first: `human` or a computer player's name, as the program that wrote the
     /// save records it (`pacw play`); the engine does not read it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,7 +120,7 @@ pub enum SaveError {
         /// Why.
         error: Illegal,
     },
-    /// The save says a side resigned after the game had ended.
+    /// The save says a side resigned (or declares another ending) after the game had ended, or declares two endings.
     #[error("the save says a side resigned after the game was over; the save was altered or damaged")]
     ResignedAfterEnd,
     /// The replay does not give the events the save recorded.
@@ -157,7 +163,7 @@ impl Game {
             log: vec![Event::TurnStarted { turn: 1, iv: battle.initiative_values() }],
             outcomes: Vec::new(),
             battle,
-            resigned: None,
+            declared: None,
         };
         let mut events = Vec::new();
         game.run_chance(&mut events);
@@ -188,7 +194,7 @@ impl Game {
     }
 
     /// The game's path from its first position: each step a side's action or a chance outcome, in the order they
-    /// were applied, then the resignation if a side resigned.
+    /// were applied, then the ending declared off the board if there was one.
     ///
     /// # Panics
     /// If the game's own decisions did not replay, which would be a bug in the engine: each was checked when played.
@@ -216,7 +222,7 @@ impl Game {
             };
             path.push(step);
         }
-        path.extend(self.resigned.map(Step::Resigned));
+        path.extend(self.declared.map(Step::Declared));
         path
     }
 
@@ -266,15 +272,32 @@ impl Game {
     /// # Errors
     /// When the game is already over (R8).
     pub fn resign(&mut self, side: Side) -> Result<Vec<Event>, Illegal> {
-        let events = self.battle.resign(side)?;
-        self.resigned = Some(side);
+        self.conclude(Declared::Resigned(side))
+    }
+
+    /// The game ends as declared off the board: a resignation, a side out of time, or a draw agreed
+    /// ([`Battle::conclude`]). Returns the events; on error (the game is over) nothing changes.
+    ///
+    /// # Errors
+    /// When the game is already over (R8).
+    pub fn conclude(&mut self, how: Declared) -> Result<Vec<Event>, Illegal> {
+        let events = self.battle.conclude(how)?;
+        self.declared = Some(how);
         self.log.extend_from_slice(&events);
         Ok(events)
     }
 
     /// The side that resigned, if one did.
     pub fn resigned(&self) -> Option<Side> {
-        self.resigned
+        match self.declared {
+            Some(Declared::Resigned(side)) => Some(side),
+            _ => None,
+        }
+    }
+
+    /// How the game was ended off the board, if it was: resigned, out of time, or a draw agreed.
+    pub fn declared(&self) -> Option<Declared> {
+        self.declared
     }
 
     fn run_chance(&mut self, events: &mut Vec<Event>) {
@@ -294,7 +317,8 @@ impl Game {
             options: *self.battle.options(),
             seed: self.seed,
             actions: self.actions.clone(),
-            resigned: self.resigned,
+            resigned: self.resigned(),
+            declared: self.declared.filter(|d| !matches!(d, Declared::Resigned(_))),
             players: None,
             variant: self
                 .battle
@@ -356,8 +380,13 @@ impl Game {
         for (i, &action) in save.actions.iter().enumerate() {
             game.act(action).map_err(|error| SaveError::Illegal { index: i + 1, action, error })?;
         }
-        if let Some(side) = save.resigned {
-            game.resign(side).map_err(|_| SaveError::ResignedAfterEnd)?;
+        let declared = match (save.resigned, save.declared) {
+            (Some(_), Some(_)) => return Err(SaveError::ResignedAfterEnd),
+            (Some(side), None) => Some(Declared::Resigned(side)),
+            (None, other) => other,
+        };
+        if let Some(how) = declared {
+            game.conclude(how).map_err(|_| SaveError::ResignedAfterEnd)?;
         }
         let found_hash = fingerprint(&game.log);
         if game.log.len() != save.events || found_hash != save.fingerprint {
@@ -403,8 +432,8 @@ pub enum Step {
     Action(Side, Action),
     /// A chance outcome: a card drawn or a die rolled.
     Chance(Outcome),
-    /// The side resigned (the game's last step).
-    Resigned(Side),
+    /// The game was ended off the board: a side resigned, ran out of time, or a draw was agreed (the last step).
+    Declared(Declared),
 }
 
 /// FNV-1a over the events' JSON: stable, dependency-free, enough to notice an edited save.
@@ -431,7 +460,7 @@ mod tests {
         let path = game.path();
         assert_eq!(path.len(), game.actions().len() + game.outcomes().len() + 1);
         assert!(matches!(path[0], Step::Chance(Outcome::Card(_))), "the game opens with a card drawn (R3.3)");
-        assert_eq!(path.last(), Some(&Step::Resigned(Side::B)));
+        assert_eq!(path.last(), Some(&Step::Declared(Declared::Resigned(Side::B))));
         let mut b = Battle::new(game.battle().scenario().clone(), *game.battle().options());
         for step in &path {
             match *step {
@@ -442,12 +471,53 @@ mod tests {
                 Step::Chance(o) => {
                     b.apply_chance(o).unwrap();
                 }
-                Step::Resigned(side) => {
-                    b.resign(side).unwrap();
+                Step::Declared(how) => {
+                    b.conclude(how).unwrap();
                 }
             }
         }
         assert_eq!(b.result(), game.battle().result());
         assert_eq!(b.points(), game.battle().points());
+    }
+
+    #[test]
+    fn a_win_on_time_and_a_draw_agreed_end_the_game_and_survive_a_save_and_a_resignation_saves_as_before() {
+        let fresh = || {
+            let mut game = Game::new(crate::DEFAULT_SCENARIO, "m.toml", None, 5).unwrap();
+            let first = game.battle().legal_actions()[0];
+            game.act(first).unwrap();
+            game
+        };
+        for (how, winner, reason) in [
+            (Declared::OutOfTime(Side::A), Some(Side::B), crate::EndReason::OutOfTime(Side::A)),
+            (Declared::DrawAgreed, None, crate::EndReason::DrawAgreed),
+            (Declared::Resigned(Side::B), Some(Side::A), crate::EndReason::Resigned(Side::B)),
+        ] {
+            let mut game = fresh();
+            let events = game.conclude(how).unwrap();
+            let result = game.battle().result().expect("over");
+            assert_eq!((result.winner, result.reason), (winner, reason));
+            assert_eq!(events, vec![Event::GameOver { result }]);
+            assert!(game.conclude(Declared::DrawAgreed).is_err(), "once over, nothing more is declared");
+            let save = game.save();
+            // A resignation is written as saves always wrote it; the others in `declared`.
+            match how {
+                Declared::Resigned(side) => assert_eq!((save.resigned, save.declared), (Some(side), None)),
+                other => assert_eq!((save.resigned, save.declared), (None, Some(other))),
+            }
+            let loaded = Game::load(&game.save_json()).unwrap();
+            assert_eq!((loaded.declared(), loaded.log()), (Some(how), game.log()));
+            assert_eq!(loaded.path().last(), Some(&Step::Declared(how)));
+        }
+        // A save that declares two endings was altered.
+        let mut game = fresh();
+        game.conclude(Declared::DrawAgreed).unwrap();
+        let mut both = game.save();
+        both.resigned = Some(Side::A);
+        assert!(matches!(Game::from_save(&both), Err(SaveError::ResignedAfterEnd)));
+        // A save from before these endings has no `declared` field and loads as it did.
+        let json = fresh().save_json();
+        assert!(!json.contains("declared"));
+        assert!(Game::load(&json).unwrap().declared().is_none());
     }
 }

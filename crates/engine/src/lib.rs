@@ -30,7 +30,7 @@ pub use battle::{
 };
 pub use card::Card;
 pub use chance::{Outcome, Prob};
-pub use event::{EndReason, Event, GameResult};
+pub use event::{Declared, EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
 pub use geometry::{Aspect, Dir, MAX_SIDE, MIN_SIDE, Square};
 pub use map::{Map, Terrain};

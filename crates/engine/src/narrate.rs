@@ -159,6 +159,10 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
             let how = match result.reason {
                 EndReason::Exhaustion(sd) => format!("{} is exhausted (R8.1)", side(s, sd)),
                 EndReason::Resigned(sd) => format!("{} resigns", side(s, sd)),
+                EndReason::OutOfTime(sd) => {
+                    format!("{} did not move by the deadline, and the win was claimed on time", side(s, sd))
+                }
+                EndReason::DrawAgreed => "the players agreed to a draw".to_string(),
                 EndReason::TurnLimit => format!(
                     "the turn limit is reached: {} {} points, {} {} (R8.2)",
                     side(s, Side::A),

@@ -16,6 +16,7 @@
 
 pub mod api;
 mod assets;
+pub mod clock;
 pub mod connections;
 pub mod error;
 pub mod guard;
@@ -91,6 +92,9 @@ pub struct ServerConfig {
     pub trusted_proxies: Vec<proxy::Cidr>,
     /// The operator's token that opens `GET /metrics` (`--metrics-token`, metrics.rs); none by default: not served.
     pub metrics_token: Option<metrics::MetricsToken>,
+    /// Whether the deadlines are kept by a test clock that `POST /api/test/clock` moves forward (`--test-clock`, for
+    /// tests only; clock.rs); off by default: the system's time.
+    pub test_clock: bool,
 }
 
 /// The default number of days without a move after which an unfinished game is put away.
@@ -118,6 +122,7 @@ impl Default for ServerConfig {
             archive_after_days: DEFAULT_ARCHIVE_AFTER_DAYS,
             trusted_proxies: Vec::new(),
             metrics_token: None,
+            test_clock: false,
         }
     }
 }
@@ -229,6 +234,7 @@ impl Server {
             archive_after_days: config.archive_after_days,
             trusted_proxies: config.trusted_proxies.clone(),
             metrics_token: config.metrics_token.clone(),
+            test_clock: config.test_clock,
         };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };

@@ -49,6 +49,84 @@ pub enum Rating {
     Rated,
 }
 
+/// How fast a two-player game is played, chosen when it is posted or made: live (both at the board, no deadline), or
+/// a number of days for each move (the stretch of decisions a side makes before the move passes to the other).
+/// When a move's days have passed the waiting player may claim the win (session/deadline.rs). Stored with the game
+/// (the `pace` column); a game of before paces were kept is live.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub enum Pace {
+    /// Both players at the board at once: no deadline.
+    #[default]
+    #[serde(rename = "live")]
+    Live,
+    /// A day for each move (a posting of before, `daily`, is this).
+    #[serde(rename = "1d", alias = "daily")]
+    OneDay,
+    /// Three days for each move (a posting of before, `slow`, is this).
+    #[serde(rename = "3d", alias = "slow")]
+    ThreeDays,
+    /// A week for each move.
+    #[serde(rename = "7d")]
+    SevenDays,
+}
+
+/// A day in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
+
+impl Pace {
+    /// Every pace, quickest first.
+    pub const ALL: [Pace; 4] = [Pace::Live, Pace::OneDay, Pace::ThreeDays, Pace::SevenDays];
+
+    /// The days a player has for each move; `None` when live.
+    pub fn days(self) -> Option<u32> {
+        match self {
+            Pace::Live => None,
+            Pace::OneDay => Some(1),
+            Pace::ThreeDays => Some(3),
+            Pace::SevenDays => Some(7),
+        }
+    }
+
+    /// The time a player has for each move, in milliseconds; `None` when live.
+    pub fn allowance_ms(self) -> Option<i64> {
+        self.days().map(|d| i64::from(d) * DAY_MS)
+    }
+
+    /// How long before the deadline the player to move is reminded: a quarter of the allowance (6 hours of a day, 18
+    /// of three days), at most a day.
+    pub fn reminder_ms(self) -> Option<i64> {
+        self.allowance_ms().map(|a| (a / 4).min(DAY_MS))
+    }
+
+    /// The name the API and the database use: `live`, `1d`, `3d` or `7d`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pace::Live => "live",
+            Pace::OneDay => "1d",
+            Pace::ThreeDays => "3d",
+            Pace::SevenDays => "7d",
+        }
+    }
+
+    /// The pace of a name as [`Pace::name`] gives it (or as postings of before wrote it).
+    pub fn named(name: &str) -> Option<Pace> {
+        match name {
+            "daily" => Some(Pace::OneDay),
+            "slow" => Some(Pace::ThreeDays),
+            _ => Pace::ALL.into_iter().find(|p| p.name() == name),
+        }
+    }
+
+    /// In words: `live`, `1 day a move`, `3 days a move`.
+    pub fn words(self) -> String {
+        match self.days() {
+            None => "live".to_string(),
+            Some(1) => "1 day a move".to_string(),
+            Some(d) => format!("{d} days a move"),
+        }
+    }
+}
+
 impl Seat {
     /// Who plays it: a person or the computer.
     pub fn kind(&self) -> PlayerKind {
@@ -106,5 +184,21 @@ mod tests {
         assert_eq!(seats[0], seats[1]);
         // A person's side without a token to hold it: no seats (the row is reported, not guessed).
         assert_eq!(Seat::of(&[PlayerKind::Human, PlayerKind::Human], &tokens), None);
+    }
+
+    #[test]
+    fn a_pace_is_named_as_the_api_writes_it_and_the_postings_of_before_still_read() {
+        for pace in Pace::ALL {
+            assert_eq!(Pace::named(pace.name()), Some(pace));
+            assert_eq!(serde_json::to_string(&pace).unwrap(), format!("\"{}\"", pace.name()));
+        }
+        assert_eq!(serde_json::from_str::<Pace>("\"daily\"").unwrap(), Pace::OneDay);
+        assert_eq!(serde_json::from_str::<Pace>("\"slow\"").unwrap(), Pace::ThreeDays);
+        assert!(serde_json::from_str::<Pace>("\"2d\"").is_err());
+        assert_eq!(Pace::Live.allowance_ms(), None);
+        assert_eq!(Pace::ThreeDays.allowance_ms(), Some(3 * DAY_MS));
+        assert_eq!(Pace::OneDay.reminder_ms(), Some(DAY_MS / 4));
+        assert_eq!(Pace::SevenDays.reminder_ms(), Some(DAY_MS), "at most a day ahead");
+        assert_eq!(Pace::SevenDays.words(), "7 days a move");
     }
 }

@@ -5,7 +5,7 @@
 //! in one transaction before the reply is sent, so a killed server loses nothing it has acknowledged.
 
 use crate::notify::Contact;
-use crate::setup::{Mode, PlayerKind, Rating, Seat};
+use crate::setup::{Mode, Pace, PlayerKind, Rating, Seat};
 use crate::tokens::Tokens;
 use pacw_engine::{GameResult, SaveFile};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -108,6 +108,12 @@ const MIGRATIONS: &[&str] = &[
         text    TEXT NOT NULL,
         PRIMARY KEY (game_id, n)
     );",
+    // 7: each game's pace (setup.rs `Pace`: `live`, or days for each move) and when the side to act got the move, from
+    // which its deadline runs (session/deadline.rs). The games of before are live; their move is taken to have
+    // passed at their last change.
+    "ALTER TABLE games ADD COLUMN pace TEXT NOT NULL DEFAULT 'live';
+    ALTER TABLE games ADD COLUMN move_since INTEGER;
+    UPDATE games SET move_since = updated_at;",
 ];
 
 /// A failure of the database.
@@ -209,6 +215,10 @@ pub struct GameRecord {
     pub archived: bool,
     /// Whether it counts for the ratings.
     pub rating: Rating,
+    /// How fast it is played: live, or days for each move.
+    pub pace: Pace,
+    /// When the side to act got the move (ms since 1970): its deadline runs from then.
+    pub move_since: i64,
 }
 
 /// A stored row that could not be read: its id (if readable) and why.
@@ -326,12 +336,14 @@ impl Store {
         // A folder of a pacw before seats (salvage migrates nothing): its seats are the ones the game had in effect.
         let seats = if conn.prepare("SELECT seats FROM games LIMIT 0").is_ok() { "seats" } else { "NULL" };
         let rated = if conn.prepare("SELECT rated FROM games LIMIT 0").is_ok() { "rated" } else { "0" };
+        let paced = conn.prepare("SELECT pace, move_since FROM games LIMIT 0").is_ok();
+        let pace = if paced { "pace, move_since" } else { "NULL, NULL" };
         let mut good = Vec::new();
         for id in ids {
             let row = conn.query_row(
                 &format!(
                     "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, \
-                     {seats}, {rated} FROM games WHERE id = ?1"
+                     {seats}, {rated}, {pace} FROM games WHERE id = ?1"
                 ),
                 [&id],
                 |row| Ok(read_row(row)),
@@ -381,8 +393,8 @@ impl Store {
         self.with(|c| {
             c.execute(
                 "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status, result,
-                                    seats, rated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                    seats, rated, pace, move_since)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
                     g.id,
                     g.created_at,
@@ -395,7 +407,9 @@ impl Store {
                     status(&g.result),
                     result,
                     seats,
-                    g.rating == Rating::Rated
+                    g.rating == Rating::Rated,
+                    g.pace.name(),
+                    g.move_since
                 ],
             )
             .map(|_| ())
@@ -414,7 +428,8 @@ impl Store {
         })
     }
 
-    /// Replaces a game's save (after an action or an undo), committed before it returns.
+    /// Replaces a game's save (after an action or an undo), with when the side to act got the move, committed before
+    /// it returns.
     ///
     /// # Errors
     /// When the database is closed, SQLite fails, no game has this id, or a value cannot be written as JSON.
@@ -424,13 +439,14 @@ impl Store {
         save: &SaveFile,
         result: Option<GameResult>,
         updated_at: i64,
+        move_since: i64,
     ) -> Result<(), StoreError> {
         let save = json(save)?;
         let result_json = result.map(|r| json(&r)).transpose()?;
         self.with(|c| {
             let n = c.execute(
-                "UPDATE games SET save = ?2, status = ?3, result = ?4, updated_at = ?5 WHERE id = ?1",
-                params![id, save, status(&result), result_json, updated_at],
+                "UPDATE games SET save = ?2, status = ?3, result = ?4, updated_at = ?5, move_since = ?6 WHERE id = ?1",
+                params![id, save, status(&result), result_json, updated_at, move_since],
             )?;
             if n == 1 { Ok(()) } else { Err(rusqlite::Error::QueryReturnedNoRows) }
         })
@@ -444,7 +460,7 @@ impl Store {
         self.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats,
-                 rated FROM games ORDER BY created_at, id",
+                 rated, pace, move_since FROM games ORDER BY created_at, id",
             )?;
             let mut rows = stmt.query([])?;
             let (mut good, mut bad) = (Vec::new(), Vec::new());
@@ -466,7 +482,7 @@ impl Store {
         self.with(|c| {
             c.query_row(
                 "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats,
-                 rated FROM games WHERE id = ?1",
+                 rated, pace, move_since FROM games WHERE id = ?1",
                 [id],
                 |row| Ok(read_row(row)),
             )
@@ -637,6 +653,12 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
     };
     let archived = row.get::<_, String>(9).is_ok_and(|s| s == ARCHIVED);
     let rating = if row.get::<_, i64>(11).unwrap_or(0) != 0 { Rating::Rated } else { Rating::Casual };
+    // Read as it is by `pacw games` (a folder of before, not migrated): live, the move passed at the last change.
+    let pace = match row.get::<_, Option<String>>(12).ok().flatten() {
+        Some(name) => Pace::named(&name).ok_or_else(|| damaged("pace", &format!("no pace '{name}'")))?,
+        None => Pace::Live,
+    };
+    let move_since = row.get::<_, Option<i64>>(13).ok().flatten().unwrap_or(updated_at);
     Ok(GameRecord {
         id,
         created_at,
@@ -650,6 +672,8 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
         result,
         archived,
         rating,
+        pace,
+        move_since,
     })
 }
 

@@ -80,6 +80,8 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"token": *pick(rng, &[tokens[0].as_str(), "0", "zz"])}),
         json!({"text": *pick(rng, &["gg <script>alert(1)</script>", "", "\u{7}", "ok"])}),
         json!({"accept": *pick(rng, &[json!(true), json!(false), json!("yes")])}),
+        json!({"hours": *pick(rng, &[json!(1), json!(-1), json!(9000), json!(80), json!("1"), json!(1.5)])}),
+        json!({"scenario": "meeting-engagement", "mode": mode, "pace": *pick(rng, &["1d", "3d", "7d", "2d", "daily", ""])}),
         json!({"scenario": scenario, "side": side, "pace": *pick(rng, &["live", "daily", "never"]), "rating": *pick(rng, &["rated", "casual", "x"]), "visibility": *pick(rng, &["public", "private", "x"])}),
         json!({"scenario": "bloody-lane", "options": {"to_hit": n}, "variant": *pick(rng, &["close-combat", "nope"])}),
         json!([1, 2, 3]),
@@ -101,14 +103,17 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
     let dir = TempDir::new("fuzz-api");
     let metrics_token = "fuzz-operators-metrics-token";
     let with_metrics =
-        pacw_server::ServerConfig { metrics_token: Some(metrics_token.parse().unwrap()), ..config(&dir.0) };
+        // A test clock, so that moving it (`POST /api/test/clock`) is fuzzed too, and a deadline may pass.
+        pacw_server::ServerConfig { metrics_token: Some(metrics_token.parse().unwrap()), test_clock: true, ..config(&dir.0) };
     let server = pacw_server::Server::bind(with_metrics).await.expect("the server starts").spawn();
     let api = Api::new(&server);
     let mut tokens = Vec::new();
     for (scenario, mode) in
         [("meeting-engagement", "hotseat"), ("bloody-lane", "two_players"), ("maryes-heights", "hotseat")]
     {
-        let created = api.create(json!({"scenario": scenario, "mode": mode})).await;
+        // The two-player game is played at a pace of days: its deadline and the claim of a win are fuzzed too.
+        let pace = if mode == "two_players" { "3d" } else { "live" };
+        let created = api.create(json!({"scenario": scenario, "mode": mode, "pace": pace})).await;
         for role in ["hotseat", "A", "B", "spectator"] {
             if let Some(t) = created["tokens"][role].as_str() {
                 tokens.push(t.to_string());
@@ -194,7 +199,11 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
                             "events?x=1",
                             "chat",
                             "takeback",
-                            "takeback/answer"
+                            "takeback/answer",
+                            "draw",
+                            "draw/answer",
+                            "clock",
+                            "clock/claim"
                         ]
                     )
                 )
@@ -216,14 +225,15 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
                             "game/abc",
                             "..%2f..%2fetc",
                             "metrics",
-                            "metrics?x=1"
+                            "metrics?x=1",
+                            "api/test/clock"
                         ]
                     )
                 )
             }
         };
-        // Resigning, rematches and logging out end or multiply games, or end the member's session: only now and then.
-        if (path.ends_with("/resign") || path.ends_with("/logout")) && i % 500 != 0 {
+        // Resigning, accepting a draw and logging out end games or the member's session: only now and then.
+        if (path.ends_with("/resign") || path.ends_with("/logout") || path.ends_with("/draw/answer")) && i % 500 != 0 {
             continue;
         }
         let method = pick(&mut rng, &[Method::GET, Method::POST, Method::POST, Method::PUT, Method::DELETE]).clone();

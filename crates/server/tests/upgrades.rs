@@ -2,7 +2,9 @@
 //! each mode, one resigned, one finished; the first schema) is opened by today's server and every game is there as
 //! it was, its seats filled in from its players and tokens, and it plays on by its links. The fixture of 2026-12-06
 //! (schema 4, the server just before accounts) gains the club's tables, its games casual and their seats guests',
-//! playing on by their links and claimable by an account.
+//! playing on by their links and claimable by an account. The club's folder of 2026-12-06 (schema 6, before paces were
+//! kept) gains each game's pace: its games live, with no deadline, its postings' `daily` and `slow` read as a day and
+//! three days a move.
 
 mod common;
 
@@ -144,5 +146,39 @@ async fn the_database_of_2026_12_06_gains_the_club_and_its_games_play_on_by_thei
     assert_eq!(r.status(), StatusCode::OK);
     let page: Value = http.get(format!("{}/api/players/Bea", api.base)).send().await.unwrap().json().await.unwrap();
     assert_eq!(page["games"][0]["id"], facts["two_players"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_club_of_2026_12_06_gains_the_paces_its_games_live_and_its_postings_paced_as_posted() {
+    let (dir, facts) = fixture_of("club-2026-12-06", "paces");
+    {
+        let store = Store::open(&dir.0).unwrap();
+        let (games, damaged) = store.load_all().unwrap();
+        assert!(damaged.is_empty(), "{damaged:?}");
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert_eq!(g.pace, pacw_server::setup::Pace::Live, "{}", g.id);
+            assert_eq!(g.move_since, g.updated_at, "{}: the move taken to have passed at the last change", g.id);
+        }
+    }
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    // The postings of before: `daily` is a day a move, `slow` three days.
+    let daily = api.get(&format!("/api/room/{}", facts["daily_posting"].as_str().unwrap())).await.1;
+    assert_eq!(daily["pace"], "1d");
+    let slow = api.get(&format!("/api/room/{}", facts["slow_posting"].as_str().unwrap())).await.1;
+    assert_eq!((slow["pace"].as_str(), slow["joined"].as_bool()), (Some("3d"), Some(true)));
+    // Its games are live: no deadline, nothing to claim; and they play on by their links.
+    let joined = facts["joined_link"].as_str().unwrap().trim_start_matches("/game/");
+    let c = api.get(&format!("/api/play/{joined}/clock")).await.1;
+    assert_eq!((c["pace"].as_str(), c["deadline"].is_null()), (Some("live"), true), "{c}");
+    let (a, b) =
+        (facts["tokens"]["two_players"]["A"].as_str().unwrap(), facts["tokens"]["two_players"]["B"].as_str().unwrap());
+    let mover = if api.view(a).await["your_turn"] == true { a } else { b };
+    let v = api.view(mover).await;
+    assert_eq!(v["decisions"], facts["decisions"]["two_players"]);
+    let (s, after) = api.act(mover, json!({"index": 0, "decisions": v["decisions"]})).await;
+    assert_eq!(s, StatusCode::OK, "{after}");
     server.stop().await;
 }

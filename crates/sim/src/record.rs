@@ -494,7 +494,9 @@ impl GameRecord {
                 reason: match s.reason {
                     EndReason::Exhaustion(side) => EndReason::Exhaustion(side.other()),
                     EndReason::Resigned(side) => EndReason::Resigned(side.other()),
+                    EndReason::OutOfTime(side) => EndReason::OutOfTime(side.other()),
                     EndReason::TurnLimit => EndReason::TurnLimit,
+                    EndReason::DrawAgreed => EndReason::DrawAgreed,
                 },
                 points: [s.points[1], s.points[0]],
                 side_activations: turn(s.side_activations),

@@ -427,8 +427,8 @@ impl Desk {
                 for &a in &t.live.game.actions()[..decision] {
                     past.apply(a).map_err(replay)?;
                 }
-                if let Some(side) = t.live.game.resigned().filter(|_| decision == of) {
-                    past.game.resign(side).map_err(replay)?;
+                if let Some(how) = t.live.game.declared().filter(|_| decision == of) {
+                    past.game.conclude(how).map_err(replay)?;
                 }
                 past.revision = t.live.revision;
                 let over = t.live.game.battle().result().is_some();

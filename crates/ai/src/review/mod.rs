@@ -26,7 +26,7 @@ pub use summary::{SideSummary, accuracy_of_move};
 
 use crate::evaluator::{Evaluator, result_value};
 use pacw_engine::narrate;
-use pacw_engine::{Action, Battle, ChanceKind, Event, Game, Outcome, Side, Step, ToAct};
+use pacw_engine::{Action, Battle, ChanceKind, Declared, Event, Game, Outcome, Side, Step, ToAct};
 use serde::Serialize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -306,7 +306,21 @@ impl ReviewJob {
                     });
                     i += plan.len();
                 }
-                Step::Resigned(side) => {
+                Step::Declared(how @ (Declared::OutOfTime(_) | Declared::DrawAgreed)) => {
+                    // Decided by the clock or by both players: nobody's move to judge.
+                    let _ = b.conclude(how);
+                    let after = b.result().map_or(before, result_value);
+                    let text = b
+                        .result()
+                        .map_or_else(String::new, |r| narrate::event(&scenario, &Event::GameOver { result: r }));
+                    let side = match how {
+                        Declared::OutOfTime(side) => Some(side),
+                        _ => None,
+                    };
+                    steps.push(step(StepKind::Decision, side, text, turn, made, before, after));
+                    i += 1;
+                }
+                Step::Declared(Declared::Resigned(side)) => {
                     let _ = b.resign(side);
                     let after = b.result().map_or(before, result_value);
                     let text = format!("{} resigns", scenario.side(side).name);

@@ -57,6 +57,25 @@ fn an_unfinished_game_ends_on_the_evaluators_judgement_and_a_resignation_on_the_
 }
 
 #[test]
+fn a_draw_agreed_and_a_win_on_time_end_the_review_on_the_result_judging_nobody() {
+    let e = Evaluator::embedded();
+    let g = game(5, 30);
+    for (how, side, words) in [
+        (Declared::DrawAgreed, None, "the players agreed to a draw"),
+        (Declared::OutOfTime(Side::A), Some(Side::A), "Union did not move by the deadline"),
+    ] {
+        let mut ended = g.clone();
+        ended.conclude(how).unwrap();
+        let r = review(&ended, &e, &ReviewConfig::default(), &|_, _| {});
+        assert!(r.finished);
+        let last = r.steps.last().unwrap();
+        assert_eq!((last.kind, last.side, Some(last.after)), (StepKind::Decision, side, r.result));
+        assert!(last.text.contains(words), "{}", last.text);
+        assert!(last.judged.is_none(), "nobody's move to judge");
+    }
+}
+
+#[test]
 fn labels_follow_the_thresholds() {
     assert_eq!(Label::of(0.0), None);
     assert_eq!(Label::of(0.049), None);
@@ -135,7 +154,7 @@ proptest! {
                 match path.next().unwrap() {
                     Step::Chance(o) => break o,
                     Step::Action(_, a) => { b.apply(a).unwrap(); }
-                    Step::Resigned(_) => unreachable!(),
+                    Step::Declared(_) => unreachable!(),
                 }
             };
             let outcomes = b.chance_outcomes();

@@ -7,7 +7,7 @@ use crate::action::{Action, Illegal};
 use crate::attack::{AttackKind, AttackResult, HitResult, RetreatPath, Steadiness, after_hit, hits, result_on_row};
 use crate::card::Card;
 use crate::chance::{Outcome, Prob, d6};
-use crate::event::{EndReason, Event, GameResult};
+use crate::event::{Declared, EndReason, Event, GameResult};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
 use crate::rule::Rule;
@@ -518,11 +518,21 @@ impl<S: ScenarioRef> Battle<S> {
     /// # Errors
     /// When the game is already over (R8).
     pub fn resign(&mut self, side: Side) -> Result<Vec<Event>, Illegal> {
+        self.conclude(Declared::Resigned(side))
+    }
+
+    /// The game ends at once as declared off the board ([`Declared`]: a resignation, a side out of time, a draw
+    /// agreed), with the points as they stand (R8.2). Like resigning, not an order: whoever is to act, as long as the
+    /// game is not over (else the battle is unchanged).
+    ///
+    /// # Errors
+    /// When the game is already over (R8).
+    pub fn conclude(&mut self, how: Declared) -> Result<Vec<Event>, Illegal> {
         if self.result().is_some() {
             return Err(Illegal::new(Rule::R8, "the game is over"));
         }
         let mut events = Vec::new();
-        self.finish(Some(side.other()), EndReason::Resigned(side), &mut events);
+        self.finish(how.winner(), how.reason(), &mut events);
         Ok(events)
     }
 

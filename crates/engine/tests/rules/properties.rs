@@ -148,7 +148,11 @@ fn play_random_game(scenario: usize, options: Options, seed: u64) {
             assert!(game.battle().destroyed(side) >= parsed.side(side).exhaustion, "R8.1")
         }
         pacw_engine::EndReason::TurnLimit => assert_eq!(game.battle().turn(), turns, "R8.2"),
-        pacw_engine::EndReason::Resigned(_) => panic!("nobody resigned"),
+        pacw_engine::EndReason::Resigned(_)
+        | pacw_engine::EndReason::OutOfTime(_)
+        | pacw_engine::EndReason::DrawAgreed => {
+            panic!("nobody resigned, ran out of time or agreed a draw")
+        }
     }
     // R9.2: the same seed and decisions replay identically, through a save.
     let replayed = Game::load(&game.save_json()).unwrap();

@@ -100,7 +100,7 @@ pub async fn ask_takeback(
     Ok(Json(blocking(move || games.ask_takeback(&entry, role)).await?))
 }
 
-/// An answer to a take-back request.
+/// An answer to a take-back request or a draw offer.
 #[derive(serde::Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct TakebackAnswer {
@@ -121,4 +121,44 @@ pub async fn answer_takeback(
 ) -> ApiResult<Json<GameView>> {
     let (entry, role) = games.by_token(&token)?;
     Ok(Json(blocking(move || games.answer_takeback(&entry, role, req.accept)).await?))
+}
+
+/// `GET /api/play/{token}/draw`: where a draw offer stands (a player of a two-player game).
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as [`Games::draw`](crate::session::Games::draw).
+pub async fn draw(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<Json<crate::session::DrawView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(games.draw(&entry, role)?))
+}
+
+/// `POST /api/play/{token}/draw`: offers the other player a draw.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::offer_draw`](crate::session::Games::offer_draw).
+pub async fn offer_draw(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+) -> ApiResult<Json<crate::session::DrawView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.offer_draw(&entry, role)).await?))
+}
+
+/// `POST /api/play/{token}/draw/answer`: `{"accept": true}` ends the game as a draw agreed (the full view is the
+/// reply); `false` declines.
+///
+/// # Errors
+/// When the token opens no game (404, or 410 for a game put away), or as
+/// [`Games::answer_draw`](crate::session::Games::answer_draw).
+pub async fn answer_draw(
+    State(games): State<AppState>,
+    Path(token): Path<String>,
+    Body(req): Body<TakebackAnswer>,
+) -> ApiResult<Json<GameView>> {
+    let (entry, role) = games.by_token(&token)?;
+    Ok(Json(blocking(move || games.answer_draw(&entry, role, req.accept)).await?))
 }

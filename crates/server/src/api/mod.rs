@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod balance;
+pub mod clock;
 pub mod club;
 pub mod events;
 pub mod games;
@@ -43,6 +44,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/play/{token}/chat", get(games::chat).post(games::say))
         .route("/api/play/{token}/takeback", get(actions::takeback).post(actions::ask_takeback))
         .route("/api/play/{token}/takeback/answer", post(actions::answer_takeback))
+        .route("/api/play/{token}/draw", get(actions::draw).post(actions::offer_draw))
+        .route("/api/play/{token}/draw/answer", post(actions::answer_draw))
+        .route("/api/play/{token}/clock", get(clock::clock))
+        .route("/api/play/{token}/clock/claim", post(clock::claim))
+        .route("/api/test/clock", post(clock::advance))
         .route("/api/play/{token}/units/{unit}", get(games::unit))
         .route("/api/play/{token}/explain", post(games::explain))
         .route("/api/play/{token}/events", get(events::stream))

@@ -4,7 +4,7 @@
 use super::{GameEntry, Games};
 use crate::board::{ExplainRequest, Explanation, UnitOrders, explain, turn_check, unit_orders};
 use crate::error::{ApiError, ApiResult};
-use crate::setup::{Mode, PlayerKind};
+use crate::setup::{Mode, Pace, PlayerKind};
 use crate::tokens::Role;
 use crate::view::PlayerView;
 use pacw_engine::Rule;
@@ -44,6 +44,10 @@ pub struct GameSummary {
     pub created_at: i64,
     /// Last change, ms since 1970.
     pub updated_at: i64,
+    /// `live`, or days for each move: `1d`, `3d`, `7d`.
+    pub pace: Pace,
+    /// The time left to the side to act before its deadline (ms; 0 once passed): only with a pace of days.
+    pub left_ms: Option<i64>,
 }
 
 impl Games {
@@ -96,7 +100,10 @@ impl Games {
 
     /// The public facts of a game for a token (`GET …/summary`), without loading a finished game.
     pub fn summary(&self, entry: &GameEntry, role: Role) -> GameSummary {
-        let s = entry.lock().summary.clone();
+        let (s, left_ms) = {
+            let st = entry.lock();
+            (st.summary.clone(), self.left_ms(entry, &st))
+        };
         let computer = s.to_act.is_some_and(|side| matches!(entry.players[side.index()], PlayerKind::Computer { .. }));
         GameSummary {
             id: entry.id.clone(),
@@ -114,6 +121,8 @@ impl Games {
             result_text: s.result_text,
             created_at: entry.created_at,
             updated_at: s.updated_at,
+            pace: entry.pace,
+            left_ms,
         }
     }
 }

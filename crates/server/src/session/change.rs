@@ -22,6 +22,10 @@ pub enum Ending {
     Rules,
     /// A side resigned.
     Resignation,
+    /// A side did not move by its deadline, and the other claimed the win (deadline.rs).
+    Time,
+    /// The players agreed to a draw (draw.rs).
+    Agreement,
 }
 
 impl Ending {
@@ -29,6 +33,8 @@ impl Ending {
     pub fn of(result: &GameResult) -> Ending {
         match result.reason {
             EndReason::Resigned(_) => Ending::Resignation,
+            EndReason::OutOfTime(_) => Ending::Time,
+            EndReason::DrawAgreed => Ending::Agreement,
             EndReason::Exhaustion(_) | EndReason::TurnLimit => Ending::Rules,
         }
     }
@@ -55,6 +61,13 @@ pub enum ChangeKind {
         /// The side that resigned.
         side: Side,
     },
+    /// A side claimed the win on time: the other had not moved by its deadline.
+    TimeClaimed {
+        /// The side that claimed it.
+        side: Side,
+    },
+    /// The players agreed to a draw.
+    DrawAgreed,
 }
 
 /// A game that changed, as the observers are told once the change is stored.
@@ -111,6 +124,10 @@ pub(super) enum Change {
     Undo { removed: usize },
     /// A resignation.
     Resign { side: Side },
+    /// The win claimed on time by `side`.
+    TimeClaimed { side: Side },
+    /// A draw agreed.
+    DrawAgreed,
 }
 
 impl Change {
@@ -119,6 +136,8 @@ impl Change {
             Change::Action { side, computer, .. } => ChangeKind::Action { side, computer },
             Change::Undo { removed } => ChangeKind::Undo { removed },
             Change::Resign { side } => ChangeKind::Resign { side },
+            Change::TimeClaimed { side } => ChangeKind::TimeClaimed { side },
+            Change::DrawAgreed => ChangeKind::DrawAgreed,
         }
     }
 
@@ -128,6 +147,8 @@ impl Change {
             Change::Action { .. } => ("action", "action"),
             Change::Undo { .. } => ("undo", "undo"),
             Change::Resign { .. } => ("resign", "resignation"),
+            Change::TimeClaimed { .. } => ("claim", "claim of the win"),
+            Change::DrawAgreed => ("draw", "draw"),
         }
     }
 }
@@ -157,9 +178,25 @@ impl Games {
         let (kind, noun) = change.names();
         let was_over = st.live.as_ref().is_some_and(|l| l.game.battle().result().is_some());
         let now = now_ms();
+        // A move's deadline runs from when the move passed to its side (deadline.rs): by the server's clock.
+        let passed = st.live.as_ref().map(|l| l.game.battle().to_act()) != Some(next.game.battle().to_act());
+        let move_since = if passed { self.clock.now_ms() } else { st.move_since };
         self.store
-            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now)
+            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now, move_since)
             .map_err(|e| ApiError::Internal(format!("the {noun} could not be stored, so it was not made: {e}")))?;
+        st.move_since = move_since;
+        if passed {
+            st.deadline_told = super::deadline::DeadlineTold::Nothing;
+        }
+        // A draw offered lapses when its side moves on, or when decisions are taken back (draw.rs).
+        if let Some(offer) = st.draw
+            && match change {
+                Change::Action { side, .. } => side == offer.by,
+                _ => true,
+            }
+        {
+            st.draw = None;
+        }
         st.summary = Summary::of(&next, &entry.players, now);
         let live = &*st.live.insert(next);
         let events = log_entries(live, events_from);

@@ -3,7 +3,7 @@
 use super::{Games, links, shipped};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
-use crate::setup::{AccountId, Mode, PlayerKind, Rating, Seat};
+use crate::setup::{AccountId, Mode, Pace, PlayerKind, Rating, Seat};
 use crate::store::AccountRecord;
 use crate::store::{GameRecord, now_ms};
 use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
@@ -49,6 +49,10 @@ pub struct CreateGame {
     /// nothing back; two people's rated games are posted in the waiting room.
     #[serde(default)]
     pub rating: Rating,
+    /// `live` (the default), or `1d`, `3d`, `7d`: days for each move, after which the waiting player may claim the
+    /// win. Only a two-player game has a deadline.
+    #[serde(default)]
+    pub pace: Pace,
 }
 
 /// Options as `name=value` strings or as an object.
@@ -316,6 +320,11 @@ impl Games {
                 ([a, b], Tokens { spectator, ..Tokens::default() })
             }
         };
+        if req.pace != Pace::Live && req.mode != Mode::TwoPlayers {
+            return Err(ApiError::BadRequest(
+                "a pace with deadlines is for two-player games (a link for each side); this mode is live".into(),
+            ));
+        }
         if req.mode != Mode::Computer && req.human_side.is_some() {
             return Err(ApiError::BadRequest("human_side is for mode computer only".into()));
         }
@@ -350,6 +359,8 @@ impl Games {
             result: game.battle().result(),
             archived: false,
             rating: req.rating,
+            pace: req.pace,
+            move_since: self.clock.now_ms(),
         };
         let live = match &req.save {
             // A save's decisions are its steps, so the replay and the log show the whole game.

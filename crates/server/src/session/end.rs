@@ -101,6 +101,7 @@ impl Games {
                 _ => None,
             },
             save: None,
+            pace: entry.pace,
         };
         let created = self.create(req, &entry.client, None)?;
         let you = match role {

@@ -13,6 +13,8 @@ mod change;
 mod chat;
 mod computer;
 mod create;
+mod deadline;
+mod draw;
 mod end;
 mod notice;
 mod players;
@@ -32,6 +34,8 @@ pub use ask::GameSummary;
 pub use change::{ChangeKind, Ending, GameChanged, GameEnded, GameObserver};
 pub use chat::{ChatRequest, MAX_CHAT_CHARS, MAX_CHAT_MESSAGES};
 pub use create::{CreateGame, Created, OptionsInput, WATCH_GAMES_PER_CLIENT};
+pub use deadline::{AdvanceClock, ClockView};
+pub use draw::{DrawOffer, DrawView};
 pub use end::ResignRequest;
 pub use notice::{ContactRequest, ContactView};
 pub use players::{LeaderRow, PlayerGame, PlayerPage, RatingView};
@@ -39,13 +43,13 @@ pub use quota::{Allowance, Creations};
 pub use ratings::RatingsObserver;
 pub use review::{ReviewProgress, ReviewReply};
 pub use room::{
-    Joined, MAX_POSTED_OPTIONS, POSTINGS_PER_ACCOUNT, Pace, Posted, Posting, PostingView, SideChoice, Visibility,
+    Joined, MAX_POSTED_OPTIONS, POSTINGS_PER_ACCOUNT, Posted, Posting, PostingView, SideChoice, Visibility,
 };
 pub use takeback::{Takeback, TakebackView};
 
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
-use crate::setup::{Mode, PlayerKind, Rating, Seat};
+use crate::setup::{Mode, Pace, PlayerKind, Rating, Seat};
 use crate::store::{DamagedRow, GameRecord, Store};
 use crate::tokens::{Role, Tokens};
 use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view, player_views};
@@ -106,6 +110,14 @@ struct EntryState {
     seats: [Seat; 2],
     /// A take-back asked of the other player, not yet answered (takeback.rs). In memory only.
     takeback: Option<takeback::Takeback>,
+    /// When the side to act got the move (ms since 1970, by the server's clock): its deadline runs from then
+    /// (deadline.rs). Stored with the game.
+    move_since: i64,
+    /// What the players were told of this move's deadline (deadline.rs). In memory only: after a restart a notice
+    /// due may be sent again.
+    deadline_told: deadline::DeadlineTold,
+    /// A draw offered to the other player, not yet answered (draw.rs). In memory only.
+    draw: Option<draw::DrawOffer>,
 }
 
 /// One game: what never changes, and its state behind a mutex.
@@ -122,6 +134,8 @@ pub struct GameEntry {
     pub players: [PlayerKind; 2],
     /// Whether it counts for the ratings.
     pub rating: Rating,
+    /// How fast it is played: live, or days for each move (deadline.rs).
+    pub pace: Pace,
     /// The tokens.
     pub tokens: Tokens,
     /// Who asked for it (the creator's address; a game loaded at start, its own id): the computer's thinking for
@@ -156,6 +170,8 @@ pub enum UpdateEvent {
     Chat,
     /// A take-back asked, accepted or declined (SSE `takeback`): to the players only.
     Takeback,
+    /// A draw offered, accepted or declined (SSE `draw`): to the players only.
+    Draw,
 }
 
 impl UpdateEvent {
@@ -165,6 +181,7 @@ impl UpdateEvent {
             UpdateEvent::Change => "update",
             UpdateEvent::Chat => "chat",
             UpdateEvent::Takeback => "takeback",
+            UpdateEvent::Draw => "draw",
         }
     }
 
@@ -278,6 +295,8 @@ pub struct SessionConfig {
     pub trusted_proxies: Vec<crate::proxy::Cidr>,
     /// The operator's token that opens `GET /metrics` (`--metrics-token`); without one it is not served.
     pub metrics_token: Option<crate::metrics::MetricsToken>,
+    /// Whether the deadlines are kept by a test clock that may be moved forward (`--test-clock`, clock.rs).
+    pub test_clock: bool,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -309,6 +328,8 @@ pub struct Games {
     logins_by_address: Allowance,
     /// Bringing back games put away, one at a time (archive.rs).
     reviving: Mutex<()>,
+    /// The time the deadlines are kept by (clock.rs): the system's, or a test clock.
+    clock: crate::clock::Clock,
 }
 
 impl Games {
@@ -329,6 +350,7 @@ impl Games {
             observers: RwLock::new(Vec::new()),
             room_lock: Mutex::new(()),
             reviving: Mutex::new(()),
+            clock: if config.test_clock { crate::clock::Clock::testing() } else { crate::clock::Clock::system() },
             logins_by_name: Allowance::new(
                 LOGINS_PER_NAME,
                 Duration::from_secs(60),
@@ -381,6 +403,7 @@ impl Games {
         }
         games.archive_idle();
         games.keep_archiving();
+        games.keep_watching_deadlines();
         games.observe(Arc::new(RatingsObserver::new(&games)));
         Ok(games)
     }
@@ -394,6 +417,7 @@ impl Games {
             mode: record.mode,
             players: record.players,
             rating: record.rating,
+            pace: record.pace,
             tokens: record.tokens,
             client,
             state: Mutex::new(EntryState {
@@ -404,6 +428,9 @@ impl Games {
                 owed: [false; 2],
                 seats: record.seats,
                 takeback: None,
+                move_since: record.move_since,
+                deadline_told: deadline::DeadlineTold::Nothing,
+                draw: None,
             }),
             tx: broadcast::channel(256).0,
             streams: AtomicUsize::new(0),
@@ -439,6 +466,11 @@ impl Games {
     /// The operator's token that opens `/metrics`, if one was given.
     pub fn metrics_token(&self) -> Option<&crate::metrics::MetricsToken> {
         self.config.metrics_token.as_ref()
+    }
+
+    /// The time the deadlines are kept by (clock.rs).
+    pub fn clock(&self) -> &crate::clock::Clock {
+        &self.clock
     }
 
     /// The database.
@@ -571,8 +603,8 @@ impl Games {
         for &a in &live.game.actions()[..k] {
             past.apply(a).map_err(replay)?;
         }
-        if let Some(side) = live.game.resigned().filter(|_| k == n) {
-            past.game.resign(side).map_err(replay)?;
+        if let Some(how) = live.game.declared().filter(|_| k == n) {
+            past.game.conclude(how).map_err(replay)?;
         }
         past.revision = live.revision;
         Ok(game_view(

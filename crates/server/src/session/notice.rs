@@ -115,6 +115,18 @@ impl Games {
 
     /// Tells `side`'s person that it is their move, unless they have the game open.
     fn tell(&self, entry: &GameEntry, live: &Live, side: Side) -> Told {
+        let b = live.game.battle();
+        let (title, side_name) = (&b.scenario().name, &b.scenario().side(side).name);
+        self.send_notice(entry, side, |url| Notice {
+            subject: format!("pacw: your move in {title}"),
+            text: format!("It is your move ({side_name}) in {title}, turn {} of {}: {url}", b.turn(), b.turn_limit()),
+            link: url,
+        })
+    }
+
+    /// Sends `side`'s person the notice `make` writes with their link, where they asked to be told, unless they have
+    /// the game open: the one way a player is told anything (their move, a deadline near or passed).
+    pub(super) fn send_notice(&self, entry: &GameEntry, side: Side, make: impl FnOnce(String) -> Notice) -> Told {
         if entry.side_streams[side.index()].load(Ordering::SeqCst) > 0 {
             return Told::Watching;
         }
@@ -127,21 +139,14 @@ impl Games {
             }
         };
         let (contact, url) = stored;
-        let b = live.game.battle();
-        let (title, side_name) = (&b.scenario().name, &b.scenario().side(side).name);
-        let notice = Notice {
-            subject: format!("pacw: your move in {title}"),
-            text: format!("It is your move ({side_name}) in {title}, turn {} of {}: {url}", b.turn(), b.turn_limit()),
-            link: url,
-        };
-        self.notifier.send(&self.runtime, &contact, notice);
+        self.notifier.send(&self.runtime, &contact, make(url));
         Told::Sent
     }
 }
 
 /// What became of a notice due.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum Told {
+pub(super) enum Told {
     /// Sent where the player asked.
     Sent,
     /// Not sent: the player has the game open.

@@ -3,7 +3,7 @@
 
 use super::{Games, link};
 use crate::error::{ApiError, ApiResult};
-use crate::setup::{Rating, Seat};
+use crate::setup::{Pace, Rating, Seat};
 use crate::store::{AccountRecord, PlayerRating};
 use pacw_engine::Side;
 use serde::Serialize;
@@ -60,6 +60,10 @@ pub struct PlayerGame {
     pub rating: Rating,
     /// Last change (ms since 1970).
     pub updated_at: i64,
+    /// `live`, or days for each move: `1d`, `3d`, `7d`.
+    pub pace: Pace,
+    /// The time left to the side to act before its deadline (ms; 0 once passed): only with a pace of days.
+    pub left_ms: Option<i64>,
     /// The player's own link: shown to the player only.
     pub link: Option<String>,
 }
@@ -120,9 +124,9 @@ impl Games {
         let entries: Vec<_> = self.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
         let mut games = Vec::new();
         for e in entries {
-            let (seats, summary) = {
+            let (seats, summary, left_ms) = {
                 let st = e.lock();
-                (st.seats.clone(), st.summary.clone())
+                (st.seats.clone(), st.summary.clone(), self.left_ms(&e, &st))
             };
             let Some(side) = Side::BOTH.into_iter().find(|s| seats[s.index()].account() == Some(account.id)) else {
                 continue;
@@ -148,6 +152,8 @@ impl Games {
                 result_text: summary.result_text.clone(),
                 rating: e.rating,
                 updated_at: summary.updated_at,
+                pace: e.pace,
+                left_ms,
                 link: yours.then(|| link(&token)),
             });
         }

@@ -4,7 +4,7 @@
 
 use super::{CreateGame, Games, OptionsInput, link, shipped};
 use crate::error::{ApiError, ApiResult};
-use crate::setup::{AccountId, Mode, Rating, Seat};
+use crate::setup::{AccountId, Mode, Pace, Rating, Seat};
 use crate::store::{AccountRecord, PostingRecord, now_ms};
 use crate::tokens::{new_seed, new_token};
 use pacw_engine::{SHIPPED_VARIANTS, Scenario, Side};
@@ -28,20 +28,6 @@ pub enum SideChoice {
     #[default]
     #[serde(rename = "random")]
     Random,
-}
-
-/// How fast the game is meant to be played: agreed when posting and shown with the game (deadlines are not kept by
-/// the server yet).
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Pace {
-    /// Both at the board at once.
-    #[default]
-    Live,
-    /// A move within a day or so.
-    Daily,
-    /// A move within three days or so.
-    Slow,
 }
 
 /// Who sees a posting.
@@ -69,7 +55,7 @@ pub struct Posting {
     /// The poster's side: `A`, `B` or `random`.
     #[serde(default)]
     pub side: SideChoice,
-    /// `live`, `daily` or `slow`.
+    /// `live` (the default), `1d`, `3d` or `7d`: days for each move ([`Pace`]).
     #[serde(default)]
     pub pace: Pace,
     /// `rated` or `casual`.
@@ -285,6 +271,7 @@ impl Games {
             computer_b: None,
             save: None,
             rating: posting.rating,
+            pace: posting.pace,
         };
         let (created, entry) = self.create_seated(req, client, owners)?;
         self.store.join_posting(id, &created.id).map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -5,7 +5,9 @@ use pacw_server::{RunningServer, Server, ServerConfig};
 use reqwest::StatusCode;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A fresh data directory, removed when dropped.
 pub struct TempDir(pub PathBuf);
@@ -119,4 +121,67 @@ pub fn find(view: &Value, pred: impl Fn(&Value) -> bool) -> Option<u64> {
 
 pub fn is_activate(a: &Value) -> bool {
     a.get("activate").is_some()
+}
+
+/// A webhook that answers 500 to its first request if `fail_first`, and 200 to the others, keeping every body.
+pub async fn webhook_sink(fail_first: bool) -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://127.0.0.1:{}/hook/secret", listener.local_addr().unwrap().port());
+    let bodies = Arc::new(Mutex::new(Vec::new()));
+    let kept = bodies.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else { return };
+            let kept = kept.clone();
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                // Headers, then as many bytes as Content-Length says.
+                let body = loop {
+                    let n = socket.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    let text = String::from_utf8_lossy(&buf).to_string();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap())
+                            })
+                            .unwrap_or(0);
+                        if buf.len() >= end + 4 + length {
+                            break String::from_utf8_lossy(&buf[end + 4..end + 4 + length]).to_string();
+                        }
+                    }
+                };
+                let first = {
+                    let mut k = kept.lock().unwrap();
+                    k.push(serde_json::from_str(&body).unwrap());
+                    k.len() == 1
+                };
+                let status = if first && fail_first { "500 Internal Server Error" } else { "200 OK" };
+                let _ = socket
+                    .write_all(
+                        format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n").as_bytes(),
+                    )
+                    .await;
+            });
+        }
+    });
+    (url, bodies)
+}
+
+pub async fn until<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

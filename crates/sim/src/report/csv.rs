@@ -84,6 +84,8 @@ pub fn games_csv(sim: &Simulation) -> Result<String, SimError> {
                 EndReason::TurnLimit => "turn_limit".into(),
                 EndReason::Exhaustion(side) => format!("exhaustion:{}", side_id(side)),
                 EndReason::Resigned(side) => format!("resigned:{}", side_id(side)),
+                EndReason::OutOfTime(side) => format!("out_of_time:{}", side_id(side)),
+                EndReason::DrawAgreed => "draw_agreed".into(),
             },
             points_a: s.points[0],
             points_b: s.points[1],

@@ -1,0 +1,126 @@
+// Pace and deadlines in a browser: Bea posts a game at three days a move, Cy joins it from another browser context
+// (a phone's), both pages show the time left; the server's test clock is moved past the deadline (never a wait), and
+// the waiting player claims the win, shown in words. Then a draw offered and declined in a second game. Screenshots
+// at 1366×900 and 390×844.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { serverAndBrowser, freshPage, screenshots } from './server.mjs';
+
+const env = serverAndBrowser({ args: ['--test-clock'] });
+
+async function signUp(page, name) {
+  await page.goto(`${env.server.url}account`);
+  await page.locator('#signup-form').waitFor();
+  await page.fill('#signup-name', name);
+  await page.fill('#signup-password', 'a long password');
+  await page.click('#signup-form button[type=submit]');
+  await page.locator('#my-page', { hasText: name }).waitFor();
+}
+
+/// Bea posts her `nth` game (from 1) at `pace`; Cy joins it from its invitation; both pages are on the game, each
+/// player's status shown.
+async function postAndJoin(bea, cy, pace, nth) {
+  await bea.goto(`${env.server.url}room`);
+  await bea.selectOption('#post-scenario', 'meeting-engagement');
+  await bea.selectOption('#post-side', 'A');
+  await bea.selectOption('#post-pace', pace);
+  await bea.check('#post-private');
+  await bea.click('#post-game');
+  const link = await bea.locator('#invite-link').inputValue();
+  await cy.goto(link);
+  await cy.click('#join-game');
+  await cy.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  // The room lists every joined game this browser posted: hers is the newest, once it is there.
+  await bea.waitForFunction((n) => document.querySelectorAll('#open-joined').length >= n, nth, { timeout: 15000 });
+  await bea.locator('#open-joined').nth(nth - 1).click();
+  await bea.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  await Promise.all([bea, cy].map((p) => p.locator('#status .whose').waitFor()));
+}
+
+/// The page whose move it is, and the other.
+async function moverAndWaiter(bea, cy) {
+  for (let tries = 0; tries < 100; tries++) {
+    if (await bea.locator('#status .you').count()) return [bea, cy];
+    if (await cy.locator('#status .you').count()) return [cy, bea];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('neither page says it is its move');
+}
+
+test('a game at three days a move shows the time left, and past the deadline the waiting player claims the win', { timeout: 180000 }, async () => {
+  const bea = await freshPage(env.browser);
+  const cy = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { isMobile: true, hasTouch: true } });
+  await signUp(bea, 'Bea');
+  await signUp(cy, 'Cy');
+  await postAndJoin(bea, cy, '3d', 1);
+  const [mover, waiter] = await moverAndWaiter(bea, cy);
+  for (const [page, whose] of [[mover, 'Your move'], [waiter, 'theirs']]) {
+    const panel = page.locator('#deadline:not([hidden]) #deadline-text');
+    await panel.waitFor();
+    // A minute begun counts: three days less the seconds since the game began read "3 days".
+    assert.match(await panel.textContent(), whose === 'Your move' ? /^Your move: 3 days left \(3 days a move\)\.$/ : /^(Union|Confederate)’s move: 3 days left \(3 days a move\)\.$/);
+    assert.equal(await page.locator('#claim-win').isHidden(), true, 'nothing to claim before the deadline');
+  }
+  await bea.screenshot({ path: join(screenshots, 'deadline-1366.png') });
+  await cy.screenshot({ path: join(screenshots, 'deadline-390.png') });
+  // A player's page shows the time left too (on a phone, in place of when the last move was).
+  const phone = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { isMobile: true, hasTouch: true } });
+  await phone.goto(`${env.server.url}players/Bea`);
+  const row = phone.locator('#player-games tr[data-game]');
+  await row.waitFor();
+  assert.match(await row.textContent(), /3 days/);
+  await phone.screenshot({ path: join(screenshots, 'deadline-player-390.png') });
+  await phone.context().close();
+
+  // Three days and an hour later, by the server's test clock.
+  const moved = await fetch(`${env.server.url}api/test/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hours: 73 }) });
+  assert.equal(moved.status, 200);
+  await waiter.reload();
+  const claim = waiter.locator('#claim-win:not([hidden])');
+  await claim.waitFor();
+  assert.match(await waiter.locator('#deadline-text').textContent(), /time to move has run out: .* may claim the win/);
+  await waiter.screenshot({ path: join(screenshots, `deadline-claim-${waiter.viewportSize().width}.png`) });
+  await mover.reload();
+  await mover.locator('#deadline:not([hidden])').waitFor();
+  assert.match(await mover.locator('#deadline-text').textContent(), /^Your time to move has run out: your opponent may claim the win/);
+  assert.equal(await mover.locator('#claim-win').isHidden(), true, 'the late player has nothing to claim');
+  await claim.click();
+  for (const page of [waiter, mover]) {
+    const result = page.locator('#result-screen:not([hidden])');
+    await result.waitFor({ timeout: 15000 });
+    assert.match(await result.textContent(), /on time: .* did not move by the deadline/);
+  }
+  await waiter.screenshot({ path: join(screenshots, `deadline-won-${waiter.viewportSize().width}.png`) });
+  // The win counts: the waiting player's page says won.
+  const name = waiter === bea ? 'Bea' : 'Cy';
+  await waiter.goto(`${env.server.url}players/${name}`);
+  await waiter.locator('#player-games tr[data-game]').waitFor();
+  assert.match(await waiter.locator('#player-games').textContent(), /won — Game over: .* did not move by the deadline/);
+  assert.match(await waiter.locator('#player-rating').textContent(), /1 won, 0 lost/);
+
+  // A second game: a draw offered and declined, then offered and accepted.
+  await postAndJoin(bea, cy, 'live', 2);
+  assert.equal(await bea.locator('#deadline').isHidden(), true, 'a live game has no deadline');
+  await bea.click('#offer-draw');
+  await cy.locator('#draw:not([hidden]) #accept-draw').waitFor();
+  assert.match(await cy.locator('#draw-text').textContent(), /offers a draw/);
+  await cy.screenshot({ path: join(screenshots, 'draw-offer-390.png') });
+  await cy.click('#decline-draw');
+  await bea.locator('#draw-text', { hasText: 'declined' }).waitFor();
+  await bea.click('#offer-draw');
+  await cy.locator('#draw:not([hidden]) #accept-draw').waitFor();
+  await cy.click('#accept-draw');
+  for (const page of [bea, cy]) {
+    const result = page.locator('#result-screen:not([hidden])');
+    await result.waitFor({ timeout: 15000 });
+    assert.match(await result.textContent(), /A draw.*agreed between the players/s);
+  }
+  assert.equal(await bea.locator('#offer-draw').isHidden(), true, 'nothing to offer once the game is over');
+  await bea.screenshot({ path: join(screenshots, 'draw-agreed-1366.png') });
+  assert.deepEqual(bea.errors, []);
+  assert.deepEqual(cy.errors, []);
+  await bea.context().close();
+  await cy.context().close();
+});
