@@ -31,7 +31,7 @@ pub struct CurvePoint {
 /// # Panics
 /// If a shipped battle is refused by the engine, which the engine's tests rule out.
 pub fn against_greedy(network: &Arc<Network>, per_battle: u64, seed: u64) -> CurvePoint {
-    let evaluator = Evaluator::embedded();
+    let evaluator = Evaluator::reference();
     let games: Vec<(u64, u64)> =
         (0..SHIPPED_SCENARIOS.len() as u64).flat_map(|s| (0..per_battle).map(move |k| (s, k))).collect();
     let results: Vec<(f64, f64)> = games
