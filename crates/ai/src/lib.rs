@@ -66,8 +66,8 @@ pub trait Player {
 /// `:zZ` (standard errors a candidate must beat the greedy choice by; `:z0` plays the best mean), `:tree` (a UCB tree
 /// instead of common random worlds), `:oN` (the opponent in one play-out of every N + 1 judged by the tuned weights:
 /// [`MctsConfig::opponent_mix`]), `:e1` (positional leaf evaluation), `:e2` (the fitted leaf value,
-/// [`evaluator::leaf::fitted_value`]), `:e3` (the evaluator's winning chances, [`evaluator::Evaluator::value`]) or
-/// `:e4` (the value network's, whatever the judge in force), `:w1` (its own side judged by
+/// [`evaluator::leaf::fitted_value`]), `:e3` (the fitted evaluator's winning chances, [`evaluator::shared_reference`])
+/// or `:e4` (the value network's; each whatever the judge in force), `:w1` (its own side judged by
 /// [`greedy::judgement::Weights::TUNED`] instead of greedy's weights), `:cevent` (each world decides
 /// chance by event, not in sequence: [`WorldChance`]), `:pN` (a unit to activate compared together with each of its
 /// N best orders), `:sZ` (stop early once the choice is settled, Z standard

@@ -201,6 +201,13 @@ pub fn shared() -> &'static Evaluator {
     SHARED.get_or_init(Evaluator::embedded)
 }
 
+/// The fitted evaluator this build embeds ([`Evaluator::reference`]), parsed once and shared: the search's `:e3`
+/// leaves, so that the general plays the same whichever judge the review is made by.
+pub fn shared_reference() -> &'static Evaluator {
+    static SHARED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+    SHARED.get_or_init(Evaluator::reference)
+}
+
 /// This build's value network as an evaluator ([`Evaluator::network`]), parsed once and shared (the search's `:e4`
 /// leaves, for comparing it with the judge in force).
 pub fn shared_network() -> &'static Evaluator {

@@ -196,11 +196,12 @@ pub enum Leaf {
     Positional,
     /// [`fitted_value`]: who wins greedy play from here, as fitted on greedy games (`:e2`).
     Fitted,
-    /// The evaluator's winning chances ([`crate::evaluator::Evaluator::value`], `:e3`), averaged over the chance
-    /// events pending (a card to draw), so that a leaf's value is the mean of its outcomes' as the luck measure needs.
+    /// The fitted evaluator's winning chances ([`crate::evaluator::shared_reference`], `:e3`) whatever the judge in
+    /// force, averaged over the chance events pending (a card to draw), so that a leaf's value is the mean of its
+    /// outcomes' as the luck measure needs.
     Evaluator,
     /// As `:e3`, judged by the value network ([`crate::evaluator::shared_network`], `:e4`) whatever the judge in
-    /// force is: to measure the search with it before it becomes the judge.
+    /// force.
     Network,
 }
 
@@ -385,7 +386,7 @@ impl Playout {
             Leaf::Material => hand_value(b, false),
             Leaf::Positional => hand_value(b, true),
             Leaf::Fitted => fitted_value(b, &self.start),
-            Leaf::Evaluator => crate::evaluator::shared().value(b),
+            Leaf::Evaluator => crate::evaluator::shared_reference().value(b),
             Leaf::Network => crate::evaluator::shared_network().value(b),
         }
     }
