@@ -298,7 +298,8 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// An attack for the list of legal actions, its target's sight from `from` found beforehand by
     /// [`Battle::in_sight`] (the same for every facing): `None` if it may not be made, else its assessment when
-    /// `ASSESS`.
+    /// `ASSESS`. Inlined into the listing's loops, which call it for every facing and target (docs/PERFORMANCE.md).
+    #[inline(always)]
     pub(crate) fn listed_attack<const ASSESS: bool>(
         &self,
         attacker: UnitId,
@@ -377,7 +378,9 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// How an attack found legal by [`Battle::may_attack`] stands before its dice, as the built-in rules read it:
-    /// a charge or not, ranging, the side a charge comes from, the target's cover (R6.3, R6.4).
+    /// a charge or not, ranging, the side a charge comes from, the target's cover (R6.3, R6.4). Inlined: called
+    /// apart, its result went through memory and cost a greedy game 1% of its instructions (docs/PERFORMANCE.md).
+    #[inline(always)]
     fn circumstances(&self, attacker: UnitId, from: Square, target: UnitId, sighted: Sighted) -> Circumstances {
         let t_state = self.unit(target);
         let charge = sighted.distance == 1;
@@ -442,12 +445,29 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// The first of the variant's restrictions that forbids this attack, by its place (`[[restrictions]]`): the one
     /// predicate both the judge of an order ([`Battle::try_assess`]) and the list of legal actions
-    /// ([`Battle::listed_attack`]) ask, so that a restriction is written once. `None` under rules without any.
+    /// ([`Battle::listed_attack`]) ask, so that a restriction is written once. `None` under rules without any: that
+    /// test is inlined into the listing's loops, the conditions' reading kept apart ([`Battle::first_restriction`])
+    /// so that the loops stay as small as the standard rules need.
+    #[inline(always)]
     fn forbidden(&self, attacker: UnitId, from: Square, target: UnitId, moved: bool, sighted: Sighted) -> Option<u8> {
         let system = self.scenario.system.as_deref()?;
         if system.restrictions().is_empty() {
             return None;
         }
+        self.first_restriction(system, attacker, from, target, moved, sighted)
+    }
+
+    /// The first of `system`'s restrictions that forbids this attack, by its place ([`Battle::forbidden`]).
+    #[inline(never)]
+    fn first_restriction(
+        &self,
+        system: &CombatSystem,
+        attacker: UnitId,
+        from: Square,
+        target: UnitId,
+        moved: bool,
+        sighted: Sighted,
+    ) -> Option<u8> {
         let c = self.circumstances(attacker, from, target, sighted);
         first_forbidding(system.restrictions(), &self.facts(attacker, from, target, moved, sighted, &c))
     }
