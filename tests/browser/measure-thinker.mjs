@@ -2,7 +2,7 @@
 // thinker's worker on Antietam as a game grows long. For each decision the games' worker writes the game's save
 // (`computer_turn`) and the thinker loads it, replaying every decision so far, before its player decides; this
 // times the three apart, in Chromium, at several lengths of one greedy-against-greedy game, with the veteran and the
-// general to decide.
+// general to decide; and what thinker.js does instead now, holding the game and given the decisions since (`follow`).
 //
 //   cd tests/browser && PACW_BIN=<the pacw binary> node measure-thinker.mjs
 //
@@ -52,6 +52,8 @@ for (const player of PLAYERS) {
         const loaded = call({ op: 'load', id: 'games', save });
         if (loaded.error) return { error: loaded.error };
         const times = [];
+        let followed = 0;
+        let held = [];
         for (let i = 0; i < 5; i++) {
           const a = performance.now();
           const turn = call({ op: 'computer_turn', id: 'games' });
@@ -63,14 +65,26 @@ for (const player of PLAYERS) {
           const d = performance.now();
           call({ op: 'forget', id: 'thinker' });
           if (thinker.error || decided.error || !decided.ok) return { error: thinker.error || decided.error || 'no decision' };
-          times.push({ save: b - a, load: c - b, decide: d - c });
+          // As thinker.js does now: the game held since the first decision timed, given the decisions since (the
+          // save read and its decisions compared with those held, as thinker.js compares them, timed too).
+          const e = performance.now();
+          const actions = JSON.parse(turn.ok.save).actions;
+          const written = actions.map((x) => JSON.stringify(x, (_, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v)));
+          if (written.slice(0, followed).some((x, j) => x !== held[j])) return { error: 'not the same game' };
+          held = written;
+          if (i === 0) call({ op: 'load', id: 'follower', save: turn.ok.save });
+          else if (call({ op: 'follow', id: 'follower', decisions: followed, actions: actions.slice(followed) }).error) return { error: 'not followed' };
+          const f = performance.now();
+          followed = actions.length;
+          times.push({ save: b - a, load: c - b, decide: d - c, follow: i === 0 ? NaN : f - e });
           // The games' desk takes the decision, as worker.js does, and the next one is timed.
           call({ op: 'computer', id: 'games', action: decided.ok.action });
         }
         call({ op: 'forget', id: 'games' });
+        call({ op: 'forget', id: 'follower' });
         if (!times.length) continue;
-        const median = (key) => times.map((t) => t[key]).sort((x, y) => x - y)[Math.floor(times.length / 2)];
-        return { decisions_timed: times.length, save_ms: median('save'), load_ms: median('load'), decide_ms: median('decide') };
+        const median = (key) => { const xs = times.map((t) => t[key]).filter((x) => !Number.isNaN(x)).sort((x, y) => x - y); return xs[Math.floor(xs.length / 2)]; };
+        return { decisions_timed: times.length, save_ms: median('save'), load_ms: median('load'), decide_ms: median('decide'), follow_ms: median('follow') };
       }
       return { error: 'no computer to act' };
     }, [cut(k, [player, 'human']), cut(k, ['human', player])]);
