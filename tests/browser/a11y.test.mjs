@@ -1,6 +1,7 @@
 // Accessibility: axe-core 4 in Chromium finds no serious or critical violation on the lobby (with a game in
 // progress), a game in progress with a unit selected, a two-player game with its chat, the result screen, the
-// review, the rules, the editor and the club's pages (log in and sign up, the waiting room, the leaderboard, a player's page), in the light theme and the
+// review, the rules, the editor and the club's pages (log in and sign up, the waiting room, the leaderboard, a
+// player's page) and the header's menu opened on a phone, in the light theme and the
 // dark; the dark theme follows the system, and a switch overrides it, remembered.
 
 import { test } from 'node:test';
@@ -58,6 +59,11 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
     ['log in and sign up', 'account', async (page) => page.locator('#signup-form').waitFor()],
     ['the waiting room', 'room', async (page) => page.locator('#postings tr[data-posting]').first().waitFor()],
     ['the leaderboard', 'leaderboard', async (page) => page.locator('#leaderboard tr').nth(2).waitFor()],
+    ['the header\'s menu opened (a phone\'s)', 'leaderboard', async (page) => {
+      await page.locator('#leaderboard tr').nth(2).waitFor();
+      if (await page.locator('.menu-button').isVisible()) await page.click('.menu-button');
+      await page.locator('#log-in-link').waitFor();
+    }],
     ['a player\'s page', 'players/Bea', async (page) => page.locator('#player-games tr[data-game]').waitFor()],
   ];
   const found = [];

@@ -16,7 +16,8 @@ async function signUp(page, name) {
   await page.fill('#signup-name', name);
   await page.fill('#signup-password', 'a long password');
   await page.click('#signup-form button[type=submit]');
-  await page.locator('#my-page', { hasText: name }).waitFor();
+  // On a phone the header's links are behind its Menu button: signed up once the page's link is there.
+  await page.locator('#my-page', { hasText: name }).waitFor({ state: 'attached' });
 }
 
 /// The side to move ends its activations by a click on the board's End button.
@@ -142,6 +143,27 @@ test('the waiting room and the account page at a phone\'s size, a public posting
   await dee.click('#post-game');
   await dee.locator('#invite-link').waitFor();
   await dee.screenshot({ path: join(screenshots, 'room-390.png'), fullPage: true });
+  // The header keeps to one line on a phone: its links behind a Menu button, opened and closed by the keyboard.
+  const header = async () => dee.evaluate(() => ({
+    height: Math.round(document.querySelector('header.top').getBoundingClientRect().height),
+    expanded: document.querySelector('.menu-button').getAttribute('aria-expanded'),
+    shown: document.querySelector('#my-page').getBoundingClientRect().height > 0,
+    focus: document.activeElement.className,
+  }));
+  const closed = await header();
+  assert.ok(closed.height <= 60 && closed.expanded === 'false' && !closed.shown, `one line: ${JSON.stringify(closed)}`);
+  await dee.focus('.menu-button');
+  await dee.keyboard.press('Enter');
+  const open = await header();
+  assert.ok(open.expanded === 'true' && open.shown, `opened: ${JSON.stringify(open)}`);
+  await dee.screenshot({ path: join(screenshots, 'header-menu-390.png') });
+  await dee.keyboard.press('Tab');
+  assert.equal(await dee.evaluate(() => document.activeElement.textContent), 'Waiting room');
+  await dee.keyboard.press('Escape');
+  assert.deepEqual(await header(), { ...closed, focus: 'menu-button' });
+  await dee.click('.menu-button');
+  await dee.click('#my-page');
+  await dee.waitForURL(/players\/Dee$/);
   const guest = await freshPage(env.browser);
   await guest.goto(`${env.server.url}room`);
   const row = guest.locator('#postings tr[data-posting]', { hasText: 'Bloody Lane' });

@@ -16,7 +16,8 @@ async function signUp(page, name) {
   await page.fill('#signup-name', name);
   await page.fill('#signup-password', 'a long password');
   await page.click('#signup-form button[type=submit]');
-  await page.locator('#my-page', { hasText: name }).waitFor();
+  // On a phone the header's links are behind its Menu button: signed up once the page's link is there.
+  await page.locator('#my-page', { hasText: name }).waitFor({ state: 'attached' });
 }
 
 /// Bea posts her `nth` game (from 1) at `pace`; Cy joins it from its invitation; both pages are on the game, each

@@ -163,6 +163,15 @@ test('the review says why the game was decided, and draws and explains the bette
     const page = await freshPage(env.browser, { viewport });
     await page.goto(`${env.server.url}game/${token}?review`);
     await page.locator('#review-summary').waitFor({ timeout: 60000 });
+    // At the top of the review; on a phone, where the review comes after the board and the turn, above the chart
+    // and the board.
+    const place = await page.evaluate(() => ({
+      inReview: Boolean(document.querySelector('#review #decided')),
+      aboveChart: document.querySelector('#decided').getBoundingClientRect().bottom <= document.querySelector('#review-graph').getBoundingClientRect().top,
+      heading: document.querySelector('#decided-title').tagName,
+    }));
+    assert.deepEqual(place, viewport.width > 500 ? { inReview: true, aboveChart: false, heading: 'H3' } : { inReview: false, aboveChart: true, heading: 'H2' });
+    await page.screenshot({ path: join(screenshots, viewport.width > 500 ? 'review-decided-1366.png' : 'review-decided-390.png') });
     // Three swings in words, the biggest first, each numbered on the graph too.
     const swings = await page.locator('#swings li').allTextContents();
     assert.equal(swings.length, 3, swings.join('\n'));

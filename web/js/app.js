@@ -10,6 +10,7 @@ import { showRules } from './rules-page.js';
 import { showAccount, showInvitation, showLeaderboard, showPlayer, showRoom } from './club.js';
 import { showAccountInHeader } from './account.js';
 import { showKeys } from './keys.js';
+import { installHeaderMenu } from './header-menu.js';
 import { setRulesPage } from './util.js';
 
 const app = document.getElementById('app');
@@ -30,3 +31,4 @@ else showLobby(app);
 if (features.club) showAccountInHeader();
 
 document.querySelector('.keys-button')?.addEventListener('click', showKeys);
+installHeaderMenu();

@@ -47,6 +47,7 @@ class Replay {
     this.dice = h('div', { class: 'panel', id: 'dice-panel' });
     this.app.replaceChildren(h('div', { class: 'battle-page replay-page' },
       h('h1', { class: 'battle-title' }, s.title, h('span', { class: 'muted' }, ' — replay')),
+      this.review.top,
       h('div', { class: 'battle' },
         h('div', { class: 'board-column' }, this.review.graph, this.boardBox,
           h('div', { class: 'replay-controls', id: 'replay' },

@@ -80,6 +80,9 @@ export function planArrows(actions, v, cls, attack = null) {
   return arrows;
 }
 
+/// A phone's width, where the page's two columns become one (the stylesheet's own breakpoint).
+const PHONE = matchMedia('(max-width: 900px)');
+
 export class ReviewPanel {
   /// `replay` is the replay page: its token, scenario, `go(k)` and `showPlans(k, plans)`.
   constructor(replay, finished) {
@@ -88,6 +91,9 @@ export class ReviewPanel {
     this.review = null;
     this.graph = h('div', { class: 'review-graph', id: 'review-graph', hidden: true });
     this.panel = h('div', { class: 'panel review-panel', id: 'review' });
+    // Why the game was decided, above the chart and the board on a phone (placeDecided).
+    this.top = h('div', { class: 'panel review-top', id: 'review-top', hidden: true });
+    this.decidedSlot = h('div');
     this.position = 0;
     this.w = WIDE;
   }
@@ -162,24 +168,39 @@ export class ReviewPanel {
     this.panel.replaceChildren(h('h2', {}, 'Review'),
       h('p', { class: 'muted review-note' }, `Chances by ${r.evaluator}; each side’s decisions against a short search (${r.budget}). `,
         h('a', { href: pageHref('review'), target: 'pacw-rules' }, 'How to read a review')),
-      this.decided(),
+      this.decidedSlot,
       summary,
       h('h3', {}, flagged.length ? `Flagged decisions (${flagged.length})` : 'No decision lost 5 points or more'),
       flagged.length ? h('p', { class: 'muted legend' }, h('span', { class: 'key played' }, '━'), ' the order given, ', h('span', { class: 'key better' }, '┅'),
         ' the better one: a thick arrow charges, a thin one fires, a double head is a Fire & Move (F&M); a ghost counter shows where a move ends and its facing',
         ' (', h('a', { href: `${pageHref('review')}#decisions`, target: 'pacw-rules' }, 'more'), ')') : '',
       list);
+    this.placeDecided();
+    if (!this.placing) {
+      this.placing = true;
+      PHONE.addEventListener('change', () => this.placeDecided());
+    }
     this.setPosition(this.position);
+  }
+
+  /// Puts why the game was decided at the top of the review, which on a phone comes after the chart, the board and
+  /// the turn: there it goes above them all, a heading of the page's second level.
+  placeDecided() {
+    const phone = PHONE.matches;
+    const section = this.decided(phone ? 'h2' : 'h3');
+    this.top.hidden = !phone;
+    this.top.replaceChildren(phone ? section : '');
+    this.decidedSlot.replaceChildren(phone ? '' : section);
   }
 
   /// Why the game was decided: the biggest swings of the chances in words, each a button to its moment in the
   /// replay (and marked on the graph by its number), and the luck with the net luck. A review made before reviews
   /// said so has none.
-  decided() {
+  decided(heading) {
     const d = this.review.decided;
     if (!d) return h('p', { class: 'muted' }, 'This review was made before reviews said why the game was decided.');
     return h('section', { class: 'decided', id: 'decided', 'aria-labelledby': 'decided-title' },
-      h('h3', { id: 'decided-title' }, 'Why the game was decided'),
+      h(heading, { id: 'decided-title' }, 'Why the game was decided'),
       d.swings.length ? h('p', { class: 'muted swings-intro' }, 'The biggest swings of the winning chances, the biggest first:') : '',
       h('ol', { class: 'swings', id: 'swings' }, ...d.swings.map((sw) => {
         // "Turn 4" opens the moment in the replay; the rest is words, with its rule ids linked.

@@ -369,6 +369,19 @@ impl Desk {
                 let side = t.live.steps.last().map_or(Side::A, |s| s.side);
                 Ok(t.update(side, true, action, text, from))
             }
+            Request::Follow { id, decisions, actions } => {
+                let t = self.table(&id)?;
+                t.check_decisions(Some(decisions))?;
+                // Played on a copy, so that a refusal part-way leaves the game as it was.
+                let mut live = t.live.clone();
+                for (i, action) in actions.into_iter().enumerate() {
+                    live.apply(action).map_err(|e| {
+                        bad(409, format!("decision {} of those given is illegal: {e}; load the save instead", i + 1))
+                    })?;
+                }
+                t.live = live;
+                Ok(json!({ "decisions": t.live.decisions() }))
+            }
             Request::ComputerTurn { id } => {
                 let t = self.table(&id)?;
                 if t.computer_to_act().is_none() {

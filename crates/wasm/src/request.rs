@@ -98,6 +98,18 @@ pub enum Request {
         /// Refused unless the game has exactly this many decisions (the person took one back meanwhile).
         decisions: Option<usize>,
     },
+    /// Brings a game held here up to another desk's copy of it without replaying it from its save: plays `actions`,
+    /// the decisions that copy made after its first `decisions` (the thinker's worker follows the games' worker so,
+    /// and loads the save again after a take-back). The reply is `{"decisions": n}`; refused, the game unchanged,
+    /// unless it has exactly `decisions` decisions and every action is legal in its turn.
+    Follow {
+        /// The game.
+        id: String,
+        /// How many decisions the game has before `actions`.
+        decisions: usize,
+        /// The decisions made since, in order.
+        actions: Vec<Action>,
+    },
     /// Whether the computer is to act, and if so what another desk needs to make its decision: `{"decisions": n,
     /// "save": text}` (the game's save file, which holds the seed the computer player's own dice come from), or null.
     ComputerTurn {

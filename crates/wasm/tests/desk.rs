@@ -161,9 +161,10 @@ fn the_computers_decision_made_by_a_second_desk_from_the_save_is_the_one_it_make
     let by_itself = play_out(&mut alone, "g");
     // As the browser plays: the games' desk hands the computer's turn to a thinker's desk, which loads the save and
     // decides; the games' desk plays that decision.
-    let (mut games, mut thinker) = (Desk::default(), Desk::default());
+    let (mut games, mut thinker, mut follower) = (Desk::default(), Desk::default(), Desk::default());
     ok(&mut games, create);
     let mut handed = 0;
+    let mut followed = 0;
     for _ in 0..5000 {
         let view = ok(&mut games, json!({"op": "view", "id": "g"}));
         if view["result"].is_object() {
@@ -178,6 +179,20 @@ fn the_computers_decision_made_by_a_second_desk_from_the_save_is_the_one_it_make
         assert_eq!(turn["decisions"], view["decisions"]);
         ok(&mut thinker, json!({"op": "load", "id": "t", "save": turn["save"]}));
         let chosen = ok(&mut thinker, json!({"op": "computer", "id": "t"}));
+        ok(&mut thinker, json!({"op": "forget", "id": "t"}));
+        // A follower loads the save once, then is given only the decisions made since, and decides the same.
+        let save: Value = serde_json::from_str(turn["save"].as_str().unwrap()).unwrap();
+        let actions = save["actions"].as_array().unwrap();
+        if followed == 0 {
+            ok(&mut follower, json!({"op": "load", "id": "f", "save": turn["save"]}));
+        } else {
+            let since = &actions[followed..];
+            let now = ok(&mut follower, json!({"op": "follow", "id": "f", "decisions": followed, "actions": since}));
+            assert_eq!(now["decisions"], turn["decisions"]);
+        }
+        let decided = ok(&mut follower, json!({"op": "computer", "id": "f"}));
+        assert_eq!(decided["action"], chosen["action"], "the follower decides as a desk that loaded the save");
+        followed = actions.len() + 1;
         let played = ok(
             &mut games,
             json!({"op": "computer", "id": "g", "action": chosen["action"], "decisions": turn["decisions"]}),
@@ -201,6 +216,16 @@ fn the_computers_decision_made_by_a_second_desk_from_the_save_is_the_one_it_make
     let (status, why) = refused(&mut desk, &stale.to_string());
     assert_eq!(status, 409, "{why}");
     assert_eq!(ok(&mut desk, json!({"op": "computer_turn", "id": "h"}))["decisions"], turn["decisions"]);
+    // Decisions to follow from another count, or an illegal one among them, are refused, and nothing changes.
+    let at = turn["decisions"].as_u64().unwrap();
+    for bad in [
+        json!({"op": "follow", "id": "h", "decisions": at + 1, "actions": []}),
+        json!({"op": "follow", "id": "h", "decisions": at, "actions": ["hold", {"activate": 200}]}),
+    ] {
+        let (status, why) = refused(&mut desk, &bad.to_string());
+        assert_eq!(status, 409, "{why}");
+        assert_eq!(ok(&mut desk, json!({"op": "computer_turn", "id": "h"}))["decisions"], turn["decisions"]);
+    }
 }
 
 #[test]

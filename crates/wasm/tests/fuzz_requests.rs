@@ -6,7 +6,7 @@ use pacw_wasm::Desk;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const OPS: [&str; 22] = [
+const OPS: [&str; 23] = [
     "check",
     "create",
     "load",
@@ -16,6 +16,7 @@ const OPS: [&str; 22] = [
     "act",
     "computer",
     "computer_turn",
+    "follow",
     "undo",
     "resign",
     "replay",
