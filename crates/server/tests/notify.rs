@@ -215,3 +215,61 @@ async fn the_first_move_is_told_once_and_a_player_with_the_game_open_is_not_told
     drop(live);
     server.stop().await;
 }
+
+/// Signs up `name`, told of their moves by `hook`: their cookie and the page's anti-forgery token.
+async fn sign_up(api: &Api, name: &str, hook: &str) -> (String, String) {
+    let r = api
+        .http
+        .post(format!("{}/api/account/signup", api.base))
+        .json(&json!({"name": name, "password": "a long password", "webhook": hook}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
+    (cookie, csrf)
+}
+
+/// `member` posts `body` to `path`: the reply.
+async fn post_as(api: &Api, member: &(String, String), path: &str, body: Value) -> Value {
+    let r = api
+        .http
+        .post(format!("{}{path}", api.base))
+        .header("cookie", &member.0)
+        .header("x-pacw-csrf", &member.1)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    r.json().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joining_a_posting_tells_the_player_of_the_first_move_by_their_account_s_notices() {
+    let (hook, bodies) = webhook_sink(false).await;
+    let dir = TempDir::new("notify-room");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let bea = sign_up(&api, "Bea", &hook).await;
+    let cy = sign_up(&api, "Cy", &hook).await;
+    // The side is drawn on joining, so either the poster or the joiner has the first move.
+    let posted = post_as(&api, &bea, "/api/room", json!({"scenario": "meeting-engagement", "pace": "3d"})).await;
+    let id = posted["id"].as_str().unwrap();
+    let joined = post_as(&api, &cy, &format!("/api/room/{id}/join"), json!({})).await;
+    let cy_token = joined["link"].as_str().unwrap().trim_start_matches("/game/").to_string();
+    let (entry, _) = server.games().by_token(&cy_token).unwrap();
+    let bea_token = [&entry.tokens.a, &entry.tokens.b].into_iter().flatten().find(|t| **t != cy_token).unwrap().clone();
+    let (first, second) =
+        if api.view(&bea_token).await["your_turn"] == true { (bea_token, cy_token) } else { (cy_token, bea_token) };
+    // Each seat took its account's webhook when the game was made: the first move, owed since then, is told once.
+    until("the first move is told", || (told(&bodies, &first) == 1).then_some(())).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!((told(&bodies, &first), told(&bodies, &second)), (1, 0), "{:?}", bodies.lock().unwrap());
+    // The move passing on is told as before, to the other.
+    pass_the_move(&api, &first).await;
+    until("the second move is told", || (told(&bodies, &second) == 1).then_some(())).await;
+    assert_eq!(told(&bodies, &first), 1);
+    server.stop().await;
+}

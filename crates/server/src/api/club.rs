@@ -253,7 +253,8 @@ pub async fn join(
     headers: HeaderMap,
 ) -> ApiResult<(StatusCode, Json<Joined>)> {
     let account = actor(&games, &headers).await?;
-    let (client, origin) = (client(&games, peer, &headers), request_origin(&headers));
+    let client = Games::client_key(Some(&account), client(&games, peer, &headers));
+    let origin = request_origin(&headers);
     Ok((StatusCode::CREATED, Json(blocking(move || games.join(&account, &id, &client, &origin)).await?)))
 }
 

@@ -50,7 +50,7 @@ pub use takeback::{Takeback, TakebackView};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
 use crate::setup::{Mode, Pace, PlayerKind, Rating, Seat};
-use crate::store::{DamagedRow, GameRecord, Store};
+use crate::store::{AccountRecord, DamagedRow, GameRecord, Store};
 use crate::tokens::{Role, Tokens};
 use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view, player_views};
 use pacw_engine::{Action, Side, ToAct};
@@ -635,6 +635,17 @@ impl Games {
             || "unknown".to_string(),
             |p| crate::proxy::client_address(p.ip(), headers, &self.config.trusted_proxies).to_string(),
         )
+    }
+
+    /// Whom the limits kept per client count against (new games an hour, games the computer plays against itself,
+    /// the thinking's turns): a logged-in account by itself, so that players behind one address (a home's NAT, a
+    /// club's proxy) do not share an allowance; else `address`, from [`Games::client_of`]. Log-in attempts stay
+    /// counted per address: they come before anyone is logged in.
+    pub fn client_key(account: Option<&AccountRecord>, address: String) -> String {
+        match account {
+            Some(a) => format!("account {}", a.id.0),
+            None => address,
+        }
     }
 
     /// Whether the client reached the server over HTTPS: the public origin is `https://…`, or a trusted proxy says so
