@@ -57,6 +57,8 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
     ['the editor', 'editor', async (page) => page.locator('[data-square]').first().waitFor()],
     ['a two-player game with its chat', `game/${two}`, async (page) => page.locator('#chat-list li').waitFor()],
     ['log in and sign up', 'account', async (page) => page.locator('#signup-form').waitFor()],
+    ['forgot the password', 'account', async (page) => { await page.click('details.forgot summary'); await page.locator('#forgot-who').waitFor(); }],
+    ['a reset link', 'account#reset=0123456789abcdef0123456789abcdef', async (page) => page.locator('#reset-form').waitFor()],
     ['the waiting room', 'room', async (page) => page.locator('#postings tr[data-posting]').first().waitFor()],
     ['the leaderboard', 'leaderboard', async (page) => page.locator('#leaderboard tr').nth(2).waitFor()],
     ['the header\'s menu opened (a phone\'s)', 'leaderboard', async (page) => {

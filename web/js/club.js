@@ -31,12 +31,46 @@ function problem(id) {
   return h('p', { class: 'error', id, role: 'alert' });
 }
 
+/// "Forgot your password?": a name or e-mail address, and the server's answer (the same whoever it names).
+function forgotForm() {
+  const who = h('input', { name: 'who', autocomplete: 'username', required: true, maxlength: 254, id: 'forgot-who' });
+  const told = h('p', { class: 'help', id: 'forgot-told', role: 'status' });
+  return h('details', { class: 'forgot' }, h('summary', {}, 'Forgot your password?'),
+    h('form', { id: 'forgot-form', onsubmit: async (e) => {
+      e.preventDefault();
+      try { told.textContent = (await api.forgotPassword(who.value)).text; } catch (err) { told.textContent = err.message; }
+    } }, field('Your name or e-mail address', who, 'If your account has an e-mail address, a link to choose a new password is sent there.'),
+    h('button', { type: 'submit', class: 'secondary' }, 'Send me a link'), told));
+}
+
+/// The page a reset link opens: a new password, then log in with it.
+function showReset(app, token) {
+  const password = h('input', { name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: 8, maxlength: 128, id: 'reset-password' });
+  const outcome = problem('reset-problem');
+  const form = h('form', { class: 'panel account-form', id: 'reset-form', onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const done = await api.resetPassword(token, password.value);
+      history.replaceState(null, '', '/account');
+      form.replaceChildren(h('h2', {}, 'Password changed'),
+        h('p', { id: 'reset-done' }, `The password of ${done.name} is changed, and every device logged in with the old one is logged out.`),
+        h('a', { class: 'button', href: '/account' }, 'Log in'));
+    } catch (err) { outcome.textContent = err.message; }
+  } }, h('h2', {}, 'Choose a new password'), field('New password', password, '8 characters or more'), h('button', { type: 'submit' }, 'Change the password'), outcome);
+  app.replaceChildren(h('h1', {}, 'Your account'), h('div', { class: 'account-grid' }, form));
+}
+
 /// Log in or sign up; once logged in, the account's notices and the games of this browser to add to it.
 export async function showAccount(app) {
   document.title = 'Your account — pacw';
   const next = new URLSearchParams(location.search).get('next');
   const safeNext = next && /^\/[^/\\]/.test(next) && !next.startsWith('/account') ? next : null;
   const me = await currentAccount();
+  const resetToken = /^#reset=([0-9a-f]{32})$/.exec(location.hash)?.[1];
+  if (resetToken) {
+    showReset(app, resetToken);
+    return;
+  }
   if (!me) {
     const loginName = h('input', { name: 'name', autocomplete: 'username', required: true, maxlength: 24, id: 'login-name' });
     const loginPassword = h('input', { name: 'password', type: 'password', autocomplete: 'current-password', required: true, maxlength: 128, id: 'login-password' });
@@ -48,7 +82,7 @@ export async function showAccount(app) {
         forgetAccount();
         location.href = safeNext || '/account';
       } catch (err) { loginProblem.textContent = err.message; }
-    } }, h('h2', {}, 'Log in'), field('Name', loginName), field('Password', loginPassword), h('button', { type: 'submit' }, 'Log in'), loginProblem);
+    } }, h('h2', {}, 'Log in'), field('Name', loginName), field('Password', loginPassword), h('button', { type: 'submit' }, 'Log in'), loginProblem, forgotForm());
     const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 2, maxlength: 24, id: 'signup-name' });
     const password = h('input', { name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: 8, maxlength: 128, id: 'signup-password' });
     const webhook = h('input', { name: 'webhook', type: 'url', maxlength: 2000, id: 'signup-webhook', placeholder: 'https://discord.com/api/webhooks/…' });

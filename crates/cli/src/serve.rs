@@ -21,14 +21,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS", default_value_t = pacw_server::DEFAULT_COMPUTER_DELAY.as_millis() as u64)]
     pub computer_delay_ms: u64,
     /// The address players reach the server at behind a TLS proxy, such as https://pacw.example.org: pages from
-    /// any other origin may not act (docs/deploy.md). Without it, the request's own Host.
+    /// any other origin may not act (docs/hosting.md). Without it, the request's own Host.
     #[arg(long, value_name = "URL", value_parser = parse_origin)]
     pub public_origin: Option<String>,
     /// List the public facts of every game (scenario, mode, turn, whose move; never a link) at GET /api/games.
     #[arg(long)]
     pub list_games: bool,
     /// An SMTP server that e-mails the players of two-player games when it becomes their move, such as
-    /// smtps://user:password@smtp.example.org (TLS) or smtp://localhost:25 (docs/deploy.md). Without it, players
+    /// smtps://user:password@smtp.example.org (TLS) or smtp://localhost:25 (docs/hosting.md). Without it, players
     /// may still be told through a webhook.
     #[arg(long, value_name = "URL")]
     pub smtp: Option<String>,

@@ -114,6 +114,14 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN pace TEXT NOT NULL DEFAULT 'live';
     ALTER TABLE games ADD COLUMN move_since INTEGER;
     UPDATE games SET move_since = updated_at;",
+    // 8: the password resets asked for by e-mail (session/reset.rs): the SHA-256 of each link's token (never the
+    // token), its account and when it lapses.
+    "CREATE TABLE password_resets (
+        token_hash TEXT PRIMARY KEY,
+        account    INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+    );
+    CREATE INDEX password_resets_by_account ON password_resets (account);",
 ];
 
 /// A failure of the database.

@@ -386,3 +386,55 @@ async fn the_session_cookie_is_secure_behind_https_and_only_a_trusted_proxy_is_b
     assert!(signup_cookie(server.base(), "Eve", None).await.ends_with("; Secure"));
     server.stop().await;
 }
+
+/// Asks for a new game `body` as `member` (a guest without one), forwarded by a proxy for `address`: the status.
+async fn create_forwarded(base: &str, member: Option<&Member>, address: &str, body: &Value) -> StatusCode {
+    let mut req =
+        reqwest::Client::new().post(format!("{base}/api/games")).header("x-forwarded-for", address).json(body);
+    if let Some(m) = member {
+        req = req
+            .header("cookie", format!("pacw_session={}", m.cookie.as_deref().unwrap()))
+            .header("x-pacw-csrf", m.csrf.as_deref().unwrap());
+    }
+    req.send().await.unwrap().status()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_one_address_each_logged_in_player_has_the_per_client_limits_to_themselves() {
+    let dir = TempDir::new("club-limits");
+    // 6 games an hour: 10 at once for each client. Every request comes through the trusted proxy for one address,
+    // as from a club's or a home's NAT.
+    let config = pacw_server::ServerConfig {
+        games_per_hour: 6,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..config(&dir.0)
+    };
+    let server = pacw_server::Server::bind(config).await.unwrap().spawn();
+    let base = server.base();
+    let (bea, cy) = (Member::sign_up(&base, "Bea").await, Member::sign_up(&base, "Cy").await);
+    let nat = "203.0.113.5";
+    // Games the computer plays against itself: Bea may watch four at once; Cy and a guest behind her address each
+    // still have theirs.
+    let grand = include_str!("../../../scenarios/antietam.toml");
+    let watch = json!({"scenario_text": grand, "mode": "watch", "computer": "random"});
+    for _ in 0..pacw_server::session::WATCH_GAMES_PER_CLIENT {
+        assert_eq!(create_forwarded(&base, Some(&bea), nat, &watch).await, StatusCode::CREATED);
+    }
+    assert_eq!(create_forwarded(&base, Some(&bea), nat, &watch).await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(create_forwarded(&base, Some(&cy), nat, &watch).await, StatusCode::CREATED);
+    assert_eq!(create_forwarded(&base, None, nat, &watch).await, StatusCode::CREATED);
+    // New games: each account's allowance is its own (Bea's four watch games count in hers), and the address's is
+    // the guests'.
+    let hotseat = json!({"scenario": "meeting-engagement", "mode": "hotseat"});
+    let mut made = [0, 0, 0];
+    for (i, who) in [Some(&bea), Some(&cy), None].into_iter().enumerate() {
+        while create_forwarded(&base, who, nat, &hotseat).await == StatusCode::CREATED {
+            made[i] += 1;
+            assert!(made[i] <= 10, "more than the allowance");
+        }
+    }
+    assert_eq!(made, [10 - pacw_server::session::WATCH_GAMES_PER_CLIENT, 9, 9]);
+    // A guest behind another address has an allowance of their own, as before.
+    assert_eq!(create_forwarded(&base, None, "203.0.113.6", &hotseat).await, StatusCode::CREATED);
+    server.stop().await;
+}

@@ -115,6 +115,8 @@ async fn past_its_deadline_a_move_is_claimed_as_a_win_on_time_and_rated_and_not_
     let (a, b) = rated_game(&api, "3d", Some(&hook)).await;
     let spectator = spectator_token(&server, &a);
     let (mover, waiter) = mover_and_waiter(&api, &a, &b).await;
+    // The first move is told to its player when the game is made (notify.rs tests it); the deadline's notices follow.
+    until("the first move is told", || (!bodies.lock().unwrap().is_empty()).then_some(())).await;
     let c = clock(&api, &waiter).await;
     assert_eq!((c["pace"].as_str(), c["pace_text"].as_str()), (Some("3d"), Some("3 days a move")));
     assert_eq!(c["left_ms"].as_i64().unwrap(), c["deadline"].as_i64().unwrap() - c["now"].as_i64().unwrap());

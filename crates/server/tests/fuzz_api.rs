@@ -78,6 +78,8 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"name": *pick(rng, &["Fuzz", "fuzz", "<b>x</b>", "", "é'è", "x"]), "password": *pick(rng, &["a long password", "", "short"])}),
         json!({"name": "Fuzz", "password": "a long password", "email": "x", "webhook": "ftp://x"}),
         json!({"token": *pick(rng, &[tokens[0].as_str(), "0", "zz"])}),
+        json!({"who": *pick(rng, &["Fuzz", "fuzz@example.org", "", "@", "x\u{0}y", "é"])}),
+        json!({"token": *pick(rng, &[tokens[0].as_str(), "0", ""]), "password": *pick(rng, &["a long password", "", "short"])}),
         json!({"text": *pick(rng, &["gg <script>alert(1)</script>", "", "\u{7}", "ok"])}),
         json!({"accept": *pick(rng, &[json!(true), json!(false), json!("yes")])}),
         json!({"hours": *pick(rng, &[json!(1), json!(-1), json!(9000), json!(80), json!("1"), json!(1.5)])}),
@@ -102,9 +104,16 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
 async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
     let dir = TempDir::new("fuzz-api");
     let metrics_token = "fuzz-operators-metrics-token";
+    // E-mail through a sink, so that the notices' addresses and the password resets are fuzzed past "no e-mail".
+    let (smtp_port, _mails) = smtp_sink().await;
     let with_metrics =
         // A test clock, so that moving it (`POST /api/test/clock`) is fuzzed too, and a deadline may pass.
-        pacw_server::ServerConfig { metrics_token: Some(metrics_token.parse().unwrap()), test_clock: true, ..config(&dir.0) };
+        pacw_server::ServerConfig {
+            metrics_token: Some(metrics_token.parse().unwrap()),
+            test_clock: true,
+            smtp: Some(format!("smtp://127.0.0.1:{smtp_port}")),
+            ..config(&dir.0)
+        };
     let server = pacw_server::Server::bind(with_metrics).await.expect("the server starts").spawn();
     let api = Api::new(&server);
     let mut tokens = Vec::new();
@@ -167,6 +176,8 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
                         "account/login",
                         "account/logout",
                         "account/claim",
+                        "account/forgot",
+                        "account/reset",
                         "leaderboard"
                     ]
                 )

@@ -8,55 +8,8 @@ use common::*;
 use pacw_server::{Server, ServerConfig};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpListener;
-
-/// A minimal SMTP server that keeps every message's data.
-async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let mails = Arc::new(Mutex::new(Vec::new()));
-    let kept = mails.clone();
-    tokio::spawn(async move {
-        loop {
-            let Ok((socket, _)) = listener.accept().await else { return };
-            let kept = kept.clone();
-            tokio::spawn(async move {
-                let (read, mut write) = socket.into_split();
-                let mut lines = BufReader::new(read).lines();
-                write.write_all(b"220 sink ESMTP\r\n").await.unwrap();
-                while let Ok(Some(line)) = lines.next_line().await {
-                    let verb = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
-                    let reply: &[u8] = match verb.as_str() {
-                        "EHLO" | "HELO" => b"250 sink\r\n",
-                        "DATA" => {
-                            write.write_all(b"354 go on\r\n").await.unwrap();
-                            let mut data = String::new();
-                            while let Ok(Some(l)) = lines.next_line().await {
-                                if l == "." {
-                                    break;
-                                }
-                                data.push_str(&l);
-                                data.push('\n');
-                            }
-                            kept.lock().unwrap().push(data);
-                            b"250 kept\r\n"
-                        }
-                        "QUIT" => {
-                            let _ = write.write_all(b"221 bye\r\n").await;
-                            return;
-                        }
-                        _ => b"250 ok\r\n",
-                    };
-                    write.write_all(reply).await.unwrap();
-                }
-            });
-        }
-    });
-    (port, mails)
-}
 
 /// Ends `token`'s activations (or holds with a unit) until the move passes to the other side; returns the view.
 async fn pass_the_move(api: &Api, token: &str) -> Value {
@@ -213,5 +166,63 @@ async fn the_first_move_is_told_once_and_a_player_with_the_game_open_is_not_told
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(told(&bodies, &second), 0, "{:?}", bodies.lock().unwrap());
     drop(live);
+    server.stop().await;
+}
+
+/// Signs up `name`, told of their moves by `hook`: their cookie and the page's anti-forgery token.
+async fn sign_up(api: &Api, name: &str, hook: &str) -> (String, String) {
+    let r = api
+        .http
+        .post(format!("{}/api/account/signup", api.base))
+        .json(&json!({"name": name, "password": "a long password", "webhook": hook}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
+    (cookie, csrf)
+}
+
+/// `member` posts `body` to `path`: the reply.
+async fn post_as(api: &Api, member: &(String, String), path: &str, body: Value) -> Value {
+    let r = api
+        .http
+        .post(format!("{}{path}", api.base))
+        .header("cookie", &member.0)
+        .header("x-pacw-csrf", &member.1)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    r.json().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn joining_a_posting_tells_the_player_of_the_first_move_by_their_account_s_notices() {
+    let (hook, bodies) = webhook_sink(false).await;
+    let dir = TempDir::new("notify-room");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let bea = sign_up(&api, "Bea", &hook).await;
+    let cy = sign_up(&api, "Cy", &hook).await;
+    // The side is drawn on joining, so either the poster or the joiner has the first move.
+    let posted = post_as(&api, &bea, "/api/room", json!({"scenario": "meeting-engagement", "pace": "3d"})).await;
+    let id = posted["id"].as_str().unwrap();
+    let joined = post_as(&api, &cy, &format!("/api/room/{id}/join"), json!({})).await;
+    let cy_token = joined["link"].as_str().unwrap().trim_start_matches("/game/").to_string();
+    let (entry, _) = server.games().by_token(&cy_token).unwrap();
+    let bea_token = [&entry.tokens.a, &entry.tokens.b].into_iter().flatten().find(|t| **t != cy_token).unwrap().clone();
+    let (first, second) =
+        if api.view(&bea_token).await["your_turn"] == true { (bea_token, cy_token) } else { (cy_token, bea_token) };
+    // Each seat took its account's webhook when the game was made: the first move, owed since then, is told once.
+    until("the first move is told", || (told(&bodies, &first) == 1).then_some(())).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!((told(&bodies, &first), told(&bodies, &second)), (1, 0), "{:?}", bodies.lock().unwrap());
+    // The move passing on is told as before, to the other.
+    pass_the_move(&api, &first).await;
+    until("the second move is told", || (told(&bodies, &second) == 1).then_some(())).await;
+    assert_eq!(told(&bodies, &first), 1);
     server.stop().await;
 }

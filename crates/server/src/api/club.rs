@@ -6,8 +6,9 @@ use super::{AppState, Body, blocking, request_origin};
 use crate::connections::Peer;
 use crate::error::{ApiError, ApiResult};
 use crate::session::{
-    AccountSettings, AccountView, CSRF_HEADER, ClaimRequest, Claimed, Games, Joined, LeaderRow, LogIn, LoggedIn,
-    PlayerPage, Posted, Posting, PostingView, SignUp, cleared_cookie, session_cookie, session_of,
+    AccountSettings, AccountView, CSRF_HEADER, ClaimRequest, Claimed, Forgot, Games, Joined, LeaderRow, LogIn,
+    LoggedIn, PlayerPage, Posted, Posting, PostingView, Reset, ResetAsked, ResetDone, SignUp, cleared_cookie,
+    session_cookie, session_of,
 };
 use crate::store::AccountRecord;
 use axum::extract::{Path, State};
@@ -117,6 +118,34 @@ pub async fn log_in(
     let g = games.clone();
     let l = blocking(move || g.log_in(req, &client, old.as_deref())).await?;
     Ok(logged_in(&games, StatusCode::OK, &l, secure))
+}
+
+/// `POST /api/account/forgot`: `{"who"}` (a name or an e-mail address) → 202, the same answer whoever it names.
+///
+/// # Errors
+/// As [`Games::forgot`](crate::session::Games::forgot).
+pub async fn forgot(
+    State(games): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    Body(req): Body<Forgot>,
+) -> ApiResult<(StatusCode, Json<ResetAsked>)> {
+    let (client, origin) = (client(&games, peer, &headers), request_origin(&headers));
+    Ok((StatusCode::ACCEPTED, Json(blocking(move || games.forgot(req, &client, &origin)).await?)))
+}
+
+/// `POST /api/account/reset`: `{"token", "password"}` → 200 with the account's name; its sessions are ended.
+///
+/// # Errors
+/// As [`Games::reset_password`](crate::session::Games::reset_password).
+pub async fn reset(
+    State(games): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    Body(req): Body<Reset>,
+) -> ApiResult<Json<ResetDone>> {
+    let client = client(&games, peer, &headers);
+    Ok(Json(blocking(move || games.reset_password(req, &client)).await?))
 }
 
 /// `POST /api/account/logout`: ends the session (with its anti-forgery token) and clears the cookie.
@@ -253,7 +282,8 @@ pub async fn join(
     headers: HeaderMap,
 ) -> ApiResult<(StatusCode, Json<Joined>)> {
     let account = actor(&games, &headers).await?;
-    let (client, origin) = (client(&games, peer, &headers), request_origin(&headers));
+    let client = Games::client_key(Some(&account), client(&games, peer, &headers));
+    let origin = request_origin(&headers);
     Ok((StatusCode::CREATED, Json(blocking(move || games.join(&account, &id, &client, &origin)).await?)))
 }
 

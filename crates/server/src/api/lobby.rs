@@ -4,7 +4,7 @@
 use super::{AppState, Body, blocking};
 use crate::connections::Peer;
 use crate::error::{ApiError, ApiResult};
-use crate::session::{CreateGame, GameListItem, shipped};
+use crate::session::{CreateGame, GameListItem, Games, shipped};
 use crate::view::{ScenarioView, scenario_view};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -218,11 +218,12 @@ pub async fn create_game(
     headers: axum::http::HeaderMap,
     Body(req): Body<CreateGame>,
 ) -> ApiResult<(StatusCode, Json<crate::session::Created>)> {
-    // The client is its address without the port (one machine's connections are one client), or behind a trusted
-    // proxy the address it forwards.
-    let client = games.client_of(peer.map(|Extension(Peer(a))| a), &headers);
     // A logged-in page's game: the maker's seat is their account's.
     let owner = super::club::maker(&games, &headers).await?;
+    // The client is the account, or else its address without the port (one machine's connections are one client),
+    // or behind a trusted proxy the address it forwards.
+    let address = games.client_of(peer.map(|Extension(Peer(a))| a), &headers);
+    let client = Games::client_key(owner.as_ref(), address);
     let created = blocking(move || games.create(req, &client, owner.as_ref())).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -61,6 +61,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/account/signup", post(club::sign_up))
         .route("/api/account/login", post(club::log_in))
         .route("/api/account/logout", post(club::log_out))
+        .route("/api/account/forgot", post(club::forgot))
+        .route("/api/account/reset", post(club::reset))
         .route("/api/account/claim", post(club::claim))
         .route("/api/players/{name}", get(club::player))
         .route("/api/leaderboard", get(club::leaderboard))

@@ -321,7 +321,8 @@ impl Games {
         Ok(Claimed { id: entry.id.clone(), side })
     }
 
-    /// Gives a two-player game's side the account's default notices, unless the seat has its own.
+    /// Gives a two-player game's side the account's default notices, unless the seat has its own; a move owed to
+    /// the side (the first, when the game was made before its seat had anywhere to tell) is then told.
     pub(super) fn give_default_contact(
         &self,
         entry: &GameEntry,
@@ -339,7 +340,10 @@ impl Games {
             let url = format!("{}{}", origin.trim_end_matches('/'), link(token));
             if let Err(e) = self.store.save_contact(&entry.id, key, &account.contact, &url) {
                 eprintln!("pacw server: game {}: the account's notices could not be given: {e}", entry.id);
+                return;
             }
+            let mut st = entry.lock();
+            self.tell_owed(entry, &mut st, side);
         }
     }
 

@@ -20,6 +20,7 @@ mod notice;
 mod players;
 mod quota;
 mod ratings;
+mod reset;
 mod review;
 mod room;
 mod takeback;
@@ -41,6 +42,7 @@ pub use notice::{ContactRequest, ContactView};
 pub use players::{LeaderRow, PlayerGame, PlayerPage, RatingView};
 pub use quota::{Allowance, Creations};
 pub use ratings::RatingsObserver;
+pub use reset::{Forgot, MAX_RESET_WHO, RESET_MINUTES, Reset, ResetAsked, ResetDone};
 pub use review::{ReviewProgress, ReviewReply};
 pub use room::{
     Joined, MAX_POSTED_OPTIONS, POSTINGS_PER_ACCOUNT, Posted, Posting, PostingView, SideChoice, Visibility,
@@ -50,7 +52,7 @@ pub use takeback::{Takeback, TakebackView};
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
 use crate::setup::{Mode, Pace, PlayerKind, Rating, Seat};
-use crate::store::{DamagedRow, GameRecord, Store};
+use crate::store::{AccountRecord, DamagedRow, GameRecord, Store};
 use crate::tokens::{Role, Tokens};
 use crate::view::{GameView, LogEntry, PlayerView, ReplayPos, ViewCtx, game_view, player_views};
 use pacw_engine::{Action, Side, ToAct};
@@ -324,8 +326,10 @@ pub struct Games {
     room_lock: Mutex<()>,
     /// Log-in attempts allowed per name (accounts.rs).
     logins_by_name: Allowance,
-    /// Log-in and sign-up attempts allowed per address.
+    /// Log-in and sign-up attempts allowed per address (password resets asked for and made too).
     logins_by_address: Allowance,
+    /// Password reset messages allowed per account (reset.rs).
+    resets_by_account: Allowance,
     /// Bringing back games put away, one at a time (archive.rs).
     reviving: Mutex<()>,
     /// The time the deadlines are kept by (clock.rs): the system's, or a test clock.
@@ -360,6 +364,11 @@ impl Games {
                 LOGINS_PER_ADDRESS,
                 Duration::from_secs(10),
                 "too many log-in attempts from this address",
+            ),
+            resets_by_account: Allowance::new(
+                RESETS_PER_ACCOUNT,
+                Duration::from_secs(20 * 60),
+                "too many password reset messages for this account",
             ),
             config,
             store,
@@ -637,6 +646,17 @@ impl Games {
         )
     }
 
+    /// Whom the limits kept per client count against (new games an hour, games the computer plays against itself,
+    /// the thinking's turns): a logged-in account by itself, so that players behind one address (a home's NAT, a
+    /// club's proxy) do not share an allowance; else `address`, from [`Games::client_of`]. Log-in attempts stay
+    /// counted per address: they come before anyone is logged in.
+    pub fn client_key(account: Option<&AccountRecord>, address: String) -> String {
+        match account {
+            Some(a) => format!("account {}", a.id.0),
+            None => address,
+        }
+    }
+
     /// Whether the client reached the server over HTTPS: the public origin is `https://…`, or a trusted proxy says so
     /// (proxy.rs). The session cookie is then `Secure`.
     pub fn is_https(&self, peer: Option<std::net::SocketAddr>, headers: &axum::http::HeaderMap) -> bool {
@@ -704,6 +724,9 @@ pub const LOGINS_PER_NAME: u32 = 10;
 
 /// Log-in and sign-up attempts an address is allowed at once; then one every ten seconds.
 pub const LOGINS_PER_ADDRESS: u32 = 30;
+
+/// Password reset messages an account is sent at once; then one every twenty minutes.
+pub const RESETS_PER_ACCOUNT: u32 = 3;
 
 /// The most event streams open on one game: past it a new stream is refused (503), so that idle watchers cannot
 /// use up the server's connections. The server as a whole takes [`SessionConfig::streams_in_all`].

@@ -84,8 +84,15 @@ impl Games {
         self.store
             .save_contact(&entry.id, side_key(side), &contact, &url)
             .map_err(|e| ApiError::Internal(format!("could not be stored: {e}")))?;
-        // A move that passed to this player while there was nowhere to tell them (the first, at creation) is told
-        // now, once.
+        self.tell_owed(entry, &mut st, side);
+        drop(st);
+        Ok(ContactView { contact, email_possible: self.notifier.has_smtp() })
+    }
+
+    /// A move that passed to `side`'s player while there was nowhere to tell them (the first, at creation) is told
+    /// now that there is, once: called when a place to tell them is given (by the player, or by their account's
+    /// defaults when a seat becomes theirs).
+    pub(super) fn tell_owed(&self, entry: &GameEntry, st: &mut super::EntryState, side: Side) {
         if std::mem::take(&mut st.owed[side.index()])
             && let Some(live) = &st.live
             && live.game.battle().to_act() == ToAct::Side(side)
@@ -93,8 +100,6 @@ impl Games {
             let told = self.tell(entry, live, side);
             st.owed[side.index()] = told == Told::Nowhere;
         }
-        drop(st);
-        Ok(ContactView { contact, email_possible: self.notifier.has_smtp() })
     }
 
     /// The move has passed to `next` (by a decision of the other side, or at the game's creation): in a two-player

@@ -1,4 +1,4 @@
-//! Allowances kept per client (token buckets): new games per address, so that no client can fill the disk and the
+//! Allowances kept per client (token buckets): new games per address or logged-in account, so that no client can fill the disk and the
 //! memory with games; and log-in attempts per name and per address, so that a password cannot be guessed by the
 //! thousand.
 
@@ -31,7 +31,7 @@ impl Allowance {
         Allowance::new(
             (per_hour / 6).max(10),
             Duration::from_secs_f64(3600.0 / f64::from(per_hour)),
-            "too many new games from this address",
+            "too many new games from this address or account",
         )
     }
 

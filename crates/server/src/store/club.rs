@@ -1,5 +1,5 @@
-//! The club's tables (schemas 5 and 6): accounts and their log-in sessions, the ratings, the waiting room's
-//! postings, and the players' chat of each game.
+//! The club's tables (schemas 5, 6 and 8): accounts, their log-in sessions and password resets, the ratings, the
+//! waiting room's postings, and the players' chat of each game.
 //! Only storage: the rules of each (names, passwords, who may do what) are the session layer's.
 
 use super::{Store, StoreError, now_ms};
@@ -183,6 +183,55 @@ impl Store {
             tx.execute("DELETE FROM sessions WHERE account = ?1", [id.0])?;
             tx.commit()?;
             Ok(n == 1)
+        })
+    }
+
+    /// The accounts whose e-mail address is `email` (whatever its case), at most `most` of them.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn accounts_with_email(&self, email: &str, most: usize) -> Result<Vec<AccountRecord>, StoreError> {
+        self.with(|c| {
+            c.prepare(&format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE lower(email) = lower(?1) ORDER BY id LIMIT ?2"
+            ))?
+            .query_map(params![email, i64::try_from(most).unwrap_or(i64::MAX)], account_row)?
+            .collect()
+        })
+    }
+
+    /// Stores a password reset of an account: the hash of its link's token and when it lapses. The account's
+    /// earlier resets are forgotten: only the newest link works.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn create_reset(&self, account: AccountId, token_hash: &str, expires_at: i64) -> Result<(), StoreError> {
+        self.with(|c| {
+            let tx = c.transaction()?;
+            tx.execute("DELETE FROM password_resets WHERE account = ?1", [account.0])?;
+            tx.execute(
+                "INSERT INTO password_resets (token_hash, account, expires_at) VALUES (?1, ?2, ?3)",
+                params![token_hash, account.0, expires_at],
+            )?;
+            tx.commit()
+        })
+    }
+
+    /// Uses up the reset whose token hashes to `token_hash`: its account, if it had not lapsed by `now` (ms since
+    /// 1970). Used up either way: a link works once.
+    ///
+    /// # Errors
+    /// When the database is closed or SQLite fails.
+    pub fn take_reset(&self, token_hash: &str, now: i64) -> Result<Option<AccountId>, StoreError> {
+        self.with(|c| {
+            let found: Option<(i64, i64)> = c
+                .query_row(
+                    "DELETE FROM password_resets WHERE token_hash = ?1 RETURNING account, expires_at",
+                    [token_hash],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            Ok(found.filter(|&(_, expires_at)| expires_at > now).map(|(account, _)| AccountId(account)))
         })
     }
 
