@@ -49,7 +49,7 @@ async fn a_finished_game_is_reviewed_once_and_the_review_outlives_a_restart() {
     assert!(s == StatusCode::ACCEPTED || started["state"] == "done", "{s} {started}");
     let review = wait_review(&api, &t).await;
     assert_eq!(review["format"], "pacw-review");
-    assert!(review["evaluator"].as_str().unwrap().starts_with("evaluator-"));
+    assert!(review["evaluator"].as_str().unwrap().starts_with("network-"));
     let steps = review["steps"].as_array().unwrap();
     for pair in steps.windows(2) {
         assert_eq!(pair[0]["after"], pair[1]["before"]);

@@ -37,9 +37,11 @@ use std::sync::Arc;
 /// measured against, and the yardstick of its learning curve.
 pub const EMBEDDED_WEIGHTS: &str = include_str!("../../weights/evaluator.json");
 
-/// The weights this build judges by, wherever a position is judged: the review, the general, the barometer and
-/// the editor's estimate.
-pub const JUDGE_WEIGHTS: &str = EMBEDDED_WEIGHTS;
+/// The weights this build judges by: the review (its chances, luck and better orders), the barometer, the
+/// editor's estimate and the laboratory's luck. The value network: its review's better orders hold up when played on
+/// (`pacw advice`, docs/findings.md §10) where the fitted evaluator's mostly do not. The general's search judges by
+/// the fitted evaluator by name (`mcts`'s `:e3`), until the network is measured there.
+pub const JUDGE_WEIGHTS: &str = EMBEDDED_NETWORK;
 
 /// How many chance events in a row [`Evaluator::value`] averages over before it judges the position as it stands
 /// (a tie of initiative dice is rolled again, R3.7, so a chain of chance events has no bound of its own).

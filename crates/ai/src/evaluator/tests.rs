@@ -15,8 +15,8 @@ fn sides_swapped(text: &str) -> String {
 }
 
 #[test]
-fn the_embedded_weights_load_and_judge_every_shipped_start_between_0_and_1() {
-    let e = Evaluator::embedded();
+fn the_fitted_weights_load_and_judge_every_shipped_start_between_0_and_1() {
+    let e = Evaluator::reference();
     assert!(e.version().starts_with("evaluator-"));
     for &pacw_engine::Shipped { name, text, .. } in pacw_engine::SHIPPED_SCENARIOS {
         let v = e.value(&battle(text));
@@ -26,7 +26,7 @@ fn the_embedded_weights_load_and_judge_every_shipped_start_between_0_and_1() {
 
 #[test]
 fn swapping_the_sides_negates_every_feature_and_the_value_becomes_one_less_it() {
-    let e = Evaluator::embedded();
+    let e = Evaluator::reference();
     for &pacw_engine::Shipped { name, text, .. } in pacw_engine::SHIPPED_SCENARIOS {
         let (b, swapped) = (battle(text), battle(&sides_swapped(text)));
         let (x, y) = (features(&b), features(&swapped));
@@ -125,10 +125,10 @@ fn pinned_positions() -> Vec<(&'static str, Battle)> {
 }
 
 #[test]
-fn the_embedded_weights_give_the_recorded_values_on_fixed_positions() {
+fn the_fitted_weights_give_the_recorded_values_on_fixed_positions() {
     // Recorded when the weights were trained (`pacw train`, docs/findings.md): a change of weights or features
     // shows here, and the numbers are recorded again with it.
-    let e = Evaluator::embedded();
+    let e = Evaluator::reference();
     let values: Vec<f32> = pinned_positions().iter().map(|(_, b)| e.value(b)).collect();
     let agree = values.iter().zip(RECORDED.1).all(|(v, expected)| (v - expected).abs() < 1e-4);
     assert!(e.version() == RECORDED.0 && agree, "{} gives {values:?}; recorded: {RECORDED:?}", e.version());
