@@ -62,3 +62,42 @@ proptest! {
         load_or_refuse(&json.to_string());
     }
 }
+
+/// A small run and one shard of its next round's games, as text.
+fn run_and_shard() -> &'static (Checkpoint, String) {
+    static BOTH: OnceLock<(Checkpoint, String)> = OnceLock::new();
+    BOTH.get_or_init(|| {
+        let config = SelfPlayConfig {
+            games_per_round: 2,
+            unit_hidden: 4,
+            side_hidden: 3,
+            generated: 1.0,
+            curve_games: 0,
+            ..SelfPlayConfig::default()
+        };
+        let run = Checkpoint::start(config).unwrap();
+        let shard = run.play_shard(pacw_sim::Shard { k: 1, n: 1 }).unwrap();
+        let text = serde_json::to_string(&shard).unwrap();
+        (run, text)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// A damaged shard is read or refused, and merged or refused with the run left as it was: never a panic.
+    #[test]
+    fn a_damaged_shard_is_merged_or_refused_never_a_panic(at in 0.0f64..1.0, byte in any::<u8>()) {
+        let (run, text) = run_and_shard();
+        let mut bytes = text.clone().into_bytes();
+        let i = ((bytes.len() as f64 * at) as usize).min(bytes.len() - 1);
+        bytes[i] = byte;
+        let damaged = String::from_utf8_lossy(&bytes);
+        if let Ok(shard) = serde_json::from_str::<pacw_learn::selfplay::RoundShard>(&damaged) {
+            let mut merged = run.clone();
+            if merged.merge_round(&[shard], "t").is_err() {
+                prop_assert_eq!(&merged, run);
+            }
+        }
+    }
+}
