@@ -64,7 +64,7 @@ pub struct SelfPlayArgs {
     /// Also draw the learning curve as an SVG chart after every point.
     #[arg(long, value_name = "FILE")]
     chart: Option<PathBuf>,
-    /// Play only this shard of the next round's games (the games whose number is K−1 modulo N, with the
+    /// Play only this shard of the next round's games (the games whose place in the round is K−1 modulo N, with the
     /// checkpoint's weights) and write their decisions into --out for `--merge`; the checkpoint is left as it is.
     #[arg(long, value_name = "K/N", value_parser = crate::args::shard, requires = "out", conflicts_with = "merge")]
     shard: Option<Shard>,
