@@ -1,6 +1,6 @@
-//! A round's games played on many machines: each shard plays the games whose place in the round is K−1 modulo N with the
-//! checkpoint's weights and records their decisions; the merge replays them all (the dice come from each game's
-//! seed) and fits the weights once, to the same end as a round played in one place.
+//! A round's games played on many machines: each shard plays the games whose place in the round is K−1 modulo N,
+//! with the checkpoint's weights, and records their decisions; the merge replays them all (the dice come from each
+//! game's seed) and fits the weights once, to the same end as a round played in one place.
 
 use super::game::{Trajectory, play, replay};
 use super::{Checkpoint, SelfPlayConfig};
