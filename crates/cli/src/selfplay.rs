@@ -5,7 +5,7 @@
 use crate::args::Usage;
 use anyhow::{Context, Result};
 use clap::Args;
-use pacw_learn::selfplay::{Checkpoint, CurvePoint, RateStep, RoundShard, SelfPlayConfig};
+use pacw_learn::selfplay::{Checkpoint, CurvePoint, RateStep, RoundShard, SelfPlayConfig, Widening};
 use pacw_sim::Shard;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -46,6 +46,10 @@ pub struct SelfPlayArgs {
     /// Hidden units of the unit layer and the side layer, as U,S (a new run only).
     #[arg(long, value_name = "U,S", default_value = "32,32", value_parser = layers)]
     hidden: (usize, usize),
+    /// A wider network from a number of games on, as GAMES=U,S (e.g. 113400=64,64): it judges as the narrower did
+    /// and grows its new units by training; may be repeated. Given on resuming, as --rate-from.
+    #[arg(long = "widen-from", value_name = "GAMES=U,S")]
+    widenings: Vec<Widening>,
     /// The share of games on random battles (a new run only).
     #[arg(long, value_name = "F", default_value_t = SelfPlayConfig::default().generated)]
     generated: f64,
@@ -99,6 +103,7 @@ impl SelfPlayArgs {
             exploration: self.exploration,
             unit_hidden: self.hidden.0,
             side_hidden: self.hidden.1,
+            widenings: Vec::new(),
             generated: self.generated,
             curve_every: self.curve_every,
             curve_games: self.curve_games,
@@ -107,7 +112,10 @@ impl SelfPlayArgs {
 
     /// The command that makes this run, with relative paths only: the weights record it.
     fn trained(&self, config: &SelfPlayConfig) -> String {
-        let steps: String = config.rate_steps.iter().map(|s| format!(" --rate-from {}={}", s.games, s.rate)).collect();
+        let rates = config.rate_steps.iter().map(|s| format!(" --rate-from {}={}", s.games, s.rate));
+        let widths =
+            config.widenings.iter().map(|w| format!(" --widen-from {}={},{}", w.games, w.unit_hidden, w.side_hidden));
+        let steps: String = rates.chain(widths).collect();
         format!(
             "pacw train selfplay --seed {} --games-per-round {} --lambda {} --learning-rate {} --exploration {} \
              --hidden {},{} --generated {}{steps}",
@@ -137,6 +145,9 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
     };
     if !args.rate_steps.is_empty() {
         run.reschedule(&args.rate_steps).map_err(|e| Usage(e.to_string()))?;
+    }
+    if !args.widenings.is_empty() {
+        run.rewiden(&args.widenings).map_err(|e| Usage(e.to_string()))?;
     }
     let trained = args.trained(&run.config);
     if let Some(shard) = args.shard {

@@ -275,7 +275,8 @@ fn self_play_checkpoints_resumes_and_exports_a_network() {
 }
 
 /// A self-play round spread over shards (`--shard K/N --out DIR`, then `--merge`) ends with the weights of the round
-/// played in one place; a schedule of learning rates given on resuming is kept in the checkpoint and its record.
+/// played in one place; a schedule of learning rates, and a wider network, given on resuming are kept in the
+/// checkpoint and its record.
 #[test]
 fn self_play_shards_merge_into_the_round_played_in_one_place() {
     let dir = tempfile::tempdir().unwrap();
@@ -319,6 +320,14 @@ fn self_play_shards_merge_into_the_round_played_in_one_place() {
     let out = train(&whole, &["--games", "9", "--rate-from", "0=0.5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("already played"), "{}", text(&out.stderr));
+
+    let out = train(&whole, &["--games", "9", "--widen-from", "6=8,7"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let run = read(&whole);
+    assert_eq!((run["network"]["unit_hidden"].as_u64(), run["network"]["side_hidden"].as_u64()), (Some(8), Some(7)));
+    assert!(run["network"]["trained"].as_str().unwrap().contains("--widen-from 6=8,7"), "{}", run["network"]);
+    let out = train(&whole, &["--games", "12", "--widen-from", "12=4,4"]);
+    assert_eq!(out.status.code(), Some(2), "a layer may not shrink");
 }
 
 /// `pacw train calibrate` fits its baseline to half of the games of each battle and scores both judges on the other

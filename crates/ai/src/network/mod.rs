@@ -135,17 +135,76 @@ impl Network {
         let layout = Layout::of(unit_hidden, side_hidden);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut params = vec![0.0; layout.end];
-        let mut fill = |range: std::ops::Range<usize>, fan_in: usize| {
-            let bound = (6.0 / fan_in as f32).sqrt();
-            for w in &mut params[range] {
-                *w = rng.random_range(-bound..bound);
-            }
-        };
-        fill(layout.w1..layout.b1, UNIT_INPUTS);
-        fill(layout.w2..layout.b2, layout.side_inputs);
+        uniform(&mut rng, &mut params[layout.w1..layout.b1], UNIT_INPUTS);
+        uniform(&mut rng, &mut params[layout.w2..layout.b2], layout.side_inputs);
         // The output starts small: an untrained network's chances stay near even.
-        fill(layout.v..layout.end, side_hidden * 16);
+        uniform(&mut rng, &mut params[layout.v..layout.end], side_hidden * 16);
         Network::of(unit_hidden, side_hidden, params)
+    }
+
+    /// Hidden units of the unit layer and of the side layer.
+    pub fn hidden(&self) -> (usize, usize) {
+        (self.unit_hidden, self.side_hidden)
+    }
+
+    /// This network with more hidden units, judging every position exactly as it did: each new unit's own weights
+    /// are random (from `seed`), and every weight reading a new unit starts at 0, so training grows the new units
+    /// from where the network stands (a run goes on bigger without starting again).
+    ///
+    /// # Errors
+    /// When a layer would shrink or pass [`MAX_LAYER`].
+    pub fn widened(&self, unit_hidden: usize, side_hidden: usize, seed: u64) -> Result<Network, NetworkError> {
+        if unit_hidden < self.unit_hidden
+            || side_hidden < self.side_hidden
+            || unit_hidden > MAX_LAYER
+            || side_hidden > MAX_LAYER
+        {
+            return Err(NetworkError::Shape(format!(
+                "layers of {} and {} hidden units cannot become {unit_hidden} and {side_hidden} (they may only \
+                 grow, up to {MAX_LAYER})",
+                self.unit_hidden, self.side_hidden
+            )));
+        }
+        let wide = Layout::of(unit_hidden, side_hidden);
+        let mut params = self.carried(&self.params, unit_hidden, side_hidden);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for j in self.unit_hidden..unit_hidden {
+            uniform(&mut rng, &mut params[wide.w1 + j * UNIT_INPUTS..][..UNIT_INPUTS], UNIT_INPUTS);
+        }
+        for j in self.side_hidden..side_hidden {
+            uniform(&mut rng, &mut params[wide.w2 + j * wide.side_inputs..][..wide.side_inputs], wide.side_inputs);
+        }
+        Ok(Network::of(unit_hidden, side_hidden, params))
+    }
+
+    /// Numbers kept for each of this network's weights (an optimiser's moments, say), placed where the same weights
+    /// lie in the network [`Network::widened`] to these sizes; a new weight's place holds 0.
+    ///
+    /// # Panics
+    /// If `values` is not as long as [`Network::parameters`], or a layer would shrink.
+    pub fn carried(&self, values: &[f32], unit_hidden: usize, side_hidden: usize) -> Vec<f32> {
+        assert!(
+            values.len() == self.params.len() && unit_hidden >= self.unit_hidden && side_hidden >= self.side_hidden
+        );
+        let (narrow, wide) = (self.layout(), Layout::of(unit_hidden, side_hidden));
+        let h1 = self.unit_hidden;
+        let mut out = vec![0.0; wide.end];
+        for j in 0..h1 {
+            out[wide.w1 + j * UNIT_INPUTS..][..UNIT_INPUTS]
+                .copy_from_slice(&values[narrow.w1 + j * UNIT_INPUTS..][..UNIT_INPUTS]);
+            out[wide.b1 + j] = values[narrow.b1 + j];
+        }
+        // A side's inputs are its own pooled units, the enemy's, then the game's numbers: each block keeps its
+        // place at the start of the wider block.
+        let column = |k: usize| if k < 2 * h1 { k / h1 * unit_hidden + k % h1 } else { k - 2 * h1 + 2 * unit_hidden };
+        for j in 0..self.side_hidden {
+            for k in 0..narrow.side_inputs {
+                out[wide.w2 + j * wide.side_inputs + column(k)] = values[narrow.w2 + j * narrow.side_inputs + k];
+            }
+            out[wide.b2 + j] = values[narrow.b2 + j];
+            out[wide.v + j] = values[narrow.v + j];
+        }
+        out
     }
 
     fn of(unit_hidden: usize, side_hidden: usize, params: Vec<f32>) -> Network {
@@ -347,6 +406,14 @@ fn layer(by_input: &[f32], inputs: &[f32], sums: &mut [f32]) {
                 *sum += w * x;
             }
         }
+    }
+}
+
+/// Fills `weights` uniformly within ±√(6 / fan_in) (Glorot's bound).
+fn uniform(rng: &mut ChaCha8Rng, weights: &mut [f32], fan_in: usize) {
+    let bound = (6.0 / fan_in as f32).sqrt();
+    for w in weights {
+        *w = rng.random_range(-bound..bound);
     }
 }
 

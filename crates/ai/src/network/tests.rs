@@ -112,6 +112,43 @@ fn the_gradient_is_the_slope_of_the_log_odds() {
 }
 
 #[test]
+fn a_widened_network_judges_as_before_and_its_new_units_can_learn() {
+    let net = Network::random(8, 6, 5);
+    let wide = net.widened(12, 9, 77).unwrap();
+    assert_eq!(wide.hidden(), (12, 9));
+    let mut x = Encoding::default();
+    let (mut scratch, mut wide_scratch) = (Scratch::default(), Scratch::default());
+    for b in positions(1).iter().step_by(5) {
+        encode(b, &mut x);
+        let (before, after) = (net.logit(&x, &mut scratch), wide.logit(&x, &mut wide_scratch));
+        assert!((before - after).abs() < 1e-5, "{before} against {after}");
+    }
+    // Weights that read the new units (the output's, and the side layer's from new pooled units) get a gradient:
+    // training grows them.
+    let l = Layout::of(12, 9);
+    let mut gradient = vec![0.0; wide.parameters().len()];
+    for b in positions(1).iter().step_by(5) {
+        encode(b, &mut x);
+        wide.logit(&x, &mut wide_scratch);
+        wide.add_gradient(&x, &wide_scratch, 1.0, &mut gradient);
+    }
+    assert!(gradient[l.v + 6..l.v + 9].iter().any(|g| g.abs() > 1e-6), "new side units");
+    let reads_new_units = (0..6).flat_map(|j| (8..12).map(move |k| l.w2 + j * l.side_inputs + k));
+    assert!(reads_new_units.map(|i| gradient[i]).any(|g| g.abs() > 1e-6), "new unit-layer units");
+    // Moments are carried to the same weights' places, and a layer may not shrink.
+    let carried = net.carried(net.parameters(), 12, 9);
+    let kept: Vec<f32> = carried.iter().copied().filter(|w| *w != 0.0).collect();
+    let mut original: Vec<f32> = net.parameters().iter().copied().filter(|w| *w != 0.0).collect();
+    let mut sorted = kept.clone();
+    sorted.sort_by(f32::total_cmp);
+    original.sort_by(f32::total_cmp);
+    assert_eq!(sorted, original, "every weight is carried once");
+    assert!(net.widened(7, 6, 1).is_err());
+    assert!(net.widened(8, MAX_LAYER + 1, 1).is_err());
+    assert_eq!(net.widened(8, 6, 1).unwrap(), net, "no wider: the same network");
+}
+
+#[test]
 fn a_weights_file_is_read_back_and_a_bad_one_refused() {
     let net = Network::random(4, 3, 9);
     let text = serde_json::to_string(&net.to_file("network-test", "pacw train selfplay")).unwrap();

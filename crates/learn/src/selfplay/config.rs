@@ -23,10 +23,16 @@ pub struct SelfPlayConfig {
     pub rate_steps: Vec<RateStep>,
     /// The share of decisions made at random.
     pub exploration: f64,
-    /// Hidden units of the unit layer.
+    /// Hidden units of the unit layer at the start.
     pub unit_hidden: usize,
-    /// Hidden units of the side layer.
+    /// Hidden units of the side layer at the start.
     pub side_hidden: usize,
+    /// Later sizes of the network, each from a number of games played on, in order ([`Network::widened`]): added
+    /// as the learning rate's steps are, only ahead of the games already played.
+    ///
+    /// [`Network::widened`]: pacw_ai::network::Network::widened
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub widenings: Vec<Widening>,
     /// The share of games on random battles (the rest on the shipped ones, Antietam included).
     pub generated: f64,
     /// Rounds between two points of the learning curve.
@@ -46,6 +52,7 @@ impl Default for SelfPlayConfig {
             exploration: 0.02,
             unit_hidden: 32,
             side_hidden: 32,
+            widenings: Vec::new(),
             generated: 0.5,
             curve_every: 10,
             curve_games: 8,
@@ -95,7 +102,45 @@ impl SelfPlayConfig {
         if !sizes.contains(&self.unit_hidden) || !sizes.contains(&self.side_hidden) {
             return bad(format!("hidden layers must have 1 to {} units", pacw_ai::network::MAX_LAYER));
         }
+        if self.widenings.len() > MAX_WIDENINGS {
+            return bad(format!("at most {MAX_WIDENINGS} widenings of the network"));
+        }
+        let (mut games, mut before) = (None, (self.unit_hidden, self.side_hidden));
+        for w in &self.widenings {
+            let after = (w.unit_hidden, w.side_hidden);
+            if games.is_some_and(|g| w.games <= g) || after.0 < before.0 || after.1 < before.1 {
+                return bad("the network's widenings must come in order of games, each at a different count, and \
+                            its layers may only grow"
+                    .into());
+            }
+            if !sizes.contains(&after.0) || !sizes.contains(&after.1) {
+                return bad(format!("hidden layers must have 1 to {} units", pacw_ai::network::MAX_LAYER));
+            }
+            (games, before) = (Some(w.games), after);
+        }
         Ok(())
+    }
+
+    /// The network's hidden units (unit layer, side layer) for a round that starts after `played` games.
+    pub fn sizes_at(&self, played: u64) -> (usize, usize) {
+        self.widenings
+            .iter()
+            .rev()
+            .find(|w| w.games <= played)
+            .map_or((self.unit_hidden, self.side_hidden), |w| (w.unit_hidden, w.side_hidden))
+    }
+
+    /// These settings with the network's widenings from `played` games on replaced by `ahead`, as
+    /// [`SelfPlayConfig::rescheduled`] does for the learning rate.
+    ///
+    /// # Errors
+    /// When a widening of `ahead` falls before `played` games and is not the run's own, or the widenings that
+    /// result are refused ([`SelfPlayConfig::check`]).
+    pub fn rewidened(&self, played: u64, ahead: &[Widening]) -> Result<SelfPlayConfig, LearnError> {
+        let mut config = self.clone();
+        config.widenings = ahead_of(&self.widenings, played, ahead, |w| w.games, "a widening")?;
+        config.check()?;
+        Ok(config)
     }
 
     /// Adam's step size for a round that starts after `played` games.
@@ -110,17 +155,8 @@ impl SelfPlayConfig {
     /// When a step of `ahead` falls before `played` games (it would change rounds already played) and is not the
     /// run's own, or the schedule that results is refused ([`SelfPlayConfig::check`]).
     pub fn rescheduled(&self, played: u64, ahead: &[RateStep]) -> Result<SelfPlayConfig, LearnError> {
-        let past: Vec<RateStep> = self.rate_steps.iter().copied().filter(|s| s.games < played).collect();
-        if let Some(step) = ahead.iter().find(|s| s.games < played && !past.contains(s)) {
-            return Err(LearnError::Config(format!(
-                "a learning rate from {} games would change the rounds already played ({played} games); \
-                 give changes from {played} games on",
-                step.games
-            )));
-        }
         let mut config = self.clone();
-        config.rate_steps = past;
-        config.rate_steps.extend(ahead.iter().copied().filter(|s| s.games >= played));
+        config.rate_steps = ahead_of(&self.rate_steps, played, ahead, |s| s.games, "a learning rate")?;
         config.check()?;
         Ok(config)
     }
@@ -135,6 +171,28 @@ impl SelfPlayConfig {
             ..Default::default()
         }
     }
+}
+
+/// A run's changes (`steps`) with those from `played` games on replaced by `ahead`: the changes that governed the
+/// rounds already played are kept, so the run stays what it was, and a change of `ahead` before `played` games is
+/// refused unless it is one of them.
+fn ahead_of<T: Copy + PartialEq>(
+    steps: &[T],
+    played: u64,
+    ahead: &[T],
+    games: impl Fn(&T) -> u64,
+    what: &str,
+) -> Result<Vec<T>, LearnError> {
+    let mut kept: Vec<T> = steps.iter().copied().filter(|s| games(s) < played).collect();
+    if let Some(step) = ahead.iter().find(|s| games(s) < played && !kept.contains(s)) {
+        return Err(LearnError::Config(format!(
+            "{what} from {} games would change the rounds already played ({played} games); give changes from \
+             {played} games on",
+            games(step)
+        )));
+    }
+    kept.extend(ahead.iter().copied().filter(|s| games(s) >= played));
+    Ok(kept)
 }
 
 /// A change of the learning rate in a run's schedule.
@@ -158,6 +216,37 @@ impl std::str::FromStr for RateStep {
         Ok(RateStep { games, rate })
     }
 }
+
+/// A change of the network's size in a run: from a number of games on, the network [`Network::widened`] to these
+/// sizes.
+///
+/// [`Network::widened`]: pacw_ai::network::Network::widened
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Widening {
+    /// Games played before the first round of the wider network.
+    pub games: u64,
+    /// Hidden units of the unit layer from then on.
+    pub unit_hidden: usize,
+    /// Hidden units of the side layer from then on.
+    pub side_hidden: usize,
+}
+
+impl std::str::FromStr for Widening {
+    type Err = String;
+
+    /// Reads `GAMES=U,S`, as `113400=64,64`.
+    fn from_str(text: &str) -> Result<Widening, String> {
+        let bad = || format!("'{text}' is not GAMES=U,S (a number of games and two layer sizes, as 113400=64,64)");
+        let (games, sizes) = text.split_once('=').ok_or_else(bad)?;
+        let (u, s) = sizes.split_once(',').ok_or_else(bad)?;
+        let number = |t: &str| t.trim().parse().map_err(|_| bad());
+        Ok(Widening { games: number(games)?, unit_hidden: number(u)? as usize, side_hidden: number(s)? as usize })
+    }
+}
+
+/// The most widenings a run may hold.
+pub const MAX_WIDENINGS: usize = 16;
 
 /// The most changes of the learning rate a schedule may hold.
 pub const MAX_RATE_STEPS: usize = 64;

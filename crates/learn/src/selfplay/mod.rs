@@ -19,7 +19,9 @@ mod fit;
 mod game;
 mod shard;
 
-pub use config::{MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, RateStep, SelfPlayConfig};
+pub use config::{
+    MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, MAX_WIDENINGS, RateStep, SelfPlayConfig, Widening,
+};
 pub use curve::{CurvePoint, against_greedy};
 pub use fit::Adam;
 pub use shard::{RecordedGame, RoundShard, SHARD_FORMAT, weights_digest};
@@ -91,12 +93,39 @@ impl Checkpoint {
         self.rounds * self.config.games_per_round
     }
 
-    /// The network as it stands.
+    /// The run with the network's widenings from now on replaced by `ahead` ([`SelfPlayConfig::rewidened`]).
     ///
     /// # Errors
-    /// When the checkpoint's weights do not fit this build's network.
+    /// When a widening would fall on rounds already played, or the widenings are refused.
+    pub fn rewiden(&mut self, ahead: &[Widening]) -> Result<(), LearnError> {
+        self.config = self.config.rewidened(self.games(), ahead)?;
+        Ok(())
+    }
+
+    /// The network the next round plays with: the weights as they stand, [`Network::widened`] when the run's
+    /// widenings say so.
+    ///
+    /// # Errors
+    /// When the checkpoint's weights do not fit this build's network, or cannot be widened as the run says.
     pub fn network(&self) -> Result<Network, LearnError> {
-        Network::from_file(&self.network).map_err(|e| LearnError::Config(e.to_string()))
+        Ok(self.next()?.0)
+    }
+
+    /// The network the next round plays with and the optimiser's state for its weights.
+    fn next(&self) -> Result<(Network, Adam), LearnError> {
+        let config = |e: pacw_ai::network::NetworkError| LearnError::Config(e.to_string());
+        let stored = Network::from_file(&self.network).map_err(config)?;
+        let (u, s) = self.config.sizes_at(self.games());
+        if (u, s) == stored.hidden() {
+            return Ok((stored, self.adam.clone()));
+        }
+        let seed = splitmix64(self.config.seed ^ self.games() ^ 0x7769_6465);
+        let adam = Adam {
+            steps: self.adam.steps,
+            mean: stored.carried(&self.adam.mean, u, s),
+            square: stored.carried(&self.adam.square, u, s),
+        };
+        Ok((stored.widened(u, s, seed).map_err(config)?, adam))
     }
 
     /// Reads a checkpoint file.
@@ -117,7 +146,8 @@ impl Checkpoint {
         if !checkpoint.adam.mean.iter().chain(&checkpoint.adam.square).all(|x| x.is_finite()) {
             return Err(LearnError::Config(format!("{}: the optimiser's state is not finite", path.display())));
         }
-        let network = checkpoint.network()?;
+        checkpoint.network()?;
+        let network = Network::from_file(&checkpoint.network).map_err(|e| LearnError::Config(e.to_string()))?;
         if checkpoint.adam.mean.len() != network.parameters().len()
             || checkpoint.adam.square.len() != network.parameters().len()
         {
@@ -146,22 +176,24 @@ impl Checkpoint {
     /// When the checkpoint's weights do not fit this build's network.
     pub fn round(&mut self, trained: &str) -> Result<RoundReport, LearnError> {
         let started = std::time::Instant::now();
-        let network = self.network()?;
+        let (network, adam) = self.next()?;
         let shared = Arc::new(network.clone());
         let indices: Vec<u64> = (self.games()..self.games() + self.config.games_per_round).collect();
         let games: Vec<Trajectory> =
             indices.into_par_iter().map(|index| play(&self.config, &shared, index).0).collect();
-        let report = self.learn(network, &games, trained);
+        let report = self.learn(network, adam, &games, trained);
         self.seconds += started.elapsed().as_secs_f64();
         Ok(report)
     }
 
-    /// Fits `network` (the checkpoint's weights) to a round's games and makes it the checkpoint's, one round on.
-    fn learn(&mut self, mut network: Network, games: &[Trajectory], trained: &str) -> RoundReport {
+    /// Fits `network` (the round's, with the optimiser's state `adam`) to a round's games and makes it the
+    /// checkpoint's, one round on.
+    fn learn(&mut self, mut network: Network, mut adam: Adam, games: &[Trajectory], trained: &str) -> RoundReport {
         let samples: Vec<(&Encoding, f32)> = games.iter().flat_map(|g| g.targets(self.config.lambda)).collect();
         let seed = self.fit_seed();
         let rate = self.config.rate_at(self.games());
-        let loss = fit(&mut network, &mut self.adam, &samples, rate, seed);
+        let loss = fit(&mut network, &mut adam, &samples, rate, seed);
+        self.adam = adam;
         self.rounds += 1;
         let version = format!("network-{}", self.games());
         self.network = network.to_file(&version, &format!("{trained}; {} self-play games", self.games()));
@@ -273,6 +305,42 @@ mod tests {
         assert!(run.reschedule(&[RateStep { games: 12, rate: 0.0 }]).is_err());
         assert_eq!("80000=0.0003".parse::<RateStep>().unwrap(), RateStep { games: 80_000, rate: 0.0003 });
         assert!("80000".parse::<RateStep>().is_err());
+    }
+
+    #[test]
+    fn a_widening_given_on_resuming_runs_as_if_given_at_the_start() {
+        let wider = [Widening { games: 3, unit_hidden: 9, side_hidden: 7 }];
+        let mut unbroken = Checkpoint::start(small().rewidened(0, &wider).unwrap()).unwrap();
+        unbroken.round("t").unwrap();
+        assert_eq!((unbroken.network.unit_hidden, unbroken.network.side_hidden), (6, 5), "not yet");
+        unbroken.round("t").unwrap();
+        assert_eq!((unbroken.network.unit_hidden, unbroken.network.side_hidden), (9, 7));
+        assert_eq!(unbroken.adam.mean.len(), unbroken.network.weights.len());
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.json");
+        let mut first = Checkpoint::start(small()).unwrap();
+        first.round("t").unwrap();
+        first.save(&path).unwrap();
+        let mut resumed = Checkpoint::load(&path).unwrap();
+        resumed.rewiden(&wider).unwrap();
+        resumed.round("t").unwrap();
+        assert_eq!(resumed.network.weights, unbroken.network.weights);
+        assert_eq!(resumed.adam, unbroken.adam);
+        assert_eq!(resumed.config, unbroken.config);
+        resumed.save(&path).unwrap();
+        assert_eq!(Checkpoint::load(&path).unwrap().network, resumed.network, "a widened run reads back");
+
+        let err = resumed.rewiden(&[Widening { games: 3, unit_hidden: 10, side_hidden: 7 }]).unwrap_err();
+        assert!(err.to_string().contains("already played"), "{err}");
+        let narrower = [Widening { games: 9, unit_hidden: 8, side_hidden: 7 }];
+        assert!(resumed.rewiden(&narrower).is_err(), "a layer may not shrink");
+        assert_eq!(resumed.config, unbroken.config, "a refused widening changes nothing");
+        assert_eq!(
+            "113400=64,64".parse::<Widening>().unwrap(),
+            Widening { games: 113_400, unit_hidden: 64, side_hidden: 64 }
+        );
+        assert!("113400=64".parse::<Widening>().is_err());
     }
 
     #[test]

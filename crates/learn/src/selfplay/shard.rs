@@ -86,7 +86,7 @@ impl Checkpoint {
     pub fn merge_round(&mut self, shards: &[RoundShard], trained: &str) -> Result<super::RoundReport, LearnError> {
         let started = std::time::Instant::now();
         let bad = |what: String| Err(LearnError::Config(what));
-        let network = self.network()?;
+        let (network, adam) = self.next()?;
         let digest = weights_digest(&network);
         let Some(n) = shards.first().map(|s| s.shard.n) else {
             return bad("no shard to merge".into());
@@ -122,7 +122,7 @@ impl Checkpoint {
         let trajectories: Result<Vec<Trajectory>, String> =
             games.par_iter().map(|g| replay(&self.config, &network, g.index, &g.actions)).collect();
         let trajectories = trajectories.map_err(LearnError::Config)?;
-        let report = self.learn(network, &trajectories, trained);
+        let report = self.learn(network, adam, &trajectories, trained);
         self.seconds += started.elapsed().as_secs_f64(); // the merge's own time: each shard's is its machine's
         Ok(report)
     }
