@@ -1,5 +1,6 @@
-//! The review's speed: a whole game of about 200 decisions (greedy against greedy on Marye's Heights, seed 4)
-//! reviewed with the evaluator alone (`--quick`), and fully at the default budget on one and on two threads.
+//! The review's speed: a whole game of about 150 decisions (greedy against greedy on Marye's Heights, seed 4)
+//! reviewed with the judge alone (`--quick`: by the judge in force, the value network, and by the fitted evaluator
+//! it replaced), and fully at the default budget on one and on two threads.
 //! Run: `cargo bench -p pacw-ai --bench review`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -30,6 +31,8 @@ fn benches(c: &mut Criterion) {
     g.sample_size(10);
     let quick = ReviewConfig { quick: true, ..ReviewConfig::default() };
     g.bench_function("quick", |b| b.iter(|| black_box(review(&game, &evaluator, &quick, &|_, _| {}))));
+    let reference = Evaluator::reference();
+    g.bench_function("quick_fitted_evaluator", |b| b.iter(|| black_box(review(&game, &reference, &quick, &|_, _| {}))));
     for threads in [1, 2] {
         let full = ReviewConfig { threads, ..ReviewConfig::default() };
         g.bench_function(format!("full_{threads}_threads"), |b| {

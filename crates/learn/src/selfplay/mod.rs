@@ -120,11 +120,17 @@ impl Checkpoint {
             return Ok((stored, self.adam.clone()));
         }
         let seed = splitmix64(self.config.seed ^ self.games() ^ 0x7769_6465);
-        let adam = Adam {
-            steps: self.adam.steps,
-            mean: stored.carried(&self.adam.mean, u, s),
-            square: stored.carried(&self.adam.square, u, s),
-        };
+        // A new weight's second moment starts at the old weights' mean, not 0: Adam's steps are already past their
+        // bias correction, and from 0 the new weights would take steps several times the rate at first, shaking
+        // the network they join.
+        let typical =
+            self.adam.square.iter().map(|&v| f64::from(v)).sum::<f64>() / self.adam.square.len().max(1) as f64;
+        let mut square = stored.carried(&self.adam.square, u, s);
+        let old = stored.carried(&vec![1.0; self.adam.square.len()], u, s);
+        for (v, _) in square.iter_mut().zip(&old).filter(|(_, kept)| **kept == 0.0) {
+            *v = typical as f32;
+        }
+        let adam = Adam { steps: self.adam.steps, mean: stored.carried(&self.adam.mean, u, s), square };
         Ok((stored.widened(u, s, seed).map_err(config)?, adam))
     }
 
@@ -324,6 +330,11 @@ mod tests {
         first.save(&path).unwrap();
         let mut resumed = Checkpoint::load(&path).unwrap();
         resumed.rewiden(&wider).unwrap();
+        let (network, adam) = resumed.next().unwrap();
+        assert_eq!(network.hidden(), (9, 7));
+        let zeros = |v: &[f32]| v.iter().filter(|x| **x == 0.0).count();
+        assert_eq!(zeros(&adam.square), zeros(&resumed.adam.square), "a new weight's second moment is not 0");
+        assert_eq!(zeros(&adam.mean), zeros(&resumed.adam.mean) + adam.mean.len() - resumed.adam.mean.len());
         resumed.round("t").unwrap();
         assert_eq!(resumed.network.weights, unbroken.network.weights);
         assert_eq!(resumed.adam, unbroken.adam);
