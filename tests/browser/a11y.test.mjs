@@ -1,7 +1,7 @@
 // Accessibility: axe-core 4 in Chromium finds no serious or critical violation on the lobby (with a game in
 // progress), a game in progress with a unit selected, a two-player game with its chat, the result screen, the
 // review, the rules, the editor and the club's pages (log in and sign up, the waiting room, the leaderboard, a
-// player's page) and the header's menu opened on a phone, in the light theme and the
+// player's page, one's own with its vacation days) and the header's menu opened on a phone, in the light theme and the
 // dark; the dark theme follows the system, and a switch overrides it, remembered.
 
 import { test } from 'node:test';
@@ -41,6 +41,10 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
   const rated = await (await fetch(`${env.server.url}api/games`, { method: 'POST', headers: member, body: JSON.stringify({ scenario: 'meeting-engagement', mode: 'computer', computer: 'random', rating: 'rated' }) })).json();
   await fetch(`${env.server.url}api/play/${rated.tokens.A}/resign`, { method: 'POST', headers: json, body: '{}' });
   await fetch(`${env.server.url}api/room`, { method: 'POST', headers: member, body: JSON.stringify({ scenario: 'bloody-lane' }) });
+  // Bea is on vacation (her page says so to everyone); Cy, logged in, sees his own page with its vacation days.
+  await fetch(`${env.server.url}api/account/vacation`, { method: 'POST', headers: member, body: JSON.stringify({ days: 3 }) });
+  const cy = await fetch(`${env.server.url}api/account/signup`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Cy', password: 'a long password' }) });
+  const cySession = cy.headers.get('set-cookie').split(';')[0].split('=');
   // A two-player game with a message in its chat.
   const two = (await createGame(env.server.url, { scenario: 'meeting-engagement', mode: 'two_players' }, 'A')).token;
   await fetch(`${env.server.url}api/play/${two}/chat`, { method: 'POST', headers: json, body: JSON.stringify({ text: 'Good luck!' }) });
@@ -66,7 +70,12 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
       if (await page.locator('.menu-button').isVisible()) await page.click('.menu-button');
       await page.locator('#log-in-link').waitFor();
     }],
-    ['a player\'s page', 'players/Bea', async (page) => page.locator('#player-games tr[data-game]').waitFor()],
+    ['a player\'s page, on vacation', 'players/Bea', async (page) => page.locator('#player-away').waitFor()],
+    ['a player\'s own page with their vacation days', 'players/Cy', async (page) => {
+      await page.context().addCookies([{ name: cySession[0], value: cySession[1], url: env.server.url }]);
+      await page.reload();
+      await page.locator('#vacation-form').waitFor();
+    }],
   ];
   const found = [];
   for (const colorScheme of ['light', 'dark']) {

@@ -1,7 +1,8 @@
 // Pace and deadlines in a browser: Bea posts a game at three days a move, Cy joins it from another browser context
 // (a phone's), both pages show the time left; the server's test clock is moved past the deadline (never a wait), and
-// the waiting player claims the win, shown in words. Then a draw offered and declined in a second game. Screenshots
-// at 1366×900 and 390×844.
+// the waiting player claims the win, shown in words. Then a draw offered and declined in a second game. And a player
+// on vacation: their page starts and ends it, and their clock stands still on both players' pages. Screenshots at
+// 1366×900 and 390×844.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -124,4 +125,68 @@ test('a game at three days a move shows the time left, and past the deadline the
   assert.deepEqual(cy.errors, []);
   await bea.context().close();
   await cy.context().close();
+});
+
+test('a player on vacation: their page starts and ends it, and the clock of their move stands still meanwhile', { timeout: 180000 }, async () => {
+  const dee = await freshPage(env.browser);
+  const eli = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { isMobile: true, hasTouch: true } });
+  await signUp(dee, 'Dee');
+  await signUp(eli, 'Eli');
+  await postAndJoin(dee, eli, '3d', 1);
+  const [mover, waiter] = await moverAndWaiter(dee, eli);
+  const name = mover === dee ? 'Dee' : 'Eli';
+  const gameUrl = mover.url();
+  const shoot = async (page, what) => {
+    const size = page.viewportSize();
+    for (const [width, height] of [[1366, 900], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.screenshot({ path: join(screenshots, `${what}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize(size);
+  };
+
+  // The player to move goes on vacation for three days from their page.
+  await mover.goto(`${env.server.url}players/${name}`);
+  const panel = mover.locator('#player-vacation');
+  await panel.waitFor();
+  assert.match(await mover.locator('#vacation-left').textContent(), /^14 days of 14 left this year\.$/);
+  await shoot(mover, 'vacation-start');
+  await mover.fill('#vacation-days', '3');
+  await mover.click('#start-vacation');
+  await mover.locator('#vacation-until').waitFor();
+  assert.match(await mover.locator('#vacation-left').textContent(), /^11 days of 14 left this year\.$/);
+  await shoot(mover, 'vacation-own-page');
+
+  // Both game pages say so; the waiting player's page says their opponent's clock stands still.
+  await waiter.reload();
+  const text = waiter.locator('#deadline:not([hidden]) #deadline-text');
+  await text.waitFor();
+  assert.match(await text.textContent(), /^Your opponent is on vacation until .+: their clock stands at (3 days|2 days 23 hours) \(3 days a move\)\.$/);
+  await shoot(waiter, 'vacation-opponent-game');
+  await mover.goto(gameUrl);
+  await mover.locator('#deadline:not([hidden])').waitFor();
+  assert.match(await mover.locator('#deadline-text').textContent(), /^You are on vacation until .+: your clock stands at/);
+  // The opponent sees it on the player's page too, and the game's time left stopped.
+  const waiterUrl = waiter.url();
+  await waiter.goto(`${env.server.url}players/${name}`);
+  await waiter.locator('#player-away').waitFor();
+  assert.match(await waiter.locator('#player-games').textContent(), /stopped: on vacation/);
+  assert.equal(await waiter.locator('#player-vacation').count(), 0, 'the days left are the player\'s own');
+  await shoot(waiter, 'vacation-their-page');
+
+  // A day later they come back early: two days begun are used. The deadline has not moved meanwhile.
+  const moved = await fetch(`${env.server.url}api/test/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hours: 24 }) });
+  assert.equal(moved.status, 200);
+  await mover.goto(`${env.server.url}players/${name}`);
+  await mover.click('#end-vacation');
+  await mover.locator('#start-vacation').waitFor();
+  assert.match(await mover.locator('#vacation-left').textContent(), /^12 days of 14 left this year\.$/);
+  await waiter.goto(waiterUrl);
+  await text.waitFor();
+  assert.match(await text.textContent(), /’s move: (3 days|2 days 23 hours) left \(3 days a move\)\.$/);
+  assert.equal(await waiter.locator('#claim-win').isHidden(), true);
+  assert.deepEqual(dee.errors, []);
+  assert.deepEqual(eli.errors, []);
+  await dee.context().close();
+  await eli.context().close();
 });

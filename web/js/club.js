@@ -142,7 +142,33 @@ function record(r) {
 /// The time left to the side to move, or the pace: "2 days 3 hours", "time is up", "live".
 function deadlineText(g) {
   if (g.left_ms === null || g.left_ms === undefined) return g.status === 'finished' ? '' : paceText(g.pace);
+  if (g.vacation_until) return `${timeLeft(g.left_ms)}, stopped: on vacation`;
   return g.left_ms > 0 ? timeLeft(g.left_ms) : 'time is up';
+}
+
+const days = (n) => `${n} day${n === 1 ? '' : 's'}`;
+
+/// The player's own vacation days: how many are left this year, and start or end a vacation.
+function vacationPanel(v, reload) {
+  const problemEl = problem('vacation-problem');
+  const left = h('p', { id: 'vacation-left' }, `${days(v.days_left)} of ${v.days_a_year} left this year.`);
+  const help = h('p', { class: 'help' }, 'While you are on vacation the clocks of your games played at a pace of days stand still: your opponents cannot claim a win on time. Live games go on as usual. A day begun counts as a day.');
+  let control;
+  if (v.until) {
+    control = h('div', {}, h('p', { id: 'vacation-until' }, h('strong', {}, `You are on vacation until ${when(v.until)}.`)),
+      h('button', { type: 'button', id: 'end-vacation', onclick: async () => {
+        try { await api.endVacation(); reload(); } catch (e) { problemEl.textContent = e.message; }
+      } }, 'End the vacation now'));
+  } else if (v.days_left > 0) {
+    const count = h('input', { type: 'number', id: 'vacation-days', min: 1, max: v.days_left, value: Math.min(7, v.days_left), required: true });
+    control = h('form', { class: 'row vacation-form', id: 'vacation-form', onsubmit: async (e) => {
+      e.preventDefault();
+      try { await api.startVacation(Number(count.value)); reload(); } catch (err) { problemEl.textContent = err.message; }
+    } }, field('Days', count), h('button', { type: 'submit', id: 'start-vacation' }, 'Start a vacation'));
+  } else {
+    control = h('p', { class: 'muted' }, v.days_a_year ? 'No days left: they come back on 1 January.' : 'This server gives no vacation days.');
+  }
+  return h('section', { class: 'panel', id: 'player-vacation' }, h('h2', {}, 'Vacation'), left, help, control, problemEl);
 }
 
 /// A player's page: their rating and games.
@@ -163,7 +189,11 @@ export async function showPlayer(app, name) {
     h('td', {}, g.rating === 'rated' ? 'rated' : 'casual'),
     h('td', {}, deadlineText(g)),
     h('td', {}, when(g.updated_at))));
-  app.replaceChildren(h('h1', {}, page.name),
+  const away = page.vacation_until && !page.yours
+    ? h('section', { class: 'panel', id: 'player-away' }, h('p', {}, h('strong', {}, `On vacation until ${when(page.vacation_until)}`), ': the clocks of their games stand still.'))
+    : '';
+  app.replaceChildren(h('h1', {}, page.name), away,
+    page.vacation ? vacationPanel(page.vacation, () => showPlayer(app, name)) : '',
     h('section', { class: 'panel', id: 'player-rating' }, h('h2', {}, 'Rating'),
       page.rating ? h('p', {}, h('strong', { class: 'rating' }, ratingText(page.rating)), ` — ${record(page.rating)} in rated games`) : h('p', { class: 'muted' }, 'No rated game yet.'),
       h('p', { class: 'help' }, 'Glicko-2, one rating over every battle; ± is the 95% range. ', h('a', { href: '/leaderboard' }, 'The leaderboard'))),

@@ -1,8 +1,9 @@
 // The pace of a two-player game and the deadline of the move under way: the time left, counted down from the
-// server's own time, and "Claim the win" for the waiting player once the other's deadline has passed.
+// server's own time, and "Claim the win" for the waiting player once the other's deadline has passed. While the
+// player to move is on vacation their clock stands still, and the page says until when.
 
 import { api } from './api.js';
-import { h } from './util.js';
+import { h, when } from './util.js';
 
 /// Time left in words, to the minute begun (as the server says it): "2 days 3 hours", "5 hours 10 minutes", "4 minutes".
 export function timeLeft(ms) {
@@ -43,10 +44,13 @@ export class DeadlinePanel {
     this.el.hidden = c.pace === 'live' || c.deadline === null;
     // The player to move reads of their own move; everyone else the server's words, naming the side.
     const mine = c.to_act && c.to_act === this.page.view.role;
-    if (mine && c.overdue) this.text.textContent = 'Your time to move has run out: your opponent may claim the win. Until they do, you may still move.';
+    if (mine && c.vacation_until) this.text.textContent = `You are on vacation until ${when(c.vacation_until)}: your clock stands at ${timeLeft(c.left_ms)} (${c.pace_text}).`;
+    else if (c.vacation_until) this.text.textContent = `Your opponent is on vacation until ${when(c.vacation_until)}: their clock stands at ${timeLeft(c.left_ms)} (${c.pace_text}).`;
+    else if (mine && c.overdue) this.text.textContent = 'Your time to move has run out: your opponent may claim the win. Until they do, you may still move.';
     else if (mine) this.text.textContent = `Your move: ${timeLeft(c.left_ms)} left (${c.pace_text}).`;
     else this.text.textContent = c.text;
     this.el.classList.toggle('overdue', c.overdue);
+    this.el.classList.toggle('vacation', Boolean(c.vacation_until));
     this.claim.hidden = !c.can_claim;
   }
 

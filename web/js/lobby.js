@@ -421,6 +421,7 @@ function gameRow(token, facts, s, refresh) {
 /// A game with a pace of days: the time left to the side to move (a live game, or one played in the browser: none).
 function deadlineNote(s) {
   if (s.left_ms === null || s.left_ms === undefined || s.status === 'finished') return '';
+  if (s.vacation_until) return h('span', { class: 'muted deadline-left' }, ` · on vacation: the clock stands at ${timeLeft(s.left_ms)} until ${when(s.vacation_until)} (${paceText(s.pace)})`);
   return h('span', { class: 'muted deadline-left' }, s.left_ms > 0 ? ` · ${timeLeft(s.left_ms)} left (${paceText(s.pace)})` : ' · time is up: the waiting player may claim the win');
 }
 

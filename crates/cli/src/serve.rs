@@ -56,6 +56,11 @@ pub struct ServeArgs {
     /// test sees a deadline of days pass at once). Never on a server people play on: anyone could end their games.
     #[arg(long, hide = true)]
     pub test_clock: bool,
+    /// Vacation days a player with an account has each calendar year: while on vacation, the clocks of their games
+    /// played at a pace of days stop (docs/hosting.md). 0: no vacations.
+    #[arg(long, value_name = "DAYS", default_value_t = pacw_server::session::DEFAULT_VACATION_DAYS,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(pacw_server::session::MAX_VACATION_DAYS)))]
+    pub vacation_days: u32,
 }
 
 /// An origin: `http://` or `https://`, a host and maybe a port, nothing after.
@@ -83,6 +88,7 @@ impl Default for ServeArgs {
             trusted_proxy: Vec::new(),
             metrics_token: None,
             test_clock: false,
+            vacation_days: pacw_server::session::DEFAULT_VACATION_DAYS,
         }
     }
 }
@@ -119,6 +125,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             None => metrics_token_from_env()?,
         },
         test_clock: args.test_clock,
+        vacation_days: args.vacation_days,
         ..pacw_server::ServerConfig::default()
     };
     pacw_server::run(config)?;

@@ -270,3 +270,46 @@ async fn pacw_backup_copies_a_serving_database_and_the_metrics_open_with_the_tok
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no backup made"));
 }
+
+#[tokio::test]
+async fn pacw_serve_killed_with_sigkill_keeps_a_vacation_and_the_offers_waiting_for_an_answer() {
+    let scratch = data_dir();
+    let dir = scratch.path().join("data");
+    let http = reqwest::Client::new();
+    let (mut server, base) = serve(&dir, 0);
+    // A member on vacation.
+    let r = http
+        .post(format!("{base}/api/account/signup"))
+        .json(&json!({"name": "Bea", "password": "a long password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 201);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
+    let member = |req: reqwest::RequestBuilder| req.header("cookie", &cookie).header("x-pacw-csrf", &csrf);
+    let (s, away) = call(member(http.post(format!("{base}/api/account/vacation"))).json(&json!({"days": 4}))).await;
+    assert_eq!(s, 201, "{away}");
+    // A two-player game with a draw offered.
+    let (_, created) = call(
+        http.post(format!("{base}/api/games")).json(&json!({"scenario": "meeting-engagement", "mode": "two_players"})),
+    )
+    .await;
+    let a = created["tokens"]["A"].as_str().unwrap().to_string();
+    let b = created["tokens"]["B"].as_str().unwrap().to_string();
+    let (s, offered) = call(http.post(format!("{base}/api/play/{a}/draw")).json(&json!({}))).await;
+    assert_eq!(s, 200, "{offered}");
+
+    server.0.kill().unwrap(); // SIGKILL on Unix
+    server.0.wait().unwrap();
+    drop(server);
+
+    let (_server, base) = serve(&dir, 0);
+    let (s, page) = call(member(http.get(format!("{base}/api/players/Bea")))).await;
+    assert_eq!(s, 200, "{page}");
+    assert_eq!(page["vacation"], away, "the ledger as it was acknowledged");
+    let (_, seen) = call(http.get(format!("{base}/api/play/{b}/draw"))).await;
+    assert_eq!(seen["pending"], offered["pending"], "{seen}");
+    let (s, v) = call(http.post(format!("{base}/api/play/{b}/draw/answer")).json(&json!({"accept": true}))).await;
+    assert_eq!((s, &v["result"]["reason"]), (200, &json!("draw_agreed")), "{v}");
+}

@@ -22,6 +22,7 @@ pub mod error;
 pub mod guard;
 pub mod metrics;
 pub mod notify;
+pub mod offers;
 pub mod offline;
 pub mod pages;
 pub mod proxy;
@@ -95,6 +96,9 @@ pub struct ServerConfig {
     /// Whether the deadlines are kept by a test clock that `POST /api/test/clock` moves forward (`--test-clock`, for
     /// tests only; clock.rs); off by default: the system's time.
     pub test_clock: bool,
+    /// The vacation days a player with an account has each calendar year (`--vacation-days`, 0 to 366; 0: none):
+    /// while on vacation the clocks of their games at a pace of days stop (session/vacation.rs).
+    pub vacation_days: u32,
 }
 
 /// The default number of days without a move after which an unfinished game is put away.
@@ -123,6 +127,7 @@ impl Default for ServerConfig {
             trusted_proxies: Vec::new(),
             metrics_token: None,
             test_clock: false,
+            vacation_days: session::DEFAULT_VACATION_DAYS,
         }
     }
 }
@@ -235,6 +240,7 @@ impl Server {
             trusted_proxies: config.trusted_proxies.clone(),
             metrics_token: config.metrics_token.clone(),
             test_clock: config.test_clock,
+            vacation_days: config.vacation_days.min(session::MAX_VACATION_DAYS),
         };
         let games = Games::open(store, session, tokio::runtime::Handle::current()).map_err(ServerError::Load)?;
         let origin = guard::OriginPolicy { public: config.public_origin };

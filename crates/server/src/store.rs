@@ -5,6 +5,7 @@
 //! in one transaction before the reply is sent, so a killed server loses nothing it has acknowledged.
 
 use crate::notify::Contact;
+use crate::offers::Offers;
 use crate::setup::{Mode, Pace, PlayerKind, Rating, Seat};
 use crate::tokens::Tokens;
 use pacw_engine::{GameResult, SaveFile};
@@ -122,6 +123,18 @@ const MIGRATIONS: &[&str] = &[
         expires_at INTEGER NOT NULL
     );
     CREATE INDEX password_resets_by_account ON password_resets (account);",
+    // 9: the players' vacations (session/vacation.rs): who, from when, until when (the end asked for, or the time
+    // it was ended early). The days a player has used in a year, and the deadlines it pushed, are read from it.
+    "CREATE TABLE vacations (
+        id         INTEGER PRIMARY KEY,
+        account    INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        ends_at    INTEGER NOT NULL
+    );
+    CREATE INDEX vacations_by_account ON vacations (account, started_at);",
+    // 10: the offers of each game waiting for an answer (offers.rs: a draw offered, a take-back asked for), as JSON;
+    // none for the games of before (a restart forgot them then).
+    "ALTER TABLE games ADD COLUMN offers TEXT;",
 ];
 
 /// A failure of the database.
@@ -227,6 +240,8 @@ pub struct GameRecord {
     pub pace: Pace,
     /// When the side to act got the move (ms since 1970): its deadline runs from then.
     pub move_since: i64,
+    /// What one player has put to the other and waits to hear back on.
+    pub offers: Offers,
 }
 
 /// A stored row that could not be read: its id (if readable) and why.
@@ -346,12 +361,13 @@ impl Store {
         let rated = if conn.prepare("SELECT rated FROM games LIMIT 0").is_ok() { "rated" } else { "0" };
         let paced = conn.prepare("SELECT pace, move_since FROM games LIMIT 0").is_ok();
         let pace = if paced { "pace, move_since" } else { "NULL, NULL" };
+        let offers = if conn.prepare("SELECT offers FROM games LIMIT 0").is_ok() { "offers" } else { "NULL" };
         let mut good = Vec::new();
         for id in ids {
             let row = conn.query_row(
                 &format!(
                     "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, \
-                     {seats}, {rated}, {pace} FROM games WHERE id = ?1"
+                     {seats}, {rated}, {pace}, {offers} FROM games WHERE id = ?1"
                 ),
                 [&id],
                 |row| Ok(read_row(row)),
@@ -398,11 +414,12 @@ impl Store {
         let mode = json(&g.mode)?;
         let save = json(&g.save)?;
         let result = g.result.map(|r| json(&r)).transpose()?;
+        let offers = offers_json(&g.offers)?;
         self.with(|c| {
             c.execute(
                 "INSERT INTO games (id, created_at, updated_at, scenario_name, mode, players, tokens, save, status, result,
-                                    seats, rated, pace, move_since)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                    seats, rated, pace, move_since, offers)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                 params![
                     g.id,
                     g.created_at,
@@ -417,7 +434,8 @@ impl Store {
                     seats,
                     g.rating == Rating::Rated,
                     g.pace.name(),
-                    g.move_since
+                    g.move_since,
+                    offers
                 ],
             )
             .map(|_| ())
@@ -436,8 +454,8 @@ impl Store {
         })
     }
 
-    /// Replaces a game's save (after an action or an undo), with when the side to act got the move, committed before
-    /// it returns.
+    /// Replaces a game's save (after an action or an undo), with when the side to act got the move and the offers
+    /// that still stand, committed before it returns.
     ///
     /// # Errors
     /// When the database is closed, SQLite fails, no game has this id, or a value cannot be written as JSON.
@@ -448,14 +466,30 @@ impl Store {
         result: Option<GameResult>,
         updated_at: i64,
         move_since: i64,
+        offers: &Offers,
     ) -> Result<(), StoreError> {
         let save = json(save)?;
         let result_json = result.map(|r| json(&r)).transpose()?;
+        let offers = offers_json(offers)?;
         self.with(|c| {
             let n = c.execute(
-                "UPDATE games SET save = ?2, status = ?3, result = ?4, updated_at = ?5, move_since = ?6 WHERE id = ?1",
-                params![id, save, status(&result), result_json, updated_at, move_since],
+                "UPDATE games SET save = ?2, status = ?3, result = ?4, updated_at = ?5, move_since = ?6, offers = ?7
+                 WHERE id = ?1",
+                params![id, save, status(&result), result_json, updated_at, move_since, offers],
             )?;
+            if n == 1 { Ok(()) } else { Err(rusqlite::Error::QueryReturnedNoRows) }
+        })
+    }
+
+    /// Replaces the offers of a game waiting for an answer (a draw offered or answered, a take-back asked for or
+    /// declined), committed before it returns.
+    ///
+    /// # Errors
+    /// When the database is closed, SQLite fails, or no game has this id.
+    pub fn update_offers(&self, id: &str, offers: &Offers) -> Result<(), StoreError> {
+        let offers = offers_json(offers)?;
+        self.with(|c| {
+            let n = c.execute("UPDATE games SET offers = ?2 WHERE id = ?1", params![id, offers])?;
             if n == 1 { Ok(()) } else { Err(rusqlite::Error::QueryReturnedNoRows) }
         })
     }
@@ -468,7 +502,7 @@ impl Store {
         self.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats,
-                 rated, pace, move_since FROM games ORDER BY created_at, id",
+                 rated, pace, move_since, offers FROM games ORDER BY created_at, id",
             )?;
             let mut rows = stmt.query([])?;
             let (mut good, mut bad) = (Vec::new(), Vec::new());
@@ -490,7 +524,7 @@ impl Store {
         self.with(|c| {
             c.query_row(
                 "SELECT id, created_at, updated_at, scenario_name, mode, players, tokens, save, result, status, seats,
-                 rated, pace, move_since FROM games WHERE id = ?1",
+                 rated, pace, move_since, offers FROM games WHERE id = ?1",
                 [id],
                 |row| Ok(read_row(row)),
             )
@@ -621,8 +655,10 @@ impl Store {
 
 mod backup;
 mod club;
+mod vacations;
 pub use backup::Backup;
 pub use club::{AccountRecord, ChatRecord, PlayerRating, PostingRecord, name_key};
+pub use vacations::VacationRecord;
 
 /// The status of a game put away after days without a move.
 const ARCHIVED: &str = "archived";
@@ -630,6 +666,11 @@ const ARCHIVED: &str = "archived";
 /// A value as the JSON text a column holds.
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Sql(rusqlite::Error::ToSqlConversionFailure(Box::new(e))))
+}
+
+/// The offers as their column holds them: none as NULL.
+fn offers_json(offers: &Offers) -> Result<Option<String>, StoreError> {
+    (!offers.is_empty()).then(|| json(offers)).transpose()
 }
 
 fn status(result: &Option<GameResult>) -> &'static str {
@@ -667,6 +708,9 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
         None => Pace::Live,
     };
     let move_since = row.get::<_, Option<i64>>(13).ok().flatten().unwrap_or(updated_at);
+    // An offer that cannot be read is dropped, not the game: the player may offer again.
+    let offers =
+        row.get::<_, Option<String>>(14).ok().flatten().and_then(|o| serde_json::from_str(&o).ok()).unwrap_or_default();
     Ok(GameRecord {
         id,
         created_at,
@@ -682,6 +726,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRecord, DamagedRow> {
         rating,
         pace,
         move_since,
+        offers,
     })
 }
 

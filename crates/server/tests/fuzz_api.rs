@@ -82,6 +82,7 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"token": *pick(rng, &[tokens[0].as_str(), "0", ""]), "password": *pick(rng, &["a long password", "", "short"])}),
         json!({"text": *pick(rng, &["gg <script>alert(1)</script>", "", "\u{7}", "ok"])}),
         json!({"accept": *pick(rng, &[json!(true), json!(false), json!("yes")])}),
+        json!({"days": *pick(rng, &[json!(1), json!(0), json!(-1), json!(14), json!(15), json!(367), json!(4_294_967_296u64), json!("3"), json!(2.5), json!(null)])}),
         json!({"hours": *pick(rng, &[json!(1), json!(-1), json!(9000), json!(80), json!("1"), json!(1.5)])}),
         json!({"scenario": "meeting-engagement", "mode": mode, "pace": *pick(rng, &["1d", "3d", "7d", "2d", "daily", ""])}),
         json!({"scenario": scenario, "side": side, "pace": *pick(rng, &["live", "daily", "never"]), "rating": *pick(rng, &["rated", "casual", "x"]), "visibility": *pick(rng, &["public", "private", "x"])}),
@@ -178,6 +179,7 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
                         "account/claim",
                         "account/forgot",
                         "account/reset",
+                        "account/vacation",
                         "leaderboard"
                     ]
                 )

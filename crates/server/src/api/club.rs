@@ -7,8 +7,8 @@ use crate::connections::Peer;
 use crate::error::{ApiError, ApiResult};
 use crate::session::{
     AccountSettings, AccountView, CSRF_HEADER, ClaimRequest, Claimed, Forgot, Games, Joined, LeaderRow, LogIn,
-    LoggedIn, PlayerPage, Posted, Posting, PostingView, Reset, ResetAsked, ResetDone, SignUp, cleared_cookie,
-    session_cookie, session_of,
+    LoggedIn, PlayerPage, Posted, Posting, PostingView, Reset, ResetAsked, ResetDone, SignUp, StartVacation,
+    VacationView, cleared_cookie, session_cookie, session_of,
 };
 use crate::store::AccountRecord;
 use axum::extract::{Path, State};
@@ -196,6 +196,31 @@ pub async fn claim(
     let account = actor(&games, &headers).await?;
     let origin = request_origin(&headers);
     Ok(Json(blocking(move || games.claim(&account, &req.token, &origin)).await?))
+}
+
+/// `POST /api/account/vacation`: `{"days"}` → 201 with the days left; the clocks of the player's games at a pace of
+/// days stop until it ends.
+///
+/// # Errors
+/// When the request is not a logged-in page's (401/403), or as
+/// [`Games::start_vacation`](crate::session::Games::start_vacation).
+pub async fn start_vacation(
+    State(games): State<AppState>,
+    headers: HeaderMap,
+    Body(req): Body<StartVacation>,
+) -> ApiResult<(StatusCode, Json<VacationView>)> {
+    let account = actor(&games, &headers).await?;
+    Ok((StatusCode::CREATED, Json(blocking(move || games.start_vacation(&account, req)).await?)))
+}
+
+/// `DELETE /api/account/vacation`: the vacation ends now; the days not begun are the player's again.
+///
+/// # Errors
+/// When the request is not a logged-in page's (401/403), or as
+/// [`Games::end_vacation`](crate::session::Games::end_vacation).
+pub async fn end_vacation(State(games): State<AppState>, headers: HeaderMap) -> ApiResult<Json<VacationView>> {
+    let account = actor(&games, &headers).await?;
+    Ok(Json(blocking(move || games.end_vacation(&account)).await?))
 }
 
 /// `GET /api/players/{name}`: a player's rating and games (their own links only to themselves).

@@ -64,6 +64,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/account/forgot", post(club::forgot))
         .route("/api/account/reset", post(club::reset))
         .route("/api/account/claim", post(club::claim))
+        .route("/api/account/vacation", post(club::start_vacation).delete(club::end_vacation))
         .route("/api/players/{name}", get(club::player))
         .route("/api/leaderboard", get(club::leaderboard))
         .route("/api/room", get(club::room).post(club::post))

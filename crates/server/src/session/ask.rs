@@ -46,8 +46,10 @@ pub struct GameSummary {
     pub updated_at: i64,
     /// `live`, or days for each move: `1d`, `3d`, `7d`.
     pub pace: Pace,
-    /// The time left to the side to act before its deadline (ms; 0 once passed): only with a pace of days.
+    /// What the clock of the side to act holds before its deadline (ms; 0 once passed): only with a pace of days.
     pub left_ms: Option<i64>,
+    /// While the player of the side to act is on vacation (their clock stands still): when it ends.
+    pub vacation_until: Option<i64>,
 }
 
 impl Games {
@@ -100,9 +102,9 @@ impl Games {
 
     /// The public facts of a game for a token (`GET …/summary`), without loading a finished game.
     pub fn summary(&self, entry: &GameEntry, role: Role) -> GameSummary {
-        let (s, left_ms) = {
+        let (s, clock) = {
             let st = entry.lock();
-            (st.summary.clone(), self.left_ms(entry, &st))
+            (st.summary.clone(), self.time_left(entry, &st))
         };
         let computer = s.to_act.is_some_and(|side| matches!(entry.players[side.index()], PlayerKind::Computer { .. }));
         GameSummary {
@@ -122,7 +124,8 @@ impl Games {
             created_at: entry.created_at,
             updated_at: s.updated_at,
             pace: entry.pace,
-            left_ms,
+            left_ms: clock.map(|(left, _)| left),
+            vacation_until: clock.and_then(|(_, until)| until),
         }
     }
 }

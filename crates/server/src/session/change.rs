@@ -181,21 +181,25 @@ impl Games {
         // A move's deadline runs from when the move passed to its side (deadline.rs): by the server's clock.
         let passed = st.live.as_ref().map(|l| l.game.battle().to_act()) != Some(next.game.battle().to_act());
         let move_since = if passed { self.clock.now_ms() } else { st.move_since };
-        self.store
-            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now, move_since)
-            .map_err(|e| ApiError::Internal(format!("the {noun} could not be stored, so it was not made: {e}")))?;
-        st.move_since = move_since;
-        if passed {
-            st.deadline_told = super::deadline::DeadlineTold::Nothing;
-        }
-        // A draw offered lapses when its side moves on, or when decisions are taken back (draw.rs).
-        if let Some(offer) = st.draw
+        // A draw offered lapses when its side moves on, or when decisions are taken back (draw.rs); a take-back asked
+        // for, with any change (takeback.rs).
+        let mut offers = st.offers;
+        if let Some(offer) = offers.draw
             && match change {
                 Change::Action { side, .. } => side == offer.by,
                 _ => true,
             }
         {
-            st.draw = None;
+            offers.draw = None;
+        }
+        offers.takeback = None;
+        self.store
+            .update_save(&entry.id, &next.game.save(), next.game.battle().result(), now, move_since, &offers)
+            .map_err(|e| ApiError::Internal(format!("the {noun} could not be stored, so it was not made: {e}")))?;
+        st.move_since = move_since;
+        st.offers = offers;
+        if passed {
+            st.deadline_told = super::deadline::DeadlineTold::Nothing;
         }
         st.summary = Summary::of(&next, &entry.players, now);
         let live = &*st.live.insert(next);

@@ -361,6 +361,7 @@ impl Games {
             rating: req.rating,
             pace: req.pace,
             move_since: self.clock.now_ms(),
+            offers: Default::default(),
         };
         let live = match &req.save {
             // A save's decisions are its steps, so the replay and the log show the whole game.

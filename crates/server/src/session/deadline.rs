@@ -2,7 +2,8 @@
 //! pace's days from when the move passed to it (`move_since`, by the server's clock, clock.rs). Before the deadline
 //! its player is reminded through their notices; once it has passed the waiting player is told, and may claim the win
 //! (the game ends "on time" through the one ending hook, change.rs, and is rated as a win). A live game has no
-//! deadline.
+//! deadline. While the player to move is on vacation their clock stands still (vacation.rs): the deadline is pushed
+//! by the time on vacation, and the time left shown is what their clock holds.
 
 use super::change::Change;
 use super::{EntryState, GameEntry, Games};
@@ -19,16 +20,46 @@ use std::time::Duration;
 /// How often the server looks for deadlines near or passed.
 const EVERY: Duration = Duration::from_secs(60);
 
-/// What the players were told of the deadline of the move under way.
+/// What the players were told of the deadline of the move under way, and which deadline it was (a vacation moves
+/// it: its player is reminded again before the new one).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub(super) enum DeadlineTold {
     /// Nothing yet.
     #[default]
     Nothing,
-    /// The side to act was reminded that its deadline is near.
-    Reminded,
+    /// The side to act was reminded that its deadline (ms since 1970) is near.
+    Reminded(i64),
     /// The deadline passed: the waiting side was told it may claim the win.
-    Overdue,
+    Overdue(i64),
+}
+
+impl DeadlineTold {
+    /// What was told of the deadline `at`: nothing, if what was told was of another.
+    fn of(self, at: i64) -> DeadlineTold {
+        match self {
+            DeadlineTold::Reminded(d) | DeadlineTold::Overdue(d) if d != at => DeadlineTold::Nothing,
+            told => told,
+        }
+    }
+}
+
+/// The deadline of the move under way.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Due {
+    /// The side to act.
+    side: Side,
+    /// When it must have moved by (ms since 1970), pushed by its player's vacations.
+    at: i64,
+    /// While its player is on vacation: when the vacation ends (their clock stands still until then).
+    vacation_until: Option<i64>,
+}
+
+impl Due {
+    /// What the side's clock holds at `now` (ms; 0 once passed): while on vacation, what it will hold when the
+    /// vacation ends.
+    fn left(&self, now: i64) -> i64 {
+        (self.at - self.vacation_until.unwrap_or(now).max(now)).max(0)
+    }
 }
 
 /// `GET /api/play/{token}/clock`: the game's pace and the deadline of the move under way, for anyone with a link.
@@ -42,10 +73,14 @@ pub struct ClockView {
     pub now: i64,
     /// The side whose move it is, while the game goes on.
     pub to_act: Option<Side>,
-    /// When that side must have moved by (ms since 1970); none for a live or finished game.
+    /// When that side must have moved by (ms since 1970), its vacation's days included; none for a live or finished
+    /// game.
     pub deadline: Option<i64>,
-    /// What is left until then, in milliseconds (0 once passed).
+    /// What that side's clock holds, in milliseconds (0 once passed): while its player is on vacation it stands
+    /// still.
     pub left_ms: Option<i64>,
+    /// While the player of that side is on vacation: when the vacation ends (ms since 1970).
+    pub vacation_until: Option<i64>,
     /// Whether the deadline has passed.
     pub overdue: bool,
     /// Whether this link may claim the win now (`POST …/clock/claim`).
@@ -79,46 +114,61 @@ pub fn duration_words(ms: i64) -> String {
 }
 
 impl Games {
-    /// The side to act and its deadline (ms since 1970), if the game has one now: a two-player game with a pace of
-    /// days, not over, a side to act.
-    fn deadline_of(entry: &GameEntry, st: &EntryState) -> Option<(Side, i64)> {
+    /// The side to act and its deadline, if the game has one now: a two-player game with a pace of days, not over,
+    /// a side to act; pushed by the vacations of that side's account.
+    pub(super) fn due(&self, entry: &GameEntry, st: &EntryState) -> Option<Due> {
         let allowance = entry.pace.allowance_ms().filter(|_| entry.mode == Mode::TwoPlayers)?;
         let side = st.summary.to_act.filter(|_| st.summary.result.is_none())?;
-        Some((side, st.move_since.saturating_add(allowance)))
+        let (at, vacation_until) = match st.seats[side.index()].account() {
+            Some(account) => self.ledger().deadline(account, st.move_since, allowance, self.clock.now_ms()),
+            None => (st.move_since.saturating_add(allowance), None),
+        };
+        Some(Due { side, at, vacation_until })
     }
 
-    /// The time left to the side to act before its deadline (ms; 0 once passed), if the game has one now.
-    pub(super) fn left_ms(&self, entry: &GameEntry, st: &EntryState) -> Option<i64> {
-        Self::deadline_of(entry, st).map(|(_, at)| (at - self.clock.now_ms()).max(0))
+    /// What the clock of the side to act holds (ms; 0 once passed) and, while its player is on vacation, when that
+    /// ends, if the game has a deadline now.
+    pub(super) fn time_left(&self, entry: &GameEntry, st: &EntryState) -> Option<(i64, Option<i64>)> {
+        self.due(entry, st).map(|due| (due.left(self.clock.now_ms()), due.vacation_until))
     }
 
     /// The game's pace and the deadline of the move under way, as `role` sees it (every link may see it).
     pub fn clock_view(&self, entry: &GameEntry, role: Role) -> ClockView {
         let st = entry.lock();
         let now = self.clock.now_ms();
-        let deadline = Self::deadline_of(entry, &st);
-        let overdue = deadline.is_some_and(|(_, at)| now >= at);
+        let due = self.due(entry, &st);
+        let overdue = due.is_some_and(|d| now >= d.at);
         let can_claim = overdue
-            && matches!((role, deadline), (Role::Side(me), Some((to_act, _))) if me != to_act)
+            && matches!((role, due), (Role::Side(me), Some(d)) if me != d.side)
             && self.check_enabled(&st, role).is_ok();
         let name = |side: Side| st.summary.players[side.index()].name.clone();
-        let text = match deadline {
+        let text = match due {
             None if st.summary.result.is_some() => "The game is over.".to_string(),
             None => format!("Pace: {}.", entry.pace.words()),
-            Some((side, _)) if overdue => {
-                format!("{}’s time to move has run out: {} may claim the win.", name(side), name(side.other()))
+            Some(d) if overdue => {
+                format!("{}’s time to move has run out: {} may claim the win.", name(d.side), name(d.side.other()))
             }
-            Some((side, at)) => {
-                format!("{}’s move: {} left ({}).", name(side), duration_words(at - now), entry.pace.words())
-            }
+            Some(d) => match d.vacation_until {
+                Some(until) => format!(
+                    "{}’s player is on vacation for {} more: their clock stands at {} ({}).",
+                    name(d.side),
+                    duration_words(until - now),
+                    duration_words(d.left(now)),
+                    entry.pace.words()
+                ),
+                None => {
+                    format!("{}’s move: {} left ({}).", name(d.side), duration_words(d.at - now), entry.pace.words())
+                }
+            },
         };
         ClockView {
             pace: entry.pace,
             pace_text: entry.pace.words(),
             now,
             to_act: st.summary.to_act.filter(|_| st.summary.result.is_none()),
-            deadline: deadline.map(|(_, at)| at),
-            left_ms: deadline.map(|(_, at)| (at - now).max(0)),
+            deadline: due.map(|d| d.at),
+            left_ms: due.map(|d| d.left(now)),
+            vacation_until: due.and_then(|d| d.vacation_until),
             overdue,
             can_claim,
             text,
@@ -157,17 +207,25 @@ impl Games {
             ToAct::Side(s) if s != side => s,
             _ => return Err(ApiError::Conflict("it is your move: there is nothing to claim".into())),
         };
-        let Some((_, deadline)) = Self::deadline_of(entry, &st) else {
+        let Some(due) = self.due(entry, &st) else {
             return Err(ApiError::Conflict("this game has no deadline now".into()));
         };
         let now = self.clock.now_ms();
-        if now < deadline {
-            return Err(ApiError::Conflict(format!(
-                "{} has {} left to move ({}); you may claim the win once that has passed",
-                st.summary.players[late.index()].name,
-                duration_words(deadline - now),
-                entry.pace.words()
-            )));
+        if now < due.at {
+            let player = &st.summary.players[late.index()].name;
+            let pace = entry.pace.words();
+            return Err(ApiError::Conflict(match due.vacation_until {
+                Some(until) => format!(
+                    "{player}’s player is on vacation for {} more, their clock stopped at {} ({pace}); you may \
+                     claim the win once it has run out",
+                    duration_words(until - now),
+                    duration_words(due.left(now))
+                ),
+                None => format!(
+                    "{player} has {} left to move ({pace}); you may claim the win once that has passed",
+                    duration_words(due.at - now)
+                ),
+            }));
         }
         let live = self.loaded(&entry.id, &mut st)?;
         let mut next = live.clone();
@@ -208,14 +266,14 @@ impl Games {
         let mut due = 0;
         for entry in entries {
             let mut st = entry.lock();
-            let Some((side, at)) = Self::deadline_of(&entry, &st) else { continue };
+            let Some(Due { side, at, .. }) = self.due(&entry, &st) else { continue };
             let remind_from = at - entry.pace.reminder_ms().unwrap_or(0);
-            let told = st.deadline_told;
+            let told = st.deadline_told.of(at);
             let title = st.summary.title.clone();
             let name = |s: Side| st.summary.players[s.index()].name.clone();
             let (late, waiting) = (name(side), name(side.other()));
-            if now >= at && told != DeadlineTold::Overdue {
-                st.deadline_told = DeadlineTold::Overdue;
+            if now >= at && told != DeadlineTold::Overdue(at) {
+                st.deadline_told = DeadlineTold::Overdue(at);
                 due += 1;
                 self.send_notice(&entry, side.other(), |url| Notice {
                     subject: format!("pacw: you may claim the win in {title}"),
@@ -226,7 +284,7 @@ impl Games {
                     link: url,
                 });
             } else if now >= remind_from && now < at && told == DeadlineTold::Nothing {
-                st.deadline_told = DeadlineTold::Reminded;
+                st.deadline_told = DeadlineTold::Reminded(at);
                 due += 1;
                 let left = duration_words(at - now);
                 self.send_notice(&entry, side, |url| Notice {

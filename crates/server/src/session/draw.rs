@@ -1,24 +1,19 @@
 //! A draw by agreement in a two-player game: a player offers, the other accepts (the game ends as a draw through the
 //! one ending hook, change.rs, rated as a draw) or declines. An offer stands until it is answered, or until its side
 //! makes a decision (change.rs lets it lapse then: a player who plays on has not waited for an answer) or decisions
-//! are taken back. It is kept in memory (a restart forgets it) and told to both players' pages (SSE `draw`).
+//! are taken back. It is stored with the game (offers.rs: a restart keeps it) and told to both players' pages (SSE
+//! `draw`).
 
 use super::change::Change;
 use super::{EntryState, GameEntry, Games, Update, UpdateEvent};
 use crate::error::{ApiError, ApiResult};
+use crate::offers::{DrawOffer, Offers};
 use crate::setup::Mode;
 use crate::tokens::Role;
 use crate::view::{GameView, game_view};
 use pacw_engine::{Declared, Side};
 use serde::Serialize;
 use std::sync::Arc;
-
-/// A draw offered and not yet answered.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct DrawOffer {
-    /// The side whose player offered it.
-    pub by: Side,
-}
 
 /// Where a draw offer stands (`GET …/draw`, and the SSE `draw` event to the players).
 #[derive(Serialize, Debug)]
@@ -41,7 +36,7 @@ impl Games {
     }
 
     fn tell_draw(&self, entry: &GameEntry, st: &EntryState, state: &'static str) {
-        let view = DrawView { pending: st.draw, state };
+        let view = DrawView { pending: st.offers.draw, state };
         let revision = st.live.as_ref().map_or(0, |l| l.revision);
         if let Ok(json) = serde_json::to_string(&view) {
             let _ = entry.tx.send(Update { revision, json: json.into(), event: UpdateEvent::Draw });
@@ -55,7 +50,8 @@ impl Games {
     pub fn draw(&self, entry: &GameEntry, role: Role) -> ApiResult<DrawView> {
         Self::draw_side(entry, role)?;
         let st = entry.lock();
-        Ok(DrawView { pending: st.draw, state: if st.draw.is_some() { "offered" } else { "none" } })
+        let pending = st.offers.draw;
+        Ok(DrawView { pending, state: if pending.is_some() { "offered" } else { "none" } })
     }
 
     /// A player offers a draw to the other (offering again while one's own offer stands changes nothing).
@@ -71,12 +67,13 @@ impl Games {
         if live.game.battle().result().is_some() {
             return Err(ApiError::Conflict("the game is over".into()));
         }
-        if st.draw.is_some_and(|o| o.by != side) {
+        if st.offers.draw.is_some_and(|o| o.by != side) {
             return Err(ApiError::Conflict("the other player has offered a draw already: accept or decline it".into()));
         }
-        st.draw = Some(DrawOffer { by: side });
+        let offers = Offers { draw: Some(DrawOffer { by: side }), ..st.offers };
+        self.set_offers(entry, &mut st, offers)?;
         self.tell_draw(entry, &st, "offered");
-        Ok(DrawView { pending: st.draw, state: "offered" })
+        Ok(DrawView { pending: st.offers.draw, state: "offered" })
     }
 
     /// The other player accepts the offer (the game ends as a draw agreed) or declines it.
@@ -91,23 +88,23 @@ impl Games {
         self.check_enabled(&st, role)?;
         let live = self.loaded(&entry.id, &mut st)?;
         let over = live.game.battle().result().is_some();
-        let Some(offer) = st.draw.filter(|_| !over) else {
+        let Some(offer) = st.offers.draw.filter(|_| !over) else {
             return Err(ApiError::Conflict("no draw is offered (or its side has moved since offering it)".into()));
         };
         if offer.by == side {
             return Err(ApiError::Forbidden("you offered this draw: the other player answers it".into()));
         }
-        st.draw = None;
         if accept {
+            // The draw ends the game, and the offer with it (change.rs).
             let live = self.loaded(&entry.id, &mut st)?;
             let mut next = live.clone();
             next.game.conclude(Declared::DrawAgreed)?;
             next.revision += 1;
             let before_len = live.game.log().len();
-            if let Err(e) = self.commit(entry, &mut st, next, Change::DrawAgreed, before_len) {
-                st.draw = Some(offer); // nothing changed: the offer stands
-                return Err(e);
-            }
+            self.commit(entry, &mut st, next, Change::DrawAgreed, before_len)?;
+        } else {
+            let offers = Offers { draw: None, ..st.offers };
+            self.set_offers(entry, &mut st, offers)?;
         }
         self.tell_draw(entry, &st, if accept { "accepted" } else { "declined" });
         let live = self.loaded(&entry.id, &mut st)?;

@@ -24,7 +24,9 @@ mod reset;
 mod review;
 mod room;
 mod takeback;
+mod vacation;
 
+pub use crate::offers::{DrawOffer, Takeback};
 pub use accounts::{
     AccountSettings, AccountView, CSRF_HEADER, ClaimRequest, Claimed, LogIn, LoggedIn, NAME_CHARS, PASSWORD_CHARS,
     SESSION_COOKIE, SESSION_DAYS, SignUp, check_name, check_password, cleared_cookie, hash_password, session_cookie,
@@ -36,7 +38,7 @@ pub use change::{ChangeKind, Ending, GameChanged, GameEnded, GameObserver};
 pub use chat::{ChatRequest, MAX_CHAT_CHARS, MAX_CHAT_MESSAGES};
 pub use create::{CreateGame, Created, OptionsInput, WATCH_GAMES_PER_CLIENT};
 pub use deadline::{AdvanceClock, ClockView};
-pub use draw::{DrawOffer, DrawView};
+pub use draw::DrawView;
 pub use end::ResignRequest;
 pub use notice::{ContactRequest, ContactView};
 pub use players::{LeaderRow, PlayerGame, PlayerPage, RatingView};
@@ -47,10 +49,12 @@ pub use review::{ReviewProgress, ReviewReply};
 pub use room::{
     Joined, MAX_POSTED_OPTIONS, POSTINGS_PER_ACCOUNT, Posted, Posting, PostingView, SideChoice, Visibility,
 };
-pub use takeback::{Takeback, TakebackView};
+pub use takeback::TakebackView;
+pub use vacation::{DEFAULT_VACATION_DAYS, MAX_VACATION_DAYS, StartVacation, VacationView, year_of};
 
 use crate::error::{ApiError, ApiResult};
 use crate::live::Live;
+use crate::offers::Offers;
 use crate::setup::{Mode, Pace, PlayerKind, Rating, Seat};
 use crate::store::{AccountRecord, DamagedRow, GameRecord, Store};
 use crate::tokens::{Role, Tokens};
@@ -110,16 +114,15 @@ struct EntryState {
     /// Who holds each side's seat (a guest by their token, an account, or a computer player), as stored with the
     /// game; a guest's seat may be claimed by an account (accounts.rs).
     seats: [Seat; 2],
-    /// A take-back asked of the other player, not yet answered (takeback.rs). In memory only.
-    takeback: Option<takeback::Takeback>,
     /// When the side to act got the move (ms since 1970, by the server's clock): its deadline runs from then
     /// (deadline.rs). Stored with the game.
     move_since: i64,
     /// What the players were told of this move's deadline (deadline.rs). In memory only: after a restart a notice
     /// due may be sent again.
     deadline_told: deadline::DeadlineTold,
-    /// A draw offered to the other player, not yet answered (draw.rs). In memory only.
-    draw: Option<draw::DrawOffer>,
+    /// What one player has put to the other, not yet answered: a draw offered (draw.rs), a take-back asked for
+    /// (takeback.rs). Stored with the game whenever it changes.
+    offers: Offers,
 }
 
 /// One game: what never changes, and its state behind a mutex.
@@ -299,6 +302,8 @@ pub struct SessionConfig {
     pub metrics_token: Option<crate::metrics::MetricsToken>,
     /// Whether the deadlines are kept by a test clock that may be moved forward (`--test-clock`, clock.rs).
     pub test_clock: bool,
+    /// The vacation days a player with an account has each calendar year (`--vacation-days`, vacation.rs).
+    pub vacation_days: u32,
 }
 
 /// Every game of the server, by id and by token, and the database.
@@ -334,6 +339,9 @@ pub struct Games {
     reviving: Mutex<()>,
     /// The time the deadlines are kept by (clock.rs): the system's, or a test clock.
     clock: crate::clock::Clock,
+    /// The players' vacations, as stored (vacation.rs): every deadline reads them. Locked after a game's state, never
+    /// before it.
+    vacations: Mutex<vacation::Ledger>,
 }
 
 impl Games {
@@ -345,6 +353,7 @@ impl Games {
     /// ([`Notifier::new`](crate::notify::Notifier::new)); the message says which.
     pub fn open(store: Store, config: SessionConfig, runtime: tokio::runtime::Handle) -> Result<Arc<Games>, String> {
         let (records, mut damaged) = store.load_all().map_err(|e| e.to_string())?;
+        let vacations = vacation::Ledger::of(store.vacations().map_err(|e| e.to_string())?);
         let notifier = Arc::new(crate::notify::Notifier::new(config.smtp.as_deref(), &config.smtp_from)?);
         let creations = Creations::per_hour(config.games_per_hour);
         let games = Arc::new(Games {
@@ -354,6 +363,7 @@ impl Games {
             observers: RwLock::new(Vec::new()),
             room_lock: Mutex::new(()),
             reviving: Mutex::new(()),
+            vacations: Mutex::new(vacations),
             clock: if config.test_clock { crate::clock::Clock::testing() } else { crate::clock::Clock::system() },
             logins_by_name: Allowance::new(
                 LOGINS_PER_NAME,
@@ -436,10 +446,9 @@ impl Games {
                 review: review::ReviewState::default(),
                 owed: [false; 2],
                 seats: record.seats,
-                takeback: None,
                 move_since: record.move_since,
                 deadline_told: deadline::DeadlineTold::Nothing,
-                draw: None,
+                offers: record.offers,
             }),
             tx: broadcast::channel(256).0,
             streams: AtomicUsize::new(0),
@@ -554,6 +563,18 @@ impl Games {
             None => self.load_live(id)?,
         };
         Ok(st.live.insert(live))
+    }
+
+    /// Stores the offers of a game waiting for an answer, then makes them current: a refused write changes nothing.
+    ///
+    /// # Errors
+    /// When they cannot be stored (500).
+    fn set_offers(&self, entry: &GameEntry, st: &mut EntryState, offers: Offers) -> ApiResult<()> {
+        self.store
+            .update_offers(&entry.id, &offers)
+            .map_err(|e| ApiError::Internal(format!("the offer could not be stored, so nothing changed: {e}")))?;
+        st.offers = offers;
+        Ok(())
     }
 
     fn load_live(&self, id: &str) -> ApiResult<Live> {

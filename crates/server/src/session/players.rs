@@ -1,7 +1,7 @@
 //! A player's page (their games on any device, finished and unfinished, their rating and results) and the
 //! leaderboard (every rated player, accounts and computers).
 
-use super::{Games, link};
+use super::{Games, VacationView, link};
 use crate::error::{ApiError, ApiResult};
 use crate::setup::{Pace, Rating, Seat};
 use crate::store::{AccountRecord, PlayerRating};
@@ -62,8 +62,10 @@ pub struct PlayerGame {
     pub updated_at: i64,
     /// `live`, or days for each move: `1d`, `3d`, `7d`.
     pub pace: Pace,
-    /// The time left to the side to act before its deadline (ms; 0 once passed): only with a pace of days.
+    /// What the clock of the side to act holds before its deadline (ms; 0 once passed): only with a pace of days.
     pub left_ms: Option<i64>,
+    /// While the player of the side to act is on vacation (their clock stands still): when it ends.
+    pub vacation_until: Option<i64>,
     /// The player's own link: shown to the player only.
     pub link: Option<String>,
 }
@@ -77,6 +79,10 @@ pub struct PlayerPage {
     pub yours: bool,
     /// The rating, once they have played a rated game.
     pub rating: Option<RatingView>,
+    /// While they are on vacation: when it ends (ms since 1970). Shown to everyone.
+    pub vacation_until: Option<i64>,
+    /// Their vacation days this year: shown to themselves only.
+    pub vacation: Option<VacationView>,
     /// Their games, the most recently changed first.
     pub games: Vec<PlayerGame>,
 }
@@ -124,9 +130,9 @@ impl Games {
         let entries: Vec<_> = self.by_id.read().unwrap_or_else(|p| p.into_inner()).values().cloned().collect();
         let mut games = Vec::new();
         for e in entries {
-            let (seats, summary, left_ms) = {
+            let (seats, summary, clock) = {
                 let st = e.lock();
-                (st.seats.clone(), st.summary.clone(), self.left_ms(&e, &st))
+                (st.seats.clone(), st.summary.clone(), self.time_left(&e, &st))
             };
             let Some(side) = Side::BOTH.into_iter().find(|s| seats[s.index()].account() == Some(account.id)) else {
                 continue;
@@ -153,12 +159,15 @@ impl Games {
                 rating: e.rating,
                 updated_at: summary.updated_at,
                 pace: e.pace,
-                left_ms,
+                left_ms: clock.map(|(left, _)| left),
+                vacation_until: clock.and_then(|(_, until)| until),
                 link: yours.then(|| link(&token)),
             });
         }
         games.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then_with(|| a.id.cmp(&b.id)));
-        Ok(PlayerPage { name: account.name, yours, rating, games })
+        let vacation = yours.then(|| self.vacation_view(account.id));
+        let vacation_until = self.on_vacation_until(account.id);
+        Ok(PlayerPage { name: account.name, yours, rating, vacation_until, vacation, games })
     }
 
     /// Every rated player, the highest first.

@@ -1,29 +1,20 @@
 //! A take-back in a two-player game, by request: a player asks to take back their last decision (with the other's
 //! decisions after it), and the other accepts or declines. It can be asked and accepted only while no die has been
 //! rolled and no card drawn since that decision, and only in a casual game; any move made in between makes the
-//! request stale. A pending request is kept in memory (a restart forgets it) and told to both players' pages.
+//! request stale. A pending request is stored with the game (offers.rs: a restart keeps it) and told to both players'
+//! pages.
 
 use super::change::Change;
 use super::{EntryState, GameEntry, Games, Update, UpdateEvent};
 use crate::error::{ApiError, ApiResult};
 use crate::live::{Live, Step};
+use crate::offers::{Offers, Takeback};
 use crate::setup::{Mode, Rating};
 use crate::tokens::Role;
 use crate::view::{GameView, game_view};
 use pacw_engine::Side;
 use serde::Serialize;
 use std::sync::Arc;
-
-/// A take-back asked for and not yet answered.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize)]
-pub struct Takeback {
-    /// The side that asked.
-    pub by: Side,
-    /// How many decisions it takes back (the asker's last, and the other's after it).
-    pub remove: usize,
-    /// The game's decisions when it was asked: any move since makes it stale.
-    pub at: usize,
-}
 
 /// What a take-back request stands at (`GET …/takeback`, and the SSE `takeback` event to the players).
 #[derive(Serialize, Debug)]
@@ -66,7 +57,7 @@ impl Games {
     /// The pending request, if it still stands (no move since it was asked).
     fn pending(st: &EntryState) -> Option<Takeback> {
         let decisions = st.live.as_ref().map(Live::decisions);
-        st.takeback.filter(|t| Some(t.at) == decisions)
+        st.offers.takeback.filter(|t| Some(t.at) == decisions)
     }
 
     fn tell_takeback(&self, entry: &GameEntry, st: &EntryState, state: &'static str) {
@@ -112,9 +103,11 @@ impl Games {
                     .into(),
             )
         })?;
-        st.takeback = Some(Takeback { by: side, remove, at: live.decisions() });
+        let asked = Takeback { by: side, remove, at: live.decisions() };
+        let offers = Offers { takeback: Some(asked), ..st.offers };
+        self.set_offers(entry, &mut st, offers)?;
         self.tell_takeback(entry, &st, "asked");
-        Ok(TakebackView { pending: st.takeback, state: "asked", allowed: true })
+        Ok(TakebackView { pending: Some(asked), state: "asked", allowed: true })
     }
 
     /// The other player accepts (the decisions are taken back, as an undo) or declines the request.
@@ -129,14 +122,16 @@ impl Games {
         self.check_enabled(&st, role)?;
         self.loaded(&entry.id, &mut st)?;
         let Some(asked) = Self::pending(&st) else {
-            st.takeback = None;
             return Err(ApiError::Conflict("no take-back is waiting (or a move was made since it was asked)".into()));
         };
         if asked.by == side {
             return Err(ApiError::Forbidden("you asked for this take-back: the other player answers it".into()));
         }
-        st.takeback = None;
-        if accept {
+        if !accept {
+            let offers = Offers { takeback: None, ..st.offers };
+            self.set_offers(entry, &mut st, offers)?;
+        } else {
+            // The undo is a change, and every change ends the request (change.rs).
             let live = self.loaded(&entry.id, &mut st)?;
             let keep = live.decisions() - asked.remove;
             let mut next = Live {
