@@ -1,8 +1,9 @@
 // Accessibility: axe-core 4 in Chromium finds no serious or critical violation on the lobby (with a game in
 // progress), a game in progress with a unit selected, a two-player game with its chat, the result screen, the
-// review, the rules, the editor and the club's pages (log in and sign up, the waiting room, the leaderboard, a
-// player's page, one's own with its vacation days) and the header's menu opened on a phone, in the light theme and the
-// dark; the dark theme follows the system, and a switch overrides it, remembered.
+// review, the rules, the editor and the club's pages (log in and sign up, the waiting room, with the match maker
+// once logged in, the leaderboard, a player's page, one's own with its vacation days) and the header's menu opened
+// on a phone, in the light theme and the dark; the dark theme follows the system, and a switch overrides it,
+// remembered.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,6 +72,11 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
       await page.locator('#log-in-link').waitFor();
     }],
     ['a player\'s page, on vacation', 'players/Bea', async (page) => page.locator('#player-away').waitFor()],
+    ['the waiting room with the match maker, logged in', 'room', async (page) => {
+      await page.context().addCookies([{ name: cySession[0], value: cySession[1], url: env.server.url }]);
+      await page.reload();
+      await page.locator('#seek-form').waitFor();
+    }],
     ['a player\'s own page with their vacation days', 'players/Cy', async (page) => {
       await page.context().addCookies([{ name: cySession[0], value: cySession[1], url: env.server.url }]);
       await page.reload();

@@ -1,6 +1,7 @@
 // The club in a browser: two people sign up in two browser contexts, one posts a rated game in the waiting room and
 // sends the invitation, the other joins it from the link, both play by clicks, they chat (one mutes it), one
-// resigns, and the leaderboard and both players' pages show the ratings moved. Screenshots of the new pages at 1366×900 and 390×844.
+// resigns, and the leaderboard and both players' pages show the ratings moved; two more are paired by the match
+// maker. Screenshots of the new pages at 1366×900 and 390×844.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -197,4 +198,38 @@ test('a take-back asked by one player is accepted by the other, in two browsers'
   for (const page of [asker, answerer]) assert.deepEqual(page.errors, []);
   await asker.context().close();
   await answerer.context().close();
+});
+
+test('the match maker pairs two players asking for the same kind of game, in two browsers', { timeout: 120000 }, async () => {
+  const eve = await freshPage(env.browser);
+  const flo = await freshPage(env.browser, { viewport: { width: 390, height: 844 }, context: { isMobile: true, hasTouch: true } });
+  await signUp(eve, 'Eve');
+  await signUp(flo, 'Flo');
+  for (const page of [eve, flo]) {
+    await page.goto(`${env.server.url}room`);
+    await page.locator('#seek-form').waitFor();
+    await page.selectOption('#seek-size', 'small');
+    await page.selectOption('#seek-pace', '1d');
+  }
+  await flo.screenshot({ path: join(screenshots, 'seek-390.png'), fullPage: true });
+  // Eve asks first: nobody fits, she waits (and could stop looking).
+  await eve.click('#find-opponent');
+  await eve.locator('#seek-waiting').waitFor();
+  assert.match(await eve.locator('#seek-waiting').textContent(), /small \(up to 14 units\), 1 day a move, rated/);
+  assert.equal(await eve.locator('#seek-form').isHidden(), true);
+  await eve.screenshot({ path: join(screenshots, 'seek-waiting-1366.png'), fullPage: true });
+  // Flo asks for the same: paired at once; Eve's page finds the game on its next look.
+  await flo.click('#find-opponent');
+  await flo.locator('#open-paired').waitFor();
+  await flo.screenshot({ path: join(screenshots, 'seek-paired-390.png'), fullPage: true });
+  await eve.locator('#open-paired').waitFor({ timeout: 15000 });
+  for (const page of [eve, flo]) {
+    await page.click('#open-paired');
+    await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+    await page.locator('#status .whose').waitFor();
+    await page.locator('#deadline:not([hidden])').waitFor();
+  }
+  for (const page of [eve, flo]) assert.deepEqual(page.errors, []);
+  await eve.context().close();
+  await flo.context().close();
 });

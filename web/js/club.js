@@ -1,6 +1,6 @@
 // The club's pages: log in or sign up (/account), a player's page (/players/{name}), the leaderboard
-// (/leaderboard), the waiting room (/room) and an invitation (/room/{id}). Every name and text from the server is
-// put on the page as text, never as HTML.
+// (/leaderboard), the waiting room (/room, with the match maker's "Find me an opponent") and an invitation
+// (/room/{id}). Every name and text from the server is put on the page as text, never as HTML.
 
 import { api } from './api.js';
 import { currentAccount, forgetAccount } from './account.js';
@@ -232,6 +232,43 @@ function postingRow(p, me, refresh) {
     h('td', { class: 'actions' }, join, withdraw));
 }
 
+const SIZES = [['any', 'Any battle'], ['small', 'Small (up to 14 units)'], ['medium', 'Medium (15 or more)'], ['grand', 'The grand battle']];
+
+/// "Find me an opponent": the match maker pairs the request with another player's that fits, or it waits here.
+function seekPanel() {
+  const size = h('select', { id: 'seek-size' }, ...SIZES.map(([v, t]) => h('option', { value: v }, t)));
+  const pace = h('select', { id: 'seek-pace' }, ...PACES.map(([v, t]) => h('option', { value: v }, t)));
+  const rated = h('input', { type: 'checkbox', id: 'seek-rated', checked: true });
+  const state = h('div', { id: 'seek-state', role: 'status' });
+  const problemEl = problem('seek-problem');
+  const form = h('form', { class: 'post-form', id: 'seek-form', onsubmit: async (e) => {
+    e.preventDefault();
+    problemEl.textContent = '';
+    try {
+      show(await api.seek({ size: size.value, pace: pace.value, rating: rated.checked ? 'rated' : 'casual' }));
+    } catch (err) { problemEl.textContent = err.message; }
+  } },
+  h('div', { class: 'post-grid' }, field('Battle', size), field('Pace', pace)),
+  h('div', { class: 'row' }, h('label', {}, rated, ' Rated (no take-backs)')),
+  h('button', { type: 'submit', id: 'find-opponent' }, 'Find me an opponent'), problemEl);
+  const show = (s) => {
+    form.hidden = s.state === 'waiting';
+    if (s.state === 'waiting') {
+      const sizeText = SIZES.find(([v]) => v === s.seek.size)?.[1] || s.seek.size;
+      state.replaceChildren(h('p', { id: 'seek-waiting' }, `Looking for an opponent: ${sizeText.toLowerCase()}, ${paceText(s.seek.pace)}, ${s.seek.rating}. You can leave this page: your game will be on your page, and you are told of your move.`),
+        h('button', { type: 'button', class: 'secondary', id: 'withdraw-seek', onclick: async () => { await api.withdrawSeek(); show(await api.mySeek()); } }, 'Stop looking'));
+    } else if (s.state === 'paired' && s.link) {
+      state.replaceChildren(h('p', { class: 'joined' }, 'An opponent was found: ', h('a', { href: s.link, class: 'button', id: 'open-paired' }, 'Open your game')));
+    } else {
+      state.replaceChildren();
+    }
+  };
+  const refresh = async () => { try { show(await api.mySeek()); } catch { /* logged out meanwhile */ } };
+  return { el: h('section', { class: 'panel', id: 'seek' }, h('h2', {}, 'Find me an opponent'),
+    h('p', { class: 'help' }, 'Whoever asks for the same pace and rating, and the same size (or any), is paired with you at once, in a battle of that size drawn at random, the sides drawn too.'),
+    state, form), refresh };
+}
+
 /// The waiting room: post a game, see the posted ones, join one.
 export async function showRoom(app) {
   document.title = 'Waiting room — pacw';
@@ -253,6 +290,7 @@ export async function showRoom(app) {
       if (p && p.joined && p.link) joined.push(h('p', { class: 'joined' }, `Someone joined your ${p.title}: `, h('a', { href: p.link, class: 'button', id: 'open-joined' }, 'Open your game')));
     }
     waiting.replaceChildren(...joined);
+    if (seek) await seek.refresh();
   };
   let form = h('p', {}, h('a', { href: '/account?next=/room', class: 'button' }, 'Log in or sign up'), ' to post a game or join one.');
   if (me) {
@@ -288,7 +326,8 @@ export async function showRoom(app) {
     h('button', { type: 'submit', id: 'post-game' }, 'Post the game'), problemEl);
     form = h('div', {}, form, step);
   }
-  app.replaceChildren(h('h1', {}, 'Waiting room'), waiting,
+  const seek = me ? seekPanel() : null;
+  app.replaceChildren(h('h1', {}, 'Waiting room'), waiting, seek ? seek.el : '',
     h('section', { class: 'panel' }, h('h2', {}, 'Post a game'), form),
     h('section', { class: 'panel' }, h('h2', {}, 'Games waiting for an opponent'), list));
   await refresh();

@@ -136,5 +136,8 @@ export const server = {
   post: (posting) => call('POST', '/api/room', posting),
   posting: (id) => call('GET', `/api/room/${encodeURIComponent(id)}`),
   join: (id) => call('POST', `/api/room/${encodeURIComponent(id)}/join`, {}),
+  mySeek: () => call('GET', '/api/room/seek'),
+  seek: (request) => call('POST', '/api/room/seek', request),
+  withdrawSeek: () => call('DELETE', '/api/room/seek'),
   withdraw: (id) => call('DELETE', `/api/room/${encodeURIComponent(id)}`),
 };

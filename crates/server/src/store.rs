@@ -135,6 +135,14 @@ const MIGRATIONS: &[&str] = &[
     // 10: the offers of each game waiting for an answer (offers.rs: a draw offered, a take-back asked for), as JSON;
     // none for the games of before (a restart forgot them then).
     "ALTER TABLE games ADD COLUMN offers TEXT;",
+    // 11: the match maker's seeks (session/matcher.rs): an account's request for any opponent (the battle's size,
+    // the pace, rated or not, as JSON), one an account, and the game it was paired into.
+    "CREATE TABLE seeks (
+        account    INTEGER PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        request    TEXT NOT NULL,
+        game_id    TEXT
+    );",
 ];
 
 /// A failure of the database.
@@ -655,9 +663,11 @@ impl Store {
 
 mod backup;
 mod club;
+mod seeks;
 mod vacations;
 pub use backup::Backup;
 pub use club::{AccountRecord, ChatRecord, PlayerRating, PostingRecord, name_key};
+pub use seeks::SeekRecord;
 pub use vacations::VacationRecord;
 
 /// The status of a game put away after days without a move.

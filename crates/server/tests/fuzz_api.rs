@@ -83,6 +83,7 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"text": *pick(rng, &["gg <script>alert(1)</script>", "", "\u{7}", "ok"])}),
         json!({"accept": *pick(rng, &[json!(true), json!(false), json!("yes")])}),
         json!({"days": *pick(rng, &[json!(1), json!(0), json!(-1), json!(14), json!(15), json!(367), json!(4_294_967_296u64), json!("3"), json!(2.5), json!(null)])}),
+        json!({"size": *pick(rng, &["small", "medium", "grand", "any", "huge", ""]), "pace": *pick(rng, &["3d", "live", "2d"]), "rating": *pick(rng, &["rated", "casual", "x"])}),
         json!({"hours": *pick(rng, &[json!(1), json!(-1), json!(9000), json!(80), json!("1"), json!(1.5)])}),
         json!({"scenario": "meeting-engagement", "mode": mode, "pace": *pick(rng, &["1d", "3d", "7d", "2d", "daily", ""])}),
         json!({"scenario": scenario, "side": side, "pace": *pick(rng, &["live", "daily", "never"]), "rating": *pick(rng, &["rated", "casual", "x"]), "visibility": *pick(rng, &["public", "private", "x"])}),
@@ -185,7 +186,7 @@ async fn random_requests_never_get_a_5xx_and_a_refused_one_changes_nothing() {
                 )
             ),
             17 => format!("/api/players/{}", pick(&mut rng, &["Member", "member", "nobody", "%3Cb%3E", "x%00y"])),
-            18 => "/api/room".to_string(),
+            18 => pick(&mut rng, &["/api/room", "/api/room/seek"]).to_string(),
             19 => format!(
                 "/api/room/{}{}",
                 pick(&mut rng, &[posting.as_str(), "0", token.as_str()]),

@@ -7,8 +7,8 @@ use crate::connections::Peer;
 use crate::error::{ApiError, ApiResult};
 use crate::session::{
     AccountSettings, AccountView, CSRF_HEADER, ClaimRequest, Claimed, Forgot, Games, Joined, LeaderRow, LogIn,
-    LoggedIn, PlayerPage, Posted, Posting, PostingView, Reset, ResetAsked, ResetDone, SignUp, StartVacation,
-    VacationView, cleared_cookie, session_cookie, session_of,
+    LoggedIn, PlayerPage, Posted, Posting, PostingView, Reset, ResetAsked, ResetDone, Seek, SeekView, SignUp,
+    StartVacation, VacationView, cleared_cookie, session_cookie, session_of,
 };
 use crate::store::AccountRecord;
 use axum::extract::{Path, State};
@@ -323,5 +323,46 @@ pub async fn withdraw(
 ) -> ApiResult<StatusCode> {
     let account = actor(&games, &headers).await?;
     blocking(move || games.withdraw(&account, &id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/room/seek`: where the logged-in account's request for any opponent stands.
+///
+/// # Errors
+/// When the request is not a logged-in page's (401), or SQLite fails (500).
+pub async fn my_seek(State(games): State<AppState>, headers: HeaderMap) -> ApiResult<Json<SeekView>> {
+    let Some((account, ..)) = viewer(&games, &headers).await? else {
+        return Err(ApiError::Unauthorized("log in first (your session may have ended)".into()));
+    };
+    Ok(Json(blocking(move || games.my_seek(&account)).await?))
+}
+
+/// `POST /api/room/seek`: `{"size", "pace", "rating"}` → 201 with the game's link when paired at once, else 202
+/// waiting.
+///
+/// # Errors
+/// When the request is not a logged-in page's (401/403), or as [`Games::seek`](crate::session::Games::seek).
+pub async fn seek(
+    State(games): State<AppState>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    Body(req): Body<Seek>,
+) -> ApiResult<(StatusCode, Json<SeekView>)> {
+    let account = actor(&games, &headers).await?;
+    let client = Games::client_key(Some(&account), client(&games, peer, &headers));
+    let origin = request_origin(&headers);
+    let view = blocking(move || games.seek(&account, req, &client, &origin)).await?;
+    let status = if view.link.is_some() { StatusCode::CREATED } else { StatusCode::ACCEPTED };
+    Ok((status, Json(view)))
+}
+
+/// `DELETE /api/room/seek`: withdraws the account's waiting request.
+///
+/// # Errors
+/// When the request is not a logged-in page's (401/403), or as
+/// [`Games::withdraw_seek`](crate::session::Games::withdraw_seek).
+pub async fn withdraw_seek(State(games): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
+    let account = actor(&games, &headers).await?;
+    blocking(move || games.withdraw_seek(&account)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

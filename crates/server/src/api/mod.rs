@@ -68,6 +68,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/players/{name}", get(club::player))
         .route("/api/leaderboard", get(club::leaderboard))
         .route("/api/room", get(club::room).post(club::post))
+        .route("/api/room/seek", get(club::my_seek).post(club::seek).delete(club::withdraw_seek))
         .route("/api/room/{id}", get(club::posting).delete(club::withdraw))
         .route("/api/room/{id}/join", post(club::join))
 }

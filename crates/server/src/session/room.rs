@@ -219,7 +219,7 @@ impl Games {
     }
 
     /// The link of `account`'s seat in game `id`, if it holds one.
-    fn link_of(&self, id: &str, account: AccountId) -> Option<String> {
+    pub(super) fn link_of(&self, id: &str, account: AccountId) -> Option<String> {
         let entry = self.by_id.read().unwrap_or_else(|p| p.into_inner()).get(id).cloned()?;
         let st = entry.lock();
         st.seats.iter().find_map(|s| match s {
@@ -254,35 +254,37 @@ impl Games {
             SideChoice::B => Side::B,
             SideChoice::Random => Side::BOTH[(new_seed() & 1) as usize],
         };
+        let req = two_players(posting.scenario, posting.variant, posting.options, posting.pace, posting.rating);
+        let (game_id, mine) = self.start_between(req, (&poster, poster_side), account, client, origin)?;
+        self.store.join_posting(id, &game_id).map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok(Joined { id: game_id, side: poster_side.other(), link: link(&mine) })
+    }
+
+    /// Makes the two-player game of `req` between `first`, on the side given, and `second` on the other, each seat
+    /// the account's and each told of their moves where their account says; the game's id and `second`'s token.
+    ///
+    /// # Errors
+    /// When the game cannot be made (as [`Games::create`]).
+    pub(super) fn start_between(
+        self: &Arc<Self>,
+        req: CreateGame,
+        (first, first_side): (&AccountRecord, Side),
+        second: &AccountRecord,
+        client: &str,
+        origin: &str,
+    ) -> ApiResult<(String, String)> {
         let mut owners = [None, None];
-        owners[poster_side.index()] = Some(poster.id);
-        owners[poster_side.other().index()] = Some(account.id);
-        let req = CreateGame {
-            scenario: Some(posting.scenario),
-            scenario_text: None,
-            scenario_file: None,
-            options: posting.options,
-            variant: posting.variant,
-            variant_text: None,
-            variant_file: None,
-            mode: Mode::TwoPlayers,
-            human_side: None,
-            computer: None,
-            computer_b: None,
-            save: None,
-            rating: posting.rating,
-            pace: posting.pace,
-        };
+        owners[first_side.index()] = Some(first.id);
+        owners[first_side.other().index()] = Some(second.id);
         let (created, entry) = self.create_seated(req, client, owners)?;
-        self.store.join_posting(id, &created.id).map_err(|e| ApiError::Internal(e.to_string()))?;
-        let side = poster_side.other();
+        let side = first_side.other();
         let token_of = |s: Side| if s == Side::A { created.tokens.a.clone() } else { created.tokens.b.clone() };
-        let (Some(mine), Some(theirs)) = (token_of(side), token_of(poster_side)) else {
+        let (Some(mine), Some(theirs)) = (token_of(side), token_of(first_side)) else {
             return Err(ApiError::Internal("a two-player game without a side's token".into()));
         };
-        self.give_default_contact(&entry, side, account, &mine, origin);
-        self.give_default_contact(&entry, poster_side, &poster, &theirs, origin);
-        Ok(Joined { id: created.id, side, link: link(&mine) })
+        self.give_default_contact(&entry, side, second, &mine, origin);
+        self.give_default_contact(&entry, first_side, first, &theirs, origin);
+        Ok((created.id, mine))
     }
 
     /// Withdraws an open posting of the account.
@@ -296,6 +298,32 @@ impl Games {
         } else {
             Err(ApiError::NotFound("you have no open posting with this id".into()))
         }
+    }
+}
+
+/// A new two-player game of a shipped battle, as the room makes them.
+pub(super) fn two_players(
+    scenario: String,
+    variant: Option<String>,
+    options: OptionsInput,
+    pace: Pace,
+    rating: Rating,
+) -> CreateGame {
+    CreateGame {
+        scenario: Some(scenario),
+        scenario_text: None,
+        scenario_file: None,
+        options,
+        variant,
+        variant_text: None,
+        variant_file: None,
+        mode: Mode::TwoPlayers,
+        human_side: None,
+        computer: None,
+        computer_b: None,
+        save: None,
+        rating,
+        pace,
     }
 }
 
