@@ -1,7 +1,7 @@
 //! The match maker (issue 42, item 2: "a match maker may pair equal requests"): an account asks for any opponent
 //! (a battle's size, a pace, rated or not) and is paired with the oldest fitting request of another account, the game
-//! made at once of a battle of that size; a request that fits none waits, is kept across a restart, and can be
-//! withdrawn; one at a time an account.
+//! made at once of a battle of that size; a request that fits none (or only a disabled account's) waits, is kept
+//! across a restart, and can be withdrawn; one at a time an account.
 
 mod common;
 
@@ -103,7 +103,18 @@ async fn a_request_for_any_opponent_is_paired_with_a_fitting_one_and_else_waits(
     }
     // Cy still waits (another pace); Bea may look again.
     assert_eq!(send(&api, &cy, Method::GET, Value::Null).await.1["state"], "waiting");
-    assert_eq!(send(&api, &bea, Method::POST, small).await.0, StatusCode::ACCEPTED);
+    assert_eq!(send(&api, &bea, Method::POST, small.clone()).await.0, StatusCode::ACCEPTED);
+    // An account disabled by the operator is paired with nobody: Eve, asking as Bea did, waits;
+    let store = server.games().store();
+    store.set_disabled(store.account_named("Bea").unwrap().unwrap().id, true).unwrap();
+    let eve = sign_up(&api, "Eve").await;
+    let (s, v) = send(&api, &eve, Method::POST, small.clone()).await;
+    assert_eq!((s, v["state"].as_str()), (StatusCode::ACCEPTED, Some("waiting")), "{v}");
+    // And the next one asking so is paired with Eve, past Bea's older request.
+    let flo = sign_up(&api, "Flo").await;
+    let (s, v) = send(&api, &flo, Method::POST, small).await;
+    assert_eq!((s, v["state"].as_str()), (StatusCode::CREATED, Some("paired")), "{v}");
+    assert_eq!(send(&api, &eve, Method::GET, Value::Null).await.1["state"], "paired");
 
     // A guest, a page without its token and a bad request are refused.
     assert_eq!(api.post("/api/room/seek", json!({})).await.0, StatusCode::UNAUTHORIZED);

@@ -130,12 +130,14 @@ impl Games {
             ));
         }
         let request = serde_json::to_string(&seek).map_err(|e| ApiError::Internal(e.to_string()))?;
+        // The oldest that fits, of an account that may still play.
         let fitting = open.into_iter().find_map(|(r, other)| {
             let size = seek.size.with(other.size)?;
-            (other.pace == seek.pace && other.rating == seek.rating).then_some((r, size))
+            let fits = other.pace == seek.pace && other.rating == seek.rating;
+            let opponent = self.account_record(r.account).ok().filter(|o| fits && !o.disabled)?;
+            Some((opponent, r, size))
         });
-        let waiting = fitting.and_then(|(r, size)| Some((self.account_record(r.account).ok()?, r, size)));
-        let Some((opponent, mut theirs, size)) = waiting.filter(|(o, ..)| !o.disabled) else {
+        let Some((opponent, mut theirs, size)) = fitting else {
             let record = SeekRecord { account: account.id, created_at: now_ms(), request, game_id: None };
             self.store.put_seek(&record).map_err(|e| ApiError::Internal(e.to_string()))?;
             return self.my_seek(account);
