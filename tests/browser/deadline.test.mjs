@@ -173,6 +173,12 @@ test('a player on vacation: their page starts and ends it, and the clock of thei
   assert.match(await waiter.locator('#player-games').textContent(), /stopped: on vacation/);
   assert.equal(await waiter.locator('#player-vacation').count(), 0, 'the days left are the player\'s own');
   await shoot(waiter, 'vacation-their-page');
+  // And the lobby's list of this browser's games.
+  await waiter.goto(env.server.url);
+  const note = waiter.locator('#your-games .deadline-left');
+  await note.waitFor();
+  assert.match(await note.textContent(), /on vacation: the clock stands at (3 days|2 days 23 hours) until .+ \(3 days a move\)/);
+  await shoot(waiter, 'vacation-lobby');
 
   // A day later they come back early: two days begun are used. The deadline has not moved meanwhile.
   const moved = await fetch(`${env.server.url}api/test/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hours: 24 }) });
