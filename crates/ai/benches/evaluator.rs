@@ -1,6 +1,7 @@
 //! The evaluator's speed: one position judged (its features and the model's forward pass), on mid-game positions
 //! of the 12-unit default scenario and of the 128-unit grand battle, and the forward pass alone; for the fitted model
-//! of the features and for the value network (whose forward pass is measured on 32 units, 16 a side).
+//! of the features and for the value network (whose forward pass is measured on 32 units, 16 a side, as embedded
+//! and widened to 64 hidden units a layer).
 //! Run: `cargo bench -p pacw-ai --bench evaluator`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -51,6 +52,11 @@ fn benches(c: &mut Criterion) {
     assert_eq!(x.units_of(0) + x.units_of(1), 32);
     let (net, mut scratch) = (shared(), Scratch::default());
     c.bench_function("network_forward_32_units", |b| b.iter(|| black_box(net.logit(black_box(&x), &mut scratch))));
+    // The same position through the network widened to 64 and 64 hidden units (`train selfplay --widen-from`).
+    let wide = net.widened(64, 64, 1).unwrap();
+    c.bench_function("network_forward_32_units_64_hidden", |b| {
+        b.iter(|| black_box(wide.logit(black_box(&x), &mut scratch)))
+    });
 }
 
 criterion_group!(evaluator, benches);

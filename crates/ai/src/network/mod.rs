@@ -310,6 +310,26 @@ impl Network {
     /// The network's log-odds of an encoded position for the first side (before σ), keeping in `scratch` what its
     /// gradient needs.
     pub fn logit(&self, x: &Encoding, scratch: &mut Scratch) -> f32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, as just checked.
+            return unsafe { self.logit_avx2(x, scratch) };
+        }
+        self.logit_portable(x, scratch)
+    }
+
+    /// [`Network::logit`] compiled for AVX2, eight hidden units an instruction rather than SSE2's four. Each sum is
+    /// still taken in the same order, and without fused multiply-adds, so the result is the same to the bit on any
+    /// processor (self-play shards played on different machines merge into the same weights).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn logit_avx2(&self, x: &Encoding, scratch: &mut Scratch) -> f32 {
+        self.logit_portable(x, scratch)
+    }
+
+    /// [`Network::logit`] for any processor.
+    #[inline(always)]
+    fn logit_portable(&self, x: &Encoding, scratch: &mut Scratch) -> f32 {
         let l = self.layout();
         let (h1, h2) = (self.unit_hidden, self.side_hidden);
         let p = &self.params;
@@ -397,7 +417,7 @@ impl Network {
 
 /// Adds the weighted inputs to `sums` (which start as the biases): `by_input` holds, input after input, that
 /// input's weight for every hidden unit.
-#[inline]
+#[inline(always)]
 fn layer(by_input: &[f32], inputs: &[f32], sums: &mut [f32]) {
     let hidden = sums.len();
     for (&x, weights) in inputs.iter().zip(by_input.chunks_exact(hidden)) {

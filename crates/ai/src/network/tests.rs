@@ -149,6 +149,17 @@ fn a_widened_network_judges_as_before_and_its_new_units_can_learn() {
 }
 
 #[test]
+fn the_forward_pass_gives_the_same_bits_on_every_processor() {
+    let net = Network::random(24, 20, 8);
+    let mut x = Encoding::default();
+    let (mut fast, mut portable) = (Scratch::default(), Scratch::default());
+    for b in positions(1).iter().step_by(3) {
+        encode(b, &mut x);
+        assert_eq!(net.logit(&x, &mut fast).to_bits(), net.logit_portable(&x, &mut portable).to_bits());
+    }
+}
+
+#[test]
 fn a_weights_file_is_read_back_and_a_bad_one_refused() {
     let net = Network::random(4, 3, 9);
     let text = serde_json::to_string(&net.to_file("network-test", "pacw train selfplay")).unwrap();
