@@ -233,3 +233,43 @@ test('the match maker pairs two players asking for the same kind of game, in two
   await eve.context().close();
   await flo.context().close();
 });
+
+test('a player\'s own page says "your move" when the move is theirs, and others see whose move it is', { timeout: 120000 }, async () => {
+  // Two two-player games of which the guest holds the Confederate (B) side: one standing at the Confederate's
+  // move (a Confederate card), one at the Union's.
+  const at = {};
+  for (let i = 0; i < 40 && !(at.mine && at.theirs); i++) {
+    const { created } = await createGame(env.server.url, { scenario: 'meeting-engagement', mode: 'two_players' }, 'B');
+    const v = await view(env.server.url, created.tokens.B);
+    at[v.your_turn ? 'mine' : 'theirs'] ??= { id: created.id, token: created.tokens.B };
+  }
+  assert.ok(at.mine && at.theirs, 'a game at each side\'s move');
+  // Eli plays both in this browser as a guest, signs up and adds them to his account.
+  const eli = await freshPage(env.browser);
+  for (const g of [at.mine, at.theirs]) {
+    await eli.goto(`${env.server.url}game/${g.token}`);
+    await eli.locator('#status .whose').waitFor();
+  }
+  await signUp(eli, 'Eli');
+  await eli.goto(`${env.server.url}account`);
+  await eli.click('#claim-games');
+  await eli.locator('#claimed', { hasText: '2 of 2 added' }).waitFor();
+  await eli.goto(`${env.server.url}players/Eli`);
+  const row = (page, g) => page.locator(`#player-games tr[data-game="${g.id}"]`);
+  await row(eli, at.mine).waitFor();
+  assert.match(await row(eli, at.mine).textContent(), /ConfederateA guest.*your move/i);
+  assert.equal(await row(eli, at.mine).locator('strong.your-move').count(), 1, 'his move stands out');
+  assert.match(await row(eli, at.theirs).textContent(), /opponent’s move/);
+  await eli.screenshot({ path: join(screenshots, 'player-your-move-1366.png') });
+  await eli.setViewportSize({ width: 390, height: 844 });
+  await eli.screenshot({ path: join(screenshots, 'player-your-move-390.png'), fullPage: true });
+  // Anyone else reads the same games by his name.
+  const guest = await freshPage(env.browser);
+  await guest.goto(`${env.server.url}players/Eli`);
+  await row(guest, at.mine).waitFor();
+  assert.match(await row(guest, at.mine).textContent(), /Eli to move/);
+  assert.match(await row(guest, at.theirs).textContent(), /opponent to move/);
+  for (const page of [eli, guest]) assert.deepEqual(page.errors, []);
+  await eli.context().close();
+  await guest.context().close();
+});

@@ -171,6 +171,13 @@ function vacationPanel(v, reload) {
   return h('section', { class: 'panel', id: 'player-vacation' }, h('h2', {}, 'Vacation'), left, help, control, problemEl);
 }
 
+/// Whose move an unfinished game of a player's page stands at. `your_move` is the page's player's move, whoever looks
+/// at the page: to the player themself it is theirs ("your move"), to anyone else the player's, by name.
+function whoseMove(page, g) {
+  if (page.yours) return g.your_move ? h('strong', { class: 'your-move' }, 'your move') : 'opponent’s move';
+  return g.your_move ? `${page.name} to move` : 'opponent to move';
+}
+
 /// A player's page: their rating and games.
 export async function showPlayer(app, name) {
   document.title = `${name} — pacw`;
@@ -185,7 +192,7 @@ export async function showPlayer(app, name) {
     h('td', {}, g.link ? h('a', { href: g.link }, g.title) : g.title),
     h('td', {}, g.side_name),
     h('td', {}, g.opponent),
-    h('td', {}, g.status === 'finished' ? h('span', { class: `outcome ${g.outcome}` }, `${g.outcome} — ${g.result_text}`) : g.your_move ? h('strong', {}, 'their move') : 'in progress'),
+    h('td', {}, g.status === 'finished' ? h('span', { class: `outcome ${g.outcome}` }, `${g.outcome} — ${g.result_text}`) : whoseMove(page, g)),
     h('td', {}, g.rating === 'rated' ? 'rated' : 'casual'),
     h('td', {}, deadlineText(g)),
     h('td', {}, when(g.updated_at))));
