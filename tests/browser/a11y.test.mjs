@@ -46,6 +46,11 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
   await fetch(`${env.server.url}api/account/vacation`, { method: 'POST', headers: member, body: JSON.stringify({ days: 3 }) });
   const cy = await fetch(`${env.server.url}api/account/signup`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Cy', password: 'a long password' }) });
   const cySession = cy.headers.get('set-cookie').split(';')[0].split('=');
+  // Cy holds the side to move of a two-player game: his page says "your move".
+  const cyHeaders = { ...json, cookie: cySession.join('='), 'x-pacw-csrf': (await cy.json()).csrf };
+  const his = (await createGame(env.server.url, { scenario: 'meeting-engagement', mode: 'two_players' }, 'A')).created;
+  const toMove = (await (await fetch(`${env.server.url}api/play/${his.tokens.A}`)).json()).your_turn ? 'A' : 'B';
+  await fetch(`${env.server.url}api/account/claim`, { method: 'POST', headers: cyHeaders, body: JSON.stringify({ token: his.tokens[toMove] }) });
   // A two-player game with a message in its chat.
   const two = (await createGame(env.server.url, { scenario: 'meeting-engagement', mode: 'two_players' }, 'A')).token;
   await fetch(`${env.server.url}api/play/${two}/chat`, { method: 'POST', headers: json, body: JSON.stringify({ text: 'Good luck!' }) });
@@ -81,6 +86,7 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
       await page.context().addCookies([{ name: cySession[0], value: cySession[1], url: env.server.url }]);
       await page.reload();
       await page.locator('#vacation-form').waitFor();
+      await page.locator('#player-games .your-move').waitFor();
     }],
   ];
   const found = [];
