@@ -214,15 +214,91 @@ async fn joining_a_posting_tells_the_player_of_the_first_move_by_their_account_s
     let cy_token = joined["link"].as_str().unwrap().trim_start_matches("/game/").to_string();
     let (entry, _) = server.games().by_token(&cy_token).unwrap();
     let bea_token = [&entry.tokens.a, &entry.tokens.b].into_iter().flatten().find(|t| **t != cy_token).unwrap().clone();
-    let (first, second) =
-        if api.view(&bea_token).await["your_turn"] == true { (bea_token, cy_token) } else { (cy_token, bea_token) };
-    // Each seat took its account's webhook when the game was made: the first move, owed since then, is told once.
+    let bea_waits = api.view(&bea_token).await["your_turn"] != true;
+    let (first, second) = if bea_waits { (cy_token, bea_token) } else { (bea_token, cy_token) };
+    // Each seat took its account's webhook when the game was made: the first move, owed since then, is told once;
+    // Bea, who was waiting, is told who plays her when the first move is Cy's (at her own, its notice says it).
     until("the first move is told", || (told(&bodies, &first) == 1).then_some(())).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!((told(&bodies, &first), told(&bodies, &second)), (1, 0), "{:?}", bodies.lock().unwrap());
+    assert_eq!(
+        (told(&bodies, &first), told(&bodies, &second)),
+        (1, usize::from(bea_waits)),
+        "{:?}",
+        bodies.lock().unwrap()
+    );
+    if bea_waits {
+        assert!(
+            texts(&bodies, &second)[0].starts_with("Cy plays you in Meeting Engagement"),
+            "{:?}",
+            texts(&bodies, &second)
+        );
+    }
     // The move passing on is told as before, to the other.
     pass_the_move(&api, &first).await;
-    until("the second move is told", || (told(&bodies, &second) == 1).then_some(())).await;
+    until("the second move is told", || (told(&bodies, &second) == 1 + usize::from(bea_waits)).then_some(())).await;
     assert_eq!(told(&bodies, &first), 1);
+    server.stop().await;
+}
+
+/// The texts of the notices sent with `token`'s link, in order.
+fn texts(bodies: &Mutex<Vec<Value>>, token: &str) -> Vec<String> {
+    let bodies = bodies.lock().unwrap();
+    let mine = bodies.iter().filter(|b| b["link"].as_str().is_some_and(|l| l.ends_with(token)));
+    mine.map(|b| b["text"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_paired_by_the_match_maker_is_told_of_its_game_by_its_account_s_notices() {
+    let (hook, bodies) = webhook_sink(false).await;
+    let dir = TempDir::new("notify-paired");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let bea = sign_up(&api, "Bea", &hook).await;
+    let cy = sign_up(&api, "Cy", &hook).await;
+    let seek = |who| {
+        let (http, url) = (api.http.clone(), format!("{}/api/room/seek", api.base));
+        let (cookie, csrf): &(String, String) = who;
+        http.post(url)
+            .header("cookie", cookie)
+            .header("x-pacw-csrf", csrf)
+            .json(&json!({"size": "small", "pace": "3d"}))
+    };
+    // Bea waits, and has gone away when Cy's request pairs them; the side each plays is drawn, so pair them until
+    // Bea has been seen both at her move and at Cy's.
+    let mut seen = [false, false];
+    for _ in 0..40 {
+        if seen == [true, true] {
+            break;
+        }
+        assert_eq!(seek(&bea).send().await.unwrap().status(), StatusCode::ACCEPTED);
+        let paired = seek(&cy).send().await.unwrap();
+        assert_eq!(paired.status(), StatusCode::CREATED);
+        let link = paired.json::<Value>().await.unwrap()["link"].as_str().unwrap().to_string();
+        let cy_token = link.trim_start_matches("/game/").to_string();
+        let (entry, _) = server.games().by_token(&cy_token).unwrap();
+        let bea_token =
+            [&entry.tokens.a, &entry.tokens.b].into_iter().flatten().find(|t| **t != cy_token).unwrap().clone();
+        let bea_moves = api.view(&bea_token).await["your_turn"] == true;
+        seen[usize::from(bea_moves)] = true;
+        // Bea is told once: of her move, or of the game and who plays her; Cy, who has the game in his reply, only
+        // of his move.
+        until("Bea is told", || (told(&bodies, &bea_token) == 1).then_some(())).await;
+        let first = if bea_moves { &bea_token } else { &cy_token };
+        until("the first move is told", || (told(&bodies, first) == 1).then_some(())).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let (bea_said, cy_said) = (texts(&bodies, &bea_token), texts(&bodies, &cy_token));
+        if bea_moves {
+            assert!(bea_said[0].starts_with("It is your move"), "{bea_said:?}");
+            assert!(cy_said.is_empty(), "{cy_said:?}");
+        } else {
+            assert!(
+                bea_said[0].starts_with("Cy plays you in ") && bea_said[0].contains("it is their move"),
+                "{bea_said:?}"
+            );
+            assert_eq!(cy_said.len(), 1);
+            assert!(cy_said[0].starts_with("It is your move"), "{cy_said:?}");
+        }
+    }
+    assert_eq!(seen, [true, true], "forty pairings put Bea on each side of the first move");
     server.stop().await;
 }

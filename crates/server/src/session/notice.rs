@@ -118,6 +118,27 @@ impl Games {
         st.owed[next.index()] = told == Told::Nowhere;
     }
 
+    /// The game `side`'s person was waiting for (their posting joined, their request to the match maker paired) has
+    /// begun at the other side's move: they are told who plays them, once, where their account says. At their own
+    /// move they need not be: the first move's notice tells them of the game.
+    pub(super) fn opponent_found(&self, entry: &GameEntry, side: Side, opponent: &str) {
+        let st = entry.lock();
+        let Some(live) = &st.live else { return };
+        let b = live.game.battle();
+        if b.to_act() == ToAct::Side(side) {
+            return;
+        }
+        let (title, side_name) = (&b.scenario().name, &b.scenario().side(side).name);
+        self.send_notice(entry, side, |url| Notice {
+            subject: format!("pacw: {opponent} plays you in {title}"),
+            text: format!(
+                "{opponent} plays you in {title}: you have {side_name}, and it is their move. You will be told when it \
+                 is yours: {url}"
+            ),
+            link: url,
+        });
+    }
+
     /// Tells `side`'s person that it is their move, unless they have the game open.
     fn tell(&self, entry: &GameEntry, live: &Live, side: Side) -> Told {
         let b = live.game.battle();

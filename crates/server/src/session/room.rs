@@ -261,7 +261,8 @@ impl Games {
     }
 
     /// Makes the two-player game of `req` between `first`, on the side given, and `second` on the other, each seat
-    /// the account's and each told of their moves where their account says; the game's id and `second`'s token.
+    /// the account's and each told of their moves where their account says, `first` (who was waiting) told of the game
+    /// at once; the game's id and `second`'s token.
     ///
     /// # Errors
     /// When the game cannot be made (as [`Games::create`]).
@@ -284,6 +285,7 @@ impl Games {
         };
         self.give_default_contact(&entry, side, second, &mine, origin);
         self.give_default_contact(&entry, first_side, first, &theirs, origin);
+        self.opponent_found(&entry, first_side, &second.name);
         Ok((created.id, mine))
     }
 
