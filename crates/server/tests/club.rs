@@ -120,7 +120,7 @@ async fn an_account_signs_up_logs_in_with_a_new_session_and_out_and_a_wrong_name
 }
 
 #[tokio::test]
-async fn log_in_is_limited_per_name_whoever_tries() {
+async fn log_in_is_limited_per_name_whoever_tries_and_per_address() {
     let dir = TempDir::new("club-brute");
     let server = start(&dir.0).await;
     let base = server.base();
@@ -143,6 +143,19 @@ async fn log_in_is_limited_per_name_whoever_tries() {
     let (s, _) =
         Member::new(&base).post("/api/account/login", json!({"name": "Bea", "password": "a long password"})).await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    // And per address: one address guessing at a new name each time is refused too, the names' limits untouched.
+    let mut refused = None;
+    for i in 0..=pacw_server::session::LOGINS_PER_ADDRESS {
+        let (s, v) =
+            Member::new(&base).post("/api/account/login", json!({"name": format!("nobody{i}"), "password": "x"})).await;
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some(v);
+            break;
+        }
+        assert_eq!(s, StatusCode::UNAUTHORIZED);
+    }
+    let refused = refused.expect("the address is limited");
+    assert!(refused["error"].as_str().unwrap().contains("from this address"), "{refused}");
     server.stop().await;
 }
 
@@ -153,12 +166,18 @@ async fn every_change_for_an_account_needs_its_token_and_a_page_of_this_site() {
     let base = server.base();
     let mut bea = Member::sign_up(&base, "Bea").await;
     let posting = json!({"scenario": "meeting-engagement", "side": "A"});
-    let forms: [(reqwest::Method, &str, Value); 5] = [
+    // Every form of the club: the account's, the waiting room's, the match maker's, the vacations'.
+    let forms: [(reqwest::Method, &str, Value); 10] = [
         (reqwest::Method::POST, "/api/room", posting.clone()),
         (reqwest::Method::PUT, "/api/account", json!({"webhook": "https://example.org/hook"})),
         (reqwest::Method::POST, "/api/account/claim", json!({"token": "0".repeat(32)})),
         (reqwest::Method::POST, "/api/account/logout", json!({})),
         (reqwest::Method::POST, &format!("/api/room/{}/join", "0".repeat(32)), json!({})),
+        (reqwest::Method::DELETE, &format!("/api/room/{}", "0".repeat(32)), json!({})),
+        (reqwest::Method::POST, "/api/room/seek", json!({"size": "small"})),
+        (reqwest::Method::DELETE, "/api/room/seek", json!({})),
+        (reqwest::Method::POST, "/api/account/vacation", json!({"days": 1})),
+        (reqwest::Method::DELETE, "/api/account/vacation", json!({})),
     ];
     let csrf = bea.csrf.clone().unwrap();
     for (method, path, body) in &forms {
@@ -325,6 +344,25 @@ async fn a_guest_s_game_is_claimed_and_a_computer_is_rated_from_games_against_pe
     let names: Vec<_> =
         board["players"].as_array().unwrap().iter().map(|r| (r["name"].clone(), r["kind"].clone())).collect();
     assert_eq!(names, vec![(json!("random"), json!("computer")), (json!("Bea"), json!("account"))]);
+    // One rating over every battle, not one for each size (docs/api.md says why): a rated game of a medium battle
+    // (15 units; the first had 12) moves the same two ratings.
+    let (s, made) = bea
+        .post(
+            "/api/games",
+            json!({"scenario": "bloody-lane", "mode": "computer", "computer": "random", "rating": "rated"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{made}");
+    let (s, v) = api.post(&format!("/api/play/{}/resign", token(&made, "A")), json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let board = api.get("/api/leaderboard").await.1;
+    let records: Vec<_> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].clone(), r["wins"].clone(), r["losses"].clone()))
+        .collect();
+    assert_eq!(records, vec![(json!("random"), json!(2), json!(0)), (json!("Bea"), json!(0), json!(2))]);
     server.stop().await;
 }
 
