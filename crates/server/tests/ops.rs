@@ -150,15 +150,29 @@ async fn the_metrics_are_served_only_with_the_operators_token() {
     assert_eq!(r.status(), reqwest::StatusCode::OK);
     assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/plain; version=0.0.4"));
     let text = r.text().await.unwrap();
-    let sample = |name: &str| -> f64 {
-        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} in\n{text}"));
-        line.rsplit(' ').next().unwrap().parse().unwrap()
-    };
+    let sample = |name: &str| sample_of(&text, name);
     assert_eq!(sample("pacw_games{status=\"in_progress\"}"), 2.0, "{text}");
     assert_eq!(sample("pacw_games_loaded "), 2.0);
     assert_eq!(sample("pacw_event_streams "), 0.0);
+    assert_eq!(sample("pacw_players_online "), 0.0);
     assert!(sample("pacw_thinking_threads ") >= 2.0);
     assert!(sample("pacw_thinking_decisions_total{waiting=\"person\"}") >= 1.0, "the computer moved: {text}");
     assert_eq!(sample("pacw_thinking_queue{waiting=\"others\"}"), 0.0);
+    // The person opens their game (an event stream through their own link): a player online.
+    let mut live = http.get(format!("{}/api/play/{mine}/events", server.base())).send().await.unwrap();
+    assert!(live.chunk().await.unwrap().is_some(), "the hello event");
+    let text = http.get(&url).bearer_auth("an-operators-secret-42").send().await.unwrap().text().await.unwrap();
+    assert_eq!(
+        (sample_of(&text, "pacw_event_streams "), sample_of(&text, "pacw_players_online ")),
+        (1.0, 1.0),
+        "{text}"
+    );
+    drop(live);
     server.stop().await;
+}
+
+/// The value of the metric whose line starts with `name` in the text `/metrics` answered.
+fn sample_of(text: &str, name: &str) -> f64 {
+    let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} in\n{text}"));
+    line.rsplit(' ').next().unwrap().parse().unwrap()
 }
