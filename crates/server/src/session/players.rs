@@ -50,7 +50,7 @@ pub struct PlayerGame {
     pub opponent: String,
     /// `in_progress` or `finished`.
     pub status: &'static str,
-    /// Whether it is the player's move.
+    /// Whether the game stands at the move of the page's player (whoever looks at the page).
     pub your_move: bool,
     /// `won`, `lost` or `drawn`, once finished.
     pub outcome: Option<&'static str>,
