@@ -21,7 +21,7 @@ impl Choice {
 }
 
 /// Calls `visit` with each choice of the side to act in `b`, in the order the engine lists the actions, and the
-/// battle after it.
+/// battle after it (after an activation whose rally die is to come, a variant's `[rally]`: the battle before it).
 pub fn each_choice(b: &Battle, mut visit: impl FnMut(Choice, &Battle)) {
     let mut after = b.clone();
     let mut activated = b.clone();
@@ -31,6 +31,12 @@ pub fn each_choice(b: &Battle, mut visit: impl FnMut(Choice, &Battle)) {
             Action::Activate(_) => {
                 activated.clone_from(b);
                 activated.apply_unchecked(first, &mut events);
+                if activated.pending_rally().is_some() {
+                    // A variant's rally die comes first: the activation is a choice alone, judged over the die, and
+                    // the order one of the next decision.
+                    visit(Choice { first, then: None }, &activated);
+                    continue;
+                }
                 for then in activated.legal_actions() {
                     after.clone_from(&activated);
                     after.apply_unchecked(then, &mut events);

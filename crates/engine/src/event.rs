@@ -3,7 +3,7 @@
 use crate::attack::{HitResult, Modifiers};
 use crate::card::Card;
 use crate::geometry::{Dir, Square};
-use crate::system::AttackerEffect;
+use crate::system::{AttackerEffect, RallyTest};
 use crate::unit::{Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -103,6 +103,25 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
         /// Whether it was shaken.
+        rallied: bool,
+    },
+    /// A variant's rally modifier applies to a shaken unit activated (`[[rally_modifiers]]`, docs/variants.md); the
+    /// `RallyRolled` that follows gives the test it makes.
+    RallyModified {
+        /// The unit.
+        unit: UnitId,
+        /// The modifier, by its place among the combat system's rally modifiers.
+        rule: u8,
+    },
+    /// A shaken unit activated rolled to rally under a variant's rally roll (`[rally]`, in place of R4.1).
+    RallyRolled {
+        /// The unit.
+        unit: UnitId,
+        /// The die.
+        roll: u8,
+        /// The faces that rally it, its modifiers counted.
+        test: RallyTest,
+        /// Whether it rallied (else it stays shaken, and is given its order so).
         rallied: bool,
     },
     /// A side stopped activating units (R3.4, R3.7).

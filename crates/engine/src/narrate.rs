@@ -78,6 +78,24 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
             format!("{} is activated and rallies: no longer shaken (R4.1)", unit(s, u))
         }
         Event::Activated { unit: u, rallied: false } => format!("{} is activated", unit(s, u)),
+        Event::RallyModified { unit: u, rule } => {
+            let m = s.system.as_deref().and_then(|system| system.rally_modifiers().get(rule as usize));
+            let (id, value, name) = m.map_or(("variant", 0, "rally modifier"), |m| (&m.id, m.value, &m.name));
+            format!("  {id} {value:+} {name}: {} rolls to rally at {value:+}", unit(s, u))
+        }
+        Event::RallyRolled { unit: u, roll, test, rallied } => {
+            // The variant's rule cited by its id, as the standard rules' are: "MR1 rally test".
+            let rule = s.system.as_deref().and_then(|system| system.rally());
+            let (id, name) = rule.map_or(("variant", "rally roll"), |r| (r.id.as_str(), r.name.as_str()));
+            let needing = match test {
+                crate::system::RallyTest::AtLeast(7) => "needing more than 6".to_string(),
+                crate::system::RallyTest::AtLeast(n) => format!("needing {n} or more"),
+                crate::system::RallyTest::AtMost(n) => format!("needing at most {n}"),
+            };
+            let shaken = renamed(s, |t| (&t.shaken, "shaken")).unwrap_or("shaken");
+            let what = if rallied { format!("rallies, no longer {shaken}") } else { format!("stays {shaken}") };
+            format!("  {id} {name}: {} rolls {roll}, {needing}: {what}", unit(s, u))
+        }
         Event::ActivationsEnded { side: sd } => format!("{} ends its activations", side(s, sd)),
         Event::Held { unit: u } => format!("{} holds (R4.2)", unit(s, u)),
         Event::Moved { unit: u, from, to, facing } if from == to => {

@@ -227,7 +227,7 @@ pub(crate) fn next_to_act<S: ScenarioRef>(b: &Battle<S>) -> f32 {
     let first = |side: Side| if side == Side::A { 1.0 } else { 0.0 };
     match b.to_act() {
         ToAct::Side(side) => first(side),
-        ToAct::Chance(ChanceKind::ToHit | ChanceKind::HitResult)
+        ToAct::Chance(ChanceKind::Rally | ChanceKind::ToHit | ChanceKind::HitResult)
             if b.activations_left() > 0 || b.options().initiative != Initiative::Cards =>
         {
             first(b.active_side())

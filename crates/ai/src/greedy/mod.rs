@@ -8,7 +8,7 @@ use judgement::{OrderJudge, View, Weights};
 use scripts::{Assignment, Script};
 
 use crate::Player;
-use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Side, ToAct, UnitId};
+use pacw_engine::{Action, AttackAssessment, Battle, Illegal, LegalActions, Outcome, Side, ToAct, UnitId};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
@@ -271,8 +271,37 @@ fn judged_as_activated<'a>(
     }
 }
 
+/// The gain of activating `unit` when a variant's rally roll decides whether it rallies (`[rally]`; `None` when no
+/// roll is to come: the unit is steady, or the rules rally it as it is activated, R4.1): its best order were it to
+/// rally, with the bonus `rally`, and were it to stay shaken, averaged by the exact chance of each, so that a unit
+/// is not counted on to rally. Each way its orders are those the battle lists after that die, judged from `view`.
+fn rally_roll_gain(b: &Battle, unit: UnitId, view: &View, rally: f32) -> Option<f32> {
+    if !b.unit(unit).shaken {
+        return None;
+    }
+    let (_, test) = b.rally_test(unit)?;
+    let mut activated = b.clone();
+    activated.apply(Action::Activate(unit)).ok()?;
+    let chance = test.chance();
+    let rallies = *chance.numer() as f32 / *chance.denom() as f32;
+    let mut legal = LegalActions::new();
+    let mut gain = 0.0;
+    for (rallied, weight, bonus) in [(true, rallies, rally), (false, 1.0 - rallies, 0.0)] {
+        // A face that gives this way, if any does: the orders are the same whichever it is.
+        let Some(roll) = (1..=6).find(|&roll| test.rallies(roll) == rallied) else { continue };
+        let mut after = activated.clone();
+        after.apply_chance(Outcome::Die(roll)).ok()?;
+        after.list_assessed(&mut legal);
+        let mut judge = OrderJudge::new(&after, view, unit);
+        let best = legal.iter().enumerate().map(|(i, order)| judge.value(&order, legal.assessment(i)));
+        gain += weight * (best.fold(f32::MIN, f32::max).max(0.0) + bonus);
+    }
+    Some(gain)
+}
+
 /// For each unit the side may activate, its activation with the gain of its best order (rallying a shaken unit
-/// counts), into `gains` (cleared first); returns the listed end of the activations.
+/// counts, by its chance under a variant's rally roll), into `gains` (cleared first); returns the listed end of the
+/// activations.
 fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation>) -> Option<Action> {
     gains.clear();
     let ToAct::Side(side) = b.to_act() else { return None };
@@ -293,6 +322,12 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
         let slot = p.slot(side, unit);
         p.make_ready(b, slot, &mut ready);
         let view = p.views[slot].as_ref().expect("made ready just now or earlier in the decision");
+        if let Some(gain) = rally_roll_gain(b, unit, view, rally) {
+            // Its orders are judged again after the die: none are kept for the decision after the activation.
+            let first = p.judged.len();
+            gains.push(Activation { activate, gain, orders: first..first });
+            continue;
+        }
         let mut rallied = None;
         let (judged_on, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
         // Judged as they are listed, without a buffer between.
@@ -308,8 +343,13 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
 
 /// For each unit the side to act may activate, its `per_unit` best orders and their gains (rallying a shaken unit
 /// counts), best first over all the units: activating a unit and ordering it taken as one choice, as the search
-/// compares them.
-pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usize) -> Vec<(UnitId, Action, f32)> {
+/// compares them. A unit whose rally die is to come (a variant's `[rally]`) is given no order: its activation alone,
+/// with its gain averaged over the die ([`rally_roll_gain`]), the order chosen once the die has spoken.
+pub(crate) fn ranked_unit_orders(
+    p: &mut GreedyPlayer,
+    b: &Battle,
+    per_unit: usize,
+) -> Vec<(UnitId, Option<Action>, f32)> {
     let mut ranked = Vec::new();
     let ToAct::Side(side) = b.to_act() else { return ranked };
     let mut ready = [false; SLOTS];
@@ -324,6 +364,10 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
         let slot = p.slot(side, unit);
         p.make_ready(b, slot, &mut ready);
         let view = p.views[slot].as_ref().expect("made ready just now or earlier in the decision");
+        if let Some(gain) = rally_roll_gain(b, unit, view, rally) {
+            ranked.push((unit, None, gain));
+            continue;
+        }
         let mut rallied = None;
         let (judged, bonus) = judged_as_activated(b, unit, rally, &mut rallied);
         let mut judge = OrderJudge::new(judged, view, unit);
@@ -332,7 +376,7 @@ pub(crate) fn ranked_unit_orders(p: &mut GreedyPlayer, b: &Battle, per_unit: usi
             p.buffer.iter().map(|(order, assessment)| (*order, judge.value(order, assessment.as_ref()) + bonus)),
         );
         scored.sort_by(|x, y| y.1.total_cmp(&x.1));
-        ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, order, gain)));
+        ranked.extend(scored.iter().take(per_unit).map(|&(order, gain)| (unit, Some(order), gain)));
     }
     ranked.sort_by(|x, y| y.2.total_cmp(&x.2));
     ranked

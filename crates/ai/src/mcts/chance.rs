@@ -11,13 +11,19 @@ use pacw_engine::{Battle, ChanceKind, Outcome, Side, ToAct};
 /// The outcome of the pending chance event of `b` in `world`; `None` if none is pending.
 pub(crate) fn outcome_in_world(b: &Battle, world: u64) -> Option<Outcome> {
     let ToAct::Chance(kind) = b.to_act() else { return None };
-    let (attacker, target) = b.pending_attack().map_or((0, 0), |(a, t, _)| (a.0, t.0));
+    // The units the die is about: an attack's two, or the unit rolling to rally (a variant's `[rally]`).
+    let (attacker, target) = match (b.pending_attack(), b.pending_rally()) {
+        (Some((a, t, _)), _) => (a.0, t.0),
+        (None, Some((unit, _))) => (unit.0, unit.0),
+        (None, None) => (0, 0),
+    };
     let kind = match kind {
         ChanceKind::Card => 0u8,
         ChanceKind::Initiative(Side::A) => 1,
         ChanceKind::Initiative(Side::B) => 2,
         ChanceKind::ToHit => 3,
         ChanceKind::HitResult => 4,
+        ChanceKind::Rally => 5,
     };
     let event = u64::from_le_bytes([b.turn(), b.deck().len(), b.activations_left(), kind, attacker, target, 0, 0]);
     let number = mix(world ^ mix(event));

@@ -222,7 +222,7 @@ fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig) -> 
     }
     let mut plans: Vec<(Plan, f32)> = ranked_unit_orders(ranker, root, config.orders_per_unit)
         .into_iter()
-        .map(|(unit, order, gain)| (Plan { action: Action::Activate(unit), order: Some(order) }, gain))
+        .map(|(unit, order, gain)| (Plan { action: Action::Activate(unit), order }, gain))
         .collect();
     if root.is_legal(Action::EndActivations) {
         let end = (single(Action::EndActivations), config.weights.worth_activating);

@@ -29,6 +29,8 @@ pub enum MomentKind {
     Card,
     /// An initiative die.
     Initiative,
+    /// A shaken unit's rally die (a variant's `[rally]`).
+    Rally,
 }
 
 /// One of the biggest swings of the winning chances, in words.
@@ -197,6 +199,27 @@ impl Moments {
                         last: index,
                         kind: MomentKind::Card,
                         side: None,
+                        what: What::Words(words),
+                    });
+                }
+            }
+            ChanceKind::Rally => {
+                let Some((unit, _)) = before.pending_rally() else { return };
+                let words = events.iter().find_map(|e| match *e {
+                    Event::RallyRolled { roll, rallied, .. } => Some(format!(
+                        "the {} rolled {roll} to rally and {}",
+                        side_and_name(before, unit),
+                        if rallied { "rallied" } else { "stayed shaken" }
+                    )),
+                    _ => None,
+                });
+                if let Some(words) = words {
+                    let side = Some(before.info(unit).side);
+                    self.0.push(Moment {
+                        first: index,
+                        last: index,
+                        kind: MomentKind::Rally,
+                        side,
                         what: What::Words(words),
                     });
                 }

@@ -255,6 +255,7 @@ impl ReviewJob {
                         ToAct::Chance(ChanceKind::ToHit | ChanceKind::HitResult) => {
                             b.pending_attack().map(|(attacker, _, _)| b.info(attacker).side)
                         }
+                        ToAct::Chance(ChanceKind::Rally) => b.pending_rally().map(|(unit, _)| b.info(unit).side),
                         _ => None,
                     };
                     let average = outcome_average(evaluator, &b);

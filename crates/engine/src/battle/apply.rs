@@ -56,6 +56,10 @@ impl<S: ScenarioRef> Battle<S> {
                 self.activated_card.insert(unit);
                 self.activated_turn.insert(unit);
                 let state = &mut self.units[unit.index()];
+                if state.shaken && self.scenario.system.as_deref().is_some_and(|s| s.rally().is_some()) {
+                    self.call_rally(unit, events); // a variant's rally roll, in place of R4.1
+                    return;
+                }
                 let rallied = std::mem::replace(&mut state.shaken, false); // R4.1
                 events.push(Event::Activated { unit, rallied });
                 self.phase = Phase::ChooseOrder { unit };
@@ -180,9 +184,10 @@ impl<S: ScenarioRef> Battle<S> {
                     }
                 }
             }
-            (Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), Outcome::Die(n))
-                if !(1..=6).contains(&n) =>
-            {
+            (
+                Phase::InitiativeRoll { .. } | Phase::Rally { .. } | Phase::ToHit(_) | Phase::HitResult(_),
+                Outcome::Die(n),
+            ) if !(1..=6).contains(&n) => {
                 return Err(Illegal::new(Rule::R9_1, format!("a D6 cannot roll {n}")));
             }
             (Phase::InitiativeRoll { a: None }, Outcome::Die(roll)) => {
@@ -211,13 +216,35 @@ impl<S: ScenarioRef> Battle<S> {
                 }
             }
             (Phase::HitResult(attack), Outcome::Die(roll)) => self.resolve_hit(attack, roll, events),
+            (Phase::Rally { unit, test }, Outcome::Die(roll)) => {
+                let rallied = test.rallies(roll);
+                if rallied {
+                    self.units[unit.index()].shaken = false;
+                }
+                events.push(Event::RallyRolled { unit, roll, test, rallied });
+                self.phase = Phase::ChooseOrder { unit };
+            }
             (Phase::DrawCard, _) => return Err(Illegal::new(Rule::R9_1, "a card is to be drawn, not a die")),
-            (Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
+            (Phase::InitiativeRoll { .. } | Phase::Rally { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
                 return Err(Illegal::new(Rule::R9_1, "a die is to be rolled, not a card"));
             }
             _ => return Err(Illegal::new(Rule::R9_1, "no chance event is pending: a side acts now")),
         }
         Ok(())
+    }
+
+    /// A shaken unit activated under a variant's rally roll (`[rally]`): its activation is reported, each rally
+    /// modifier that applies cited, and the die is rolled next against the test they make (docs/variants.md). Kept
+    /// out of line: the standard rules never come here.
+    #[cold]
+    #[inline(never)]
+    fn call_rally(&mut self, unit: UnitId, events: &mut Vec<Event>) {
+        events.push(Event::Activated { unit, rallied: false });
+        let (applied, test) = self.rally_test(unit).expect("called under a rally rule");
+        for rule in (0..8u8).filter(|i| applied & (1 << i) != 0) {
+            events.push(Event::RallyModified { unit, rule });
+        }
+        self.phase = Phase::Rally { unit, test };
     }
 
     /// Moves or turns a unit. A change of square, or of facing when `pivot_is_move`, is a move for the

@@ -119,9 +119,14 @@ impl<S: ScenarioRef> Battle<S> {
     pub fn check(&self, action: Action) -> Result<(), Illegal> {
         match (self.phase, action) {
             (Phase::Over(_), _) => Err(Illegal::new(Rule::R8, "the game is over")),
-            (Phase::DrawCard | Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
-                Err(Illegal::new(Rule::R9_1, "chance acts now: a card or a die is pending"))
-            }
+            (
+                Phase::DrawCard
+                | Phase::InitiativeRoll { .. }
+                | Phase::Rally { .. }
+                | Phase::ToHit(_)
+                | Phase::HitResult(_),
+                _,
+            ) => Err(Illegal::new(Rule::R9_1, "chance acts now: a card or a die is pending")),
             (Phase::ChooseUnit, Action::Activate(u)) => self.activation_refusal(u).map_or(Ok(()), Err),
             (Phase::ChooseUnit, Action::EndActivations) => Ok(()),
             (Phase::ChooseUnit, _) => Err(Illegal::new(Rule::R3_4, "activate a unit first (or end activations)")),

@@ -11,6 +11,7 @@ pub mod deck;
 mod legal;
 mod listed;
 mod movement;
+mod rally;
 mod units;
 
 pub use combat::{AttackAssessment, SightLines};
@@ -76,6 +77,8 @@ pub enum ChanceKind {
     Card,
     /// A side's initiative die (R3.7).
     Initiative(Side),
+    /// A shaken unit's rally die, under a variant's rally roll (`[rally]`; the standard rules have none, R4.1).
+    Rally,
     /// The to-hit die of an attack (R6.4).
     ToHit,
     /// The hit-result die of a hit target (R7.1).
@@ -107,6 +110,8 @@ pub(crate) enum Phase {
     InitiativeRoll { a: Option<u8> },
     /// The active side picks a unit to activate or ends (R3.4).
     ChooseUnit,
+    /// Chance rolls a shaken unit's rally die as it is activated, against `test` (a variant's `[rally]`).
+    Rally { unit: UnitId, test: crate::system::RallyTest },
     /// The activated unit chooses its order (R4.2).
     ChooseOrder { unit: UnitId },
     /// Chance rolls to hit (R6.4).
@@ -395,7 +400,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// The unit whose order is being given or carried out, if any.
     pub fn active_unit(&self) -> Option<UnitId> {
         match self.phase {
-            Phase::ChooseOrder { unit } | Phase::Advance { unit, .. } => Some(unit),
+            Phase::ChooseOrder { unit } | Phase::Advance { unit, .. } | Phase::Rally { unit, .. } => Some(unit),
             Phase::ToHit(a) | Phase::HitResult(a) => Some(a.attacker),
             _ => None,
         }
@@ -409,12 +414,22 @@ impl<S: ScenarioRef> Battle<S> {
         }
     }
 
+    /// The rally roll pending, if a shaken unit activated under a variant's `[rally]` is about to roll: (the unit,
+    /// the faces that rally it).
+    pub fn pending_rally(&self) -> Option<(UnitId, crate::system::RallyTest)> {
+        match self.phase {
+            Phase::Rally { unit, test } => Some((unit, test)),
+            _ => None,
+        }
+    }
+
     /// Who acts next.
     pub fn to_act(&self) -> ToAct {
         match self.phase {
             Phase::DrawCard => ToAct::Chance(ChanceKind::Card),
             Phase::InitiativeRoll { a: None } => ToAct::Chance(ChanceKind::Initiative(Side::A)),
             Phase::InitiativeRoll { a: Some(_) } => ToAct::Chance(ChanceKind::Initiative(Side::B)),
+            Phase::Rally { .. } => ToAct::Chance(ChanceKind::Rally),
             Phase::ToHit(_) => ToAct::Chance(ChanceKind::ToHit),
             Phase::HitResult(_) => ToAct::Chance(ChanceKind::HitResult),
             Phase::ChooseUnit | Phase::ChooseOrder { .. } | Phase::Advance { .. } => ToAct::Side(self.active),

@@ -16,6 +16,8 @@
 //!            | (attacker | target) "." (arm | quality | moved | shaken | higher)
 //!            | target "." (cover | terrain | behind_fence)
 //!            | result                          (after the dice only: [[after_attack]])
+//! rally fact = unit "." (arm | quality | cover | terrain) | enemy_adjacent | friends_adjacent
+//!                                              (the rallying unit's, and only those: [[rally_modifiers]])
 //! ```
 
 use crate::attack::AttackResult;
@@ -53,13 +55,73 @@ pub struct AttackFacts {
 }
 
 /// When a condition is decided: before an attack's dice (a to-hit modifier), or after them, its result known (an
-/// effect on the attacker, `[[after_attack]]`).
+/// effect on the attacker, `[[after_attack]]`); or when a shaken unit is activated under a variant's rally roll
+/// (`[[rally_modifiers]]`), over that unit's facts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Moment {
     /// Before the dice: the facts of the attack, not its result.
     BeforeDice,
     /// After the dice: the facts of the attack and its `result`.
     AfterDice,
+    /// A shaken unit's rally roll: the facts of the unit activated ([`RallyFacts`]), no attack's.
+    Rally,
+}
+
+/// What a condition of a rally modifier may be told of the shaken unit activated (`[[rally_modifiers]]`). (The
+/// default: a regular unit of the first arm on open ground, no unit next to it.)
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RallyFacts {
+    /// Its arm, by its index in the combat system's arms.
+    pub arm: u8,
+    /// Its quality.
+    pub quality: Quality,
+    /// It stands in terrain that gives cover (R1.5).
+    pub cover: bool,
+    /// The terrain it stands in.
+    pub terrain: Terrain,
+    /// An enemy unit stands on a square next to it.
+    pub enemy_adjacent: bool,
+    /// How many units of its own side stand on squares next to it.
+    pub friends_adjacent: u8,
+}
+
+impl Default for RallyFacts {
+    fn default() -> Self {
+        RallyFacts {
+            arm: 0,
+            quality: Quality::Regular,
+            cover: false,
+            terrain: Terrain::Open,
+            enemy_adjacent: false,
+            friends_adjacent: 0,
+        }
+    }
+}
+
+/// Where a condition's facts come from: an attack, or a unit's rally roll. Which facts a condition asks for is
+/// checked against its [`Moment`] when it is read, so that a source is never asked for a fact it has not.
+trait Facts {
+    fn value(&self, fact: Fact) -> Value;
+}
+
+impl Facts for AttackFacts {
+    fn value(&self, fact: Fact) -> Value {
+        fact.value(self)
+    }
+}
+
+impl Facts for RallyFacts {
+    fn value(&self, fact: Fact) -> Value {
+        match fact {
+            Fact::Rally(RallyFact::Arm) => Value::Arm(self.arm),
+            Fact::Rally(RallyFact::Quality) => Value::Quality(self.quality),
+            Fact::Rally(RallyFact::Cover) => Value::Bool(self.cover),
+            Fact::Rally(RallyFact::Terrain) => Value::Terrain(self.terrain),
+            Fact::Rally(RallyFact::EnemyAdjacent) => Value::Bool(self.enemy_adjacent),
+            Fact::Rally(RallyFact::FriendsAdjacent) => Value::Int(self.friends_adjacent.into()),
+            _ => Value::Bool(false), // an attack's fact: refused in a rally condition when it is read
+        }
+    }
 }
 
 /// The facts of one unit in an attack.
@@ -168,6 +230,18 @@ impl Condition {
     pub fn holds(&self, facts: &AttackFacts) -> bool {
         self.0.truth(facts)
     }
+
+    /// Whether it holds for a rally roll with these facts (a condition read at [`Moment::Rally`]).
+    ///
+    /// ```
+    /// use pacw_engine::system::condition::{Condition, Moment, RallyFacts};
+    /// let pressed = Condition::parse_at("enemy_adjacent", &["infantry"], Moment::Rally).unwrap();
+    /// assert!(pressed.holds_for_rally(&RallyFacts { enemy_adjacent: true, ..RallyFacts::default() }));
+    /// assert!(Condition::parse_at("charge", &["infantry"], Moment::Rally).is_err(), "no attack at a rally");
+    /// ```
+    pub fn holds_for_rally(&self, facts: &RallyFacts) -> bool {
+        self.0.truth(facts)
+    }
 }
 
 /// A compiled expression: conditions, and the values they compare.
@@ -184,16 +258,16 @@ enum Node {
 }
 
 impl Node {
-    fn value(&self, f: &AttackFacts) -> Value {
+    fn value<F: Facts>(&self, f: &F) -> Value {
         match self {
             Node::Const(v) => *v,
-            Node::Fact(fact) => fact.value(f),
+            Node::Fact(fact) => f.value(*fact),
             Node::Text(_) => Value::Bool(false),
             _ => Value::Bool(self.truth(f)),
         }
     }
 
-    fn truth(&self, f: &AttackFacts) -> bool {
+    fn truth<F: Facts>(&self, f: &F) -> bool {
         match self {
             Node::Not(x) => !x.truth(f),
             Node::And(a, b) => a.truth(f) && b.truth(f),
@@ -257,6 +331,19 @@ enum Fact {
     TargetTerrain,
     TargetBehindFence,
     Result,
+    /// A fact of a unit's rally roll.
+    Rally(RallyFact),
+}
+
+/// One fact of a shaken unit activated under a rally roll.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum RallyFact {
+    Arm,
+    Quality,
+    Cover,
+    Terrain,
+    EnemyAdjacent,
+    FriendsAdjacent,
 }
 
 /// One fact of a unit in an attack.
@@ -269,8 +356,8 @@ enum UnitFact {
     Higher,
 }
 
-/// Every fact's name, for parsing and for the message that lists them.
-const FACTS: [(&str, Fact); 19] = [
+/// Every fact's name, for parsing and for the message that lists them: an attack's, then a rally's.
+const FACTS: [(&str, Fact); 25] = [
     ("charge", Fact::Charge),
     ("distance", Fact::Distance),
     ("flank", Fact::Flank),
@@ -290,15 +377,33 @@ const FACTS: [(&str, Fact); 19] = [
     ("target.terrain", Fact::TargetTerrain),
     ("target.behind_fence", Fact::TargetBehindFence),
     ("result", Fact::Result),
+    ("unit.arm", Fact::Rally(RallyFact::Arm)),
+    ("unit.quality", Fact::Rally(RallyFact::Quality)),
+    ("unit.cover", Fact::Rally(RallyFact::Cover)),
+    ("unit.terrain", Fact::Rally(RallyFact::Terrain)),
+    ("enemy_adjacent", Fact::Rally(RallyFact::EnemyAdjacent)),
+    ("friends_adjacent", Fact::Rally(RallyFact::FriendsAdjacent)),
 ];
+
+/// The facts a condition decided at `moment` may ask for.
+fn facts_at(moment: Moment) -> impl Iterator<Item = &'static (&'static str, Fact)> {
+    FACTS.iter().filter(move |(_, fact)| match (moment, fact) {
+        (Moment::Rally, Fact::Rally(_)) => true,
+        (Moment::Rally, _) | (_, Fact::Rally(_)) => false,
+        (Moment::BeforeDice, Fact::Result) => false,
+        _ => true,
+    })
+}
 
 impl Fact {
     fn kind(self) -> Kind {
         match self {
-            Fact::Distance => Kind::Int,
-            Fact::Attacker(UnitFact::Arm) | Fact::Target(UnitFact::Arm) => Kind::Arm,
-            Fact::Attacker(UnitFact::Quality) | Fact::Target(UnitFact::Quality) => Kind::Quality,
-            Fact::TargetTerrain => Kind::Terrain,
+            Fact::Distance | Fact::Rally(RallyFact::FriendsAdjacent) => Kind::Int,
+            Fact::Attacker(UnitFact::Arm) | Fact::Target(UnitFact::Arm) | Fact::Rally(RallyFact::Arm) => Kind::Arm,
+            Fact::Attacker(UnitFact::Quality) | Fact::Target(UnitFact::Quality) | Fact::Rally(RallyFact::Quality) => {
+                Kind::Quality
+            }
+            Fact::TargetTerrain | Fact::Rally(RallyFact::Terrain) => Kind::Terrain,
             Fact::Result => Kind::Result,
             _ => Kind::Bool,
         }
@@ -324,6 +429,7 @@ impl Fact {
             Fact::TargetTerrain => Value::Terrain(f.target_terrain),
             Fact::TargetBehindFence => Value::Bool(f.target_behind_fence),
             Fact::Result => Value::Result(f.result),
+            Fact::Rally(_) => Value::Bool(false), // a rally's fact: refused in an attack's condition when it is read
         }
     }
 }
@@ -632,12 +738,28 @@ impl Parser<'_> {
                 Ok(Typed::new(Node::Const(Value::Bool(w == "true")), Kind::Bool, at))
             }
             Token::Word(w) => match FACTS.iter().find(|(name, _)| *name == w) {
+                Some(&(_, fact)) if facts_at(self.moment).any(|&(_, f)| f == fact) => {
+                    Ok(Typed::new(Node::Fact(fact), fact.kind(), at))
+                }
                 Some((_, Fact::Result)) if self.moment == Moment::BeforeDice => Err(error(
                     at,
                     "'result' is known only after the dice: ask for it in [[after_attack]], not in a to-hit modifier",
                 )),
-                Some(&(_, fact)) => Ok(Typed::new(Node::Fact(fact), fact.kind(), at)),
-                None => Err(error(at, unknown_fact(&w))),
+                Some(_) if self.moment == Moment::Rally => Err(error(
+                    at,
+                    format!(
+                        "a rally modifier asks about the unit rallying, not an attack: {}",
+                        fact_names(Moment::Rally)
+                    ),
+                )),
+                Some(_) => Err(error(
+                    at,
+                    format!(
+                        "'{w}' is a fact of a rally roll, asked only in [[rally_modifiers]]: {}",
+                        fact_names(self.moment)
+                    ),
+                )),
+                None => Err(error(at, unknown_fact(&w, self.moment))),
             },
             _ => Err(unexpected(&self.tokens[index], "a fact, a number, a 'string', true, false or '('")),
         }
@@ -691,13 +813,19 @@ const RESULTS: [AttackResult; 6] = AttackResult::ALL;
 const TERRAINS: [Terrain; 6] =
     [Terrain::Open, Terrain::Woods, Terrain::Town, Terrain::SunkenRoad, Terrain::River, Terrain::Ford];
 
-/// The message for a word that is no fact: the fact it is nearest, as the scenario reader suggests a key, else
-/// every fact.
-fn unknown_fact(word: &str) -> String {
-    let names: Vec<&str> = FACTS.iter().map(|(name, _)| *name).collect();
+/// The facts a condition at `moment` may ask for, as a message lists them: "known: charge, distance, …".
+fn fact_names(moment: Moment) -> String {
+    let names: Vec<&str> = facts_at(moment).map(|(name, _)| *name).collect();
+    format!("known: {}", names.join(", "))
+}
+
+/// The message for a word that is no fact: the fact of `moment` it is nearest, as the scenario reader suggests a
+/// key, else every fact of the moment.
+fn unknown_fact(word: &str, moment: Moment) -> String {
+    let names: Vec<&str> = facts_at(moment).map(|(name, _)| *name).collect();
     match crate::problem::nearest(word, &names) {
         Some(fact) => format!("unknown fact '{word}': did you mean '{fact}'?"),
-        None => format!("unknown fact '{word}' (known: {})", names.join(", ")),
+        None => format!("unknown fact '{word}' ({})", fact_names(moment)),
     }
 }
 

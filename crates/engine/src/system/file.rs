@@ -5,7 +5,8 @@
 use super::condition::{Condition, ConditionError, Moment};
 use super::{
     AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
-    MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierRule, Restriction, ResultModifier, ResultTable, STANDARD, Terms,
+    MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierRule, RallyModifier, RallyNeed, RallyRule,
+    Restriction, ResultModifier, ResultTable, STANDARD, Terms,
 };
 use crate::problem::Problem;
 use crate::unit::Arm;
@@ -53,6 +54,9 @@ struct RawVariant {
     restrictions: Vec<Spanned<RawRestriction>>,
     #[serde(default)]
     result_modifiers: Vec<Spanned<RawResultModifier>>,
+    rally: Option<Spanned<RawRally>>,
+    #[serde(default)]
+    rally_modifiers: Vec<Spanned<RawResultModifier>>,
     terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     options: Option<BTreeMap<Spanned<String>, Spanned<RawOption>>>,
 }
@@ -64,6 +68,14 @@ struct RawResultModifier {
     name: Option<Spanned<String>>,
     value: Option<Spanned<i64>>,
     when: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRally {
+    id: Spanned<String>,
+    name: Option<Spanned<String>>,
+    needed: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -164,6 +176,8 @@ pub struct VariantText {
     after_attack: Vec<AfterAttackRule>,
     restrictions: Vec<Restriction>,
     result_modifiers: Vec<ResultModifier>,
+    rally: Option<RallyRule>,
+    rally_modifiers: Vec<RallyModifier>,
     terms: Vec<(&'static str, String)>,
     options: Vec<(String, String)>,
 }
@@ -253,6 +267,8 @@ impl VariantText {
         let after_attack = read_after_attack(&mut p, &raw.after_attack, &arm_refs);
         let restrictions = read_restrictions(&mut p, &raw.restrictions, &arm_refs);
         let result_modifiers = read_result_modifiers(&mut p, &raw.result_modifiers, &arm_refs);
+        let rally = raw.rally.as_ref().and_then(|r| read_rally(&mut p, r));
+        let rally_modifiers = read_rally_modifiers(&mut p, &raw.rally_modifiers, raw.rally.is_some(), &arm_refs);
         let arms = read_arms(&mut p, &raw.arms);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
@@ -269,6 +285,8 @@ impl VariantText {
             after_attack,
             restrictions,
             result_modifiers,
+            rally,
+            rally_modifiers,
             terms,
             options,
         })
@@ -339,6 +357,11 @@ impl VariantText {
                 Some(r) => *r = m,
                 None => system.result_modifiers.push(m),
             }
+        }
+        if self.rally.is_some() {
+            // A file with a rally roll says the whole rule: its modifiers are those it gives.
+            system.rally = self.rally;
+            system.rally_modifiers = self.rally_modifiers;
         }
         for (term, word) in self.terms {
             let t = &mut system.terms;
@@ -513,6 +536,83 @@ fn read_result_modifiers(p: &mut Problems, raw: &[Spanned<RawResultModifier>], a
         if let (Some(value), Some((when, when_text))) = (value, when) {
             let name = m.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
             out.push(ResultModifier { id: id.clone(), name, value, when, when_text });
+        }
+    }
+    out
+}
+
+/// `[rally]`: the roll a shaken unit activated must pass to rally (id, name, needed: a number 2..=6 or "strength").
+fn read_rally(p: &mut Problems, raw: &Spanned<RawRally>) -> Option<RallyRule> {
+    let span = raw.span();
+    let r = raw.get_ref();
+    let id = r.id.get_ref();
+    if !fresh_id(p, "rally", &r.id, false) {
+        return None;
+    }
+    const NEEDED: &str = "a number from 2 to 6 (a D6 of it or more) or \"strength\" (a D6 at most the unit's strength)";
+    let needed = match &r.needed {
+        None => {
+            p.at(span, format!("[rally] '{id}' needs `needed`: {NEEDED}"));
+            return None;
+        }
+        Some(n) => match n.get_ref() {
+            toml::Value::Integer(v) if (2..=6).contains(v) => RallyNeed::AtLeast(*v as u8),
+            toml::Value::String(w) if w == "strength" => RallyNeed::Strength,
+            other => {
+                p.at(n.span(), format!("needed: {NEEDED}, not {other}"));
+                return None;
+            }
+        },
+    };
+    let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+    Some(RallyRule { id: id.clone(), name, needed })
+}
+
+/// `[[rally_modifiers]]`: each whole (id, name, value, when), its condition over the rallying unit's facts; only
+/// beside a `[rally]` roll (`rally` given), which they modify.
+fn read_rally_modifiers(
+    p: &mut Problems,
+    raw: &[Spanned<RawResultModifier>],
+    rally: bool,
+    arms: &[&str],
+) -> Vec<RallyModifier> {
+    if let Some(first) = raw.first().filter(|_| !rally) {
+        p.at(
+            first.span(),
+            "[[rally_modifiers]] modify a rally roll: give it in [rally] (under the standard rules a shaken unit \
+             rallies as it is activated, R4.1)",
+        );
+    }
+    if raw.len() > MAX_RALLY_MODIFIERS {
+        p.at(raw[MAX_RALLY_MODIFIERS].span(), format!("at most {MAX_RALLY_MODIFIERS} [[rally_modifiers]]"));
+    }
+    let mut out: Vec<RallyModifier> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for m in raw.iter().take(MAX_RALLY_MODIFIERS) {
+        let span = m.span();
+        let m = m.get_ref();
+        let id = m.id.get_ref();
+        if !fresh_id(p, "rally modifier", &m.id, seen.contains(id)) {
+            continue;
+        }
+        seen.push(id.clone());
+        let value = match &m.value {
+            Some(v) => within(p, "value", v, -3..=3).map(|v| v as i8),
+            None => {
+                p.at(span.clone(), format!("rally modifier '{id}' needs `value`, from -3 to 3"));
+                None
+            }
+        };
+        let when = match &m.when {
+            Some(w) => read_condition(p, w, arms, Moment::Rally).map(|c| (c, w.get_ref().clone())),
+            None => {
+                p.at(span, format!("rally modifier '{id}' needs `when`, the condition it applies under"));
+                None
+            }
+        };
+        if let (Some(value), Some((when, when_text))) = (value, when) {
+            let name = m.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
+            out.push(RallyModifier { id: id.clone(), name, value, when, when_text });
         }
     }
     out
@@ -756,6 +856,8 @@ fn read_standard() -> CombatSystem {
         after_attack: Vec::new(),
         restrictions: Vec::new(),
         result_modifiers: Vec::new(),
+        rally: None,
+        rally_modifiers: Vec::new(),
         terms: Terms {
             fire: "fire".into(),
             charge: "charge".into(),

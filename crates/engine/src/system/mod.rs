@@ -10,11 +10,13 @@
 mod after;
 pub mod condition;
 mod file;
+mod rally;
 mod restriction;
 mod steadiness;
 
 pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AFTER_ATTACK};
 pub use file::{SystemError, VariantText};
+pub use rally::{MAX_RALLY_MODIFIERS, RallyModifier, RallyNeed, RallyRule, RallyTest, rally_modifiers};
 pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
 pub use steadiness::{MAX_RESULT_MODIFIERS, ResultModifier, result_modifiers};
 
@@ -200,6 +202,9 @@ pub struct CombatSystem {
     after_attack: Vec<AfterAttackRule>,
     restrictions: Vec<Restriction>,
     result_modifiers: Vec<ResultModifier>,
+    /// The rally roll (`[rally]`): none under the standard rules, where a shaken unit rallies as it is activated.
+    rally: Option<RallyRule>,
+    rally_modifiers: Vec<RallyModifier>,
     terms: Terms,
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
@@ -222,6 +227,8 @@ impl PartialEq for CombatSystem {
             &[AfterAttackRule],
             &[Restriction],
             &[ResultModifier],
+            &Option<RallyRule>,
+            &[RallyModifier],
             &Terms,
             &[(String, String)],
         ) {
@@ -234,6 +241,8 @@ impl PartialEq for CombatSystem {
                 &s.after_attack,
                 &s.restrictions,
                 &s.result_modifiers,
+                &s.rally,
+                &s.rally_modifiers,
                 &s.terms,
                 &s.options,
             )
@@ -335,6 +344,17 @@ impl CombatSystem {
         &self.result_modifiers
     }
 
+    /// The rally roll (`[rally]`): `None` under the standard rules, where a shaken unit rallies as it is activated
+    /// (R4.1).
+    pub fn rally(&self) -> Option<&RallyRule> {
+        self.rally.as_ref()
+    }
+
+    /// The modifiers to the rally roll (`[[rally_modifiers]]`), in the file's order.
+    pub fn rally_modifiers(&self) -> &[RallyModifier] {
+        &self.rally_modifiers
+    }
+
     /// The words players see.
     pub fn terms(&self) -> &Terms {
         &self.terms
@@ -419,6 +439,15 @@ impl CombatSystem {
             "result_modifiers": self.result_modifiers.iter().map(|m| json!({
                 "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,
             })).collect::<Vec<_>>(),
+            "rally": self.rally.as_ref().map(|r| json!({
+                "id": r.id, "name": r.name, "needed": match r.needed {
+                    RallyNeed::AtLeast(n) => json!(n),
+                    RallyNeed::Strength => json!("strength"),
+                },
+            })),
+            "rally_modifiers": self.rally_modifiers.iter().map(|m| json!({
+                "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,
+            })).collect::<Vec<_>>(),
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         })
@@ -466,6 +495,20 @@ impl CombatSystem {
         }
         for m in &self.result_modifiers {
             let _ = writeln!(out, "\n[[result_modifiers]]");
+            let _ = writeln!(out, "id = {}\nname = {}\nvalue = {}", quoted(&m.id), quoted(&m.name), m.value);
+            let _ = writeln!(out, "when = {}", quoted(&m.when_text));
+        }
+        if let Some(r) = &self.rally {
+            let _ = writeln!(out, "\n[rally]");
+            let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
+            match r.needed {
+                RallyNeed::AtLeast(n) => writeln!(out, "needed = {n}"),
+                RallyNeed::Strength => writeln!(out, "needed = \"strength\""),
+            }
+            .ok();
+        }
+        for m in &self.rally_modifiers {
+            let _ = writeln!(out, "\n[[rally_modifiers]]");
             let _ = writeln!(out, "id = {}\nname = {}\nvalue = {}", quoted(&m.id), quoted(&m.name), m.value);
             let _ = writeln!(out, "when = {}", quoted(&m.when_text));
         }

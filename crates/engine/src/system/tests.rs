@@ -3,6 +3,7 @@
 
 use super::condition::{AttackFacts, UnitFacts};
 use super::*;
+use crate::Prob;
 use crate::attack::{AttackKind, Steadiness, hit_result};
 use crate::unit::Quality;
 
@@ -378,6 +379,27 @@ fn duel_with(gap: u8, system: Option<CombatSystem>, set: &[(&str, &str)]) -> cra
     s.options = options;
     let mut b = crate::Battle::from_scenario(std::sync::Arc::new(s));
     activated(&mut b, crate::UnitId(0));
+    b
+}
+
+/// [`duel`] before the first unit, the veteran, is activated: it stands shaken, and its side is to activate a unit.
+fn shaken_duel(gap: u8, system: Option<CombatSystem>) -> crate::Battle {
+    let mut b = duel(gap, system);
+    let (unit, others) = (crate::UnitId(0), b.clone());
+    b = crate::Battle::from_scenario(others.scenario().clone());
+    b.set_shaken(unit);
+    while !b.legal_actions().contains(&crate::Action::Activate(unit)) {
+        match b.to_act() {
+            crate::ToAct::Chance(_) => {
+                let outcome = b.chance_branches().next().expect("an outcome");
+                b.apply_chance(outcome).unwrap();
+            }
+            _ => {
+                let end = *b.legal_actions().last().expect("an action");
+                b.apply(end).unwrap();
+            }
+        }
+    }
     b
 }
 
@@ -782,7 +804,7 @@ fn the_odds_give_the_attacker_s_outcomes_exactly_as_the_battle_plays_them() {
 }
 
 /// Pieces of a variant file, new sections among them, for texts built at random.
-const VARIANT_PIECES: [&str; 16] = [
+const VARIANT_PIECES: [&str; 24] = [
     "name = \"x\"\n",
     "[[after_attack]]\n",
     "id = \"A1\"\n",
@@ -799,6 +821,14 @@ const VARIANT_PIECES: [&str; 16] = [
     "[results]\nsteady_fire = [\"none\", \"shaken\"]\n",
     "[[restrictions]]\n",
     "when = \"charge and not target.shaken\"\n",
+    "[rally]\nid = \"MR1\"\n",
+    "needed = 4\n",
+    "needed = \"strength\"\n",
+    "needed = 9\n",
+    "[[rally_modifiers]]\nid = \"R1\"\nvalue = 1\n",
+    "when = \"unit.quality == 'veteran'\"\n",
+    "when = \"enemy_adjacent or friends_adjacent >= 2\"\n",
+    "value = -2\n",
 ];
 
 proptest::proptest! {
@@ -824,6 +854,13 @@ proptest::proptest! {
                 let Some(charge) = b.legal_actions().into_iter().find(|a| a.target().is_some()) else {
                     return Ok(()); // a restriction may forbid every attack here
                 };
+                // A shaken unit activated rolls to rally if the file says so, and is given its order either way.
+                let mut rallying = shaken_duel(1, Some(b.scenario().system.as_deref().unwrap().clone()));
+                rallying.apply(crate::Action::Activate(crate::UnitId(0))).unwrap();
+                if rallying.to_act() == crate::ToAct::Chance(crate::ChanceKind::Rally) {
+                    rallying.apply_chance(crate::chance::Outcome::Die(dice[0])).unwrap();
+                }
+                proptest::prop_assert_eq!(rallying.to_act(), crate::ToAct::Side(crate::unit::Side::A));
                 b.apply(charge).unwrap();
                 let dice_of_the_attack =
                     |b: &crate::Battle| matches!(b.to_act(), crate::ToAct::Chance(crate::ChanceKind::ToHit | crate::ChanceKind::HitResult));
@@ -1025,4 +1062,188 @@ fn a_result_modifier_changes_the_strength_tested_in_the_battle_and_the_odds_alik
     // A regular target in the open is tested at its own strength.
     let open = Situation::new(Arm::Infantry, Arm::Infantry).odds_under(&crate::Options::default(), Some(&system));
     assert_eq!(open.unwrap().assessment.tested_strength(), 4);
+}
+
+/// A variant where rally is a roll of 4 or more, veterans +1, an enemy next to the unit −1.
+const RALLY_ON_FOUR: &str = r#"
+name = "Rally on four"
+[rally]
+id = "MR1"
+name = "rally test"
+needed = 4
+
+[[rally_modifiers]]
+id = "R1"
+name = "veterans"
+value = 1
+when = "unit.quality == 'veteran'"
+
+[[rally_modifiers]]
+id = "R2"
+name = "enemy adjacent"
+value = -1
+when = "enemy_adjacent"
+"#;
+
+#[test]
+fn rally_rules_are_read_printed_and_refused_at_their_place() {
+    let system = variant(RALLY_ON_FOUR).unwrap();
+    let rule = system.rally().expect("a rally roll");
+    assert_eq!((rule.id.as_str(), rule.name.as_str(), rule.needed), ("MR1", "rally test", RallyNeed::AtLeast(4)));
+    assert_eq!(system.rally_modifiers().len(), 2);
+    assert_eq!(variant(&system.to_toml()).unwrap(), system, "{}", system.to_toml());
+    assert_eq!(system.to_json()["rally"]["needed"], 4);
+    let strength = variant("name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = \"strength\"\n").unwrap();
+    assert_eq!(strength.rally().unwrap().needed, RallyNeed::Strength);
+    assert_eq!(variant(&strength.to_toml()).unwrap(), strength, "{}", strength.to_toml());
+    assert!(CombatSystem::standard().rally().is_none(), "the standard rules rally on activation (R4.1)");
+    for (text, expected) in [
+        ("name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = 7\n", "4:10: needed: a number from 2 to 6"),
+        ("name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = \"morale\"\n", "4:10: needed: a number from 2 to 6"),
+        ("name = \"x\"\n[rally]\nid = \"MR1\"\n", "2:1: [rally] 'MR1' needs `needed`"),
+        ("name = \"x\"\n[rally]\nid = \"M R\"\nneeded = 4\n", "3:6: rally id 'M R'"),
+        ("name = \"x\"\n[rally]\nneeded = 4\nroll = 2\n", "unknown field `roll`"),
+        (
+            "name = \"x\"\n[[rally_modifiers]]\nid = \"R1\"\nvalue = 1\nwhen = \"enemy_adjacent\"\n",
+            "2:1: [[rally_modifiers]] modify a rally roll: give it in [rally]",
+        ),
+        (
+            "name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = 4\n[[rally_modifiers]]\nid = \"R1\"\nvalue = 1\nwhen = \"charge\"\n",
+            "8:9: when: a rally modifier asks about the unit rallying, not an attack: known: unit.arm",
+        ),
+        (
+            "name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = 4\n[[rally_modifiers]]\nid = \"R1\"\nvalue = 1\nwhen = \"unit.qualty == 'green'\"\n",
+            "8:9: when: unknown fact 'unit.qualty': did you mean 'unit.quality'?",
+        ),
+        (
+            "name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = 4\n[[rally_modifiers]]\nid = \"R1\"\nvalue = 4\nwhen = \"unit.cover\"\n",
+            "7:9: value must be from -3 to 3",
+        ),
+        (
+            "name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = 4\n[[rally_modifiers]]\nid = \"R1\"\nwhen = \"unit.cover\"\n",
+            "5:1: rally modifier 'R1' needs `value`",
+        ),
+        (
+            "name = \"x\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"enemy_adjacent\"\n",
+            "5:9: when: 'enemy_adjacent' is a fact of a rally roll, asked only in [[rally_modifiers]]",
+        ),
+    ] {
+        let said = problems(text);
+        assert!(said.contains(expected), "{text}\n{said}");
+    }
+}
+
+/// The narration of events, one a line.
+fn said(b: &crate::Battle, events: &[crate::Event]) -> Vec<String> {
+    events.iter().map(|e| crate::narrate::event(b.scenario(), e)).collect()
+}
+
+#[test]
+fn under_a_rally_roll_of_four_a_shaken_unit_stays_shaken_on_one_to_three_and_rallies_on_four_to_six() {
+    use crate::chance::Outcome;
+    // Two squares apart, no enemy adjacent; the rallying unit a regular here (R1 left out): 4+, exactly a half.
+    let plain = "name = \"Four\"\n[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n";
+    let unit = crate::UnitId(0);
+    let b = shaken_duel(2, Some(variant(plain).unwrap()));
+    assert_eq!(b.rally_chance(unit), Prob::new(1, 2));
+    let mut activated = b.clone();
+    let events = activated.apply(crate::Action::Activate(unit)).unwrap();
+    assert_eq!(events, [crate::Event::Activated { unit, rallied: false }]);
+    assert!(activated.unit(unit).shaken, "not yet rallied: the die decides");
+    assert_eq!(activated.to_act(), crate::ToAct::Chance(crate::ChanceKind::Rally));
+    assert_eq!(activated.pending_rally(), Some((unit, RallyTest::AtLeast(4))));
+    assert_eq!(activated.active_unit(), Some(unit));
+    assert!(activated.legal_actions().is_empty(), "chance acts, not a side");
+    assert!(activated.apply(crate::Action::Hold).is_err());
+    let outcomes = activated.chance_outcomes();
+    assert_eq!(outcomes, crate::chance::d6().collect::<Vec<_>>(), "six faces, each exactly 1/6");
+    assert_eq!(activated.chance_branches().count(), 6);
+    let mut rallied = Prob::new(0, 1);
+    for (outcome, p) in outcomes {
+        let Outcome::Die(roll) = outcome else { unreachable!() };
+        let mut after = activated.clone();
+        let events = after.apply_chance(outcome).unwrap();
+        let rallies = roll >= 4;
+        assert_eq!(!after.unit(unit).shaken, rallies, "roll {roll}");
+        assert_eq!(events, [crate::Event::RallyRolled { unit, roll, test: RallyTest::AtLeast(4), rallied: rallies }]);
+        let line = &said(&after, &events)[0];
+        let what = if rallies { "rallies, no longer shaken" } else { "stays shaken" };
+        assert!(line.contains("MR1 rally test") && line.contains("needing 4 or more") && line.contains(what), "{line}");
+        // The unit is given its order, steady or shaken.
+        assert_eq!(after.to_act(), crate::ToAct::Side(crate::unit::Side::A));
+        assert!(after.legal_actions().contains(&crate::Action::Hold));
+        if rallies {
+            rallied += p;
+        }
+    }
+    assert_eq!(rallied, b.rally_chance(unit), "the odds are the battle's faces");
+    // Under the standard rules the same unit rallies at once (R4.1), with no die.
+    let mut standard = shaken_duel(2, None);
+    assert_eq!(standard.rally_chance(unit), Prob::new(1, 1));
+    let events = standard.apply(crate::Action::Activate(unit)).unwrap();
+    assert_eq!(events, [crate::Event::Activated { unit, rallied: true }]);
+    assert_eq!(standard.to_act(), crate::ToAct::Side(crate::unit::Side::A));
+}
+
+#[test]
+fn rally_modifiers_apply_by_the_unit_s_facts_and_are_cited_by_their_ids() {
+    let unit = crate::UnitId(0);
+    let system = variant(RALLY_ON_FOUR).unwrap();
+    // Apart, the veteran rallies on 3+ (R1): 2/3.
+    let apart = shaken_duel(2, Some(system.clone()));
+    assert_eq!(apart.rally_test(unit), Some((0b01, RallyTest::AtLeast(3))));
+    assert_eq!(apart.rally_chance(unit), Prob::new(2, 3));
+    // Next to the enemy, R2 takes that back: 4+, a half; both cited before the roll.
+    let mut pressed = shaken_duel(1, Some(system));
+    assert!(pressed.rally_facts(unit).enemy_adjacent);
+    assert_eq!(pressed.rally_chance(unit), Prob::new(1, 2));
+    let events = pressed.apply(crate::Action::Activate(unit)).unwrap();
+    let lines = said(&pressed, &events);
+    assert!(lines.iter().any(|l| l.contains("R1 +1 veterans")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("R2 -1 enemy adjacent")), "{lines:?}");
+    let events = pressed.apply_chance(crate::chance::Outcome::Die(3)).unwrap();
+    assert!(pressed.unit(unit).shaken, "{events:?}");
+    // Against strength: the veteran infantry's 5, −1 adjacent: at most 4, two thirds.
+    let strength = "name = \"Strength\"\n[rally]\nid = \"MR2\"\nneeded = \"strength\"\n\
+                    [[rally_modifiers]]\nid = \"R2\"\nvalue = -1\nwhen = \"enemy_adjacent\"\n";
+    let b = shaken_duel(1, Some(variant(strength).unwrap()));
+    assert_eq!(b.rally_test(unit), Some((0b1, RallyTest::AtMost(4))));
+    assert_eq!(b.rally_chance(unit), Prob::new(2, 3));
+}
+
+/// Whole games by random choices on shipped battles under a rally roll: every action listed is accepted, every
+/// chance outcome applies, units both rally and stay shaken, and the games end.
+#[test]
+fn games_under_a_rally_roll_play_through_with_every_listed_action_accepted() {
+    use rand::{RngExt, SeedableRng};
+    let mut rolled = [0u32; 2];
+    for (seed, name) in ["bloody-lane", "meeting-engagement"].into_iter().enumerate() {
+        for game in 0..3u64 {
+            let mut b = battle(name, Some(variant(RALLY_ON_FOUR).unwrap()));
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64 * 100 + game);
+            for _ in 0..20_000 {
+                match b.to_act() {
+                    crate::ToAct::Over(_) => break,
+                    crate::ToAct::Chance(kind) => {
+                        let outcome = b.sample_chance(&mut rng).expect("an outcome");
+                        let rally = b.pending_rally();
+                        assert_eq!(rally.is_some(), kind == crate::ChanceKind::Rally);
+                        for e in b.apply_chance(outcome).unwrap() {
+                            if let crate::Event::RallyRolled { unit, rallied, .. } = e {
+                                rolled[rallied as usize] += 1;
+                                assert_eq!(b.unit(unit).shaken, !rallied);
+                            }
+                        }
+                    }
+                    crate::ToAct::Side(_) => {
+                        let legal = b.legal_actions();
+                        let action = legal[rng.random_range(0..legal.len())];
+                        b.apply(action).expect("a listed action is accepted");
+                    }
+                }
+            }
+            assert!(matches!(b.to_act(), crate::ToAct::Over(_)), "{name}: the game ends");
+        }
+    }
+    assert!(rolled[0] > 0 && rolled[1] > 0, "units stayed shaken and rallied: {rolled:?}");
 }
