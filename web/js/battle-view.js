@@ -46,7 +46,9 @@ export function layout(page) {
       h('ul', {}, ...v.scenario.rules.modifiers.filter((m) => m.rule === m.id).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name}: when ${m.when}`)),
         ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`)),
         ...(v.scenario.rules.after_attack || []).map((r) => h('li', {}, `${r.id} ${r.name}: the attacker ${r.attacker === 'advance' ? 'advances into the target’s square' : `is ${r.attacker}`} when ${r.when}`)),
-        ...(v.scenario.rules.restrictions || []).map((r) => h('li', {}, `${r.id} ${r.name}: no attack when ${r.when}`))),
+        ...(v.scenario.rules.restrictions || []).map((r) => h('li', {}, `${r.id} ${r.name}: no attack when ${r.when}`)),
+        ...(v.scenario.rules.rally ? [h('li', {}, `${v.scenario.rules.rally.id} ${v.scenario.rules.rally.name}: a shaken unit activated rallies only on ${v.scenario.rules.rally.needed === 'strength' ? 'a die at most its strength' : `a die of ${v.scenario.rules.rally.needed} or more`}`)] : []),
+        ...(v.scenario.rules.rally_modifiers || []).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name} to rally: when ${m.when}`))),
       h('p', {}, h('a', { href: api.rulesHref(page.token, v.scenario), target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
     e.status,
     // A take-back asked of this player: above the board, where it is seen at once.
@@ -372,7 +374,7 @@ export function renderSide(page) {
   e.since.replaceChildren();
   if (page.since.length && page.live) {
     // Each decision by what it did: its first event (activated, moved, fired …) and the results that followed.
-    const worth = new Set(['attack', 'to_hit_rolled', 'hit_result_rolled', 'after_attack', 'retreated', 'destroyed', 'objective_taken', 'card_drawn', 'game_over']);
+    const worth = new Set(['attack', 'rally_rolled', 'to_hit_rolled', 'hit_result_rolled', 'after_attack', 'retreated', 'destroyed', 'objective_taken', 'card_drawn', 'game_over']);
     const line = (s) => {
       const [main, ...rest] = s.events.length ? s.events : [{ text: s.text, event: {} }];
       return h('li', { class: 'log-line', style: `--side:${sideColour(v.scenario, s.side)}` }, withRuleLinks(main.text),

@@ -178,7 +178,7 @@ export function eventSide(v, e) {
 export function logLine(v, entry) {
   const kind = entry.event.event;
   const side = eventSide(v, entry.event);
-  const cls = ['log-line', kind === 'to_hit_rolled' || kind === 'hit_result_rolled' ? 'dice' : '', kind === 'card_drawn' || kind === 'turn_started' ? 'card-line' : ''].join(' ');
+  const cls = ['log-line', kind === 'to_hit_rolled' || kind === 'hit_result_rolled' || kind === 'rally_rolled' ? 'dice' : '', kind === 'card_drawn' || kind === 'turn_started' ? 'card-line' : ''].join(' ');
   return h('div', { class: cls, style: side ? `--side:${sideColour(v.scenario, side)}` : '', 'data-index': entry.index }, withRuleLinks(entry.text));
 }
 

@@ -611,3 +611,46 @@ fn the_report_counts_what_attacks_did_to_their_attackers() {
     ]);
     assert!(v["after_attack"][0]["total"].as_u64().unwrap() > 0, "{}", v["after_attack"]);
 }
+
+/// A variant's rally roll is counted in the report (dice a game and the share that failed), by its id and name,
+/// beside the standard rules (which rally without a die: a dash); `pacw rules` prints it so that it reads back.
+#[test]
+fn the_report_counts_rally_rolls_and_rules_prints_them() {
+    let dir = temp_dir("rally");
+    let file = dir.path().join("rally.toml");
+    std::fs::write(
+        &file,
+        "name = \"Rally on four\"\n[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n\
+         [[rally_modifiers]]\nid = \"R1\"\nname = \"veterans\"\nvalue = 1\nwhen = \"unit.quality == 'veteran'\"\n",
+    )
+    .unwrap();
+    let printed = pacw(&["rules", "--variant", &file.to_string_lossy()]);
+    assert!(printed.status.success(), "{}", text(&printed.stderr));
+    let said = text(&printed.stdout);
+    assert!(said.contains("[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n"), "{said}");
+    assert!(said.contains("[[rally_modifiers]]\nid = \"R1\""), "{said}");
+    let rules = format!("rules=standard,{}", file.to_string_lossy());
+    let out =
+        pacw(&["simulate", "bloody-lane", "--games", "20", "--seed", "2", "--players", "greedy", "--compare", &rules]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("Rally rolls"), "{said}");
+    let rule = said.lines().find(|l| l.trim_start().starts_with("rule ")).unwrap_or_else(|| panic!("{said}"));
+    assert!(rule.contains("MR1 rally test") && rule.contains('—'), "the standard rules roll no die: {rule}");
+    let v = json(&[
+        "simulate",
+        "bloody-lane",
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--players",
+        "greedy",
+        "--variant",
+        &file.to_string_lossy(),
+        "--json",
+    ]);
+    let rolls = v["rally_rolls"]["total"].as_u64().unwrap_or(0);
+    assert!(rolls > 0, "{v}");
+    assert!(v["rallies_failed"]["total"].as_u64().unwrap_or(0) <= rolls, "{v}");
+}

@@ -2,7 +2,7 @@
 //! generated from its data in its own words (docs/variants.md). The server serves it (`/game/{token}/rules`,
 //! `/rules/{variant}`); the browser build's desk gives it to the offline app.
 
-use pacw_engine::system::{AttackerEffect, CombatSystem, Effect};
+use pacw_engine::system::{AttackerEffect, CombatSystem, Effect, RallyNeed};
 use pulldown_cmark::{Options, Parser, html};
 use std::fmt::Write;
 
@@ -143,6 +143,33 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
                 writeln!(md, "| {} | {} | <code>{}</code> |", literal(&r.id), literal(&r.name), literal(&r.when_text));
         }
     }
+    if let Some(rally) = system.rally() {
+        let shaken = literal(&terms.shaken);
+        let needed = match rally.needed {
+            RallyNeed::AtLeast(n) => format!("a D6 of {n} or more, each modifier added to the roll"),
+            RallyNeed::Strength => "a D6 at most its strength, each modifier added to the strength".to_string(),
+        };
+        let _ = writeln!(
+            md,
+            "
+## Rally (R4.1) {{#this-game-rally}}
+"
+        );
+        let _ = writeln!(
+            md,
+            "**{} {}**: a {shaken} unit does not rally as it is activated. It rolls to rally at once, needing {needed};              it rallies if the roll passes, else it stays {shaken}. Either way it is then given its order.
+",
+            literal(&rally.id),
+            literal(&rally.name)
+        );
+        if !system.rally_modifiers().is_empty() {
+            let _ = writeln!(md, "| id | modifier | value | when |\n|---|---|---|---|");
+            for m in system.rally_modifiers() {
+                let (id, name, when) = (literal(&m.id), literal(&m.name), literal(&m.when_text));
+                let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |", m.value);
+            }
+        }
+    }
     let standard = CombatSystem::standard();
     let renamed: Vec<String> = terms
         .entries()
@@ -180,5 +207,15 @@ mod tests {
         assert_eq!(literal("<b>|*x*"), "&#60;b&#62;&#124;&#42;x&#42;");
         let md = rules_markdown(&CombatSystem::standard());
         assert!(md.starts_with("# The rules of this game") && md.ends_with(RULES_MARKDOWN));
+        assert!(!md.contains("this-game-rally"), "the standard rules rally on activation");
+    }
+
+    #[test]
+    fn a_rally_roll_is_shown_with_its_id_and_its_modifiers() {
+        let text = "name = \"Four\"\n[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n\
+                    [[rally_modifiers]]\nid = \"R1\"\nname = \"veterans\"\nvalue = 1\nwhen = \"unit.quality == 'veteran'\"\n";
+        let md = rules_markdown(&CombatSystem::with_variant(text, "four.toml").unwrap());
+        assert!(md.contains("**MR1 rally test**") && md.contains("a D6 of 4 or more"), "{md}");
+        assert!(md.contains("| R1 | veterans | +1 | <code>unit.quality == &#39;veteran&#39;</code> |"), "{md}");
     }
 }

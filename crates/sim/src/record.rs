@@ -102,6 +102,13 @@ pub struct GameStats {
     /// system's (`[[after_attack]]`, docs/variants.md); all 0 under the standard rules.
     #[serde(default)]
     pub after_attack: [u32; MAX_AFTER_ATTACK],
+    /// Rally dice rolled by shaken units activated under a variant's rally roll (`[rally]`, docs/variants.md); 0
+    /// under the standard rules, which rally without a die (R4.1).
+    #[serde(default)]
+    pub rally_rolls: u32,
+    /// Of those, the ones that left the unit shaken.
+    #[serde(default)]
+    pub rallies_failed: u32,
 }
 
 impl GameStats {
@@ -201,6 +208,8 @@ impl<'a> Tally<'a> {
                 second_activation_kills: [0; 2],
                 shoot_then_charge: [0; 2],
                 after_attack: [0; MAX_AFTER_ATTACK],
+                rally_rolls: 0,
+                rallies_failed: 0,
             },
             over: false,
             turn: 1,
@@ -359,6 +368,14 @@ impl<'a> Tally<'a> {
                     self.spells[unit.index()] = Some(Spell::default());
                 }
             }
+            Event::RallyRolled { unit, rallied, .. } => {
+                self.stats.rally_rolls += 1;
+                if rallied {
+                    self.close_spell(unit, true);
+                } else {
+                    self.stats.rallies_failed += 1;
+                }
+            }
             Event::Shaken { unit } => {
                 self.stats.shaken[self.side(unit).index()] += 1;
                 self.spells[unit.index()] = Some(Spell::default());
@@ -396,6 +413,7 @@ impl<'a> Tally<'a> {
             }
             Event::InitiativeRolled { .. }
             | Event::ResultModified { .. }
+            | Event::RallyModified { .. }
             | Event::ActivationsEnded { .. }
             | Event::Held { .. }
             | Event::Moved { .. }

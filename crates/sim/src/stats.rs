@@ -45,6 +45,11 @@ fn never_after_attack(counts: &[PerGame]) -> bool {
 }
 
 impl PerGame {
+    /// Whether nothing was counted.
+    fn is_zero(&self) -> bool {
+        self.total == 0
+    }
+
     fn new(total: u64, games: u64) -> PerGame {
         PerGame { total, per_game: if games == 0 { 0.0 } else { total as f64 / games as f64 } }
     }
@@ -427,6 +432,13 @@ pub struct Summary {
     /// written out.
     #[serde(skip_serializing_if = "never_after_attack")]
     pub after_attack: Vec<PerGame>,
+    /// Rally dice rolled a game under a variant's rally roll (`[rally]`): none under the standard rules, and then
+    /// not written out.
+    #[serde(skip_serializing_if = "PerGame::is_zero")]
+    pub rally_rolls: PerGame,
+    /// Of those, the ones that left the unit shaken.
+    #[serde(skip_serializing_if = "PerGame::is_zero")]
+    pub rallies_failed: PerGame,
     /// Attacks and losses by arm and quality, every kind (infantry green first, artillery veteran last).
     pub effectiveness: Vec<Effectiveness>,
     /// The side that acted first in turn 1.
@@ -584,6 +596,8 @@ impl Summary {
             after_attack: (0..pacw_engine::system::MAX_AFTER_ATTACK)
                 .map(|i| PerGame::new(sum(&|r| r.stats.after_attack[i]), games))
                 .collect(),
+            rally_rolls: PerGame::new(sum(&|r| r.stats.rally_rolls), games),
+            rallies_failed: PerGame::new(sum(&|r| r.stats.rallies_failed), games),
         }
     }
 }

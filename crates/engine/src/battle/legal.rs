@@ -119,14 +119,16 @@ impl<S: ScenarioRef> Battle<S> {
     pub fn check(&self, action: Action) -> Result<(), Illegal> {
         match (self.phase, action) {
             (Phase::Over(_), _) => Err(Illegal::new(Rule::R8, "the game is over")),
-            (
-                Phase::DrawCard
-                | Phase::InitiativeRoll { .. }
-                | Phase::Rally { .. }
-                | Phase::ToHit(_)
-                | Phase::HitResult(_),
-                _,
-            ) => Err(Illegal::new(Rule::R9_1, "chance acts now: a card or a die is pending")),
+            (Phase::Rally { unit, .. }, _) => {
+                // The variant's rule cited by its id and name, as the standard rules' are.
+                let rule = self.scenario.system.as_deref().and_then(|s| s.rally());
+                let (id, name) = rule.map_or(("rally", "roll"), |r| (r.id.as_str(), r.name.as_str()));
+                let unit = self.side_and_name(unit);
+                Err(Illegal::new(Rule::R9_1, format!("{id} {name}: the rally die of {unit} is rolled first")))
+            }
+            (Phase::DrawCard | Phase::InitiativeRoll { .. } | Phase::ToHit(_) | Phase::HitResult(_), _) => {
+                Err(Illegal::new(Rule::R9_1, "chance acts now: a card or a die is pending"))
+            }
             (Phase::ChooseUnit, Action::Activate(u)) => self.activation_refusal(u).map_or(Ok(()), Err),
             (Phase::ChooseUnit, Action::EndActivations) => Ok(()),
             (Phase::ChooseUnit, _) => Err(Illegal::new(Rule::R3_4, "activate a unit first (or end activations)")),
@@ -434,7 +436,8 @@ impl<S: ScenarioRef> ActivationOrders<'_, S> {
     /// assessment, as [`Battle::list_assessed`] lists them after `Activate(unit)` (none if the unit may not be
     /// activated now), without a buffer between. Activation changes nothing the orders depend on but the unit's
     /// shaken state (it rallies, R4.1), which only a variant's restrictions ask for: under those a shaken unit's
-    /// orders are listed as it will stand once rallied.
+    /// orders are listed as it will stand once rallied. (Under a variant's rally roll nothing is listed after
+    /// `Activate(unit)` until the die is rolled: these are the orders were it to rally.)
     pub fn for_each(&self, unit: UnitId, visit: impl FnMut(Action, Option<&AttackAssessment>)) {
         let b = self.battle;
         if b.phase != Phase::ChooseUnit || !b.may_activate(unit) {

@@ -1154,7 +1154,8 @@ fn under_a_rally_roll_of_four_a_shaken_unit_stays_shaken_on_one_to_three_and_ral
     assert_eq!(activated.pending_rally(), Some((unit, RallyTest::AtLeast(4))));
     assert_eq!(activated.active_unit(), Some(unit));
     assert!(activated.legal_actions().is_empty(), "chance acts, not a side");
-    assert!(activated.apply(crate::Action::Hold).is_err());
+    let refused = activated.apply(crate::Action::Hold).unwrap_err().to_string();
+    assert!(refused.contains("MR1 rally test: the rally die of Side A A is rolled first"), "{refused}");
     let outcomes = activated.chance_outcomes();
     assert_eq!(outcomes, crate::chance::d6().collect::<Vec<_>>(), "six faces, each exactly 1/6");
     assert_eq!(activated.chance_branches().count(), 6);
@@ -1246,4 +1247,27 @@ fn games_under_a_rally_roll_play_through_with_every_listed_action_accepted() {
         }
     }
     assert!(rolled[0] > 0 && rolled[1] > 0, "units stayed shaken and rallied: {rolled:?}");
+}
+
+/// The worked example of docs/variants.md ("Rally"), its numbers as the engine gives them.
+#[test]
+fn the_rally_example_of_the_docs_gives_its_worked_numbers() {
+    use super::condition::RallyFacts;
+    let docs = include_str!("../../../../docs/variants.md");
+    let example = docs.split("## Rally").nth(1).and_then(|s| s.split("```toml\n").nth(1)).expect("the example");
+    let example = example.split("```").next().unwrap();
+    let system = variant(example).unwrap();
+    let rule = system.rally().unwrap();
+    let chance = |facts: RallyFacts, strength: u8| {
+        let (_, total) = rally_modifiers(system.rally_modifiers(), &facts);
+        RallyTest::of(rule.needed, strength, total).chance()
+    };
+    let open = RallyFacts::default();
+    assert_eq!(chance(open, 4), Prob::new(1, 2));
+    let woods = crate::map::Terrain::Woods;
+    let veteran_in_woods = RallyFacts { quality: Quality::Veteran, cover: true, terrain: woods, ..open };
+    assert_eq!(chance(veteran_in_woods, 5), Prob::new(5, 6));
+    assert_eq!(chance(RallyFacts { enemy_adjacent: true, ..open }, 4), Prob::new(1, 3));
+    // Against strength: regular infantry, strength 4, next to an enemy: at most 3.
+    assert_eq!(RallyTest::of(RallyNeed::Strength, 4, -1).chance(), Prob::new(1, 2));
 }

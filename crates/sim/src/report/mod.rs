@@ -67,6 +67,10 @@ pub struct Part {
     /// [`Summary::after_attack`]: what the tables name its counts by. Empty where no column's rules have any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after_attack_rules: Vec<Vec<String>>,
+    /// The rally roll of each column's rules (`[rally]`), as "MR1 rally test", in the order of [`Part::columns`];
+    /// `None` where a column's rules rally without a die (R4.1). Empty where no column's rules have one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rally_rules: Vec<Option<String>>,
     /// Per variant, when there are variants.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<VariantReport>,
@@ -191,6 +195,21 @@ fn after_attack_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
         })
         .collect();
     if columns.iter().all(Vec::is_empty) { Vec::new() } else { columns }
+}
+
+/// The rally roll of each column's rules for scenario `s`, as "MR1 rally test"; empty when none has one.
+fn rally_rules(sim: &Simulation, s: usize) -> Vec<Option<String>> {
+    let c = &sim.config;
+    let columns: Vec<Option<String>> = c
+        .variant_list()
+        .iter()
+        .map(|v| {
+            let played = c.variant_scenario(s, v).ok();
+            let rule = played.as_ref().and_then(|p| p.system.as_deref()).and_then(|s| s.rally());
+            rule.map(|r| format!("{} {}", r.id, r.name))
+        })
+        .collect();
+    if columns.iter().all(Option::is_none) { Vec::new() } else { columns }
 }
 
 /// A variant file's name and description, as reports print them.
@@ -405,6 +424,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         variant: played_variant(sim, s),
         terms,
         after_attack_rules: after_attack,
+        rally_rules: rally_rules(sim, scenario_index),
         all,
         variants,
         differences,

@@ -258,6 +258,9 @@ pub fn sections(part: &Part) -> Vec<Section> {
     if let Some(section) = after_attack_table(part) {
         all.push(section);
     }
+    if let Some(section) = rally_table(part) {
+        all.push(section);
+    }
     all.push(effectiveness_table(part));
     if let Some(words) = &part.terms {
         for section in &mut all {
@@ -359,6 +362,46 @@ fn after_attack_table(part: &Part) -> Option<Section> {
             "The variant's after-attack rules ([[after_attack]], docs/variants.md): times each befell an attacker, a \
                game; — where a column's rules have no such rule."
                 .into(),
+        rows,
+    })
+}
+
+/// The rally roll of each column's rules (`[rally]`): rally dice rolled a game, and the share that left the unit
+/// shaken; `None` when no column's rules have one.
+fn rally_table(part: &Part) -> Option<Section> {
+    if part.rally_rules.is_empty() {
+        return None;
+    }
+    let columns = part.columns();
+    let cells = |cell: &dyn Fn(&Summary) -> String| -> Vec<String> {
+        columns
+            .iter()
+            .enumerate()
+            .map(|(i, (_, s))| match part.rally_rules.get(i) {
+                Some(Some(_)) => cell(s),
+                _ => "—".to_string(),
+            })
+            .collect()
+    };
+    let rule: Vec<String> = (0..columns.len())
+        .map(|i| part.rally_rules.get(i).cloned().flatten().unwrap_or_else(|| "—".to_string()))
+        .collect();
+    let rows = vec![
+        ("rule".to_string(), rule),
+        ("rally dice a game".to_string(), cells(&|s| format!("{:.2}", s.rally_rolls.per_game))),
+        (
+            "stayed shaken".to_string(),
+            cells(&|s| match s.rally_rolls.total {
+                0 => "—".to_string(),
+                n => format!("{:.0}%", 100.0 * s.rallies_failed.total as f64 / n as f64),
+            }),
+        ),
+    ];
+    Some(Section {
+        title: "Rally rolls".into(),
+        note: "The variant's rally roll ([rally], docs/variants.md): dice a shaken unit rolled as it was activated, a \
+               game, and the share that left it shaken; — where a column's rules rally without a die (R4.1)."
+            .into(),
         rows,
     })
 }
