@@ -246,7 +246,8 @@ test('rules: a shipped variant chosen in the lobby is the game\'s rules, named o
 test('rules: a variant file of the player\'s own is uploaded in the lobby; a broken one is refused at its line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pacw-variant-'));
   const good = join(dir, 'nerves.toml');
-  writeFileSync(good, 'name = "Nerves"\n[[modifiers]]\nid = "N1"\nname = "steady nerves"\nvalue = 1\nwhen = "true"\n');
+  writeFileSync(good, 'name = "Nerves"\n[[modifiers]]\nid = "N1"\nname = "steady nerves"\nvalue = 1\nwhen = "true"\n'
+    + '[rally]\nid = "MR1"\nname = "rally test"\nneeded = 4\n[[rally_modifiers]]\nid = "R1"\nname = "veterans"\nvalue = 1\nwhen = "unit.quality == \'veteran\'"\n');
   const broken = join(dir, 'broken.toml');
   writeFileSync(broken, 'name = "Broken"\n[[modifiers]]\nid = "N1"\nvalue = 9\nwhen = "true"\n');
   const page = await freshPage(env.browser);
@@ -267,6 +268,14 @@ test('rules: a variant file of the player\'s own is uploaded in the lobby; a bro
   const token = page.url().split('/game/')[1].split('?')[0];
   assert.equal((await view(env.server.url, token)).scenario.rules.name, 'Nerves');
   await page.locator('#variant-rules').waitFor();
+  // Its rally roll is listed with its id and its modifier.
+  await page.locator('#variant-rules summary').click();
+  const listed = await page.locator('#variant-rules').textContent();
+  assert.match(listed, /MR1 rally test: a shaken unit activated rallies only on a die of 4 or more/);
+  assert.match(listed, /R1 \+1 veterans to rally: when unit.quality == 'veteran'/);
+  await page.locator('#variant-rules').screenshot({ path: join(screenshots, 'variant-rally-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#variant-rules').screenshot({ path: join(screenshots, 'variant-rally-390.png') });
   assert.deepEqual(page.errors.filter((e) => !/status of 422/.test(e)), []);
   await page.context().close();
 });

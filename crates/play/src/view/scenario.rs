@@ -170,6 +170,13 @@ pub struct RulesView {
     pub after_attack: Vec<serde_json::Value>,
     /// The attacks it forbids (`[[restrictions]]`), each `{id, name, when}`.
     pub restrictions: Vec<serde_json::Value>,
+    /// Its rally roll (`[rally]`), `{id, name, needed}` with `needed` a number or `"strength"`; none when a shaken
+    /// unit rallies as it is activated (R4.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rally: Option<serde_json::Value>,
+    /// Its rally modifiers (`[[rally_modifiers]]`), each `{id, name, value, when}`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rally_modifiers: Vec<serde_json::Value>,
 }
 
 /// The view of a scenario.
@@ -240,6 +247,8 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
                 terms: json["terms"].clone(),
                 after_attack: json["after_attack"].as_array().cloned().unwrap_or_default(),
                 restrictions: json["restrictions"].as_array().cloned().unwrap_or_default(),
+                rally: Some(json["rally"].clone()).filter(|r| !r.is_null()),
+                rally_modifiers: json["rally_modifiers"].as_array().cloned().unwrap_or_default(),
             }
         }),
     }
