@@ -944,5 +944,22 @@ mod tests {
                 c.holds(&AttackFacts::default());
             }
         }
+
+        /// A rally modifier's condition, from its facts' words and an attack's, is read or refused without a
+        /// panic; one read holds or not of a unit's facts, and asks for none of an attack's.
+        #[test]
+        fn rally_words_are_read_or_refused(words in proptest::collection::vec(proptest::sample::select(vec![
+            "unit.quality", "unit.arm", "unit.cover", "unit.terrain", "enemy_adjacent", "friends_adjacent",
+            "'veteran'", "'woods'", "'cavalry'", "2", "and", "or", "not", "(", ")", "==", ">=", "charge", "result",
+        ]), 0..12)) {
+            let text = words.join(" ");
+            match Condition::parse_at(&text, &ARMS, Moment::Rally) {
+                Ok(c) => {
+                    proptest::prop_assert!(!words.contains(&"charge") && !words.contains(&"result"), "{text}");
+                    c.holds_for_rally(&RallyFacts::default());
+                }
+                Err(e) => proptest::prop_assert!(e.offset <= text.len(), "{text}: {e}"),
+            }
+        }
     }
 }
