@@ -254,6 +254,10 @@ export class Board {
         el('path', { d: `M${px} ${py + 20} q15 -8 30 0 t30 0 M${px} ${py + 40} q15 -8 30 0 t30 0`, stroke: '#3d7fbf', 'stroke-width': 2, fill: 'none' }, deco);
       } else if (s.terrain === 'ford') {
         el('path', { d: `M${px} ${py + 30} q15 -8 30 0 t30 0`, stroke: '#3d7fbf', 'stroke-width': 2, 'stroke-dasharray': '4 4', fill: 'none' }, deco);
+      } else if (!TERRAIN[s.terrain]) {
+        // A variant's own terrain (docs/variants.md): plain ground with its map letter; the square's panel names it.
+        const kind = (map.terrains || []).find((k) => k.id === s.terrain);
+        label(deco, px + SIZE - 12, py + 14, kind ? kind.letter : '?', 12, { class: 'own-terrain-mark', ...this.upright(px + SIZE - 12, py + 14) });
       }
     }
     // Contours: a line on every edge between squares of different height, thicker for a steeper step.

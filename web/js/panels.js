@@ -62,16 +62,22 @@ export function squareInfo(v, name) {
   if (!s) return '';
   const objective = v.objectives.find((o) => o.at === name);
   const occupant = v.units.find((u) => u.alive && u.at === name);
-  const cover = COVER_TERRAIN.has(s.terrain)
+  // A variant's own terrain is described by the view's list of the rules' terrains (docs/variants.md).
+  const kind = (v.scenario.map.terrains || []).find((k) => k.id === s.terrain);
+  const own = !TERRAIN_WORDS[s.terrain] && kind;
+  const covers = own ? kind.cover : COVER_TERRAIN.has(s.terrain);
+  const cover = covers
     ? withRuleLinks('yes: the terrain gives cover (R6.3a), −1 to hit')
     : s.fences.length
       ? withRuleLinks(`against fire across its fence (${s.fences.join(', ')} edge), R6.3c`)
       : withRuleLinks(s.elevation > 0 ? 'against a charge from lower ground (R6.3b)' : 'none');
-  const terrainNote = { woods: 'blocks sight; entering ends a move (R1.5)', town: 'blocks sight; entering ends a move (R1.5)', river: 'impassable (R5.1)', ford: 'entering ends a move (R1.5)' }[s.terrain];
+  const terrainNote = own
+    ? `${kind.blocks_sight ? 'blocks sight; ' : ''}${kind.movement} (the variant's)`
+    : { woods: 'blocks sight; entering ends a move (R1.5)', town: 'blocks sight; entering ends a move (R1.5)', river: 'impassable (R5.1)', ford: 'entering ends a move (R1.5)' }[s.terrain];
   return h('div', { class: 'square-info' },
     h('h2', {}, `Square ${name}`),
     h('table', { class: 'facts' },
-      row('Terrain', TERRAIN_WORDS[s.terrain], terrainNote ? h('span', { class: 'muted' }, ' — ', withRuleLinks(terrainNote)) : ''),
+      row('Terrain', own ? kind.name : TERRAIN_WORDS[s.terrain], terrainNote ? h('span', { class: 'muted' }, ' — ', withRuleLinks(terrainNote)) : ''),
       row('Elevation', String(s.elevation), s.elevation ? h('span', { class: 'muted' }, ' ', withRuleLinks('(R1.3, R6.2c)')) : ''),
       row('Road', s.road ? withRuleLinks('yes: +1 square for a Move along it (R1.6)') : 'no'),
       row('Fences', s.fences.length ? s.fences.join(', ') : 'none'),

@@ -104,7 +104,7 @@ fn facts(b: &Battle, plan: &Plan) -> (Vec<&'static str>, String) {
     if let Some(u) = unit {
         let at = after.unit(u).at;
         let map = &b.scenario().map;
-        if map.terrain(at).gives_cover() {
+        if map.gives_cover(at) {
             tags.push("in-cover");
         }
         if at != b.unit(u).at {

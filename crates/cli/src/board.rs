@@ -1,6 +1,6 @@
 //! The board as text: terrain, elevation, roads, objectives, fences and units (`pacw show`, `pacw play`).
 
-use pacw_engine::{Battle, Dir, Quality, Side, Square, Terrain, UnitId};
+use pacw_engine::{Battle, Dir, Quality, Side, Square, UnitId};
 use std::fmt::Write;
 
 /// One unit as four characters: arm (upper case first side, lower case second), quality, facing, shaken.
@@ -43,7 +43,7 @@ pub fn render(b: &Battle) -> String {
             let road = if cell.road { '#' } else { ' ' };
             let objective = if s.objectives.iter().any(|o| o.at == sq) { '@' } else { ' ' };
             let unit = b.unit_at(sq).map_or("    ".to_string(), |u| unit_token(b, u));
-            let _ = write!(line, "{}{}{road}{objective}{unit}", cell.terrain.char(), cell.elevation);
+            let _ = write!(line, "{}{}{road}{objective}{unit}", map.letter(sq), cell.elevation);
         }
         let _ = writeln!(out, "{}", line.trim_end());
         if y > 0 {
@@ -55,16 +55,9 @@ pub fn render(b: &Battle) -> String {
             let _ = writeln!(out, "   {}", fences.trim_end());
         }
     }
-    let _ = writeln!(
-        out,
-        "Terrain {} open, {} woods, {} town, {} sunken road, {} river, {} ford; digit = elevation; # road; @ objective; | and === fences.",
-        Terrain::Open.char(),
-        Terrain::Woods.char(),
-        Terrain::Town.char(),
-        Terrain::SunkenRoad.char(),
-        Terrain::River.char(),
-        Terrain::Ford.char()
-    );
+    // The terrain kinds of the rules in force: a variant's own among them (docs/variants.md).
+    let kinds: Vec<String> = map.terrain_rules().kinds().iter().map(|k| format!("{} {}", k.letter, k.name)).collect();
+    let _ = writeln!(out, "Terrain {}; digit = elevation; # road; @ objective; | and === fences.", kinds.join(", "));
     let _ = writeln!(
         out,
         "Units: I/C/A {} (upper case), i/c/a {} (lower case); + veteran, - green; ^>v< facing; * shaken.",

@@ -19,6 +19,7 @@ mod problem;
 mod rule;
 mod scenario;
 pub mod system;
+pub mod terrain;
 mod unit;
 
 pub use action::{Action, Illegal};

@@ -1,88 +1,10 @@
 //! The battlefield: terrain, elevation, roads and fences (docs/rules.md R1).
 
 use crate::geometry::{Dir, Square};
+pub use crate::terrain::Terrain;
+use crate::terrain::TerrainRules;
 use serde::{Deserialize, Serialize};
-
-/// The terrain of a square (R1.3, R1.5).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Terrain {
-    /// Open ground.
-    Open,
-    /// Woods: cover, blocks line of sight, entering ends the move.
-    Woods,
-    /// A town: cover, blocks line of sight, entering ends the move.
-    Town,
-    /// A sunken road: cover.
-    SunkenRoad,
-    /// A river: impassable.
-    River,
-    /// A ford: entering ends the move.
-    Ford,
-}
-
-impl Terrain {
-    /// Every terrain, in the order of the rules (R1.3).
-    pub const ALL: [Terrain; 6] =
-        [Terrain::Open, Terrain::Woods, Terrain::Town, Terrain::SunkenRoad, Terrain::River, Terrain::Ford];
-
-    /// The character used in scenario maps (docs/scenario-format.md).
-    pub const fn char(self) -> char {
-        match self {
-            Terrain::Open => '.',
-            Terrain::Woods => 'W',
-            Terrain::Town => 'T',
-            Terrain::SunkenRoad => 'S',
-            Terrain::River => '~',
-            Terrain::Ford => 'F',
-        }
-    }
-
-    /// The terrain a map character stands for.
-    pub const fn from_char(c: char) -> Option<Terrain> {
-        Some(match c {
-            '.' => Terrain::Open,
-            'W' => Terrain::Woods,
-            'T' => Terrain::Town,
-            'S' => Terrain::SunkenRoad,
-            '~' => Terrain::River,
-            'F' => Terrain::Ford,
-            _ => return None,
-        })
-    }
-
-    /// Its name in the rules (R1.3).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Terrain::Open => "open",
-            Terrain::Woods => "woods",
-            Terrain::Town => "town",
-            Terrain::SunkenRoad => "sunken road",
-            Terrain::River => "river",
-            Terrain::Ford => "ford",
-        }
-    }
-
-    /// Whether a unit standing here is in cover (R1.5, R6.3a).
-    pub const fn gives_cover(self) -> bool {
-        matches!(self, Terrain::Woods | Terrain::Town | Terrain::SunkenRoad)
-    }
-
-    /// Whether this terrain blocks line of sight through it (R1.5, R6.2a).
-    pub const fn blocks_sight(self) -> bool {
-        matches!(self, Terrain::Woods | Terrain::Town)
-    }
-
-    /// Whether units may enter it (R1.5, R5.1).
-    pub const fn passable(self) -> bool {
-        !matches!(self, Terrain::River)
-    }
-
-    /// Whether entering it ends a move (R1.5).
-    pub const fn ends_move(self) -> bool {
-        matches!(self, Terrain::Woods | Terrain::Town | Terrain::Ford)
-    }
-}
+use std::sync::Arc;
 
 /// One square's static description.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -97,12 +19,16 @@ pub struct Cell {
     pub fences: u8,
 }
 
-/// A validated battlefield: every cell inside a `width` × `height` rectangle.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+/// A validated battlefield: every cell inside a `width` × `height` rectangle, and what its terrains do under the
+/// rules it is played by.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct Map {
     width: u8,
     height: u8,
     cells: Vec<Cell>,
+    /// The terrain kinds of the rules in force: the standard's, or a variant's ([`Map::with_terrain_rules`]).
+    #[serde(skip)]
+    terrain_rules: Arc<TerrainRules>,
 }
 
 impl Map {
@@ -110,7 +36,59 @@ impl Map {
     /// The caller (the scenario validator) guarantees the size is in range and `cells` has `width * height` entries.
     pub(crate) fn new(width: u8, height: u8, cells: Vec<Cell>) -> Map {
         debug_assert_eq!(cells.len(), width as usize * height as usize);
-        Map { width, height, cells }
+        Map { width, height, cells, terrain_rules: TerrainRules::standard() }
+    }
+
+    /// This map played under other terrain rules (a variant's, [`crate::Scenario::with_system`]); `None` when one
+    /// of its squares has a terrain those rules do not have (a variant's own kind, under rules without it).
+    pub fn with_terrain_rules(mut self, rules: Arc<TerrainRules>) -> Option<Map> {
+        if self.cells.iter().any(|c| c.terrain.index() >= rules.kinds().len()) {
+            return None;
+        }
+        self.terrain_rules = rules;
+        Some(self)
+    }
+
+    /// The terrain kinds of the rules it is played by, and what each does (R1.5, R1.6).
+    #[inline]
+    pub fn terrain_rules(&self) -> &TerrainRules {
+        &self.terrain_rules
+    }
+
+    /// Whether a unit on `s` is in cover by its terrain (R1.5, R6.3a).
+    #[inline]
+    pub fn gives_cover(&self, s: Square) -> bool {
+        self.terrain_rules.gives_cover(self.terrain(s))
+    }
+
+    /// Whether the terrain of `s` blocks line of sight through it (R1.5, R6.2a).
+    #[inline]
+    pub fn blocks_sight(&self, s: Square) -> bool {
+        self.terrain_rules.blocks_sight(self.terrain(s))
+    }
+
+    /// Whether units may enter `s` (R1.5, R5.1).
+    #[inline]
+    pub fn passable(&self, s: Square) -> bool {
+        self.terrain_rules.passable(self.terrain(s))
+    }
+
+    /// What an impassable square is, in words after "is": "a river", or a variant's kind ("impassable (a cliff)").
+    pub fn impassable_words(&self, s: Square) -> String {
+        match self.terrain(s) {
+            Terrain::River => "a river".to_string(),
+            _ => format!("impassable ({})", self.terrain_name(s)),
+        }
+    }
+
+    /// The letter of the terrain of `s` in a scenario map.
+    pub fn letter(&self, s: Square) -> char {
+        self.terrain_rules.kind(self.terrain(s)).letter
+    }
+
+    /// The name of the terrain of `s`, for players ("sunken road", "swamp").
+    pub fn terrain_name(&self, s: Square) -> &str {
+        &self.terrain_rules.kind(self.terrain(s)).name
     }
 
     /// An all-open, flat map (for tests and examples).

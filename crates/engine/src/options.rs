@@ -272,6 +272,9 @@ pub enum OptionError {
         /// What is allowed.
         allowed: String,
     },
+    /// The map has a terrain of a variant's own that the rules given (named here) do not have.
+    #[error("the map has a terrain of a variant's own that the rules '{0}' do not have: read it with that variant")]
+    Terrain(String),
 }
 
 impl Options {

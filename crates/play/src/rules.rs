@@ -171,6 +171,33 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
         }
     }
     let standard = CombatSystem::standard();
+    let terrain = system.terrain_rules();
+    if terrain != standard.terrain_rules() {
+        let _ = writeln!(md, "\n## Terrain and movement (R1.5, R1.6) {{#this-game-terrain}}\n");
+        let _ = writeln!(
+            md,
+            "Each terrain's letter in maps, what entering it costs a move, and whether it gives cover and blocks \
+             line of sight through it. A Move order entirely along a road goes {} square{} further.\n\n\
+             | terrain | letter | movement | cover | blocks sight |\n|---|---|---|---|---|",
+            terrain.road_bonus(),
+            if terrain.road_bonus() == 1 { "" } else { "s" }
+        );
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        for k in terrain.kinds() {
+            let mut movement = k.entry.describe();
+            for (arm, entry) in &k.by_arm {
+                movement += &format!("; {}: {}", literal(arm), entry.describe());
+            }
+            let _ = writeln!(
+                md,
+                "| {} | <code>{}</code> | {movement} | {} | {} |",
+                literal(&k.name),
+                literal(&k.letter.to_string()),
+                yes(k.cover),
+                yes(k.blocks_sight)
+            );
+        }
+    }
     let renamed: Vec<String> = terms
         .entries()
         .iter()

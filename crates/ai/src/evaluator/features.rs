@@ -96,7 +96,7 @@ pub fn features<S: ScenarioRef>(b: &Battle<S>) -> Features {
             side: info.side.index(),
             strength: b.strength(id),
             shaken: state.shaken,
-            cover: map.terrain(state.at).gives_cover(),
+            cover: map.gives_cover(state.at),
             elevation: map.elevation(state.at),
         };
         n += 1;

@@ -58,7 +58,7 @@ pub fn leaf_features(b: &Battle) -> [f32; LEAF_FEATURES] {
         } else {
             steady += strength
         }
-        if b.scenario().map.terrain(b.unit(u).at).gives_cover() {
+        if b.scenario().map.gives_cover(b.unit(u).at) {
             cover += sign;
         }
     }

@@ -290,7 +290,7 @@ impl View {
         if let Some(d) = self.goals.iter().map(|(s, _)| s.distance(at)).min() {
             add(&mut score, -(w.goal_distance[guns_i] * d as f32));
         }
-        if map.terrain(at).gives_cover() {
+        if map.gives_cover(at) {
             add(&mut score, w.cover[shaken_i]);
         }
         add(&mut score, w.elevation * map.elevation(at) as f32);

@@ -136,7 +136,7 @@ pub fn encode<S: ScenarioRef>(b: &Battle<S>, out: &mut Encoding) {
             strength: b.strength(id),
             range: b.range(id),
             shaken: state.shaken,
-            cover: map.terrain(state.at).gives_cover(),
+            cover: map.gives_cover(state.at),
             elevation: map.elevation(state.at),
         });
         n += 1;
@@ -317,7 +317,7 @@ fn flank_or_rear_reachable<S: ScenarioRef>(b: &Battle<S>, e: &Seen, t: &Seen) ->
     let map = &b.scenario_ref().map;
     Dir::ALL.iter().filter_map(|&dir| t.at.step(dir, map.width(), map.height())).any(|s| {
         matches!(t.at.aspect_of(t.facing, s), Some(Aspect::Flank | Aspect::Rear))
-            && (s == e.at || (e.at.is_adjacent(s) && b.unit_at(s).is_none() && map.terrain(s).passable()))
+            && (s == e.at || (e.at.is_adjacent(s) && b.unit_at(s).is_none() && map.passable(s)))
     })
 }
 

@@ -196,7 +196,9 @@ impl<S: ScenarioRef> Battle<S> {
             let cell = map.cell(s);
             let held = occ.all.contains(s) && s != own_square;
             let unit_blocks = held && !(gun && e_from > cell.elevation);
-            cell.terrain.blocks_sight() || unit_blocks || (cell.elevation > e_from && cell.elevation > e_to)
+            map.terrain_rules().blocks_sight(cell.terrain)
+                || unit_blocks
+                || (cell.elevation > e_from && cell.elevation > e_to)
         })
     }
 
@@ -219,9 +221,8 @@ impl<S: ScenarioRef> Battle<S> {
     /// Why `square` blocks the line of sight from `from` to `to` (R6.2a–c), in words.
     fn why_blocks(&self, attacker: UnitId, from: Square, to: Square, square: Square) -> String {
         let map = &self.scenario.map;
-        let terrain = map.terrain(square);
-        if terrain.blocks_sight() {
-            return format!("{}, R6.2a", terrain.name().replace('_', " "));
+        if map.blocks_sight(square) {
+            return format!("{}, R6.2a", map.terrain_name(square));
         }
         let high = map.elevation(square);
         if high > map.elevation(from) && high > map.elevation(to) {
@@ -389,9 +390,8 @@ impl<S: ScenarioRef> Battle<S> {
         let a_state = self.unit(attacker);
         let ranging = gun && !charge && a_state.ranging_on() == Some(target) && a_state.at == from;
         let side_on = if charge { aspect(t_state.at, t_state.facing, from) } else { None };
-        let terrain = map.terrain(t_state.at);
-        let cover = if terrain.gives_cover() {
-            Some(Cover::Terrain(terrain))
+        let cover = if map.gives_cover(t_state.at) {
+            Some(Cover::Terrain(map.terrain(t_state.at)))
         } else if charge && map.elevation(t_state.at) > map.elevation(from) {
             Some(Cover::Uphill)
         } else if !charge && fence_on_entry(map, t_state.at, sighted.entry) {
@@ -641,7 +641,7 @@ impl<S: ScenarioRef> Battle<S> {
         let map = &self.scenario.map;
         Dir::ALL.into_iter().filter_map(move |d| map.step(at, d).map(|s| (d, s))).filter(move |&(_, s)| {
             // The search for a unit there last: it is the dearest test.
-            map.terrain(s).passable() && s.distance(from) > at.distance(from) && self.unit_at(s).is_none()
+            map.passable(s) && s.distance(from) > at.distance(from) && self.unit_at(s).is_none()
         })
     }
 }

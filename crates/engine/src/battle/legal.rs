@@ -83,8 +83,8 @@ impl<S: ScenarioRef> Battle<S> {
         }
         let occ = self.occupancy(self.info(unit).side);
         if to != at && !self.destinations(unit, kind, &occ).contains(to) {
-            let why = if !map.terrain(to).passable() {
-                Illegal::new(Rule::R5_1, format!("{to} is a river"))
+            let why = if !map.passable(to) {
+                Illegal::new(Rule::R5_1, format!("{to} is {}", map.impassable_words(to)))
             } else if let Some(other) = self.unit_at(to) {
                 let holder = self.side_and_name(other);
                 Illegal::new(Rule::R5_1, format!("{to} is held by {holder}: a move must end on an empty square"))

@@ -133,7 +133,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// The squares `unit` may end a move on, other than its own (R5.1–R5.3, R1.5, R1.6).
     pub(crate) fn destinations(&self, unit: UnitId, kind: MoveKind, occ: &Occupancy) -> SquareSet {
         let mut result = SquareSet::default();
-        self.search(unit, kind, occ, |next, _, _| {
+        self.search(unit, kind, occ, |next, _, _, _| {
             if !occ.all.contains(next) {
                 result.insert(next); // R5.1: end only on an empty square.
             }
@@ -153,13 +153,15 @@ impl<S: ScenarioRef> Battle<S> {
         if occ.all.contains(to) {
             return None;
         }
-        // The state (square, still on the road) each state was first entered from, breadth first: a shortest path.
-        let mut came_from: Vec<Option<(Square, bool)>> = vec![None; 2 * 26 * 26];
+        // The state (square, still on the road) each state was most cheaply entered from, with what entering it
+        // spent: a cheapest path (under the standard rules, where every step costs one, the first found).
+        let mut came_from: Vec<Option<((Square, bool), u8)>> = vec![None; 2 * 26 * 26];
         let index = |s: Square, road: bool| road as usize * 26 * 26 + s.y as usize * 26 + s.x as usize;
         let mut end = None;
-        self.search(unit, kind, &occ, |next, road, from| {
-            if came_from[index(next, road)].is_none() {
-                came_from[index(next, road)] = Some(from);
+        self.search(unit, kind, &occ, |next, road, from, spent| {
+            let entry = &mut came_from[index(next, road)];
+            if entry.is_none_or(|(_, was)| spent < was) {
+                *entry = Some((from, spent));
                 if next == to && end.is_none() {
                     end = Some(road);
                 }
@@ -168,58 +170,84 @@ impl<S: ScenarioRef> Battle<S> {
         let mut state = (to, end?);
         let mut path = vec![to];
         while state.0 != start {
-            state = came_from[index(state.0, state.1)]?;
+            state = came_from[index(state.0, state.1)]?.0;
             path.push(state.0);
         }
         path.reverse();
         Some(path)
     }
 
-    /// The breadth-first search of a move (R5.1–R5.3, R1.5, R1.6): calls `entered(square, on_road, from)` for
-    /// every square the unit may enter, whether it is still on a road all the way, and the state (square, on road)
-    /// it came from; nearest first (a square may be entered more than once).
+    /// The search of a move (R5.1–R5.3, R1.5, R1.6): calls `entered(square, on_road, from, spent)` for every
+    /// square the unit may enter, whether it is still on a road all the way, the state (square, on road) it came
+    /// from and the squares of its move spent on entering; a square may be entered more than once. Breadth first,
+    /// each state seen once, when every step costs one square (the standard rules); otherwise a state is searched
+    /// again whenever it is reached more cheaply (a variant's terrain that costs more, docs/variants.md).
     fn search(
         &self,
         unit: UnitId,
         kind: MoveKind,
         occ: &Occupancy,
-        mut entered: impl FnMut(Square, bool, (Square, bool)),
+        mut entered: impl FnMut(Square, bool, (Square, bool), u8),
     ) {
         let state = self.units[unit.index()];
         let map = &self.scenario.map;
+        let rules = map.terrain_rules();
+        let info = self.info(unit);
+        let steps = rules.steps(info.own_arm.map_or(info.arm.index(), usize::from));
+        let bonus = if kind.road_bonus { rules.road_bonus() } else { 0 };
         let started_in_contact = occ.zoc.contains(state.at);
-        let start_on_road = kind.road_bonus && map.road(state.at);
-        // Breadth-first over (square, still on road) states; a road path may go one step further (R1.6).
+        let start_on_road = bonus > 0 && map.road(state.at);
+        // Over (square, still on road) states; a road path may go `bonus` squares further (R1.6).
         let mut seen = [SquareSet::default(); 2];
+        let mut cheapest: Vec<u8> = if rules.unit_costs() { Vec::new() } else { vec![u8::MAX; 2 * 26 * 26] };
+        let index = |s: Square, road: bool| road as usize * 26 * 26 + s.y as usize * 26 + s.x as usize;
         let mut queue = Queue::new();
         queue.push((state.at, 0u8, start_on_road));
         seen[start_on_road as usize].insert(state.at);
-        while let Some((at, steps, on_road)) = queue.pop() {
-            if steps >= kind.allowance + on_road as u8 {
-                continue;
+        if let Some(c) = cheapest.get_mut(index(state.at, start_on_road)) {
+            *c = 0;
+        }
+        while let Some((at, spent, on_road)) = queue.pop() {
+            if spent >= kind.allowance + on_road as u8 * bonus
+                || cheapest.get(index(at, on_road)).is_some_and(|&c| c < spent)
+            {
+                continue; // the move is spent, or this state was reached more cheaply since
             }
             for dir in Dir::ALL {
                 let Some(next) = map.step(at, dir) else { continue };
                 let cell = map.cell(next);
-                if !cell.terrain.passable() || occ.enemy.contains(next) {
-                    continue; // R5.1: never into a river or an enemy's square.
+                let step = steps[cell.terrain.index()];
+                if step.cost == 0 || occ.enemy.contains(next) {
+                    continue; // R5.1: never into a river (impassable terrain) or an enemy's square.
                 }
                 let still_road = on_road && cell.road;
-                if steps + 1 > kind.allowance && !still_road {
-                    continue; // R1.6: the extra square is only for a move entirely along the road.
-                }
+                let limit = kind.allowance + still_road as u8 * bonus;
+                let after = match spent + step.cost {
+                    // R1.6: the extra squares are only for a move entirely along the road.
+                    dear if dear > limit && spent > 0 => continue,
+                    // A first step is always allowed into terrain that may be entered, however dear (a variant's
+                    // terrain costing more than the move, docs/variants.md), and spends the whole move.
+                    dear => dear.min(limit),
+                };
                 let near_enemy = occ.zoc.contains(next);
                 if started_in_contact && near_enemy && kind.take_ground != Some(next) {
                     continue; // R5.3.
                 }
-                entered(next, still_road, (at, on_road));
+                entered(next, still_road, (at, on_road), after);
                 // R5.2 zone of control and R1.5 terrain end the move here; so does the end of the allowance.
-                let spent = steps + 1 >= kind.allowance + still_road as u8;
-                if near_enemy || cell.terrain.ends_move() || spent {
+                if near_enemy || step.stops || after >= limit {
                     continue;
                 }
-                if seen[still_road as usize].insert(next) {
-                    queue.push((next, steps + 1, still_road));
+                let again = match cheapest.get_mut(index(next, still_road)) {
+                    None => seen[still_road as usize].insert(next),
+                    Some(c) if after < *c => {
+                        *c = after;
+                        true
+                    }
+                    Some(_) => false,
+                };
+                if again {
+                    queue.push((next, after, still_road));
                 }
             }
         }

@@ -27,7 +27,7 @@ impl<S: ScenarioRef> Battle<S> {
         RallyFacts {
             arm: info.own_arm.unwrap_or(info.arm.index() as u8),
             quality: info.quality,
-            cover: terrain.gives_cover(),
+            cover: map.gives_cover(at),
             terrain,
             enemy_adjacent,
             friends_adjacent,

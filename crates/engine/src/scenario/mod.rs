@@ -242,8 +242,8 @@ impl Scenario {
         for (i, u) in units.iter().enumerate() {
             if !map.contains(u.at) {
                 problem(format!("unit {} ({}): {} is off the board (R1.1)", i + 1, u.name, u.at));
-            } else if !map.terrain(u.at).passable() {
-                problem(format!("unit {} ({}): {} is a river (R5.1)", i + 1, u.name, u.at));
+            } else if !map.passable(u.at) {
+                problem(format!("unit {} ({}): {} is {} (R5.1)", i + 1, u.name, u.at, map.impassable_words(u.at)));
             }
             if let Some(other) = units[..i].iter().position(|o| o.at == u.at) {
                 problem(format!(
@@ -309,6 +309,10 @@ impl Scenario {
     /// An option of the variant's that this scenario refuses (an exhaustion point beyond a side's units, say).
     pub fn with_system(mut self, system: Arc<CombatSystem>) -> Result<Scenario, OptionError> {
         let changed = system.changes_to_standard();
+        self.map = self
+            .map
+            .with_terrain_rules(system.terrain_rules().clone())
+            .ok_or_else(|| OptionError::Terrain(system.name.clone()))?;
         let mut options = self.options;
         // Played by it first, so that its options may set its own modifiers (`modifier.V1`).
         self.system = Some(system.clone());

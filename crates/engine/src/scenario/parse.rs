@@ -7,6 +7,7 @@ use crate::options::Options;
 pub use crate::problem::Problem;
 use crate::problem::{line_col, write_problems};
 use crate::system::CombatSystem;
+use crate::terrain::TerrainRules;
 use crate::unit::{Arm, Quality, Side, UnitInfo};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -99,6 +100,8 @@ struct Report<'a> {
     problems: Vec<Problem>,
     /// The arms of the combat system the scenario is read for beyond the standard three: (id, the arm it acts as).
     own_arms: Vec<(&'a str, Arm)>,
+    /// The terrain kinds of that combat system: a map letter is one of theirs.
+    terrain: Arc<TerrainRules>,
 }
 
 impl Report<'_> {
@@ -240,7 +243,8 @@ impl Scenario {
         let raw: RawScenario = match toml::from_str(source) {
             Ok(raw) => raw,
             Err(e) => {
-                let mut r = Report { source, problems: vec![], own_arms: Vec::new() };
+                let mut r =
+                    Report { source, problems: vec![], own_arms: Vec::new(), terrain: TerrainRules::standard() };
                 r.at(e.span(), e.message().trim().to_string());
                 return Err(fail(r.problems));
             }
@@ -250,7 +254,8 @@ impl Scenario {
         let system = match (given, &raw.variant) {
             (Some(system), _) => Some(system),
             (None, Some(name)) => {
-                let mut r = Report { source, problems: vec![], own_arms: Vec::new() };
+                let mut r =
+                    Report { source, problems: vec![], own_arms: Vec::new(), terrain: TerrainRules::standard() };
                 let system = named_variant(&mut r, name, read);
                 problems = r.problems;
                 system
@@ -261,7 +266,8 @@ impl Scenario {
             .as_deref()
             .map(|s| s.arms().iter().skip(Arm::ALL.len()).map(|a| (a.id.as_str(), a.like)).collect())
             .unwrap_or_default();
-        let mut r = Report { source, problems, own_arms };
+        let terrain = system.as_deref().map_or_else(TerrainRules::standard, |s| s.terrain_rules().clone());
+        let mut r = Report { source, problems, own_arms, terrain };
         let scenario = check(raw, &mut r);
         match scenario {
             Some(s) if r.problems.is_empty() => match system {
@@ -473,13 +479,19 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
     let square_at = |i: usize, j: usize| ok.then(|| Square::new(j as u8, (height - 1 - i) as u8));
     for (i, row) in rows.iter().enumerate() {
         for (j, &(c, at)) in row.iter().enumerate().take(width) {
-            match Terrain::from_char(c) {
+            match r.terrain.by_letter(c) {
                 Some(t) => cells[index(i, j)].terrain = t,
                 None => {
                     let first = r.problems.len();
+                    let letters: Vec<String> = r.terrain.letters().chars().map(String::from).collect();
                     r.at(
                         Some(at..at),
-                        format!("unknown terrain character '{c}' at {} (expected . W T S ~ F)", square_name(i, j)),
+                        format!(
+                            "unknown terrain character '{c}' at {} (expected {}{})",
+                            square_name(i, j),
+                            letters.join(" "),
+                            if r.terrain.kinds().len() > Terrain::ALL.len() { ", with the variant's" } else { "" }
+                        ),
                     );
                     r.place_since(first, square_at(i, j), None);
                 }
@@ -529,7 +541,8 @@ fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
     if !ok {
         return None;
     }
-    let mut map = Map::new(width as u8, height as u8, cells);
+    // Every cell's terrain is one of these rules' (read by its letter above).
+    let mut map = Map::new(width as u8, height as u8, cells).with_terrain_rules(r.terrain.clone())?;
     for (a, b) in fences {
         map.add_fence(a, b);
     }
@@ -745,9 +758,13 @@ fn check_units(
             None => side.and_then(|s| sides.map(|sd| sd.0[s.other().index()].home)),
         };
         if let (Some(at), Some(map)) = (at, map)
-            && !map.terrain(at).passable()
+            && !map.passable(at)
         {
-            r.at(u.at.as_ref().map(|a| a.span()), format!("{label}: a unit cannot stand on a river (R1.5)"));
+            let what = match map.terrain(at) {
+                Terrain::River => "a river".to_string(),
+                _ => format!("{}, impassable", map.terrain_name(at)),
+            };
+            r.at(u.at.as_ref().map(|a| a.span()), format!("{label}: a unit cannot stand on {what} (R1.5)"));
         }
         if let Some(at) = at
             && let Some(other) = units.iter().position(|o| o.at == at)

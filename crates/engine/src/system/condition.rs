@@ -216,8 +216,27 @@ impl Condition {
     ///
     /// The first problem found, with its place in `text`.
     pub fn parse_at(text: &str, arms: &[&str], moment: Moment) -> Result<Condition, ConditionError> {
+        Condition::parse_in(text, arms, &STANDARD_TERRAINS, moment)
+    }
+
+    /// Reads `text` as a condition decided at `moment`, in a combat system whose terrains' ids are `terrains` (the
+    /// standard six, then a variant's own, in the order of their places).
+    ///
+    /// ```
+    /// use pacw_engine::system::condition::{AttackFacts, Condition, Moment};
+    /// use pacw_engine::Terrain;
+    /// let terrains = ["open", "woods", "town", "sunken_road", "river", "ford", "swamp"];
+    /// let swamp = Condition::parse_in("target.terrain == 'swamp'", &["infantry"], &terrains, Moment::BeforeDice);
+    /// let in_swamp = AttackFacts { target_terrain: Terrain::Own(0), ..AttackFacts::default() };
+    /// assert!(swamp.unwrap().holds(&in_swamp));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, with its place in `text`.
+    pub fn parse_in(text: &str, arms: &[&str], terrains: &[&str], moment: Moment) -> Result<Condition, ConditionError> {
         let tokens = lex(text)?;
-        let mut parser = Parser { tokens, at: 0, arms, end: text.len(), moment };
+        let mut parser = Parser { tokens, at: 0, arms, terrains, end: text.len(), moment };
         let condition = parser.or()?;
         if let Some(t) = parser.tokens.get(parser.at) {
             return Err(unexpected(t, "'and', 'or' or the end"));
@@ -617,6 +636,8 @@ struct Parser<'a> {
     tokens: Vec<Spanned>,
     at: usize,
     arms: &'a [&'a str],
+    /// The ids of the combat system's terrains, in the order of their places.
+    terrains: &'a [&'a str],
     /// Where the text ends, for a message about something missing there.
     end: usize,
     /// When the condition is decided: whether it may ask for the result.
@@ -700,7 +721,7 @@ impl Parser<'_> {
         };
         self.at += 1;
         let right = self.operand()?;
-        let (left, right) = resolve(left, right, self.arms)?;
+        let (left, right) = resolve(left, right, self.arms, self.terrains)?;
         if left.kind != right.kind {
             return Err(error(right.offset, format!("cannot compare {} with {}", left.kind.name(), right.kind.name())));
         }
@@ -767,19 +788,19 @@ impl Parser<'_> {
 }
 
 /// A 'string' compared with a fact becomes the value of the fact's kind it names.
-fn resolve(left: Typed, right: Typed, arms: &[&str]) -> Result<(Typed, Typed), ConditionError> {
+fn resolve(left: Typed, right: Typed, arms: &[&str], terrains: &[&str]) -> Result<(Typed, Typed), ConditionError> {
     match (left.kind, right.kind) {
         (Kind::Text, Kind::Text) => {
             Err(error(left.offset, "compares two strings: one side should be a fact such as attacker.arm"))
         }
-        (Kind::Text, kind) => Ok((text_as(left, kind, arms)?, right)),
-        (kind, Kind::Text) => Ok((left, text_as(right, kind, arms)?)),
+        (Kind::Text, kind) => Ok((text_as(left, kind, arms, terrains)?, right)),
+        (kind, Kind::Text) => Ok((left, text_as(right, kind, arms, terrains)?)),
         _ => Ok((left, right)),
     }
 }
 
 /// A 'string' read as a value of `kind`: an arm of `arms`, a quality or a terrain.
-fn text_as(t: Typed, kind: Kind, arms: &[&str]) -> Result<Typed, ConditionError> {
+fn text_as(t: Typed, kind: Kind, arms: &[&str], terrains: &[&str]) -> Result<Typed, ConditionError> {
     let Node::Text(text) = &t.node else { return Ok(t) };
     let unknown = |what: &str, names: Vec<&str>| {
         Err(error(t.offset, format!("unknown {what} '{text}' (known: {})", names.join(", "))))
@@ -793,9 +814,9 @@ fn text_as(t: Typed, kind: Kind, arms: &[&str]) -> Result<Typed, ConditionError>
             Some(q) => Value::Quality(q),
             None => return unknown("quality", Quality::ALL.iter().map(|q| q.name()).collect()),
         },
-        Kind::Terrain => match TERRAINS.iter().find(|t| t.name() == text || t.name().replace(' ', "_") == *text) {
-            Some(&terrain) => Value::Terrain(terrain),
-            None => return unknown("terrain", TERRAINS.iter().map(|t| t.name()).collect()),
+        Kind::Terrain => match terrains.iter().position(|t| t == text || t.replace('_', " ") == *text) {
+            Some(i) => Value::Terrain(Terrain::at(i)),
+            None => return unknown("terrain", terrains.to_vec()),
         },
         Kind::Result => match RESULTS.iter().find(|r| r.name() == text || r.name().replace('_', " ") == *text) {
             Some(&result) => Value::Result(Some(result)),
@@ -809,9 +830,8 @@ fn text_as(t: Typed, kind: Kind, arms: &[&str]) -> Result<Typed, ConditionError>
 /// The results a condition after the dice may name.
 const RESULTS: [AttackResult; 6] = AttackResult::ALL;
 
-/// The terrains a condition may name.
-const TERRAINS: [Terrain; 6] =
-    [Terrain::Open, Terrain::Woods, Terrain::Town, Terrain::SunkenRoad, Terrain::River, Terrain::Ford];
+/// The ids of the standard terrains, which a condition of the standard rules may name.
+const STANDARD_TERRAINS: [&str; 6] = ["open", "woods", "town", "sunken_road", "river", "ford"];
 
 /// The facts a condition at `moment` may ask for, as a message lists them: "known: charge, distance, …".
 fn fact_names(moment: Moment) -> String {

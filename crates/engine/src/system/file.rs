@@ -3,6 +3,7 @@
 //! is added; `[results]` and `[terms]` replace the entries they name.
 
 use super::condition::{Condition, ConditionError, Moment};
+use super::terrain::{RawMovement, RawTerrain, TerrainText};
 use super::{
     AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
     MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierRule, RallyModifier, RallyNeed, RallyRule,
@@ -57,6 +58,9 @@ struct RawVariant {
     rally: Option<Spanned<RawRally>>,
     #[serde(default)]
     rally_modifiers: Vec<Spanned<RawResultModifier>>,
+    #[serde(default)]
+    terrain: Vec<Spanned<RawTerrain>>,
+    movement: Option<Spanned<RawMovement>>,
     terms: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     options: Option<BTreeMap<Spanned<String>, Spanned<RawOption>>>,
 }
@@ -178,6 +182,7 @@ pub struct VariantText {
     result_modifiers: Vec<ResultModifier>,
     rally: Option<RallyRule>,
     rally_modifiers: Vec<RallyModifier>,
+    terrain: TerrainText,
     terms: Vec<(&'static str, String)>,
     options: Vec<(String, String)>,
 }
@@ -194,13 +199,13 @@ struct ModifierChange {
 }
 
 /// Collects problems with their places.
-struct Problems<'a> {
+pub(super) struct Problems<'a> {
     source: &'a str,
     list: Vec<Problem>,
 }
 
 impl Problems<'_> {
-    fn at(&mut self, span: Range<usize>, message: impl Into<String>) {
+    pub(super) fn at(&mut self, span: Range<usize>, message: impl Into<String>) {
         let (line, column) = crate::problem::line_col(self.source, span.start);
         self.list.push(Problem {
             line: Some(line),
@@ -220,6 +225,12 @@ fn within(p: &mut Problems, field: &str, v: &Spanned<i64>, range: std::ops::Rang
         p.at(v.span(), format!("{field} must be from {} to {}, not {}", range.start(), range.end(), v.get_ref()));
         None
     }
+}
+
+/// The names a condition may compare with: the arms' and the terrains', each in the order of their places.
+struct Names<'a> {
+    arms: &'a [&'a str],
+    terrains: &'a [&'a str],
 }
 
 /// The arms' names a condition may compare with: the standard's, then the variant's new ones.
@@ -261,15 +272,19 @@ impl VariantText {
                 String::new()
             }
         };
-        let names = arm_names(&raw.arms);
-        let arm_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let modifiers = read_modifiers(&mut p, &raw.modifiers, &arm_refs);
-        let after_attack = read_after_attack(&mut p, &raw.after_attack, &arm_refs);
-        let restrictions = read_restrictions(&mut p, &raw.restrictions, &arm_refs);
-        let result_modifiers = read_result_modifiers(&mut p, &raw.result_modifiers, &arm_refs);
+        let arm_names = arm_names(&raw.arms);
+        let arm_refs: Vec<&str> = arm_names.iter().map(String::as_str).collect();
+        let terrain_names = super::terrain::names(&raw.terrain);
+        let terrain_refs: Vec<&str> = terrain_names.iter().map(String::as_str).collect();
+        let names = Names { arms: &arm_refs, terrains: &terrain_refs };
+        let modifiers = read_modifiers(&mut p, &raw.modifiers, &names);
+        let after_attack = read_after_attack(&mut p, &raw.after_attack, &names);
+        let restrictions = read_restrictions(&mut p, &raw.restrictions, &names);
+        let result_modifiers = read_result_modifiers(&mut p, &raw.result_modifiers, &names);
         let rally = raw.rally.as_ref().and_then(|r| read_rally(&mut p, r));
-        let rally_modifiers = read_rally_modifiers(&mut p, &raw.rally_modifiers, raw.rally.is_some(), &arm_refs);
+        let rally_modifiers = read_rally_modifiers(&mut p, &raw.rally_modifiers, raw.rally.is_some(), &names);
         let arms = read_arms(&mut p, &raw.arms);
+        let terrain = super::terrain::read(&mut p, &raw.terrain, raw.movement.as_ref(), &arm_refs);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
         let options = read_options(&mut p, raw.options.as_ref(), &raw.modifiers);
@@ -287,6 +302,7 @@ impl VariantText {
             result_modifiers,
             rally,
             rally_modifiers,
+            terrain,
             terms,
             options,
         })
@@ -331,6 +347,8 @@ impl VariantText {
                 None => system.arms.push(arm),
             }
         }
+        let arm_ids: Vec<&str> = system.arms.iter().map(|a| a.id.as_str()).collect();
+        system.terrain = std::sync::Arc::new(self.terrain.over(&system.terrain, &arm_ids));
         for (row, effects) in self.results {
             let r = &mut system.results;
             match row {
@@ -378,7 +396,7 @@ impl VariantText {
     }
 }
 
-fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str]) -> Vec<ModifierChange> {
+fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], names: &Names) -> Vec<ModifierChange> {
     if raw.len() > MAX_MODIFIERS {
         p.at(raw[MAX_MODIFIERS].span(), format!("at most {MAX_MODIFIERS} modifiers"));
     }
@@ -395,7 +413,7 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str])
         let when = m
             .when
             .as_ref()
-            .and_then(|w| read_condition(p, w, arms, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())));
+            .and_then(|w| read_condition(p, w, names, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())));
         let is_new = !standard.contains(&id.as_str());
         // The standard's five come first: a file adds at most the places left after them.
         let new_before = out.iter().filter(|o| !standard.contains(&o.id.as_str())).count();
@@ -422,8 +440,8 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], arms: &[&str])
 }
 
 /// A condition of the file, at `moment`, or its problem at its place in the file (inside the quotes).
-fn read_condition(p: &mut Problems, w: &Spanned<String>, arms: &[&str], moment: Moment) -> Option<Condition> {
-    match Condition::parse_at(w.get_ref(), arms, moment) {
+fn read_condition(p: &mut Problems, w: &Spanned<String>, names: &Names, moment: Moment) -> Option<Condition> {
+    match Condition::parse_in(w.get_ref(), names.arms, names.terrains, moment) {
         Ok(c) => Some(c),
         Err(ConditionError { offset, message }) => {
             let start = w.span().start + 1 + offset;
@@ -434,7 +452,7 @@ fn read_condition(p: &mut Problems, w: &Spanned<String>, arms: &[&str], moment: 
 }
 
 /// `[[after_attack]]`: each rule whole (id, name, when, attacker), its condition read after the dice.
-fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], arms: &[&str]) -> Vec<AfterAttackRule> {
+fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], names: &Names) -> Vec<AfterAttackRule> {
     if raw.len() > MAX_AFTER_ATTACK {
         p.at(raw[MAX_AFTER_ATTACK].span(), format!("at most {MAX_AFTER_ATTACK} [[after_attack]] rules"));
     }
@@ -449,7 +467,7 @@ fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], arms: &[
         }
         seen.push(id.clone());
         let when = match &r.when {
-            Some(w) => read_condition(p, w, arms, Moment::AfterDice).map(|c| (c, w.get_ref().clone())),
+            Some(w) => read_condition(p, w, names, Moment::AfterDice).map(|c| (c, w.get_ref().clone())),
             None => {
                 p.at(span.clone(), format!("after_attack '{id}' needs `when`, the condition it applies under"));
                 None
@@ -478,7 +496,7 @@ fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], arms: &[
 }
 
 /// `[[restrictions]]`: each whole (id, name, when), its condition read before the dice.
-fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], arms: &[&str]) -> Vec<Restriction> {
+fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], names: &Names) -> Vec<Restriction> {
     if raw.len() > MAX_RESTRICTIONS {
         p.at(raw[MAX_RESTRICTIONS].span(), format!("at most {MAX_RESTRICTIONS} [[restrictions]]"));
     }
@@ -496,7 +514,7 @@ fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], arms: &[
             p.at(span, format!("restriction '{id}' needs `when`, the attacks it forbids"));
             continue;
         };
-        if let Some(when) = read_condition(p, w, arms, Moment::BeforeDice) {
+        if let Some(when) = read_condition(p, w, names, Moment::BeforeDice) {
             let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
             out.push(Restriction { id: id.clone(), name, when, when_text: w.get_ref().clone() });
         }
@@ -505,7 +523,7 @@ fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], arms: &[
 }
 
 /// `[[result_modifiers]]`: each whole (id, name, value, when), its condition read before the dice.
-fn read_result_modifiers(p: &mut Problems, raw: &[Spanned<RawResultModifier>], arms: &[&str]) -> Vec<ResultModifier> {
+fn read_result_modifiers(p: &mut Problems, raw: &[Spanned<RawResultModifier>], names: &Names) -> Vec<ResultModifier> {
     if raw.len() > MAX_RESULT_MODIFIERS {
         p.at(raw[MAX_RESULT_MODIFIERS].span(), format!("at most {MAX_RESULT_MODIFIERS} [[result_modifiers]]"));
     }
@@ -527,7 +545,7 @@ fn read_result_modifiers(p: &mut Problems, raw: &[Spanned<RawResultModifier>], a
             }
         };
         let when = match &m.when {
-            Some(w) => read_condition(p, w, arms, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())),
+            Some(w) => read_condition(p, w, names, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())),
             None => {
                 p.at(span, format!("result modifier '{id}' needs `when`, the condition it applies under"));
                 None
@@ -574,7 +592,7 @@ fn read_rally_modifiers(
     p: &mut Problems,
     raw: &[Spanned<RawResultModifier>],
     rally: bool,
-    arms: &[&str],
+    names: &Names,
 ) -> Vec<RallyModifier> {
     if let Some(first) = raw.first().filter(|_| !rally) {
         p.at(
@@ -604,7 +622,7 @@ fn read_rally_modifiers(
             }
         };
         let when = match &m.when {
-            Some(w) => read_condition(p, w, arms, Moment::Rally).map(|c| (c, w.get_ref().clone())),
+            Some(w) => read_condition(p, w, names, Moment::Rally).map(|c| (c, w.get_ref().clone())),
             None => {
                 p.at(span, format!("rally modifier '{id}' needs `when`, the condition it applies under"));
                 None
@@ -619,7 +637,7 @@ fn read_rally_modifiers(
 }
 
 /// Whether `id` may name an entry of `what`: well formed, and not `given` before in the file.
-fn fresh_id(p: &mut Problems, what: &str, id: &Spanned<String>, given: bool) -> bool {
+pub(super) fn fresh_id(p: &mut Problems, what: &str, id: &Spanned<String>, given: bool) -> bool {
     let text = id.get_ref();
     let well_formed =
         !text.is_empty() && text.len() <= 24 && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
@@ -858,6 +876,7 @@ fn read_standard() -> CombatSystem {
         result_modifiers: Vec::new(),
         rally: None,
         rally_modifiers: Vec::new(),
+        terrain: crate::terrain::TerrainRules::standard(),
         terms: Terms {
             fire: "fire".into(),
             charge: "charge".into(),

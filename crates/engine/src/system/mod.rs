@@ -13,6 +13,7 @@ mod file;
 mod rally;
 mod restriction;
 mod steadiness;
+mod terrain;
 
 pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AFTER_ATTACK};
 pub use file::{SystemError, VariantText};
@@ -205,6 +206,8 @@ pub struct CombatSystem {
     /// The rally roll (`[rally]`): none under the standard rules, where a shaken unit rallies as it is activated.
     rally: Option<RallyRule>,
     rally_modifiers: Vec<RallyModifier>,
+    /// Its terrain kinds and movement (R1.5, R1.6): the standard's, with a variant's `[[terrain]]` and `[movement]`.
+    terrain: std::sync::Arc<crate::terrain::TerrainRules>,
     terms: Terms,
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
@@ -227,8 +230,8 @@ impl PartialEq for CombatSystem {
             &[AfterAttackRule],
             &[Restriction],
             &[ResultModifier],
-            &Option<RallyRule>,
-            &[RallyModifier],
+            (&Option<RallyRule>, &[RallyModifier]),
+            &crate::terrain::TerrainRules,
             &Terms,
             &[(String, String)],
         ) {
@@ -241,8 +244,8 @@ impl PartialEq for CombatSystem {
                 &s.after_attack,
                 &s.restrictions,
                 &s.result_modifiers,
-                &s.rally,
-                &s.rally_modifiers,
+                (&s.rally, &s.rally_modifiers),
+                &s.terrain,
                 &s.terms,
                 &s.options,
             )
@@ -309,6 +312,13 @@ impl CombatSystem {
                 Some(m) => (m.rule.clone(), m.name.clone()),
                 None => (modifier.rule().to_string(), modifier.reason()),
             },
+            // Cover by a terrain: named as the rules in force name it (a variant's own kind, or a renamed one).
+            crate::attack::Modifier::Cover(crate::attack::Cover::Terrain(t)) => {
+                match self.terrain.kinds().get(t.index()) {
+                    Some(kind) => (modifier.rule().to_string(), format!("cover: {}", kind.name)),
+                    None => (modifier.rule().to_string(), modifier.reason()),
+                }
+            }
             built_in => (built_in.rule().to_string(), built_in.reason()),
         }
     }
@@ -353,6 +363,11 @@ impl CombatSystem {
     /// The modifiers to the rally roll (`[[rally_modifiers]]`), in the file's order.
     pub fn rally_modifiers(&self) -> &[RallyModifier] {
         &self.rally_modifiers
+    }
+
+    /// Its terrain kinds, what each does, and the road bonus (R1.5, R1.6): a map played by it reads them.
+    pub fn terrain_rules(&self) -> &std::sync::Arc<crate::terrain::TerrainRules> {
+        &self.terrain
     }
 
     /// The words players see.
@@ -448,6 +463,8 @@ impl CombatSystem {
             "rally_modifiers": self.rally_modifiers.iter().map(|m| json!({
                 "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,
             })).collect::<Vec<_>>(),
+            "terrain": terrain::to_json(&self.terrain),
+            "movement": { "road_bonus": self.terrain.road_bonus() },
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         })
@@ -512,6 +529,7 @@ impl CombatSystem {
             let _ = writeln!(out, "id = {}\nname = {}\nvalue = {}", quoted(&m.id), quoted(&m.name), m.value);
             let _ = writeln!(out, "when = {}", quoted(&m.when_text));
         }
+        terrain::to_toml(&self.terrain, &mut out);
         let _ = writeln!(out, "\n[terms]");
         for (name, word) in self.terms.entries() {
             let _ = writeln!(out, "{name} = {}", quoted(word));

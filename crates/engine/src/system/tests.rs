@@ -804,7 +804,7 @@ fn the_odds_give_the_attacker_s_outcomes_exactly_as_the_battle_plays_them() {
 }
 
 /// Pieces of a variant file, new sections among them, for texts built at random.
-const VARIANT_PIECES: [&str; 24] = [
+const VARIANT_PIECES: [&str; 35] = [
     "name = \"x\"\n",
     "[[after_attack]]\n",
     "id = \"A1\"\n",
@@ -829,6 +829,17 @@ const VARIANT_PIECES: [&str; 24] = [
     "when = \"unit.quality == 'veteran'\"\n",
     "when = \"enemy_adjacent or friends_adjacent >= 2\"\n",
     "value = -2\n",
+    "[[terrain]]\n",
+    "id = \"swamp\"\n",
+    "id = \"woods\"\n",
+    "letter = \"M\"\n",
+    "letter = \"W\"\n",
+    "move = \"stop\"\n",
+    "move = 0\n",
+    "move_by_arm = { cavalry = 2, infantry = \"impassable\" }\n",
+    "cover = true\nblocks_sight = true\n",
+    "[movement]\nroad_bonus = 3\n",
+    "when = \"target.terrain == 'swamp'\"\n",
 ];
 
 proptest::proptest! {

@@ -235,6 +235,20 @@ impl ScenarioBuilder {
         Scenario::parse(&text, "test.toml").unwrap_or_else(|e| panic!("scenario does not parse:\n{e}\n---\n{text}"))
     }
 
+    /// The scenario played by a variant file's rules (panics with every problem if either does not read).
+    pub fn scenario_under(&self, variant: &str) -> Scenario {
+        let system = pacw_engine::system::CombatSystem::with_variant(variant, "variant.toml")
+            .unwrap_or_else(|e| panic!("variant does not read:\n{e}"));
+        let text = self.toml();
+        Scenario::parse_with(&text, "test.toml", Arc::new(system))
+            .unwrap_or_else(|e| panic!("scenario does not parse:\n{e}\n---\n{text}"))
+    }
+
+    /// A battle played by a variant file's rules, under the scenario's own options.
+    pub fn battle_under(&self, variant: &str) -> Battle {
+        Battle::from_scenario(Arc::new(self.scenario_under(variant)))
+    }
+
     /// A battle under the scenario's own options.
     pub fn battle(&self) -> Battle {
         Battle::from_scenario(Arc::new(self.scenario()))

@@ -16,6 +16,7 @@ mod rules_movement;
 mod rules_options;
 mod rules_queries;
 mod rules_results;
+mod rules_terrain;
 mod rules_turns;
 mod scenario_errors;
 mod upgrades;

@@ -26,7 +26,7 @@ fn options_strategy() -> impl Strategy<Value = Options> {
 }
 
 /// An arbitrary action, legal or not, to probe that refusals change nothing.
-fn random_action(rng: &mut ChaCha8Rng, b: &Battle) -> Action {
+pub(crate) fn random_action(rng: &mut ChaCha8Rng, b: &Battle) -> Action {
     let sq =
         |rng: &mut ChaCha8Rng| Square::new(rng.random_range(0..b.scenario().map.width() + 1), rng.random_range(0..9));
     let unit = |rng: &mut ChaCha8Rng| UnitId(rng.random_range(0..(b.scenario().units.len() as u8 + 2)));
@@ -43,12 +43,12 @@ fn random_action(rng: &mut ChaCha8Rng, b: &Battle) -> Action {
     }
 }
 
-fn check_invariants(b: &Battle) {
+pub(crate) fn check_invariants(b: &Battle) {
     let squares: Vec<Square> = b.alive_units().map(|u| b.unit(u).at).collect();
     let distinct: HashSet<Square> = squares.iter().copied().collect();
     assert_eq!(squares.len(), distinct.len(), "R2.5: one unit per square");
     for s in &squares {
-        assert!(b.scenario().map.terrain(*s).passable(), "R5.1: no unit on a river");
+        assert!(b.scenario().map.passable(*s), "R5.1: no unit on a river");
     }
     // R7.3: whether a unit could retreat from each enemy is whether it has a square to retreat to.
     for u in b.alive_units() {

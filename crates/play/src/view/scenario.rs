@@ -2,7 +2,7 @@
 //! every game view).
 
 use pacw_engine::Colour;
-use pacw_engine::{Arm, Battle, Dir, Quality, Scenario, Side, Square, Terrain, UnitId, UnitInfo};
+use pacw_engine::{Arm, Battle, Dir, Quality, Scenario, Side, Square, UnitId, UnitInfo};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -15,8 +15,9 @@ pub struct SquareView {
     pub x: u8,
     /// Row from 0 (south).
     pub y: u8,
-    /// Its terrain (R1.3).
-    pub terrain: Terrain,
+    /// Its terrain's id (R1.3): a standard one (`sunken_road`) or a variant's own (`swamp`), described in
+    /// [`MapView::terrains`].
+    pub terrain: String,
     /// 0..=3 (R1.3).
     pub elevation: u8,
     /// Whether a road runs through it (R1.6).
@@ -36,6 +37,25 @@ pub struct MapView {
     pub squares: Vec<SquareView>,
     /// Every fenced edge once, as the two squares it lies between.
     pub fences: Vec<[Square; 2]>,
+    /// The terrain kinds of the rules in force, the standard six first, then a variant's own (docs/variants.md).
+    pub terrains: Vec<TerrainView>,
+}
+
+/// A terrain kind and what it does under the rules in force (R1.5).
+#[derive(Serialize, Clone, Debug)]
+pub struct TerrainView {
+    /// Its id, as squares name it.
+    pub id: String,
+    /// Its name, for players.
+    pub name: String,
+    /// Its letter in scenario maps.
+    pub letter: char,
+    /// Whether a unit in it is in cover (R6.3a).
+    pub cover: bool,
+    /// Whether it blocks line of sight through it (R6.2a).
+    pub blocks_sight: bool,
+    /// What entering it costs, in words ("entering ends the move"), then any arm's own ("cavalry: …").
+    pub movement: String,
 }
 
 /// A side as the scenario describes it.
@@ -179,6 +199,28 @@ pub struct RulesView {
     pub rally_modifiers: Vec<serde_json::Value>,
 }
 
+/// The terrain kinds of a map's rules, described.
+fn terrain_views(map: &pacw_engine::Map) -> Vec<TerrainView> {
+    map.terrain_rules()
+        .kinds()
+        .iter()
+        .map(|k| {
+            let mut movement = k.entry.describe();
+            for (arm, entry) in &k.by_arm {
+                movement += &format!("; {arm}: {}", entry.describe());
+            }
+            TerrainView {
+                id: k.id.clone(),
+                name: k.name.clone(),
+                letter: k.letter,
+                cover: k.cover,
+                blocks_sight: k.blocks_sight,
+                movement,
+            }
+        })
+        .collect()
+}
+
 /// The view of a scenario.
 pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
     let map = &s.map;
@@ -188,7 +230,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             at,
             x: at.x,
             y: at.y,
-            terrain: map.terrain(at),
+            terrain: map.terrain_rules().kind(map.terrain(at)).id.clone(),
             elevation: map.elevation(at),
             road: map.road(at),
             fences: Dir::ALL.into_iter().filter(|&d| map.step(at, d).is_some() && map.fence(at, d)).collect(),
@@ -224,7 +266,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
         turns: s.turns,
         points_per_destroyed: s.points_per_destroyed,
         sides: [side(Side::A), side(Side::B)],
-        map: MapView { width: map.width(), height: map.height(), squares, fences },
+        map: MapView { width: map.width(), height: map.height(), squares, fences, terrains: terrain_views(map) },
         objectives: s
             .objectives
             .iter()
