@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 pub const MAX_OWN_TERRAINS: usize = 10;
 /// The most terrain kinds a table holds: the standard six and a variant's own.
 pub const MAX_TERRAINS: usize = Terrain::ALL.len() + MAX_OWN_TERRAINS;
+const _: () = assert!(MAX_TERRAINS.is_power_of_two(), "Terrain::place masks an index into the table");
 /// The most arms a table gives movement for (as many as a combat system may have).
 pub const MAX_ARM_SLOTS: usize = 8;
 /// The largest road bonus (R1.6) a variant may give.
@@ -53,6 +54,14 @@ impl Terrain {
             Terrain::Ford => 5,
             Terrain::Own(i) => Terrain::ALL.len() + i as usize,
         }
+    }
+
+    /// Its place in a table of [`MAX_TERRAINS`] entries, as the hot lookups read it: [`Terrain::index`] kept
+    /// within the table (a map's terrains are always within it: its reader checks each letter), so that no bounds
+    /// check is needed.
+    #[inline]
+    pub(crate) const fn place(self) -> usize {
+        self.index() & (MAX_TERRAINS - 1)
     }
 
     /// The terrain at a place of a table.
@@ -250,19 +259,19 @@ impl TerrainRules {
     /// Whether a unit in this terrain is in cover (R1.5, R6.3a).
     #[inline]
     pub fn gives_cover(&self, t: Terrain) -> bool {
-        self.flags[t.index()] & COVER != 0
+        self.flags[t.place()] & COVER != 0
     }
 
     /// Whether this terrain blocks line of sight through it (R1.5, R6.2a).
     #[inline]
     pub fn blocks_sight(&self, t: Terrain) -> bool {
-        self.flags[t.index()] & BLOCKS_SIGHT != 0
+        self.flags[t.place()] & BLOCKS_SIGHT != 0
     }
 
     /// Whether units may enter it (R1.5, R5.1).
     #[inline]
     pub fn passable(&self, t: Terrain) -> bool {
-        self.flags[t.index()] & IMPASSABLE == 0
+        self.flags[t.place()] & IMPASSABLE == 0
     }
 
     /// What entering each terrain does to the move of the arm at place `slot` of the combat system's arms.

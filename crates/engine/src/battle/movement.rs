@@ -187,6 +187,22 @@ impl<S: ScenarioRef> Battle<S> {
         unit: UnitId,
         kind: MoveKind,
         occ: &Occupancy,
+        entered: impl FnMut(Square, bool, (Square, bool), u8),
+    ) {
+        // Two searches from one text: the standard rules' (every step one square) without the costs' bookkeeping.
+        if self.scenario.map.terrain_rules().unit_costs() {
+            self.search_by::<false>(unit, kind, occ, entered);
+        } else {
+            self.search_by::<true>(unit, kind, occ, entered);
+        }
+    }
+
+    /// [`Battle::search`], `WEIGHED` when some step may cost more than one square.
+    fn search_by<const WEIGHED: bool>(
+        &self,
+        unit: UnitId,
+        kind: MoveKind,
+        occ: &Occupancy,
         mut entered: impl FnMut(Square, bool, (Square, bool), u8),
     ) {
         let state = self.units[unit.index()];
@@ -199,35 +215,34 @@ impl<S: ScenarioRef> Battle<S> {
         let start_on_road = bonus > 0 && map.road(state.at);
         // Over (square, still on road) states; a road path may go `bonus` squares further (R1.6).
         let mut seen = [SquareSet::default(); 2];
-        let mut cheapest: Vec<u8> = if rules.unit_costs() { Vec::new() } else { vec![u8::MAX; 2 * 26 * 26] };
+        let mut cheapest: Vec<u8> = if WEIGHED { vec![u8::MAX; 2 * 26 * 26] } else { Vec::new() };
         let index = |s: Square, road: bool| road as usize * 26 * 26 + s.y as usize * 26 + s.x as usize;
         let mut queue = Queue::new();
         queue.push((state.at, 0u8, start_on_road));
         seen[start_on_road as usize].insert(state.at);
-        if let Some(c) = cheapest.get_mut(index(state.at, start_on_road)) {
-            *c = 0;
+        if WEIGHED {
+            cheapest[index(state.at, start_on_road)] = 0;
         }
         while let Some((at, spent, on_road)) = queue.pop() {
-            if spent >= kind.allowance + on_road as u8 * bonus
-                || cheapest.get(index(at, on_road)).is_some_and(|&c| c < spent)
-            {
+            if spent >= kind.allowance + on_road as u8 * bonus || (WEIGHED && cheapest[index(at, on_road)] < spent) {
                 continue; // the move is spent, or this state was reached more cheaply since
             }
             for dir in Dir::ALL {
                 let Some(next) = map.step(at, dir) else { continue };
                 let cell = map.cell(next);
-                let step = steps[cell.terrain.index()];
+                let step = steps[cell.terrain.place()];
                 if step.cost == 0 || occ.enemy.contains(next) {
                     continue; // R5.1: never into a river (impassable terrain) or an enemy's square.
                 }
                 let still_road = on_road && cell.road;
                 let limit = kind.allowance + still_road as u8 * bonus;
                 let after = match spent + step.cost {
-                    // R1.6: the extra squares are only for a move entirely along the road.
-                    dear if dear > limit && spent > 0 => continue,
+                    within if within <= limit => within,
                     // A first step is always allowed into terrain that may be entered, however dear (a variant's
                     // terrain costing more than the move, docs/variants.md), and spends the whole move.
-                    dear => dear.min(limit),
+                    _ if WEIGHED && spent == 0 => limit,
+                    // R1.6: the extra squares are only for a move entirely along the road.
+                    _ => continue,
                 };
                 let near_enemy = occ.zoc.contains(next);
                 if started_in_contact && near_enemy && kind.take_ground != Some(next) {
@@ -238,13 +253,13 @@ impl<S: ScenarioRef> Battle<S> {
                 if near_enemy || step.stops || after >= limit {
                     continue;
                 }
-                let again = match cheapest.get_mut(index(next, still_road)) {
-                    None => seen[still_road as usize].insert(next),
-                    Some(c) if after < *c => {
-                        *c = after;
-                        true
-                    }
-                    Some(_) => false,
+                let again = if WEIGHED {
+                    let c = &mut cheapest[index(next, still_road)];
+                    let cheaper = after < *c;
+                    *c = (*c).min(after);
+                    cheaper
+                } else {
+                    seen[still_road as usize].insert(next)
                 };
                 if again {
                     queue.push((next, after, still_road));

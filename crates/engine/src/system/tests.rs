@@ -1282,3 +1282,34 @@ fn the_rally_example_of_the_docs_gives_its_worked_numbers() {
     // Against strength: regular infantry, strength 4, next to an enemy: at most 3.
     assert_eq!(RallyTest::of(RallyNeed::Strength, 4, -1).chance(), Prob::new(1, 2));
 }
+
+#[test]
+fn terrain_sections_are_refused_at_their_place_and_conditions_may_name_a_new_terrain() {
+    let p = problems(
+        "name = \"x\"\n\
+         [[terrain]]\nid = \"swamp\"\nletter = \"W\"\n\
+         [[terrain]]\nid = \"woods\"\nletter = \"Q\"\nmove_by_arm = { cavlry = 2, infantry = \"impassable\" }\n\
+         [[terrain]]\nid = \"bog\"\nmove = 0\n\
+         [movement]\nroad_bonus = 9\n",
+    );
+    assert!(p.contains("v.toml:4:10: letter 'W' is already a terrain's"), "{p}");
+    assert!(p.contains("v.toml:7:10: the standard terrain 'woods' keeps its letter 'W' in maps"), "{p}");
+    assert!(p.contains("v.toml:8:17: move_by_arm: unknown arm 'cavlry': did you mean 'cavalry'?"), "{p}");
+    assert!(p.contains("v.toml:8:40: move_by_arm.infantry: a number of squares from 1 to 26 or \"stop\""), "{p}");
+    assert!(p.contains("v.toml:9:1: terrain 'bog' is new: it needs `letter`"), "{p}");
+    assert!(
+        p.contains("v.toml:11:8: move: a number of squares from 1 to 26, \"stop\" or \"impassable\", not 0"),
+        "{p}"
+    );
+    assert!(p.contains("v.toml:13:14: road_bonus must be from 0 to 6, not 9"), "{p}");
+    // A condition may name the file's own terrain; another file's is unknown.
+    let swamp = "name = \"x\"\n[[terrain]]\nid = \"swamp\"\nletter = \"M\"\n\
+                 [[modifiers]]\nid = \"V1\"\nvalue = -1\nwhen = \"target.terrain == 'swamp'\"\n";
+    let s = variant(swamp).unwrap();
+    let in_swamp = AttackFacts { target_terrain: crate::Terrain::Own(0), ..AttackFacts::default() };
+    assert!(s.modifier("V1").unwrap().when.holds(&in_swamp));
+    let bog = swamp.replace("'swamp'", "'bog'");
+    assert!(
+        problems(&bog).contains("unknown terrain 'bog' (known: open, woods, town, sunken_road, river, ford, swamp)")
+    );
+}
