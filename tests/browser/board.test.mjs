@@ -395,3 +395,28 @@ test('hover: a unit\'s card at once, the odds of attacking it without a click, a
   assert.deepEqual([...page.errors, ...phone.errors], []);
   await phone.context().close();
 });
+
+test("a variant's own terrain is drawn plain with its letter and described in the square's panel", async () => {
+  // The Skirmish with a swamp on c4 and e4, under a variant that defines it (docs/variants.md).
+  const swamps = 'name = "Swamps"\n[[terrain]]\nid = "swamp"\nletter = "M"\nmove = "stop"\n';
+  const text = skirmish.replace('........\n.......W\n', '..M.M...\n.......W\n');
+  assert.notEqual(text, skirmish);
+  const { token } = await createGame(env.server.url, { scenario_text: text, scenario_file: 'skirmish.toml', variant_text: swamps, variant_file: 'swamps.toml', mode: 'hotseat' }, 'hotseat');
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await freshPage(env.browser, { viewport });
+    await page.goto(`${env.server.url}game/${token}`);
+    await page.locator('[data-square="c4"]').waitFor();
+    assert.equal(await page.locator('.own-terrain-mark').count(), 2, 'each swamp square carries its letter');
+    assert.equal((await page.locator('.own-terrain-mark').first().textContent()).trim(), 'M');
+    await page.click('[data-square="c4"]');
+    const info = page.locator('#info');
+    await info.getByText('Square c4').first().waitFor();
+    const square = await info.textContent();
+    assert.match(square, /Terrain\s*swamp/);
+    assert.match(square, /entering ends the move \(the variant's\)/);
+    assert.match(square, /Cover\s*none/);
+    await page.screenshot({ path: join(screenshots, `own-terrain-${viewport.width}.png`) });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

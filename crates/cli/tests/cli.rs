@@ -517,3 +517,32 @@ fn static_writes_the_offline_app_and_refuses_what_is_not_a_module() {
     assert!(page.contains(r#"<meta name="pacw-games" content="browser">"#));
     assert_eq!(std::fs::read(out.join("pacw.wasm")).unwrap(), b"\0asm\x01\0\0\0");
 }
+
+/// A battle naming a variant with terrain of its own: `show` draws the new letters and names them under the map,
+/// `rules` prints the kinds; the same map without the variant is refused at each unknown letter.
+#[test]
+fn a_variants_own_terrain_is_drawn_by_show_and_refused_without_the_variant() {
+    let dir = temp_dir("terrain");
+    let variant = "name = \"Swamps\"\n[[terrain]]\nid = \"swamp\"\nletter = \"M\"\nmove = \"stop\"\n\
+                   [[terrain]]\nid = \"woods\"\nmove_by_arm = { cavalry = 2 }\n";
+    std::fs::write(dir.path().join("swamps.toml"), variant).unwrap();
+    let battle = "name = \"Swamp fight\"\nvariant = \"swamps.toml\"\nturns = 3\n[map]\nterrain = \"\"\"\n..M.\n....\n....\n....\n\"\"\"\n\
+                  [[sides]]\nid = \"a\"\nhome = \"south\"\n[[sides]]\nid = \"b\"\nhome = \"north\"\n\
+                  [[units]]\nside = \"a\"\narm = \"inf\"\nat = \"a1\"\n[[units]]\nside = \"b\"\narm = \"inf\"\nat = \"d4\"\n";
+    let with = dir.path().join("battle.toml");
+    std::fs::write(&with, battle).unwrap();
+    let out = pacw(&["show", with.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains(" M0 ") && shown.contains("F ford, M swamp;"), "{shown}");
+    let without = dir.path().join("plain.toml");
+    std::fs::write(&without, battle.replace("variant = \"swamps.toml\"\n", "")).unwrap();
+    let out = pacw(&["show", without.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    assert!(e.contains("plain.toml:5:3: unknown terrain character 'M' at c4 (expected . W T S ~ F)"), "{e}");
+    let out = pacw(&["rules", "--variant", dir.path().join("swamps.toml").to_str().unwrap()], "");
+    let rules = text(&out.stdout);
+    assert!(rules.contains("id = \"swamp\"\nname = \"swamp\"\nletter = \"M\"\nmove = \"stop\""), "{rules}");
+    assert!(rules.contains("move_by_arm = { cavalry = 2 }") && rules.contains("[movement]\nroad_bonus = 1"), "{rules}");
+}

@@ -245,4 +245,28 @@ mod tests {
         assert!(md.contains("**MR1 rally test**") && md.contains("a D6 of 4 or more"), "{md}");
         assert!(md.contains("| R1 | veterans | +1 | <code>unit.quality == &#39;veteran&#39;</code> |"), "{md}");
     }
+
+    #[test]
+    fn a_variants_terrain_is_a_table_of_the_page_and_the_views_list_it() {
+        let text = "name = \"Swamps\"\n[[terrain]]\nid = \"swamp\"\nletter = \"M\"\nmove = \"stop\"\n\
+                    [[terrain]]\nid = \"woods\"\nmove = 2\nmove_by_arm = { cavalry = \"stop\" }\n";
+        let system = CombatSystem::with_variant(text, "swamps.toml").unwrap();
+        let md = rules_markdown(&system);
+        assert!(md.contains("## Terrain and movement (R1.5, R1.6)"), "{md}");
+        assert!(md.contains("| swamp | <code>M</code> | entering ends the move | no | no |"), "{md}");
+        assert!(md.contains(
+            "| woods | <code>W</code> | costs 2 squares of a move; cavalry: entering ends the move | yes | yes |"
+        ));
+        assert!(
+            !rules_markdown(&CombatSystem::standard()).contains("{#this-game-terrain}"),
+            "the standard says nothing"
+        );
+        // The scenario's view names a square's terrain by its id and lists the kinds of the rules in force.
+        let battle = pacw_engine::DEFAULT_SCENARIO.replacen("\n.", "\nM", 1);
+        let s = pacw_engine::Scenario::parse_with(&battle, "m.toml", std::sync::Arc::new(system)).unwrap();
+        let view = crate::view::scenario_view("m", &s);
+        assert!(view.map.squares.iter().any(|q| q.terrain == "swamp"));
+        let swamp = view.map.terrains.iter().find(|k| k.id == "swamp").unwrap();
+        assert_eq!((swamp.letter, swamp.movement.as_str(), swamp.cover), ('M', "entering ends the move", false));
+    }
 }
