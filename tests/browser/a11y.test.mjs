@@ -166,7 +166,8 @@ test('every page has one first-level heading and its headings go down one level 
   const finished = (await createGame(env.server.url, { save: finishedSave, mode: 'hotseat' }, 'hotseat')).token;
   // A member with a rated game lost to the computer, and a game waiting in the room.
   const json = { 'content-type': 'application/json' };
-  const signup = await fetch(`${env.server.url}api/account/signup`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Cy', password: 'a long password' }) });
+  // A name of its own: the axe test before this one, on the same server, signed up Cy.
+  const signup = await fetch(`${env.server.url}api/account/signup`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Hal', password: 'a long password' }) });
   const member = { ...json, cookie: signup.headers.get('set-cookie').split(';')[0], 'x-pacw-csrf': (await signup.json()).csrf };
   const rated = await (await fetch(`${env.server.url}api/games`, { method: 'POST', headers: member, body: JSON.stringify({ scenario: 'meeting-engagement', mode: 'computer', computer: 'random', rating: 'rated' }) })).json();
   await fetch(`${env.server.url}api/play/${rated.tokens.A}/resign`, { method: 'POST', headers: json, body: '{}' });
@@ -184,7 +185,7 @@ test('every page has one first-level heading and its headings go down one level 
     ['log in and sign up', 'account', async (page) => page.locator('#signup-form').waitFor()],
     ['the waiting room', 'room', async (page) => page.locator('#postings tr[data-posting]').first().waitFor()],
     ['the leaderboard', 'leaderboard', async (page) => page.locator('#leaderboard tr').nth(2).waitFor()],
-    ['a player\'s page', 'players/Cy', async (page) => page.locator('#player-games tr[data-game]').waitFor()],
+    ['a player\'s page', 'players/Hal', async (page) => page.locator('#player-games tr[data-game]').waitFor()],
     ...['rules', 'guide', 'format', 'review', 'rules/close-combat'].map((path) => [`/${path}`, path, async (page) => page.locator('h1').first().waitFor()]),
   ];
   const found = [];
