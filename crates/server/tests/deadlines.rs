@@ -19,40 +19,6 @@ async fn start_with_test_clock(dir: &std::path::Path) -> RunningServer {
     Server::bind(ServerConfig { test_clock: true, ..config(dir) }).await.expect("the server starts").spawn()
 }
 
-/// A logged-in person: their cookie and the page's anti-forgery token.
-struct Member {
-    cookie: String,
-    csrf: String,
-}
-
-async fn sign_up(api: &Api, name: &str, webhook: Option<&str>) -> Member {
-    let r = api
-        .http
-        .post(format!("{}/api/account/signup", api.base))
-        .json(&json!({"name": name, "password": "a long password", "webhook": webhook}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::CREATED);
-    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
-    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
-    Member { cookie, csrf }
-}
-
-async fn as_member(api: &Api, m: &Member, method: reqwest::Method, path: &str, body: Value) -> (StatusCode, Value) {
-    let r = api
-        .http
-        .request(method, format!("{}{path}", api.base))
-        .header("cookie", &m.cookie)
-        .header("x-pacw-csrf", &m.csrf)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status();
-    (status, r.json().await.unwrap_or(Value::Null))
-}
-
 /// A rated game of the meeting engagement at `pace`, Bea's side A and Cy's side B (each told by `hook`, if given):
 /// (Bea's link token, Cy's).
 async fn rated_game(api: &Api, pace: &str, hook: Option<&str>) -> (String, String) {

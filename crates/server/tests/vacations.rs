@@ -17,40 +17,6 @@ async fn start_with_test_clock(dir: &std::path::Path, vacation_days: u32) -> Run
     Server::bind(ServerConfig { test_clock: true, vacation_days, ..config(dir) }).await.expect("starts").spawn()
 }
 
-/// A logged-in person: their cookie and the page's anti-forgery token.
-struct Member {
-    cookie: String,
-    csrf: String,
-}
-
-async fn sign_up(api: &Api, name: &str, webhook: Option<&str>) -> Member {
-    let r = api
-        .http
-        .post(format!("{}/api/account/signup", api.base))
-        .json(&json!({"name": name, "password": "a long password", "webhook": webhook}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::CREATED);
-    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
-    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
-    Member { cookie, csrf }
-}
-
-async fn as_member(api: &Api, m: &Member, method: Method, path: &str, body: Value) -> (StatusCode, Value) {
-    let r = api
-        .http
-        .request(method, format!("{}{path}", api.base))
-        .header("cookie", &m.cookie)
-        .header("x-pacw-csrf", &m.csrf)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = r.status();
-    (status, r.json().await.unwrap_or(Value::Null))
-}
-
 async fn vacation(api: &Api, m: &Member, days: u32) -> (StatusCode, Value) {
     as_member(api, m, Method::POST, "/api/account/vacation", json!({"days": days})).await
 }

@@ -3,7 +3,7 @@
 
 use pacw_server::{RunningServer, Server, ServerConfig};
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -229,4 +229,42 @@ pub async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
         }
     });
     (port, mails)
+}
+
+/// A logged-in person: their cookie and the page's anti-forgery token.
+pub struct Member {
+    /// The session cookie, as a request sends it.
+    pub cookie: String,
+    /// The anti-forgery token.
+    pub csrf: String,
+}
+
+/// Signs `name` up (with a webhook for notices if given) and returns the logged-in member.
+pub async fn sign_up(api: &Api, name: &str, webhook: Option<&str>) -> Member {
+    let r = api
+        .http
+        .post(format!("{}/api/account/signup", api.base))
+        .json(&json!({"name": name, "password": "a long password", "webhook": webhook}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
+    let csrf = r.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_string();
+    Member { cookie, csrf }
+}
+
+/// Sends `body` to `path` as the member, answering the status and the JSON (null if none).
+pub async fn as_member(api: &Api, m: &Member, method: reqwest::Method, path: &str, body: Value) -> (StatusCode, Value) {
+    let r = api
+        .http
+        .request(method, format!("{}{path}", api.base))
+        .header("cookie", &m.cookie)
+        .header("x-pacw-csrf", &m.csrf)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status();
+    (status, r.json().await.unwrap_or(Value::Null))
 }
