@@ -1,11 +1,11 @@
 //! Damaged self-play checkpoints: any text is resumed from or refused with a message, never a panic, and a
 //! checkpoint that loads holds weights this build can judge by.
 
-use pacw_learn::selfplay::{Checkpoint, SelfPlayConfig};
+use pacw_learn::selfplay::{Checkpoint, SelfPlayConfig, Widening};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
-/// A small checkpoint's text, after one round of two games.
+/// A small checkpoint's text, after one round of two games, with a widening of the network ahead.
 fn checkpoint_text() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
@@ -15,6 +15,7 @@ fn checkpoint_text() -> &'static str {
             side_hidden: 3,
             generated: 1.0,
             curve_games: 0,
+            widenings: vec![Widening { games: 2, unit_hidden: 6, side_hidden: 5 }],
             ..SelfPlayConfig::default()
         };
         let mut run = Checkpoint::start(config).unwrap();
@@ -73,6 +74,7 @@ fn run_and_shard() -> &'static (Checkpoint, String) {
             side_hidden: 3,
             generated: 1.0,
             curve_games: 0,
+            widenings: vec![Widening { games: 2, unit_hidden: 6, side_hidden: 5 }],
             ..SelfPlayConfig::default()
         };
         let run = Checkpoint::start(config).unwrap();
