@@ -107,11 +107,10 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
     let mut parts = name.split(':');
     match parts.next()? {
         "random" if parts.next().is_none() => Some(Box::new(RandomPlayer::new(seed))),
-        "td" => match (parts.next(), parts.next()) {
-            (None, _) => Some(Box::new(TdPlayer::new(network::shared(), seed))),
-            (Some("cards"), None) => Some(Box::new(TdPlayer::new(network::shared(), seed).averaging_cards())),
-            _ => None,
-        },
+        "td" => {
+            let player = TdPlayer::new(network::shared(), seed);
+            Some(Box::new(if td_averages_cards(parts)? { player.averaging_cards() } else { player }))
+        }
         "greedy" => match (parts.next(), parts.next()) {
             (None, _) => Some(Box::new(GreedyPlayer::new(seed))),
             (Some("tuned"), None) => Some(Box::new(GreedyPlayer::with_weights(seed, [Weights::TUNED; 2]))),
@@ -191,9 +190,23 @@ fn apply_setting(config: &mut MctsConfig, part: &str) -> Option<()> {
     Some(())
 }
 
-/// Whether [`player`] accepts this name.
+/// `td`'s settings: whether it averages over the card drawn after a plan (`td:cards`); `None` for another setting.
+fn td_averages_cards<'a>(mut settings: impl Iterator<Item = &'a str>) -> Option<bool> {
+    match (settings.next(), settings.next()) {
+        (None, _) => Some(false),
+        (Some("cards"), None) => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether [`player`] accepts this name. `td` is checked without being made, so that checking a command's players
+/// does not fix the network in play before the command chooses one ([`network::play_by`]).
 pub fn is_player(name: &str) -> bool {
-    player(name, 0).is_some()
+    match name.split_once(':') {
+        _ if name == "td" => true,
+        Some(("td", settings)) => td_averages_cards(settings.split(':')).is_some(),
+        _ => player(name, 0).is_some(),
+    }
 }
 
 #[cfg(test)]
@@ -218,6 +231,14 @@ mod settings_tests {
         assert_eq!((a.rollout_decisions, a.stop_early, a.leaf), (u16::MAX, None, Leaf::Evaluator));
         assert_eq!(config(&["2000"]).unwrap().budget, Budget::Iterations(2000));
         assert_eq!(config(&["g3200", "f0"]).unwrap().budget, Budget::Scaled(3200));
+    }
+
+    #[test]
+    fn td_is_checked_as_it_is_made() {
+        for name in ["td", "td:cards", "td:", "td:cards:cards", "td:x", "tdx"] {
+            assert_eq!(is_player(name), player(name, 1).is_some(), "{name}");
+        }
+        assert!(is_player("td:cards") && !is_player("td:x"));
     }
 
     #[test]

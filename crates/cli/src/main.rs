@@ -43,6 +43,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The value network that `td` and the search's `:e4` play by in this command: a weights file written by `pacw
+    /// train selfplay --export` (default: the one this build embeds). The review and the luck keep the judge in force.
+    #[arg(long, global = true, value_name = "FILE")]
+    network: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -119,6 +123,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(path) = &cli.network
+        && let Err(e) = play_by(path)
+    {
+        return report(&e);
+    }
     let result = match cli.command {
         Some(Command::Check { files, json }) => check::run(&files, json),
         Some(Command::Show { scenario, json }) => check::show(&scenario, json),
@@ -148,6 +157,14 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => report(&e),
     }
+}
+
+/// Plays this process's `td` and `:e4` by the network of the file at `path`.
+fn play_by(path: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read network file {}", path.display()))?;
+    pacw_ai::network::play_by(&text).with_context(|| format!("network file {}", path.display()))?;
+    Ok(())
 }
 
 fn scenarios() -> anyhow::Result<ExitCode> {

@@ -266,6 +266,19 @@ fn self_play_checkpoints_resumes_and_exports_a_network() {
     assert!(e.trained().starts_with("pacw train selfplay --seed 1"), "{}", e.trained());
     assert!(!e.trained().contains(dir.path().to_str().unwrap()), "relative paths only: {}", e.trained());
 
+    // `--network` makes `td` play by the exported network instead of the embedded one; a bad file is refused.
+    let games = |network: Option<&str>| {
+        let mut args = vec!["simulate", "meeting-engagement", "--games", "2", "--players", "td,greedy", "--json"];
+        args.extend(network.map(|n| ["--network", n]).into_iter().flatten());
+        let out = pacw(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert_ne!(games(None), games(Some(weights.to_str().unwrap())), "the exported network plays otherwise");
+    let out = pacw(&["simulate", "meeting-engagement", "--games", "1", "--network", checkpoint.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("network file"), "{}", text(&out.stderr));
+
     assert_eq!(pacw(&["train", "selfplay", "--checkpoint", "x.json", "--lambda", "2"]).status.code(), Some(2));
     assert_eq!(pacw(&["train", "selfplay", "--checkpoint", "x.json", "--hidden", "0,4"]).status.code(), Some(2));
     std::fs::write(&checkpoint, "{ damaged").unwrap();

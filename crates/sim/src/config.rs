@@ -238,14 +238,15 @@ pub fn parse_players(text: &str) -> Result<[String; 2], SimError> {
     Ok(players)
 }
 
-/// Checks that [`pacw_ai::player`] knows a player.
+/// Checks that [`pacw_ai::player`] knows a player ([`pacw_ai::is_player`]).
 ///
 /// # Errors
 /// When [`pacw_ai::player`] does not know the name.
 pub fn check_player(name: &str) -> Result<(), SimError> {
-    match pacw_ai::player(name, 0) {
-        Some(_) => Ok(()),
-        None => Err(SimError::UnknownPlayer { name: name.to_string(), known: pacw_ai::PLAYERS.join(", ") }),
+    if pacw_ai::is_player(name) {
+        Ok(())
+    } else {
+        Err(SimError::UnknownPlayer { name: name.to_string(), known: pacw_ai::PLAYERS.join(", ") })
     }
 }
 

@@ -210,11 +210,18 @@ pub fn shared_reference() -> &'static Evaluator {
     SHARED.get_or_init(Evaluator::reference)
 }
 
-/// This build's value network as an evaluator ([`Evaluator::network`]), parsed once and shared (the search's `:e4`
-/// leaves, for comparing it with the judge in force).
+/// The value network in play ([`crate::network::in_play`]: the embedded one unless the process chose another) as an
+/// evaluator, shared (the search's `:e4` leaves, for comparing it with the judge in force).
 pub fn shared_network() -> &'static Evaluator {
     static SHARED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
-    SHARED.get_or_init(Evaluator::network)
+    SHARED.get_or_init(|| {
+        let in_play = crate::network::in_play();
+        Evaluator {
+            version: in_play.version.clone(),
+            trained: in_play.trained.clone(),
+            model: Judging::Network(in_play.network.clone()),
+        }
+    })
 }
 
 /// A result as the first side's score: a win 1, a draw ½, a loss 0.

@@ -25,13 +25,56 @@ pub const NETWORK_FORMAT: &str = "pacw-network";
 /// The network this build plays and judges by (written by `pacw train selfplay`).
 pub const EMBEDDED_NETWORK: &str = include_str!("../../weights/network.json");
 
-/// This build's embedded network, read once and shared.
+/// The network the computer players of this process play by (`td`, and the search's `:e4` leaves) with its name:
+/// this build's embedded one ([`EMBEDDED_NETWORK`]), unless [`play_by`] chose another before any of them judged.
+#[derive(Debug)]
+pub struct InPlay {
+    /// The network.
+    pub network: std::sync::Arc<Network>,
+    /// Its version, as its weights file names it.
+    pub version: String,
+    /// How it was made, as its weights file says.
+    pub trained: String,
+}
+
+static IN_PLAY: std::sync::OnceLock<InPlay> = std::sync::OnceLock::new();
+
+/// The network in play ([`InPlay`]), read once and shared.
 ///
 /// # Panics
 /// If the embedded weights are not a valid network file, which a test rules out.
+pub fn in_play() -> &'static InPlay {
+    IN_PLAY.get_or_init(|| {
+        let file: NetworkFile = serde_json::from_str(EMBEDDED_NETWORK).expect("checked by a test");
+        InPlay::of(&file).expect("checked by a test")
+    })
+}
+
+/// The network in play, shared.
 pub fn shared() -> std::sync::Arc<Network> {
-    static SHARED: std::sync::OnceLock<std::sync::Arc<Network>> = std::sync::OnceLock::new();
-    SHARED.get_or_init(|| std::sync::Arc::new(Network::parse(EMBEDDED_NETWORK).expect("checked by a test"))).clone()
+    in_play().network.clone()
+}
+
+/// Plays this process's `td` and `:e4` by the network of `text` (a weights file written by `pacw train selfplay
+/// --export`) instead of the embedded one: the laboratory's way to measure a network before it ships.
+///
+/// # Errors
+/// When the text is not a network of this build's inputs, or a player has already judged by the network in play
+/// (the choice is made once, before play).
+pub fn play_by(text: &str) -> Result<&'static InPlay, NetworkError> {
+    let chosen = InPlay::of(&serde_json::from_str(text)?)?;
+    IN_PLAY.set(chosen).map_err(|_| NetworkError::InPlay)?;
+    Ok(in_play())
+}
+
+impl InPlay {
+    fn of(file: &NetworkFile) -> Result<InPlay, NetworkError> {
+        Ok(InPlay {
+            network: std::sync::Arc::new(Network::from_file(file)?),
+            version: file.version.clone(),
+            trained: file.trained.clone(),
+        })
+    }
 }
 
 /// The most hidden units a layer may have (a bound on what a file makes the network do).
@@ -71,6 +114,9 @@ pub enum NetworkError {
     /// Made for other inputs.
     #[error("the network was trained on other inputs ({0}); this build's differ")]
     Inputs(String),
+    /// Another network is already in play in this process ([`play_by`]).
+    #[error("the network in play was chosen already")]
+    InPlay,
     /// The numbers do not fit the layers, or one is not finite.
     #[error("the weights do not fit the network: {0}")]
     Shape(String),
