@@ -69,21 +69,23 @@ pub(crate) struct Occupancy {
 }
 
 /// A breadth-first queue that lives on the stack for ordinary allowances and spills to the heap for huge ones.
-struct Queue<T: Copy> {
-    near: [Option<T>; 64],
+struct Queue<T: Copy + Default> {
+    near: [T; 64],
     far: Vec<T>,
     head: usize,
     tail: usize,
 }
 
-impl<T: Copy> Queue<T> {
+impl<T: Copy + Default> Queue<T> {
+    /// An empty queue. (Its room on the stack starts zeroed, a few wide stores, where `None`s were written one by
+    /// one, once for every move searched.)
     fn new() -> Self {
-        Queue { near: [None; 64], far: Vec::new(), head: 0, tail: 0 }
+        Queue { near: [T::default(); 64], far: Vec::new(), head: 0, tail: 0 }
     }
 
     fn push(&mut self, item: T) {
         if self.tail < self.near.len() {
-            self.near[self.tail] = Some(item);
+            self.near[self.tail] = item;
         } else {
             self.far.push(item);
         }
@@ -96,7 +98,22 @@ impl<T: Copy> Queue<T> {
         }
         let i = self.head;
         self.head += 1;
-        if i < self.near.len() { self.near[i] } else { Some(self.far[i - self.near.len()]) }
+        Some(if i < self.near.len() { self.near[i] } else { self.far[i - self.near.len()] })
+    }
+}
+
+/// A state of a move's search: the square reached, the squares of the move spent, and whether it came all the way
+/// along a road.
+#[derive(Copy, Clone)]
+struct Reached {
+    at: Square,
+    spent: u8,
+    on_road: bool,
+}
+
+impl Default for Reached {
+    fn default() -> Self {
+        Reached { at: Square { x: 0, y: 0 }, spent: 0, on_road: false }
     }
 }
 
@@ -218,12 +235,12 @@ impl<S: ScenarioRef> Battle<S> {
         let mut cheapest: Vec<u8> = if WEIGHED { vec![u8::MAX; 2 * 26 * 26] } else { Vec::new() };
         let index = |s: Square, road: bool| road as usize * 26 * 26 + s.y as usize * 26 + s.x as usize;
         let mut queue = Queue::new();
-        queue.push((state.at, 0u8, start_on_road));
+        queue.push(Reached { at: state.at, spent: 0, on_road: start_on_road });
         seen[start_on_road as usize].insert(state.at);
         if WEIGHED {
             cheapest[index(state.at, start_on_road)] = 0;
         }
-        while let Some((at, spent, on_road)) = queue.pop() {
+        while let Some(Reached { at, spent, on_road }) = queue.pop() {
             if spent >= kind.allowance + on_road as u8 * bonus || (WEIGHED && cheapest[index(at, on_road)] < spent) {
                 continue; // the move is spent, or this state was reached more cheaply since
             }
@@ -262,7 +279,7 @@ impl<S: ScenarioRef> Battle<S> {
                     seen[still_road as usize].insert(next)
                 };
                 if again {
-                    queue.push((next, after, still_road));
+                    queue.push(Reached { at: next, spent: after, on_road: still_road });
                 }
             }
         }
