@@ -79,10 +79,13 @@ impl Action {
 
 /// Why an action was refused: the rule that forbids it and the details. The battle is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{reason} ({rule})")]
+#[error("{reason} ({})", self.cited())]
 pub struct Illegal {
-    /// The rule that forbids it (written as its id, such as `R5.2`).
+    /// The standard rule that forbids it (written as its id, such as `R5.2`); under a variant's own rule, the
+    /// standard rule it adds to (R4.2 for a restriction on orders).
     pub rule: Rule,
+    /// The variant's own rule that forbids it, by the designer's id (`M1`), when it is one of his.
+    pub variant_rule: Option<String>,
     /// What is wrong, in words.
     pub reason: String,
 }
@@ -90,7 +93,17 @@ pub struct Illegal {
 impl Illegal {
     /// A refusal under `rule`, for `reason`.
     pub fn new(rule: Rule, reason: impl Into<String>) -> Illegal {
-        Illegal { rule, reason: reason.into() }
+        Illegal { rule, variant_rule: None, reason: reason.into() }
+    }
+
+    /// A refusal under a variant's own rule `id`, which adds to the standard `rule`, for `reason`.
+    pub fn by_variant(id: impl Into<String>, rule: Rule, reason: impl Into<String>) -> Illegal {
+        Illegal { rule, variant_rule: Some(id.into()), reason: reason.into() }
+    }
+
+    /// The id the refusal cites: the variant's rule's where it is one of his, else the standard rule's.
+    pub fn cited(&self) -> &str {
+        self.variant_rule.as_deref().unwrap_or(self.rule.id())
     }
 }
 

@@ -112,7 +112,7 @@ impl IntoResponse for ApiError {
                 other => other.to_string(),
             },
             rule: match &self {
-                ApiError::Illegal(e) => Some(e.rule.id()),
+                ApiError::Illegal(e) => Some(e.cited()),
                 _ => None,
             },
             problems: match &self {
@@ -140,3 +140,23 @@ pub fn panic_reply(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 
 /// The result of a handler.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pacw_engine::{Illegal, Rule};
+
+    async fn body(e: ApiError) -> serde_json::Value {
+        let bytes = axum::body::to_bytes(e.into_response().into_body(), 1 << 16).await.unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_refusal_cites_the_variants_own_rule_where_it_is_one_of_his() {
+        let standard = body(ApiError::Illegal(Illegal::new(Rule::R6_1, "out of range"))).await;
+        assert_eq!(standard["rule"], "R6.1");
+        let variant = body(ApiError::Illegal(Illegal::by_variant("M1", Rule::R4_2, "no charges"))).await;
+        assert_eq!(variant["rule"], "M1");
+        assert_eq!(variant["error"], "illegal action: no charges (M1)");
+    }
+}

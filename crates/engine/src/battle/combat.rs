@@ -255,10 +255,8 @@ impl<S: ScenarioRef> Battle<S> {
                     let said = system.and_then(|s| s.restrictions().get(i as usize)).map(|r| (&r.id, &r.name));
                     let (id, name) =
                         said.map_or(("variant".to_string(), String::new()), |(id, name)| (id.clone(), name.clone()));
-                    Illegal::new(
-                        Rule::R4_2,
-                        format!("{id} {name}: this variant forbids {a_name} this attack on {t_name}"),
-                    )
+                    let reason = format!("{name}: this variant forbids {a_name} this attack on {t_name}");
+                    Illegal::by_variant(id, Rule::R4_2, reason)
                 }
                 Refusal::OutOfRange { distance, range } => Illegal::new(
                     Rule::R6_1,
