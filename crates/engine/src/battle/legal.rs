@@ -97,6 +97,8 @@ impl<S: ScenarioRef> Battle<S> {
                 // Reachable but for the zone of control: the path must stop next to an enemy first.
                 let why = format!("{to} lies beyond a square next to an enemy, where a move must stop");
                 Illegal::new(Rule::R5_2, why)
+            } else if let Some(ground) = self.dear_ground(unit, at, to) {
+                Illegal::new(Rule::R1_5, format!("{to} cannot be reached this move: {ground}"))
             } else {
                 let why = format!("{to} cannot be reached (terrain, river or enemy in the way)");
                 Illegal::new(Rule::R5, why)
@@ -110,6 +112,33 @@ impl<S: ScenarioRef> Battle<S> {
             return Err(Illegal::new(Rule::R5_4, why));
         }
         Ok(())
+    }
+
+    /// The terrain on the shortest paths from `at` to `to` that ends a move or costs `unit` more than one square
+    /// (R1.5, or a variant's own terrain), in words; `None` if there is none. Only asked when a move is refused.
+    fn dear_ground(&self, unit: UnitId, at: Square, to: Square) -> Option<String> {
+        let map = &self.scenario.map;
+        let info = self.info(unit);
+        let steps = map.terrain_rules().steps(info.own_arm.map_or(info.arm.index(), usize::from));
+        let between = |s: Square| s != at && at.distance(s) + s.distance(to) == at.distance(to);
+        let (mut said, mut shown) = (Vec::new(), 0);
+        for s in
+            (0..map.height()).flat_map(|y| (0..map.width()).map(move |x| Square::new(x, y))).filter(|&s| between(s))
+        {
+            let step = steps[map.terrain(s).place()];
+            let effect = match (step.cost, step.stops && s != to) {
+                (0, _) => continue,
+                (cost, _) if cost > 1 => format!("costs {cost} squares of a move"),
+                (_, true) => "ends a move there".to_string(),
+                _ => continue,
+            };
+            shown += 1;
+            if said.len() < 3 {
+                said.push(format!("the {} at {s} {effect}", map.terrain_name(s)));
+            }
+        }
+        let more = if shown > said.len() { format!(" (and {} more)", shown - said.len()) } else { String::new() };
+        (!said.is_empty()).then(|| format!("{}{more}", said.join("; ")))
     }
 
     /// Checks an action against the rules without changing anything.

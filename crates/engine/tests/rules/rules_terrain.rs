@@ -109,6 +109,16 @@ fn a_thicket_gives_cover_blocks_sight_and_costs_two_squares() {
     assert!(reach.contains("c2") && !reach.contains("c3"), "{reach:?}");
     let reach = cav("c3");
     assert!(reach.contains("c2") && !reach.contains("c3"), "{reach:?}");
+    // The refusal names the dear ground; under the standard rules, the woods that end a move.
+    let refusal = |setup: ScenarioBuilder| {
+        let mut b = setup.unit("A cav c1 N").unit("B inf a5 S").battle_under(SWAMPS);
+        start(&mut b, u(0));
+        refused(&mut b, Action::Move { to: sq("c3"), facing: Dir::N }, "R1.5").to_string()
+    };
+    let why = refusal(ScenarioBuilder::open(5, 5).terrain_at(&["c3"], 'K'));
+    assert!(why.contains("c3 cannot be reached this move: the thicket at c3 costs 2 squares of a move"), "{why}");
+    let why = refusal(ScenarioBuilder::open(5, 5).terrain_at(&["c2"], 'M'));
+    assert!(why.contains("the swamp at c2 ends a move there"), "{why}");
     let mut b =
         ScenarioBuilder::open(5, 5).terrain_at(&["c2"], 'K').unit("A inf c1 N").unit("B inf a5 S").battle_under(SWAMPS);
     start(&mut b, u(0));
