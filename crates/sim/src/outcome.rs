@@ -3,6 +3,7 @@
 //! serialise as the plain arrays they hold (the shard and report files keep their shape).
 
 use pacw_engine::AttackKind;
+use pacw_engine::odds::AttackResult;
 use serde::{Deserialize, Serialize};
 use std::ops::{Index, IndexMut};
 
@@ -25,6 +26,17 @@ impl TargetOutcome {
     /// Every outcome, in the order of the counts' array and of [`crate::record::OUTCOMES`].
     pub const ALL: [TargetOutcome; 4] =
         [TargetOutcome::Miss, TargetOutcome::Shaken, TargetOutcome::Retreat, TargetOutcome::Destroyed];
+
+    /// An attack's result as the laboratory counts it: a hit that changed nothing is a miss, a target that stood,
+    /// shaken, with its retreat blocked is shaken.
+    pub const fn of(result: AttackResult) -> TargetOutcome {
+        match result {
+            AttackResult::Miss | AttackResult::NoEffect => TargetOutcome::Miss,
+            AttackResult::Shaken | AttackResult::Stand => TargetOutcome::Shaken,
+            AttackResult::Retreat => TargetOutcome::Retreat,
+            AttackResult::Destroyed => TargetOutcome::Destroyed,
+        }
+    }
 }
 
 /// Attacks counted by [`TargetOutcome`]: a game's in `u32`, a sum over games in `u64`.

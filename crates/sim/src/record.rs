@@ -5,6 +5,7 @@ pub use crate::outcome::{ByKind, OutcomeCounts, TargetOutcome};
 use pacw_engine::HitResult;
 use pacw_engine::MAX_UNITS;
 use pacw_engine::UnitSet;
+use pacw_engine::odds::AttackResult;
 use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK};
 use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, UnitId};
 use serde::{Deserialize, Serialize};
@@ -155,10 +156,8 @@ pub struct Tally<'a> {
     turn: u8,
     /// The attack under way.
     attack: Option<AttackUnderWay>,
-    /// The outcome the current attack was counted under, while a blocked retreat may still change it.
-    counted: Option<TargetOutcome>,
-    /// Whether the current attack's target could not retreat (R7.4).
-    blocked: bool,
+    /// Its events from its dice on, decoded once it is over ([`AttackResult::from_events`]).
+    attack_events: Vec<Event>,
     spells: [Option<Spell>; MAX_UNITS],
     /// Per side, the units activated since the enemy last activated one.
     since_enemy: [UnitSet; 2],
@@ -214,8 +213,7 @@ impl<'a> Tally<'a> {
             over: false,
             turn: 1,
             attack: None,
-            counted: None,
-            blocked: false,
+            attack_events: Vec::new(),
             spells: [None; MAX_UNITS],
             since_enemy: [UnitSet::EMPTY; 2],
             last_turn: [0; MAX_UNITS],
@@ -232,16 +230,15 @@ impl<'a> Tally<'a> {
     }
 
     /// Counts an attack outcome under the current attack's kind, attacker and activation.
-    fn count(&mut self, outcome: TargetOutcome, delta: i32) {
+    fn count(&mut self, outcome: TargetOutcome) {
         if let Some(attack) = self.attack {
-            let add = |c: &mut u32| *c = c.wrapping_add_signed(delta);
-            add(&mut self.stats.attacks[attack.kind][outcome]);
+            self.stats.attacks[attack.kind][outcome] += 1;
             if attack.kind == AttackKind::Fire {
-                add(&mut self.stats.shooting_by_arm[attack.arm][outcome]);
+                self.stats.shooting_by_arm[attack.arm][outcome] += 1;
             }
-            add(&mut self.stats.attacks_by[attack.arm][attack.quality][outcome]);
+            self.stats.attacks_by[attack.arm][attack.quality][outcome] += 1;
             if outcome == TargetOutcome::Destroyed && attack.later_activation {
-                add(&mut self.stats.second_activation_kills[attack.side.index()]);
+                self.stats.second_activation_kills[attack.side.index()] += 1;
             }
         }
     }
@@ -256,8 +253,35 @@ impl<'a> Tally<'a> {
         }
     }
 
+    /// Counts the attack under way by its result, once its events are all read.
+    fn settle_attack(&mut self) {
+        if let Some(result) = AttackResult::from_events(&self.attack_events) {
+            self.count(TargetOutcome::of(result));
+        }
+        self.attack = None;
+        self.attack_events.clear();
+    }
+
     /// Reads the next event.
     pub fn event(&mut self, event: &Event) {
+        let of_an_attack = matches!(
+            event,
+            Event::ToHitRolled { .. }
+                | Event::HitResultRolled { .. }
+                | Event::ResultModified { .. }
+                | Event::RetreatBlocked { .. }
+                | Event::Retreated { .. }
+                | Event::Destroyed { .. }
+                | Event::Shaken { .. }
+                | Event::AfterAttack { .. }
+        );
+        if self.attack.is_some() {
+            if of_an_attack {
+                self.attack_events.push(*event);
+            } else {
+                self.settle_attack();
+            }
+        }
         match *event {
             Event::TurnStarted { turn, .. } => {
                 self.turn = turn;
@@ -325,44 +349,22 @@ impl<'a> Tally<'a> {
                 if !charge {
                     self.shot_last[attacker.index()] = true;
                 }
-                self.counted = None;
-                self.blocked = false;
                 if let Some(spell) = &mut self.spells[target.index()] {
                     spell.attacked = true;
                 }
             }
-            Event::ToHitRolled { hit: false, .. } => self.count(TargetOutcome::Miss, 1),
-            Event::ToHitRolled { hit: true, .. } => {}
             Event::HitResultRolled { unit, result, .. } => {
-                let outcome = match result {
-                    HitResult::NoEffect => TargetOutcome::Miss,
-                    HitResult::Shaken => TargetOutcome::Shaken,
-                    HitResult::Retreat => TargetOutcome::Retreat,
-                    HitResult::Destroyed => TargetOutcome::Destroyed,
-                };
-                self.count(outcome, 1);
-                self.counted = Some(outcome);
-                if outcome == TargetOutcome::Miss {
-                    // A hit that changed nothing is no second hit on a shaken unit.
-                } else if let Some(spell) = &mut self.spells[unit.index()] {
+                // A hit that changed nothing is no second hit on a shaken unit.
+                if result != HitResult::NoEffect
+                    && let Some(spell) = &mut self.spells[unit.index()]
+                {
                     spell.hit = true;
-                }
-            }
-            Event::RetreatBlocked { .. } => {
-                // R7.4: the unit stands, shaken, unless a Destroyed event follows.
-                if self.counted == Some(TargetOutcome::Retreat) {
-                    self.count(TargetOutcome::Retreat, -1);
-                    self.count(TargetOutcome::Shaken, 1);
-                    self.counted = Some(TargetOutcome::Shaken);
-                    self.blocked = true;
                 }
             }
             Event::AfterAttack { unit, rule, effect, .. } => {
                 if let Some(n) = self.stats.after_attack.get_mut(rule as usize) {
                     *n += 1;
                 }
-                // The target's blocked retreat is settled: a `Destroyed` that follows is the attacker's.
-                self.blocked = false;
                 if effect == AttackerEffect::Shaken {
                     self.stats.shaken[self.side(unit).index()] += 1;
                     self.spells[unit.index()] = Some(Spell::default());
@@ -390,12 +392,6 @@ impl<'a> Tally<'a> {
                 self.stats.destroyed[self.side(unit).index()] += 1;
                 let info = &self.scenario.units[unit.index()];
                 self.stats.losses_by[info.arm.index()][quality_index(info.quality)] += 1;
-                if std::mem::take(&mut self.blocked) {
-                    // A blocked retreat that destroyed the unit (R7.4 `destroyed`).
-                    self.count(TargetOutcome::Shaken, -1);
-                    self.count(TargetOutcome::Destroyed, 1);
-                    self.counted = Some(TargetOutcome::Destroyed);
-                }
                 if self.spells[unit.index()].is_some() {
                     self.stats.spells.destroyed_again += 1;
                 }
@@ -411,6 +407,7 @@ impl<'a> Tally<'a> {
                     self.close_spell(UnitId(i as u8), false);
                 }
             }
+            Event::ToHitRolled { .. } | Event::RetreatBlocked { .. } => {} // read with the attack's events
             Event::InitiativeRolled { .. }
             | Event::ResultModified { .. }
             | Event::RallyModified { .. }

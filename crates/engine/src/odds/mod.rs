@@ -78,7 +78,10 @@ impl AttackResult {
     }
 
     /// The result of an attack as the battle reported it: `events` are those of its dice (the to-hit roll and,
-    /// after a hit, the hit-result roll). `None` if they hold no to-hit roll.
+    /// after a hit, the hit-result roll) and what followed them. `None` if they hold no to-hit roll. The one reading
+    /// of an attack's events: the laboratory's counts and the review's ledger decode them here. What the
+    /// hit-result roll does to its unit is the target's; the attacker's own fate (a variant's after-attack rules)
+    /// is not the attack's result.
     ///
     /// ```
     /// use pacw_engine::{Event, odds::AttackResult};
@@ -86,11 +89,13 @@ impl AttackResult {
     /// ```
     pub fn from_events(events: &[Event]) -> Option<AttackResult> {
         let mut result = None;
+        let mut target = None;
         let mut blocked = false;
         for event in events {
             match *event {
                 Event::ToHitRolled { hit: false, .. } => return Some(AttackResult::Miss),
-                Event::HitResultRolled { result: r, .. } => {
+                Event::HitResultRolled { unit, result: r, .. } => {
+                    target = Some(unit);
                     result = Some(match r {
                         HitResult::NoEffect => AttackResult::NoEffect,
                         HitResult::Shaken => AttackResult::Shaken,
@@ -98,9 +103,10 @@ impl AttackResult {
                         HitResult::Destroyed => AttackResult::Destroyed,
                     })
                 }
-                Event::Retreated { .. } if result.is_some() => result = Some(AttackResult::Retreat),
-                Event::RetreatBlocked { .. } => blocked = true,
-                Event::Destroyed { .. } if blocked => result = Some(AttackResult::Destroyed),
+                Event::Retreated { unit, .. } if target == Some(unit) => result = Some(AttackResult::Retreat),
+                Event::RetreatBlocked { unit } if target == Some(unit) => blocked = true,
+                // R7.4 `destroyed`: a blocked retreat that destroys the unit.
+                Event::Destroyed { unit } if blocked && target == Some(unit) => result = Some(AttackResult::Destroyed),
                 _ => {}
             }
         }

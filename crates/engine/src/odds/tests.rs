@@ -187,6 +187,24 @@ fn odds_from_events_reads_each_result() {
             AttackResult::Stand,
         ),
         (vec![to_hit, hit(HitResult::Destroyed), Event::Destroyed { unit: u }], AttackResult::Destroyed),
+        // A variant's after-attack rule destroys the attacker after the target stood, its retreat blocked: the
+        // attack's result is still the target's.
+        (
+            vec![
+                to_hit,
+                hit(HitResult::Retreat),
+                Event::RetreatBlocked { unit: u },
+                Event::Shaken { unit: u },
+                Event::Destroyed { unit: UnitId(0) },
+                Event::AfterAttack {
+                    unit: UnitId(0),
+                    rule: 0,
+                    effect: crate::system::AttackerEffect::Destroyed,
+                    at: sq,
+                },
+            ],
+            AttackResult::Stand,
+        ),
     ];
     for (events, want) in cases {
         assert_eq!(AttackResult::from_events(&events), Some(want));
