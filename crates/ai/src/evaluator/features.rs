@@ -267,7 +267,9 @@ pub(crate) fn activations_left<S: ScenarioRef>(b: &Battle<S>, units: &[f32; 2]) 
             }
         }
         Initiative::Igougo | Initiative::Alternate => {
-            for u in b.alive_units().filter(|&u| !b.activated_this_turn(u)) {
+            // A side that has passed activates no more this turn, whatever units it kept back.
+            let waiting = |u| !b.activated_this_turn(u) && !b.is_done_this_turn(b.info(u).side);
+            for u in b.alive_units().filter(|&u| waiting(u)) {
                 left[b.info(u).side.index()] += 1.0;
             }
         }

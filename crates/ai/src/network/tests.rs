@@ -229,6 +229,36 @@ fn the_td_player_plays_legal_orders_and_the_same_game_for_the_same_seed() {
     assert_eq!(play(4).0, first);
 }
 
+/// Under igougo and alternate activation a side that passes keeps its units back only until the next turn: the
+/// network must not read them as activations still to come, or passing looks as good as acting.
+#[test]
+fn a_side_that_passed_has_no_activations_left_this_turn() {
+    use pacw_engine::{Initiative, Options};
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let own_left = encoding::GLOBAL_INPUT_NAMES.iter().position(|&n| n == "own_activations_left").unwrap();
+    for initiative in [Initiative::Igougo, Initiative::Alternate] {
+        let options = Options { initiative, ..Options::default() };
+        let mut b = Battle::new(scenario(pacw_engine::DEFAULT_SCENARIO), options);
+        let side = loop {
+            match b.to_act() {
+                ToAct::Side(side) => break side,
+                _ => {
+                    let outcome = b.sample_chance(&mut rng).unwrap();
+                    b.apply_chance(outcome).unwrap();
+                }
+            }
+        };
+        let mut x = Encoding::default();
+        encode(&b, &mut x);
+        assert!(x.global[side.index()][own_left] > 0.0, "{initiative:?}: units still to activate");
+        b.apply(Action::EndActivations).unwrap();
+        assert!(b.is_done_this_turn(side));
+        encode(&b, &mut x);
+        assert_eq!(x.global[side.index()][own_left], 0.0, "{initiative:?}: none once it passed");
+    }
+}
+
 /// The judge gives the network's own estimate exactly where a side is to act or a card is to be drawn, and averages
 /// over the dice elsewhere: [`judge::estimates`] names those positions, the ones self-play learns from (a position it
 /// is asked about but never learns from is judged by whatever the weights happen to say there).

@@ -388,6 +388,12 @@ impl<S: ScenarioRef> Battle<S> {
         self.activated_turn.contains(id)
     }
 
+    /// Under `igougo` or `alternate` (R3.7), whether `side` is done activating this turn: it passed, or has no unit
+    /// left to activate. Its units not yet activated then wait for the next turn. Always `false` under cards.
+    pub fn is_done_this_turn(&self, side: Side) -> bool {
+        self.done[side.index()]
+    }
+
     /// Whether a unit was activated on the card in play (cards), or this turn (other initiative systems).
     pub fn activated_this_card(&self, id: UnitId) -> bool {
         let set = match self.options.initiative {
