@@ -612,6 +612,31 @@ fn the_report_counts_what_attacks_did_to_their_attackers() {
     assert!(v["after_attack"][0]["total"].as_u64().unwrap() > 0, "{}", v["after_attack"]);
 }
 
+/// Battles pooled in one report whose own variants have different after-attack rules: the pooled counts are not
+/// named by the first battle's rules; each battle's part names its own.
+#[test]
+fn pooled_battles_with_different_after_attack_rules_name_them_only_battle_by_battle() {
+    let dir = temp_dir("pooled-after-attack");
+    let standard = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/bloody-lane.toml"));
+    let standard = standard.unwrap();
+    let mut battles = Vec::new();
+    for (n, name) in [(1, "failed charge"), (2, "repulsed charge")] {
+        let variant = format!(
+            "name = \"V{n}\"\n[[after_attack]]\nid = \"A1\"\nname = \"{name}\"\n\
+             when = \"charge and result == 'miss'\"\nattacker = \"shaken\"\n"
+        );
+        std::fs::write(dir.path().join(format!("v{n}.toml")), variant).unwrap();
+        let battle = dir.path().join(format!("b{n}.toml"));
+        std::fs::write(&battle, format!("variant = \"v{n}.toml\"\n{standard}")).unwrap();
+        battles.push(battle.to_string_lossy().into_owned());
+    }
+    let v =
+        json(&["simulate", &battles[0], &battles[1], "--games", "4", "--seed", "2", "--players", "greedy", "--json"]);
+    assert_eq!(v["after_attack_rules"].as_array().map_or(0, Vec::len), 0, "{}", v["after_attack_rules"]);
+    assert_eq!(v["scenarios"][0]["after_attack_rules"][0][0], "A1 failed charge");
+    assert_eq!(v["scenarios"][1]["after_attack_rules"][0][0], "A1 repulsed charge");
+}
+
 /// A variant's rally roll is counted in the report (dice a game and the share that failed), by its id and name,
 /// beside the standard rules (which rally without a die: a dash); `pacw rules` prints it so that it reads back.
 #[test]

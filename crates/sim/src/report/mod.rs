@@ -182,6 +182,22 @@ fn attack_words(sim: &Simulation, s: Option<usize>) -> Option<AttackWords> {
     (fire != "fire" || charge != "charge").then_some(AttackWords { fire, charge })
 }
 
+/// The same rules of every battle pooled in a part (`s` is `None`), or of battle `s`: the pooled counts are by each
+/// rule's place, so they are named only where every battle's rules are the same; else no names (each battle's own
+/// part names its own).
+fn same_in_every_battle<T: PartialEq + Default>(
+    sim: &Simulation,
+    s: Option<usize>,
+    of: fn(&Simulation, usize) -> T,
+) -> T {
+    let Some(s) = s else {
+        let mut each = (0..sim.config.scenarios.len()).map(|s| of(sim, s));
+        let first = each.next().unwrap_or_default();
+        return if each.all(|rules| rules == first) { first } else { T::default() };
+    };
+    of(sim, s)
+}
+
 /// The after-attack rules of each column's rules for scenario `s`, as "A1 failed charge"; empty when none has any.
 fn after_attack_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
     let c = &sim.config;
@@ -408,7 +424,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
             .collect()
     };
     let terms = attack_words(sim, s);
-    let after_attack = after_attack_rules(sim, scenario_index);
+    let after_attack = same_in_every_battle(sim, s, after_attack_rules);
     let mut differences =
         if variants.is_empty() { Vec::new() } else { differences(sim, s, &contrasts(variants.len(), against_first)) };
     if let Some(words) = &terms {
@@ -424,7 +440,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         variant: played_variant(sim, s),
         terms,
         after_attack_rules: after_attack,
-        rally_rules: rally_rules(sim, scenario_index),
+        rally_rules: same_in_every_battle(sim, s, rally_rules),
         all,
         variants,
         differences,
