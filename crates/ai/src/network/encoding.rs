@@ -143,18 +143,34 @@ pub fn encode<S: ScenarioRef>(b: &Battle<S>, out: &mut Encoding) {
     }
     let units: Vec<Seen> = seen[..n].iter().flatten().copied().collect();
 
-    // Every pair of enemies: who threatens whom, and who is nearest to whom.
+    // Every pair of enemies: who threatens whom, who is nearest to whom, and who stands at whose flank.
+    // On the stack: a position is encoded at every node of a search and every step of a review.
     let sight = b.sight_lines();
-    let mut threatened = vec![Threat::default(); n];
-    let mut threatening = vec![Threat::default(); n];
-    let mut threats = vec![0u8; n];
-    let mut worst = vec![None::<usize>; n];
-    let mut nearest = vec![None::<(u8, usize)>; n];
+    let mut threatened = [Threat::default(); MAX_UNITS];
+    let mut threatening = [Threat::default(); MAX_UNITS];
+    let mut threats = [0u8; MAX_UNITS];
+    let mut worst = [None::<usize>; MAX_UNITS];
+    let mut nearest = [None::<(u8, usize)>; MAX_UNITS];
+    let mut flanked = [false; MAX_UNITS];
+    let mut flanking = [false; MAX_UNITS];
+    let mut of_side = [[0u8; MAX_UNITS]; 2];
+    let mut on_side = [0usize; 2];
+    for (i, u) in units.iter().enumerate() {
+        of_side[u.side][on_side[u.side]] = i as u8;
+        on_side[u.side] += 1;
+    }
     for (ti, t) in units.iter().enumerate() {
-        for (ei, e) in units.iter().enumerate().filter(|(_, e)| e.side != t.side) {
+        let enemy = 1 - t.side;
+        for &ei in &of_side[enemy][..on_side[enemy]] {
+            let ei = ei as usize;
+            let e = &units[ei];
             let d = e.at.distance(t.at);
             if nearest[ti].is_none_or(|(nd, _)| d < nd) {
                 nearest[ti] = Some((d, ei));
+            }
+            if d == 1 {
+                flanked[ti] |= matches!(t.at.aspect_of(t.facing, e.at), Some(Aspect::Flank | Aspect::Rear));
+                flanking[ti] |= matches!(e.at.aspect_of(e.facing, t.at), Some(Aspect::Flank | Aspect::Rear));
             }
             let threat = threat(b, &sight, e, t);
             if threat.hit > 0.0 {
@@ -195,14 +211,8 @@ pub fn encode<S: ScenarioRef>(b: &Battle<S>, out: &mut Encoding) {
             row[12] = u.at.front_arc_holds(u.facing, e.at) as u8 as f32;
             row[13] = e.at.front_arc_holds(e.facing, u.at) as u8 as f32;
         }
-        for e in units.iter().filter(|e| e.side != u.side && e.at.is_adjacent(u.at)) {
-            if matches!(u.at.aspect_of(u.facing, e.at), Some(Aspect::Flank | Aspect::Rear)) {
-                row[14] = 1.0;
-            }
-            if matches!(e.at.aspect_of(e.facing, u.at), Some(Aspect::Flank | Aspect::Rear)) {
-                row[15] = 1.0;
-            }
-        }
+        row[14] = flanked[i] as u8 as f32;
+        row[15] = flanking[i] as u8 as f32;
         if let Some(d) = scenario.objectives.iter().map(|o| o.at.distance(u.at)).min() {
             row[16] = 1.0 / (1.0 + d as f32);
             row[17] = (d == 0) as u8 as f32;
