@@ -227,6 +227,34 @@ pub enum Event {
         /// The new holder.
         side: Side,
     },
+    /// A reinforcement's unit entered the board on its entry square at the start of a turn
+    /// (docs/scenario-format.md#events).
+    Arrived {
+        /// The unit.
+        unit: UnitId,
+        /// Its entry square.
+        at: Square,
+        /// Its group, by its place among the scenario's reinforcements.
+        group: u8,
+    },
+    /// A reinforcement's unit due could not enter: a unit stands on its entry square. It tries again at the start
+    /// of the next turn.
+    ArrivalDelayed {
+        /// The unit.
+        unit: UnitId,
+        /// Its entry square.
+        at: Square,
+        /// The unit standing there.
+        by: UnitId,
+        /// Its group, by its place among the scenario's reinforcements.
+        group: u8,
+    },
+    /// A timed change of the scenario took effect at the start of a turn: an objective's points or a side's
+    /// exhaustion point (docs/scenario-format.md#events).
+    Changed {
+        /// The change, by its place among the scenario's changes.
+        change: u8,
+    },
     /// The turn ended (R3.6, R3.7).
     TurnEnded {
         /// Its number.

@@ -35,9 +35,12 @@ pub use event::{Declared, EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
 pub use geometry::{Aspect, Dir, MAX_SIDE, MIN_SIDE, Square};
 pub use map::{Map, Terrain};
-pub use options::{BlockedRetreat, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm};
+pub use options::{BlockedRetreat, Events, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm};
 pub use rule::Rule;
-pub use scenario::{Colour, CounterColour, MAX_UNITS, Problem, ReadVariant, Scenario, ScenarioError};
+pub use scenario::{
+    ChangeKind, Colour, CounterColour, MAX_UNITS, Problem, ReadVariant, Reinforcement, Scenario, ScenarioError,
+    TimedChange,
+};
 pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
 
 /// The default scenario, a small symmetric meeting engagement, embedded in the library.

@@ -172,6 +172,19 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
             format!("  {} is {word}", unit(s, u))
         }
         Event::ObjectiveTaken { at, side: sd } => format!("{} takes the objective at {at} (R8.2)", side(s, sd)),
+        Event::Arrived { unit: u, at, group } => {
+            format!("{}: {} arrives at {at}", reinforcement(s, group), unit(s, u))
+        }
+        Event::ArrivalDelayed { unit: u, at, by, group } => format!(
+            "{}: {} cannot enter at {at}, held by {}: it tries again next turn",
+            reinforcement(s, group),
+            unit(s, u),
+            unit(s, by)
+        ),
+        Event::Changed { change } => match s.changes.get(change as usize) {
+            Some(c) => format!("Event {}: {}", c.id, s.describe_change(c)),
+            None => "A change of the scenario".to_string(),
+        },
         Event::TurnEnded { turn } => format!("Turn {turn} ends"),
         Event::GameOver { result } => {
             let how = match result.reason {
@@ -194,6 +207,14 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
                 None => format!("Game over: {how}. A draw."),
             }
         }
+    }
+}
+
+/// A reinforcement group as the log cites it: "Reinforcements E1 (Buford's Cavalry)".
+fn reinforcement(s: &Scenario, group: u8) -> String {
+    match s.reinforcements.get(group as usize) {
+        Some(r) => format!("Reinforcements {} ({})", r.id, r.name),
+        None => "Reinforcements".to_string(),
     }
 }
 

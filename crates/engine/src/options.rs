@@ -50,6 +50,33 @@ impl BlockedRetreat {
     }
 }
 
+/// Whether a scenario's events happen (its reinforcements and timed changes, docs/scenario-format.md#events): the
+/// laboratory compares a battle with and without them (`--compare events=on,off`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Events {
+    /// They happen as the scenario says.
+    #[default]
+    On,
+    /// None happens: the reinforcements never arrive and no value changes.
+    Off,
+}
+
+impl Events {
+    /// The option value's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Events::On => "on",
+            Events::Off => "off",
+        }
+    }
+
+    /// Whether they happen (the default, left out of records and saves).
+    pub fn is_on(&self) -> bool {
+        *self == Events::On
+    }
+}
+
 /// A value per arm, in the order infantry, cavalry, artillery.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct PerArm {
@@ -163,6 +190,9 @@ pub struct Options {
     /// set through [`crate::Scenario::set_option`], which knows the variant.
     #[serde(skip_serializing_if = "OwnModifierValues::is_empty")]
     pub own_modifier: OwnModifierValues,
+    /// Whether the scenario's events happen (reinforcements, timed changes).
+    #[serde(skip_serializing_if = "Events::is_on")]
+    pub events: Events,
 }
 
 /// The most modifiers a combat system has, and so of its own modifiers an option may set.
@@ -249,6 +279,7 @@ impl Default for Options {
             turns: None,
             exhaustion: [None, None],
             own_modifier: OwnModifierValues::default(),
+            events: Events::On,
         }
     }
 }
@@ -322,6 +353,7 @@ impl Options {
                 self.blocked_retreat = if value == "stand" { BlockedRetreat::Stand } else { BlockedRetreat::Destroyed }
             }
             "to_hit" => self.to_hit = small()?,
+            "events" => self.events = if value == "off" { Events::Off } else { Events::On },
             "turns" => self.turns = Some(small()?),
             _ => {
                 let Some((table, key)) = name.split_once('.') else {
@@ -407,6 +439,9 @@ impl Options {
                 v.push((format!("exhaustion.{side}"), e.to_string()));
             }
         }
+        if !self.events.is_on() {
+            v.push(("events".to_string(), self.events.name().to_string()));
+        }
         v
     }
 
@@ -431,7 +466,7 @@ impl Options {
 /// numbers of the combat system (`modifier.*`, `strength.*`, `quality.*`) and `turns` and `exhaustion.*` only
 /// where a variant changes them ([`Options::pairs`] gives them all, for records).
 fn always_shown(name: &str) -> bool {
-    !["modifier.", "strength.", "quality.", "turns", "exhaustion."].iter().any(|p| name.starts_with(p))
+    !["modifier.", "strength.", "quality.", "turns", "exhaustion.", "events"].iter().any(|p| name.starts_with(p))
 }
 
 impl fmt::Display for Options {
@@ -470,7 +505,7 @@ pub enum OptionGroup {
     Rules,
     /// The combat system's numbers (R11): moves, ranges, strengths, quality, modifiers.
     Numbers,
-    /// The scenario's own settings: the turn limit and each side's exhaustion point.
+    /// The scenario's own settings: the turn limit, each side's exhaustion point, whether its events happen.
     Scenario,
 }
 
@@ -539,7 +574,7 @@ const fn whole(name: &'static str, rule: Rule, label: &'static str, min: i16, ma
 }
 
 /// Every rule option, in the order [`Options::pairs`] lists them.
-pub const OPTION_SPECS: [OptionSpec; 23] = [
+pub const OPTION_SPECS: [OptionSpec; 24] = [
     OptionSpec {
         name: "initiative",
         rule: Rule::R3_7,
@@ -633,6 +668,18 @@ pub const OPTION_SPECS: [OptionSpec; 23] = [
         group: OptionGroup::Scenario,
         values: OptionValues::Whole { min: 1, max: MAX_EXHAUSTION as i16 },
     },
+    OptionSpec {
+        name: "events",
+        rule: Rule::R8,
+        label: "Events",
+        group: OptionGroup::Scenario,
+        values: OptionValues::Choice {
+            choices: &[
+                ("on", "the scenario's reinforcements arrive and its timed changes happen"),
+                ("off", "none of them: the reinforcements never arrive and no value changes"),
+            ],
+        },
+    },
 ];
 
 /// The option of this name (`exhaustion.<side>` is [`OPTION_SPECS`]' `exhaustion.SIDE`).
@@ -683,7 +730,7 @@ mod spec_tests {
             .iter()
             .map(|s| s.name)
             .filter(|n| !n.contains('.') || !n.ends_with("SIDE"))
-            .filter(|n| *n != "turns")
+            .filter(|n| *n != "turns" && *n != "events")
             .collect();
         let pairs: Vec<&str> = defaults.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(listed, pairs);

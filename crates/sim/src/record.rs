@@ -110,6 +110,12 @@ pub struct GameStats {
     /// Of those, the ones that left the unit shaken.
     #[serde(default)]
     pub rallies_failed: u32,
+    /// Units of each side that arrived as the scenario's reinforcements (docs/scenario-format.md#events).
+    #[serde(default)]
+    pub arrivals: [u32; 2],
+    /// Times a unit of each side due to arrive found its entry square held and waited a turn.
+    #[serde(default)]
+    pub arrivals_delayed: [u32; 2],
 }
 
 impl GameStats {
@@ -209,6 +215,8 @@ impl<'a> Tally<'a> {
                 after_attack: [0; MAX_AFTER_ATTACK],
                 rally_rolls: 0,
                 rallies_failed: 0,
+                arrivals: [0; 2],
+                arrivals_delayed: [0; 2],
             },
             over: false,
             turn: 1,
@@ -408,7 +416,10 @@ impl<'a> Tally<'a> {
                 }
             }
             Event::ToHitRolled { .. } | Event::RetreatBlocked { .. } => {} // read with the attack's events
+            Event::Arrived { unit, .. } => self.stats.arrivals[self.side(unit).index()] += 1,
+            Event::ArrivalDelayed { unit, .. } => self.stats.arrivals_delayed[self.side(unit).index()] += 1,
             Event::InitiativeRolled { .. }
+            | Event::Changed { .. }
             | Event::ResultModified { .. }
             | Event::RallyModified { .. }
             | Event::ActivationsEnded { .. }

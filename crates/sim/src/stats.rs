@@ -44,6 +44,11 @@ fn never_after_attack(counts: &[PerGame]) -> bool {
     counts.iter().all(|c| c.total == 0)
 }
 
+/// Whether no reinforcement arrived or waited in any game (a battle without them).
+fn no_arrivals(counts: &[PerGame; 2]) -> bool {
+    counts.iter().all(|c| c.total == 0)
+}
+
 impl PerGame {
     /// Whether nothing was counted.
     fn is_zero(&self) -> bool {
@@ -439,6 +444,13 @@ pub struct Summary {
     /// Of those, the ones that left the unit shaken.
     #[serde(skip_serializing_if = "PerGame::is_zero")]
     pub rallies_failed: PerGame,
+    /// Reinforcements' units that arrived a game, per side (docs/scenario-format.md#events): none in a battle
+    /// without them, and then not written out.
+    #[serde(skip_serializing_if = "no_arrivals")]
+    pub arrivals: [PerGame; 2],
+    /// Arrivals put off a turn because the entry square was held, a game, per side.
+    #[serde(skip_serializing_if = "no_arrivals")]
+    pub arrivals_delayed: [PerGame; 2],
     /// Attacks and losses by arm and quality, every kind (infantry green first, artillery veteran last).
     pub effectiveness: Vec<Effectiveness>,
     /// The side that acted first in turn 1.
@@ -598,6 +610,8 @@ impl Summary {
                 .collect(),
             rally_rolls: PerGame::new(sum(&|r| r.stats.rally_rolls), games),
             rallies_failed: PerGame::new(sum(&|r| r.stats.rallies_failed), games),
+            arrivals: [0, 1].map(|i| PerGame::new(sum(&|r| r.stats.arrivals[i]), games)),
+            arrivals_delayed: [0, 1].map(|i| PerGame::new(sum(&|r| r.stats.arrivals_delayed[i]), games)),
         }
     }
 }

@@ -514,6 +514,13 @@ impl<S: ScenarioRef> Battle<S> {
         self.activated_card = UnitSet::EMPTY;
         self.left = 0;
         self.done = [false; 2];
+        // The scenario's events come first, so that the units arriving count in the initiative values; the log
+        // gives them after the turn's start.
+        let mut happened = Vec::new();
+        if self.scenario.has_events() && !self.start_of_turn_events(&mut happened) {
+            events.extend(happened);
+            return;
+        }
         let iv = self.initiative_values(); // R3.6
         self.deck = Deck::full(iv);
         self.phase = match self.options.initiative {
@@ -521,14 +528,15 @@ impl<S: ScenarioRef> Battle<S> {
             _ => Phase::InitiativeRoll { a: None },
         };
         events.push(Event::TurnStarted { turn: self.turn, iv });
+        events.extend(happened);
     }
 
     /// Each side's points now, as they would be counted at the turn limit (R8.2).
     pub fn points(&self) -> [u16; 2] {
         let mut points = [0u16; 2];
-        for (i, o) in self.scenario.objectives.iter().enumerate() {
+        for i in 0..self.scenario.objectives.len() {
             if let Some(side) = self.objective_holder(i) {
-                points[side.index()] += o.points as u16;
+                points[side.index()] += self.objective_points(i) as u16;
             }
         }
         for side in Side::BOTH {
@@ -563,7 +571,7 @@ impl<S: ScenarioRef> Battle<S> {
         Ok(events)
     }
 
-    fn finish(&mut self, winner: Option<Side>, reason: EndReason, events: &mut Vec<Event>) {
+    pub(super) fn finish(&mut self, winner: Option<Side>, reason: EndReason, events: &mut Vec<Event>) {
         let result = GameResult { winner, reason, points: self.points() };
         self.phase = Phase::Over(result);
         events.push(Event::GameOver { result });

@@ -8,6 +8,7 @@
 mod apply;
 pub(crate) mod combat;
 pub mod deck;
+mod events;
 mod legal;
 mod listed;
 mod movement;
@@ -33,6 +34,11 @@ pub use crate::event::GameResult;
 /// No unit: the empty value of a [`UnitState::ranging`] memory.
 const NO_UNIT: u8 = u8::MAX;
 
+/// The [`UnitState::ranging`] byte of a reinforcement's unit not yet arrived (docs/scenario-format.md#events): it is
+/// off the board (`alive` false) but not lost. A unit off the board remembers no target, so the byte is free; kept
+/// there, the battle stays as small as a battle without events, and no unit id (below 128) is ever equal to it.
+const WAITING: u8 = u8::MAX - 1;
+
 /// The changing state of one unit.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct UnitState {
@@ -44,7 +50,8 @@ pub struct UnitState {
     pub alive: bool,
     /// Whether it is shaken (R2.4).
     pub shaken: bool,
-    /// The unit its previous attack was at, while neither has moved since (R6.4 ranging bonus).
+    /// The unit its previous attack was at, while neither has moved since (R6.4 ranging bonus); [`WAITING`] for a
+    /// reinforcement's unit not yet arrived.
     ranging: u8,
 }
 
@@ -55,7 +62,7 @@ impl UnitState {
 
     /// The unit this gun ranged on with its previous attack, if neither has moved since (R6.4).
     pub fn ranging_on(&self) -> Option<UnitId> {
-        (self.ranging != NO_UNIT).then_some(UnitId(self.ranging))
+        (self.ranging != NO_UNIT && self.ranging != WAITING).then_some(UnitId(self.ranging))
     }
 }
 
@@ -164,14 +171,19 @@ pub struct Battle<S = Arc<Scenario>> {
 impl Battle {
     /// A battle at the start of the scenario, under `options` (the scenario's own, or overridden).
     pub fn new(scenario: Arc<Scenario>, options: Options) -> Battle {
-        let states: Vec<UnitState> = scenario
-            .units
-            .iter()
-            .map(|info| UnitState { at: info.at, facing: info.facing, alive: true, shaken: false, ranging: NO_UNIT })
+        let mut waiting = UnitSet::EMPTY;
+        for unit in scenario.reinforcements.iter().flat_map(|r| r.units()) {
+            waiting.insert(unit);
+        }
+        let states: Vec<UnitState> = (scenario.units.iter().enumerate())
+            .map(|(i, info)| match waiting.contains(UnitId(i as u8)) {
+                false => UnitState { at: info.at, facing: info.facing, alive: true, shaken: false, ranging: NO_UNIT },
+                true => UnitState { at: info.at, facing: info.facing, alive: false, shaken: false, ranging: WAITING },
+            })
             .collect();
         let units = Units::new(&states);
         let mut on_board = [UnitSet::EMPTY; 2];
-        for (i, info) in scenario.units.iter().enumerate() {
+        for (i, info) in scenario.units.iter().enumerate().filter(|&(i, _)| !waiting.contains(UnitId(i as u8))) {
             on_board[info.side.index()].insert(UnitId(i as u8));
         }
         let mut holders = [0; MAX_OBJECTIVES];
@@ -363,9 +375,52 @@ impl<S: ScenarioRef> Battle<S> {
         self.options.turns.unwrap_or(self.scenario.turns)
     }
 
-    /// The exhaustion point of a side in force (R8.1): the option `exhaustion.<side>`, else the scenario's.
+    /// The exhaustion point of a side in force (R8.1): a timed change's of this turn or before
+    /// (docs/scenario-format.md#events), else the option `exhaustion.<side>`, else the scenario's.
     pub fn exhaustion_point(&self, side: Side) -> u8 {
-        self.options.exhaustion[side.index()].unwrap_or(self.scenario.side(side).exhaustion)
+        let start = || self.options.exhaustion[side.index()].unwrap_or(self.scenario.side(side).exhaustion);
+        if self.scenario.changes.is_empty() || !self.options.events.is_on() {
+            return start();
+        }
+        self.scenario.exhaustion_changed_on(side, self.turn).unwrap_or_else(start)
+    }
+
+    /// What the scenario's objective `i` scores now (R8.2): its points, as a timed change may have set them.
+    pub fn objective_points(&self, i: usize) -> u8 {
+        self.objective_points_on(i, self.turn)
+    }
+
+    /// What objective `i` will score at the turn limit (R8.2), the timed changes still to come counted: what a
+    /// side playing for the end weighs it at.
+    pub fn objective_points_at_end(&self, i: usize) -> u8 {
+        self.objective_points_on(i, self.turn_limit())
+    }
+
+    fn objective_points_on(&self, i: usize, turn: u8) -> u8 {
+        if self.scenario.changes.is_empty() || !self.options.events.is_on() {
+            return self.scenario.objectives.get(i).map_or(0, |o| o.points);
+        }
+        self.scenario.objective_points_on(i, turn)
+    }
+
+    /// Whether a reinforcement's unit has yet to arrive (docs/scenario-format.md#events): it is not on the board,
+    /// and not lost.
+    pub fn is_waiting(&self, id: UnitId) -> bool {
+        self.units[id.index()].ranging == WAITING
+    }
+
+    /// The units yet to arrive, by id.
+    pub fn waiting_units(&self) -> impl Iterator<Item = UnitId> + '_ {
+        let late = self.scenario.reinforcements.iter().flat_map(|r| r.units());
+        late.filter(|&u| self.is_waiting(u))
+    }
+
+    /// A reinforcement's unit arrives: on the board, steady, with no target ranged on.
+    pub(super) fn set_arrived(&mut self, unit: UnitId) {
+        let state = &mut self.units[unit.index()];
+        state.alive = true;
+        state.ranging = NO_UNIT;
+        self.on_board[self.scenario.units[unit.index()].side.index()].insert(unit);
     }
 
     /// The unit on a square, if any.

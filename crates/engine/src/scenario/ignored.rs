@@ -4,6 +4,7 @@
 
 use super::Scenario;
 use super::parse::{Problem, RawMap, RawObjective, RawScenario, RawSide, RawUnit};
+use super::parse_events::{RawChange, RawReinforcement};
 use crate::problem::line_col;
 use serde::Deserialize;
 use serde::de::{self, Visitor};
@@ -114,6 +115,15 @@ fn place(document: &DeTable, within: &[Step]) -> (String, &'static [&'static str
         [Step::Key(k), Step::Index(i)] if k == "objectives" => {
             (format!("objective {}", i + 1), fields::<RawObjective>(), None)
         }
+        [Step::Key(k), Step::Index(i)] if k == "reinforcements" => {
+            (format!("reinforcement {}", i + 1), fields::<RawReinforcement>(), None)
+        }
+        [Step::Key(k), Step::Index(i), Step::Key(units), Step::Index(j)]
+            if k == "reinforcements" && units == "units" =>
+        {
+            (format!("reinforcement {}, unit {}", i + 1, j + 1), fields::<RawUnit>(), None)
+        }
+        [Step::Key(k), Step::Index(i)] if k == "changes" => (format!("change {}", i + 1), fields::<RawChange>(), None),
         _ => ("the scenario".into(), &[], None),
     }
 }
@@ -201,8 +211,17 @@ mod tests {
             .replacen("[map]\n", "[map]\nterain = \"\"\n", 1)
             .replacen("[[sides]]\n", "[[sides]]\nhomee = \"north\"\n", 1)
             .replacen("[[objectives]]\n", "[[objectives]]\npoint = 1\n", 1);
+        let text = format!(
+            "{text}\n[[reinforcements]]\nsde = \"union\"\n[[reinforcements.units]]\nfacin = \"N\"\n\
+             [[changes]]\nturns = 2\n"
+        );
         let messages: Vec<String> = Scenario::ignored_keys(&text).into_iter().map(|p| p.message).collect();
-        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert_eq!(messages.len(), 7, "{messages:?}");
+        assert!(messages[4].starts_with("reinforcement 1: unknown key 'sde'"), "{}", messages[4]);
+        assert!(messages[4].ends_with("did you mean 'side'?"), "{}", messages[4]);
+        assert!(messages[5].starts_with("reinforcement 1, unit 1: unknown key 'facin'"), "{}", messages[5]);
+        assert!(messages[6].starts_with("change 1: unknown key 'turns'"), "{}", messages[6]);
+        assert!(messages[6].ends_with("did you mean 'turn'?"), "{}", messages[6]);
         assert!(messages[0].starts_with("the scenario: unknown key 'author' is ignored (known here: name,"));
         assert!(messages[1].starts_with("[map]: unknown key 'terain' is ignored: did you mean 'terrain'?"));
         assert!(messages[2].starts_with("side '"), "{}", messages[2]);

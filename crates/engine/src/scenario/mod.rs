@@ -4,10 +4,13 @@
 //! [`Scenario::synthetic`], which checks what it is given; the battle then trusts it.
 
 mod counter;
+mod events;
 mod ignored;
 mod parse;
+mod parse_events;
 
 pub use counter::CounterColour;
+pub use events::{ChangeKind, Reinforcement, TimedChange};
 pub use parse::{Problem, ReadVariant, ScenarioError};
 
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
@@ -98,6 +101,12 @@ pub struct Scenario {
     pub units: Vec<UnitInfo>,
     /// The objective squares.
     pub objectives: Vec<Objective>,
+    /// The groups of units that arrive during the battle (their units are the last of [`Scenario::units`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reinforcements: Vec<Reinforcement>,
+    /// The values that change at the start of a turn: an objective's points, a side's exhaustion point.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<TimedChange>,
     /// The side that attacks, when the scenario says (the key `attacker`): reports that pool several scenarios
     /// count by attacker and defender when every scenario names one.
     #[serde(default)]
@@ -123,7 +132,7 @@ impl Scenario {
         &self.sides[side.index()]
     }
 
-    /// How many units a side starts with.
+    /// How many units a side has in the battle: those on the board at the start and its reinforcements.
     pub fn starting_units(&self, side: Side) -> usize {
         self.units.iter().filter(|u| u.side == side).count()
     }
@@ -284,6 +293,8 @@ impl Scenario {
             sides: [side(Side::A, "a", Dir::S, Colour::Red), side(Side::B, "b", Dir::N, Colour::Black)],
             units,
             objectives: Vec::new(),
+            reinforcements: Vec::new(),
+            changes: Vec::new(),
             attacker: None,
             options,
             system: None,

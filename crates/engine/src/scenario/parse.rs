@@ -1,5 +1,6 @@
 //! Reading a scenario file: raw TOML first, then every check of docs/scenario-format.md, all problems reported together.
 
+use super::parse_events::{EventIds, RawChange, RawReinforcement, check_changes, check_reinforcements};
 use super::{Colour, CounterColour, MAX_OBJECTIVES, MAX_TURNS, MAX_UNITS, Objective, Scenario, SideInfo};
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::{Cell, Map, Terrain};
@@ -51,6 +52,12 @@ pub(super) struct RawScenario {
     units: Vec<Spanned<RawUnit>>,
     #[serde(default)]
     objectives: Vec<Spanned<RawObjective>>,
+    /// Units that arrive during the battle (docs/scenario-format.md#events).
+    #[serde(default)]
+    reinforcements: Vec<Spanned<RawReinforcement>>,
+    /// Values that change at the start of a turn.
+    #[serde(default)]
+    changes: Vec<Spanned<RawChange>>,
     options: Option<BTreeMap<Spanned<String>, Spanned<toml::Value>>>,
 }
 
@@ -75,11 +82,11 @@ pub(super) struct RawSide {
 
 #[derive(Deserialize)]
 pub(super) struct RawUnit {
-    side: Option<Spanned<String>>,
-    name: Option<String>,
+    pub(super) side: Option<Spanned<String>>,
+    pub(super) name: Option<String>,
     arm: Option<Spanned<String>>,
     quality: Option<Spanned<String>>,
-    at: Option<Spanned<String>>,
+    pub(super) at: Option<Spanned<String>>,
     facing: Option<Spanned<String>>,
 }
 
@@ -92,12 +99,12 @@ pub(super) struct RawObjective {
 
 /// Where a problem of something missing from the whole file is placed: its start (line 1, column 1), so that every
 /// problem has a place to point at.
-const FILE_START: Option<Range<usize>> = Some(0..0);
+pub(super) const FILE_START: Option<Range<usize>> = Some(0..0);
 
 /// Collects problems with their positions.
-struct Report<'a> {
+pub(super) struct Report<'a> {
     source: &'a str,
-    problems: Vec<Problem>,
+    pub(super) problems: Vec<Problem>,
     /// The arms of the combat system the scenario is read for beyond the standard three: (id, the arm it acts as).
     own_arms: Vec<(&'a str, Arm)>,
     /// The terrain kinds of that combat system: a map letter is one of theirs.
@@ -105,7 +112,7 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
-    fn at(&mut self, span: Option<Range<usize>>, message: impl Into<String>) {
+    pub(super) fn at(&mut self, span: Option<Range<usize>>, message: impl Into<String>) {
         let (line, column) = match span {
             Some(span) => {
                 let (l, c) = line_col(self.source, span.start);
@@ -117,7 +124,7 @@ impl Report<'_> {
     }
 
     /// Places the problems reported since the `first`: on `square` (unless they have their own) and `unit`.
-    fn place_since(&mut self, first: usize, square: Option<Square>, unit: Option<usize>) {
+    pub(super) fn place_since(&mut self, first: usize, square: Option<Square>, unit: Option<usize>) {
         for p in &mut self.problems[first..] {
             p.square = p.square.or(square);
             p.unit = p.unit.or(unit);
@@ -319,7 +326,7 @@ fn named_variant(r: &mut Report, name: &Spanned<String>, read: Option<ReadVarian
     }
 }
 
-fn parse_side_key(r: &mut Report, ids: &[String], value: &Spanned<String>, what: &str) -> Option<Side> {
+pub(super) fn parse_side_key(r: &mut Report, ids: &[String], value: &Spanned<String>, what: &str) -> Option<Side> {
     let side = ids.iter().position(|id| id == value.get_ref()).map(|i| if i == 0 { Side::A } else { Side::B });
     if side.is_none() {
         r.at(
@@ -330,7 +337,7 @@ fn parse_side_key(r: &mut Report, ids: &[String], value: &Spanned<String>, what:
     side
 }
 
-fn parse_square(r: &mut Report, map: Option<&Map>, value: &Spanned<String>, what: &str) -> Option<Square> {
+pub(super) fn parse_square(r: &mut Report, map: Option<&Map>, value: &Spanned<String>, what: &str) -> Option<Square> {
     match value.get_ref().parse::<Square>() {
         Ok(s) => match map {
             Some(m) if !m.contains(s) => {
@@ -387,7 +394,13 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
     let sides = check_sides(&raw.sides, r);
     let ids: Vec<String> =
         raw.sides.iter().filter_map(|s| s.get_ref().id.as_ref().map(|i| i.get_ref().clone())).collect();
-    let units = check_units(&raw.units, r, map.as_ref(), &ids, sides.as_ref());
+    let cx = UnitContext { map: map.as_ref(), ids: &ids, sides: sides.as_ref() };
+    let mut counts = [0usize; 3 * 2];
+    let mut units = check_units(&raw.units, r, &cx, &mut counts);
+    let at_start = units.len();
+    let mut event_ids = EventIds::default();
+    let reinforcements =
+        check_reinforcements(&raw.reinforcements, r, &cx, turns, &mut units, &mut counts, &mut event_ids);
     let objectives = check_objectives(&raw.objectives, r, map.as_ref(), &ids);
     let attacker = raw.attacker.as_ref().and_then(|a| parse_side_key(r, &ids, a, "attacker"));
     let mut options = Options::default();
@@ -396,14 +409,17 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
     if let Some(table) = raw.options {
         check_options(&table, r, &mut options, &ids);
     }
+    let unit_counts = Side::BOTH.map(|side| units.iter().filter(|u| u.side == side).count());
+    let changes = check_changes(&raw.changes, r, &cx, &objectives, turns, unit_counts, &mut event_ids);
     let mut sides = sides?;
-    // Exhaustion needs the unit counts (R8.1).
+    // Exhaustion needs the unit counts, reinforcements included (R8.1); the units at the start must be some.
     for side in Side::BOTH {
-        let count = units.iter().filter(|u| u.side == side).count();
+        let count = unit_counts[side.index()];
         let (given, span) = &mut sides.1[side.index()];
         let info = &mut sides.0[side.index()];
-        if count == 0 {
-            r.at(span.clone(), format!("side '{}' has no units", info.id));
+        if units[..at_start].iter().all(|u| u.side != side) {
+            let why = if count == 0 { "" } else { " on the board at the start (reinforcements come later)" };
+            r.at(span.clone(), format!("side '{}' has no units{why}", info.id));
             continue;
         }
         if let Some(e) = options.exhaustion[side.index()].filter(|&e| e as usize > count) {
@@ -428,6 +444,8 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         sides: sides.0,
         units,
         objectives,
+        reinforcements,
+        changes,
         attacker,
         options,
         system: None,
@@ -583,7 +601,7 @@ fn check_fences(raw: &[Spanned<String>], width: usize, height: usize, r: &mut Re
 }
 
 /// The sides, and for each its given exhaustion with its place (checked once units are known).
-type CheckedSides = ([SideInfo; 2], [(Option<i64>, Option<Range<usize>>); 2]);
+pub(super) type CheckedSides = ([SideInfo; 2], [(Option<i64>, Option<Range<usize>>); 2]);
 
 fn check_sides(raw: &[Spanned<RawSide>], r: &mut Report) -> Option<CheckedSides> {
     if raw.len() != 2 {
@@ -676,127 +694,177 @@ fn check_sides(raw: &[Spanned<RawSide>], r: &mut Report) -> Option<CheckedSides>
     Some(([a, b], [ea, eb]))
 }
 
-fn check_units(
-    raw: &[Spanned<RawUnit>],
-    r: &mut Report,
-    map: Option<&Map>,
-    ids: &[String],
-    sides: Option<&CheckedSides>,
-) -> Vec<UnitInfo> {
+/// What a unit's checks need to know of the rest of the file.
+pub(super) struct UnitContext<'a> {
+    /// The map, when it is sound.
+    pub(super) map: Option<&'a Map>,
+    /// The sides' ids, in file order.
+    pub(super) ids: &'a [String],
+    /// The sides, when there are two.
+    pub(super) sides: Option<&'a CheckedSides>,
+}
+
+/// The units on the board at the start; their count per side and arm goes on in `counts` (a unit's default name).
+fn check_units(raw: &[Spanned<RawUnit>], r: &mut Report, cx: &UnitContext, counts: &mut [usize; 6]) -> Vec<UnitInfo> {
     if raw.len() > MAX_UNITS {
         r.at(Some(raw[MAX_UNITS].span()), format!("too many units: {} (at most {MAX_UNITS})", raw.len()));
     }
     let mut units: Vec<UnitInfo> = Vec::new();
-    let mut counts = [0usize; 3 * 2];
     for (i, spanned) in raw.iter().enumerate() {
-        let first = r.problems.len();
-        let u = spanned.get_ref();
-        let label = match &u.name {
+        let label = match &spanned.get_ref().name {
             Some(n) => format!("unit {} ({n})", i + 1),
             None => format!("unit {}", i + 1),
         };
-        let side = match &u.side {
-            Some(s) => parse_side_key(r, ids, s, &label),
-            None => {
-                r.at(Some(spanned.span()), format!("{label} has no `side`"));
-                None
-            }
-        };
-        // A standard arm, or one of the variant's own (acting as its `like`, with its index among the system's arms).
-        let arm = match &u.arm {
-            Some(a) => {
-                let own = r.own_arms.iter().position(|(id, _)| id == a.get_ref());
-                let arm = match own {
-                    Some(i) => Some((r.own_arms[i].1, Some((Arm::ALL.len() + i) as u8))),
-                    None => Arm::parse(a.get_ref()).map(|arm| (arm, None)),
-                };
-                if arm.is_none() {
-                    let mut known = vec!["infantry", "cavalry", "artillery"];
-                    known.extend(r.own_arms.iter().map(|(id, _)| *id));
-                    r.at(Some(a.span()), format!("{label}: unknown arm '{}' ({})", a.get_ref(), known.join(", ")));
-                }
-                arm
-            }
-            None => {
-                r.at(Some(spanned.span()), format!("{label} has no `arm`"));
-                None
-            }
-        };
-        let quality = match &u.quality {
-            None => Some(Quality::Regular),
-            Some(q) => {
-                let quality = Quality::parse(q.get_ref());
-                if quality.is_none() {
-                    r.at(
-                        Some(q.span()),
-                        format!("{label}: unknown quality '{}' (green, regular, veteran)", q.get_ref()),
-                    );
-                }
-                quality
-            }
-        };
-        let at = match &u.at {
-            Some(at) => parse_square(r, map, at, &label),
-            None => {
-                r.at(Some(spanned.span()), format!("{label} has no square (`at`)"));
-                None
-            }
-        };
-        let label = match at {
-            Some(at) => format!("{label} at {at}"),
-            None => label,
-        };
-        let facing = match &u.facing {
-            Some(f) => match f.get_ref().parse::<Dir>() {
-                Ok(d) => Some(d),
-                Err(e) => {
-                    r.at(Some(f.span()), format!("{label}: {e}"));
-                    None
-                }
-            },
-            // Toward the enemy's home edge.
-            None => side.and_then(|s| sides.map(|sd| sd.0[s.other().index()].home)),
-        };
-        if let (Some(at), Some(map)) = (at, map)
-            && !map.passable(at)
-        {
-            let what = match map.terrain(at) {
-                Terrain::River => "a river".to_string(),
-                _ => format!("{}, impassable", map.terrain_name(at)),
-            };
-            r.at(u.at.as_ref().map(|a| a.span()), format!("{label}: a unit cannot stand on {what} (R1.5)"));
-        }
-        if let Some(at) = at
-            && let Some(other) = units.iter().position(|o| o.at == at)
-        {
-            r.at(
-                u.at.as_ref().map(|a| a.span()),
-                format!("{label}: square {at} already holds unit {} (R2.5)", other + 1),
-            );
-        }
-        r.place_since(first, at, Some(i));
-        if let (Some(side), Some((arm, own_arm)), Some(quality), Some(at), Some(facing)) =
-            (side, arm, quality, at, facing)
-        {
-            counts[side.index() * 3 + arm.index()] += 1;
-            let n = counts[side.index() * 3 + arm.index()];
-            let side_name = sides.map_or(ids[side.index()].clone(), |s| s.0[side.index()].name.clone());
-            let name = u.name.clone().unwrap_or_else(|| format!("{side_name} {} {n}", arm.short()));
-            units.push(UnitInfo { name, side, arm, quality, at, facing, own_arm });
-        } else {
-            // Keep indices aligned with the file for later messages; this scenario is rejected anyway.
-            units.push(UnitInfo {
-                name: String::new(),
-                side: Side::A,
-                arm: Arm::Infantry,
-                quality: Quality::Regular,
-                at: Square::new(255, 255),
-                facing: Dir::N,
-                own_arm: None,
-            });
-        }
+        let unit = check_unit(
+            spanned,
+            r,
+            cx,
+            UnitPlace { label, index: Some(i), side: UnitSide::Own, others: &units },
+            counts,
+        );
+        units.push(unit);
     }
     units
+}
+
+/// Where a unit stands in the file and what it must not clash with.
+pub(super) struct UnitPlace<'a> {
+    /// How messages name it: "unit 3 (Iron Brigade)".
+    pub(super) label: String,
+    /// Its index among the file's `[[units]]`, for the problems' `unit` (none for a reinforcement's).
+    pub(super) index: Option<usize>,
+    /// Whose side it is of: its table's, or its group's (a reinforcement's: `None` when the group's is unknown).
+    pub(super) side: UnitSide,
+    /// The units whose squares it may not share (R2.5): none for a reinforcement, which waits for its square.
+    pub(super) others: &'a [UnitInfo],
+}
+
+/// Where a unit's side comes from.
+pub(super) enum UnitSide {
+    /// Its table's `side`.
+    Own,
+    /// Its reinforcement group's, if that is known; its own `side`, if given, must agree.
+    Group(Option<Side>),
+}
+
+/// One unit's table, checked; a placeholder when it has a problem (the scenario is then refused anyway).
+pub(super) fn check_unit(
+    spanned: &Spanned<RawUnit>,
+    r: &mut Report,
+    cx: &UnitContext,
+    place: UnitPlace,
+    counts: &mut [usize; 6],
+) -> UnitInfo {
+    let (map, ids, sides) = (cx.map, cx.ids, cx.sides);
+    let first = r.problems.len();
+    let u = spanned.get_ref();
+    let label = place.label;
+    let side = match (&u.side, place.side) {
+        (Some(s), UnitSide::Own) => parse_side_key(r, ids, s, &label),
+        (Some(s), UnitSide::Group(group)) => {
+            let own = parse_side_key(r, ids, s, &label);
+            if let (Some(own), Some(group)) = (own, group)
+                && own != group
+            {
+                r.at(Some(s.span()), format!("{label}: side '{}' is not its group's side", s.get_ref()));
+            }
+            group
+        }
+        (None, UnitSide::Group(group)) => group,
+        (None, UnitSide::Own) => {
+            r.at(Some(spanned.span()), format!("{label} has no `side`"));
+            None
+        }
+    };
+    // A standard arm, or one of the variant's own (acting as its `like`, with its index among the system's arms).
+    let arm = match &u.arm {
+        Some(a) => {
+            let own = r.own_arms.iter().position(|(id, _)| id == a.get_ref());
+            let arm = match own {
+                Some(i) => Some((r.own_arms[i].1, Some((Arm::ALL.len() + i) as u8))),
+                None => Arm::parse(a.get_ref()).map(|arm| (arm, None)),
+            };
+            if arm.is_none() {
+                let mut known = vec!["infantry", "cavalry", "artillery"];
+                known.extend(r.own_arms.iter().map(|(id, _)| *id));
+                r.at(Some(a.span()), format!("{label}: unknown arm '{}' ({})", a.get_ref(), known.join(", ")));
+            }
+            arm
+        }
+        None => {
+            r.at(Some(spanned.span()), format!("{label} has no `arm`"));
+            None
+        }
+    };
+    let quality = match &u.quality {
+        None => Some(Quality::Regular),
+        Some(q) => {
+            let quality = Quality::parse(q.get_ref());
+            if quality.is_none() {
+                r.at(Some(q.span()), format!("{label}: unknown quality '{}' (green, regular, veteran)", q.get_ref()));
+            }
+            quality
+        }
+    };
+    let at = match &u.at {
+        Some(at) => parse_square(r, map, at, &label),
+        None => {
+            r.at(Some(spanned.span()), format!("{label} has no square (`at`)"));
+            None
+        }
+    };
+    let label = match at {
+        Some(at) => format!("{label} at {at}"),
+        None => label,
+    };
+    let facing = match &u.facing {
+        Some(f) => match f.get_ref().parse::<Dir>() {
+            Ok(d) => Some(d),
+            Err(e) => {
+                r.at(Some(f.span()), format!("{label}: {e}"));
+                None
+            }
+        },
+        // Toward the enemy's home edge.
+        None => side.and_then(|s| sides.map(|sd| sd.0[s.other().index()].home)),
+    };
+    if let (Some(at), Some(map)) = (at, map)
+        && !map.passable(at)
+    {
+        let what = match map.terrain(at) {
+            Terrain::River => "a river".to_string(),
+            _ => format!("{}, impassable", map.terrain_name(at)),
+        };
+        r.at(u.at.as_ref().map(|a| a.span()), format!("{label}: a unit cannot stand on {what} (R1.5)"));
+    }
+    if let Some(at) = at
+        && let Some(other) = place.others.iter().position(|o| o.at == at)
+    {
+        r.at(u.at.as_ref().map(|a| a.span()), format!("{label}: square {at} already holds unit {} (R2.5)", other + 1));
+    }
+    r.place_since(first, at, place.index);
+    if let (Some(side), Some((arm, own_arm)), Some(quality), Some(at), Some(facing)) = (side, arm, quality, at, facing)
+    {
+        counts[side.index() * 3 + arm.index()] += 1;
+        let n = counts[side.index() * 3 + arm.index()];
+        let side_name = match sides {
+            Some(sides) => sides.0[side.index()].name.clone(),
+            None => ids.get(side.index()).cloned().unwrap_or_default(),
+        };
+        let name = u.name.clone().unwrap_or_else(|| format!("{side_name} {} {n}", arm.short()));
+        UnitInfo { name, side, arm, quality, at, facing, own_arm }
+    } else {
+        // Keep indices aligned with the file for later messages; this scenario is rejected anyway.
+        UnitInfo {
+            name: String::new(),
+            side: Side::A,
+            arm: Arm::Infantry,
+            quality: Quality::Regular,
+            at: Square::new(255, 255),
+            facing: Dir::N,
+            own_arm: None,
+        }
+    }
 }
 
 fn check_objectives(

@@ -7,6 +7,9 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// The example of a scenario with events (docs/scenario-format.md#events).
+const WITH_EVENTS: &str = include_str!("../../../../docs/examples/reinforcements.toml");
+
 /// Asserts that every problem with a position lies inside `text`: its line exists and its column is at most one
 /// past the line's last character.
 fn positions_inside(text: &str, problems: &[pacw_engine::Problem]) {
@@ -86,6 +89,18 @@ proptest! {
         text in "(name = \"[a-zé]{0,5}\"\n|turns = [0-9]{1,3}\n|\\[map\\]\nterrain = \"\"\"\n[.WTS~F é\\\\n]{0,12}\n\"\"\"\n|\\[map\\]\nterrain = \"(\\\\n|\\\\u00e9|[.é~])*\"\n|\\[\\[sides\\]\\]\nid = \"[ab]\"\nhome = \"(north|south)\"\n|\\[\\[units\\]\\]\nside = \"[ab]\"\narm = \"inf\"\nat = \"[a-e][1-5]\"\n){0,12}"
     ) {
         check_text(&text);
+    }
+
+    #[test]
+    fn mutated_scenarios_with_events_give_a_scenario_or_placed_problems(seed in any::<u64>()) {
+        check_text(&mutate(WITH_EVENTS, seed));
+    }
+
+    #[test]
+    fn event_tables_of_any_shape_give_a_scenario_or_placed_problems(
+        tail in "(\\[\\[reinforcements\\]\\]\n|\\[\\[reinforcements\\.units\\]\\]\n|\\[\\[changes\\]\\]\n|(id|side|name|objective|at|arm) = \"[a-z0-9é -]{0,6}\"\n|(turn|points|exhaustion) = -?[0-9]{1,4}\n|units = \\[\\]\n){0,14}"
+    ) {
+        check_text(&format!("{WITH_EVENTS}\n{tail}"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! golden games, properties and fuzzing of every input, saves of earlier versions, and the grand battle.
 
 mod common;
+mod events;
 mod fuzz_inputs;
 mod golden;
 mod grand;

@@ -2,7 +2,7 @@
 
 use super::Part;
 use crate::compare::Difference;
-use crate::stats::{Advantage, AttackMix, LuckAdjusted, Rate, Summary};
+use crate::stats::{Advantage, AttackMix, LuckAdjusted, PerGame, Rate, Summary};
 
 /// One table: a title, a note, and rows of a label and one cell per column.
 #[derive(Clone, Debug, PartialEq)]
@@ -261,6 +261,9 @@ pub fn sections(part: &Part) -> Vec<Section> {
     if let Some(section) = rally_table(part) {
         all.push(section);
     }
+    if let Some(section) = arrivals_table(part) {
+        all.push(section);
+    }
     all.push(effectiveness_table(part));
     if let Some(words) = &part.terms {
         for section in &mut all {
@@ -401,6 +404,28 @@ fn rally_table(part: &Part) -> Option<Section> {
         title: "Rally rolls".into(),
         note: "The variant's rally roll ([rally], docs/variants.md): dice a shaken unit rolled as it was activated, a \
                game, and the share that left it shaken; — where a column's rules rally without a die (R4.1)."
+            .into(),
+        rows,
+    })
+}
+
+/// The reinforcements that arrived and those that waited, a game per side (docs/scenario-format.md#events); `None`
+/// when no game of any column had one (a battle without them).
+fn arrivals_table(part: &Part) -> Option<Section> {
+    let columns = part.columns();
+    let any = |s: &Summary| s.arrivals.iter().chain(&s.arrivals_delayed).any(|c| c.total > 0);
+    if !columns.iter().any(|(_, s)| any(s)) {
+        return None;
+    }
+    let pair = |c: &[PerGame; 2]| format!("{:.2} / {:.2}", c[0].per_game, c[1].per_game);
+    let (a, b) = (&columns[0].1.sides[0].name, &columns[0].1.sides[1].name);
+    let rows = vec![
+        (format!("units arrived ({a} / {b})"), columns.iter().map(|(_, s)| pair(&s.arrivals)).collect()),
+        (format!("arrivals delayed ({a} / {b})"), columns.iter().map(|(_, s)| pair(&s.arrivals_delayed)).collect()),
+    ];
+    Some(Section {
+        title: "Reinforcements".into(),
+        note: "The scenario's reinforcements, a game: units that entered the board, and the times a unit due found                its entry square held and waited a turn (each turn it waited counts). Compare with and without them                with --compare events=on,off."
             .into(),
         rows,
     })
