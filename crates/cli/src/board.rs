@@ -84,7 +84,12 @@ pub fn unit_list(b: &Battle) -> String {
         for u in b.unit_ids().filter(|&u| b.info(u).side == side) {
             let i = b.info(u);
             let st = b.unit(u);
-            let status = if !st.alive {
+            let status = if b.is_waiting(u) {
+                match b.arrival_due(u) {
+                    Some(turn) => format!("arrives at {} on turn {turn} (reinforcement)", st.at),
+                    None => format!("not arrived (reinforcement at {})", st.at),
+                }
+            } else if !st.alive {
                 "destroyed".to_string()
             } else {
                 format!("{} facing {}{}", st.at, st.facing, if st.shaken { ", shaken" } else { "" })
@@ -100,9 +105,17 @@ pub fn unit_list(b: &Battle) -> String {
             );
         }
     }
-    for (o, holder) in b.scenario().objectives.iter().zip(b.objective_holders()) {
+    for (i, (o, holder)) in b.scenario().objectives.iter().zip(b.objective_holders()).enumerate() {
         let holder = holder.map_or("nobody".to_string(), |s| b.scenario().side(s).name.clone());
-        let _ = writeln!(out, "Objective {} ({} points): held by {holder}", o.at, o.points);
+        let _ = writeln!(out, "Objective {} ({} points): held by {holder}", o.at, b.objective_points(i));
+    }
+    let s = b.scenario();
+    if s.has_events() {
+        let off = if b.options().events.is_on() { "" } else { " (off: none of them happens, events=off)" };
+        let _ = writeln!(out, "Events{off}, at the start of their turn (docs/scenario-format.md#events):");
+        for line in s.event_summary() {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     out
 }

@@ -546,3 +546,19 @@ fn a_variants_own_terrain_is_drawn_by_show_and_refused_without_the_variant() {
     assert!(rules.contains("id = \"swamp\"\nname = \"swamp\"\nletter = \"M\"\nmove = \"stop\""), "{rules}");
     assert!(rules.contains("move_by_arm = { cavalry = 2 }") && rules.contains("[movement]\nroad_bonus = 1"), "{rules}");
 }
+
+#[test]
+fn show_lists_a_battles_reinforcements_and_timed_changes() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/reinforcements.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_pacw")).args(["show", example]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("Lane's Brigade") && shown.contains("arrives at d1 on turn 3 (reinforcement)"), "{shown}");
+    assert!(
+        shown.contains("turn 4: Union cavalry (E2, Union) arrive: 6th Michigan Cavalry (cavalry) at a8"),
+        "{shown}"
+    );
+    assert!(shown.contains("turn 5: the objective d5 is worth 3 points (C2)"), "{shown}");
+    // The reinforcements are not on the board at the start: d1 is empty.
+    assert!(shown.lines().any(|l| l.starts_with(" 1 ") && !l.contains('i')), "{shown}");
+}

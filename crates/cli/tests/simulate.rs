@@ -679,3 +679,28 @@ fn the_report_counts_rally_rolls_and_rules_prints_them() {
     assert!(rolls > 0, "{v}");
     assert!(v["rallies_failed"]["total"].as_u64().unwrap_or(0) <= rolls, "{v}");
 }
+
+#[test]
+fn compare_events_plays_a_battle_with_and_without_its_reinforcements_and_counts_the_arrivals() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/reinforcements.toml");
+    let args = ["simulate", example, "--games", "6", "--seed", "3", "--compare", "events=on,off"];
+    let v = json(&[&args[..], &["--json"]].concat());
+    let variants = v["variants"].as_array().unwrap();
+    assert_eq!((variants[0]["value"].as_str(), variants[1]["value"].as_str()), (Some("on"), Some("off")));
+    let arrived = |i: usize| {
+        variants[i]["arrivals"].as_array().map_or(0, |a| a.iter().map(|s| s["total"].as_u64().unwrap()).sum())
+    };
+    assert!(arrived(0) >= 6, "every game with events sees the Confederate brigade arrive: {}", variants[0]["arrivals"]);
+    assert_eq!(arrived(1), 0, "none without: {}", variants[1]["arrivals"]);
+    assert_eq!(variants[1]["options"]["events"], "off");
+    let out = pacw(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("Reinforcements") && report.contains("units arrived (Union / Confederate)"), "{report}");
+    // A battle without events has no such section, and refuses a value that is not on or off.
+    let plain = text(&pacw(&["simulate", "meeting-engagement", "--games", "2"]).stdout);
+    assert!(!plain.contains("units arrived"), "{plain}");
+    let bad = pacw(&["simulate", example, "--games", "2", "--compare", "events=on,maybe"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad.stderr));
+    assert!(text(&bad.stderr).contains("events"), "{}", text(&bad.stderr));
+}

@@ -409,6 +409,17 @@ impl<S: ScenarioRef> Battle<S> {
         self.units[id.index()].ranging == WAITING
     }
 
+    /// The turn at whose start a reinforcement's unit still waiting is next due to enter its square: its group's
+    /// turn, or the next turn once that has passed (its square was held). `None` for a unit on the board or lost,
+    /// when the events are off, or when the turn is past the turn limit.
+    pub fn arrival_due(&self, id: UnitId) -> Option<u8> {
+        if !self.is_waiting(id) || !self.options.events.is_on() {
+            return None;
+        }
+        let due = self.scenario.reinforcement_of(id)?.turn.max(self.turn + 1);
+        (due <= self.turn_limit()).then_some(due)
+    }
+
     /// The units yet to arrive, by id.
     pub fn waiting_units(&self) -> impl Iterator<Item = UnitId> + '_ {
         let late = self.scenario.reinforcements.iter().flat_map(|r| r.units());

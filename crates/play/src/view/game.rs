@@ -29,6 +29,10 @@ pub struct UnitView {
     pub activated_this_card: bool,
     /// For guns: the unit it ranged on with its previous attack (R6.4).
     pub ranging_on: Option<u8>,
+    /// For a reinforcement's unit not yet arrived (it is then not `alive`, and not lost): the turn at whose start
+    /// it is next due to enter its square, `at` (docs/scenario-format.md#events). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub due: Option<u8>,
 }
 
 /// One legal action, offered to the side to act.
@@ -346,6 +350,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
                     activated_this_turn: b.activated_this_turn(u),
                     activated_this_card: b.activated_this_card(u),
                     ranging_on: st.ranging_on().map(|r| r.0),
+                    due: b.arrival_due(u),
                 }
             })
             .collect(),
@@ -353,7 +358,14 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
             .objectives
             .iter()
             .zip(holders)
-            .map(|(o, holder)| ObjectiveView { at: o.at, x: o.at.x, y: o.at.y, points: o.points, holder })
+            .enumerate()
+            .map(|(i, (o, holder))| ObjectiveView {
+                at: o.at,
+                x: o.at.x,
+                y: o.at.y,
+                points: b.objective_points(i),
+                holder,
+            })
             .collect(),
         card: if cards { last_card.map(|c| card_view(s, c)) } else { None },
         deck: cards.then(|| deck_view(b)),

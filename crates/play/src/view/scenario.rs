@@ -2,7 +2,7 @@
 //! every game view).
 
 use pacw_engine::Colour;
-use pacw_engine::{Arm, Battle, Dir, Quality, Scenario, Side, Square, UnitId, UnitInfo};
+use pacw_engine::{Arm, Battle, ChangeKind, Dir, Quality, Scenario, Side, Square, UnitId, UnitInfo};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -75,7 +75,7 @@ pub struct SideView {
     pub counter: String,
     /// Destroyed units at which it is exhausted (R8.1).
     pub exhaustion: u8,
-    /// Units at the start.
+    /// Its units, the reinforcements' included (what its exhaustion point is a share of).
     pub starting_units: usize,
 }
 
@@ -105,6 +105,89 @@ pub struct UnitInfoView {
     pub y: u8,
     /// Its facing at the start.
     pub facing: Dir,
+    /// For a reinforcement's unit, the turn at whose start its group is due; `at` is then its entry square
+    /// (docs/scenario-format.md#events). Absent for a unit on the board at the start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arrives: Option<u8>,
+}
+
+/// A group of reinforcements (`[[reinforcements]]`): its units are those of [`ScenarioView::units`] with these ids.
+#[derive(Serialize, Clone, Debug)]
+pub struct ReinforcementView {
+    /// Its id, as the log cites it.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// The side it joins.
+    pub side: Side,
+    /// The turn at whose start it is due.
+    pub turn: u8,
+    /// Its units' ids, in file order.
+    pub units: Vec<u8>,
+}
+
+/// A timed change (`[[changes]]`): an objective's points, or a side's exhaustion point, from a turn on.
+#[derive(Serialize, Clone, Debug)]
+pub struct ChangeView {
+    /// Its id, as the log cites it.
+    pub id: String,
+    /// Its name (may be empty).
+    pub name: String,
+    /// The turn from whose start it holds.
+    pub turn: u8,
+    /// What it does, in words.
+    pub text: String,
+    /// The objective's square, for a change of points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<Square>,
+    /// The objective's points from then on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<u8>,
+    /// The side, for a change of exhaustion point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+    /// Its exhaustion point from then on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exhaustion: Option<u8>,
+}
+
+/// The views of a scenario's reinforcement groups and timed changes.
+pub(super) fn event_views(s: &Scenario) -> (Vec<ReinforcementView>, Vec<ChangeView>) {
+    let groups = s
+        .reinforcements
+        .iter()
+        .map(|r| ReinforcementView {
+            id: r.id.clone(),
+            name: r.name.clone(),
+            side: r.side,
+            turn: r.turn,
+            units: r.units().map(|u| u.0).collect(),
+        })
+        .collect();
+    let changes = s
+        .changes
+        .iter()
+        .map(|c| {
+            let mut view = ChangeView {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                turn: c.turn,
+                text: s.describe_change(c),
+                objective: None,
+                points: None,
+                side: None,
+                exhaustion: None,
+            };
+            match c.what {
+                ChangeKind::ObjectivePoints { at, points, .. } => {
+                    (view.objective, view.points) = (Some(at), Some(points))
+                }
+                ChangeKind::Exhaustion { side, point } => (view.side, view.exhaustion) = (Some(side), Some(point)),
+            }
+            view
+        })
+        .collect();
+    (groups, changes)
 }
 
 /// A unit of scenario `s` shown on `at`, facing `facing`.
@@ -121,6 +204,7 @@ pub(super) fn unit_info_view(s: &Scenario, id: u8, u: &UnitInfo, at: Square, fac
         x: at.x,
         y: at.y,
         facing,
+        arrives: s.reinforcement_of(UnitId(id)).map(|r| r.turn),
     }
 }
 
@@ -158,8 +242,14 @@ pub struct ScenarioView {
     pub map: MapView,
     /// The objectives.
     pub objectives: Vec<ObjectiveView>,
-    /// The units as placed at the start.
+    /// The units as placed at the start, then the reinforcements' at their entry squares (their `arrives` says).
     pub units: Vec<UnitInfoView>,
+    /// The groups of units that arrive during the battle (docs/scenario-format.md#events).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reinforcements: Vec<ReinforcementView>,
+    /// The values that change at the start of a turn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<ChangeView>,
     /// The scenario's own options (R11), name → value.
     pub options: BTreeMap<String, String>,
     /// The variant its games are played by (docs/variants.md); absent for the standard rules.
@@ -259,7 +349,10 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             starting_units: s.starting_units(sd),
         }
     };
+    let (reinforcements, changes) = event_views(s);
     ScenarioView {
+        reinforcements,
+        changes,
         name: name.to_string(),
         title: s.name.clone(),
         description: s.description.clone(),
