@@ -8,7 +8,7 @@ import { parseSquare } from './squares.js';
 import { forget, setSetting, setting } from './games.js';
 import { installKeys } from './keys.js';
 import { kindOf } from './orders.js';
-import { cardFace, chancesBar, chargeWord, deckPanel, diceTray, dieIcon, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, resultWord, squareInfo, unitInfo } from './panels.js';
+import { cardFace, chancesBar, chargeWord, deckPanel, reinforcementsPanel, diceTray, dieIcon, lastRoll, ledgerTable, logLine, losses, oddsBox, oddsLine, resultHeadline, resultWord, squareInfo, unitInfo } from './panels.js';
 import { h, percent, pressWord, setRulesPage, sideColour, sideName, sideTag, withRuleLinks } from './util.js';
 import { BoardZoom } from './zoom.js';
 
@@ -26,6 +26,7 @@ export function layout(page) {
     since: h('div', { class: 'since', id: 'since' }),
     dice: h('div', { class: 'panel', id: 'dice-panel' }),
     deck: h('div', { class: 'panel', id: 'deck' }),
+    reinforcements: h('div', { class: 'panel reinforcements', id: 'reinforcements', hidden: true }),
     list: h('details', { class: 'panel order-list', id: 'order-list' }),
     log: h('div', { class: 'log', id: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Game log' }),
     menu: h('div', { class: 'game-menu' }),
@@ -58,7 +59,7 @@ export function layout(page) {
     e.barometer,
     h('div', { class: 'battle' },
       h('div', { class: 'board-column' }, h('div', { class: 'board-frame' }, e.board), e.cursorText, e.orderBar),
-      h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.dice, e.list, page.chat ? page.chat.el : '',
+      h('aside', { class: 'side-column' }, e.since, e.info, e.odds, e.deck, e.reinforcements, e.dice, e.list, page.chat ? page.chat.el : '',
         h('div', { class: 'panel log-panel' }, h('h2', {}, 'Log'), e.log))),
     e.result, e.handover, e.hoverCard));
   page.board = new Board(e.board, v.scenario, {
@@ -130,6 +131,12 @@ export function renderBarometer(page) {
   if (on) box.replaceChildren(chancesBar(v));
 }
 
+/// The entry squares of the reinforcements due at the next turn's start, one mark a square.
+function entrySquares(v) {
+  const due = v.units.filter((u) => u.waiting && u.due === v.turn + 1);
+  return [...new Map(due.map((u) => [u.at, { at: u.at, side: u.side, turn: u.due }])).values()];
+}
+
 export function boardState(page) {
   const v = page.shown;
   const ch = page.live ? page.choices : null;
@@ -143,6 +150,7 @@ export function boardState(page) {
     lastMove: page.lastMove,
     selectable: new Set(),
     highlight: page.latestUnits || new Set(),
+    entries: entrySquares(v),
   };
   if (page.live && v.your_turn) {
     for (const a of v.legal_actions) if (a.action.activate !== undefined) state.selectable.add(a.action.activate);
@@ -364,6 +372,9 @@ export function renderSide(page) {
   const v = page.shown;
   const e = page.els;
   e.deck.replaceChildren(h('h2', {}, 'Cards'), deckPanel(v));
+  const coming = reinforcementsPanel(v);
+  e.reinforcements.hidden = !coming;
+  e.reinforcements.replaceChildren(...(coming ? [h('h2', {}, 'Reinforcements'), coming] : []));
   e.dice.replaceChildren(h('h2', {}, 'Dice'), diceTray(v, v.log, page.freshFrom));
   // The log grows line by line, so that a screen reader announces only the new lines.
   const have = e.log.children.length;

@@ -316,7 +316,8 @@ export class Board {
   /// { units, objectives, selected (unit id), cursor (square), selectable: Set(unit), targets: Map(unit → { needed,
   ///   fireMove }), reachable: Set(square), alternative: Set(square), path: [square], sight: { from, to, blockedAt },
   ///   refused: { from, to, blockedAt, square }, lastMove: [{ from, to, kind, cls }], picked: square, highlight: Set(unit),
-  ///   facings: { at, allowed: { N: bool, … }, chosen }, plans: [mark] (a review's orders, drawn by `drawPlan`) }
+  ///   facings: { at, allowed: { N: bool, … }, chosen }, plans: [mark] (a review's orders, drawn by `drawPlan`),
+  ///   entries: [{ at, side, turn }] (the entry squares of reinforcements due at the next turn's start) }
   update(state) {
     this.marks.replaceChildren();
     this.unitLayer.replaceChildren();
@@ -340,6 +341,11 @@ export class Board {
       // On the unit's own square (turn and fire) the mark rings the counter instead of hiding under it.
       if (occupied.has(name)) el('circle', { cx, cy, r: 29, class: 'move-fire-ring' }, this.overlay);
       else el('circle', { cx, cy, r: 9, class: 'move-fire-dot' }, this.marks);
+    }
+    for (const entry of state.entries || []) {
+      const [px, py] = this.origin(entry.at);
+      const mark = el('rect', { x: px + 5, y: py + 5, width: SIZE - 10, height: SIZE - 10, rx: 4, class: 'entry-square', stroke: sideColour(this.scenario, entry.side), 'data-entry': entry.at }, this.marks);
+      el('title', {}, mark).textContent = `Reinforcements enter here at the start of turn ${entry.turn}`;
     }
     if (state.picked) {
       const [px, py] = this.origin(state.picked);
@@ -563,7 +569,8 @@ export function moveArrows(events, v) {
 /// A small, static picture of a scenario's board at the start (lobby previews).
 export function previewBoard(container, scenario) {
   const board = new Board(container, scenario, {}, { preview: true });
-  board.update({ units: scenario.units.map((u) => ({ ...u, alive: true, shaken: false })), objectives: scenario.objectives });
+  // The reinforcements are not on the board at the start (their `arrives` turn is later).
+  board.update({ units: scenario.units.map((u) => ({ ...u, alive: !u.arrives, shaken: false })), objectives: scenario.objectives });
   board.svg.setAttribute('aria-label', `${scenario.title}: a map preview`);
   return board;
 }

@@ -50,7 +50,7 @@ export function unitInfo(v, id) {
       row('Quality', quality),
       row('Strength', String(u.strength), ' ', h('span', { class: 'muted' }, withRuleLinks('(R2.2: the hit-result roll must not exceed it)'))),
       row('Square', `${u.at}, facing ${u.facing}`),
-      row('State', u.alive ? (u.shaken ? h('strong', { class: 'shaken-text' }, 'shaken (S)') : 'steady') : 'destroyed', u.shaken ? h('span', { class: 'muted' }, ' ', withRuleLinks('rallies when activated (R4.1)')) : ''),
+      row('State', u.alive ? (u.shaken ? h('strong', { class: 'shaken-text' }, 'shaken (S)') : 'steady') : u.waiting ? `not yet arrived${u.due ? `: enters ${u.at} at the start of turn ${u.due}` : ''}` : 'destroyed', u.shaken ? h('span', { class: 'muted' }, ' ', withRuleLinks('rallies when activated (R4.1)')) : ''),
       row('Activated', cards ? `${u.activated_this_card ? 'yes' : 'no'} on this card, ${u.activated_this_turn ? 'yes' : 'no'} this turn` : (u.activated_this_turn ? 'yes, this turn' : 'not yet this turn')),
       u.arm === 'artillery' && u.ranging_on !== null && u.ranging_on !== undefined ? row('Ranged on', v.units[u.ranging_on].name, ' ', withRuleLinks('(+1 to hit it again, R6.4)')) : '',
       ranged.length ? row('Guns ranged on it', ranged.join(', '), ' ', withRuleLinks('(R6.4)')) : ''));
@@ -204,10 +204,34 @@ export function ledgerTable(v) {
     h('p', { class: 'muted' }, 'Expected: the sum of each attack’s exact odds when it was ordered. More than expected is luck.'));
 }
 
-/// Each side's destroyed units, by name.
+/// What the scenario's events still bring (docs/scenario-format.md#events): the reinforcements not yet arrived, by
+/// the turn they are due, with their entry squares, and the timed changes to come. `null` when nothing is to come.
+export function reinforcementsPanel(v) {
+  const events = v.options.events !== 'off';
+  const items = [];
+  for (const group of v.scenario.reinforcements || []) {
+    const waiting = group.units.map((id) => v.units[id]).filter((u) => u.waiting);
+    if (!waiting.length || !events) continue;
+    const turns = [...new Set(waiting.map((u) => u.due).filter(Boolean))];
+    const when = turns.length ? `Turn ${Math.min(...turns)}` : 'Not before the end';
+    const late = turns.some((t) => t > group.turn) ? ` (due turn ${group.turn}: its entry square was held)` : '';
+    items.push(h('li', { 'data-group': group.id },
+      h('strong', {}, when), ' · ', sideTag(v.scenario, group.side), ` ${group.name}${late}: `,
+      waiting.map((u) => `${u.name} (${u.own_arm || u.arm}) at ${u.at}${u.due && u.due !== Math.min(...turns) ? `, turn ${u.due}` : ''}`).join('; ')));
+  }
+  for (const change of events ? (v.scenario.changes || []).filter((c) => c.turn > v.turn) : []) {
+    items.push(h('li', { 'data-change': change.id }, h('strong', {}, `Turn ${change.turn}`), ' · ', withRuleLinks(change.text)));
+  }
+  if (!items.length) return null;
+  return h('div', {},
+    h('ul', { class: 'coming' }, ...items),
+    h('p', { class: 'muted' }, 'At the start of the turn named, before the cards are dealt. A unit whose entry square is held waits for the next turn.'));
+}
+
+/// Each side's destroyed units, by name (a reinforcement not yet arrived is not lost).
 export function losses(v) {
   return v.scenario.sides.map((s) => {
-    const lost = v.units.filter((u) => u.side === s.side && !u.alive).map((u) => u.name);
+    const lost = v.units.filter((u) => u.side === s.side && !u.alive && !u.waiting).map((u) => u.name);
     return h('div', { class: 'losses' }, sideTag(v.scenario, s.side), ` lost ${lost.length} of ${s.starting_units} units${lost.length ? `: ${lost.join(', ')}` : ''}`);
   });
 }

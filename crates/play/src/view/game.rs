@@ -29,8 +29,12 @@ pub struct UnitView {
     pub activated_this_card: bool,
     /// For guns: the unit it ranged on with its previous attack (R6.4).
     pub ranging_on: Option<u8>,
-    /// For a reinforcement's unit not yet arrived (it is then not `alive`, and not lost): the turn at whose start
-    /// it is next due to enter its square, `at` (docs/scenario-format.md#events). Absent otherwise.
+    /// Whether it is a reinforcement's unit not yet arrived (docs/scenario-format.md#events): not `alive`, and not
+    /// lost. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub waiting: bool,
+    /// For a unit waiting: the turn at whose start it is next due to enter its square, `at` (none when the events
+    /// are off or the turn is past the limit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub due: Option<u8>,
 }
@@ -350,6 +354,7 @@ pub fn game_view(ctx: &ViewCtx<'_>, live: &Live, log_from: usize, replay: Option
                     activated_this_turn: b.activated_this_turn(u),
                     activated_this_card: b.activated_this_card(u),
                     ranging_on: st.ranging_on().map(|r| r.0),
+                    waiting: b.is_waiting(u),
                     due: b.arrival_due(u),
                 }
             })
