@@ -1,14 +1,18 @@
 // A battle's events on the game page (docs/scenario-format.md#events): the Reinforcements list says what is still
 // to arrive, when and where, and the timed changes to come; the entry squares of the next turn's arrivals are marked
-// on the board; the lobby's preview leaves the reinforcements off the board; axe finds nothing serious.
+// on the board; the lobby's preview leaves the reinforcements off the board; the editor opens a file with events,
+// marks the entry squares, adds and removes a group and a change, and downloads a file pacw check accepts; axe finds
+// nothing serious.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverAndBrowser, freshPage, createGame, view, act, screenshots } from './server.mjs';
+import { serverAndBrowser, freshPage, createGame, view, act, screenshots, binary } from './server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const example = readFileSync(join(root, 'docs', 'examples', 'reinforcements.toml'), 'utf8');
@@ -91,4 +95,56 @@ test('a battle without events shows no Reinforcements list', async () => {
   assert.equal(await page.locator('#reinforcements').isHidden(), true);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('the editor reads, shows, adds and removes reinforcements and timed changes, and writes them back', async () => {
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await freshPage(env.browser, { viewport });
+    await page.goto(`${env.server.url}editor`);
+    await page.locator('#editor-upload').setInputFiles({ name: 'reinforcements.toml', mimeType: 'text/plain', buffer: Buffer.from(example) });
+    await page.locator('#editor-problems .check-ok').waitFor();
+    const form = page.locator('#events-form');
+    assert.equal(await form.locator('[data-reinforcement]').count(), 2);
+    assert.equal(await form.locator('[data-change]').count(), 2);
+    assert.equal(await page.locator('#reinf-0-name').inputValue(), "Pender's Brigades");
+    assert.equal(await page.locator('#reinf-0-unit-1-name').inputValue(), "Lane's Brigade");
+    assert.equal(await page.locator('#change-1-objective').inputValue(), 'd5');
+    // The entry squares are marked; the reinforcements are not on the board.
+    await page.locator('[data-entry="d1"]').first().waitFor({ state: 'attached' });
+    await page.locator('[data-entry="a8"]').waitFor({ state: 'attached' });
+    assert.equal(await page.locator('[data-unit]').count(), 8);
+    assert.deepEqual(await seriousViolations(page), [], `axe at ${viewport.width}`);
+    await page.screenshot({ path: join(screenshots, `events-editor-board-${viewport.width}.png`) });
+    await form.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(screenshots, `events-editor-${viewport.width}.png`), fullPage: viewport.width < 500 });
+    // Remove the second change and the Union cavalry; add a Union group due on turn 3 entering at h8, and a change
+    // of the Union's exhaustion point.
+    await page.click('#change-1-remove');
+    await page.click('#reinf-1-remove');
+    await page.click('#add-reinforcements-0');
+    await page.fill('#reinf-1-turn', '3');
+    await page.locator('#reinf-1-turn').press('Tab');
+    await page.fill('#reinf-1-unit-0-at', 'h8');
+    await page.locator('#reinf-1-unit-0-at').press('Tab');
+    await page.click('#reinf-1-add-unit');
+    await page.selectOption('#reinf-1-unit-1-arm', 'artillery');
+    await page.click('#add-change');
+    await page.selectOption('#change-1-kind', 'exhaustion');
+    await page.fill('#change-1-exhaustion', '4');
+    await page.locator('#change-1-exhaustion').press('Tab');
+    await page.locator('#editor-problems .check-ok').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+    const file = join(mkdtempSync(join(tmpdir(), 'pacw-events-')), download.suggestedFilename());
+    await download.saveAs(file);
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /\[\[reinforcements\]\]\nid = "pender"\nname = "Pender's Brigades"\nside = "confederate"\nturn = 3\n/);
+    assert.match(text, /\[\[reinforcements\]\]\nside = "union"\nturn = 3\n\[\[reinforcements\.units\]\]\narm = "infantry"\nat = "h8"\nfacing = "S"\n\[\[reinforcements\.units\]\]\narm = "artillery"\nat = "h8"/);
+    assert.doesNotMatch(text, /6th Michigan|points = 3\n/);
+    assert.match(text, /\[\[changes\]\]\nid = "pender-up"\nname = "Pender is up"\nturn = 4\nside = "confederate"\nexhaustion = 4/);
+    assert.match(text, /\[\[changes\]\]\nturn = 2\nside = "union"\nexhaustion = 4/);
+    const shown = execFileSync(binary, ['show', file], { encoding: 'utf8' });
+    assert.match(shown, /turn 3: Reinforcements \(E2, Union\) arrive: Union inf 3 \(infantry\) at h8; Union art 2 \(artillery\) at h8/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });

@@ -9,7 +9,7 @@ import { mainRole, rememberCreated } from './games.js';
 import { h, percent } from './util.js';
 import {
   ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, TERRAINS, boardView, cellAt, emptyScenario, fenceName,
-  fileOrder, fromView, onBoard, resized, toToml, useFormat,
+  fileOrder, fromView, newChange, newReinforcement, onBoard, resized, toToml, useFormat,
 } from './scenario-model.js';
 import { numberInput, select, swatch, textInput } from './forms.js';
 import { parseSquare, squareName } from './squares.js';
@@ -330,7 +330,10 @@ class Editor {
     const view = boardView(this.model, this.defaults);
     this.board = new Board(this.boardBox, view);
     const selectedUnit = this.selected?.kind === 'unit' ? this.selected.index : null;
-    this.board.update({ units: view.units, objectives: view.objectives, selected: selectedUnit,
+    // The reinforcements' entry squares, dashed in their side's colour: they are not on the board at the start.
+    const entries = (this.model.reinforcements || []).flatMap((r) => r.units.filter((u) => onBoard(this.model, u.at))
+      .map((u) => ({ at: u.at, side: r.side ? 'B' : 'A', turn: r.turn })));
+    this.board.update({ units: view.units, objectives: view.objectives, selected: selectedUnit, entries,
       picked: this.selected?.kind === 'objective' ? this.model.objectives[this.selected.index]?.at : null });
     // Problems with a place: their squares outlined on the board.
     const marked = new Set();
@@ -420,7 +423,52 @@ class Editor {
         h('label', {}, 'Board ', numberInput('board-width', m.width, MIN_SIDE, MAX_SIDE, (v) => v && this.change((x) => Object.assign(x, resized(x, v, x.height)))),
           ' × ', numberInput('board-height', m.height, MIN_SIDE, MAX_SIDE, (v) => v && this.change((x) => Object.assign(x, resized(x, x.width, v)))))),
       ...sides,
+      this.eventsForm(),
       h('details', { class: 'editor-options' }, h('summary', {}, 'Rule options (R11): blank keeps the default'), ...options));
+  }
+
+  /// The battle's events (docs/scenario-format.md#events): reinforcement groups, each with its units and their
+  /// entry squares, and timed changes, each added and removed with a button.
+  eventsForm() {
+    const m = this.model;
+    const set = (edit) => (v) => this.change((x) => edit(x, v));
+    const sideChoice = m.sides.map((sd, i) => [String(i), sd.name]);
+    const turnInput = (id, value, edit) => numberInput(id, value, 2, Math.max(2, m.turns), set((x, v) => { if (v !== null) edit(x, v); }));
+    const groups = (m.reinforcements || []).map((r, g) => h('fieldset', { class: 'event-form', 'data-reinforcement': g },
+      h('legend', {}, `Reinforcements ${g + 1}`),
+      h('label', {}, 'Name ', textInput(`reinf-${g}-name`, r.name, set((x, v) => { x.reinforcements[g].name = v; }), 'Reinforcements')),
+      h('label', {}, 'Side ', select(`reinf-${g}-side`, sideChoice, String(r.side), set((x, v) => { x.reinforcements[g].side = Number(v); }))),
+      h('label', {}, 'Arrive on turn ', turnInput(`reinf-${g}-turn`, r.turn, (x, v) => { x.reinforcements[g].turn = v; })),
+      ...r.units.map((u, k) => h('div', { class: 'event-unit', 'data-unit-row': k },
+        h('label', {}, `Unit ${k + 1} `, textInput(`reinf-${g}-unit-${k}-name`, u.name, set((x, v) => { x.reinforcements[g].units[k].name = v; }), 'name')),
+        h('label', {}, 'Arm ', select(`reinf-${g}-unit-${k}-arm`, ARMS.map((a) => [a, a]), u.arm, set((x, v) => { x.reinforcements[g].units[k].arm = v; }))),
+        h('label', {}, 'Quality ', select(`reinf-${g}-unit-${k}-quality`, QUALITIES.map((q) => [q, q]), u.quality, set((x, v) => { x.reinforcements[g].units[k].quality = v; }))),
+        h('label', {}, 'Enters at ', textInput(`reinf-${g}-unit-${k}-at`, u.at, set((x, v) => { x.reinforcements[g].units[k].at = v.trim().toLowerCase(); }), 'a1')),
+        h('label', {}, 'Facing ', select(`reinf-${g}-unit-${k}-facing`, FACINGS.map((f) => [f, f]), u.facing, set((x, v) => { x.reinforcements[g].units[k].facing = v; }))),
+        r.units.length > 1 ? h('button', { type: 'button', class: 'secondary', id: `reinf-${g}-unit-${k}-remove`, onclick: () => this.change((x) => { x.reinforcements[g].units.splice(k, 1); }) }, `Remove unit ${k + 1}`) : '')),
+      h('div', { class: 'editor-action-row' },
+        h('button', { type: 'button', class: 'secondary', id: `reinf-${g}-add-unit`, onclick: () => this.change((x) => { x.reinforcements[g].units.push({ ...x.reinforcements[g].units.at(-1), name: '' }); }) }, 'Add a unit'),
+        h('button', { type: 'button', class: 'secondary', id: `reinf-${g}-remove`, onclick: () => this.change((x) => { x.reinforcements.splice(g, 1); }) }, `Remove reinforcements ${g + 1}`))));
+    const objectives = m.objectives.map((o) => [o.at, `objective ${o.at}`]);
+    const changes = (m.changes || []).map((c, i) => h('fieldset', { class: 'event-form', 'data-change': i },
+      h('legend', {}, `Timed change ${i + 1}`),
+      h('label', {}, 'From turn ', turnInput(`change-${i}-turn`, c.turn, (x, v) => { x.changes[i].turn = v; })),
+      h('label', {}, 'Changes ', select(`change-${i}-kind`, [['points', 'an objective’s points (R8.2)'], ['exhaustion', 'a side’s exhaustion point (R8.1)']], c.kind,
+        set((x, v) => { Object.assign(x.changes[i], { kind: v, objective: x.changes[i].objective || x.objectives[0]?.at || '' }); }))),
+      ...(c.kind === 'points'
+        ? [h('label', {}, 'Objective ', select(`change-${i}-objective`, objectives.length ? objectives : [['', 'no objective yet']], c.objective, set((x, v) => { x.changes[i].objective = v; }))),
+          h('label', {}, 'Worth ', numberInput(`change-${i}-points`, c.points, 0, 99, set((x, v) => { x.changes[i].points = v ?? 0; })))]
+        : [h('label', {}, 'Side ', select(`change-${i}-side`, sideChoice, String(c.side), set((x, v) => { x.changes[i].side = Number(v); }))),
+          h('label', {}, 'Exhausted after losses ', numberInput(`change-${i}-exhaustion`, c.exhaustion, 1, 128, set((x, v) => { x.changes[i].exhaustion = v ?? 1; })))]),
+      h('label', {}, 'Name ', textInput(`change-${i}-name`, c.name, set((x, v) => { x.changes[i].name = v; }), 'optional')),
+      h('button', { type: 'button', class: 'secondary', id: `change-${i}-remove`, onclick: () => this.change((x) => { x.changes.splice(i, 1); }) }, `Remove change ${i + 1}`)));
+    return h('fieldset', { class: 'events-form', id: 'events-form' }, h('legend', {}, 'Events: reinforcements and timed changes'),
+      h('p', { class: 'muted' }, 'Reinforcements enter their squares at the start of their turn, or wait while a unit stands there; a change holds from its turn on.'),
+      ...groups,
+      ...changes,
+      h('div', { class: 'editor-action-row' },
+        ...m.sides.map((sd, i) => h('button', { type: 'button', id: `add-reinforcements-${i}`, onclick: () => this.change((x) => { (x.reinforcements ||= []).push(newReinforcement(x, i)); }) }, `Add ${sd.name} reinforcements`)),
+        h('button', { type: 'button', id: 'add-change', onclick: () => this.change((x) => { (x.changes ||= []).push(newChange(x)); }) }, 'Add a timed change')));
   }
 
   renderActions() {

@@ -59,8 +59,28 @@ export function emptyScenario(width = 8, height = 8) {
     ],
     units: [],
     objectives: [],
+    reinforcements: [],
+    changes: [],
     options: {},
   };
+}
+
+/// A new group of reinforcements (docs/scenario-format.md#events) for `side`, due on turn 2, with one unit entering
+/// at the middle of the side's home edge, facing the enemy's.
+export function newReinforcement(model, side) {
+  const home = model.sides[side].home;
+  const [x, y] = { north: [model.width >> 1, model.height - 1], south: [model.width >> 1, 0], east: [model.width - 1, model.height >> 1], west: [0, model.height >> 1] }[home] || [0, 0];
+  const facing = { north: 'S', south: 'N', east: 'W', west: 'E' }[home] || 'N';
+  return { id: '', name: '', side, turn: Math.min(2, model.turns), units: [{ name: '', arm: 'infantry', quality: 'regular', at: squareName(x, y), facing }] };
+}
+
+/// A new timed change: the first objective's points from turn 2, or, without objectives, the first side's
+/// exhaustion point.
+export function newChange(model) {
+  const o = model.objectives[0];
+  return o
+    ? { id: '', name: '', turn: Math.min(2, model.turns), kind: 'points', objective: o.at, points: o.points, side: 0, exhaustion: 1 }
+    : { id: '', name: '', turn: Math.min(2, model.turns), kind: 'exhaustion', objective: '', points: 1, side: 0, exhaustion: 1 };
 }
 
 /// The editor's scenario from the server's scenario view (`GET /api/scenarios`, a check's `scenario`); `defaults`
@@ -90,10 +110,33 @@ export function fromView(view, defaults) {
       counter: s.counter === DEFAULT_COUNTER[i] ? '' : s.counter,
       exhaustion: s.exhaustion,
     })),
-    units: view.units.map((u) => ({ side: u.side === 'A' ? 0 : 1, name: u.name, arm: u.own_arm || u.arm, quality: u.quality, at: u.at, facing: u.facing })),
+    units: view.units.filter((u) => !u.arrives).map(unitOf),
     objectives: view.objectives.map((o) => ({ at: o.at, points: o.points, holder: o.holder === null ? null : o.holder === 'A' ? 0 : 1 })),
+    // An event's id is kept only when the file gave one of its own (not the numbering E1, C1 …).
+    reinforcements: (view.reinforcements || []).map((r, i) => ({
+      id: r.id === `E${i + 1}` ? '' : r.id,
+      name: r.name === 'Reinforcements' ? '' : r.name,
+      side: r.side === 'A' ? 0 : 1,
+      turn: r.turn,
+      units: r.units.map((id) => unitOf(view.units[id])),
+    })),
+    changes: (view.changes || []).map((c, i) => ({
+      id: c.id === `C${i + 1}` ? '' : c.id,
+      name: c.name,
+      turn: c.turn,
+      kind: c.objective ? 'points' : 'exhaustion',
+      objective: c.objective || '',
+      points: c.points ?? 1,
+      side: c.side === 'B' ? 1 : 0,
+      exhaustion: c.exhaustion ?? 1,
+    })),
     options,
   };
+}
+
+/// A unit of a scenario view as the editor holds it.
+function unitOf(u) {
+  return { side: u.side === 'A' ? 0 : 1, name: u.name, arm: u.own_arm || u.arm, quality: u.quality, at: u.at, facing: u.facing };
 }
 
 /// A fence's name, its two squares in a fixed order, so that a fence has one name.
@@ -128,6 +171,7 @@ export function resized(model, width, height) {
     fences: model.fences.filter((f) => f.split('-').every(inside)),
     units: model.units.filter((u) => inside(u.at)),
     objectives: model.objectives.filter((o) => inside(o.at)),
+    reinforcements: (model.reinforcements || []).map((r) => ({ ...r, units: r.units.filter((u) => inside(u.at)) })).filter((r) => r.units.length),
   };
 }
 
@@ -214,6 +258,48 @@ export function toToml(model) {
       out.push(`at = ${str(o.at)}`);
       out.push(`points = ${o.points}`);
       if (o.holder !== null) out.push(`holder = ${str(model.sides[o.holder].id)}`);
+      out.push('');
+    }
+    out.pop();
+  }
+  const groups = model.reinforcements || [];
+  if (groups.length) {
+    out.push('');
+    out.push('# --- Reinforcements: units that enter at the start of their turn, each on its entry square (`at`) ---');
+    for (const r of groups) {
+      out.push('[[reinforcements]]');
+      if (r.id.trim()) out.push(`id = ${str(r.id.trim())}`);
+      if (r.name.trim()) out.push(`name = ${str(r.name.trim())}`);
+      out.push(`side = ${str(model.sides[r.side].id)}`);
+      out.push(`turn = ${r.turn}`);
+      for (const u of r.units) {
+        out.push('[[reinforcements.units]]');
+        if (u.name.trim()) out.push(`name = ${str(u.name.trim())}`);
+        out.push(`arm = ${str(u.arm)}`);
+        if (u.quality !== 'regular') out.push(`quality = ${str(u.quality)}`);
+        out.push(`at = ${str(u.at)}`);
+        out.push(`facing = ${str(u.facing)}`);
+      }
+      out.push('');
+    }
+    out.pop();
+  }
+  const changes = model.changes || [];
+  if (changes.length) {
+    out.push('');
+    out.push('# --- Timed changes: from the start of their turn ---');
+    for (const c of changes) {
+      out.push('[[changes]]');
+      if (c.id.trim()) out.push(`id = ${str(c.id.trim())}`);
+      if (c.name.trim()) out.push(`name = ${str(c.name.trim())}`);
+      out.push(`turn = ${c.turn}`);
+      if (c.kind === 'points') {
+        out.push(`objective = ${str(c.objective)}`);
+        out.push(`points = ${c.points}`);
+      } else {
+        out.push(`side = ${str(model.sides[c.side].id)}`);
+        out.push(`exhaustion = ${c.exhaustion}`);
+      }
       out.push('');
     }
     out.pop();
