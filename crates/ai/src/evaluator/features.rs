@@ -120,7 +120,7 @@ pub fn features<S: ScenarioRef>(b: &Battle<S>) -> Features {
     // Objectives: who holds each, and whose steady units are nearer.
     let (mut held, mut nearer) = (0.0f32, 0.0f32);
     for (i, o) in scenario.objectives.iter().enumerate() {
-        let worth = o.points as f32;
+        let worth = b.objective_points_at_end(i) as f32; // a timed change to come counted (scenario events)
         held += worth * sign(b.objective_holder(i));
         let mut closest = [8u8; 2];
         for u in units.iter().filter(|u| !u.shaken) {

@@ -212,7 +212,9 @@ impl View {
             (b.unit(u).at, arm, b.options().range.get(arm), b.unit(u).facing, b.unit(u).shaken)
         }));
         self.objectives.clear();
-        self.objectives.extend(b.scenario().objectives.iter().map(|o| (o.at, o.points)));
+        // What each will score at the turn limit, the scenario's timed changes to come counted.
+        let worth = |i: usize| b.objective_points_at_end(i);
+        self.objectives.extend(b.scenario().objectives.iter().enumerate().map(|(i, o)| (o.at, worth(i))));
         self.goals.clear();
         let open = self.objectives.iter().enumerate().filter(|&(i, _)| b.objective_holder(i) != Some(side));
         self.goals.extend(open.map(|(_, o)| *o));

@@ -256,8 +256,10 @@ fn global<S: ScenarioRef>(b: &Battle<S>, units: &[Seen]) -> [[f32; GLOBAL_INPUTS
         let (own, other) = (side.index(), side.other().index());
         let margin = points[own] as f32 - points[other] as f32;
         let mut held = 0.0;
-        for (i, o) in scenario.objectives.iter().enumerate() {
-            held += o.points as f32
+        // What each objective will score at the turn limit, a scenario's timed change to come counted: the inputs
+        // are the same, their values those of the end.
+        for i in 0..scenario.objectives.len() {
+            held += b.objective_points_at_end(i) as f32
                 * match b.objective_holder(i) {
                     Some(s) if s == side => 1.0,
                     Some(_) => -1.0,
