@@ -109,12 +109,16 @@ proptest! {
     }
 }
 
-/// A short game's save, as JSON.
+/// A short game's save, as JSON: of a shipped battle, or one in four of the battle with events (long enough for its
+/// reinforcements to arrive).
 fn a_save(seed: u64) -> String {
-    let pacw_engine::Shipped { file, text, .. } = SHIPPED_SCENARIOS[(seed % SHIPPED_SCENARIOS.len() as u64) as usize];
+    let pacw_engine::Shipped { file, text, .. } = match seed % 4 {
+        0 => pacw_engine::Shipped { name: "reinforcements", file: "reinforcements.toml", text: WITH_EVENTS },
+        _ => SHIPPED_SCENARIOS[(seed % SHIPPED_SCENARIOS.len() as u64) as usize],
+    };
     let mut game = Game::new(text, file, None, seed).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..rng.random_range(0..60) {
+    for _ in 0..rng.random_range(0..120) {
         let ToAct::Side(_) = game.battle().to_act() else { break };
         let legal = game.battle().legal_actions();
         game.act(legal[rng.random_range(0..legal.len())]).unwrap();
