@@ -56,7 +56,7 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
     match *e {
         Event::TurnStarted { turn, iv } => format!(
             "Turn {turn} of {} begins; initiative values {} {}, {} {} (R3.1)",
-            options.turns.unwrap_or(s.turns),
+            options.turns.map_or(s.turns, |t| t.get()),
             side(s, Side::A),
             iv[0],
             side(s, Side::B),

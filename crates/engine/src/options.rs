@@ -4,6 +4,7 @@ use crate::rule::Rule;
 use crate::unit::Arm;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::num::NonZeroU8;
 
 /// The initiative system (R3, R3.7).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
@@ -180,9 +181,11 @@ pub struct Options {
     pub strength: PerArm,
     /// R2.2: what veteran and green add to the strength.
     pub quality: QualityValues,
-    /// R8.2: the turn limit, over the scenario's own (`None`: the scenario's).
+    /// R8.2: the turn limit, over the scenario's own (`None`: the scenario's). Never 0, which lets the options
+    /// keep their 32 bytes with the switch `events` (a battle, which perft and the searches copy at every step,
+    /// holds them).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub turns: Option<u8>,
+    pub turns: Option<NonZeroU8>,
     /// R8.1: each side's exhaustion point, first side first, over the scenario's own (`None`: the scenario's).
     #[serde(skip_serializing_if = "no_exhaustion")]
     pub exhaustion: [Option<u8>; 2],
@@ -354,7 +357,7 @@ impl Options {
             }
             "to_hit" => self.to_hit = small()?,
             "events" => self.events = if value == "off" { Events::Off } else { Events::On },
-            "turns" => self.turns = Some(small()?),
+            "turns" => self.turns = Some(NonZeroU8::new(small()?).ok_or_else(bad)?),
             _ => {
                 let Some((table, key)) = name.split_once('.') else {
                     return Err(OptionError::Unknown(name.to_string()));

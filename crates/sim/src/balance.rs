@@ -55,7 +55,7 @@ impl Knob {
     /// Its value in a scenario.
     pub fn value(&self, s: &Scenario) -> i64 {
         match *self {
-            Knob::Turns => s.options.turns.unwrap_or(s.turns) as i64,
+            Knob::Turns => s.options.turns.map_or(s.turns, |t| t.get()) as i64,
             Knob::Exhaustion(i) => s.options.exhaustion[i].unwrap_or(s.sides[i].exhaustion) as i64,
             Knob::Points(j) => s.objectives[j].points as i64,
         }

@@ -110,7 +110,7 @@ fn r11_a_scenario_sets_every_number_in_its_options_table() {
         + "\n[options]\nturns = 4\nmodifier = { cover = 0, not_moved = 2 }\nstrength = { cavalry = 5 }\n\
            quality = { veteran = 2 }\nexhaustion = { union = 2 }\n";
     let s = Scenario::parse(&text, "variant.toml").unwrap();
-    assert_eq!(s.options.turns, Some(4));
+    assert_eq!(s.options.turns.map(|t| t.get()), Some(4));
     assert_eq!((s.options.modifier.cover, s.options.modifier.not_moved), (0, 2));
     assert_eq!((s.options.strength.cavalry, s.options.quality.veteran), (5, 2));
     assert_eq!(s.options.exhaustion, [Some(2), None]);
