@@ -212,9 +212,13 @@ impl View {
             (b.unit(u).at, arm, b.options().range.get(arm), b.unit(u).facing, b.unit(u).shaken)
         }));
         self.objectives.clear();
-        // What each will score at the turn limit, the scenario's timed changes to come counted.
-        let worth = |i: usize| b.objective_points_at_end(i);
-        self.objectives.extend(b.scenario().objectives.iter().enumerate().map(|(i, o)| (o.at, worth(i))));
+        self.objectives.extend(b.scenario().objectives.iter().map(|o| (o.at, o.points)));
+        if !b.scenario().changes.is_empty() {
+            // What each will score at the turn limit, the scenario's timed changes to come counted.
+            for (i, (_, points)) in self.objectives.iter_mut().enumerate() {
+                *points = b.objective_points_at_end(i);
+            }
+        }
         self.goals.clear();
         let open = self.objectives.iter().enumerate().filter(|&(i, _)| b.objective_holder(i) != Some(side));
         self.goals.extend(open.map(|(_, o)| *o));

@@ -387,20 +387,22 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// What the scenario's objective `i` scores now (R8.2): its points, as a timed change may have set them.
     pub fn objective_points(&self, i: usize) -> u8 {
-        self.objective_points_on(i, self.turn)
+        self.objective_points_on(i, || self.turn)
     }
 
     /// What objective `i` will score at the turn limit (R8.2), the timed changes still to come counted: what a
     /// side playing for the end weighs it at.
     pub fn objective_points_at_end(&self, i: usize) -> u8 {
-        self.objective_points_on(i, self.turn_limit())
+        self.objective_points_on(i, || self.turn_limit())
     }
 
-    fn objective_points_on(&self, i: usize, turn: u8) -> u8 {
+    /// Objective `i`'s points on the turn `turn` gives, asked only when the scenario has timed changes in force: a
+    /// battle without them (the greedy player asks at every decision) reads the file's points and nothing else.
+    fn objective_points_on(&self, i: usize, turn: impl FnOnce() -> u8) -> u8 {
         if self.scenario.changes.is_empty() || !self.options.events.is_on() {
             return self.scenario.objectives.get(i).map_or(0, |o| o.points);
         }
-        self.scenario.objective_points_on(i, turn)
+        self.scenario.objective_points_on(i, turn())
     }
 
     /// Whether a reinforcement's unit has yet to arrive (docs/scenario-format.md#events): it is not on the board,
