@@ -37,7 +37,7 @@ pub fn variant_system(path: Option<&Path>) -> Result<Option<Arc<CombatSystem>>> 
 /// The variant a game of `scenario` is played by, for a header: its name and file (`Close combat
 /// (close-combat.toml)`); `None` under the standard rules.
 pub fn variant_words(scenario: &pacw_engine::Scenario) -> Option<String> {
-    system_words(scenario.system.as_deref()?)
+    system_words(scenario.variant()?)
 }
 
 /// A variant's combat system named for a header, as [`variant_words`]; `None` for the standard rules, which are read

@@ -447,7 +447,7 @@ impl SimConfig {
         };
         if rules == STANDARD_RULES {
             let source = &self.scenarios[s];
-            if source.scenario.system.is_none() {
+            if source.scenario.variant().is_none() {
                 return Ok(source.scenario.clone());
             }
             // The scenario names a variant of its own: `standard` is the standard rules all the same.
@@ -625,7 +625,7 @@ mod tests {
             "name = \"v\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[terms]\ncharge = \"melee\"\n";
         c.variant_file = Some(VariantFile::parse(own, "v.toml").unwrap());
         let played = c.played_scenario(0).unwrap();
-        assert_eq!(played.system.as_ref().unwrap().modifier("V1").unwrap().value, 1);
+        assert_eq!(played.variant().unwrap().modifier("V1").unwrap().value, 1);
         let e = VariantFile::parse(&own.replace("charge\"\n[terms]", "charj\"\n[terms]"), "v.toml").unwrap_err();
         assert!(e.to_string().contains("v.toml:5:"), "{e}");
     }
@@ -639,7 +639,7 @@ mod tests {
         let mut c = SimConfig::new(scenario, &text, "m.toml");
         c.compare(vec![Axis::parse("rules=standard").unwrap()]).unwrap();
         let standard = c.variant_scenario(0, &c.variants[0]).unwrap();
-        assert!(standard.system.is_none(), "played by the built-in standard rules");
+        assert!(standard.variant().is_none(), "played by the standard rules");
         assert_eq!(c.variant_options(0, &c.variants[0]).unwrap().to_hit, 5, "R6.4's 5, not the variant's 4");
         assert_eq!(c.base_options(0).unwrap().to_hit, 4, "without the axis, the battle's own variant");
     }

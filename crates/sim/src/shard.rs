@@ -87,7 +87,7 @@ impl SavedConfig {
                 .map(|s| ScenarioText {
                     file: s.file.clone(),
                     text: s.text.clone(),
-                    variant: match (&config.variant_file, s.scenario.system.as_deref().and_then(|v| v.source())) {
+                    variant: match (&config.variant_file, s.scenario.system().source()) {
                         (None, Some((file, text))) => {
                             Some(pacw_engine::SavedVariant { file: file.to_string(), text: text.to_string() })
                         }

@@ -5,10 +5,11 @@
 use super::condition::{Condition, ConditionError, Moment};
 use super::terrain::{RawMovement, RawTerrain, TerrainText};
 use super::{
-    AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
-    MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierRule, RallyModifier, RallyNeed, RallyRule,
-    Restriction, ResultModifier, ResultTable, STANDARD, Terms,
+    AfterAttackRule, ArmRule, AttackerEffect, CombatSystem, HitResult, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
+    MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierKind, ModifierRule, RallyModifier, RallyNeed,
+    RallyRule, Restriction, ResultModifier, ResultTable, STANDARD, Terms,
 };
+use crate::options::StandardModifier;
 use crate::problem::Problem;
 use crate::unit::Arm;
 use serde::Deserialize;
@@ -176,7 +177,7 @@ pub struct VariantText {
     description: String,
     modifiers: Vec<ModifierChange>,
     arms: Vec<ArmRule>,
-    results: Vec<(&'static str, [Effect; 2])>,
+    results: Vec<(&'static str, [HitResult; 2])>,
     after_attack: Vec<AfterAttackRule>,
     restrictions: Vec<Restriction>,
     result_modifiers: Vec<ResultModifier>,
@@ -322,7 +323,9 @@ impl VariantText {
                         && when != m.when
                     {
                         (m.when, m.when_text) = (when, text);
-                        m.built_in = None; // a standard id with a condition of the designer's: his own modifier
+                        if let ModifierKind::Standard(b) = m.kind {
+                            m.kind = ModifierKind::Restated(b); // a condition of the designer's: decided by it
+                        }
                     }
                 }
                 // A new modifier was checked to have its condition (read_modifiers).
@@ -335,7 +338,7 @@ impl VariantText {
                             when,
                             when_text,
                             id: change.id,
-                            built_in: None,
+                            kind: ModifierKind::Own,
                         });
                     }
                 }
@@ -392,6 +395,7 @@ impl VariantText {
             }
         }
         system.options = self.options;
+        system.settle();
         system
     }
 }
@@ -400,7 +404,6 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], names: &Names)
     if raw.len() > MAX_MODIFIERS {
         p.at(raw[MAX_MODIFIERS].span(), format!("at most {MAX_MODIFIERS} modifiers"));
     }
-    let standard = ["not_moved", "canister", "ranging", "flank_rear", "cover"];
     let mut out: Vec<ModifierChange> = Vec::new();
     for m in raw.iter().take(MAX_MODIFIERS) {
         let m_span = m.span();
@@ -414,12 +417,13 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], names: &Names)
             .when
             .as_ref()
             .and_then(|w| read_condition(p, w, names, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())));
-        let is_new = !standard.contains(&id.as_str());
+        let is_new = StandardModifier::of(id).is_none();
         // The standard's five come first: a file adds at most the places left after them.
-        let new_before = out.iter().filter(|o| !standard.contains(&o.id.as_str())).count();
-        if is_new && standard.len() + new_before >= MAX_MODIFIERS {
-            let room = MAX_MODIFIERS - standard.len();
-            p.at(m_span.clone(), format!("at most {room} new modifiers beside the standard's {}", standard.len()));
+        let standard = StandardModifier::ALL.len();
+        let new_before = out.iter().filter(|o| StandardModifier::of(&o.id).is_none()).count();
+        if is_new && standard + new_before >= MAX_MODIFIERS {
+            let room = MAX_MODIFIERS - standard;
+            p.at(m_span.clone(), format!("at most {room} new modifiers beside the standard's {standard}"));
             continue;
         }
         if is_new && m.when.is_none() {
@@ -703,7 +707,7 @@ fn read_arms(p: &mut Problems, raw: &[Spanned<RawArm>]) -> Vec<ArmRule> {
     out
 }
 
-fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str, [Effect; 2])> {
+fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str, [HitResult; 2])> {
     const ROWS: [&str; 4] = ["steady_fire", "steady_charge", "shaken_fire", "shaken_charge"];
     let mut out = Vec::new();
     for (key, row) in raw.into_iter().flatten() {
@@ -711,11 +715,11 @@ fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str
             p.at(key.span(), format!("unknown row '{}' of [results] (known: {})", key.get_ref(), ROWS.join(", ")));
             continue;
         };
-        let effects: Vec<Option<Effect>> = row
+        let effects: Vec<Option<HitResult>> = row
             .get_ref()
             .iter()
             .map(|e| {
-                let found = Effect::ALL.iter().copied().find(|x| x.file_name() == e.get_ref());
+                let found = HitResult::ALL.iter().copied().find(|x| x.file_name() == e.get_ref());
                 if found.is_none() {
                     p.at(
                         e.span(),
@@ -764,8 +768,11 @@ fn read_options(
     raw: Option<&BTreeMap<Spanned<String>, Spanned<RawOption>>>,
     modifiers: &[Spanned<RawModifier>],
 ) -> Vec<(String, String)> {
-    let own: Vec<&str> =
-        modifiers.iter().map(|m| m.get_ref().id.get_ref().as_str()).filter(|id| BuiltIn::of(id).is_none()).collect();
+    let own: Vec<&str> = modifiers
+        .iter()
+        .map(|m| m.get_ref().id.get_ref().as_str())
+        .filter(|id| StandardModifier::of(id).is_none())
+        .collect();
     let mut out = Vec::new();
     let mut one = |p: &mut Problems, name: String, key: &Spanned<String>, value: &Spanned<RawOption>| {
         let RawOption::Scalar(text) = value.get_ref() else {
@@ -859,9 +866,9 @@ fn capitalised(word: &str) -> String {
 }
 
 /// The standard system: `rules/standard.toml` laid over the built-in rules it describes (read once).
-pub(super) fn standard() -> CombatSystem {
+pub(super) fn standard() -> &'static CombatSystem {
     static STANDARD_SYSTEM: std::sync::OnceLock<CombatSystem> = std::sync::OnceLock::new();
-    STANDARD_SYSTEM.get_or_init(read_standard).clone()
+    STANDARD_SYSTEM.get_or_init(read_standard)
 }
 
 fn read_standard() -> CombatSystem {
@@ -886,6 +893,8 @@ fn read_standard() -> CombatSystem {
         },
         options: Vec::new(),
         source: None,
+        reads_attack_facts: false,
+        standard_places: 0,
     };
     // The standard file names all five modifiers with their conditions; a test checks it is read without a problem.
     let mut standard = match VariantText::parse(STANDARD, "rules/standard.toml") {
@@ -893,7 +902,10 @@ fn read_standard() -> CombatSystem {
         Err(_) => bare,
     };
     for m in &mut standard.modifiers {
-        m.built_in = BuiltIn::of(&m.id);
+        if let Some(b) = StandardModifier::of(&m.id) {
+            m.kind = ModifierKind::Standard(b);
+        }
     }
+    standard.settle();
     standard
 }
