@@ -196,6 +196,15 @@ pub struct UnitInfo {
 }
 
 impl UnitInfo {
+    /// Its arm's place among the combat system's arms: a variant's own arm's, else its standard arm's (the standard
+    /// three come first). Conditions name arms by it, and the terrain's movement table is by it.
+    pub const fn arm_place(&self) -> u8 {
+        match self.own_arm {
+            Some(i) => i,
+            None => self.arm.index() as u8,
+        }
+    }
+
     /// Its strength (R2.2).
     pub fn strength(&self) -> u8 {
         strength(self.arm, self.quality)

@@ -420,14 +420,14 @@ impl<S: ScenarioRef> Battle<S> {
             rear: c.side_on == Some(Aspect::Rear),
             ranging: c.ranging,
             attacker: UnitFacts {
-                arm: a_info.own_arm.unwrap_or(a_info.arm.index() as u8),
+                arm: a_info.arm_place(),
                 quality: a_info.quality,
                 moved,
                 shaken: a_state.shaken,
                 higher: a_height > t_height,
             },
             target: UnitFacts {
-                arm: t_info.own_arm.unwrap_or(t_info.arm.index() as u8),
+                arm: t_info.arm_place(),
                 quality: t_info.quality,
                 moved: false,
                 shaken: t_state.shaken,

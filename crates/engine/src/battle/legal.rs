@@ -118,10 +118,9 @@ impl<S: ScenarioRef> Battle<S> {
     /// (R1.5, or a variant's own terrain), in words; `None` if there is none. Only asked when a move is refused.
     fn dear_ground(&self, unit: UnitId, at: Square, to: Square) -> Option<String> {
         let map = &self.scenario.map;
-        let info = self.info(unit);
-        let steps = map.terrain_rules().steps(info.own_arm.map_or(info.arm.index(), usize::from));
+        let steps = map.terrain_rules().steps(usize::from(self.info(unit).arm_place()));
         let between = |s: Square| s != at && at.distance(s) + s.distance(to) == at.distance(to);
-        let (mut said, mut shown) = (Vec::new(), 0);
+        let (mut said, mut found) = (Vec::new(), 0);
         for s in
             (0..map.height()).flat_map(|y| (0..map.width()).map(move |x| Square::new(x, y))).filter(|&s| between(s))
         {
@@ -132,12 +131,12 @@ impl<S: ScenarioRef> Battle<S> {
                 (_, true) => "ends a move there".to_string(),
                 _ => continue,
             };
-            shown += 1;
+            found += 1;
             if said.len() < 3 {
                 said.push(format!("the {} at {s} {effect}", map.terrain_name(s)));
             }
         }
-        let more = if shown > said.len() { format!(" (and {} more)", shown - said.len()) } else { String::new() };
+        let more = if found > said.len() { format!(" (and {} more)", found - said.len()) } else { String::new() };
         (!said.is_empty()).then(|| format!("{}{more}", said.join("; ")))
     }
 

@@ -226,7 +226,7 @@ impl<S: ScenarioRef> Battle<S> {
         let map = &self.scenario.map;
         let rules = map.terrain_rules();
         let info = self.info(unit);
-        let steps = rules.steps(info.own_arm.map_or(info.arm.index(), usize::from));
+        let steps = rules.steps(usize::from(info.arm_place()));
         let bonus = if kind.road_bonus { rules.road_bonus() } else { 0 };
         let started_in_contact = occ.zoc.contains(state.at);
         let start_on_road = bonus > 0 && map.road(state.at);

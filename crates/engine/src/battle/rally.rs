@@ -25,7 +25,7 @@ impl<S: ScenarioRef> Battle<S> {
         }
         let terrain = map.terrain(at);
         RallyFacts {
-            arm: info.own_arm.unwrap_or(info.arm.index() as u8),
+            arm: info.arm_place(),
             quality: info.quality,
             cover: map.gives_cover(at),
             terrain,
