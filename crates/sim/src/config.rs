@@ -206,16 +206,15 @@ impl VariantFile {
         let system = below
             .with_layer(text, file)
             .map_err(|e| SimError::BadVariant { file: file.to_string(), message: e.to_string() })?;
-        let top = system.layers().len();
+        // The file is the top layer; its own options are those it wrote last.
+        let layer = system.layers().last();
         let own = |name: &str| {
-            system
-                .written_by(pacw_engine::system::Part::Option, name)
-                .is_some_and(|l| system.layers().iter().position(|x| std::ptr::eq(x, l)) == Some(top - 1))
+            let by = system.written_by(pacw_engine::system::Part::Option, name);
+            by.zip(layer).is_some_and(|(by, top)| std::ptr::eq(by, top))
         };
-        let layer = &system.layers()[top - 1];
         let variant = VariantFile {
-            name: layer.name.clone(),
-            description: layer.description.clone(),
+            name: layer.map_or_else(|| system.name.clone(), |l| l.name.clone()),
+            description: layer.map_or_else(|| system.description.clone(), |l| l.description.clone()),
             options: system.options().iter().filter(|(name, _)| own(name)).cloned().collect(),
             file: file.to_string(),
             text: text.to_string(),

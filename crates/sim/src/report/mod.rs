@@ -262,8 +262,8 @@ pub struct Report {
     pub player_names: [String; 2],
     /// Whether the players kept their sides (otherwise they swap every other game).
     pub fixed_sides: bool,
-    /// The variant files laid over every scenario's own rules, if any, as one: their names and descriptions joined
-    /// by ` + `, their options in order.
+    /// The variant files laid over every scenario's own rules, if any, as one: their names joined by ` + `, their
+    /// descriptions one after another, their options in order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant_file: Option<VariantInfo>,
     /// The `--compare` axes.
@@ -481,7 +481,7 @@ impl Report {
                     .map(|v| v.description.as_str())
                     .filter(|d| !d.is_empty())
                     .collect::<Vec<_>>()
-                    .join(" + "),
+                    .join(" "),
                 options: c.variant_files.iter().flat_map(|v| v.options.clone()).collect(),
             }),
             compare: c.axes.clone(),
