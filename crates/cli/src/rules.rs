@@ -14,7 +14,7 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  pacw rules > my-variant.toml     # the standard rules, to edit\n  pacw rules \
                         --variant variants/no-cover.toml --json\n  pacw rules bloody-lane --variant \
-                        variants/hard-cover.toml --variant variants/close-combat.toml   # over the battle's own\n\nThe order: the standard \
+                        variants/hard-cover.toml --variant variants/close-combat.toml\n\nThe order: the standard \
                         rules, then the battle's own variant (if it names one), then each --variant file in the \
                         order given; each says only what it changes of the rules below it, and each rule printed \
                         says which file wrote it last.\n\nExit status: 0 done, 1 a bad variant file or battle.")]

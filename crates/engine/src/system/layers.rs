@@ -103,7 +103,8 @@ impl CombatSystem {
     /// ```
     /// use pacw_engine::system::{CombatSystem, Part};
     /// let skirmishers = "name = \"Skirmishers\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nrange = 4\n";
-    /// let fences = "name = \"Fences\"\n[[modifiers]]\nid = \"V1\"\nvalue = -1\nwhen = \"target.arm == 'skirmishers'\"\n";
+    /// let fences = "name = \"Fences\"\n[[modifiers]]\nid = \"V1\"\nvalue = -1\n\
+    ///               when = \"target.arm == 'skirmishers'\"\n";
     /// let below = CombatSystem::with_variant(skirmishers, "skirmishers.toml").unwrap();
     /// let both = below.with_layer(fences, "fences.toml").unwrap();
     /// assert_eq!(both.name, "Skirmishers + Fences");
