@@ -67,7 +67,7 @@ pub fn rules_for(text: &str, file: &str, paths: &[PathBuf]) -> Result<Option<Arc
 /// The variant a game of `scenario` is played by, for a header: its name and file (`Close combat
 /// (close-combat.toml)`); `None` under the standard rules.
 pub fn variant_words(scenario: &pacw_engine::Scenario) -> Option<String> {
-    system_words(scenario.system.as_deref()?)
+    system_words(scenario.variant()?)
 }
 
 /// A variant's combat system named for a header, as [`variant_words`] (variant files laid together are named

@@ -4,7 +4,7 @@
 //! odds are computed from them.
 
 use crate::map::Terrain;
-use crate::options::BlockedRetreat;
+use crate::options::{BlockedRetreat, StandardModifier};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -45,15 +45,10 @@ impl Modifier {
     /// Its value under `options` (their `modifier.*`, R6.4); `None` for a variant's own, whose value its combat
     /// system gives.
     pub const fn value_under(self, options: &crate::Options) -> Option<i8> {
-        let values = &options.modifier;
-        Some(match self {
-            Modifier::DidNotMove => values.not_moved,
-            Modifier::Canister => values.canister,
-            Modifier::Ranging => values.ranging,
-            Modifier::FlankCharge | Modifier::RearCharge => values.flank_rear,
-            Modifier::Cover(_) => values.cover,
-            Modifier::Own(_) => return None,
-        })
+        match self.standard() {
+            Some(m) => Some(options.modifier.get(m)),
+            None => None,
+        }
     }
 
     /// Its effect on the die by the rules as written (R6.4); the options `modifier.*` may set another
@@ -65,16 +60,16 @@ impl Modifier {
         }
     }
 
-    /// The option `modifier.*` that sets its value, for the standard ones (R11).
-    pub const fn option(self) -> Option<&'static str> {
-        match self {
-            Modifier::DidNotMove => Some("not_moved"),
-            Modifier::Canister => Some("canister"),
-            Modifier::Ranging => Some("ranging"),
-            Modifier::FlankCharge | Modifier::RearCharge => Some("flank_rear"),
-            Modifier::Cover(_) => Some("cover"),
-            Modifier::Own(_) => None,
-        }
+    /// The standard modifier it is, whose option `modifier.<id>` sets its value (R11); `None` for a variant's own.
+    pub const fn standard(self) -> Option<StandardModifier> {
+        Some(match self {
+            Modifier::DidNotMove => StandardModifier::NotMoved,
+            Modifier::Canister => StandardModifier::Canister,
+            Modifier::Ranging => StandardModifier::Ranging,
+            Modifier::FlankCharge | Modifier::RearCharge => StandardModifier::FlankRear,
+            Modifier::Cover(_) => StandardModifier::Cover,
+            Modifier::Own(_) => return None,
+        })
     }
 
     /// The rule it cites (docs/rules.md); a variant's own modifier cites the id its file gives it, which only its

@@ -323,9 +323,8 @@ impl Game {
             variant: self
                 .battle
                 .scenario()
-                .system
-                .as_ref()
-                .and_then(|s| s.source())
+                .system()
+                .source()
                 .map(|(file, text)| SavedVariant { file: file.to_string(), text: text.to_string() }),
             events: self.log.len(),
             fingerprint: fingerprint(&self.log),

@@ -35,13 +35,14 @@ pub use event::{Declared, EndReason, Event, GameResult};
 pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
 pub use geometry::{Aspect, Dir, MAX_SIDE, MIN_SIDE, Square};
 pub use map::{Map, Terrain};
-pub use options::{BlockedRetreat, Events, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm};
+pub use options::{
+    BlockedRetreat, Events, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm, StandardModifier,
+};
 pub use rule::Rule;
 pub use scenario::{
-    ChangeKind, Colour, CounterColour, MAX_UNITS, Problem, ReadVariant, Reinforcement, Scenario, ScenarioError,
-    TimedChange,
+    ChangeKind, Colour, CounterColour, Problem, ReadVariant, Reinforcement, Scenario, ScenarioError, TimedChange,
 };
-pub use unit::{Arm, Quality, Side, UnitId, UnitInfo};
+pub use unit::{Arm, MAX_UNITS, Quality, Side, UnitId, UnitInfo};
 
 /// The default scenario, a small symmetric meeting engagement, embedded in the library.
 pub const DEFAULT_SCENARIO: &str = SHIPPED_SCENARIOS[0].text;

@@ -24,7 +24,7 @@ pub fn unit(s: &Scenario, u: UnitId) -> String {
 /// The word a variant's `[terms]` gives in place of a standard one (`term` picks the word and its standard), if it
 /// renames it.
 fn renamed<'a>(s: &'a Scenario, term: impl Fn(&'a Terms) -> (&'a String, &'static str)) -> Option<&'a str> {
-    let (word, standard) = term(s.system.as_deref()?.terms());
+    let (word, standard) = term(s.system().terms());
     (word != standard).then_some(word.as_str())
 }
 
@@ -79,13 +79,13 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
         }
         Event::Activated { unit: u, rallied: false } => format!("{} is activated", unit(s, u)),
         Event::RallyModified { unit: u, rule } => {
-            let m = s.system.as_deref().and_then(|system| system.rally_modifiers().get(rule as usize));
+            let m = s.system().rally_modifiers().get(rule as usize);
             let (id, value, name) = m.map_or(("variant", 0, "rally modifier"), |m| (&m.id, m.value, &m.name));
             format!("  {id} {value:+} {name}: {} rolls to rally at {value:+}", unit(s, u))
         }
         Event::RallyRolled { unit: u, roll, test, rallied } => {
             // The variant's rule cited by its id, as the standard rules' are: "MR1 rally test".
-            let rule = s.system.as_deref().and_then(|system| system.rally());
+            let rule = s.system().rally();
             let (id, name) = rule.map_or(("variant", "rally roll"), |r| (r.id.as_str(), r.name.as_str()));
             let needing = match test {
                 crate::system::RallyTest::AtLeast(7) => "needing more than 6".to_string(),
@@ -142,9 +142,9 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
         Event::AfterAttack { unit: u, rule, effect, at } => {
             // The rule cited by its id, as the standard rules' are: "A1 failed charge: … is shaken".
             let (id, name) = s
-                .system
-                .as_deref()
-                .and_then(|system| system.after_attack().get(rule as usize))
+                .system()
+                .after_attack()
+                .get(rule as usize)
                 .map_or(("variant", "after the attack"), |r| (r.id.as_str(), r.name.as_str()));
             let what = match effect {
                 AttackerEffect::Shaken => format!(" is {}", renamed(s, |t| (&t.shaken, "shaken")).unwrap_or("shaken")),
@@ -154,7 +154,7 @@ pub fn event_with(s: &Scenario, options: &crate::Options, e: &Event) -> String {
             format!("  {id} {name}: {}{what}", unit(s, u))
         }
         Event::ResultModified { unit: u, rule } => {
-            let m = s.system.as_deref().and_then(|system| system.result_modifiers().get(rule as usize));
+            let m = s.system().result_modifiers().get(rule as usize);
             let (id, value, name) = m.map_or(("variant", 0, "result modifier"), |m| (&m.id, m.value, &m.name));
             format!("  {id} {value:+} {name}: {} tests its strength at {value:+} (R7.1)", unit(s, u))
         }

@@ -134,6 +134,73 @@ impl Default for ModifierValues {
     }
 }
 
+impl ModifierValues {
+    /// The value of one standard modifier.
+    pub const fn get(&self, m: StandardModifier) -> i8 {
+        match m {
+            StandardModifier::NotMoved => self.not_moved,
+            StandardModifier::Canister => self.canister,
+            StandardModifier::Ranging => self.ranging,
+            StandardModifier::FlankRear => self.flank_rear,
+            StandardModifier::Cover => self.cover,
+        }
+    }
+
+    fn get_mut(&mut self, m: StandardModifier) -> &mut i8 {
+        match m {
+            StandardModifier::NotMoved => &mut self.not_moved,
+            StandardModifier::Canister => &mut self.canister,
+            StandardModifier::Ranging => &mut self.ranging,
+            StandardModifier::FlankRear => &mut self.flank_rear,
+            StandardModifier::Cover => &mut self.cover,
+        }
+    }
+}
+
+/// The standard to-hit modifiers (R6.3, R6.4), each set by the option `modifier.<its id>` (R11): the one list of
+/// them, which the options, the combat system's file (`rules/standard.toml` names them by these ids) and the
+/// battle share.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum StandardModifier {
+    /// The attacker has not moved (not artillery).
+    NotMoved,
+    /// Artillery at distance 1.
+    Canister,
+    /// Artillery firing again at the same unit, neither having moved.
+    Ranging,
+    /// A charge from the target's flank or rear.
+    FlankRear,
+    /// The target is in cover (R6.3).
+    Cover,
+}
+
+impl StandardModifier {
+    /// All five, in the order of the standard file.
+    pub const ALL: [StandardModifier; 5] = [
+        StandardModifier::NotMoved,
+        StandardModifier::Canister,
+        StandardModifier::Ranging,
+        StandardModifier::FlankRear,
+        StandardModifier::Cover,
+    ];
+
+    /// Its id, in the standard file and in its option `modifier.<id>`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            StandardModifier::NotMoved => "not_moved",
+            StandardModifier::Canister => "canister",
+            StandardModifier::Ranging => "ranging",
+            StandardModifier::FlankRear => "flank_rear",
+            StandardModifier::Cover => "cover",
+        }
+    }
+
+    /// The standard modifier of this id.
+    pub fn of(id: &str) -> Option<StandardModifier> {
+        StandardModifier::ALL.into_iter().find(|m| m.id() == id)
+    }
+}
+
 /// What a unit's quality adds to its strength (R2.2), as the options `quality.*` set it: from −2 to 2.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -207,7 +274,7 @@ fn no_exhaustion(e: &[Option<u8>; 2]) -> bool {
 
 /// The places of the standard's modifiers among a combat system's, which come first: a variant's own modifiers
 /// have the places after them.
-const STANDARD_MODIFIERS: usize = 5;
+const STANDARD_MODIFIERS: usize = StandardModifier::ALL.len();
 
 /// The values options give a variant's own to-hit modifiers, by their place among its modifiers (`None`: the
 /// file's value). Three bits a modifier (−3..=3, or unset), so that a battle, which holds its options, stays small;
@@ -364,16 +431,10 @@ impl Options {
                 };
                 match (table, key) {
                     ("modifier", _) => {
-                        let m = &mut self.modifier;
-                        let slot = match key {
-                            "not_moved" => &mut m.not_moved,
-                            "canister" => &mut m.canister,
-                            "ranging" => &mut m.ranging,
-                            "flank_rear" => &mut m.flank_rear,
-                            "cover" => &mut m.cover,
-                            _ => return Err(OptionError::Unknown(name.to_string())),
+                        let Some(m) = StandardModifier::of(key) else {
+                            return Err(OptionError::Unknown(name.to_string()));
                         };
-                        *slot = signed()?;
+                        *self.modifier.get_mut(m) = signed()?;
                     }
                     ("quality", "veteran") => self.quality.veteran = signed()?,
                     ("quality", "green") => self.quality.green = signed()?,
@@ -419,15 +480,8 @@ impl Options {
         for arm in Arm::ALL {
             v.push((format!("range.{}", arm.name()), self.range.get(arm).to_string()));
         }
-        let m = self.modifier;
-        for (name, value) in [
-            ("not_moved", m.not_moved),
-            ("canister", m.canister),
-            ("ranging", m.ranging),
-            ("flank_rear", m.flank_rear),
-            ("cover", m.cover),
-        ] {
-            v.push((format!("modifier.{name}"), value.to_string()));
+        for m in StandardModifier::ALL {
+            v.push((format!("modifier.{}", m.id()), self.modifier.get(m).to_string()));
         }
         for arm in Arm::ALL {
             v.push((format!("strength.{}", arm.name()), self.strength.get(arm).to_string()));

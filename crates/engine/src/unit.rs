@@ -147,6 +147,9 @@ pub const fn strength(arm: Arm, quality: Quality) -> u8 {
     }
 }
 
+/// The most units a scenario may hold: a unit's id is a byte, and the battle keeps its units in a fixed array.
+pub const MAX_UNITS: usize = 128;
+
 /// Index of a unit in its scenario (its order in the file).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(transparent)]
@@ -162,7 +165,7 @@ impl UnitId {
     /// assert_eq!(UnitId::try_new(128), None);
     /// ```
     pub const fn try_new(index: usize) -> Option<UnitId> {
-        if index < crate::scenario::MAX_UNITS { Some(UnitId(index as u8)) } else { None }
+        if index < MAX_UNITS { Some(UnitId(index as u8)) } else { None }
     }
 
     /// As an array index.

@@ -109,7 +109,7 @@ pub fn unit_orders(b: &Battle, unit: UnitId, decisions: usize, may_act: Result<(
         let odds = action
             .target()
             .and_then(|_| b.attack_odds(unit, action).ok())
-            .map(|o| o.report(b.scenario().system.as_deref()));
+            .map(|o| o.report(Some(b.scenario().system())));
         if let Some(t) = action.target() {
             attacked.push(t);
         }
@@ -193,7 +193,7 @@ pub fn explain(b: &Battle, unit: UnitId, action: Action, may_act: Result<(), Ill
     let sight = action.target().map(|t| (from, b.unit(t).at));
     let checked = may_act.and_then(|()| b.check_order_for(unit, action));
     let odds = match (&checked, action.target()) {
-        (Ok(()), Some(_)) => b.attack_odds(unit, &action).ok().map(|o| o.report(b.scenario().system.as_deref())),
+        (Ok(()), Some(_)) => b.attack_odds(unit, &action).ok().map(|o| o.report(Some(b.scenario().system()))),
         _ => None,
     };
     Explanation {

@@ -92,7 +92,7 @@ pub fn ledger(game: &Game) -> Ledger {
             decision: i + 1,
             side,
             attacker: unit.0,
-            odds: odds.report(before.scenario().system.as_deref()),
+            odds: odds.report(Some(before.scenario().system())),
             result: result.name(),
         });
     }

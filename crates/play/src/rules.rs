@@ -2,7 +2,8 @@
 //! generated from its data in its own words (docs/variants.md). The server serves it (`/game/{token}/rules`,
 //! `/rules/{variant}`); the browser build's desk gives it to the offline app.
 
-use pacw_engine::system::{AttackerEffect, CombatSystem, Effect, RallyNeed};
+use pacw_engine::HitResult;
+use pacw_engine::system::{AttackerEffect, CombatSystem, RallyNeed};
 use pulldown_cmark::{Options, Parser, html};
 use std::fmt::Write;
 
@@ -37,11 +38,11 @@ pub fn literal(s: &str) -> String {
 /// in its own terms, above the rules of play (whose sections they replace where they differ).
 pub fn rules_markdown(system: &CombatSystem) -> String {
     let terms = system.terms();
-    let effect = |e: Effect| match e {
-        Effect::NoEffect => "no effect".to_string(),
-        Effect::Shaken => literal(&terms.shaken),
-        Effect::Retreat => literal(&terms.retreat),
-        Effect::Destroyed => literal(&terms.destroyed),
+    let effect = |e: HitResult| match e {
+        HitResult::NoEffect => "no effect".to_string(),
+        HitResult::Shaken => literal(&terms.shaken),
+        HitResult::Retreat => literal(&terms.retreat),
+        HitResult::Destroyed => literal(&terms.destroyed),
     };
     let mut md = String::new();
     let _ = writeln!(md, "# The rules of this game {{#this-game}}\n");

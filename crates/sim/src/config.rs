@@ -38,7 +38,7 @@ pub struct ScenarioSource {
 impl ScenarioSource {
     /// A checked scenario played by the rules it names for itself, with its text and file name.
     pub fn new(scenario: Arc<Scenario>, text: &str, file: &str) -> ScenarioSource {
-        let own_rules = scenario.system.clone();
+        let own_rules = scenario.variant().is_some().then(|| scenario.combat_system());
         ScenarioSource { scenario, text: text.to_string(), file: file.to_string(), own_rules }
     }
 
@@ -494,7 +494,7 @@ impl SimConfig {
         };
         if rules == STANDARD_RULES {
             let source = &self.scenarios[s];
-            if source.scenario.system.is_none() {
+            if source.scenario.variant().is_none() {
                 return Ok(source.scenario.clone());
             }
             // The scenario names a variant of its own: `standard` is the standard rules all the same.
@@ -674,7 +674,7 @@ mod tests {
             "name = \"v\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[terms]\ncharge = \"melee\"\n";
         c.variant_files = vec![VariantFile::parse(own, "v.toml").unwrap()];
         let played = c.played_scenario(0).unwrap();
-        assert_eq!(played.system.as_ref().unwrap().modifier("V1").unwrap().value, 1);
+        assert_eq!(played.variant().unwrap().modifier("V1").unwrap().value, 1);
         let e = VariantFile::parse(&own.replace("charge\"\n[terms]", "charj\"\n[terms]"), "v.toml").unwrap_err();
         assert!(e.to_string().contains("v.toml:5:"), "{e}");
     }
@@ -688,7 +688,7 @@ mod tests {
         let mut c = SimConfig::new(scenario, &text, "m.toml");
         c.compare(vec![Axis::parse("rules=standard").unwrap()]).unwrap();
         let standard = c.variant_scenario(0, &c.variants[0]).unwrap();
-        assert!(standard.system.is_none(), "played by the built-in standard rules");
+        assert!(standard.variant().is_none(), "played by the standard rules");
         assert_eq!(c.variant_options(0, &c.variants[0]).unwrap().to_hit, 5, "R6.4's 5, not the variant's 4");
         assert_eq!(c.base_options(0).unwrap().to_hit, 4, "without the axis, the battle's own variant");
     }
@@ -712,7 +712,7 @@ mod tests {
         assert_eq!(second.options.len(), 2, "its own options only");
         c.variant_files = vec![first, second.clone()];
         let played = c.played_scenario(0).unwrap();
-        let system = played.system.as_ref().unwrap();
+        let system = played.variant().unwrap();
         assert_eq!(system.name, "Hard hitting + E + F");
         let o = c.base_options(0).unwrap();
         assert_eq!((o.to_hit, o.initiative), (4, Initiative::Igougo), "the battle's to_hit, the top file's initiative");
@@ -721,7 +721,7 @@ mod tests {
         c.rule_sets = vec![mine];
         c.compare(vec![Axis::parse("rules=standard,mine.toml").unwrap()]).unwrap();
         let mine = c.variant_scenario(0, &c.variants[1]).unwrap();
-        assert_eq!(mine.system.as_ref().unwrap().name, "Hard hitting + Mine");
+        assert_eq!(mine.variant().unwrap().name, "Hard hitting + Mine");
         let o = c.variant_options(0, &c.variants[1]).unwrap();
         assert_eq!((o.to_hit, o.initiative), (4, Initiative::Alternate));
         assert_eq!(c.variant_options(0, &c.variants[0]).unwrap().to_hit, 5, "standard is the standard alone");
@@ -730,7 +730,7 @@ mod tests {
         assert_eq!(saved.scenarios[0].variant.as_ref().unwrap().file, "hard-hitting.toml");
         let back = saved.config().unwrap();
         assert_eq!(back.variant_files.len(), 2);
-        assert_eq!(back.played_scenario(0).unwrap().system.as_deref(), Some(system.as_ref()));
+        assert_eq!(back.played_scenario(0).unwrap().variant(), Some(system));
     }
 
     #[test]

@@ -523,7 +523,7 @@ impl Desk {
             }
             Request::Rules { id } => {
                 let t = self.table(&id)?;
-                let (title, markdown) = match &t.live.game.battle().scenario().system {
+                let (title, markdown) = match t.live.game.battle().scenario().variant() {
                     Some(system) => (rules_title(system), rules_markdown(system)),
                     None => ("The rules of play".to_string(), RULES_MARKDOWN.to_string()),
                 };

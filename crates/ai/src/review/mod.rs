@@ -415,7 +415,7 @@ impl ReviewJob {
             version: REVIEW_VERSION,
             evaluator: self.evaluator.version().to_string(),
             trained: self.evaluator.trained().to_string(),
-            rules: scenario.system.as_ref().map_or("Standard".to_string(), |s| s.name.clone()),
+            rules: scenario.variant().map_or("Standard".to_string(), |s| s.name.clone()),
             scenario: scenario.name.clone(),
             sides,
             finished: self.result.is_some(),

@@ -92,7 +92,7 @@ pub fn run(args: BalanceArgs) -> Result<ExitCode> {
         threads: args.threads.map(|t| t as usize),
         // The variant given, else the one the scenario names (perhaps a file beside it, which the search's
         // rewritten copies could not read again).
-        rules: rules.or_else(|| scenario.system.clone()),
+        rules: rules.or_else(|| scenario.variant().is_some().then(|| scenario.combat_system())),
         sets: args.set.clone(),
     };
     let bar = progress_bar(max_games(&scenario, &config).map_err(sim_error)?);

@@ -11,7 +11,7 @@ use crate::event::{Declared, EndReason, Event, GameResult};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
 use crate::rule::Rule;
-use crate::system::{AttackerEffect, ResultTable};
+use crate::system::{Aftermath, AttackerEffect};
 use crate::unit::{Side, UnitId};
 use rand::{Rng, RngExt};
 
@@ -56,7 +56,7 @@ impl<S: ScenarioRef> Battle<S> {
                 self.activated_card.insert(unit);
                 self.activated_turn.insert(unit);
                 let state = &mut self.units[unit.index()];
-                if state.shaken && self.scenario.system.as_deref().is_some_and(|s| s.rally().is_some()) {
+                if state.shaken && self.scenario.system().rally().is_some() {
                     self.call_rally(unit, events); // a variant's rally roll, in place of R4.1
                     return;
                 }
@@ -303,7 +303,7 @@ impl<S: ScenarioRef> Battle<S> {
             }
             strength = (strength as i8 + attack.result_modifier).max(0) as u8;
         }
-        let table = self.scenario.system.as_deref().map_or(ResultTable::STANDARD, |s| *s.results());
+        let table = *self.scenario.system().results();
         let result =
             result_on_row(table.row(Steadiness::of(state.shaken), AttackKind::of(attack.charge)), strength, roll);
         events.push(Event::HitResultRolled { unit: target, roll, strength, result });
@@ -407,8 +407,11 @@ impl<S: ScenarioRef> Battle<S> {
         mut vacated: Option<Square>,
         events: &mut Vec<Event>,
     ) -> Option<Square> {
+        if attack.aftermath == Aftermath::default() {
+            return vacated;
+        }
         let scenario = self.scenario.clone();
-        let Some(system) = scenario.system.as_deref() else { return vacated };
+        let system = scenario.system();
         let unit = attack.attacker;
         for rule in attack.aftermath.rules(result) {
             let effect = system.after_attack()[rule as usize].effect;

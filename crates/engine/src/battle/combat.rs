@@ -7,9 +7,10 @@ use crate::action::{Action, Illegal};
 use crate::attack::{AttackKind, Cover, HitResult, Modifier, Modifiers, Steadiness, needed};
 use crate::geometry::{Aspect, Dir, Square, aspect, in_front_arc};
 use crate::map::Map;
+use crate::options::StandardModifier;
 use crate::rule::Rule;
 use crate::system::condition::{AttackFacts, UnitFacts};
-use crate::system::{Aftermath, BuiltIn, CombatSystem, ResultTable, first_forbidding, result_modifiers};
+use crate::system::{Aftermath, CombatSystem, ResultTable, first_forbidding, result_modifiers};
 use crate::unit::{Arm, Side, UnitId};
 use serde::{Deserialize, Serialize};
 
@@ -251,8 +252,7 @@ impl<S: ScenarioRef> Battle<S> {
             match refusal {
                 Refusal::NotAnEnemy => Illegal::new(Rule::R6_1, "the target must be an enemy unit on the board"),
                 Refusal::Forbidden(i) => {
-                    let system = self.scenario.system.as_deref();
-                    let said = system.and_then(|s| s.restrictions().get(i as usize)).map(|r| (&r.id, &r.name));
+                    let said = self.scenario.system().restrictions().get(i as usize).map(|r| (&r.id, &r.name));
                     let (id, name) =
                         said.map_or(("variant".to_string(), String::new()), |(id, name)| (id.clone(), name.clone()));
                     let reason = format!("{name}: this variant forbids {a_name} this attack on {t_name}");
@@ -447,7 +447,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// so that the loops stay as small as the standard rules need.
     #[inline(always)]
     fn forbidden(&self, attacker: UnitId, from: Square, target: UnitId, moved: bool, sighted: Sighted) -> Option<u8> {
-        let system = self.scenario.system.as_deref()?;
+        let system = self.scenario.system();
         if system.restrictions().is_empty() {
             return None;
         }
@@ -469,8 +469,9 @@ impl<S: ScenarioRef> Battle<S> {
         first_forbidding(system.restrictions(), &self.facts(attacker, from, target, moved, sighted, &c))
     }
 
-    /// The charge, cover and modifiers of an attack found legal by [`Battle::may_attack`] (R6.3, R6.4). `moved`
-    /// says whether the attacker has moved this activation.
+    /// The charge, cover and modifiers of an attack found legal by [`Battle::may_attack`] (R6.3, R6.4), its
+    /// hit-result table and what it would do to the attacker, by the combat system in force. `moved` says whether
+    /// the attacker has moved this activation.
     fn assessment(
         &self,
         attacker: UnitId,
@@ -480,106 +481,83 @@ impl<S: ScenarioRef> Battle<S> {
         sighted: Sighted,
     ) -> AttackAssessment {
         let c = self.circumstances(attacker, from, target, sighted);
-        let Circumstances { charge, gun, ranging, side_on, cover } = c;
-        let t_state = *self.unit(target);
-        let distance = sighted.distance;
-        let mut steadiness = (0u8, 0i8);
-        let (modifiers, results, aftermath) = match self.scenario.system.as_deref() {
-            None => (
-                self.standard_modifiers(gun, moved, charge, ranging, side_on, cover),
-                ResultTable::STANDARD,
-                Aftermath::default(),
-            ),
-            Some(system) => {
-                let facts = self.facts(attacker, from, target, moved, sighted, &c);
-                let aftermath = match system.after_attack() {
-                    [] => Aftermath::default(),
-                    rules => Aftermath::of(rules, &facts),
-                };
-                steadiness = result_modifiers(system.result_modifiers(), &facts);
-                (self.system_modifiers(system, &facts, side_on, cover), *system.results(), aftermath)
+        let system = self.scenario.system();
+        // The facts are read only for rules that need them: the standard rules' modifiers are decided without.
+        let facts = system.reads_attack_facts().then(|| self.facts(attacker, from, target, moved, sighted, &c));
+        let modifiers = self.modifiers(system, &c, moved, facts.as_ref());
+        let (aftermath, (result_modifiers, result_modifier)) = match &facts {
+            Some(facts) => {
+                (Aftermath::of(system.after_attack(), facts), result_modifiers(system.result_modifiers(), facts))
             }
+            None => (Aftermath::default(), (0, 0)),
         };
         AttackAssessment {
             attacker,
             target,
-            distance,
-            charge,
+            distance: sighted.distance,
+            charge: c.charge,
             modifiers,
             needed: needed(self.options.to_hit, modifiers.total()),
             strength: self.strength(target),
-            target_shaken: t_state.shaken,
-            results,
+            target_shaken: self.unit(target).shaken,
+            results: *system.results(),
             aftermath,
-            result_modifier: steadiness.1,
-            result_modifiers: steadiness.0,
+            result_modifier,
+            result_modifiers,
         }
     }
 
-    /// The modifiers of an attack under the built-in rules (R6.3, R6.4), each at the value the options give it (R11);
-    /// one worth 0 is left out.
-    fn standard_modifiers(
-        &self,
-        gun: bool,
-        moved: bool,
-        charge: bool,
-        ranging: bool,
-        side_on: Option<Aspect>,
-        cover: Option<Cover>,
-    ) -> Modifiers {
-        let values = self.options.modifier;
-        let mut modifiers = Modifiers::default();
-        if !moved && !gun {
-            modifiers.push_valued(Modifier::DidNotMove, values.not_moved);
-        }
-        if gun && charge {
-            modifiers.push_valued(Modifier::Canister, values.canister);
-        }
-        if ranging {
-            modifiers.push_valued(Modifier::Ranging, values.ranging);
-        }
-        if charge {
-            match side_on {
-                Some(Aspect::Flank) => modifiers.push_valued(Modifier::FlankCharge, values.flank_rear),
-                Some(Aspect::Rear) => modifiers.push_valued(Modifier::RearCharge, values.flank_rear),
-                _ => {}
-            }
-        }
-        if let Some(c) = cover {
-            modifiers.push_valued(Modifier::Cover(c), values.cover);
-        }
-        modifiers
-    }
-
-    /// The modifiers of an attack under a combat system: each whose condition holds, in the system's order. The
-    /// standard ones keep their values from the options (`modifier.*`, R11) and, with their standard conditions,
-    /// their built-in names; a variant's own are worth what its file says.
-    fn system_modifiers(
+    /// The to-hit modifiers of an attack standing as `c` says (R6.3, R6.4): each of the system's whose condition
+    /// holds, in its order, at the value the options give it (R11); one worth 0 is left out. The standard five, whose
+    /// places come first in every system, are decided here as the rules are written while their conditions are the
+    /// standard ones, and named as the engine names them; every other is decided by its condition over `facts`,
+    /// which the system reads for them. The loop over the five is unrolled, each place's test known.
+    #[inline(always)]
+    fn modifiers(
         &self,
         system: &CombatSystem,
-        facts: &AttackFacts,
-        side_on: Option<Aspect>,
-        cover: Option<Cover>,
+        c: &Circumstances,
+        moved: bool,
+        facts: Option<&AttackFacts>,
     ) -> Modifiers {
         let mut modifiers = Modifiers::default();
-        for (i, rule) in system.modifiers().iter().enumerate() {
-            if !rule.when.holds(facts) {
-                continue;
-            }
-            let own = || self.options.own_modifier.get(i).unwrap_or(rule.value);
-            let value = BuiltIn::of(&rule.id).map_or_else(own, |b| b.value(&self.options.modifier));
-            let modifier = match (rule.built_in, side_on, cover) {
-                (Some(BuiltIn::NotMoved), _, _) => Modifier::DidNotMove,
-                (Some(BuiltIn::Canister), _, _) => Modifier::Canister,
-                (Some(BuiltIn::Ranging), _, _) => Modifier::Ranging,
-                (Some(BuiltIn::FlankRear), Some(Aspect::Rear), _) => Modifier::RearCharge,
-                (Some(BuiltIn::FlankRear), _, _) => Modifier::FlankCharge,
-                (Some(BuiltIn::Cover), _, Some(c)) => Modifier::Cover(c),
-                _ => Modifier::Own(i as u8),
+        let rules = system.modifiers();
+        let by_condition = |i: usize| {
+            let holds = facts.zip(rules.get(i)).is_some_and(|(f, rule)| rule.when.holds(f));
+            holds.then_some(Modifier::Own(i as u8))
+        };
+        let standard_places = system.standard_places();
+        for (i, b) in StandardModifier::ALL.into_iter().enumerate() {
+            let modifier = match standard_places & 1 << i {
+                0 => by_condition(i),
+                _ => Self::standard_modifier(b, c, moved),
             };
-            modifiers.push_valued(modifier, value);
+            if let Some(m) = modifier {
+                modifiers.push_valued(m, self.options.modifier.get(b));
+            }
+        }
+        for (i, rule) in rules.iter().enumerate().skip(StandardModifier::ALL.len()) {
+            if let Some(m) = by_condition(i) {
+                modifiers.push_valued(m, rule.value_under(i, &self.options));
+            }
         }
         modifiers
+    }
+
+    /// The standard modifier `b` in an attack standing as `c` says, if its standard condition holds (R6.3, R6.4):
+    /// exactly what its condition in `rules/standard.toml` says, which a test checks.
+    fn standard_modifier(b: StandardModifier, c: &Circumstances, moved: bool) -> Option<Modifier> {
+        match b {
+            StandardModifier::NotMoved => (!moved && !c.gun).then_some(Modifier::DidNotMove),
+            StandardModifier::Canister => (c.gun && c.charge).then_some(Modifier::Canister),
+            StandardModifier::Ranging => c.ranging.then_some(Modifier::Ranging),
+            StandardModifier::FlankRear => match (c.charge, c.side_on) {
+                (true, Some(Aspect::Flank)) => Some(Modifier::FlankCharge),
+                (true, Some(Aspect::Rear)) => Some(Modifier::RearCharge),
+                _ => None,
+            },
+            StandardModifier::Cover => c.cover.map(Modifier::Cover),
+        }
     }
 
     /// The assessment of an attacking order (Fire, Move & Fire, Fire & Move) by `unit`, exactly as the attack
@@ -646,6 +624,7 @@ impl<S: ScenarioRef> Battle<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::system::ModifierKind;
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()
@@ -659,6 +638,69 @@ mod tests {
         });
         assert!(clear.is_ok(), "nothing blocks");
         seen
+    }
+
+    /// The standard modifiers decided as the rules are written ([`Battle::standard_modifier`]) are exactly what
+    /// their conditions in `rules/standard.toml` say, over every attack listed in walks through shipped battles: the
+    /// standard rules played without reading those conditions are the standard file.
+    #[test]
+    fn the_standard_modifiers_are_decided_exactly_as_the_standard_file_s_conditions_say() {
+        use crate::perft::{Step, steps};
+        let system = &*CombatSystem::shared_standard();
+        // The standard five have the first places, in their order: the battle's loop over them relies on it.
+        let kinds: Vec<ModifierKind> = system.modifiers().iter().map(|m| m.kind).collect();
+        assert_eq!(kinds, StandardModifier::ALL.map(ModifierKind::Standard));
+        let mut held = [0u32; 5];
+        for name in ["meeting-engagement", "bloody-lane", "maryes-heights", "mcpherson-ridge", "brandy-station"] {
+            let crate::Shipped { file, text, .. } = crate::shipped_named(crate::offered_scenarios(), name).unwrap();
+            let scenario = std::sync::Arc::new(crate::Scenario::parse(text, file).unwrap());
+            let mut battle = crate::Battle::from_scenario(scenario);
+            for k in 0..2000usize {
+                let options = steps(&battle);
+                if options.is_empty() {
+                    break;
+                }
+                if let Some(unit) = battle.active_unit().filter(|_| matches!(battle.to_act(), crate::ToAct::Side(_))) {
+                    let at = battle.unit(unit).at;
+                    let occ = battle.occupancy(battle.info(unit).side);
+                    for action in battle.legal_actions() {
+                        let (from, moved, target) = match action {
+                            Action::Fire { target, .. } => (at, false, target),
+                            Action::MoveFire { to, target, .. } => (to, true, target),
+                            Action::FireMove { target } => (at, true, target),
+                            _ => continue,
+                        };
+                        let sighted = battle.in_sight(unit, from, target, &occ).expect("a listed attack is in sight");
+                        let c = battle.circumstances(unit, from, target, sighted);
+                        let facts = battle.facts(unit, from, target, moved, sighted, &c);
+                        for rule in system.modifiers() {
+                            let ModifierKind::Standard(b) = rule.kind else { panic!("{} is standard", rule.id) };
+                            let native = Battle::<std::sync::Arc<crate::Scenario>>::standard_modifier(b, &c, moved);
+                            assert_eq!(
+                                native.is_some(),
+                                rule.when.holds(&facts),
+                                "{name} step {k}: {} in {action:?}",
+                                rule.id
+                            );
+                            held[StandardModifier::ALL.iter().position(|&m| m == b).unwrap()] +=
+                                native.is_some() as u32;
+                        }
+                    }
+                }
+                // Attack whenever possible, two steps in three, so that the games are fought out.
+                let attacks: Vec<Step> = options
+                    .iter()
+                    .copied()
+                    .filter(|s| matches!(s, Step::Decision(a) if a.target().is_some()))
+                    .collect();
+                let pick = if attacks.is_empty() || k % 3 == 0 { &options } else { &attacks };
+                match pick[(k * 7 + 3) % pick.len()] {
+                    Step::Decision(action) => battle.apply(action).map(|_| ()).unwrap(),
+                    Step::Chance(outcome) => battle.apply_chance(outcome).map(|_| ()).unwrap(),
+                }
+            }
+        }
+        assert!(held.iter().all(|&n| n > 0), "the walk reached every standard modifier holding: {held:?}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::action::{Action, Illegal};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
 use crate::rule::Rule;
-use crate::scenario::MAX_UNITS;
+use crate::unit::MAX_UNITS;
 use crate::unit::{Arm, UnitId};
 
 impl<S: ScenarioRef> Battle<S> {
@@ -150,7 +150,7 @@ impl<S: ScenarioRef> Battle<S> {
             (Phase::Over(_), _) => Err(Illegal::new(Rule::R8, "the game is over")),
             (Phase::Rally { unit, .. }, _) => {
                 // The variant's rule cited by its id and name, as the standard rules' are.
-                let rule = self.scenario.system.as_deref().and_then(|s| s.rally());
+                let rule = self.scenario.system().rally();
                 let (id, name) = rule.map_or(("rally", "roll"), |r| (r.id.as_str(), r.name.as_str()));
                 let unit = self.side_and_name(unit);
                 Err(Illegal::new(Rule::R9_1, format!("{id} {name}: the rally die of {unit} is rolled first")))
@@ -472,7 +472,7 @@ impl<S: ScenarioRef> ActivationOrders<'_, S> {
         if b.phase != Phase::ChooseUnit || !b.may_activate(unit) {
             return;
         }
-        let restricted = b.scenario.system.as_deref().is_some_and(|s| !s.restrictions().is_empty());
+        let restricted = !b.scenario.system().restrictions().is_empty();
         if restricted && b.units[unit.index()].shaken {
             let mut rallied = b.clone();
             rallied.units[unit.index()].shaken = false;

@@ -367,7 +367,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// The variant's own arm a unit is of, if it is of one (docs/variants.md).
     pub fn own_arm(&self, id: UnitId) -> Option<&crate::system::ArmRule> {
         let i = self.info(id).own_arm?;
-        self.scenario.system.as_deref()?.arms().get(i as usize)
+        self.scenario.system().arms().get(i as usize)
     }
 
     /// The turn limit in force (R8.2): the option `turns`, else the scenario's.

@@ -37,7 +37,7 @@ impl<S: ScenarioRef> Battle<S> {
     /// The rally modifiers that apply to `unit` now (a bit each, by its place among the system's) and the test its
     /// rally die would make were it activated now; `None` without a rally roll (the standard rules, R4.1).
     pub fn rally_test(&self, unit: UnitId) -> Option<(u8, RallyTest)> {
-        let system = self.scenario.system.as_deref()?;
+        let system = self.scenario.system();
         let rule = system.rally()?;
         let (applied, total) = rally_modifiers(system.rally_modifiers(), &self.rally_facts(unit));
         Some((applied, RallyTest::of(rule.needed, self.strength(unit), total)))

@@ -1,6 +1,6 @@
 //! The units' changing state, held inside the battle for the battles people play and on the heap for grand ones:
 //! a small battle stays small and cheap to copy ([`INLINE_UNITS`]) while a scenario may have up to
-//! [`crate::scenario::MAX_UNITS`] units.
+//! [`crate::unit::MAX_UNITS`] units.
 
 use super::UnitState;
 use crate::unit::UnitId;
@@ -75,7 +75,7 @@ impl DerefMut for Units {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct UnitSet(u128);
 
-const _: () = assert!(crate::scenario::MAX_UNITS <= 128, "a UnitSet holds 128 units");
+const _: () = assert!(crate::unit::MAX_UNITS <= 128, "a UnitSet holds 128 units");
 
 impl UnitSet {
     /// No units.

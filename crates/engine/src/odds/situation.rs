@@ -213,7 +213,9 @@ impl Situation {
         let (attacker, target) = (UnitId(0), UnitId(1));
         let mut scenario = Scenario::synthetic("odds", map, units, *options)
             .map_err(|e| Illegal::new(Rule::R11, format!("cannot set up the situation: {e}")))?;
-        scenario.system = system.cloned();
+        if let Some(system) = system {
+            scenario.set_system(system.clone());
+        }
         let mut battle = Battle::new(Arc::new(scenario), *options);
         if self.ranging {
             battle = scripted_attack(&battle, attacker, target, &[1])?;

@@ -21,8 +21,7 @@ use crate::unit::{Side, UnitInfo};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The most units a scenario may hold (the battle keeps them in a fixed array).
-pub const MAX_UNITS: usize = 128;
+use crate::unit::MAX_UNITS;
 /// The most objectives a scenario may hold.
 pub const MAX_OBJECTIVES: usize = 16;
 /// The longest turn limit.
@@ -113,10 +112,10 @@ pub struct Scenario {
     pub attacker: Option<Side>,
     /// The options the scenario sets over the defaults (R11).
     pub options: Options,
-    /// The combat system it is played by when it is not the built-in standard rules ([`Scenario::with_system`]).
-    /// Not written with the scenario: a save keeps the variant's text beside it.
+    /// The combat system it is played by: the standard rules, or a variant laid over them
+    /// ([`Scenario::with_system`]). Not written with the scenario: a save keeps the variant's text beside it.
     #[serde(skip)]
-    pub system: Option<Arc<CombatSystem>>,
+    system: Arc<CombatSystem>,
     /// Proof that the checks made it: private, so that no struct literal outside the engine can.
     #[serde(skip)]
     checked: Checked,
@@ -160,7 +159,7 @@ impl Scenario {
     /// When there is no such option for this scenario (a side it does not have, a modifier its variant does not
     /// add), or the value is not one the option takes: `options` is then unchanged.
     pub fn set_option(&self, options: &mut Options, name: &str, value: &str) -> Result<(), OptionError> {
-        if let Some(set) = self.system.as_deref().and_then(|system| system.set_own_option(options, name, value)) {
+        if let Some(set) = self.system.set_own_option(options, name, value) {
             return set;
         }
         let Some(id) = name.strip_prefix("exhaustion.") else { return options.set(name, value) };
@@ -199,12 +198,9 @@ impl Scenario {
                 _ => (k, v),
             })
             .collect();
-        if let Some(system) = &self.system {
-            for (i, rule) in system.modifiers().iter().enumerate() {
-                let value = options.own_modifier.get(i);
-                if let Some(value) = value.filter(|_| crate::system::BuiltIn::of(&rule.id).is_none()) {
-                    pairs.push((format!("modifier.{}", rule.id), value.to_string()));
-                }
+        for (i, rule) in self.system.modifiers().iter().enumerate() {
+            if let Some(value) = options.own_modifier.get(i).filter(|_| rule.is_own()) {
+                pairs.push((format!("modifier.{}", rule.id), value.to_string()));
             }
         }
         pairs
@@ -297,7 +293,7 @@ impl Scenario {
             changes: Vec::new(),
             attacker: None,
             options,
-            system: None,
+            system: CombatSystem::shared_standard(),
             checked: Checked,
         })
     }
@@ -326,7 +322,7 @@ impl Scenario {
             .ok_or_else(|| OptionError::Terrain(system.name.clone()))?;
         let mut options = self.options;
         // Played by it first, so that its options may set its own modifiers (`modifier.V1`).
-        self.system = Some(system.clone());
+        self.system = system.clone();
         for (name, value) in changed.iter().chain(system.options()) {
             self.set_option(&mut options, name, value)?;
         }
@@ -337,20 +333,35 @@ impl Scenario {
     /// The rule a modifier cites and what it is, in words ("R6.4", "attacker did not move"): a variant's own
     /// modifier as its file gives them.
     pub fn describe_modifier(&self, modifier: crate::attack::Modifier) -> (String, String) {
-        match &self.system {
-            Some(system) => system.describe(modifier),
-            None => (modifier.rule().to_string(), modifier.reason()),
-        }
+        self.system.describe(modifier)
     }
 
     /// The name of a unit's arm: a standard arm's (`infantry`), or the variant's own arm's id (`skirmishers`).
     pub fn arm_name<'a>(&'a self, info: &'a UnitInfo) -> &'a str {
-        let own = info.own_arm.and_then(|i| self.system.as_deref()?.arms().get(i as usize));
+        let own = info.own_arm.and_then(|i| self.system.arms().get(i as usize));
         own.map_or(info.arm.name(), |a| a.id.as_str())
     }
 
-    /// The combat system a game of it is played by: its own, or the standard.
+    /// The combat system it is played by: the standard rules, or a variant laid over them. Every battle is played
+    /// by its scenario's, the standard rules and a variant the same way.
+    pub fn system(&self) -> &CombatSystem {
+        &self.system
+    }
+
+    /// The variant it is played by, if it is not played by the standard rules: a combat system read from a variant
+    /// file.
+    pub fn variant(&self) -> Option<&CombatSystem> {
+        self.system.source().is_some().then_some(&*self.system)
+    }
+
+    /// Plays it by `system` as it stands, its options left as they are: for the odds of an abstract situation,
+    /// which set the options themselves.
+    pub(crate) fn set_system(&mut self, system: Arc<CombatSystem>) {
+        self.system = system;
+    }
+
+    /// The combat system it is played by, to keep.
     pub fn combat_system(&self) -> Arc<CombatSystem> {
-        self.system.clone().unwrap_or_else(|| Arc::new(CombatSystem::standard()))
+        self.system.clone()
     }
 }

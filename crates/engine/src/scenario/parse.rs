@@ -255,8 +255,8 @@ impl Scenario {
     /// ```
     /// use pacw_engine::Scenario;
     /// let text = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
-    /// assert!(Scenario::parse(&text, "m.toml").unwrap().system.is_some());
-    /// assert!(Scenario::parse_standard(&text, "m.toml").unwrap().system.is_none());
+    /// assert!(Scenario::parse(&text, "m.toml").unwrap().variant().is_some());
+    /// assert!(Scenario::parse_standard(&text, "m.toml").unwrap().variant().is_none());
     /// ```
     ///
     /// # Errors
@@ -265,9 +265,7 @@ impl Scenario {
     pub fn parse_standard(source: &str, file: &str) -> Result<Scenario, ScenarioError> {
         // Read as played by the standard file, which stands in for whatever the scenario names, then played by the
         // built-in rules it describes exactly: the same games, at the built-in rules' speed.
-        let mut scenario = Scenario::parse_with(source, file, Arc::new(CombatSystem::standard()))?;
-        scenario.system = None;
-        Ok(scenario)
+        Scenario::parse_with(source, file, CombatSystem::shared_standard())
     }
 
     fn parse_for(
@@ -478,7 +476,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         changes,
         attacker,
         options,
-        system: None,
+        system: CombatSystem::shared_standard(),
         checked: super::Checked,
     })
 }

@@ -8,10 +8,11 @@ use super::condition::{Condition, ConditionError, Moment};
 use super::layers::{Layer, Layers, Part};
 use super::terrain::{RawMovement, RawTerrain, TerrainText};
 use super::{
-    AfterAttackRule, ArmRule, AttackerEffect, BuiltIn, CombatSystem, Effect, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
-    MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierRule, RallyModifier, RallyNeed, RallyRule,
-    Restriction, ResultModifier, ResultTable, STANDARD, Terms,
+    AfterAttackRule, ArmRule, AttackerEffect, CombatSystem, HitResult, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
+    MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierKind, ModifierRule, RallyModifier, RallyNeed,
+    RallyRule, Restriction, ResultModifier, ResultTable, STANDARD, Terms,
 };
+use crate::options::StandardModifier;
 use crate::problem::Problem;
 use crate::unit::Arm;
 use serde::Deserialize;
@@ -182,7 +183,7 @@ pub(super) struct VariantText {
     description: String,
     modifiers: Vec<ModifierChange>,
     arms: Vec<ArmRule>,
-    results: Vec<(&'static str, [Effect; 2])>,
+    results: Vec<(&'static str, [HitResult; 2])>,
     after_attack: Vec<AfterAttackRule>,
     restrictions: Vec<Restriction>,
     result_modifiers: Vec<ResultModifier>,
@@ -367,7 +368,9 @@ impl VariantText {
                         && when != m.when
                     {
                         (m.when, m.when_text) = (when, text);
-                        m.built_in = None; // a standard id with a condition of the designer's: his own modifier
+                        if let ModifierKind::Standard(b) = m.kind {
+                            m.kind = ModifierKind::Restated(b); // a condition of the designer's: decided by it
+                        }
                     }
                 }
                 // A new modifier was checked to have its condition (read_modifiers).
@@ -380,7 +383,7 @@ impl VariantText {
                             when,
                             when_text,
                             id: change.id,
-                            built_in: None,
+                            kind: ModifierKind::Own,
                         });
                     }
                 }
@@ -458,6 +461,7 @@ impl VariantText {
             system.options.sort_by(|(a, _), (b, _)| option_order(a).cmp(&option_order(b)));
         }
         system.layers = std::mem::take(&mut system.layers).with(self.layer, written);
+        system.settle();
         system
     }
 }
@@ -851,7 +855,7 @@ fn read_arms(p: &mut Problems, raw: &[Spanned<RawArm>], below: &[ArmRule]) -> Ve
     out
 }
 
-fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str, [Effect; 2])> {
+fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str, [HitResult; 2])> {
     const ROWS: [&str; 4] = ["steady_fire", "steady_charge", "shaken_fire", "shaken_charge"];
     let mut out = Vec::new();
     for (key, row) in raw.into_iter().flatten() {
@@ -859,11 +863,11 @@ fn read_results(p: &mut Problems, raw: Option<&RawResults>) -> Vec<(&'static str
             p.at(key.span(), format!("unknown row '{}' of [results] (known: {})", key.get_ref(), ROWS.join(", ")));
             continue;
         };
-        let effects: Vec<Option<Effect>> = row
+        let effects: Vec<Option<HitResult>> = row
             .get_ref()
             .iter()
             .map(|e| {
-                let found = Effect::ALL.iter().copied().find(|x| x.file_name() == e.get_ref());
+                let found = HitResult::ALL.iter().copied().find(|x| x.file_name() == e.get_ref());
                 if found.is_none() {
                     p.at(
                         e.span(),
@@ -918,7 +922,7 @@ fn read_options(
         .iter()
         .map(|m| m.id.as_str())
         .chain(modifiers.iter().map(|m| m.get_ref().id.get_ref().as_str()))
-        .filter(|id| BuiltIn::of(id).is_none())
+        .filter(|id| StandardModifier::of(id).is_none())
         .collect();
     let mut out = Vec::new();
     let mut one = |p: &mut Problems, name: String, key: &Spanned<String>, value: &Spanned<RawOption>| {
@@ -1013,9 +1017,9 @@ fn capitalised(word: &str) -> String {
 }
 
 /// The standard system: `rules/standard.toml` laid over the built-in rules it describes (read once).
-pub(super) fn standard() -> CombatSystem {
+pub(super) fn standard() -> &'static CombatSystem {
     static STANDARD_SYSTEM: std::sync::OnceLock<CombatSystem> = std::sync::OnceLock::new();
-    STANDARD_SYSTEM.get_or_init(read_standard).clone()
+    STANDARD_SYSTEM.get_or_init(read_standard)
 }
 
 fn read_standard() -> CombatSystem {
@@ -1040,6 +1044,8 @@ fn read_standard() -> CombatSystem {
         },
         options: Vec::new(),
         layers: Layers::default(),
+        reads_attack_facts: false,
+        standard_places: 0,
     };
     // The standard file names all five modifiers with their conditions; a test checks it is read without a problem.
     let mut standard = match VariantText::parse(STANDARD, "rules/standard.toml", &bare) {
@@ -1047,9 +1053,12 @@ fn read_standard() -> CombatSystem {
         Err(_) => bare,
     };
     for m in &mut standard.modifiers {
-        m.built_in = BuiltIn::of(&m.id);
+        if let Some(b) = StandardModifier::of(&m.id) {
+            m.kind = ModifierKind::Standard(b);
+        }
     }
     // The standard is what the layers are laid over, not one of them.
     standard.layers = Layers::default();
+    standard.settle();
     standard
 }

@@ -5,7 +5,9 @@
 //!
 //! A scenario given a combat system ([`crate::Scenario::with_system`]) is played by it: its modifiers' conditions
 //! decide each attack's modifiers and its table each hit's result. A scenario without one is played by the
-//! built-in rules, which the standard file describes exactly (a test plays both and compares).
+//! standard system, the same way ([`crate::Scenario::system`]): there is one path for the standard rules
+//! and a variant. Only the standard's five modifiers, while their conditions are the standard ones, are decided by
+//! code as the rules are written rather than by reading their conditions, which a test checks they say exactly.
 
 mod after;
 pub mod condition;
@@ -23,7 +25,8 @@ pub use rally::{MAX_RALLY_MODIFIERS, RallyModifier, RallyNeed, RallyRule, RallyT
 pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
 pub use steadiness::{MAX_RESULT_MODIFIERS, ResultModifier, result_modifiers};
 
-use crate::attack::{AttackKind, Steadiness, standard_row};
+use crate::attack::{AttackKind, HitResult, Steadiness, standard_row};
+use crate::options::StandardModifier;
 use crate::unit::Arm;
 use condition::Condition;
 use std::fmt::Write;
@@ -51,44 +54,38 @@ pub struct ModifierRule {
     pub when: Condition,
     /// The condition as written.
     pub when_text: String,
-    /// Which built-in modifier it is, if it is one of the standard five with its standard condition: the battle
-    /// then reports it as that one (with the kind of cover, or flank or rear), so that the standard file played as
-    /// data gives the very events the built-in rules give.
-    pub(crate) built_in: Option<BuiltIn>,
+    /// Which of the standard five it is, if any, and whether with its standard condition: where its value comes
+    /// from and how the battle decides and reports it.
+    pub(crate) kind: ModifierKind,
 }
 
-/// The standard modifiers (R6.3, R6.4), by their ids in `rules/standard.toml` and their options `modifier.*`.
+/// A to-hit modifier's relation to the standard rules, settled once as its file is read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum BuiltIn {
-    NotMoved,
-    Canister,
-    Ranging,
-    FlankRear,
-    Cover,
+pub(crate) enum ModifierKind {
+    /// One of the standard five with its standard condition: the battle decides it without reading the condition
+    /// and reports it as the built-in modifier (with the kind of cover, or flank or rear), so that the standard
+    /// rules give the very events the rules as written do, at the speed of the rules written in code.
+    Standard(StandardModifier),
+    /// One of the standard five by its id, with a condition of the designer's: decided by that condition, reported
+    /// as a modifier of the variant's, its value still set by the standard option `modifier.ID` (R11).
+    Restated(StandardModifier),
+    /// A variant's own: its value is its file's, or what the option `modifier.ID` sets.
+    Own,
 }
 
-impl BuiltIn {
-    /// The standard modifier whose id (and option `modifier.ID`) is `id`.
-    pub(crate) fn of(id: &str) -> Option<BuiltIn> {
-        Some(match id {
-            "not_moved" => BuiltIn::NotMoved,
-            "canister" => BuiltIn::Canister,
-            "ranging" => BuiltIn::Ranging,
-            "flank_rear" => BuiltIn::FlankRear,
-            "cover" => BuiltIn::Cover,
-            _ => return None,
-        })
+impl ModifierRule {
+    /// Its value in a game with these options, it being the system's modifier at `place` (R6.4, R11).
+    pub(crate) fn value_under(&self, place: usize, options: &crate::Options) -> i8 {
+        match self.kind {
+            ModifierKind::Standard(b) | ModifierKind::Restated(b) => options.modifier.get(b),
+            ModifierKind::Own => options.own_modifier.get(place).unwrap_or(self.value),
+        }
     }
 
-    /// Its value in a game with these options (R11).
-    pub(crate) fn value(self, values: &crate::options::ModifierValues) -> i8 {
-        match self {
-            BuiltIn::NotMoved => values.not_moved,
-            BuiltIn::Canister => values.canister,
-            BuiltIn::Ranging => values.ranging,
-            BuiltIn::FlankRear => values.flank_rear,
-            BuiltIn::Cover => values.cover,
-        }
+    /// Whether it is a variant's own, set by an option of the variant's (`modifier.ID`) rather than of the standard
+    /// rules.
+    pub(crate) fn is_own(&self) -> bool {
+        self.kind == ModifierKind::Own
     }
 }
 
@@ -109,21 +106,18 @@ pub struct ArmRule {
     pub range: u8,
 }
 
-/// What a hit does to its target (R7.1): the engine's own hit results, `none` among them.
-pub use crate::attack::HitResult as Effect;
-
 /// The hit-result table (R7.1): for a steady or shaken target, hit by fire or a charge, the effect when its roll is
 /// at most its strength and when above.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ResultTable {
     /// A steady target, fired at.
-    pub steady_fire: [Effect; 2],
+    pub steady_fire: [HitResult; 2],
     /// A steady target, charged.
-    pub steady_charge: [Effect; 2],
+    pub steady_charge: [HitResult; 2],
     /// A shaken target, fired at.
-    pub shaken_fire: [Effect; 2],
+    pub shaken_fire: [HitResult; 2],
     /// A shaken target, charged.
-    pub shaken_charge: [Effect; 2],
+    pub shaken_charge: [HitResult; 2],
 }
 
 impl ResultTable {
@@ -136,7 +130,7 @@ impl ResultTable {
     };
 
     /// The row for a target steady or shaken, hit by fire or a charge: [at most its strength, above].
-    pub const fn row(&self, target: Steadiness, kind: AttackKind) -> [Effect; 2] {
+    pub const fn row(&self, target: Steadiness, kind: AttackKind) -> [HitResult; 2] {
         match (target, kind) {
             (Steadiness::Steady, AttackKind::Fire) => self.steady_fire,
             (Steadiness::Steady, AttackKind::Charge) => self.steady_charge,
@@ -147,13 +141,13 @@ impl ResultTable {
 
     /// The effect of a hit on a target steady or shaken, by fire or a charge, its roll at most its strength
     /// (`held`) or above.
-    pub const fn effect(&self, target: Steadiness, kind: AttackKind, held: bool) -> Effect {
+    pub const fn effect(&self, target: Steadiness, kind: AttackKind, held: bool) -> HitResult {
         let row = self.row(target, kind);
         if held { row[0] } else { row[1] }
     }
 
     /// The rows with their names in a variant file.
-    pub fn rows(&self) -> [(&'static str, [Effect; 2]); 4] {
+    pub fn rows(&self) -> [(&'static str, [HitResult; 2]); 4] {
         [
             ("steady_fire", self.steady_fire),
             ("steady_charge", self.steady_charge),
@@ -217,6 +211,10 @@ pub struct CombatSystem {
     /// The variant files laid over the standard and which wrote each rule (layers.rs); a save keeps them as one
     /// file ([`CombatSystem::source`]) so that the game replays by them.
     layers: layers::Layers,
+    /// Whether an attack's facts are read for its rules ([`CombatSystem::reads_attack_facts`]), settled when made.
+    reads_attack_facts: bool,
+    /// [`CombatSystem::standard_places`], settled when made.
+    standard_places: u8,
 }
 
 impl PartialEq for CombatSystem {
@@ -262,7 +260,13 @@ impl Eq for CombatSystem {}
 impl CombatSystem {
     /// The standard combat system (`rules/standard.toml`).
     pub fn standard() -> CombatSystem {
-        file::standard()
+        file::standard().clone()
+    }
+
+    /// The standard combat system, read once and shared: what a scenario without a variant is played by.
+    pub fn shared_standard() -> std::sync::Arc<CombatSystem> {
+        static SHARED: std::sync::OnceLock<std::sync::Arc<CombatSystem>> = std::sync::OnceLock::new();
+        SHARED.get_or_init(|| std::sync::Arc::new(file::standard().clone())).clone()
     }
 
     /// The standard system with the variant file `text` laid over it; `file` names it in messages.
@@ -316,6 +320,33 @@ impl CombatSystem {
             }
             built_in => (built_in.rule().to_string(), built_in.reason()),
         }
+    }
+
+    /// Whether an attack's outcome under it depends on more than the standard rules read (R6.3, R6.4): a modifier
+    /// decided by a condition, a rule after the attack, or a modifier to the hit-result roll. The battle gathers an
+    /// attack's facts for its conditions only then.
+    pub(crate) fn reads_attack_facts(&self) -> bool {
+        self.reads_attack_facts
+    }
+
+    /// The places among its modifiers of the standard ones with their standard conditions, a bit each: the battle
+    /// decides those as the rules are written, without reading their conditions.
+    pub(crate) fn standard_places(&self) -> u8 {
+        self.standard_places
+    }
+
+    /// Settles what is worked out from its rules once they are all laid: called when a system is made.
+    fn settle(&mut self) {
+        let standard = |m: &ModifierRule| matches!(m.kind, ModifierKind::Standard(_));
+        self.standard_places = self
+            .modifiers
+            .iter()
+            .take(8)
+            .enumerate()
+            .filter(|(_, m)| standard(m))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
+        self.reads_attack_facts =
+            !self.after_attack.is_empty() || !self.result_modifiers.is_empty() || !self.modifiers.iter().all(standard);
     }
 
     /// The arms, the standard's first.
@@ -404,8 +435,8 @@ impl CombatSystem {
         name: &str,
         value: &str,
     ) -> Option<Result<(), crate::options::OptionError>> {
-        let id = name.strip_prefix("modifier.").filter(|id| BuiltIn::of(id).is_none())?;
-        let i = self.modifiers.iter().position(|m| m.id == id)?;
+        let id = name.strip_prefix("modifier.")?;
+        let i = self.modifiers.iter().position(|m| m.id == id && m.is_own())?;
         Some(match value.parse::<i8>().ok().filter(|v| (-3..=3).contains(v)) {
             Some(v) => {
                 options.own_modifier.set(i, Some(v));

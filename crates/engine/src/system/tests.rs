@@ -119,10 +119,10 @@ to_hit = 4
     assert_eq!(skirmishers.range, 2, "what a new arm leaves out is its standard arm's");
     assert_eq!(s.arm("cavalry").unwrap().strength, 4);
     assert_eq!(s.arm("cavalry").unwrap().movement, 2, "a changed standard arm keeps the rest");
-    assert_eq!(s.results().effect(Steadiness::Steady, AttackKind::Fire, true), Effect::NoEffect);
+    assert_eq!(s.results().effect(Steadiness::Steady, AttackKind::Fire, true), HitResult::NoEffect);
     assert_eq!(
         s.results().effect(Steadiness::Shaken, AttackKind::Charge, false),
-        Effect::Destroyed,
+        HitResult::Destroyed,
         "the other rows stay"
     );
     assert_eq!(s.terms().charge, "close combat");
@@ -253,11 +253,11 @@ fn battle(name: &str, system: Option<CombatSystem>) -> crate::Battle {
     crate::Battle::from_scenario(std::sync::Arc::new(scenario))
 }
 
-/// The standard file played as data is the built-in rules: the same legal actions, the same odds of every attack,
+/// A scenario given the standard system is played exactly as one without a system: the same legal actions, the same odds of every attack,
 /// the same chances and the same events at every step of whole games (a step chosen by a fixed rule, so that the
 /// walk reaches charges, cover, ranging and blocked retreats), and the same perft counts.
 #[test]
-fn the_standard_file_played_as_data_plays_exactly_as_the_built_in_rules() {
+fn a_battle_given_the_standard_system_plays_exactly_as_one_without() {
     use crate::perft::{Step, perft, steps};
     let (mut shots, mut charges, mut in_cover, mut steps_played) = (0, 0, 0, 0);
     for name in ["meeting-engagement", "bloody-lane", "maryes-heights", "mcpherson-ridge", "brandy-station"] {
@@ -583,10 +583,10 @@ fn units_of_a_variant_s_own_arm_have_its_numbers_and_its_name_and_conditions_see
 fn a_scenario_may_name_a_shipped_variant_and_is_played_by_it() {
     let text = crate::DEFAULT_SCENARIO.replacen("turns = ", "variant = \"close-combat\"\nturns = ", 1);
     let s = crate::Scenario::parse(&text, "m.toml").unwrap();
-    assert_eq!(s.system.as_ref().map(|s| s.name.as_str()), Some("Close combat"));
+    assert_eq!(s.variant().map(|s| s.name.as_str()), Some("Close combat"));
     // A variant given overrides the one named.
     let given = std::sync::Arc::new(variant(SKIRMISHERS).unwrap());
-    assert_eq!(crate::Scenario::parse_with(&text, "m.toml", given).unwrap().system.unwrap().name, "Skirmishers");
+    assert_eq!(crate::Scenario::parse_with(&text, "m.toml", given).unwrap().variant().unwrap().name, "Skirmishers");
     let bad = crate::Scenario::parse(&text.replace("close-combat", "chess"), "m.toml").unwrap_err().to_string();
     assert!(bad.contains("variant 'chess' is not a shipped variant (close-combat,"), "{bad}");
     assert!(bad.starts_with("m.toml:"), "at its line and column: {bad}");
@@ -594,8 +594,8 @@ fn a_scenario_may_name_a_shipped_variant_and_is_played_by_it() {
     let own = text.replace("close-combat", "skirmishers.toml");
     let read = |name: &str| if name == "skirmishers.toml" { Ok(SKIRMISHERS.to_string()) } else { Err("no".into()) };
     let s = crate::Scenario::parse_reading(&own, "m.toml", &read).unwrap();
-    assert_eq!(s.system.as_ref().map(|s| s.name.as_str()), Some("Skirmishers"));
-    assert_eq!(s.system.unwrap().source().map(|(file, _)| file), Some("skirmishers.toml"), "a save keeps its text");
+    assert_eq!(s.variant().map(|s| s.name.as_str()), Some("Skirmishers"));
+    assert_eq!(s.variant().unwrap().source().map(|(file, _)| file), Some("skirmishers.toml"), "a save keeps its text");
     let missing = |_: &str| Err("no such file".to_string());
     let bad = crate::Scenario::parse_reading(&own, "m.toml", &missing).unwrap_err().to_string();
     assert!(bad.contains("skirmishers.toml") && bad.contains("no such file"), "{bad}");
@@ -608,7 +608,7 @@ fn a_scenario_may_name_a_shipped_variant_and_is_played_by_it() {
     // Every shipped variant reads.
     for &crate::Shipped { name, .. } in crate::SHIPPED_VARIANTS {
         let named = crate::DEFAULT_SCENARIO.replacen("turns = ", &format!("variant = \"{name}\"\nturns = "), 1);
-        assert!(crate::Scenario::parse(&named, "m.toml").unwrap().system.is_some(), "{name}");
+        assert!(crate::Scenario::parse(&named, "m.toml").unwrap().variant().is_some(), "{name}");
     }
 }
 
@@ -869,7 +869,7 @@ proptest::proptest! {
                     return Ok(()); // a restriction may forbid every attack here
                 };
                 // A shaken unit activated rolls to rally if the file says so, and is given its order either way.
-                let mut rallying = shaken_duel(1, Some(b.scenario().system.as_deref().unwrap().clone()));
+                let mut rallying = shaken_duel(1, Some(b.scenario().system().clone()));
                 rallying.apply(crate::Action::Activate(crate::UnitId(0))).unwrap();
                 if rallying.to_act() == crate::ToAct::Chance(crate::ChanceKind::Rally) {
                     rallying.apply_chance(crate::chance::Outcome::Die(dice[0])).unwrap();
@@ -1448,8 +1448,8 @@ fn options_terms_results_rally_and_terrain_of_a_layer_override_those_below_entry
     let options: Vec<(&str, &str)> = s.options().iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     assert_eq!(options, [("initiative", "igougo"), ("modifier.V1", "2"), ("to_hit", "5")]);
     assert_eq!((s.terms().charge.as_str(), s.terms().fire.as_str()), ("close combat", "volley"));
-    assert_eq!(s.results().steady_fire, [Effect::NoEffect, Effect::Shaken], "the layer below's row");
-    assert_eq!(s.results().shaken_fire, [Effect::Shaken, Effect::Retreat]);
+    assert_eq!(s.results().steady_fire, [HitResult::NoEffect, HitResult::Shaken], "the layer below's row");
+    assert_eq!(s.results().shaken_fire, [HitResult::Shaken, HitResult::Retreat]);
     let rally: Vec<&str> = s.rally_modifiers().iter().map(|m| m.id.as_str()).collect();
     assert_eq!((s.rally().unwrap().id.as_str(), rally), ("MR", vec!["R1", "R2"]));
     let swamp = s.terrain_rules().kinds().iter().find(|k| k.id == "swamp").unwrap();
@@ -1490,7 +1490,7 @@ fn a_game_under_layered_variants_saves_and_replays_by_the_same_rules() {
     let save = game.save();
     assert_eq!(save.variant.as_ref().map(|v| v.file.as_str()), Some("skirmishers.toml + fences.toml"));
     let back = crate::Game::load(&game.save_json()).expect("the save replays");
-    assert_eq!(back.battle().scenario().system.as_deref(), Some(&*system));
+    assert_eq!(back.battle().scenario().system(), &*system);
     assert_eq!(back.log(), game.log());
     // The scenario's own line names the file below; the save's rules stand in for it.
     assert!(EXAMPLE_SKIRMISH.contains("variant = \"skirmishers.toml\""));

@@ -68,7 +68,7 @@ pub fn action_views(b: &Battle) -> Vec<ActionView> {
                 _ => b.active_unit(),
             };
             let odds = match (action.target(), unit) {
-                (Some(_), Some(u)) => b.attack_odds(u, &action).ok().map(|o| o.report(b.scenario().system.as_deref())),
+                (Some(_), Some(u)) => b.attack_odds(u, &action).ok().map(|o| o.report(Some(b.scenario().system()))),
                 _ => None,
             };
             ActionView {

@@ -368,11 +368,11 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
         units: s.units.iter().enumerate().map(|(i, u)| unit_info_view(s, i as u8, u, u.at, u.facing)).collect(),
         options: s.option_pairs(&s.options).into_iter().collect(),
         attacker: s.attacker,
-        variant: s.system.as_ref().and_then(|system| {
+        variant: s.variant().and_then(|system| {
             let (file, text) = system.source()?;
             pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.file == file && v.text == text).map(|v| v.name)
         }),
-        rules: s.system.as_ref().map(|system| {
+        rules: s.variant().map(|system| {
             let json = system.to_json();
             RulesView {
                 name: system.name.clone(),

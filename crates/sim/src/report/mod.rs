@@ -169,9 +169,8 @@ fn attack_words(sim: &Simulation, s: Option<usize>) -> Option<AttackWords> {
     for i in scenarios {
         for v in c.variant_list() {
             let played = c.variant_scenario(i, &v).ok()?;
-            let words = played.system.as_ref().map_or(("fire".to_string(), "charge".to_string()), |system| {
-                (system.terms().fire.clone(), system.terms().charge.clone())
-            });
+            let terms = played.system().terms();
+            let words = (terms.fire.clone(), terms.charge.clone());
             match &seen {
                 Some(before) if *before != words => return None,
                 _ => seen = Some(words),
@@ -206,7 +205,7 @@ fn after_attack_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
         .iter()
         .map(|v| {
             let played = c.variant_scenario(s, v).ok();
-            let rules = played.as_ref().and_then(|p| p.system.as_deref()).map_or(&[][..], |s| s.after_attack());
+            let rules = played.as_ref().map_or(&[][..], |p| p.system().after_attack());
             rules.iter().map(|r| format!("{} {}", r.id, r.name)).collect()
         })
         .collect();
@@ -221,7 +220,7 @@ fn rally_rules(sim: &Simulation, s: usize) -> Vec<Option<String>> {
         .iter()
         .map(|v| {
             let played = c.variant_scenario(s, v).ok();
-            let rule = played.as_ref().and_then(|p| p.system.as_deref()).and_then(|s| s.rally());
+            let rule = played.as_ref().and_then(|p| p.system().rally());
             rule.map(|r| format!("{} {}", r.id, r.name))
         })
         .collect();
@@ -335,7 +334,7 @@ fn rule_set_name(sim: &Simulation, file: &str) -> String {
 /// standard`).
 fn played_variant(sim: &Simulation, s: Option<usize>) -> Option<String> {
     let c = &sim.config;
-    let of = |i: usize| c.played_scenario(i).ok().and_then(|p| p.system.as_ref().map(|system| system.name.clone()));
+    let of = |i: usize| c.played_scenario(i).ok().and_then(|p| p.variant().map(|system| system.name.clone()));
     match s {
         Some(i) => of(i),
         None => {

@@ -24,7 +24,7 @@ pub fn options(scenario: &Scenario) -> Vec<String> {
         .map(|s| s.name.to_string())
         .filter(|n| ["modifier.", "strength.", "quality."].iter().any(|p| n.starts_with(p)))
         .collect();
-    let own = scenario.system.iter().flat_map(|system| system.modifiers()).map(|m| format!("modifier.{}", m.id));
+    let own = scenario.system().modifiers().iter().map(|m| format!("modifier.{}", m.id));
     let own: Vec<String> = own.filter(|name| !standard.contains(name)).collect();
     standard.into_iter().chain(own).collect()
 }
@@ -58,7 +58,7 @@ fn value_of(scenario: &Scenario, options: &Options, option: &str) -> Option<i64>
         return v.parse().ok();
     }
     let id = option.strip_prefix("modifier.")?;
-    scenario.system.as_deref()?.modifier(id).map(|m| i64::from(m.value))
+    scenario.system().modifier(id).map(|m| i64::from(m.value))
 }
 
 /// The changes of every option of [`options`] from `base`: removal (for modifiers and quality, when not already
