@@ -107,7 +107,8 @@ enum Command {
     Train(train::TrainArgs),
     /// List the shipped scenarios.
     Scenarios,
-    /// Print the combat system in force (the standard, or with --variant a variant laid over it) as a variant file.
+    /// Print the combat system in force (the standard, or with --variant variant files laid over it, or a battle's)
+    /// as a variant file, each rule with the file it came from.
     Rules(rules::RulesArgs),
     /// Start the web app (also what `pacw` alone does): play in the browser, solo, hot-seat or on two machines.
     Serve(serve::ServeArgs),

@@ -92,9 +92,10 @@ pub struct OddsArgs {
     #[arg(long)]
     pub json: bool,
     /// The odds under a variant file's combat system (docs/variants.md): its modifiers, cited by their ids, and
-    /// its hit-result table (a hit that changes nothing is the result `no_effect`).
+    /// its hit-result table (a hit that changes nothing is the result `no_effect`). With a battle, laid over the
+    /// battle's own variant if it names one; give it again to lay more files over it, in order.
     #[arg(long, value_name = "FILE", conflicts_with = "load")]
-    pub variant: Option<std::path::PathBuf>,
+    pub variant: Vec<std::path::PathBuf>,
 }
 
 /// The attacking orders (R4.2).
@@ -156,7 +157,7 @@ fn options(base: Options, set: &[(String, String)], system: Option<&CombatSystem
 /// changes of the standard and its `[options]`, then `--set`. A bad file is a failure (exit 1), as a bad scenario is.
 #[allow(clippy::type_complexity)]
 fn variant_and_options(args: &OddsArgs) -> Result<Result<(Option<Arc<CombatSystem>>, Options)>, Usage> {
-    let system = match variant_system(args.variant.as_deref()) {
+    let system = match variant_system(&args.variant) {
         Ok(system) => system,
         Err(e) => return Ok(Err(e)),
     };
@@ -386,7 +387,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
                 Ok(found) => found,
                 Err(e) => return Ok(Err(e)),
             };
-            let scenario = match scenario_for(&text, &name, args.variant.as_deref()) {
+            let scenario = match scenario_for(&text, &name, &args.variant) {
                 Ok(s) => s,
                 Err(e) => return Ok(Err(e)),
             };

@@ -43,9 +43,10 @@ pub struct PerftArgs {
     /// Print JSON: nodes, decisions, chance, leaves, seconds (and divide: one entry per first step).
     #[arg(long)]
     pub json: bool,
-    /// Walk the game under a variant file's combat system (docs/variants.md).
+    /// Walk the game under a variant file's combat system (docs/variants.md), laid over the battle's own variant if
+    /// it names one; give it again to lay more files over it, in order.
     #[arg(long, value_name = "FILE", conflicts_with = "load")]
-    pub variant: Option<PathBuf>,
+    pub variant: Vec<PathBuf>,
 }
 
 /// Runs `pacw perft`.
@@ -115,7 +116,7 @@ fn start(args: &PerftArgs) -> Result<Battle> {
     }
     let name = args.scenario.as_deref().ok_or_else(|| Usage("give a scenario or --load SAVE".into()))?;
     let (text, file) = scenario_text(name)?;
-    let scenario = scenario_for(&text, &file, args.variant.as_deref())?;
+    let scenario = scenario_for(&text, &file, &args.variant)?;
     Ok(Battle::from_scenario(Arc::new(scenario)))
 }
 

@@ -49,9 +49,10 @@ pub struct PlayArgs {
     /// Set a rule option, as NAME=VALUE (docs/rules.md R11), e.g. --set initiative=igougo.
     #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
     pub set: Vec<(String, String)>,
-    /// Play by a variant file's combat system (docs/variants.md); the save keeps it.
+    /// Play by a variant file's combat system (docs/variants.md), laid over the battle's own variant if it names
+    /// one; the save keeps it. Give it again to lay more files over it, in order.
     #[arg(long, value_name = "FILE", conflicts_with = "load")]
-    pub variant: Option<PathBuf>,
+    pub variant: Vec<PathBuf>,
 }
 
 /// Accepts the names `pacw_ai::player` knows (the levels, random, greedy, mcts with settings such as mcts:2000).
@@ -95,7 +96,7 @@ fn new_game(args: &PlayArgs) -> Result<(Game, [String; 2])> {
         return Ok((game, players));
     }
     let (text, file) = scenario_text(args.scenario.as_deref().unwrap_or("meeting-engagement"))?;
-    let scenario = scenario_for(&text, &file, args.variant.as_deref())?;
+    let scenario = scenario_for(&text, &file, &args.variant)?;
     let mut options = scenario.options;
     crate::args::apply_sets(&scenario, &mut options, &args.set).map_err(|e| Usage(e.to_string()))?;
     let seed = args.seed.unwrap_or_else(|| {

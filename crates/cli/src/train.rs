@@ -4,6 +4,7 @@ use crate::args::Usage;
 use crate::lab::{portable_command_line, progress_bar};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
+use pacw_engine::system::CombatSystem;
 use pacw_learn::fit::{FitConfig, Fitted, Kind, Metrics, fit_with_progress};
 use pacw_learn::positions::{self, PositionsConfig};
 use pacw_sim::Shard;
@@ -85,9 +86,10 @@ struct PositionArgs {
     /// Threads (default: all cores); the positions do not depend on it.
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Train for a variant: every game played by this variant file's rules (docs/variants.md).
+    /// Train for a variant: every game played by this variant file's rules (docs/variants.md); give it again to lay
+    /// more files over it, in order.
     #[arg(long, value_name = "FILE")]
-    variant: Option<PathBuf>,
+    variant: Vec<PathBuf>,
 }
 
 /// How to fit.
@@ -133,17 +135,24 @@ impl PositionArgs {
             held_out: self.held_out.clone(),
             generated: self.generated,
             variants: self.variants,
-            rules: match &self.variant {
-                Some(path) => Some((
-                    path.display().to_string(),
-                    std::fs::read_to_string(path)
-                        .with_context(|| format!("cannot read variant file {}", path.display()))?,
-                )),
-                None => None,
-            },
+            rules: self.rules()?,
         };
         config.check().map_err(|e| Usage(e.to_string()))?;
         Ok(config)
+    }
+
+    /// The `--variant` files laid over the standard in order, as (file, text): several are kept as the one file that
+    /// says them all ([`CombatSystem::source`]). A file that cannot be read is a failure, a bad one bad usage, as
+    /// the settings are.
+    fn rules(&self) -> Result<Option<(String, String)>> {
+        let mut system: Option<CombatSystem> = None;
+        for path in &self.variant {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read variant file {}", path.display()))?;
+            let below = system.unwrap_or_else(CombatSystem::standard);
+            system = Some(below.with_layer(&text, &path.display().to_string()).map_err(|e| Usage(e.to_string()))?);
+        }
+        Ok(system.as_ref().and_then(CombatSystem::source).map(|(file, text)| (file.to_string(), text.to_string())))
     }
 }
 

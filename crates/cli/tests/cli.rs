@@ -562,3 +562,122 @@ fn show_lists_a_battles_reinforcements_and_timed_changes() {
     // The reinforcements are not on the board at the start: d1 is empty.
     assert!(shown.lines().any(|l| l.starts_with(" 1 ") && !l.contains('i')), "{shown}");
 }
+
+/// Several `--variant` files are laid in the order given, each read over those before it (the second may name the
+/// first's arm, and not the other way round), and `pacw rules` says which file wrote each rule; printed, the rules
+/// laid together read back the same.
+#[test]
+fn several_variant_files_are_laid_in_order_and_rules_says_which_wrote_each_rule() {
+    let (skirmishers, fences) = (repo("docs/examples/skirmishers.toml"), repo("docs/examples/fences.toml"));
+    let out = pacw(&["rules", "--variant", &skirmishers, "--variant", &fences], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.contains(&format!("#   {skirmishers} (Skirmishers), --variant")), "{printed}");
+    assert!(printed.contains(&format!("[[modifiers]]\n# from {fences}\nid = \"F1\"")), "{printed}");
+    assert!(printed.contains(&format!("[[modifiers]]\n# from {fences}\nid = \"cover\"")), "{printed}");
+    assert!(printed.contains(&format!("[[arms]]\n# from {skirmishers}\nid = \"skirmishers\"")), "{printed}");
+    assert!(printed.contains("[[modifiers]]\n# from standard\nid = \"canister\""), "{printed}");
+    assert!(printed.contains("name = \"Skirmishers + Fences\""), "{printed}");
+    let out = pacw(&["rules", "--variant", &skirmishers, "--variant", &fences, "--json"], "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["layers"][0]["file"], skirmishers.as_str());
+    assert_eq!(json["layers"][1]["given_as"], "--variant");
+    let f1 = json["modifiers"].as_array().unwrap().iter().find(|m| m["id"] == "F1").unwrap();
+    assert_eq!(f1["from"], fences.as_str());
+    assert_eq!(json["from"]["results"]["steady_fire"], "standard");
+    // Printed and read back as one file: the same rules.
+    let dir = temp_dir("layers");
+    let one = dir.path().join("one.toml");
+    std::fs::write(&one, &printed).unwrap();
+    let back = pacw(&["rules", "--variant", one.to_str().unwrap(), "--json"], "");
+    assert!(back.status.success(), "{}", text(&back.stderr));
+    let back: serde_json::Value = serde_json::from_slice(&back.stdout).unwrap();
+    for key in ["name", "results", "terms", "options", "movement"] {
+        assert_eq!(back[key], json[key], "{key}");
+    }
+    let said = |j: &serde_json::Value, key: &str| {
+        j[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["id"].clone(), m["name"].clone(), m["when"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(said(&back, "modifiers"), said(&json, "modifiers"));
+    assert_eq!(said(&back, "arms"), said(&json, "arms"));
+    // The other way round, the fences cannot name an arm not yet there: refused in their own file, exit 1.
+    let out = pacw(&["rules", "--variant", &fences, "--variant", &skirmishers], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains(&format!("{fences}:10:")) && err.contains("skirmishers"), "{err}");
+    // A single file is printed as before, with the file it came from.
+    let out = pacw(&["rules", "--variant", &repo("variants/hard-cover.toml")], "");
+    assert!(text(&out.stdout).contains("# from standard\nid = \"not_moved\""), "{}", text(&out.stdout));
+    let out = pacw(&["rules"], "");
+    assert!(!text(&out.stdout).contains("# from"), "the standard alone needs no word");
+}
+
+/// A battle's own variant is the lowest layer, `--variant` files are laid over it: a file may name the battle's own
+/// arm; the game is played, named, saved and replayed by the rules laid together; the laboratory lays them the same.
+#[test]
+fn variant_files_are_laid_over_the_battle_s_own_variant_and_the_save_replays_by_them() {
+    let battle = repo("docs/examples/skirmish.toml");
+    let (fences, hard) = (repo("docs/examples/fences.toml"), repo("variants/hard-cover.toml"));
+    let out = pacw(&["rules", &battle, "--variant", &fences], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.contains("#   skirmishers.toml (Skirmishers), the battle's variant"), "{printed}");
+    assert!(printed.contains(&format!("#   {fences} (Fences), --variant")), "{printed}");
+    let out = pacw(&["rules", &battle, "--variant", &fences, "--json"], "");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["layers"][0]["given_as"], "the battle's variant");
+    assert_eq!(json["arms"][3]["from"], "skirmishers.toml");
+    // Alone over the standard, the fences cannot name the battle's arm.
+    let out = pacw(&["play", "meeting-engagement", "--players", "greedy,greedy", "--variant", &fences], "");
+    assert_eq!(out.status.code(), Some(1));
+    // Played by the three.
+    let scratch = temp_dir("layers-play");
+    let save = scratch.path().join("game.json");
+    let s = save.to_str().unwrap();
+    let args = ["play", &battle, "--players", "greedy,greedy", "--pace-ms", "0", "--seed", "4", "--save", s];
+    let out = pacw(&[&args[..], &["--variant", &fences, "--variant", &hard]].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let played = text(&out.stdout);
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    let file = format!("skirmishers.toml + {fences} + {hard}");
+    assert_eq!(saved["variant"]["file"], file.as_str());
+    assert!(saved["variant"]["text"].as_str().unwrap().contains("name = \"Skirmishers + Fences + Hard cover\""));
+    let replay = pacw(&["replay", s], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    let told = text(&replay.stdout);
+    let header = told.lines().next().unwrap_or_default();
+    assert!(header.ends_with(&format!("; variant: Skirmishers + Fences + Hard cover ({file})")), "{header}");
+    let rolls = |t: &str| t.lines().filter(|l| l.contains("rolls")).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(rolls(&played), rolls(&told), "the save replays by the rules laid together");
+    assert!(!rolls(&played).is_empty());
+    // The laboratory and the odds lay them the same way; the single-file form over a battle naming none is as before.
+    let out = pacw(&["simulate", &battle, "--games", "2", "--variant", &fences, "--variant", &hard, "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["variant_file"]["name"], "Fences + Hard cover");
+    let out = pacw(&["perft", &battle, "--depth", "2", "--variant", &fences, "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = pacw(
+        &[
+            "odds",
+            "--attacker",
+            "inf",
+            "--target",
+            "inf",
+            "--variant",
+            &hard,
+            "--variant",
+            &repo("variants/close-combat.toml"),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Variant: Hard cover + Close combat ("), "{}", text(&out.stdout));
+    let out = pacw(&["play", "--help"], "");
+    assert!(text(&out.stdout).contains("laid over the battle's own variant"), "{}", text(&out.stdout));
+}

@@ -652,8 +652,10 @@ fn the_report_counts_rally_rolls_and_rules_prints_them() {
     let printed = pacw(&["rules", "--variant", &file.to_string_lossy()]);
     assert!(printed.status.success(), "{}", text(&printed.stderr));
     let said = text(&printed.stdout);
-    assert!(said.contains("[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n"), "{said}");
-    assert!(said.contains("[[rally_modifiers]]\nid = \"R1\""), "{said}");
+    // Each rule with the file that wrote it (docs/variants.md, "Variants that combine").
+    let from = format!("# from {}\n", file.to_string_lossy());
+    assert!(said.contains(&format!("[rally]\n{from}id = \"MR1\"\nname = \"rally test\"\nneeded = 4\n")), "{said}");
+    assert!(said.contains(&format!("[[rally_modifiers]]\n{from}id = \"R1\"")), "{said}");
     let rules = format!("rules=standard,{}", file.to_string_lossy());
     let out =
         pacw(&["simulate", "bloody-lane", "--games", "20", "--seed", "2", "--players", "greedy", "--compare", &rules]);

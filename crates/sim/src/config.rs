@@ -30,16 +30,25 @@ pub struct ScenarioSource {
     pub text: String,
     /// Its file name, for messages and reports.
     pub file: String,
+    /// The rules the scenario names for itself (its `variant`), which variant files are laid over; `None` for the
+    /// standard.
+    pub own_rules: Option<Arc<CombatSystem>>,
 }
 
 impl ScenarioSource {
+    /// A checked scenario played by the rules it names for itself, with its text and file name.
+    pub fn new(scenario: Arc<Scenario>, text: &str, file: &str) -> ScenarioSource {
+        let own_rules = scenario.variant().is_some().then(|| scenario.combat_system());
+        ScenarioSource { scenario, text: text.to_string(), file: file.to_string(), own_rules }
+    }
+
     /// Parses and checks a scenario's text.
     ///
     /// # Errors
     /// When the text is not a good scenario ([`Scenario::parse`]).
     pub fn parse(text: &str, file: &str) -> Result<ScenarioSource, pacw_engine::ScenarioError> {
         let scenario = Scenario::parse(text, file)?;
-        Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
+        Ok(ScenarioSource::new(Arc::new(scenario), text, file))
     }
 
     /// Parses and checks a scenario's text whose `variant` may name a variant file of its own, which `read` gives
@@ -54,23 +63,41 @@ impl ScenarioSource {
         read: &dyn Fn(&str) -> Result<String, String>,
     ) -> Result<ScenarioSource, pacw_engine::ScenarioError> {
         let scenario = Scenario::parse_reading(text, file, read)?;
-        Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
+        Ok(ScenarioSource::new(Arc::new(scenario), text, file))
     }
 
-    /// Parses and checks a scenario's text for a variant's rules (its units may be of the variant's own arms).
+    /// Parses and checks a scenario's text played by the variant files `variants` laid over the rules it names for
+    /// itself, in order (docs/variants.md, "Variants that combine"): its units may be of their own arms. `read`
+    /// gives a variant file the scenario names, as for [`ScenarioSource::parse_reading`].
     ///
     /// # Errors
-    /// When the text is not a good scenario under the variant's rules ([`Scenario::parse_with`]), or under the
-    /// standard's where there is no variant or its rules cannot be read.
+    /// When the variant the scenario names cannot be read or is not a good one, a variant file is not a good one
+    /// over the rules below it, or the text is not a good scenario under the rules laid together.
     pub fn parse_for(
         text: &str,
         file: &str,
-        variant: Option<&VariantFile>,
-    ) -> Result<ScenarioSource, pacw_engine::ScenarioError> {
-        let Some(system) = variant.and_then(|v| v.system().ok()) else { return ScenarioSource::parse(text, file) };
-        let scenario = Scenario::parse_with(text, file, Arc::new(system))?;
-        Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string() })
+        variants: &[VariantFile],
+        read: &dyn Fn(&str) -> Result<String, String>,
+    ) -> Result<ScenarioSource, SimError> {
+        let scenario_error = |e: pacw_engine::ScenarioError| SimError::BadScenario(e.to_string());
+        if variants.is_empty() {
+            return ScenarioSource::parse_reading(text, file, read).map_err(scenario_error);
+        }
+        let own = Scenario::own_rules(text, file, Some(read)).map_err(scenario_error)?;
+        let own_rules = (!own.layers().is_empty()).then(|| Arc::new(own.clone()));
+        let system = layered(own, variants)?;
+        let scenario = Scenario::parse_with(text, file, Arc::new(system)).map_err(scenario_error)?;
+        Ok(ScenarioSource { scenario: Arc::new(scenario), text: text.to_string(), file: file.to_string(), own_rules })
     }
+}
+
+/// `below` with the variant files `variants` laid over it, in order.
+fn layered(below: CombatSystem, variants: &[VariantFile]) -> Result<CombatSystem, SimError> {
+    variants.iter().try_fold(below, |system, v| {
+        system
+            .with_layer(&v.text, &v.file)
+            .map_err(|e| SimError::BadVariant { file: v.file.clone(), message: e.to_string() })
+    })
 }
 
 /// One `--compare` axis: an option (or [`PLAYERS_AXIS`]) and the values it takes.
@@ -164,20 +191,38 @@ impl VariantFile {
     /// assert_eq!(v.options, [("modifier.cover".to_string(), "0".to_string()), ("to_hit".to_string(), "4".to_string())]);
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<VariantFile, SimError> {
-        // The engine reads and checks the whole file, every problem at its line and column: its name, description
-        // and options are the system's, so that a section the engine learns is known here too.
-        let system = CombatSystem::with_variant(text, file)
-            .map_err(|e| SimError::BadVariant { file: file.to_string(), message: e.to_string() })?;
-        Ok(VariantFile {
-            name: system.name.clone(),
-            description: system.description.clone(),
-            options: system.options().to_vec(),
-            file: file.to_string(),
-            text: text.to_string(),
-        })
+        Ok(VariantFile::parse_over(text, file, &CombatSystem::standard())?.0)
     }
 
-    /// The combat system it describes, laid over the standard.
+    /// Reads a variant file's text to be laid over `below` (the standard, or other variant files laid over it,
+    /// which it may name: docs/variants.md, "Variants that combine"), as [`VariantFile::parse`]; with the rules
+    /// laid together.
+    ///
+    /// # Errors
+    /// As [`VariantFile::parse`], the file read over `below`.
+    pub fn parse_over(text: &str, file: &str, below: &CombatSystem) -> Result<(VariantFile, CombatSystem), SimError> {
+        // The engine reads and checks the whole file, every problem at its line and column: its name, description
+        // and options are the system's, so that a section the engine learns is known here too.
+        let system = below
+            .with_layer(text, file)
+            .map_err(|e| SimError::BadVariant { file: file.to_string(), message: e.to_string() })?;
+        // The file is the top layer; its own options are those it wrote last.
+        let layer = system.layers().last();
+        let own = |name: &str| {
+            let by = system.written_by(pacw_engine::system::Part::Option, name);
+            by.zip(layer).is_some_and(|(by, top)| std::ptr::eq(by, top))
+        };
+        let variant = VariantFile {
+            name: layer.map_or_else(|| system.name.clone(), |l| l.name.clone()),
+            description: layer.map_or_else(|| system.description.clone(), |l| l.description.clone()),
+            options: system.options().iter().filter(|(name, _)| own(name)).cloned().collect(),
+            file: file.to_string(),
+            text: text.to_string(),
+        };
+        Ok((variant, system))
+    }
+
+    /// The combat system it describes, laid over the standard alone.
     ///
     /// # Errors
     ///
@@ -316,8 +361,8 @@ impl Shard {
 pub struct SimConfig {
     /// The scenarios, each played under every variant.
     pub scenarios: Vec<ScenarioSource>,
-    /// A variant file applied to every scenario, before `--set`.
-    pub variant_file: Option<VariantFile>,
+    /// The variant files laid over every scenario's own rules, in order, before `--set`.
+    pub variant_files: Vec<VariantFile>,
     /// The variant files a [`RULES_AXIS`] compares, each named by its `file` as the axis gives it.
     pub rule_sets: Vec<VariantFile>,
     /// `--set OPTION=VALUE` pairs, applied to every scenario after the variant file.
@@ -348,14 +393,14 @@ pub struct SimConfig {
 impl SimConfig {
     /// A simulation of 100 games of one scenario under its own options, random against random, seed 0.
     pub fn new(scenario: Arc<Scenario>, text: &str, file: &str) -> SimConfig {
-        SimConfig::of(vec![ScenarioSource { scenario, text: text.to_string(), file: file.to_string() }])
+        SimConfig::of(vec![ScenarioSource::new(scenario, text, file)])
     }
 
     /// A simulation of 100 games of each scenario, random against random, seed 0.
     pub fn of(scenarios: Vec<ScenarioSource>) -> SimConfig {
         SimConfig {
             scenarios,
-            variant_file: None,
+            variant_files: Vec::new(),
             rule_sets: Vec::new(),
             sets: Vec::new(),
             axes: Vec::new(),
@@ -423,20 +468,22 @@ impl SimConfig {
         }
     }
 
-    /// Scenario `s` as its games are played: by the variant file's combat system when there is one
-    /// ([`Scenario::with_system`]: its numbers of the standard and its `[options]` become the scenario's options).
+    /// Scenario `s` as its games are played: by the variant files laid over its own rules when there are some
+    /// ([`Scenario::with_system`]: their numbers of the standard and their `[options]` become the scenario's
+    /// options).
     ///
     /// # Errors
-    /// When the variant file's combat system cannot be read, or the scenario is not a good one under it.
+    /// When a variant file's combat system cannot be read, or the scenario is not a good one under them.
     pub fn played_scenario(&self, s: usize) -> Result<Arc<Scenario>, SimError> {
-        match &self.variant_file {
-            Some(variant) => played_by(&self.scenarios[s], variant),
-            None => Ok(self.scenarios[s].scenario.clone()),
+        match self.variant_files.as_slice() {
+            [] => Ok(self.scenarios[s].scenario.clone()),
+            files => played_by(&self.scenarios[s], files),
         }
     }
 
-    /// Scenario `s` as `variant`'s games are played: by the rule set a [`RULES_AXIS`] gives it (over the scenario
-    /// alone, in place of the variant file), else as [`SimConfig::played_scenario`].
+    /// Scenario `s` as `variant`'s games are played: by the rule set a [`RULES_AXIS`] gives it (`standard`: the
+    /// standard rules alone; a file: laid over the scenario's own rules, in place of the variant files), else as
+    /// [`SimConfig::played_scenario`].
     ///
     /// # Errors
     /// When the rule set the variant compares was not read into [`SimConfig::rule_sets`], or the scenario is refused
@@ -459,7 +506,7 @@ impl SimConfig {
             file: rules.clone(),
             message: format!("not read: give the file's name as --compare {RULES_AXIS}= names it"),
         })?;
-        played_by(&self.scenarios[s], file)
+        played_by(&self.scenarios[s], std::slice::from_ref(file))
     }
 
     /// The base options of scenario `s`: its own, then the variant file's, then `--set`.
@@ -541,12 +588,14 @@ impl SimConfig {
     }
 }
 
-/// `source` played by the variant file `variant`: read again for its rules, since its units may be of the
-/// variant's own arms.
-fn played_by(source: &ScenarioSource, variant: &VariantFile) -> Result<Arc<Scenario>, SimError> {
-    let system = Arc::new(variant.system()?);
+/// `source` played by the variant files `variants` laid over its own rules: read again for them, since its units
+/// may be of their own arms.
+fn played_by(source: &ScenarioSource, variants: &[VariantFile]) -> Result<Arc<Scenario>, SimError> {
+    let own = source.own_rules.as_deref().cloned().unwrap_or_else(CombatSystem::standard);
+    let system = Arc::new(layered(own, variants)?);
+    let top = variants.last().map_or(String::new(), |v| v.file.clone());
     let played = Scenario::parse_with(&source.text, &source.file, system)
-        .map_err(|e| SimError::BadVariant { file: variant.file.clone(), message: e.to_string() })?;
+        .map_err(|e| SimError::BadVariant { file: top, message: e.to_string() })?;
     Ok(Arc::new(played))
 }
 
@@ -612,9 +661,9 @@ mod tests {
     #[test]
     fn the_variant_file_applies_before_set() {
         let mut c = config();
-        c.variant_file = Some(
+        c.variant_files = vec![
             VariantFile::parse("name = \"v\"\n[options]\nto_hit = 4\ninitiative = \"igougo\"\n", "v.toml").unwrap(),
-        );
+        ];
         c.sets = vec![("to_hit".into(), "6".into())];
         let o = c.base_options(0).unwrap();
         assert_eq!((o.to_hit, o.initiative), (6, Initiative::Igougo));
@@ -623,7 +672,7 @@ mod tests {
         // A combat system of its own is played: its mistakes are refused at their line and column.
         let own =
             "name = \"v\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[terms]\ncharge = \"melee\"\n";
-        c.variant_file = Some(VariantFile::parse(own, "v.toml").unwrap());
+        c.variant_files = vec![VariantFile::parse(own, "v.toml").unwrap()];
         let played = c.played_scenario(0).unwrap();
         assert_eq!(played.variant().unwrap().modifier("V1").unwrap().value, 1);
         let e = VariantFile::parse(&own.replace("charge\"\n[terms]", "charj\"\n[terms]"), "v.toml").unwrap_err();
@@ -642,6 +691,46 @@ mod tests {
         assert!(standard.variant().is_none(), "played by the standard rules");
         assert_eq!(c.variant_options(0, &c.variants[0]).unwrap().to_hit, 5, "R6.4's 5, not the variant's 4");
         assert_eq!(c.base_options(0).unwrap().to_hit, 4, "without the axis, the battle's own variant");
+    }
+
+    #[test]
+    fn variant_files_and_a_rules_axis_file_are_laid_over_the_battle_s_own_variant() {
+        // The battle names hard hitting (to_hit 4); the files given add a modifier and name it in their options.
+        let text = format!("variant = \"hard-hitting\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let scenario = Arc::new(Scenario::parse(&text, "m.toml").unwrap());
+        let mut c = SimConfig::new(scenario, &text, "m.toml");
+        let (first, below) = VariantFile::parse_over(
+            "name = \"E\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n",
+            "e.toml",
+            &CombatSystem::standard(),
+        )
+        .unwrap();
+        // The second names the first's modifier: alone over the standard it is refused.
+        let second = "name = \"F\"\n[options]\nmodifier.V1 = 2\ninitiative = \"igougo\"\n";
+        assert!(VariantFile::parse(second, "f.toml").is_err());
+        let (second, _) = VariantFile::parse_over(second, "f.toml", &below).unwrap();
+        assert_eq!(second.options.len(), 2, "its own options only");
+        c.variant_files = vec![first, second.clone()];
+        let played = c.played_scenario(0).unwrap();
+        let system = played.variant().unwrap();
+        assert_eq!(system.name, "Hard hitting + E + F");
+        let o = c.base_options(0).unwrap();
+        assert_eq!((o.to_hit, o.initiative), (4, Initiative::Igougo), "the battle's to_hit, the top file's initiative");
+        // A file compared by the rules axis stands in place of the variant files, over the battle's own variant.
+        let mine = VariantFile::parse("name = \"Mine\"\n[options]\ninitiative = \"alternate\"\n", "mine.toml").unwrap();
+        c.rule_sets = vec![mine];
+        c.compare(vec![Axis::parse("rules=standard,mine.toml").unwrap()]).unwrap();
+        let mine = c.variant_scenario(0, &c.variants[1]).unwrap();
+        assert_eq!(mine.variant().unwrap().name, "Hard hitting + Mine");
+        let o = c.variant_options(0, &c.variants[1]).unwrap();
+        assert_eq!((o.to_hit, o.initiative), (4, Initiative::Alternate));
+        assert_eq!(c.variant_options(0, &c.variants[0]).unwrap().to_hit, 5, "standard is the standard alone");
+        // Kept by a shard and read back: the battle's own variant and the files, in order.
+        let saved = crate::shard::SavedConfig::of(&c);
+        assert_eq!(saved.scenarios[0].variant.as_ref().unwrap().file, "hard-hitting.toml");
+        let back = saved.config().unwrap();
+        assert_eq!(back.variant_files.len(), 2);
+        assert_eq!(back.played_scenario(0).unwrap().variant(), Some(system));
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub enum SimError {
         /// What is wrong.
         message: String,
     },
+    /// A scenario that is not a good one under the rules it is played by (the message names its file and places).
+    #[error("{0}")]
+    BadScenario(String),
     /// `--shard` is not `K/N`.
     #[error("--shard takes K/N with 1 ≤ K ≤ N, as 2/8; not '{0}'")]
     BadShard(String),

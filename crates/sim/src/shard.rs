@@ -21,29 +21,20 @@ pub struct ScenarioText {
     pub file: String,
     /// Its text.
     pub text: String,
-    /// The variant file it names itself (`variant = "my-rules.toml"`, read beside it), kept so that the shard is
-    /// read back without it.
+    /// The variant it names itself (`variant = "my-rules.toml"`, read beside it, or a shipped one), kept so that
+    /// the shard is read back without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<pacw_engine::SavedVariant>,
 }
 
 impl ScenarioText {
     /// The scenario's source again: with the variant it names read from the copy kept.
-    fn source(&self, variant_file: Option<&VariantFile>) -> Result<ScenarioSource, String> {
-        let parsed = match (variant_file, &self.variant) {
-            (None, Some(own)) => {
-                let read = |name: &str| {
-                    if name == own.file {
-                        Ok(own.text.clone())
-                    } else {
-                        Err(format!("not kept with the shard: {name}"))
-                    }
-                };
-                ScenarioSource::parse_reading(&self.text, &self.file, &read)
-            }
-            _ => ScenarioSource::parse_for(&self.text, &self.file, variant_file),
+    fn source(&self, variant_files: &[VariantFile]) -> Result<ScenarioSource, String> {
+        let read = |name: &str| match &self.variant {
+            Some(own) if name == own.file => Ok(own.text.clone()),
+            _ => Err(format!("not kept with the shard: {name}")),
         };
-        parsed.map_err(|e| e.to_string())
+        ScenarioSource::parse_for(&self.text, &self.file, variant_files, &read).map_err(|e| e.to_string())
     }
 }
 
@@ -56,8 +47,12 @@ impl ScenarioText {
 pub struct SavedConfig {
     /// The scenarios.
     pub scenarios: Vec<ScenarioText>,
-    /// The variant file.
-    pub variant_file: Option<VariantFile>,
+    /// The variant files, laid over each scenario's own rules in order.
+    #[serde(default)]
+    pub variant_files: Vec<VariantFile>,
+    /// The one variant file of a shard written before variant files combined: read as `variant_files`.
+    #[serde(default, skip_serializing)]
+    variant_file: Option<VariantFile>,
     /// The rule sets a `rules` axis compares.
     #[serde(default)]
     pub rule_sets: Vec<VariantFile>,
@@ -87,15 +82,13 @@ impl SavedConfig {
                 .map(|s| ScenarioText {
                     file: s.file.clone(),
                     text: s.text.clone(),
-                    variant: match (&config.variant_file, s.scenario.system().source()) {
-                        (None, Some((file, text))) => {
-                            Some(pacw_engine::SavedVariant { file: file.to_string(), text: text.to_string() })
-                        }
-                        _ => None,
-                    },
+                    variant: s.own_rules.as_deref().and_then(|v| v.source()).map(|(file, text)| {
+                        pacw_engine::SavedVariant { file: file.to_string(), text: text.to_string() }
+                    }),
                 })
                 .collect(),
-            variant_file: config.variant_file.clone(),
+            variant_files: config.variant_files.clone(),
+            variant_file: None,
             rule_sets: config.rule_sets.clone(),
             sets: config.sets.clone(),
             axes: config.axes.clone(),
@@ -112,10 +105,10 @@ impl SavedConfig {
     /// # Errors
     /// When a scenario's text is no longer a good scenario (under the variant file, or its own variant kept with it).
     pub fn config(&self) -> Result<SimConfig, String> {
-        let scenarios =
-            self.scenarios.iter().map(|s| s.source(self.variant_file.as_ref())).collect::<Result<Vec<_>, _>>()?;
+        let variant_files: Vec<VariantFile> = self.variant_file.iter().chain(&self.variant_files).cloned().collect();
+        let scenarios = self.scenarios.iter().map(|s| s.source(&variant_files)).collect::<Result<Vec<_>, _>>()?;
         let mut c = SimConfig::of(scenarios);
-        c.variant_file = self.variant_file.clone();
+        c.variant_files = variant_files;
         c.rule_sets = self.rule_sets.clone();
         c.sets = self.sets.clone();
         c.axes = self.axes.clone();

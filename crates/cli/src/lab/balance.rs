@@ -44,9 +44,10 @@ pub struct BalanceArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Play every candidate by a variant file's rules (docs/variants.md).
+    /// Play every candidate by a variant file's rules (docs/variants.md), laid over the battle's own variant if it
+    /// names one; give it again to lay more files over it, in order.
     #[arg(long, value_name = "FILE.toml")]
-    pub variant: Option<PathBuf>,
+    pub variant: Vec<PathBuf>,
     /// Set a rule option for every candidate, as NAME=VALUE (not one of the numbers being tuned).
     #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
     pub set: Vec<(String, String)>,
@@ -68,7 +69,7 @@ fn tunable(text: &str) -> Result<String, String> {
 /// usage) or it fails ([`pacw_sim::balance`]), or the balanced scenario or standard output cannot be written.
 pub fn run(args: BalanceArgs) -> Result<ExitCode> {
     let (text, file) = scenario_text(&args.scenario)?;
-    let rules = crate::source::variant_system(args.variant.as_deref())?;
+    let rules = crate::source::rules_for(&text, &file, &args.variant)?;
     let scenario = match &rules {
         Some(rules) => pacw_engine::Scenario::parse_with(&text, &file, rules.clone())?,
         None => pacw_engine::Scenario::parse_reading(&text, &file, &crate::source::beside(&file))?,

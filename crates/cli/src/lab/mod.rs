@@ -34,9 +34,10 @@ pub struct LabArgs {
     #[arg(long, value_name = "A,B", default_value = "random,random", help = players_help(), value_parser = crate::args::players)]
     pub players: [String; 2],
     /// A variant file (docs/variants.md: modifiers, arms, a hit-result table, words and options) whose combat system
-    /// plays every scenario, in place of any variant a scenario names; its options apply before --set.
+    /// plays every scenario, laid over any variant a scenario names; its options apply before --set. Give it again
+    /// to lay more files over it, in order.
     #[arg(long, value_name = "FILE.toml")]
-    pub variant: Option<PathBuf>,
+    pub variant: Vec<PathBuf>,
     /// Set a rule option for every game, as OPTION=VALUE (docs/rules.md R11); may be repeated.
     #[arg(long = "set", value_name = "OPTION=VALUE", value_parser = crate::args::set)]
     pub set: Vec<(String, String)>,
@@ -56,20 +57,17 @@ fn players_help() -> String {
     )
 }
 
-/// Reads the scenarios, for a variant's rules if one is given (its units may be of the variant's own arms): one that
-/// cannot be read or checked is a bad file (exit 1).
+/// Reads the scenarios, for the variant files' rules laid over each one's own (its units may be of their own
+/// arms): one that cannot be read or checked is a bad file (exit 1).
 ///
 /// # Errors
-/// When a scenario cannot be read, or is not a good one (under the variant's rules, if one is given).
-pub fn read_scenarios(names: &[String], variant: Option<&VariantFile>) -> Result<Vec<ScenarioSource>> {
+/// When a scenario cannot be read, or is not a good one (under the variant files' rules, if some are given).
+pub fn read_scenarios(names: &[String], variants: &[VariantFile]) -> Result<Vec<ScenarioSource>> {
     names
         .iter()
         .map(|name| {
             let (text, file) = scenario_text(name)?;
-            match variant {
-                Some(_) => Ok(ScenarioSource::parse_for(&text, &file, variant)?),
-                None => Ok(ScenarioSource::parse_reading(&text, &file, &crate::source::beside(&file))?),
-            }
+            Ok(ScenarioSource::parse_for(&text, &file, variants, &crate::source::beside(&file))?)
         })
         .collect()
 }
@@ -80,16 +78,25 @@ pub fn read_scenarios(names: &[String], variant: Option<&VariantFile>) -> Result
 /// # Errors
 /// When the variant file or a scenario cannot be read or is not a good one.
 pub fn config(args: &LabArgs) -> Result<SimConfig> {
-    let variant = match &args.variant {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read variant file {}", path.display()))?;
-            Some(VariantFile::parse(&text, &path.display().to_string())?)
+    // Each file is read over those before it, laid over the first battle's own variant (a file may name what they
+    // define), then laid over each battle's own and checked with it as the scenarios are read.
+    let mut variants = Vec::new();
+    let mut below = match args.scenarios.first().filter(|_| !args.variant.is_empty()) {
+        Some(name) => {
+            let (text, file) = scenario_text(name)?;
+            pacw_engine::Scenario::own_rules(&text, &file, Some(&crate::source::beside(&file)))?
         }
-        None => None,
+        None => pacw_engine::system::CombatSystem::standard(),
     };
-    let mut config = SimConfig::of(read_scenarios(&args.scenarios, variant.as_ref())?);
-    config.variant_file = variant;
+    for path in &args.variant {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read variant file {}", path.display()))?;
+        let (variant, system) = VariantFile::parse_over(&text, &path.display().to_string(), &below)?;
+        variants.push(variant);
+        below = system;
+    }
+    let mut config = SimConfig::of(read_scenarios(&args.scenarios, &variants)?);
+    config.variant_files = variants;
     config.sets = args.set.clone();
     config.players = args.players.clone();
     config.games = args.games as usize;

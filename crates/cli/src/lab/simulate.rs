@@ -27,7 +27,8 @@ pub struct SimulateArgs {
     pub lab: LabArgs,
     /// Compare values of an option, as OPTION=V1,V2,... or OPTION=LO..HI (both ends included, e.g. to_hit=3..6);
     /// players=A,B,... compares computer players (each replaces the first of --players); rules=standard,FILE,...
-    /// compares whole rule sets (variant files, docs/variants.md). Give it twice for a grid.
+    /// compares whole rule sets (standard: the standard rules alone; a variant file: laid over the battle's own
+    /// variant in place of --variant, docs/variants.md). Give it twice for a grid.
     /// Every variant plays the same games (seeds and sides), and differences are tested game by game.
     #[arg(long, value_name = "OPTION=VALUES", value_parser = crate::args::compare)]
     pub compare: Vec<Axis>,

@@ -74,7 +74,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode> {
         args.scenarios
     };
     let config = TournamentConfig {
-        scenarios: read_scenarios(&names, None)?,
+        scenarios: read_scenarios(&names, &[])?,
         players,
         games: args.games as usize,
         seed: args.seed,

@@ -219,6 +219,36 @@ impl Scenario {
         Scenario::parse_for(source, file, Some(system), None)
     }
 
+    /// The rules the scenario `source` names for itself (`variant = "close-combat"`, or a variant file that `read`
+    /// gives, as [`Scenario::parse_reading`] reads it), which the variant files given for a game are laid over
+    /// ([`CombatSystem::with_layer`], docs/variants.md "Variants that combine"); the standard when it names none.
+    ///
+    /// ```
+    /// use pacw_engine::Scenario;
+    /// let text = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+    /// assert_eq!(Scenario::own_rules(&text, "m.toml", None).unwrap().layers()[0].file, "close-combat.toml");
+    /// assert!(Scenario::own_rules(pacw_engine::DEFAULT_SCENARIO, "m.toml", None).unwrap().layers().is_empty());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A variant it names that cannot be read or is not a good one, at its `variant` key. A text that is not TOML
+    /// gives the standard: parsing the scenario says what is wrong with it.
+    pub fn own_rules(source: &str, file: &str, read: Option<ReadVariant>) -> Result<CombatSystem, ScenarioError> {
+        #[derive(Deserialize)]
+        struct Named {
+            variant: Option<Spanned<String>>,
+        }
+        let Ok(Named { variant: Some(name) }) = toml::from_str::<Named>(source) else {
+            return Ok(CombatSystem::standard());
+        };
+        let mut r = Report { source, problems: vec![], own_arms: Vec::new(), terrain: TerrainRules::standard() };
+        match named_variant(&mut r, &name, read) {
+            Some(system) => Ok(Arc::unwrap_or_clone(system)),
+            None => Err(ScenarioError { file: file.to_string(), problems: r.problems }),
+        }
+    }
+
     /// [`Scenario::parse`] for a game played by the standard rules, whatever variant the scenario names (the
     /// laboratory's `--compare rules=standard,…` sets the standard beside the scenario's own variant).
     ///

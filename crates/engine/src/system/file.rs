@@ -1,8 +1,11 @@
 //! A variant file read and checked: every problem with its line and column and what was expected, and nothing of a
-//! bad file applied. Laid over a combat system, a modifier or an arm of the same id replaces the one there, a new id
-//! is added; `[results]` and `[terms]` replace the entries they name.
+//! bad file applied. A file is read against the combat system it is to be laid over (the standard, or the standard
+//! with other files laid over it: docs/variants.md, "Variants that combine"), so that it may name what the rules
+//! below it define. Laid over them, a rule of the same id replaces the one there, a new id is added; `[results]`,
+//! `[terms]` and `[options]` replace the entries they name.
 
 use super::condition::{Condition, ConditionError, Moment};
+use super::layers::{Layer, Layers, Part};
 use super::terrain::{RawMovement, RawTerrain, TerrainText};
 use super::{
     AfterAttackRule, ArmRule, AttackerEffect, CombatSystem, HitResult, MAX_AFTER_ATTACK, MAX_ARMS, MAX_MODIFIERS,
@@ -170,9 +173,12 @@ struct RawArm {
     range: Option<Spanned<i64>>,
 }
 
-/// A variant file, read and checked on its own: what it changes, to be laid over a combat system.
+/// A variant file, read and checked against the combat system below it: what it changes, to be laid over that
+/// system (and no other: its conditions name the arms and terrains by their places there).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantText {
+pub(super) struct VariantText {
+    /// The file as given, for the provenance of what it writes and for saves.
+    layer: Layer,
     name: String,
     description: String,
     modifiers: Vec<ModifierChange>,
@@ -234,9 +240,9 @@ struct Names<'a> {
     terrains: &'a [&'a str],
 }
 
-/// The arms' names a condition may compare with: the standard's, then the variant's new ones.
-fn arm_names(arms: &[Spanned<RawArm>]) -> Vec<String> {
-    let mut names: Vec<String> = Arm::ALL.iter().map(|a| a.name().to_string()).collect();
+/// The arms' names a condition may compare with: those of the rules below, then the variant's new ones.
+fn arm_names(arms: &[Spanned<RawArm>], below: &CombatSystem) -> Vec<String> {
+    let mut names: Vec<String> = below.arms.iter().map(|a| a.id.clone()).collect();
     for a in arms {
         if !names.contains(a.get_ref().id.get_ref()) {
             names.push(a.get_ref().id.get_ref().clone());
@@ -246,12 +252,12 @@ fn arm_names(arms: &[Spanned<RawArm>]) -> Vec<String> {
 }
 
 impl VariantText {
-    /// Reads and checks a variant file; `file` names it in messages.
+    /// Reads and checks a variant file to be laid over `below`; `file` names it in messages.
     ///
     /// # Errors
     ///
     /// Every problem found, each with its line and column and what was expected.
-    pub fn parse(text: &str, file: &str) -> Result<VariantText, SystemError> {
+    pub(super) fn parse(text: &str, file: &str, below: &CombatSystem) -> Result<VariantText, SystemError> {
         let fail = |problems| SystemError { file: file.to_string(), problems };
         if text.len() > MAX_VARIANT_BYTES {
             let message = format!("a variant file is at most {} KiB", MAX_VARIANT_BYTES / 1024);
@@ -273,26 +279,38 @@ impl VariantText {
                 String::new()
             }
         };
-        let arm_names = arm_names(&raw.arms);
+        let arm_names = arm_names(&raw.arms, below);
         let arm_refs: Vec<&str> = arm_names.iter().map(String::as_str).collect();
-        let terrain_names = super::terrain::names(&raw.terrain);
+        let terrain_names = super::terrain::names(&raw.terrain, &below.terrain);
         let terrain_refs: Vec<&str> = terrain_names.iter().map(String::as_str).collect();
         let names = Names { arms: &arm_refs, terrains: &terrain_refs };
-        let modifiers = read_modifiers(&mut p, &raw.modifiers, &names);
-        let after_attack = read_after_attack(&mut p, &raw.after_attack, &names);
-        let restrictions = read_restrictions(&mut p, &raw.restrictions, &names);
-        let result_modifiers = read_result_modifiers(&mut p, &raw.result_modifiers, &names);
+        let modifiers = read_modifiers(&mut p, &raw.modifiers, &names, below);
+        let ids = |rules: &[AfterAttackRule]| rules.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+        let after_attack = read_after_attack(&mut p, &raw.after_attack, &names, &ids(&below.after_attack));
+        let ids = |rules: &[Restriction]| rules.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+        let restrictions = read_restrictions(&mut p, &raw.restrictions, &names, &ids(&below.restrictions));
+        let ids = |rules: &[ResultModifier]| rules.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+        let result_modifiers =
+            read_result_modifiers(&mut p, &raw.result_modifiers, &names, &ids(&below.result_modifiers));
         let rally = raw.rally.as_ref().and_then(|r| read_rally(&mut p, r));
-        let rally_modifiers = read_rally_modifiers(&mut p, &raw.rally_modifiers, raw.rally.is_some(), &names);
-        let arms = read_arms(&mut p, &raw.arms);
-        let terrain = super::terrain::read(&mut p, &raw.terrain, raw.movement.as_ref(), &arm_refs);
+        // A file with its own [rally] says the whole rule; without one, its modifiers join those of the rally roll
+        // below it, if there is one.
+        let rally_below = match (&raw.rally, &below.rally) {
+            (Some(_), _) => RallyBelow::Replaced,
+            (None, Some(_)) => RallyBelow::Joined(below.rally_modifiers.iter().map(|m| m.id.clone()).collect()),
+            (None, None) => RallyBelow::None,
+        };
+        let rally_modifiers = read_rally_modifiers(&mut p, &raw.rally_modifiers, &rally_below, &names);
+        let arms = read_arms(&mut p, &raw.arms, &below.arms);
+        let terrain = super::terrain::read(&mut p, &raw.terrain, raw.movement.as_ref(), &arm_refs, &below.terrain);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
-        let options = read_options(&mut p, raw.options.as_ref(), &raw.modifiers);
+        let options = read_options(&mut p, raw.options.as_ref(), &raw.modifiers, &below.modifiers);
         if !p.list.is_empty() {
             return Err(fail(p.list));
         }
         Ok(VariantText {
+            layer: Layer::new(file, &name, &raw.description, text),
             name,
             description: raw.description,
             modifiers,
@@ -309,10 +327,37 @@ impl VariantText {
         })
     }
 
-    /// `system` with this variant laid over it.
-    pub fn over(self, mut system: CombatSystem) -> CombatSystem {
-        system.name = self.name;
-        system.description = self.description;
+    /// `system` with this variant laid over it: `system` must be the one the file was read against
+    /// ([`VariantText::parse`]). Each rule it writes is marked as this file's ([`CombatSystem::written_by`]).
+    pub(super) fn over(self, mut system: CombatSystem) -> CombatSystem {
+        let mut written: Vec<(Part, String)> = Vec::new();
+        // Over other files, the names and descriptions read together (`Close combat + Hard cover`).
+        if system.layers.files().is_empty() {
+            system.name = self.name;
+            system.description = self.description;
+        } else {
+            system.name = format!("{} + {}", system.name, self.name);
+            if !self.description.trim().is_empty() {
+                system.description = match system.description.trim() {
+                    "" => self.description,
+                    below => format!("{below}\n\n{}", self.description),
+                };
+            }
+        }
+        written.extend(self.modifiers.iter().map(|m| (Part::Modifier, m.id.clone())));
+        written.extend(self.arms.iter().map(|a| (Part::Arm, a.id.clone())));
+        written.extend(self.results.iter().map(|(row, _)| (Part::Result, row.to_string())));
+        written.extend(self.after_attack.iter().map(|r| (Part::AfterAttack, r.id.clone())));
+        written.extend(self.restrictions.iter().map(|r| (Part::Restriction, r.id.clone())));
+        written.extend(self.result_modifiers.iter().map(|m| (Part::ResultModifier, m.id.clone())));
+        written.extend(self.rally.iter().map(|r| (Part::Rally, r.id.clone())));
+        written.extend(self.rally_modifiers.iter().map(|m| (Part::RallyModifier, m.id.clone())));
+        written.extend(self.terrain.ids().map(|id| (Part::Terrain, id.to_string())));
+        if self.terrain.changes_road_bonus() {
+            written.push((Part::RoadBonus, "road_bonus".to_string()));
+        }
+        written.extend(self.terms.iter().map(|(term, _)| (Part::Term, term.to_string())));
+        written.extend(self.options.iter().map(|(name, _)| (Part::Option, name.clone())));
         for change in self.modifiers {
             match system.modifiers.iter_mut().find(|m| m.id == change.id) {
                 Some(m) => {
@@ -383,6 +428,14 @@ impl VariantText {
             // A file with a rally roll says the whole rule: its modifiers are those it gives.
             system.rally = self.rally;
             system.rally_modifiers = self.rally_modifiers;
+        } else {
+            // Modifiers to the rally roll below (read_rally_modifiers refuses them where there is none).
+            for m in self.rally_modifiers {
+                match system.rally_modifiers.iter_mut().find(|r| r.id == m.id) {
+                    Some(r) => *r = m,
+                    None => system.rally_modifiers.push(m),
+                }
+            }
         }
         for (term, word) in self.terms {
             let t = &mut system.terms;
@@ -394,16 +447,83 @@ impl VariantText {
                 _ => t.destroyed = word,
             }
         }
-        system.options = self.options;
+        if system.options.is_empty() {
+            system.options = self.options;
+        } else {
+            for (name, value) in self.options {
+                match system.options.iter_mut().find(|(n, _)| *n == name) {
+                    Some(o) => o.1 = value,
+                    None => system.options.push((name, value)),
+                }
+            }
+            // In the order a file read back gives them (`[options]` is read table by table, key by key), so that
+            // the rules written as one file read back the same.
+            system.options.sort_by(|(a, _), (b, _)| option_order(a).cmp(&option_order(b)));
+        }
+        system.layers = std::mem::take(&mut system.layers).with(self.layer, written);
         system.settle();
         system
     }
 }
 
-fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], names: &Names) -> Vec<ModifierChange> {
+/// An option's place in a file's `[options]` as they are read: by its table (`modifier`), then its entry.
+fn option_order(name: &str) -> (&str, &str) {
+    name.split_once('.').unwrap_or((name, ""))
+}
+
+/// What a file's `[[rally_modifiers]]` modify.
+enum RallyBelow {
+    /// The file's own `[rally]`, which replaces any roll below with these modifiers alone.
+    Replaced,
+    /// The rally roll of the rules below, with the ids of its modifiers there.
+    Joined(Vec<String>),
+    /// Nothing: no rally roll here or below.
+    None,
+}
+
+/// Refuses the entries of a section beyond `max` in the rules laid together: the ids already `below` count, and
+/// each new id of the file once. `what` names the section in the message.
+fn within_limit<T>(
+    p: &mut Problems,
+    raw: &[Spanned<T>],
+    id: impl Fn(&T) -> &String,
+    below: &[String],
+    max: usize,
+    what: &str,
+) {
+    let mut new: Vec<&String> = Vec::new();
+    for r in raw {
+        let i = id(r.get_ref());
+        if below.contains(i) || new.contains(&i) {
+            continue;
+        }
+        new.push(i);
+        if below.len() + new.len() > max {
+            let message = match below.len() {
+                0 => format!("at most {max} {what}"),
+                n => format!("at most {max} {what} in the rules laid together (the rules below have {n})"),
+            };
+            p.at(r.span(), message);
+            return;
+        }
+    }
+}
+
+fn read_modifiers(
+    p: &mut Problems,
+    raw: &[Spanned<RawModifier>],
+    names: &Names,
+    below: &CombatSystem,
+) -> Vec<ModifierChange> {
     if raw.len() > MAX_MODIFIERS {
         p.at(raw[MAX_MODIFIERS].span(), format!("at most {MAX_MODIFIERS} modifiers"));
     }
+    // Those of the rules below: the standard's five, then those other files laid under this one add.
+    let standard: Vec<&str> = below.modifiers.iter().map(|m| m.id.as_str()).collect();
+    let beside = match below.layers.files() {
+        [] => format!("the standard's {}", standard.len()),
+        _ => format!("the {} of the rules below", standard.len()),
+    };
     let mut out: Vec<ModifierChange> = Vec::new();
     for m in raw.iter().take(MAX_MODIFIERS) {
         let m_span = m.span();
@@ -417,13 +537,12 @@ fn read_modifiers(p: &mut Problems, raw: &[Spanned<RawModifier>], names: &Names)
             .when
             .as_ref()
             .and_then(|w| read_condition(p, w, names, Moment::BeforeDice).map(|c| (c, w.get_ref().clone())));
-        let is_new = StandardModifier::of(id).is_none();
+        let is_new = !standard.contains(&id.as_str());
         // The standard's five come first: a file adds at most the places left after them.
-        let standard = StandardModifier::ALL.len();
-        let new_before = out.iter().filter(|o| StandardModifier::of(&o.id).is_none()).count();
-        if is_new && standard + new_before >= MAX_MODIFIERS {
-            let room = MAX_MODIFIERS - standard;
-            p.at(m_span.clone(), format!("at most {room} new modifiers beside the standard's {standard}"));
+        let new_before = out.iter().filter(|o| !standard.contains(&o.id.as_str())).count();
+        if is_new && standard.len() + new_before >= MAX_MODIFIERS {
+            let room = MAX_MODIFIERS.saturating_sub(standard.len());
+            p.at(m_span.clone(), format!("at most {room} new modifiers beside {beside}"));
             continue;
         }
         if is_new && m.when.is_none() {
@@ -456,10 +575,13 @@ fn read_condition(p: &mut Problems, w: &Spanned<String>, names: &Names, moment: 
 }
 
 /// `[[after_attack]]`: each rule whole (id, name, when, attacker), its condition read after the dice.
-fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], names: &Names) -> Vec<AfterAttackRule> {
-    if raw.len() > MAX_AFTER_ATTACK {
-        p.at(raw[MAX_AFTER_ATTACK].span(), format!("at most {MAX_AFTER_ATTACK} [[after_attack]] rules"));
-    }
+fn read_after_attack(
+    p: &mut Problems,
+    raw: &[Spanned<RawAfterAttack>],
+    names: &Names,
+    below: &[String],
+) -> Vec<AfterAttackRule> {
+    within_limit(p, raw, |r| r.id.get_ref(), below, MAX_AFTER_ATTACK, "[[after_attack]] rules");
     let mut out: Vec<AfterAttackRule> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for r in raw.iter().take(MAX_AFTER_ATTACK) {
@@ -500,10 +622,13 @@ fn read_after_attack(p: &mut Problems, raw: &[Spanned<RawAfterAttack>], names: &
 }
 
 /// `[[restrictions]]`: each whole (id, name, when), its condition read before the dice.
-fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], names: &Names) -> Vec<Restriction> {
-    if raw.len() > MAX_RESTRICTIONS {
-        p.at(raw[MAX_RESTRICTIONS].span(), format!("at most {MAX_RESTRICTIONS} [[restrictions]]"));
-    }
+fn read_restrictions(
+    p: &mut Problems,
+    raw: &[Spanned<RawRestriction>],
+    names: &Names,
+    below: &[String],
+) -> Vec<Restriction> {
+    within_limit(p, raw, |r| r.id.get_ref(), below, MAX_RESTRICTIONS, "[[restrictions]]");
     let mut out: Vec<Restriction> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for r in raw.iter().take(MAX_RESTRICTIONS) {
@@ -527,10 +652,13 @@ fn read_restrictions(p: &mut Problems, raw: &[Spanned<RawRestriction>], names: &
 }
 
 /// `[[result_modifiers]]`: each whole (id, name, value, when), its condition read before the dice.
-fn read_result_modifiers(p: &mut Problems, raw: &[Spanned<RawResultModifier>], names: &Names) -> Vec<ResultModifier> {
-    if raw.len() > MAX_RESULT_MODIFIERS {
-        p.at(raw[MAX_RESULT_MODIFIERS].span(), format!("at most {MAX_RESULT_MODIFIERS} [[result_modifiers]]"));
-    }
+fn read_result_modifiers(
+    p: &mut Problems,
+    raw: &[Spanned<RawResultModifier>],
+    names: &Names,
+    below: &[String],
+) -> Vec<ResultModifier> {
+    within_limit(p, raw, |m| m.id.get_ref(), below, MAX_RESULT_MODIFIERS, "[[result_modifiers]]");
     let mut out: Vec<ResultModifier> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for m in raw.iter().take(MAX_RESULT_MODIFIERS) {
@@ -591,23 +719,25 @@ fn read_rally(p: &mut Problems, raw: &Spanned<RawRally>) -> Option<RallyRule> {
 }
 
 /// `[[rally_modifiers]]`: each whole (id, name, value, when), its condition over the rallying unit's facts; only
-/// beside a `[rally]` roll (`rally` given), which they modify.
+/// beside a `[rally]` roll, the file's own or one of the rules below, which they modify.
 fn read_rally_modifiers(
     p: &mut Problems,
     raw: &[Spanned<RawResultModifier>],
-    rally: bool,
+    rally: &RallyBelow,
     names: &Names,
 ) -> Vec<RallyModifier> {
-    if let Some(first) = raw.first().filter(|_| !rally) {
+    if let (Some(first), RallyBelow::None) = (raw.first(), rally) {
         p.at(
             first.span(),
             "[[rally_modifiers]] modify a rally roll: give it in [rally] (under the standard rules a shaken unit \
              rallies as it is activated, R4.1)",
         );
     }
-    if raw.len() > MAX_RALLY_MODIFIERS {
-        p.at(raw[MAX_RALLY_MODIFIERS].span(), format!("at most {MAX_RALLY_MODIFIERS} [[rally_modifiers]]"));
-    }
+    let below = match rally {
+        RallyBelow::Joined(ids) => ids.as_slice(),
+        RallyBelow::Replaced | RallyBelow::None => &[],
+    };
+    within_limit(p, raw, |m| m.id.get_ref(), below, MAX_RALLY_MODIFIERS, "[[rally_modifiers]]");
     let mut out: Vec<RallyModifier> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for m in raw.iter().take(MAX_RALLY_MODIFIERS) {
@@ -653,12 +783,22 @@ pub(super) fn fresh_id(p: &mut Problems, what: &str, id: &Spanned<String>, given
     well_formed && !given
 }
 
-fn read_arms(p: &mut Problems, raw: &[Spanned<RawArm>]) -> Vec<ArmRule> {
-    let standard = CombatSystem::standard_arms();
-    let limit = MAX_ARMS - Arm::ALL.len();
-    let new = raw.iter().filter(|a| Arm::parse(a.get_ref().id.get_ref()).is_none()).count();
-    if new > limit {
-        p.at(raw[raw.len() - 1].span(), format!("at most {limit} new arms beside the standard three"));
+/// `[[arms]]`: a change to an arm of the rules below (`below`: the standard three first), by its id, or a new one.
+fn read_arms(p: &mut Problems, raw: &[Spanned<RawArm>], below: &[ArmRule]) -> Vec<ArmRule> {
+    let standard = below;
+    let limit = MAX_ARMS.saturating_sub(below.len());
+    let mut new: Vec<&String> = Vec::new();
+    for a in raw.iter().map(|a| a.get_ref().id.get_ref()) {
+        if !below.iter().any(|b| &b.id == a) && !new.contains(&a) {
+            new.push(a);
+        }
+    }
+    if new.len() > limit {
+        let message = match below.len() - Arm::ALL.len() {
+            0 => format!("at most {limit} new arms beside the standard three"),
+            n => format!("at most {limit} new arms beside the standard three and the {n} of the rules below"),
+        };
+        p.at(raw[raw.len() - 1].span(), message);
     }
     let mut out: Vec<ArmRule> = Vec::new();
     for a in raw {
@@ -672,8 +812,16 @@ fn read_arms(p: &mut Problems, raw: &[Spanned<RawArm>]) -> Vec<ArmRule> {
         let like = match (&a.like, base) {
             (Some(l), _) => match Arm::parse(l.get_ref()) {
                 Some(arm) if base.is_none_or(|b| b.like == arm) => Some(arm),
-                Some(_) => {
+                Some(_) if Arm::parse(id).is_some() => {
                     p.at(l.span(), format!("the standard arm '{id}' is itself: it cannot be like another"));
+                    None
+                }
+                Some(_) => {
+                    let was = base.map_or("", |b| b.like.name());
+                    p.at(
+                        l.span(),
+                        format!("the arm '{id}' is like {was} in the rules below: it cannot be like another"),
+                    );
                     None
                 }
                 None => {
@@ -762,15 +910,18 @@ fn read_terms(
 /// The variant's `[options]` as `name=value` pairs, each checked as it stands in the file: an unknown option or a
 /// value it does not take is refused here, at its place, not later against the scenario a game is set up with.
 /// The options are the rules' (R11) and `modifier.<id>` of the file's own modifiers; `exhaustion.<side>` is checked
-/// against the scenario's sides when a game is set up.
+/// against the scenario's sides when a game is set up. A modifier of one's own may be one of the rules below.
 fn read_options(
     p: &mut Problems,
     raw: Option<&BTreeMap<Spanned<String>, Spanned<RawOption>>>,
     modifiers: &[Spanned<RawModifier>],
+    below: &[ModifierRule],
 ) -> Vec<(String, String)> {
-    let own: Vec<&str> = modifiers
+    // The modifiers of one's own: those of the rules below, and the file's.
+    let own: Vec<&str> = below
         .iter()
-        .map(|m| m.get_ref().id.get_ref().as_str())
+        .map(|m| m.id.as_str())
+        .chain(modifiers.iter().map(|m| m.get_ref().id.get_ref().as_str()))
         .filter(|id| StandardModifier::of(id).is_none())
         .collect();
     let mut out = Vec::new();
@@ -892,12 +1043,12 @@ fn read_standard() -> CombatSystem {
             destroyed: "destroyed".into(),
         },
         options: Vec::new(),
-        source: None,
+        layers: Layers::default(),
         reads_attack_facts: false,
         standard_places: 0,
     };
     // The standard file names all five modifiers with their conditions; a test checks it is read without a problem.
-    let mut standard = match VariantText::parse(STANDARD, "rules/standard.toml") {
+    let mut standard = match VariantText::parse(STANDARD, "rules/standard.toml", &bare) {
         Ok(v) => v.over(bare),
         Err(_) => bare,
     };
@@ -906,6 +1057,8 @@ fn read_standard() -> CombatSystem {
             m.kind = ModifierKind::Standard(b);
         }
     }
+    // The standard is what the layers are laid over, not one of them.
+    standard.layers = Layers::default();
     standard.settle();
     standard
 }

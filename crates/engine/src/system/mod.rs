@@ -12,13 +12,15 @@
 mod after;
 pub mod condition;
 mod file;
+mod layers;
 mod rally;
 mod restriction;
 mod steadiness;
 mod terrain;
 
 pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AFTER_ATTACK};
-pub use file::{SystemError, VariantText};
+pub use file::SystemError;
+pub use layers::{Layer, Part};
 pub use rally::{MAX_RALLY_MODIFIERS, RallyModifier, RallyNeed, RallyRule, RallyTest, rally_modifiers};
 pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
 pub use steadiness::{MAX_RESULT_MODIFIERS, ResultModifier, result_modifiers};
@@ -206,8 +208,9 @@ pub struct CombatSystem {
     /// The variant's `[options]`, as `name=value` pairs in the file's order (checked against a scenario when a game
     /// is set up).
     options: Vec<(String, String)>,
-    /// The variant file it was read from, (file, text): what a save keeps so that the game replays by it.
-    source: Option<(String, String)>,
+    /// The variant files laid over the standard and which wrote each rule (layers.rs); a save keeps them as one
+    /// file ([`CombatSystem::source`]) so that the game replays by them.
+    layers: layers::Layers,
     /// Whether an attack's facts are read for its rules ([`CombatSystem::reads_attack_facts`]), settled when made.
     reads_attack_facts: bool,
     /// [`CombatSystem::standard_places`], settled when made.
@@ -280,15 +283,7 @@ impl CombatSystem {
     ///
     /// Every problem found in the file, each with its line and column: nothing of a bad file is applied.
     pub fn with_variant(text: &str, file: &str) -> Result<CombatSystem, SystemError> {
-        let variant = VariantText::parse(text, file)?;
-        let mut system = variant.over(CombatSystem::standard());
-        system.source = Some((file.to_string(), text.to_string()));
-        Ok(system)
-    }
-
-    /// The variant file it was read from, as (file name, text); `None` for the standard.
-    pub fn source(&self) -> Option<(&str, &str)> {
-        self.source.as_ref().map(|(file, text)| (file.as_str(), text.as_str()))
+        CombatSystem::standard().with_layer(text, file)
     }
 
     /// The to-hit modifiers, the standard's first.
@@ -460,55 +455,95 @@ impl CombatSystem {
         &self.options
     }
 
-    /// The system as JSON (what `pacw rules --json` prints): the same fields as its file.
+    /// The system as JSON (what `pacw rules --json` prints): the same fields as its file, each rule with `from`,
+    /// the variant file that last wrote it or `standard` ([`CombatSystem::written_by`]); `layers` lists the files
+    /// laid over the standard, bottom first, and `from` says the same of the entries of `[results]`, `[terms]`,
+    /// `[options]` and the road bonus.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
+        let from = |part, id: &str| self.provenance_label(part, id).to_string();
+        let entries_from = |part, ids: &mut dyn Iterator<Item = &str>| {
+            ids.map(|id| (id.to_string(), json!(from(part, id)))).collect::<serde_json::Map<_, _>>()
+        };
         json!({
             "name": self.name,
             "description": self.description,
+            "layers": self.layers().iter().map(|l| json!({ "file": l.file, "name": l.name })).collect::<Vec<_>>(),
             "modifiers": self.modifiers.iter().map(|m| json!({
                 "id": m.id, "rule": m.rule, "name": m.name, "value": m.value, "when": m.when_text,
+                "from": from(Part::Modifier, &m.id),
             })).collect::<Vec<_>>(),
             "arms": self.arms.iter().map(|a| json!({
                 "id": a.id, "name": a.name, "like": a.like.name(), "strength": a.strength, "move": a.movement,
-                "range": a.range,
+                "range": a.range, "from": from(Part::Arm, &a.id),
             })).collect::<Vec<_>>(),
             "results": self.results.rows().iter().map(|(row, [held, broke])| {
                 (row.to_string(), json!([held.file_name(), broke.file_name()]))
             }).collect::<serde_json::Map<_, _>>(),
             "after_attack": self.after_attack.iter().map(|r| json!({
                 "id": r.id, "name": r.name, "when": r.when_text, "attacker": r.effect.file_name(),
+                "from": from(Part::AfterAttack, &r.id),
             })).collect::<Vec<_>>(),
             "restrictions": self.restrictions.iter().map(|r| json!({
-                "id": r.id, "name": r.name, "when": r.when_text,
+                "id": r.id, "name": r.name, "when": r.when_text, "from": from(Part::Restriction, &r.id),
             })).collect::<Vec<_>>(),
             "result_modifiers": self.result_modifiers.iter().map(|m| json!({
                 "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,
+                "from": from(Part::ResultModifier, &m.id),
             })).collect::<Vec<_>>(),
             "rally": self.rally.as_ref().map(|r| json!({
                 "id": r.id, "name": r.name, "needed": match r.needed {
                     RallyNeed::AtLeast(n) => json!(n),
                     RallyNeed::Strength => json!("strength"),
                 },
+                "from": from(Part::Rally, &r.id),
             })),
             "rally_modifiers": self.rally_modifiers.iter().map(|m| json!({
                 "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,
+                "from": from(Part::RallyModifier, &m.id),
             })).collect::<Vec<_>>(),
-            "terrain": terrain::to_json(&self.terrain),
+            "terrain": terrain::to_json(&self.terrain, &|id| from(Part::Terrain, id)),
             "movement": { "road_bonus": self.terrain.road_bonus() },
             "terms": self.terms.entries().iter().map(|(t, w)| (t.to_string(), json!(w))).collect::<serde_json::Map<_, _>>(),
             "options": self.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "from": {
+                "results": entries_from(Part::Result, &mut self.results.rows().iter().map(|(row, _)| *row)),
+                "terms": entries_from(Part::Term, &mut self.terms.entries().iter().map(|(t, _)| *t)),
+                "options": entries_from(Part::Option, &mut self.options.iter().map(|(k, _)| k.as_str())),
+                "movement": { "road_bonus": from(Part::RoadBonus, "road_bonus") },
+            },
         })
     }
 
     /// The system written as a variant file (what `pacw rules` prints): read back, it gives the same system.
     pub fn to_toml(&self) -> String {
+        self.write_toml(false)
+    }
+
+    /// [`CombatSystem::to_toml`] with comments that say which variant file last wrote each rule (`# from
+    /// hard-cover.toml`, or `# from standard`): what `pacw rules` prints for variants laid together. Read back, it is
+    /// the same system.
+    pub fn to_toml_annotated(&self) -> String {
+        self.write_toml(true)
+    }
+
+    fn write_toml(&self, annotated: bool) -> String {
         let quoted = |s: &str| toml::Value::String(s.to_string()).to_string();
+        // A line of its own under a table's header, or the end of an entry's line.
+        let note = |part, id: &str| match annotated {
+            true => format!("# from {}\n", self.provenance_label(part, id)),
+            false => String::new(),
+        };
+        let after = |part, id: &str| match annotated {
+            true => format!("  # from {}", self.provenance_label(part, id)),
+            false => String::new(),
+        };
         let mut out = String::new();
         let _ = writeln!(out, "name = {}", quoted(&self.name));
         let _ = writeln!(out, "description = {}", quoted(&self.description));
         for m in &self.modifiers {
             let _ = writeln!(out, "\n[[modifiers]]");
+            out.push_str(&note(Part::Modifier, &m.id));
             let _ = writeln!(out, "id = {}", quoted(&m.id));
             if m.rule != m.id {
                 let _ = writeln!(out, "rule = {}", quoted(&m.rule));
@@ -519,6 +554,7 @@ impl CombatSystem {
         }
         for a in &self.arms {
             let _ = writeln!(out, "\n[[arms]]");
+            out.push_str(&note(Part::Arm, &a.id));
             let _ = writeln!(out, "id = {}", quoted(&a.id));
             let _ = writeln!(out, "name = {}", quoted(&a.name));
             if a.id != a.like.name() {
@@ -528,26 +564,31 @@ impl CombatSystem {
         }
         let _ = writeln!(out, "\n[results]");
         for (name, [held, broke]) in self.results.rows() {
-            let _ = writeln!(out, "{name} = [{}, {}]", quoted(held.file_name()), quoted(broke.file_name()));
+            let row = format!("{name} = [{}, {}]", quoted(held.file_name()), quoted(broke.file_name()));
+            let _ = writeln!(out, "{row}{}", after(Part::Result, name));
         }
         for r in &self.after_attack {
             let _ = writeln!(out, "\n[[after_attack]]");
+            out.push_str(&note(Part::AfterAttack, &r.id));
             let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
             let _ = writeln!(out, "when = {}", quoted(&r.when_text));
             let _ = writeln!(out, "attacker = {}", quoted(r.effect.file_name()));
         }
         for r in &self.restrictions {
             let _ = writeln!(out, "\n[[restrictions]]");
+            out.push_str(&note(Part::Restriction, &r.id));
             let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
             let _ = writeln!(out, "when = {}", quoted(&r.when_text));
         }
         for m in &self.result_modifiers {
             let _ = writeln!(out, "\n[[result_modifiers]]");
+            out.push_str(&note(Part::ResultModifier, &m.id));
             let _ = writeln!(out, "id = {}\nname = {}\nvalue = {}", quoted(&m.id), quoted(&m.name), m.value);
             let _ = writeln!(out, "when = {}", quoted(&m.when_text));
         }
         if let Some(r) = &self.rally {
             let _ = writeln!(out, "\n[rally]");
+            out.push_str(&note(Part::Rally, &r.id));
             let _ = writeln!(out, "id = {}\nname = {}", quoted(&r.id), quoted(&r.name));
             match r.needed {
                 RallyNeed::AtLeast(n) => writeln!(out, "needed = {n}"),
@@ -557,13 +598,16 @@ impl CombatSystem {
         }
         for m in &self.rally_modifiers {
             let _ = writeln!(out, "\n[[rally_modifiers]]");
+            out.push_str(&note(Part::RallyModifier, &m.id));
             let _ = writeln!(out, "id = {}\nname = {}\nvalue = {}", quoted(&m.id), quoted(&m.name), m.value);
             let _ = writeln!(out, "when = {}", quoted(&m.when_text));
         }
-        terrain::to_toml(&self.terrain, &mut out);
+        terrain::to_toml(&self.terrain, &mut out, &|part, id| {
+            if part { note(Part::Terrain, id) } else { after(Part::RoadBonus, id) }
+        });
         let _ = writeln!(out, "\n[terms]");
         for (name, word) in self.terms.entries() {
-            let _ = writeln!(out, "{name} = {}", quoted(word));
+            let _ = writeln!(out, "{name} = {}{}", quoted(word), after(Part::Term, name));
         }
         if !self.options.is_empty() {
             let _ = writeln!(out, "\n[options]");
@@ -576,7 +620,7 @@ impl CombatSystem {
                 // A dotted key (modifier.cover) reads back as the same option, nested or not.
                 let bare = name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c));
                 let key = if bare { name.clone() } else { quoted(name) };
-                let _ = writeln!(out, "{key} = {value}");
+                let _ = writeln!(out, "{key} = {value}{}", after(Part::Option, name));
             }
         }
         out

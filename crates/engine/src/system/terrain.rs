@@ -51,18 +51,21 @@ pub(super) struct TerrainText {
     road_bonus: Option<u8>,
 }
 
-/// Reads `[[terrain]]` and `[movement]`; `arms` are the arms' ids a `move_by_arm` may name (the standard's and the
-/// file's own).
+/// Reads `[[terrain]]` and `[movement]` to be laid over `below` (the standard's, or those of other files laid over
+/// it); `arms` are the arms' ids a `move_by_arm` may name (those below and the file's own).
 pub(super) fn read(
     p: &mut Problems,
     raw: &[Spanned<RawTerrain>],
     movement: Option<&Spanned<RawMovement>>,
     arms: &[&str],
+    below: &TerrainRules,
 ) -> TerrainText {
-    let standard = TerrainRules::standard();
+    let standard = below;
     let mut kinds: Vec<TerrainChange> = Vec::new();
     let mut letters: Vec<char> = standard.kinds().iter().map(|k| k.letter).collect();
-    let mut new = 0;
+    // The new kinds of other files laid below this one count against the same limit.
+    let below_new = standard.kinds().len().saturating_sub(crate::terrain::Terrain::ALL.len());
+    let mut new = below_new;
     for t in raw {
         let span = t.span();
         let t = t.get_ref();
@@ -74,7 +77,13 @@ pub(super) fn read(
         if base.is_none() {
             new += 1;
             if new > MAX_OWN_TERRAINS {
-                p.at(span, format!("at most {MAX_OWN_TERRAINS} new terrains beside the standard six"));
+                let message = match below_new {
+                    0 => format!("at most {MAX_OWN_TERRAINS} new terrains beside the standard six"),
+                    n => format!(
+                        "at most {MAX_OWN_TERRAINS} new terrains beside the standard six (the rules below add {n})"
+                    ),
+                };
+                p.at(span, message);
                 continue;
             }
         }
@@ -82,7 +91,8 @@ pub(super) fn read(
             (Some(l), Some(b)) if l.get_ref().chars().eq([standard.kind(b).letter]) => Some(standard.kind(b).letter),
             (Some(l), Some(b)) => {
                 let was = standard.kind(b).letter;
-                p.at(l.span(), format!("the standard terrain '{id}' keeps its letter '{was}' in maps"));
+                let which = if b.index() < crate::terrain::Terrain::ALL.len() { "standard " } else { "" };
+                p.at(l.span(), format!("the {which}terrain '{id}' keeps its letter '{was}' in maps"));
                 None
             }
             (Some(l), None) => read_letter(p, l, &mut letters),
@@ -138,12 +148,12 @@ pub(super) fn read(
     TerrainText { kinds, road_bonus }
 }
 
-/// The terrains' ids a condition may name: the standard's, then the file's new ones (in the order of their places
-/// once laid over the standard).
-pub(super) fn names(raw: &[Spanned<RawTerrain>]) -> Vec<String> {
-    let standard = TerrainRules::standard();
+/// The terrains' ids a condition may name: those of the rules below, then the file's new ones (in the order of
+/// their places once laid over them).
+pub(super) fn names(raw: &[Spanned<RawTerrain>], below: &TerrainRules) -> Vec<String> {
+    let standard = below;
     let mut names: Vec<String> = standard.kinds().iter().map(|k| k.id.clone()).collect();
-    for t in raw.iter().take(MAX_OWN_TERRAINS + names.len()) {
+    for t in raw.iter().take(crate::terrain::MAX_TERRAINS) {
         let id = t.get_ref().id.get_ref();
         if standard.by_id(id).is_none() && !names.contains(id) {
             names.push(id.clone());
@@ -195,6 +205,16 @@ fn read_entry(p: &mut Problems, field: &str, v: &Spanned<toml::Value>, may_be_im
 }
 
 impl TerrainText {
+    /// The ids of the kinds it adds or changes.
+    pub(super) fn ids(&self) -> impl Iterator<Item = &str> {
+        self.kinds.iter().map(|k| k.id.as_str())
+    }
+
+    /// Whether it sets the road bonus.
+    pub(super) fn changes_road_bonus(&self) -> bool {
+        self.road_bonus.is_some()
+    }
+
     /// `rules` with this laid over them; `arms` are the combat system's arm ids, in the order of their places.
     pub(super) fn over(self, rules: &TerrainRules, arms: &[&str]) -> TerrainRules {
         let mut kinds = rules.kinds().to_vec();
@@ -226,17 +246,22 @@ impl TerrainText {
                     None => kind.by_arm.push((arm, entry)),
                 }
             }
+            // By the arm's id, as a file lists them when read (a table's keys in order): the entries of several
+            // files laid together read back the same, written as one.
+            kind.by_arm.sort_by(|(a, _), (b, _)| a.cmp(b));
         }
         TerrainRules::new(kinds, self.road_bonus.unwrap_or(rules.road_bonus()), arms)
     }
 }
 
-/// A terrain table written as a variant file's `[[terrain]]` and `[movement]` (what `pacw rules` prints).
-pub(super) fn to_toml(rules: &TerrainRules, out: &mut String) {
+/// A terrain table written as a variant file's `[[terrain]]` and `[movement]` (what `pacw rules` prints); `note`
+/// gives what to write of a kind's provenance under its header (`true`, by its id) or after the road bonus (`false`).
+pub(super) fn to_toml(rules: &TerrainRules, out: &mut String, note: &dyn Fn(bool, &str) -> String) {
     use std::fmt::Write;
     let quoted = |s: &str| toml::Value::String(s.to_string()).to_string();
     for kind in rules.kinds() {
         let _ = writeln!(out, "\n[[terrain]]");
+        out.push_str(&note(true, &kind.id));
         let _ = writeln!(out, "id = {}\nname = {}", quoted(&kind.id), quoted(&kind.name));
         let _ = writeln!(out, "letter = {}", quoted(&kind.letter.to_string()));
         let _ = writeln!(out, "move = {}", kind.entry.file_value());
@@ -247,11 +272,12 @@ pub(super) fn to_toml(rules: &TerrainRules, out: &mut String) {
             let _ = writeln!(out, "move_by_arm = {{ {} }}", arms.join(", "));
         }
     }
-    let _ = writeln!(out, "\n[movement]\nroad_bonus = {}", rules.road_bonus());
+    let _ = writeln!(out, "\n[movement]\nroad_bonus = {}{}", rules.road_bonus(), note(false, "road_bonus"));
 }
 
-/// A terrain table's kinds as JSON (what `pacw rules --json` prints): the same fields as the file's.
-pub(super) fn to_json(rules: &TerrainRules) -> serde_json::Value {
+/// A terrain table's kinds as JSON (what `pacw rules --json` prints): the same fields as the file's, and `from`, the
+/// file that last wrote each kind.
+pub(super) fn to_json(rules: &TerrainRules, from: &dyn Fn(&str) -> String) -> serde_json::Value {
     use serde_json::json;
     rules
         .kinds()
@@ -259,7 +285,7 @@ pub(super) fn to_json(rules: &TerrainRules) -> serde_json::Value {
         .map(|k| {
             json!({
                 "id": k.id, "name": k.name, "letter": k.letter.to_string(), "move": k.entry.to_json(),
-                "cover": k.cover, "blocks_sight": k.blocks_sight,
+                "cover": k.cover, "blocks_sight": k.blocks_sight, "from": from(&k.id),
                 "move_by_arm": k.by_arm.iter().map(|(a, e)| (a.clone(), e.to_json())).collect::<serde_json::Map<_, _>>(),
             })
         })

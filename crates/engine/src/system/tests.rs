@@ -18,7 +18,7 @@ fn problems(text: &str) -> String {
 
 #[test]
 fn the_standard_file_is_read_without_a_problem_and_says_what_the_engine_does() {
-    let standard = VariantText::parse(STANDARD, "rules/standard.toml");
+    let standard = file::VariantText::parse(STANDARD, "rules/standard.toml", &CombatSystem::standard());
     assert!(standard.is_ok(), "{}", standard.unwrap_err());
     let s = CombatSystem::standard();
     assert_eq!(s.name, "Standard");
@@ -804,8 +804,11 @@ fn the_odds_give_the_attacker_s_outcomes_exactly_as_the_battle_plays_them() {
 }
 
 /// Pieces of a variant file, new sections among them, for texts built at random.
-const VARIANT_PIECES: [&str; 35] = [
+const VARIANT_PIECES: [&str; 38] = [
     "name = \"x\"\n",
+    "[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\n",
+    "when = \"target.arm == 'skirmishers'\"\n",
+    "[options]\nmodifier.V1 = 2\nto_hit = 5\n",
     "[[after_attack]]\n",
     "id = \"A1\"\n",
     "name = \"failed charge\"\n",
@@ -1312,4 +1315,217 @@ fn terrain_sections_are_refused_at_their_place_and_conditions_may_name_a_new_ter
     assert!(
         problems(&bog).contains("unknown terrain 'bog' (known: open, woods, town, sunken_road, river, ford, swamp)")
     );
+}
+
+/// The example files of docs/variants.md, "Variants that combine": a battle's own variant with an arm of its own,
+/// and a file laid over it that names that arm.
+const EXAMPLE_SKIRMISHERS: &str = include_str!("../../../../docs/examples/skirmishers.toml");
+const EXAMPLE_FENCES: &str = include_str!("../../../../docs/examples/fences.toml");
+const EXAMPLE_SKIRMISH: &str = include_str!("../../../../docs/examples/skirmish.toml");
+
+fn skirmishers_with_fences() -> CombatSystem {
+    let below = CombatSystem::with_variant(EXAMPLE_SKIRMISHERS, "skirmishers.toml").expect("the example reads");
+    below.with_layer(EXAMPLE_FENCES, "fences.toml").expect("the example reads over it")
+}
+
+#[test]
+fn a_layer_replaces_what_the_rules_below_have_adds_what_they_lack_and_names_what_they_define() {
+    let system = skirmishers_with_fences();
+    assert_eq!(system.name, "Skirmishers + Fences");
+    assert!(system.description.starts_with("A screen of light infantry") && system.description.contains("by fire"));
+    // Added: F1, whose condition names the arm the layer below defines.
+    let ids: Vec<&str> = system.modifiers().iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["not_moved", "canister", "ranging", "flank_rear", "cover", "F1"]);
+    assert_eq!(system.modifier("F1").unwrap().value, -1);
+    assert_eq!(system.arm("skirmishers").unwrap().strength, 3, "the layer below's arm stays");
+    // Replaced: the standard cover's condition, its value and name kept.
+    let cover = system.modifier("cover").unwrap();
+    assert_eq!(
+        (cover.when_text.as_str(), cover.value, cover.rule.as_str()),
+        ("target.cover and not charge", -1, "R6.3")
+    );
+    // Alone, over the standard, the top file cannot name that arm.
+    let alone = CombatSystem::with_variant(EXAMPLE_FENCES, "fences.toml").unwrap_err().to_string();
+    assert!(alone.contains("fences.toml:10:") && alone.contains("skirmishers"), "{alone}");
+    // Which file wrote each rule last.
+    let file = |part, id| system.written_by(part, id).map(|l| l.file.as_str());
+    assert_eq!(file(Part::Arm, "skirmishers"), Some("skirmishers.toml"));
+    assert_eq!(file(Part::Modifier, "F1"), Some("fences.toml"));
+    assert_eq!(file(Part::Modifier, "cover"), Some("fences.toml"));
+    assert_eq!(file(Part::Modifier, "canister"), None, "the standard's");
+    assert_eq!(file(Part::Arm, "infantry"), None);
+    let layers: Vec<(&str, &str)> = system.layers().iter().map(|l| (l.file.as_str(), l.name.as_str())).collect();
+    assert_eq!(layers, [("skirmishers.toml", "Skirmishers"), ("fences.toml", "Fences")]);
+    let json = system.to_json();
+    assert_eq!(json["modifiers"][5]["from"], "fences.toml");
+    assert_eq!(json["modifiers"][1]["from"], "standard");
+    assert_eq!(json["arms"][3]["from"], "skirmishers.toml");
+    assert_eq!(json["layers"][1]["file"], "fences.toml");
+    let text = system.to_toml_annotated();
+    assert!(text.contains("[[modifiers]]\n# from fences.toml\nid = \"F1\""), "{text}");
+    assert!(text.contains("[[arms]]\n# from skirmishers.toml\nid = \"skirmishers\""), "{text}");
+    assert!(text.contains("[[modifiers]]\n# from standard\nid = \"canister\""), "{text}");
+}
+
+#[test]
+fn one_layer_over_the_standard_is_a_variant_as_it_always_was() {
+    let text = "name = \"Hard\"\n[[modifiers]]\nid = \"cover\"\nvalue = -2\n";
+    let one = CombatSystem::with_variant(text, "hard.toml").unwrap();
+    assert_eq!(one.source(), Some(("hard.toml", text)), "a save keeps the file itself");
+    assert_eq!(one.name, "Hard");
+    assert_eq!(CombatSystem::standard().with_layer(text, "hard.toml").unwrap(), one);
+    assert!(CombatSystem::standard().layers().is_empty() && CombatSystem::standard().source().is_none());
+}
+
+#[test]
+fn an_error_in_a_layer_is_cited_in_its_own_file_and_nothing_of_it_is_applied() {
+    let below = CombatSystem::with_variant(EXAMPLE_SKIRMISHERS, "skirmishers.toml").unwrap();
+    let before = below.clone();
+    let bad =
+        EXAMPLE_FENCES.replace("target.behind_fence", "target.behind_fences").replace("id = \"cover\"", "id = \"c!\"");
+    let e = below.with_layer(&bad, "fences.toml").unwrap_err();
+    assert_eq!(e.file, "fences.toml");
+    let text = e.to_string();
+    assert!(text.contains("fences.toml:10:") && text.contains("behind_fences"), "{text}");
+    assert!(text.contains("fences.toml:13:6: modifier id 'c!'"), "{text}");
+    assert_eq!(below, before);
+    assert_eq!(below.layers().len(), 1);
+    // A standard arm keeps what it is, and so does an arm of the rules below.
+    let like = "name = \"L\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"cavalry\"\n";
+    let e = below.with_layer(like, "like.toml").unwrap_err().to_string();
+    assert!(e.contains("like.toml:4:8: the arm 'skirmishers' is like infantry in the rules below"), "{e}");
+}
+
+#[test]
+fn the_limits_count_the_rules_of_every_layer() {
+    let modifier = |i: usize| format!("[[modifiers]]\nid = \"M{i}\"\nvalue = 1\nwhen = \"charge\"\n");
+    let six: String = (0..6).map(modifier).collect();
+    let below = CombatSystem::with_variant(&format!("name = \"six\"\n{six}"), "six.toml").unwrap();
+    let five_more: String = (6..11).map(modifier).collect();
+    let full = below.with_layer(&format!("name = \"five\"\n{five_more}"), "five.toml").unwrap();
+    assert_eq!(full.modifiers().len(), MAX_MODIFIERS);
+    let e = full.with_layer(&format!("name = \"one\"\n{}", modifier(11)), "one.toml").unwrap_err().to_string();
+    assert!(e.contains("one.toml:2:1: at most 0 new modifiers beside the 16 of the rules below"), "{e}");
+    // A change to one of them is no new one.
+    let changed = full.with_layer("name = \"c\"\n[[modifiers]]\nid = \"M3\"\nvalue = -1\n", "c.toml").unwrap();
+    assert_eq!(changed.modifier("M3").unwrap().value, -1);
+    let rule = |i: usize| format!("[[restrictions]]\nid = \"R{i}\"\nwhen = \"charge and distance > {i}\"\n");
+    let eight: String = (0..MAX_RESTRICTIONS).map(rule).collect();
+    let below = CombatSystem::with_variant(&format!("name = \"r\"\n{eight}"), "r.toml").unwrap();
+    let e = below.with_layer(&format!("name = \"r9\"\n{}", rule(9)), "r9.toml").unwrap_err().to_string();
+    assert!(
+        e.contains("r9.toml:2:1: at most 8 [[restrictions]] in the rules laid together (the rules below have 8)"),
+        "{e}"
+    );
+    let swamps = |from: usize, n: usize| -> String {
+        (from..from + n)
+            .map(|i| format!("[[terrain]]\nid = \"t{i}\"\nletter = \"{}\"\n", (b'a' + i as u8) as char))
+            .collect()
+    };
+    let below = CombatSystem::with_variant(&format!("name = \"t\"\n{}", swamps(0, 8)), "t.toml").unwrap();
+    assert!(below.with_layer(&format!("name = \"u\"\n{}", swamps(8, 2)), "u.toml").is_ok());
+    let e = below.with_layer(&format!("name = \"u\"\n{}", swamps(8, 3)), "u.toml").unwrap_err().to_string();
+    assert!(e.contains("at most 10 new terrains beside the standard six (the rules below add 8)"), "{e}");
+    // A letter taken below is taken.
+    let e = below.with_layer("name = \"u\"\n[[terrain]]\nid = \"x\"\nletter = \"a\"\n", "u.toml").unwrap_err();
+    assert!(e.to_string().contains("u.toml:4:10: letter 'a' is already a terrain's"), "{e}");
+}
+
+#[test]
+fn options_terms_results_rally_and_terrain_of_a_layer_override_those_below_entry_by_entry() {
+    let below = "name = \"B\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n\
+                 [options]\nto_hit = 4\ninitiative = \"igougo\"\n[terms]\ncharge = \"melee\"\nfire = \"volley\"\n\
+                 [results]\nsteady_fire = [\"none\", \"shaken\"]\n[rally]\nid = \"MR\"\nneeded = 4\n\
+                 [[rally_modifiers]]\nid = \"R1\"\nvalue = 1\nwhen = \"enemy_adjacent\"\n\
+                 [[terrain]]\nid = \"swamp\"\nletter = \"M\"\nmove = \"stop\"\n";
+    let top = "name = \"T\"\n[options]\nto_hit = 5\nmodifier.V1 = 2\n[terms]\ncharge = \"close combat\"\n\
+               [results]\nshaken_fire = [\"shaken\", \"retreat\"]\n\
+               [[rally_modifiers]]\nid = \"R2\"\nvalue = -1\nwhen = \"unit.quality == 'green'\"\n\
+               [[terrain]]\nid = \"swamp\"\ncover = true\n\
+               [[modifiers]]\nid = \"S1\"\nvalue = -1\nwhen = \"target.terrain == 'swamp'\"\n";
+    let b = CombatSystem::with_variant(below, "b.toml").unwrap();
+    let s = b.with_layer(top, "t.toml").unwrap();
+    let options: Vec<(&str, &str)> = s.options().iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(options, [("initiative", "igougo"), ("modifier.V1", "2"), ("to_hit", "5")]);
+    assert_eq!((s.terms().charge.as_str(), s.terms().fire.as_str()), ("close combat", "volley"));
+    assert_eq!(s.results().steady_fire, [HitResult::NoEffect, HitResult::Shaken], "the layer below's row");
+    assert_eq!(s.results().shaken_fire, [HitResult::Shaken, HitResult::Retreat]);
+    let rally: Vec<&str> = s.rally_modifiers().iter().map(|m| m.id.as_str()).collect();
+    assert_eq!((s.rally().unwrap().id.as_str(), rally), ("MR", vec!["R1", "R2"]));
+    let swamp = s.terrain_rules().kinds().iter().find(|k| k.id == "swamp").unwrap();
+    assert!(swamp.cover && swamp.entry == crate::terrain::Entry::Stop && swamp.letter == 'M');
+    assert_eq!(s.written_by(Part::Option, "to_hit").unwrap().file, "t.toml");
+    assert_eq!(s.written_by(Part::Option, "initiative").unwrap().file, "b.toml");
+    assert_eq!(s.written_by(Part::Term, "fire").unwrap().file, "b.toml");
+    assert_eq!(s.written_by(Part::Result, "shaken_fire").unwrap().file, "t.toml");
+    assert_eq!(s.written_by(Part::Terrain, "swamp").unwrap().file, "t.toml");
+    // Written as one file, as a save keeps it, the rules read back the same.
+    let (file, text) = s.source().unwrap();
+    assert_eq!(file, "b.toml + t.toml");
+    assert_eq!(CombatSystem::with_variant(text, file).unwrap(), s);
+    // And the rally modifiers of a file without a rally roll, over rules without one, are refused as before.
+    let e = CombatSystem::with_variant(
+        "name = \"x\"\n[[rally_modifiers]]\nid = \"R\"\nvalue = 1\nwhen = \"enemy_adjacent\"\n",
+        "x.toml",
+    );
+    assert!(e.unwrap_err().to_string().contains("modify a rally roll"));
+}
+
+#[test]
+fn a_game_under_layered_variants_saves_and_replays_by_the_same_rules() {
+    use rand::{RngExt, SeedableRng};
+    let system = std::sync::Arc::new(skirmishers_with_fences());
+    let scenario =
+        crate::Scenario::parse_with(EXAMPLE_SKIRMISH, "skirmish.toml", system.clone()).expect("the example reads");
+    let mut game =
+        crate::Game::with_scenario(std::sync::Arc::new(scenario), EXAMPLE_SKIRMISH, "skirmish.toml", None, 11);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..120 {
+        let actions = game.battle().legal_actions();
+        if actions.is_empty() {
+            break;
+        }
+        game.act(actions[rng.random_range(0..actions.len())]).unwrap();
+    }
+    let save = game.save();
+    assert_eq!(save.variant.as_ref().map(|v| v.file.as_str()), Some("skirmishers.toml + fences.toml"));
+    let back = crate::Game::load(&game.save_json()).expect("the save replays");
+    assert_eq!(back.battle().scenario().system(), &*system);
+    assert_eq!(back.log(), game.log());
+    // The scenario's own line names the file below; the save's rules stand in for it.
+    assert!(EXAMPLE_SKIRMISH.contains("variant = \"skirmishers.toml\""));
+}
+
+proptest::proptest! {
+    /// Two variant files made of their sections' pieces, the second laid over the first: read, or the second
+    /// refused with every problem in its own file at a line inside it, never a panic; read, the rules laid
+    /// together are what their one file, as a save keeps it, reads back to.
+    #[test]
+    fn a_layer_over_any_variant_is_read_or_refused_in_its_own_file(
+        below in proptest::collection::vec(proptest::sample::select(VARIANT_PIECES.to_vec()), 0..10),
+        top in proptest::collection::vec(proptest::sample::select(VARIANT_PIECES.to_vec()), 0..10),
+    ) {
+        let Ok(below) = CombatSystem::with_variant(&below.concat(), "below.toml") else { return Ok(()) };
+        let text = top.concat();
+        match below.with_layer(&text, "top.toml") {
+            Err(e) => {
+                proptest::prop_assert_eq!(e.file.as_str(), "top.toml");
+                let lines = text.lines().count().max(1);
+                for p in &e.problems {
+                    if let Some(line) = p.line {
+                        proptest::prop_assert!(line >= 1 && line <= lines + 1, "{text}\n{e}");
+                    }
+                }
+            }
+            Ok(system) => {
+                let (file, written) = system.source().expect("two layers");
+                let back = CombatSystem::with_variant(written, file);
+                proptest::prop_assert_eq!(back.as_ref(), Ok(&system));
+                let mut b = duel(1, Some(system));
+                if let Some(attack) = b.legal_actions().into_iter().find(|a| a.target().is_some()) {
+                    b.apply(attack).unwrap();
+                }
+            }
+        }
+    }
 }

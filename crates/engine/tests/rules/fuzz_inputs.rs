@@ -10,6 +10,17 @@ use rand_chacha::ChaCha8Rng;
 /// The example of a scenario with events (docs/scenario-format.md#events).
 const WITH_EVENTS: &str = include_str!("../../../../docs/examples/reinforcements.toml");
 
+/// The example of variants that combine (docs/variants.md): a battle, its own variant, and a file laid over it.
+const SKIRMISH: &str = include_str!("../../../../docs/examples/skirmish.toml");
+const SKIRMISHERS: &str = include_str!("../../../../docs/examples/skirmishers.toml");
+const FENCES: &str = include_str!("../../../../docs/examples/fences.toml");
+
+/// The battle's own variant with the fences laid over it.
+fn skirmishers_with_fences() -> pacw_engine::system::CombatSystem {
+    let below = pacw_engine::system::CombatSystem::with_variant(SKIRMISHERS, "skirmishers.toml").unwrap();
+    below.with_layer(FENCES, "fences.toml").unwrap()
+}
+
 /// Asserts that every problem with a position lies inside `text`: its line exists and its column is at most one
 /// past the line's last character.
 fn positions_inside(text: &str, problems: &[pacw_engine::Problem]) {
@@ -107,16 +118,43 @@ proptest! {
     fn mutated_shipped_scenarios_give_a_scenario_or_placed_problems(which in 0..SHIPPED_SCENARIOS.len(), seed in any::<u64>()) {
         check_text(&mutate(SHIPPED_SCENARIOS[which].text, seed));
     }
+
+    /// A variant file laid over another (docs/variants.md, "Variants that combine"), mutated: read, or refused in
+    /// its own file with every problem placed inside it; never a panic, and the rules below unchanged.
+    #[test]
+    fn mutated_layers_over_a_battle_s_own_variant_are_read_or_refused_in_their_own_file(seed in any::<u64>()) {
+        let below = pacw_engine::system::CombatSystem::with_variant(SKIRMISHERS, "skirmishers.toml").unwrap();
+        let text = mutate(FENCES, seed);
+        match below.with_layer(&text, "fences.toml") {
+            Ok(system) => {
+                prop_assert_eq!(system.layers().len(), 2);
+                let _ = Scenario::parse_with(SKIRMISH, "skirmish.toml", std::sync::Arc::new(system));
+            }
+            Err(e) => {
+                prop_assert_eq!(e.file.as_str(), "fences.toml");
+                positions_inside(&text, &e.problems);
+            }
+        }
+        prop_assert!(below.layers().len() == 1 && below.modifier("F1").is_none());
+    }
 }
 
 /// A short game's save, as JSON: of a shipped battle, or one in four of the battle with events (long enough for its
-/// reinforcements to arrive).
+/// reinforcements to arrive), or one in five of a battle under variants laid together.
 fn a_save(seed: u64) -> String {
     let pacw_engine::Shipped { file, text, .. } = match seed % 4 {
         0 => pacw_engine::Shipped { name: "reinforcements", file: "reinforcements.toml", text: WITH_EVENTS },
         _ => SHIPPED_SCENARIOS[(seed % SHIPPED_SCENARIOS.len() as u64) as usize],
     };
-    let mut game = Game::new(text, file, None, seed).unwrap();
+    let mut game = match seed % 5 {
+        // One in five under variants laid together: the save keeps them as one file.
+        1 => {
+            let system = std::sync::Arc::new(skirmishers_with_fences());
+            let scenario = Scenario::parse_with(SKIRMISH, "skirmish.toml", system).unwrap();
+            Game::with_scenario(std::sync::Arc::new(scenario), SKIRMISH, "skirmish.toml", None, seed)
+        }
+        _ => Game::new(text, file, None, seed).unwrap(),
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..rng.random_range(0..120) {
         let ToAct::Side(_) = game.battle().to_act() else { break };

@@ -261,7 +261,8 @@ pub struct Report {
     pub player_names: [String; 2],
     /// Whether the players kept their sides (otherwise they swap every other game).
     pub fixed_sides: bool,
-    /// The variant file applied to every scenario, if any.
+    /// The variant files laid over every scenario's own rules, if any, as one: their names joined by ` + `, their
+    /// descriptions one after another, their options in order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant_file: Option<VariantInfo>,
     /// The `--compare` axes.
@@ -471,10 +472,16 @@ impl Report {
             threads: sim.threads,
             player_names: c.players.clone(),
             fixed_sides: c.fixed_sides,
-            variant_file: c.variant_file.as_ref().map(|v| VariantInfo {
-                name: v.name.clone(),
-                description: v.description.clone(),
-                options: v.options.clone(),
+            variant_file: (!c.variant_files.is_empty()).then(|| VariantInfo {
+                name: c.variant_files.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(" + "),
+                description: c
+                    .variant_files
+                    .iter()
+                    .map(|v| v.description.as_str())
+                    .filter(|d| !d.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                options: c.variant_files.iter().flat_map(|v| v.options.clone()).collect(),
             }),
             compare: c.axes.clone(),
             test: TESTS.to_string(),

@@ -61,10 +61,11 @@ pub fn render_text(report: &Report) -> String {
         2,
     ));
     match (&report.variant_file, &report.main.variant) {
-        (Some(v), _) => out.push_str(&wrap(
+        // The variant files laid over a battle's own variant are named with it (`Skirmishers + Fences`).
+        (Some(v), played) => out.push_str(&wrap(
             &format!(
                 "variant: {}{}",
-                v.name,
+                played.as_deref().unwrap_or(&v.name),
                 if v.description.is_empty() { String::new() } else { format!(" ({})", v.description) }
             ),
             2,

@@ -279,13 +279,16 @@ mod tests {
     fn a_variant_s_own_modifiers_are_varied_too() {
         let text = "name = \"E\"\n[[modifiers]]\nid = \"V1\"\nname = \"élan\"\nvalue = 1\nwhen = \"charge\"\n";
         let variant = crate::config::VariantFile::parse(text, "e.toml").unwrap();
-        let source = ScenarioSource::parse_for(pacw_engine::DEFAULT_SCENARIO, "m.toml", Some(&variant)).unwrap();
+        let none = |name: &str| Err(format!("no file {name}"));
+        let source =
+            ScenarioSource::parse_for(pacw_engine::DEFAULT_SCENARIO, "m.toml", std::slice::from_ref(&variant), &none)
+                .unwrap();
         assert!(options(&source.scenario).contains(&"modifier.V1".to_string()));
         let all = changes(&source.scenario, &source.scenario.options);
         let v1: Vec<_> = all.iter().filter(|c| c.option == "modifier.V1").map(|c| (c.kind.as_str(), c.to)).collect();
         assert_eq!(v1, [("removed", 0), ("+1", 2)]);
         let mut c = SimConfig::of(vec![source]);
-        c.variant_file = Some(variant);
+        c.variant_files = vec![variant];
         c.games = 4;
         let planned = plan(&mut c).unwrap();
         let sim = run(&c, &|| {}).unwrap();
