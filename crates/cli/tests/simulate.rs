@@ -682,6 +682,37 @@ fn the_report_counts_rally_rolls_and_rules_prints_them() {
     assert!(v["rallies_failed"]["total"].as_u64().unwrap_or(0) <= rolls, "{v}");
 }
 
+/// A variant's own terrain is counted in the report by the kind's name (attacks on units in it and what they did,
+/// moves ending in it); the standard rules' report has no such table.
+#[test]
+fn the_report_counts_the_fighting_in_a_variant_s_own_terrain() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/entrenched.toml");
+    let variant = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/entrenchments.toml");
+    // The battle without its `variant` line, played with `--variant`: the same rules, the same report.
+    let dir = temp_dir("terrain");
+    let battle = dir.path().join("entrenched.toml");
+    let written = std::fs::read_to_string(example).unwrap();
+    std::fs::write(&battle, written.strip_prefix("variant = \"entrenchments.toml\"\n").unwrap()).unwrap();
+    let b = battle.to_string_lossy();
+    let out = pacw(&["simulate", &b, "--variant", variant, "--games", "6", "--seed", "2", "--players", "greedy"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("Fighting in the variant's terrain"), "{said}");
+    for row in ["attacks on units in it, a game", "miss / shaken / retreat / destroyed", "moves ending in it, a game"] {
+        assert!(said.contains(&format!("entrenchments: {row}")), "{said}");
+    }
+    let named = pacw(&["simulate", example, "--games", "6", "--seed", "2", "--players", "greedy"]);
+    assert!(named.status.success(), "{}", text(&named.stderr));
+    let attacks_row = |report: &str| report.lines().find(|l| l.contains("entrenchments: attacks")).map(str::to_string);
+    assert_eq!(attacks_row(&text(&named.stdout)), attacks_row(&said), "named by the battle or given: the same games");
+    let v = json(&["simulate", example, "--games", "6", "--seed", "2", "--players", "greedy", "--json"]);
+    assert_eq!(v["own_terrains"][0][0]["name"], "entrenchments", "{v}");
+    let attacks = v["terrain"][0]["attacks"]["attacks"].as_u64().unwrap_or(0);
+    assert!(attacks > 0, "greedy players fight over the entrenchments: {}", v["terrain"]);
+    let plain = text(&pacw(&["simulate", "meeting-engagement", "--games", "2"]).stdout);
+    assert!(!plain.contains("variant's terrain"), "{plain}");
+}
+
 #[test]
 fn compare_events_plays_a_battle_with_and_without_its_reinforcements_and_counts_the_arrivals() {
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/reinforcements.toml");

@@ -7,7 +7,8 @@ use pacw_engine::MAX_UNITS;
 use pacw_engine::UnitSet;
 use pacw_engine::odds::AttackResult;
 use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK};
-use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, UnitId};
+use pacw_engine::terrain::{MAX_TERRAINS, TerrainKind, TerrainRules};
+use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, Square, UnitId};
 use serde::{Deserialize, Serialize};
 
 /// The kinds of attack, in the order of [`ByKind`]: shooting (distance 2 or more) and charges (distance 1, R6.1).
@@ -47,6 +48,24 @@ impl ShakenSpells {
         self.destroyed_again += o.destroyed_again;
         self.recovered += o.recovered;
     }
+}
+
+/// The fighting and movement in one terrain kind of the rules' own ([`own_terrains`]), a game.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerrainCounts {
+    /// Attacks on a unit standing in it, by what befell the target.
+    pub attacks: OutcomeCounts,
+    /// Moves (and Fire & Move's moves) that ended in it.
+    pub moves_ended: u32,
+}
+
+/// The terrain kinds a combat system has of its own, with their places in its terrain table: a variant's new kinds
+/// (`[[terrain]]`, docs/variants.md) and the standard kinds it changes (in what they do or what they are called).
+/// None for the standard rules. These are the kinds the laboratory counts the fighting in.
+pub fn own_terrains(rules: &TerrainRules) -> Vec<(usize, &TerrainKind)> {
+    let standard = TerrainRules::standard();
+    let kinds = rules.kinds().iter().enumerate().take(MAX_TERRAINS);
+    kinds.filter(|(i, kind)| standard.kinds().get(*i) != Some(*kind)).collect()
 }
 
 /// Everything the statistics need from one game, read from its events.
@@ -116,6 +135,12 @@ pub struct GameStats {
     /// Times a unit of each side due to arrive found its entry square held and waited a turn.
     #[serde(default)]
     pub arrivals_delayed: [u32; 2],
+    /// Attacks on units standing in each terrain kind of the rules' own, and moves that ended in it, by the kind's
+    /// place in the rules' terrain table ([`own_terrains`]; the other kinds' entries stay 0): an entry for each
+    /// kind of the table (at most [`MAX_TERRAINS`]) under rules with kinds of their own; none under the standard
+    /// rules, and then not written out, so that their records keep their size and shape.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<TerrainCounts>,
 }
 
 impl GameStats {
@@ -124,7 +149,8 @@ impl GameStats {
         self.double_activations[side.index()] + self.doubles_across_turns[side.index()]
     }
 
-    /// Reads a finished game's events. Returns `None` if the events hold no `GameOver`.
+    /// Reads a finished game's events; `scenario` is the battle as it was played (by the variant in force, whose
+    /// terrain kinds are counted). Returns `None` if the events hold no `GameOver`.
     pub fn from_events(scenario: &Scenario, events: &[Event]) -> Option<GameStats> {
         let mut tally = Tally::new(scenario);
         for e in events {
@@ -152,6 +178,8 @@ struct AttackUnderWay {
     quality: usize,
     /// Whether the attacker is on its second or later activation this turn.
     later_activation: bool,
+    /// The place of the target's terrain, when it is a kind of the rules' own.
+    own_terrain: Option<usize>,
 }
 
 /// Reads events one at a time into a [`GameStats`].
@@ -179,14 +207,24 @@ pub struct Tally<'a> {
     shot_last: [bool; MAX_UNITS],
     /// The unit activated now, if any, and whether its previous activation this turn shot.
     active: Option<(UnitId, bool)>,
+    /// Whether each place of the terrain table is a kind of the rules' own ([`own_terrains`]), counted.
+    counted: [bool; MAX_TERRAINS],
+    /// Each unit's square (for the terrain a target stands in).
+    squares: [Square; MAX_UNITS],
 }
 
 impl<'a> Tally<'a> {
     /// A tally for a game of `scenario`, before its first event.
     pub fn new(scenario: &'a Scenario) -> Tally<'a> {
         let mut fielded_by = [[0; 3]; 3];
-        for unit in &scenario.units {
+        let mut squares = [Square::new(0, 0); MAX_UNITS];
+        for (i, unit) in scenario.units.iter().enumerate().take(MAX_UNITS) {
             fielded_by[unit.arm.index()][quality_index(unit.quality)] += 1;
+            squares[i] = unit.at;
+        }
+        let mut counted = [false; MAX_TERRAINS];
+        for (place, _) in own_terrains(scenario.map.terrain_rules()) {
+            counted[place] = true;
         }
         Tally {
             scenario,
@@ -217,6 +255,11 @@ impl<'a> Tally<'a> {
                 rallies_failed: 0,
                 arrivals: [0; 2],
                 arrivals_delayed: [0; 2],
+                terrain: if counted.contains(&true) {
+                    vec![TerrainCounts::default(); scenario.map.terrain_rules().kinds().len().min(MAX_TERRAINS)]
+                } else {
+                    Vec::new()
+                },
             },
             over: false,
             turn: 1,
@@ -230,11 +273,19 @@ impl<'a> Tally<'a> {
             activations_this_turn: [0; MAX_UNITS],
             shot_last: [false; MAX_UNITS],
             active: None,
+            counted,
+            squares,
         }
     }
 
     fn side(&self, unit: UnitId) -> Side {
         self.scenario.units[unit.index()].side
+    }
+
+    /// The place of the terrain of `square`, when it is a kind of the rules' own.
+    fn own_terrain(&self, square: Square) -> Option<usize> {
+        let place = self.scenario.map.terrain(square).index();
+        self.counted.get(place).copied().unwrap_or(false).then_some(place)
     }
 
     /// Counts an attack outcome under the current attack's kind, attacker and activation.
@@ -247,6 +298,9 @@ impl<'a> Tally<'a> {
             self.stats.attacks_by[attack.arm][attack.quality][outcome] += 1;
             if outcome == TargetOutcome::Destroyed && attack.later_activation {
                 self.stats.second_activation_kills[attack.side.index()] += 1;
+            }
+            if let Some(counts) = attack.own_terrain.and_then(|place| self.stats.terrain.get_mut(place)) {
+                counts.attacks[outcome] += 1;
             }
         }
     }
@@ -349,6 +403,7 @@ impl<'a> Tally<'a> {
                     arm: info.arm.index(),
                     quality,
                     later_activation,
+                    own_terrain: self.own_terrain(self.squares[target.index()]),
                 });
                 if charge && self.active.is_some_and(|(u, earlier_shot)| u == attacker && earlier_shot) {
                     self.stats.shoot_then_charge[side.index()] += 1;
@@ -369,7 +424,8 @@ impl<'a> Tally<'a> {
                     spell.hit = true;
                 }
             }
-            Event::AfterAttack { unit, rule, effect, .. } => {
+            Event::AfterAttack { unit, rule, effect, at } => {
+                self.squares[unit.index()] = at;
                 if let Some(n) = self.stats.after_attack.get_mut(rule as usize) {
                     *n += 1;
                 }
@@ -390,7 +446,8 @@ impl<'a> Tally<'a> {
                 self.stats.shaken[self.side(unit).index()] += 1;
                 self.spells[unit.index()] = Some(Spell::default());
             }
-            Event::Retreated { unit, .. } => {
+            Event::Retreated { unit, to, .. } => {
+                self.squares[unit.index()] = to;
                 self.stats.retreats[self.side(unit).index()] += 1;
                 if self.spells[unit.index()].is_some() {
                     self.stats.spells.retreated_again += 1;
@@ -416,7 +473,18 @@ impl<'a> Tally<'a> {
                 }
             }
             Event::ToHitRolled { .. } | Event::RetreatBlocked { .. } => {} // read with the attack's events
-            Event::Arrived { unit, .. } => self.stats.arrivals[self.side(unit).index()] += 1,
+            Event::Arrived { unit, at, .. } => {
+                self.squares[unit.index()] = at;
+                self.stats.arrivals[self.side(unit).index()] += 1;
+            }
+            Event::Moved { unit, from, to, .. } => {
+                self.squares[unit.index()] = to;
+                if let Some(counts) =
+                    self.own_terrain(to).filter(|_| to != from).and_then(|p| self.stats.terrain.get_mut(p))
+                {
+                    counts.moves_ended += 1;
+                }
+            }
             Event::ArrivalDelayed { unit, .. } => self.stats.arrivals_delayed[self.side(unit).index()] += 1,
             Event::InitiativeRolled { .. }
             | Event::Changed { .. }
@@ -424,7 +492,6 @@ impl<'a> Tally<'a> {
             | Event::RallyModified { .. }
             | Event::ActivationsEnded { .. }
             | Event::Held { .. }
-            | Event::Moved { .. }
             | Event::ObjectiveTaken { .. }
             | Event::TurnEnded { .. } => {}
         }
@@ -548,7 +615,7 @@ fn quality_index(quality: Quality) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use pacw_engine::Modifiers;
     use pacw_engine::{GameResult, Square};
@@ -646,6 +713,103 @@ mod tests {
         let q = Quality::ALL.iter().position(|x| *x == info.quality).unwrap();
         assert_eq!(g.losses_by[info.arm.index()][q], 1);
         assert_eq!(g.losses_by.iter().flatten().sum::<u32>(), 1);
+    }
+
+    /// A variant's own terrain, entrenchments giving cover (docs/examples/entrenchments.toml).
+    pub(crate) const ENTRENCHMENTS: &str = include_str!("../../../docs/examples/entrenchments.toml");
+    /// The meeting engagement with a line of entrenchments before each side, rows 3 and 6, naming that variant.
+    pub(crate) const ENTRENCHED: &str = include_str!("../../../docs/examples/entrenched.toml");
+
+    /// The entrenched battle as its variant plays it.
+    pub(crate) fn entrenched() -> Arc<Scenario> {
+        let read = |file: &str| {
+            assert_eq!(file, "entrenchments.toml");
+            Ok(ENTRENCHMENTS.to_string())
+        };
+        Arc::new(Scenario::parse_reading(ENTRENCHED, "entrenched.toml", &read).unwrap())
+    }
+
+    #[test]
+    fn attacks_on_units_in_a_variant_s_own_terrain_and_moves_ending_there_are_counted_by_kind() {
+        let s = entrenched();
+        let trench = s.map.terrain_rules().by_id("trench").unwrap().index();
+        assert_eq!(
+            own_terrains(s.map.terrain_rules()).iter().map(|(i, k)| (*i, k.name.as_str())).collect::<Vec<_>>(),
+            [(trench, "entrenchments")]
+        );
+        let (a, b) = (unit_of(&s, Side::A, 0), unit_of(&s, Side::B, 0));
+        let sq = |name: &str| name.parse::<Square>().unwrap();
+        assert_eq!(s.units[b.index()].at, sq("f7"), "in the open");
+        let moved =
+            |from: &str, to: &str| Event::Moved { unit: b, from: sq(from), to: sq(to), facing: pacw_engine::Dir::S };
+        let to_hit = |hit| Event::ToHitRolled { roll: if hit { 6 } else { 1 }, hit };
+        let over = GameResult { winner: None, reason: EndReason::TurnLimit, points: [0, 0] };
+        let events = [
+            Event::TurnStarted { turn: 1, iv: [3, 3] },
+            Event::Activated { unit: a, rallied: false },
+            attack(a, b, false), // on f7, open ground: not counted
+            to_hit(false),
+            Event::Activated { unit: b, rallied: false },
+            moved("f7", "f6"), // into the entrenchments
+            Event::Activated { unit: a, rallied: false },
+            attack(a, b, true), // on f6: counted, a retreat
+            to_hit(true),
+            Event::HitResultRolled { unit: b, roll: 6, strength: 4, result: HitResult::Retreat },
+            Event::Retreated { unit: b, from: sq("f6"), to: sq("f7") },
+            attack(a, b, false), // on f7 again: not counted
+            to_hit(true),
+            Event::HitResultRolled { unit: b, roll: 1, strength: 4, result: HitResult::Shaken },
+            Event::Shaken { unit: b },
+            Event::Activated { unit: b, rallied: true },
+            moved("f7", "f7"), // a turn on the spot: no move into anything
+            moved("f7", "e6"), // into the entrenchments again
+            Event::Activated { unit: a, rallied: false },
+            attack(a, b, false), // on e6: counted, a miss
+            to_hit(false),
+            Event::GameOver { result: over },
+        ];
+        let g = GameStats::from_events(&s, &events).unwrap();
+        let want = TerrainCounts { attacks: OutcomeCounts([1, 0, 1, 0]), moves_ended: 2 };
+        assert_eq!(g.terrain[trench], want);
+        assert_eq!(g.terrain.len(), 7, "the standard six and the entrenchments");
+        for (place, counts) in g.terrain.iter().enumerate().filter(|(p, _)| *p != trench) {
+            assert_eq!(*counts, TerrainCounts::default(), "place {place}");
+        }
+        assert!(serde_json::to_value(&g).unwrap().get("terrain").is_some());
+
+        // The same events under the standard rules (f6 and e6 open): nothing counted, nothing written.
+        let g = GameStats::from_events(&scenario(), &events).unwrap();
+        assert!(g.terrain.is_empty());
+        assert!(serde_json::to_value(&g).unwrap().get("terrain").is_none(), "the standard record keeps its shape");
+    }
+
+    #[test]
+    fn a_played_game_counts_every_attack_into_cover_of_its_own_terrain() {
+        // The entrenchments give cover: every attack on a unit in them carries the cover modifier naming them, which
+        // the engine decides apart from the tally's reckoning of where each unit stands.
+        let s = entrenched();
+        let trench = s.map.terrain_rules().by_id("trench").unwrap();
+        let mut checked = 0;
+        for seed in 0..6 {
+            let mut game = pacw_engine::Game::with_scenario(s.clone(), ENTRENCHED, "entrenched.toml", None, seed);
+            let mut player = pacw_ai::player("greedy", seed).unwrap();
+            while let pacw_engine::ToAct::Side(_) = game.battle().to_act() {
+                let action = player.choose(game.battle());
+                game.act(action).unwrap();
+            }
+            let in_cover = game
+                .log()
+                .iter()
+                .filter(|e| {
+                    matches!(e, Event::Attack { modifiers, .. }
+                    if modifiers.contains(pacw_engine::Modifier::Cover(pacw_engine::Cover::Terrain(trench))))
+                })
+                .count() as u32;
+            let g = GameStats::from_events(&s, game.log()).unwrap();
+            assert_eq!(g.terrain[trench.index()].attacks.total(), in_cover, "seed {seed}");
+            checked += in_cover;
+        }
+        assert!(checked > 0, "some attack into the entrenchments");
     }
 
     #[test]

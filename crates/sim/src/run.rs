@@ -273,7 +273,7 @@ fn run_stopping(
                 };
                 let game = play_game(&spec, index)?;
                 let stats =
-                    GameStats::from_events(&source.scenario, game.log()).expect("a game that no side waits on is over");
+                    GameStats::from_events(&played[s][v], game.log()).expect("a game that no side waits on is over");
                 let save = match save.filter(|s| s.includes(index)) {
                     None => None,
                     Some(save) => {

@@ -322,6 +322,33 @@ mod tests {
     }
 
     #[test]
+    fn the_counts_of_a_variant_s_own_terrain_merge_back_whole() {
+        let dir = std::env::temp_dir().join(format!("pacw-shards-terrain-{}", std::process::id()));
+        let config = || {
+            let scenario = crate::record::tests::entrenched();
+            let mut c = SimConfig::new(scenario, crate::record::tests::ENTRENCHED, "entrenched.toml");
+            c.games = 6;
+            c
+        };
+        let whole = run(&config(), &|| {}).unwrap();
+        assert!(whole.records.iter().any(|r| r.stats.terrain.iter().any(|t| t.moves_ended > 0)));
+        let mut paths = Vec::new();
+        for k in 1..=2 {
+            let mut c = config();
+            c.shard = Some(Shard { k, n: 2 });
+            let part = dir.join(format!("part{k}"));
+            write_shard(&run(&c, &|| {}).unwrap(), &part).unwrap();
+            paths.push(part);
+        }
+        let merged = merge(read_shards(&paths).unwrap()).unwrap();
+        assert_eq!(merged.records, whole.records);
+        let report = Report::new(&merged, None);
+        assert_eq!(numbers(&report), numbers(&Report::new(&whole, None)));
+        assert_eq!(report.main.own_terrains[0][0].name, "entrenchments");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn a_shard_numbered_outside_its_simulation_is_refused() {
         let mut c = config();
         c.shard = Some(Shard { k: 1, n: 3 });

@@ -4,6 +4,7 @@ use crate::record::{GameRecord, OutcomeCounts, ShakenSpells, TargetOutcome, firs
 use crate::significance::{Interval, ZTest, mean_interval, one_proportion, two_proportion};
 use crate::wilson;
 use pacw_engine::AttackKind;
+use pacw_engine::terrain::MAX_TERRAINS;
 use pacw_engine::{Arm, EndReason, Quality, Side};
 use serde::Serialize;
 
@@ -253,6 +254,19 @@ impl AttackMix {
     }
 }
 
+/// The fighting and movement in one terrain kind of the rules' own (a variant's `[[terrain]]`, docs/variants.md;
+/// [`crate::record::own_terrains`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TerrainSummary {
+    /// The kind's place in the terrain table of the rules played (the standard six first, then the variant's new
+    /// kinds): the report names it by the rules' name for it.
+    pub place: usize,
+    /// Attacks on a unit standing in it, and what befell the target.
+    pub attacks: AttackMix,
+    /// Moves that ended in it.
+    pub moves_ended: PerGame,
+}
+
 /// Shooting (distance ≥ 2) against charges (distance 1), R6.1.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttackSummary {
@@ -451,6 +465,10 @@ pub struct Summary {
     /// Arrivals put off a turn because the entry square was held, a game, per side.
     #[serde(skip_serializing_if = "no_arrivals")]
     pub arrivals_delayed: [PerGame; 2],
+    /// The fighting and movement in each terrain kind of the rules' own that saw any, by the kind's place: none
+    /// under the standard rules, and then not written out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<TerrainSummary>,
     /// Attacks and losses by arm and quality, every kind (infantry green first, artillery veteran last).
     pub effectiveness: Vec<Effectiveness>,
     /// The side that acted first in turn 1.
@@ -490,6 +508,12 @@ fn sum_outcomes(records: &[&GameRecord], pick: impl Fn(&GameRecord) -> OutcomeCo
 }
 
 impl Summary {
+    /// The fighting and movement in the terrain kind at `place` of the rules played; `None` when none was counted
+    /// there (no attack into it and no move ending in it, or not a kind of the rules' own).
+    pub fn terrain_at(&self, place: usize) -> Option<&TerrainSummary> {
+        self.terrain.iter().find(|t| t.place == place)
+    }
+
     /// The statistics of `records` (which must not be empty for the means to mean anything).
     pub fn new(records: &[&GameRecord], names: &Names) -> Summary {
         let games = records.len() as u64;
@@ -612,8 +636,28 @@ impl Summary {
             rallies_failed: PerGame::new(sum(&|r| r.stats.rallies_failed), games),
             arrivals: [0, 1].map(|i| PerGame::new(sum(&|r| r.stats.arrivals[i]), games)),
             arrivals_delayed: [0, 1].map(|i| PerGame::new(sum(&|r| r.stats.arrivals_delayed[i]), games)),
+            terrain: terrain(records),
         }
     }
+}
+
+/// The fighting and movement in each terrain kind counted ([`GameStats::terrain`]) that saw any.
+///
+/// [`GameStats::terrain`]: crate::record::GameStats::terrain
+fn terrain(records: &[&GameRecord]) -> Vec<TerrainSummary> {
+    let games = records.len() as u64;
+    (0..MAX_TERRAINS)
+        .filter_map(|place| {
+            let at = |r: &GameRecord| r.stats.terrain.get(place).copied().unwrap_or_default();
+            let attacks = sum_outcomes(records, |r| at(r).attacks);
+            let moves: u64 = records.iter().map(|r| at(r).moves_ended as u64).sum();
+            (attacks.total() > 0 || moves > 0).then(|| TerrainSummary {
+                place,
+                attacks: AttackMix::new(&attacks, games),
+                moves_ended: PerGame::new(moves, games),
+            })
+        })
+        .collect()
 }
 
 fn effectiveness(records: &[&GameRecord]) -> Vec<Effectiveness> {

@@ -71,6 +71,11 @@ pub struct Part {
     /// `None` where a column's rules rally without a die (R4.1). Empty where no column's rules have one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rally_rules: Vec<Option<String>>,
+    /// The terrain kinds of each column's rules of their own (a variant's `[[terrain]]`, new or a standard kind
+    /// changed; [`crate::record::own_terrains`]), in the order of [`Part::columns`]: what the tables name the counts
+    /// of [`Summary::terrain`] by. Empty where no column's rules have any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub own_terrains: Vec<Vec<TerrainName>>,
     /// Per variant, when there are variants.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<VariantReport>,
@@ -109,6 +114,15 @@ impl Part {
             ["first player", "second player"][slot].to_string()
         }
     }
+}
+
+/// A terrain kind of a column's rules' own, as the report names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TerrainName {
+    /// Its place in the rules' terrain table ([`crate::stats::TerrainSummary::place`]).
+    pub place: usize,
+    /// Its name, as the variant gives it ("swamp").
+    pub name: String,
 }
 
 /// A variant's words for fire and a charge (its `[terms]`, docs/variants.md), for the reports' tables.
@@ -225,6 +239,21 @@ fn rally_rules(sim: &Simulation, s: usize) -> Vec<Option<String>> {
         })
         .collect();
     if columns.iter().all(Option::is_none) { Vec::new() } else { columns }
+}
+
+/// The terrain kinds of each column's rules' own for scenario `s`; empty when none has any.
+fn own_terrains(sim: &Simulation, s: usize) -> Vec<Vec<TerrainName>> {
+    let c = &sim.config;
+    let columns: Vec<Vec<TerrainName>> = c
+        .variant_list()
+        .iter()
+        .map(|v| {
+            let Ok(played) = c.variant_scenario(s, v) else { return Vec::new() };
+            let own = crate::record::own_terrains(played.map.terrain_rules());
+            own.into_iter().map(|(place, kind)| TerrainName { place, name: kind.name.clone() }).collect()
+        })
+        .collect();
+    if columns.iter().all(Vec::is_empty) { Vec::new() } else { columns }
 }
 
 /// A variant file's name and description, as reports print them.
@@ -441,6 +470,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         terms,
         after_attack_rules: after_attack,
         rally_rules: same_in_every_battle(sim, s, rally_rules),
+        own_terrains: same_in_every_battle(sim, s, own_terrains),
         all,
         variants,
         differences,
@@ -585,6 +615,81 @@ mod tests {
         assert_eq!(report.scenarios[0].variant.as_deref(), Some("Close combat"));
         assert!(text.contains("== Meeting Engagement (own-rules.toml, variant: Close combat)"), "{text}");
         assert_eq!(report.scenarios[1].variant, None, "the standard rules");
+    }
+
+    #[test]
+    fn a_variant_s_own_terrain_gets_a_table_by_the_kind_s_name_and_the_standard_rules_none() {
+        let scenario = crate::record::tests::entrenched();
+        let mut c = SimConfig::new(scenario, crate::record::tests::ENTRENCHED, "entrenched.toml");
+        c.games = 8;
+        let played = run(&c, &|| {}).unwrap();
+        let report = Report::new(&played, None);
+        let trench = 6;
+        assert_eq!(report.main.own_terrains, [vec![TerrainName { place: trench, name: "entrenchments".into() }]]);
+        // The counts are the games' own, summed.
+        let attacks: u32 = played.records.iter().map(|r| r.stats.terrain[trench].attacks.total()).sum();
+        let moves: u32 = played.records.iter().map(|r| r.stats.terrain[trench].moves_ended).sum();
+        assert!(moves > 0, "units step into the entrenchments across their way");
+        let counted = report.main.all.terrain_at(trench).unwrap();
+        assert_eq!((counted.attacks.attacks, counted.moves_ended.total), (attacks as u64, moves as u64));
+        let tables = sections(&report.main);
+        let table = tables.iter().find(|t| t.title == "Fighting in the variant's terrain").unwrap();
+        let labels: Vec<&str> = table.rows.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "entrenchments: attacks on units in it, a game",
+                "entrenchments: miss / shaken / retreat / destroyed",
+                "entrenchments: moves ending in it, a game"
+            ]
+        );
+        assert_eq!(table.rows[0].1, [format!("{:.2}", attacks as f64 / 8.0)]);
+        assert_eq!(table.rows[2].1, [format!("{:.2}", moves as f64 / 8.0)]);
+        assert!(render_text(&report).contains("entrenchments: moves ending in it, a game"));
+        let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(v["own_terrains"][0][0]["name"], "entrenchments");
+        assert_eq!(v["terrain"][0]["moves_ended"]["total"], moves);
+
+        // The standard rules have no terrain of their own: no table, and the JSON keeps its shape.
+        let standard = Report::new(&sim(None), None);
+        assert!(standard.main.own_terrains.is_empty() && standard.main.all.terrain.is_empty());
+        assert!(!sections(&standard.main).iter().any(|t| t.title.contains("terrain")));
+        let v: serde_json::Value = serde_json::from_str(&standard.to_json()).unwrap();
+        assert!(v.get("terrain").is_none() && v.get("own_terrains").is_none());
+    }
+
+    #[test]
+    fn battles_of_different_terrain_rules_pooled_name_their_kinds_only_battle_by_battle() {
+        let read = |_: &str| Ok(crate::record::tests::ENTRENCHMENTS.to_string());
+        let own = ScenarioSource::parse_reading(crate::record::tests::ENTRENCHED, "entrenched.toml", &read).unwrap();
+        let mut c = SimConfig::of(vec![own, source("meeting-engagement")]);
+        c.games = 4;
+        let report = Report::new(&run(&c, &|| {}).unwrap(), None);
+        assert!(report.main.own_terrains.is_empty(), "pooled counts by place name no kind");
+        assert!(!sections(&report.main).iter().any(|t| t.title == "Fighting in the variant's terrain"));
+        assert_eq!(report.scenarios[0].own_terrains, [vec![TerrainName { place: 6, name: "entrenchments".into() }]]);
+        assert!(sections(&report.scenarios[0]).iter().any(|t| t.title == "Fighting in the variant's terrain"));
+        assert!(report.scenarios[1].own_terrains.is_empty());
+    }
+
+    #[test]
+    fn a_standard_kind_a_variant_changes_is_counted_under_it_and_not_under_the_standard_rules() {
+        let mut c = SimConfig::of(vec![source("meeting-engagement")]);
+        c.games = 8;
+        let file = "thick-woods.toml";
+        let thick = "name = \"Thick woods\"\n[[terrain]]\nid = \"woods\"\nname = \"thick woods\"\nmove = 2\n";
+        c.rule_sets.push(crate::config::VariantFile::parse(thick, file).unwrap());
+        c.compare(vec![Axis::parse(&format!("rules=standard,{file}")).unwrap()]).unwrap();
+        let report = Report::new(&run(&c, &|| {}).unwrap(), None);
+        assert_eq!(report.main.own_terrains, [vec![], vec![TerrainName { place: 1, name: "thick woods".into() }]]);
+        let tables = sections(&report.main);
+        let table = tables.iter().find(|t| t.title == "Fighting in the variant's terrain").unwrap();
+        assert_eq!(table.rows[0].0, "thick woods: attacks on units in it, a game");
+        for (label, cells) in &table.rows {
+            assert_eq!(cells[0], "—", "the standard rules have no woods of their own: {label}");
+            assert_ne!(cells[1], "—", "{label}");
+        }
+        assert!(report.main.variants[0].summary.terrain.is_empty());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::Part;
 use crate::compare::Difference;
-use crate::stats::{Advantage, AttackMix, LuckAdjusted, PerGame, Rate, Summary};
+use crate::stats::{Advantage, AttackMix, LuckAdjusted, PerGame, Rate, Summary, TerrainSummary};
 
 /// One table: a title, a note, and rows of a label and one cell per column.
 #[derive(Clone, Debug, PartialEq)]
@@ -264,6 +264,9 @@ pub fn sections(part: &Part) -> Vec<Section> {
     if let Some(section) = arrivals_table(part) {
         all.push(section);
     }
+    if let Some(section) = terrain_table(part) {
+        all.push(section);
+    }
     all.push(effectiveness_table(part));
     if let Some(words) = &part.terms {
         for section in &mut all {
@@ -426,6 +429,50 @@ fn arrivals_table(part: &Part) -> Option<Section> {
     Some(Section {
         title: "Reinforcements".into(),
         note: "The scenario's reinforcements, a game: units that entered the board, and the times a unit due found                its entry square held and waited a turn (each turn it waited counts). Compare with and without them                with --compare events=on,off."
+            .into(),
+        rows,
+    })
+}
+
+/// The terrain kinds of the rules' own (`[[terrain]]`): per kind, by its name, the attacks on a unit standing in it a
+/// game, what they did to it, and the moves that ended in it a game; `None` when no column's rules have any.
+fn terrain_table(part: &Part) -> Option<Section> {
+    if part.own_terrains.is_empty() {
+        return None;
+    }
+    let columns = part.columns();
+    let mut names: Vec<&String> = Vec::new();
+    for kind in part.own_terrains.iter().flatten() {
+        if !names.contains(&&kind.name) {
+            names.push(&kind.name);
+        }
+    }
+    let mut rows = Vec::new();
+    for name in names {
+        // Each column's counts of the kind of this name: `None` where its rules have no such kind of their own;
+        // `Some(None)` where they have it and nothing was counted in it.
+        let counts: Vec<Option<Option<&TerrainSummary>>> = (0..columns.len())
+            .map(|i| {
+                let kind = part.own_terrains.get(i).and_then(|kinds| kinds.iter().find(|k| &k.name == name));
+                kind.map(|k| columns[i].1.terrain_at(k.place))
+            })
+            .collect();
+        let row = |label: &str, cell: &dyn Fn(Option<&TerrainSummary>) -> String| {
+            let cells = counts.iter().map(|c| c.map_or("—".to_string(), cell)).collect();
+            (format!("{name}: {label}"), cells)
+        };
+        rows.push(row("attacks on units in it, a game", &|t| format!("{:.2}", t.map_or(0.0, |t| t.attacks.per_game))));
+        rows.push(row("miss / shaken / retreat / destroyed", &|t| {
+            t.map_or("no attacks".to_string(), |t| mix(&t.attacks))
+        }));
+        rows.push(row("moves ending in it, a game", &|t| format!("{:.2}", t.map_or(0.0, |t| t.moves_ended.per_game))));
+    }
+    Some(Section {
+        title: "Fighting in the variant's terrain".into(),
+        note: "The variant's own terrain kinds ([[terrain]], docs/variants.md: its new kinds and the standard kinds \
+               it changes), each by its name: attacks on a unit standing in it, a game, and what they did to the \
+               target, as in Shooting versus charges; moves that ended in it, a game; — where a column's rules do \
+               not have the kind of their own."
             .into(),
         rows,
     })
