@@ -76,6 +76,16 @@ pub fn steps<S: ScenarioRef>(battle: &Battle<S>) -> Vec<Step> {
     }
 }
 
+/// A step of a walk through a whole game that fights it out, for tests: an attack two steps in three when there is
+/// one, else any step, chosen from `options` by the walk's step number `k` and a `salt` (one walk from another).
+#[cfg(test)]
+pub(crate) fn fighting_step(options: &[Step], k: usize, salt: usize) -> Step {
+    let attacks: Vec<Step> =
+        options.iter().copied().filter(|s| matches!(s, Step::Decision(a) if a.target().is_some())).collect();
+    let pick = if attacks.is_empty() || k.is_multiple_of(3) { options } else { &attacks };
+    pick[(k * 7 + salt) % pick.len()]
+}
+
 /// A walk's counts and its reused buffers: one list of legal actions per depth.
 #[derive(Default)]
 struct Walk {

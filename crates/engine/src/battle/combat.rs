@@ -687,14 +687,7 @@ mod tests {
                         }
                     }
                 }
-                // Attack whenever possible, two steps in three, so that the games are fought out.
-                let attacks: Vec<Step> = options
-                    .iter()
-                    .copied()
-                    .filter(|s| matches!(s, Step::Decision(a) if a.target().is_some()))
-                    .collect();
-                let pick = if attacks.is_empty() || k % 3 == 0 { &options } else { &attacks };
-                match pick[(k * 7 + 3) % pick.len()] {
+                match crate::perft::fighting_step(&options, k, 3) {
                     Step::Decision(action) => battle.apply(action).map(|_| ()).unwrap(),
                     Step::Chance(outcome) => battle.apply_chance(outcome).map(|_| ()).unwrap(),
                 }

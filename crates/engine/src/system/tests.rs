@@ -286,14 +286,7 @@ fn a_battle_given_the_standard_system_plays_exactly_as_one_without() {
                         );
                     }
                 }
-                // Attack whenever possible, two steps in three, so that the games are fought out.
-                let attacks: Vec<Step> = options
-                    .iter()
-                    .copied()
-                    .filter(|s| matches!(s, Step::Decision(a) if a.target().is_some()))
-                    .collect();
-                let pick = if attacks.is_empty() || k % 3 == 0 { &options } else { &attacks };
-                let step = pick[(k * 7 + game * 5 + 3) % pick.len()];
+                let step = crate::perft::fighting_step(&options, k, game * 5 + 3);
                 let (a, b) = match step {
                     Step::Decision(action) => (built_in.apply(action), as_data.apply(action)),
                     Step::Chance(outcome) => (built_in.apply_chance(outcome), as_data.apply_chance(outcome)),
