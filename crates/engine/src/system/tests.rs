@@ -253,9 +253,9 @@ fn battle(name: &str, system: Option<CombatSystem>) -> crate::Battle {
     crate::Battle::from_scenario(std::sync::Arc::new(scenario))
 }
 
-/// A scenario given the standard system is played exactly as one without a system: the same legal actions, the same odds of every attack,
-/// the same chances and the same events at every step of whole games (a step chosen by a fixed rule, so that the
-/// walk reaches charges, cover, ranging and blocked retreats), and the same perft counts.
+/// A scenario given the standard system is played exactly as one without a system: the same legal actions, the same
+/// odds of every attack, the same chances and the same events at every step of whole games (a step chosen by a fixed
+/// rule, so that the walk reaches charges, cover, ranging and blocked retreats), and the same perft counts.
 #[test]
 fn a_battle_given_the_standard_system_plays_exactly_as_one_without() {
     use crate::perft::{Step, perft, steps};
