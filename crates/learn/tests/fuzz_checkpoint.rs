@@ -64,6 +64,32 @@ proptest! {
     }
 }
 
+/// Found by the fuzz test above in CI: a comma inserted into the optimiser's numbers made the widening ahead panic.
+#[test]
+fn an_optimiser_state_of_the_wrong_length_is_refused_before_a_widening() {
+    let mut json: serde_json::Value = serde_json::from_str(checkpoint_text()).unwrap();
+    json["adam"]["mean"].as_array_mut().unwrap().push(0.0.into());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let refused = Checkpoint::load(&path).unwrap_err().to_string();
+    assert!(refused.contains("does not fit the network"), "{refused}");
+}
+
+/// A run whose settings are narrower than its stored network is refused, not narrowed by a panic.
+#[test]
+fn a_stored_network_wider_than_the_run_is_refused() {
+    let mut json: serde_json::Value = serde_json::from_str(checkpoint_text()).unwrap();
+    json["config"]["widenings"] = serde_json::json!([]);
+    json["config"]["unit_hidden"] = 2.into();
+    json["config"]["side_hidden"] = 2.into();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.json");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let refused = Checkpoint::load(&path).unwrap_err().to_string();
+    assert!(refused.contains("wider than the run"), "{refused}");
+}
+
 /// A small run and one shard of its next round's games, as text.
 fn run_and_shard() -> &'static (Checkpoint, String) {
     static BOTH: OnceLock<(Checkpoint, String)> = OnceLock::new();

@@ -119,6 +119,17 @@ impl Checkpoint {
         if (u, s) == stored.hidden() {
             return Ok((stored, self.adam.clone()));
         }
+        let (stored_u, stored_s) = stored.hidden();
+        if u < stored_u || s < stored_s {
+            return Err(LearnError::Config(format!(
+                "the stored network's layers of {stored_u} and {stored_s} hidden units are wider than the run's \
+                 {u} and {s} at {} games",
+                self.games()
+            )));
+        }
+        if self.adam.mean.len() != stored.parameters().len() || self.adam.square.len() != stored.parameters().len() {
+            return Err(LearnError::Config("the optimiser's state does not fit the network".into()));
+        }
         let seed = splitmix64(self.config.seed ^ self.games() ^ 0x7769_6465);
         // A new weight's second moment starts at the old weights' mean, not 0: Adam's steps are already past their
         // bias correction, and from 0 the new weights would take steps several times the rate at first, shaking
@@ -152,7 +163,6 @@ impl Checkpoint {
         if !checkpoint.adam.mean.iter().chain(&checkpoint.adam.square).all(|x| x.is_finite()) {
             return Err(LearnError::Config(format!("{}: the optimiser's state is not finite", path.display())));
         }
-        checkpoint.network()?;
         let network = Network::from_file(&checkpoint.network).map_err(|e| LearnError::Config(e.to_string()))?;
         if checkpoint.adam.mean.len() != network.parameters().len()
             || checkpoint.adam.square.len() != network.parameters().len()
@@ -162,6 +172,7 @@ impl Checkpoint {
                 path.display()
             )));
         }
+        checkpoint.network().map_err(|e| LearnError::Config(format!("{}: {e}", path.display())))?;
         Ok(checkpoint)
     }
 
