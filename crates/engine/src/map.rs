@@ -2,7 +2,7 @@
 
 use crate::geometry::{Dir, Square};
 pub use crate::terrain::Terrain;
-use crate::terrain::TerrainRules;
+use crate::terrain::{TerrainFlags, TerrainRules};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -29,6 +29,17 @@ pub struct Map {
     /// The terrain kinds of the rules in force: the standard's, or a variant's ([`Map::with_terrain_rules`]).
     #[serde(skip)]
     terrain_rules: Arc<TerrainRules>,
+    /// What each square's terrain does under those rules, in the order of `cells`: read once here, so that the move
+    /// search and line of sight ask one byte of the square rather than the table (docs/PERFORMANCE.md).
+    #[serde(skip)]
+    terrain_at: Vec<SquareTerrain>,
+}
+
+/// A square's terrain as the hot paths read it: its place in the terrain table and its flags.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+struct SquareTerrain {
+    place: u8,
+    flags: TerrainFlags,
 }
 
 impl Map {
@@ -36,7 +47,36 @@ impl Map {
     /// The caller (the scenario validator) guarantees the size is in range and `cells` has `width * height` entries.
     pub(crate) fn new(width: u8, height: u8, cells: Vec<Cell>) -> Map {
         debug_assert_eq!(cells.len(), width as usize * height as usize);
-        Map { width, height, cells, terrain_rules: TerrainRules::standard() }
+        let mut map = Map { width, height, cells, terrain_rules: TerrainRules::standard(), terrain_at: vec![] };
+        map.read_terrain();
+        map
+    }
+
+    /// Reads what each square's terrain does under the map's rules ([`Map::terrain_at`]).
+    fn read_terrain(&mut self) {
+        let rules = &self.terrain_rules;
+        self.terrain_at = self
+            .cells
+            .iter()
+            .map(|c| SquareTerrain { place: c.terrain.place() as u8, flags: rules.flags(c.terrain) })
+            .collect();
+    }
+
+    #[inline]
+    fn index(&self, s: Square) -> usize {
+        s.y as usize * self.width as usize + s.x as usize
+    }
+
+    /// What the terrain of `s` does (cover, sight, entry).
+    #[inline]
+    fn flags(&self, s: Square) -> TerrainFlags {
+        self.terrain_at[self.index(s)].flags
+    }
+
+    /// The place of the terrain of `s` in the terrain table, for the table's per-kind lookups (the move's steps).
+    #[inline]
+    pub(crate) fn terrain_place(&self, s: Square) -> usize {
+        usize::from(self.terrain_at[self.index(s)].place)
     }
 
     /// This map played under other terrain rules (a variant's, [`crate::Scenario::with_system`]); `None` when one
@@ -46,6 +86,7 @@ impl Map {
             return None;
         }
         self.terrain_rules = rules;
+        self.read_terrain();
         Some(self)
     }
 
@@ -58,19 +99,19 @@ impl Map {
     /// Whether a unit on `s` is in cover by its terrain (R1.5, R6.3a).
     #[inline]
     pub fn gives_cover(&self, s: Square) -> bool {
-        self.terrain_rules.gives_cover(self.terrain(s))
+        self.flags(s).gives_cover()
     }
 
     /// Whether the terrain of `s` blocks line of sight through it (R1.5, R6.2a).
     #[inline]
     pub fn blocks_sight(&self, s: Square) -> bool {
-        self.terrain_rules.blocks_sight(self.terrain(s))
+        self.flags(s).blocks_sight()
     }
 
     /// Whether units may enter `s` (R1.5, R5.1).
     #[inline]
     pub fn passable(&self, s: Square) -> bool {
-        self.terrain_rules.passable(self.terrain(s))
+        self.flags(s).passable()
     }
 
     /// What an impassable square is, in words after "is": "a river", or a variant's kind ("impassable (a cliff)").
@@ -116,11 +157,12 @@ impl Map {
     /// The cell of a square on the board.
     #[inline]
     pub fn cell(&self, s: Square) -> &Cell {
-        &self.cells[s.y as usize * self.width as usize + s.x as usize]
+        &self.cells[self.index(s)]
     }
 
     pub(crate) fn cell_mut(&mut self, s: Square) -> &mut Cell {
-        &mut self.cells[s.y as usize * self.width as usize + s.x as usize]
+        let i = self.index(s);
+        &mut self.cells[i]
     }
 
     /// The terrain of a square.
@@ -130,6 +172,7 @@ impl Map {
     }
 
     /// The elevation of a square.
+    #[inline]
     pub fn elevation(&self, s: Square) -> u8 {
         self.cell(s).elevation
     }
@@ -162,6 +205,8 @@ impl Map {
     /// Sets the terrain of a square (for building maps in code).
     pub(crate) fn set_terrain(&mut self, s: Square, t: Terrain) {
         self.cell_mut(s).terrain = t;
+        let i = self.index(s);
+        self.terrain_at[i] = SquareTerrain { place: t.place() as u8, flags: self.terrain_rules.flags(t) };
     }
 
     /// Every square on the board, row by row from a1.

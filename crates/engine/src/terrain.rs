@@ -171,9 +171,34 @@ pub(crate) struct Step {
     pub stops: bool,
 }
 
-const COVER: u8 = 1;
-const BLOCKS_SIGHT: u8 = 2;
-const IMPASSABLE: u8 = 4;
+/// What a terrain does that the hot paths ask (cover, sight, entry), one bit each: read per square from the map
+/// ([`crate::Map`] keeps them for each of its squares) rather than through the table.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub(crate) struct TerrainFlags(u8);
+
+impl TerrainFlags {
+    const COVER: u8 = 1;
+    const BLOCKS_SIGHT: u8 = 2;
+    const IMPASSABLE: u8 = 4;
+
+    /// Whether a unit in it is in cover (R1.5, R6.3a).
+    #[inline]
+    pub(crate) fn gives_cover(self) -> bool {
+        self.0 & Self::COVER != 0
+    }
+
+    /// Whether it blocks line of sight through it (R1.5, R6.2a).
+    #[inline]
+    pub(crate) fn blocks_sight(self) -> bool {
+        self.0 & Self::BLOCKS_SIGHT != 0
+    }
+
+    /// Whether units may enter it (R1.5, R5.1).
+    #[inline]
+    pub(crate) fn passable(self) -> bool {
+        self.0 & Self::IMPASSABLE == 0
+    }
+}
 
 /// The terrain kinds of a combat system and what each does, with the road bonus (R1.6): the kinds in words, and the
 /// same read for play (a flag byte per kind, a step per arm and kind).
@@ -181,7 +206,7 @@ const IMPASSABLE: u8 = 4;
 pub struct TerrainRules {
     kinds: Vec<TerrainKind>,
     road_bonus: u8,
-    flags: [u8; MAX_TERRAINS],
+    flags: [TerrainFlags; MAX_TERRAINS],
     steps: [[Step; MAX_TERRAINS]; MAX_ARM_SLOTS],
     /// Whether every step costs one square: the move's search is then breadth first, each square seen once.
     unit_costs: bool,
@@ -199,7 +224,7 @@ impl TerrainRules {
     /// `by_arm` entries name (an id not among them is left out: the variant file's reader refuses it first).
     pub fn new(kinds: Vec<TerrainKind>, road_bonus: u8, arms: &[&str]) -> TerrainRules {
         debug_assert!(kinds.len() >= Terrain::ALL.len() && kinds.len() <= MAX_TERRAINS);
-        let mut flags = [IMPASSABLE; MAX_TERRAINS];
+        let mut flags = [TerrainFlags(TerrainFlags::IMPASSABLE); MAX_TERRAINS];
         let mut steps = [[Step::default(); MAX_TERRAINS]; MAX_ARM_SLOTS];
         let step = |entry: Entry| match entry {
             Entry::Cost(n) => Step { cost: n, stops: false },
@@ -207,9 +232,11 @@ impl TerrainRules {
             Entry::Impassable => Step::default(),
         };
         for (i, kind) in kinds.iter().enumerate().take(MAX_TERRAINS) {
-            flags[i] = if kind.cover { COVER } else { 0 }
-                | if kind.blocks_sight { BLOCKS_SIGHT } else { 0 }
-                | if kind.entry == Entry::Impassable { IMPASSABLE } else { 0 };
+            flags[i] = TerrainFlags(
+                if kind.cover { TerrainFlags::COVER } else { 0 }
+                    | if kind.blocks_sight { TerrainFlags::BLOCKS_SIGHT } else { 0 }
+                    | if kind.entry == Entry::Impassable { TerrainFlags::IMPASSABLE } else { 0 },
+            );
             for (slot, arm_steps) in steps.iter_mut().enumerate() {
                 let own = kind.by_arm.iter().find(|(arm, _)| arms.get(slot) == Some(&arm.as_str()));
                 arm_steps[i] = match own {
@@ -259,19 +286,25 @@ impl TerrainRules {
     /// Whether a unit in this terrain is in cover (R1.5, R6.3a).
     #[inline]
     pub fn gives_cover(&self, t: Terrain) -> bool {
-        self.flags[t.place()] & COVER != 0
+        self.flags[t.place()].gives_cover()
     }
 
     /// Whether this terrain blocks line of sight through it (R1.5, R6.2a).
     #[inline]
     pub fn blocks_sight(&self, t: Terrain) -> bool {
-        self.flags[t.place()] & BLOCKS_SIGHT != 0
+        self.flags[t.place()].blocks_sight()
     }
 
     /// Whether units may enter it (R1.5, R5.1).
     #[inline]
     pub fn passable(&self, t: Terrain) -> bool {
-        self.flags[t.place()] & IMPASSABLE == 0
+        self.flags[t.place()].passable()
+    }
+
+    /// What a terrain does that the hot paths ask, as flags.
+    #[inline]
+    pub(crate) fn flags(&self, t: Terrain) -> TerrainFlags {
+        self.flags[t.place()]
     }
 
     /// What entering each terrain does to the move of the arm at place `slot` of the combat system's arms.

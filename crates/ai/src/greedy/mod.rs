@@ -322,7 +322,10 @@ fn activation_gains(p: &mut GreedyPlayer, b: &Battle, gains: &mut Vec<Activation
         let slot = p.slot(side, unit);
         p.make_ready(b, slot, &mut ready);
         let view = p.views[slot].as_ref().expect("made ready just now or earlier in the decision");
-        if let Some(gain) = rally_roll_gain(b, unit, view, rally) {
+        // A steady unit has no rally die to weigh (the common case, asked here without a call).
+        if b.unit(unit).shaken
+            && let Some(gain) = rally_roll_gain(b, unit, view, rally)
+        {
             // Its orders are judged again after the die: none are kept for the decision after the activation.
             let first = p.judged.len();
             gains.push(Activation { activate, gain, orders: first..first });

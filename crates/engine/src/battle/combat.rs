@@ -193,12 +193,11 @@ impl<S: ScenarioRef> Battle<S> {
         let gun = self.info(attacker).arm == Arm::Artillery;
         let (e_from, e_to) = (map.elevation(from), map.elevation(to));
         let own_square = self.units[attacker.index()].at; // empty once a Move & Fire has left it
-        let terrain = map.terrain_rules();
         trace(from, to, |s| {
-            let cell = map.cell(s);
+            let high = map.elevation(s);
             let held = occ.all.contains(s) && s != own_square;
-            let unit_blocks = held && !(gun && e_from > cell.elevation);
-            terrain.blocks_sight(cell.terrain) || unit_blocks || (cell.elevation > e_from && cell.elevation > e_to)
+            let unit_blocks = held && !(gun && e_from > high);
+            map.blocks_sight(s) || unit_blocks || (high > e_from && high > e_to)
         })
     }
 

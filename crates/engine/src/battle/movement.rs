@@ -246,12 +246,11 @@ impl<S: ScenarioRef> Battle<S> {
             }
             for dir in Dir::ALL {
                 let Some(next) = map.step(at, dir) else { continue };
-                let cell = map.cell(next);
-                let step = steps[cell.terrain.place()];
+                let step = steps[map.terrain_place(next)];
                 if step.cost == 0 || occ.enemy.contains(next) {
                     continue; // R5.1: never into a river (impassable terrain) or an enemy's square.
                 }
-                let still_road = on_road && cell.road;
+                let still_road = on_road && map.road(next);
                 let limit = kind.allowance + still_road as u8 * bonus;
                 let after = match spent + step.cost {
                     within if within <= limit => within,
