@@ -2,7 +2,7 @@
 
 use crate::geometry::{Dir, Square};
 pub use crate::terrain::Terrain;
-use crate::terrain::{TerrainFlags, TerrainRules};
+use crate::terrain::{MAX_TERRAINS, TerrainFlags, TerrainRules};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -29,17 +29,27 @@ pub struct Map {
     /// The terrain kinds of the rules in force: the standard's, or a variant's ([`Map::with_terrain_rules`]).
     #[serde(skip)]
     terrain_rules: Arc<TerrainRules>,
-    /// What each square's terrain does under those rules, in the order of `cells`: read once here, so that the move
-    /// search and line of sight ask one byte of the square rather than the table (docs/PERFORMANCE.md).
+    /// Each square as the move search and line of sight read it, in the order of `cells`: its terrain read once
+    /// under those rules, so that they ask the square rather than the table (docs/PERFORMANCE.md).
     #[serde(skip)]
     terrain_at: Vec<SquareTerrain>,
 }
 
-/// A square's terrain as the hot paths read it: its place in the terrain table and its flags.
+/// A square as the hot paths read it, in one place: its terrain's place in the terrain table and flags, its
+/// elevation and its road (copied from its [`Cell`], which stays the map's description).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 struct SquareTerrain {
     place: u8,
     flags: TerrainFlags,
+    elevation: u8,
+    road: bool,
+}
+
+impl SquareTerrain {
+    fn of(cell: &Cell, rules: &TerrainRules) -> SquareTerrain {
+        let place = cell.terrain.place() as u8;
+        SquareTerrain { place, flags: rules.flags(cell.terrain), elevation: cell.elevation, road: cell.road }
+    }
 }
 
 impl Map {
@@ -54,12 +64,7 @@ impl Map {
 
     /// Reads what each square's terrain does under the map's rules ([`Map::terrain_at`]).
     fn read_terrain(&mut self) {
-        let rules = &self.terrain_rules;
-        self.terrain_at = self
-            .cells
-            .iter()
-            .map(|c| SquareTerrain { place: c.terrain.place() as u8, flags: rules.flags(c.terrain) })
-            .collect();
+        self.terrain_at = self.cells.iter().map(|c| SquareTerrain::of(c, &self.terrain_rules)).collect();
     }
 
     #[inline]
@@ -76,7 +81,8 @@ impl Map {
     /// The place of the terrain of `s` in the terrain table, for the table's per-kind lookups (the move's steps).
     #[inline]
     pub(crate) fn terrain_place(&self, s: Square) -> usize {
-        usize::from(self.terrain_at[self.index(s)].place)
+        // Within the table by construction; said so, the table's lookup needs no bounds check.
+        usize::from(self.terrain_at[self.index(s)].place) & (MAX_TERRAINS - 1)
     }
 
     /// This map played under other terrain rules (a variant's, [`crate::Scenario::with_system`]); `None` when one
@@ -174,13 +180,13 @@ impl Map {
     /// The elevation of a square.
     #[inline]
     pub fn elevation(&self, s: Square) -> u8 {
-        self.cell(s).elevation
+        self.terrain_at[self.index(s)].elevation
     }
 
     /// Whether a road runs through a square.
     #[inline]
     pub fn road(&self, s: Square) -> bool {
-        self.cell(s).road
+        self.terrain_at[self.index(s)].road
     }
 
     /// The neighbour of `s` in direction `d`, if on the board.
@@ -206,7 +212,7 @@ impl Map {
     pub(crate) fn set_terrain(&mut self, s: Square, t: Terrain) {
         self.cell_mut(s).terrain = t;
         let i = self.index(s);
-        self.terrain_at[i] = SquareTerrain { place: t.place() as u8, flags: self.terrain_rules.flags(t) };
+        self.terrain_at[i] = SquareTerrain::of(&self.cells[i], &self.terrain_rules);
     }
 
     /// Every square on the board, row by row from a1.

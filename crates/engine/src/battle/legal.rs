@@ -466,18 +466,25 @@ impl<S: ScenarioRef> ActivationOrders<'_, S> {
     /// shaken state (it rallies, R4.1), which only a variant's restrictions ask for: under those a shaken unit's
     /// orders are listed as it will stand once rallied. (Under a variant's rally roll nothing is listed after
     /// `Activate(unit)` until the die is rolled: these are the orders were it to rally.)
-    pub fn for_each(&self, unit: UnitId, visit: impl FnMut(Action, Option<&AttackAssessment>)) {
+    pub fn for_each(&self, unit: UnitId, mut visit: impl FnMut(Action, Option<&AttackAssessment>)) {
         let b = self.battle;
         if b.phase != Phase::ChooseUnit || !b.may_activate(unit) {
             return;
         }
-        let restricted = !b.scenario.system().restrictions().is_empty();
-        if restricted && b.units[unit.index()].shaken {
-            let mut rallied = b.clone();
-            rallied.units[unit.index()].shaken = false;
-            rallied.for_each_order_seen::<true>(unit, &self.occ, visit);
+        if b.units[unit.index()].shaken && !b.scenario.system().restrictions().is_empty() {
+            self.for_each_rallied(unit, &mut visit);
         } else {
+            // The listing's one call with the caller's `visit`, so that it may be inlined into the caller's loop.
             b.for_each_order_seen::<true>(unit, &self.occ, visit);
         }
+    }
+
+    /// [`ActivationOrders::for_each`] for a shaken unit under a variant's restrictions: listed as it will stand once
+    /// rallied. Rare, and through `dyn` so that it makes no second copy of the listing for each caller.
+    #[cold]
+    fn for_each_rallied(&self, unit: UnitId, visit: &mut dyn FnMut(Action, Option<&AttackAssessment>)) {
+        let mut rallied = self.battle.clone();
+        rallied.units[unit.index()].shaken = false;
+        rallied.for_each_order_seen::<true>(unit, &self.occ, visit);
     }
 }
