@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod check;
+pub mod game_rules;
 pub mod ledger;
 pub mod live;
 pub mod rules;
