@@ -243,6 +243,42 @@ test('rules: a shipped variant chosen in the lobby is the game\'s rules, named o
   await page.context().close();
 });
 
+test('rules: a battle that names a variant offers its own rules first, and a variant chosen is laid over them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacw-own-variant-'));
+  const battle = join(dir, 'close.toml');
+  writeFileSync(battle, `variant = "close-combat"\n${readFileSync(join(fixtures, 'skirmish.toml'), 'utf8')}`);
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  await page.setInputFiles('#upload', battle);
+  await page.locator('#detail h2', { hasText: 'Skirmish' }).waitFor();
+  const select = page.locator('select[name="variant"]');
+  assert.equal(await select.inputValue(), '');
+  assert.equal(await select.locator('option').first().textContent(), 'The battle’s own: Close combat', 'not “Standard rules”');
+  assert.equal(await select.locator('option[value="close-combat"]').count(), 0, 'its own variant is not offered again');
+  assert.match(await page.locator('#variant-help').textContent(), /played by the variant it names/);
+  await page.selectOption('select[name="variant"]', 'hard-cover');
+  assert.match(await page.locator('#variant-help').textContent(), /Laid over the battle’s own rules, Close combat\./);
+  await page.locator('#variant-help').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshots, 'variant-over-own-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#variant-help').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshots, 'variant-over-own-390.png') });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.selectOption('select[name="mode"]', 'hotseat');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  const token = page.url().split('/game/')[1].split('?')[0];
+  const v = await view(env.server.url, token);
+  assert.equal(v.scenario.rules.name, 'Close combat + Hard cover');
+  // A shipped battle that names none: the standard rules first, every variant offered.
+  await page.goto(env.server.url);
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  assert.equal(await select.locator('option').first().textContent(), 'Standard rules');
+  assert.equal(await select.locator('option[value="close-combat"]').count(), 1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('rules: a variant file of the player\'s own is uploaded in the lobby; a broken one is refused at its line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pacw-variant-'));
   const good = join(dir, 'nerves.toml');

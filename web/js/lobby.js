@@ -182,6 +182,7 @@ class Lobby {
         h('div', { class: 'description', tabindex: 0, role: 'region', 'aria-label': `${s.title}: the situation` }, ...paragraphs(s.description)))));
     previewBoard(preview, s);
     this.renderSides();
+    this.renderVariants();
     for (const f of this.optionFields) {
       const select = this.optionInputs[f.name];
       select.value = s.options[f.name] ?? Object.keys(f.values)[0];
@@ -253,22 +254,14 @@ class Lobby {
       this.optionInputs[f.name] = select;
       return h('div', { class: 'option-row' }, h('label', {}, f.label, ' ', h('a', { href: ruleHref(f.rule), target: 'pacw-rules', class: 'rule' }, f.rule), select), help);
     });
-    // The rules themselves: the standard, one of the shipped variants, or a variant file of the player's own
-    // (docs/variants.md), sent as its text.
+    // The rules themselves: the battle's own (the standard, or the variant it names), or one of the shipped variants
+    // or a variant file of the player's own (docs/variants.md, sent as its text), laid over the battle's own.
     const variantHelp = h('span', { class: 'help', id: 'variant-help' });
-    this.variant = h('select', { name: 'variant', 'aria-describedby': 'variant-help' },
-      h('option', { value: '' }, 'Standard rules'), ...(this.info.variants || []).map((v) => h('option', { value: v.name }, v.title)),
-      h('option', { value: OWN_VARIANT }, 'A variant file of your own…'));
+    this.variantHelp = variantHelp;
+    this.variant = h('select', { name: 'variant', 'aria-describedby': 'variant-help' });
     this.variantFile = h('input', { type: 'file', id: 'variant-file', accept: '.toml,text/plain', hidden: true, 'aria-label': 'Your variant file' });
-    const showVariant = () => {
-      const chosen = (this.info.variants || []).find((v) => v.name === this.variant.value);
-      this.variantFile.hidden = this.variant.value !== OWN_VARIANT;
-      if (chosen) variantHelp.replaceChildren(chosen.description, ' ', h('a', { href: pageHref(`rules/${chosen.name}`), target: 'pacw-rules' }, 'Its rules'));
-      else if (this.variant.value === OWN_VARIANT) variantHelp.replaceChildren('A .toml file as docs/variants.md describes: its problems, if any, are shown when you start.');
-      else variantHelp.replaceChildren('The rules as written.');
-    };
-    this.variant.addEventListener('change', showVariant);
-    showVariant();
+    this.variant.addEventListener('change', () => this.showVariant());
+    this.renderVariants();
     optionRows.unshift(h('div', { class: 'option-row' }, h('label', {}, 'Rules', this.variant), this.variantFile, variantHelp));
     this.numbers = h('div', { class: 'numbers', id: 'numbers' });
     this.numberInputs = [];
@@ -283,6 +276,33 @@ class Lobby {
       h('fieldset', {}, h('legend', {}, 'Rule options ', h('a', { href: ruleHref('R11'), target: 'pacw-rules', class: 'rule' }, 'R11')),
         h('p', { class: 'help' }, 'The battle’s own settings are chosen first; change them to try a variant.'), ...optionRows, more),
       this.start, this.startProblems, this.links);
+  }
+
+  /// The Rules choices for the chosen battle: its own rules first (the standard, or the variant it names: a shipped
+  /// variant is then not offered again, it would be the same rules), then the variants laid over them.
+  renderVariants() {
+    const s = this.chosen?.scenario;
+    const own = s?.rules ? s.rules.name : null;
+    const before = this.variant.value;
+    this.variant.replaceChildren(
+      h('option', { value: '' }, own ? `The battle’s own: ${own}` : 'Standard rules'),
+      ...(this.info.variants || []).filter((v) => v.name !== s?.variant).map((v) => h('option', { value: v.name }, v.title)),
+      h('option', { value: OWN_VARIANT }, 'A variant file of your own…'));
+    this.variant.value = [...this.variant.options].some((o) => o.value === before) ? before : '';
+    this.showVariant();
+  }
+
+  /// What the Rules choice plays by, in a sentence: laid over the battle's own variant where it names one.
+  showVariant() {
+    const s = this.chosen?.scenario;
+    const own = s?.rules ? s.rules.name : null;
+    const over = own ? ` Laid over the battle’s own rules, ${own}.` : '';
+    const chosen = (this.info.variants || []).find((v) => v.name === this.variant.value);
+    this.variantFile.hidden = this.variant.value !== OWN_VARIANT;
+    if (chosen) this.variantHelp.replaceChildren(chosen.description, over, ' ', h('a', { href: pageHref(`rules/${chosen.name}`), target: 'pacw-rules' }, 'Its rules'));
+    else if (this.variant.value === OWN_VARIANT) this.variantHelp.replaceChildren(`A .toml file as docs/variants.md describes: its problems, if any, are shown when you start.${over}`);
+    else if (own) this.variantHelp.replaceChildren(`The battle is played by the variant it names. ${s.rules.description}`, s.variant ? h('span', {}, ' ', h('a', { href: pageHref(`rules/${s.variant}`), target: 'pacw-rules' }, 'Its rules')) : '');
+    else this.variantHelp.replaceChildren('The rules as written.');
   }
 
   renderSides() {

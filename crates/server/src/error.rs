@@ -4,6 +4,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use pacw_engine::{Illegal, ScenarioError};
+use pacw_play::game_rules::RulesRefused;
 use serde::Serialize;
 
 pub use pacw_play::check::{ProblemView, problem_views, problems};
@@ -51,6 +52,17 @@ pub enum ApiError {
     /// itself at once): 429, with `Retry-After` in seconds.
     #[error("{0}")]
     TooMany(String, u64),
+}
+
+impl From<RulesRefused> for ApiError {
+    fn from(refused: RulesRefused) -> ApiError {
+        match refused {
+            RulesRefused::Both => ApiError::BadRequest(refused.to_string()),
+            RulesRefused::Unknown(_) => ApiError::NotFound(refused.to_string()),
+            RulesRefused::Variant(e) => ApiError::Unprocessable(e.to_string()),
+            RulesRefused::Scenario(e) => ApiError::Scenario(e),
+        }
+    }
 }
 
 #[derive(Serialize)]

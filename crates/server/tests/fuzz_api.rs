@@ -73,6 +73,11 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
             "name = \"V\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\n",
             "[[[",
         ]), "variant": n}),
+        // A battle that names a variant, with another laid over it (docs/variants.md, "Variants that combine").
+        json!({"scenario_text": format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO), "mode": "hotseat",
+            "variant": pick(rng, &[json!("close-combat"), json!("hard-cover"), json!(null), json!("standard")]).clone(),
+            "variant_text": pick(rng, &[json!(null), json!("name = \"V\"\n[[modifiers]]\nid = \"V1\"\nvalue = 3\n"),
+                json!("name = \"V\"\n[[modifiers]]\nid = \"V1\"\nwhen = \"élan\"\n"), json!("[[[")]).clone()}),
         json!({"email": *pick(rng, &["bea@example.org", "not an address", "", "a@b\nBcc: x@y"]), "webhook": null}),
         json!({"webhook": *pick(rng, &["http://127.0.0.1:9/hook", "ftp://x.org", "not a url", "https://"]), "email": n}),
         json!({"name": *pick(rng, &["Fuzz", "fuzz", "<b>x</b>", "", "é'è", "x"]), "password": *pick(rng, &["a long password", "", "short"])}),

@@ -3,9 +3,10 @@
 
 use crate::Request;
 use pacw_ai::review::{ReviewConfig, ReviewJob};
-use pacw_engine::{Action, Battle, Game, Illegal, LegalActions, Options, Scenario, Side, ToAct, UnitId};
+use pacw_engine::{Action, Battle, Game, Illegal, LegalActions, Options, Side, ToAct, UnitId};
 use pacw_play::board::{explain, turn_check, unit_orders};
 use pacw_play::check::check_scenario;
+use pacw_play::game_rules::{GameRules, RulesRefused};
 use pacw_play::live::Live;
 use pacw_play::rules::{RULES_MARKDOWN, markdown_html, rules_markdown, rules_title};
 use pacw_play::setup::{Mode, PlayerKind, Role, player_seed};
@@ -51,6 +52,16 @@ type Answer = Result<Value, (u16, String)>;
 
 fn bad(status: u16, why: impl Into<String>) -> (u16, String) {
     (status, why.into())
+}
+
+/// Rules a new game cannot be played by, with the status the server gives the same refusal.
+fn refused(e: RulesRefused) -> (u16, String) {
+    let status = match e {
+        RulesRefused::Both => 400,
+        RulesRefused::Unknown(_) => 404,
+        RulesRefused::Variant(_) | RulesRefused::Scenario(_) => 422,
+    };
+    bad(status, e.to_string())
 }
 
 fn value(v: impl Serialize) -> Answer {
@@ -210,25 +221,9 @@ impl Desk {
                         format!("a game keeps at most {} KiB of scenario text", MAX_SCENARIO_TEXT / 1024),
                     ));
                 }
-                let variant = match (variant, variant_text) {
-                    (Some(_), Some(_)) => return Err(bad(400, "give either variant (a shipped name) or variant_text")),
-                    (Some(v), None) => {
-                        let shipped = pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), &v)
-                            .ok_or_else(|| bad(404, format!("no shipped variant '{v}'")))?;
-                        Some((shipped.text.to_string(), shipped.file.to_string()))
-                    }
-                    (None, Some(t)) => Some((t, variant_file.unwrap_or_else(|| "variant.toml".into()))),
-                    (None, None) => None,
-                };
-                let parsed = match variant {
-                    Some((text_v, file_v)) => {
-                        let system = pacw_engine::system::CombatSystem::with_variant(&text_v, &file_v)
-                            .map_err(|e| bad(422, e.to_string()))?;
-                        Scenario::parse_with(&text, &file, Arc::new(system))
-                    }
-                    None => Scenario::parse(&text, &file),
-                }
-                .map_err(|e| bad(422, e.to_string()))?;
+                let rules = GameRules::asked(variant.as_deref(), variant_text.as_deref(), variant_file.as_deref())
+                    .map_err(refused)?;
+                let parsed = rules.scenario(&text, &file).map_err(refused)?;
                 let mut opts: Options = parsed.options;
                 for pair in &options {
                     let (k, v) = pair

@@ -251,3 +251,34 @@ fn a_game_played_by_a_variant_of_ones_own_has_its_rules_page_in_the_browser_too(
     assert_eq!(plain["title"], "The rules of play");
     assert!(!plain["html"].as_str().unwrap().contains("this-game"));
 }
+
+/// As the server: a variant of one's own is laid over the battle's own (docs/variants.md, "Variants that combine"),
+/// a bad one is refused at its line and column with no game made, and the save, a rematch and the rules page keep
+/// the rules laid together.
+#[test]
+fn a_variant_of_ones_own_is_laid_over_the_battles_own_in_the_browser_too() {
+    let mut desk = Desk::default();
+    let battle = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+    let smoke = "name = \"Smoke\"\n[[modifiers]]\nid = \"S1\"\nname = \"smoke\"\nvalue = -1\nwhen = \"not charge\"\n";
+    let create = |id: &str, variant_text: &str| {
+        json!({"op": "create", "id": id, "scenario_text": battle, "scenario_file": "b.toml", "mode": "hotseat",
+               "seed": "1", "variant_text": variant_text, "variant_file": "smoke.toml"})
+    };
+    let created = ok(&mut desk, create("l", smoke));
+    let rules = &created["view"]["scenario"]["rules"];
+    assert_eq!(rules["name"], "Close combat + Smoke", "{rules}");
+    let ids: Vec<&str> = rules["modifiers"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"V1") && ids.contains(&"S1"), "{ids:?}");
+    let page = ok(&mut desk, json!({"op": "rules", "id": "l"}));
+    assert!(page["html"].as_str().unwrap().contains("smoke"), "the rules page shows the upload's modifier");
+    let (status, why) = refused(&mut desk, &create("bad", &smoke.replace("not charge", "not charj")).to_string());
+    assert_eq!(status, 422, "{why}");
+    assert!(why.contains("smoke.toml:6:"), "{why}");
+    assert!(refused(&mut desk, &json!({"op": "view", "id": "bad"}).to_string()).0 == 404, "no game was made");
+    ok(&mut desk, json!({"op": "resign", "id": "l"}));
+    let save: Value =
+        serde_json::from_str(ok(&mut desk, json!({"op": "save", "id": "l"}))["text"].as_str().unwrap()).unwrap();
+    assert_eq!(save["variant"]["file"], "close-combat.toml + smoke.toml");
+    let rematch = ok(&mut desk, json!({"op": "rematch", "id": "l", "new_id": "r", "seed": "2"}));
+    assert_eq!(rematch["view"]["scenario"]["rules"], created["view"]["scenario"]["rules"]);
+}

@@ -55,6 +55,10 @@ fn value() -> impl Strategy<Value = Value> {
         Just(json!({"activate": 1})),
         Just(json!({"move": {"to": "c3", "facing": "N"}})),
         Just(json!(["to_hit=4", "turns=x"])),
+        // The rules of a new game: a battle that names a variant, and variants laid over it.
+        Just(json!(format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO))),
+        Just(json!("close-combat")),
+        Just(json!("name = \"V\"\n[[modifiers]]\nid = \"V1\"\nvalue = 3\n")),
     ]
 }
 
@@ -71,7 +75,8 @@ proptest! {
     fn arbitrary_requests_on_a_game_never_panic(requests in prop::collection::vec(
         (0..OPS.len(), prop::collection::vec(
             (prop::sample::select(vec!["id", "text", "file", "unit", "action", "index", "decisions", "count", "log_from", "decision",
-                                       "save", "seed", "mode", "scenario", "options", "new_id", "human_side"]),
+                                       "save", "seed", "mode", "scenario", "options", "new_id", "human_side",
+                                       "scenario_text", "variant", "variant_text"]),
              value()), 0..5)),
         1..12)) {
         let mut desk = Desk::default();

@@ -8,8 +8,8 @@ use crate::store::AccountRecord;
 use crate::store::{GameRecord, now_ms};
 use crate::tokens::{Role, Tokens, new_game_id, new_seed, new_token};
 use crate::view::{GameView, game_view};
-use pacw_engine::system::CombatSystem;
-use pacw_engine::{Game, Options, SHIPPED_VARIANTS, Scenario, Side, ToAct};
+use pacw_engine::{Game, Options, Side, ToAct};
+use pacw_play::game_rules::GameRules;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,12 +27,17 @@ pub struct CreateGame {
     /// Rule options (R11): `["to_hit=4", …]` or `{"to_hit": 4, …}`.
     #[serde(default)]
     pub options: OptionsInput,
-    /// The rules to play by: a shipped variant's name (`close-combat`, see `GET /api/info`'s `variants`).
+    /// A variant laid over the battle's own rules: a shipped variant's name (`close-combat`, see `GET /api/info`'s
+    /// `variants`).
     pub variant: Option<String>,
     /// Or a variant file's text (docs/variants.md).
     pub variant_text: Option<String>,
     /// The uploaded variant's file name, for messages.
     pub variant_file: Option<String>,
+    /// Set by the server, never by a request: the rules in place of those `variant` and `variant_text` ask for (a
+    /// rematch's, as the save of the game before keeps them).
+    #[serde(skip)]
+    pub(super) rules: Option<GameRules>,
     /// The mode.
     pub mode: Mode,
     /// Against the computer: the human's side (`A`, `B`, `first`, `second` or the scenario's side id).
@@ -121,26 +126,6 @@ pub const MAX_SCENARIO_TEXT: usize = 64 * 1024;
 /// The most games the computer plays against itself that one client may have going at once: more would only take
 /// the thinking pool's turns from other people's games (thinker.rs).
 pub const WATCH_GAMES_PER_CLIENT: usize = 4;
-
-/// The combat system a request asks for: a shipped variant or an uploaded one, or `None` for the standard rules.
-fn variant(req: &CreateGame) -> ApiResult<Option<CombatSystem>> {
-    let (text, file) = match (&req.variant, &req.variant_text) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::BadRequest("give either variant (a shipped name) or variant_text".into()));
-        }
-        (Some(name), None) => {
-            let pacw_engine::Shipped { file, text, .. } =
-                pacw_engine::shipped_named(SHIPPED_VARIANTS.iter().copied(), name).ok_or_else(|| {
-                    let known: Vec<&str> = SHIPPED_VARIANTS.iter().map(|v| v.name).collect();
-                    ApiError::NotFound(format!("no shipped variant '{name}' (known: {})", known.join(", ")))
-                })?;
-            (text.to_string(), file.to_string())
-        }
-        (None, Some(text)) => (text.clone(), req.variant_file.clone().unwrap_or_else(|| "variant.toml".into())),
-        (None, None) => return Ok(None),
-    };
-    CombatSystem::with_variant(&text, &file).map(Some).map_err(|e| ApiError::Unprocessable(e.to_string()))
-}
 
 impl Games {
     /// Refuses a new game the computer plays against itself to a client already watching
@@ -264,10 +249,11 @@ impl Games {
             )));
         }
         // A variant's units may be of its own arms: the scenario is read for its rules.
-        let scenario = match variant(&req)? {
-            Some(system) => Scenario::parse_with(&text, &file, Arc::new(system)).map_err(ApiError::Scenario)?,
-            None => Scenario::parse(&text, &file).map_err(ApiError::Scenario)?,
+        let rules = match &req.rules {
+            Some(rules) => rules.clone(),
+            None => GameRules::asked(req.variant.as_deref(), req.variant_text.as_deref(), req.variant_file.as_deref())?,
         };
+        let scenario = rules.scenario(&text, &file)?;
         let mut options: Options = scenario.options;
         for (k, v) in req.options.pairs()? {
             scenario.set_option(&mut options, &k, &v).map_err(|e| ApiError::Unprocessable(e.to_string()))?;

@@ -8,6 +8,7 @@ use crate::setup::{Mode, PlayerKind};
 use crate::tokens::Role;
 use crate::view::{GameView, game_view};
 use pacw_engine::{Side, ToAct};
+use pacw_play::game_rules::GameRules;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -81,10 +82,11 @@ impl Games {
             scenario_text,
             scenario_file: Some(save.scenario_file.clone()),
             options: OptionsInput::Pairs(save.options.pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect()),
-            // The rematch is played by the same rules.
             variant: None,
-            variant_text: save.variant.as_ref().map(|v| v.text.clone()),
-            variant_file: save.variant.as_ref().map(|v| v.file.clone()),
+            variant_text: None,
+            variant_file: None,
+            // The rematch is played by the same rules, not laid over the battle's own again.
+            rules: Some(GameRules::Same(live.game.battle().scenario().variant().cloned().map(Arc::new))),
             mode: entry.mode,
             human_side: match entry.mode {
                 Mode::Computer => human.map(|h| crate::tokens::Role::Side(h.other()).name().to_string()),

@@ -7,7 +7,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::setup::{AccountId, Mode, Pace, Rating, Seat};
 use crate::store::{AccountRecord, PostingRecord, now_ms};
 use crate::tokens::{new_seed, new_token};
-use pacw_engine::{SHIPPED_VARIANTS, Scenario, Side};
+use pacw_engine::{Scenario, Side};
+use pacw_play::game_rules::GameRules;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -319,6 +320,7 @@ pub(super) fn two_players(
         variant,
         variant_text: None,
         variant_file: None,
+        rules: None,
         mode: Mode::TwoPlayers,
         human_side: None,
         computer: None,
@@ -340,16 +342,7 @@ fn check_posting(p: &Posting) -> ApiResult<()> {
     }
     let s = shipped(&p.scenario)
         .ok_or_else(|| ApiError::NotFound(format!("no shipped scenario '{}' (see GET /api/scenarios)", p.scenario)))?;
-    let scenario = match &p.variant {
-        Some(name) => {
-            let v = pacw_engine::shipped_named(SHIPPED_VARIANTS.iter().copied(), name)
-                .ok_or_else(|| ApiError::NotFound(format!("no shipped variant '{name}'")))?;
-            let system = pacw_engine::system::CombatSystem::with_variant(v.text, v.file)
-                .map_err(|e| ApiError::Unprocessable(e.to_string()))?;
-            Scenario::parse_with(s.text, s.file, Arc::new(system)).map_err(ApiError::Scenario)?
-        }
-        None => Scenario::parse(s.text, s.file).map_err(ApiError::Scenario)?,
-    };
+    let scenario = GameRules::asked(p.variant.as_deref(), None, None)?.scenario(s.text, s.file)?;
     let mut options = scenario.options;
     for (k, v) in p.options.pairs()? {
         scenario.set_option(&mut options, &k, &v).map_err(|e| ApiError::Unprocessable(e.to_string()))?;
