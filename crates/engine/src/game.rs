@@ -320,14 +320,23 @@ impl Game {
             resigned: self.resigned(),
             declared: self.declared.filter(|d| !matches!(d, Declared::Resigned(_))),
             players: None,
-            variant: self
-                .battle
-                .scenario()
-                .system()
-                .source()
-                .map(|(file, text)| SavedVariant { file: file.to_string(), text: text.to_string() }),
+            variant: self.saved_variant(),
             events: self.log.len(),
             fingerprint: fingerprint(&self.log),
+        }
+    }
+
+    /// The rules as a save keeps them: the variant file the game is played by, if any. A game by the standard rules
+    /// of a battle that names a variant (the laboratory's `--compare rules=standard`) keeps the standard rules'
+    /// file, or its replay would play by the battle's variant.
+    fn saved_variant(&self) -> Option<SavedVariant> {
+        match self.battle.scenario().system().source() {
+            Some((file, text)) => Some(SavedVariant { file: file.to_string(), text: text.to_string() }),
+            None if Scenario::names_variant(&self.scenario_text) => Some(SavedVariant {
+                file: "rules/standard.toml".to_string(),
+                text: crate::system::STANDARD.to_string(),
+            }),
+            None => None,
         }
     }
 

@@ -152,6 +152,12 @@ fn layer_rows(text: &Spanned<String>, source: &str) -> Vec<Vec<(char, usize)>> {
     rows
 }
 
+/// The one key of a scenario that names its variant, read alone.
+#[derive(Deserialize)]
+struct Named {
+    variant: Option<Spanned<String>>,
+}
+
 impl Scenario {
     /// Parses and checks a scenario; `file` names it in messages.
     ///
@@ -235,10 +241,6 @@ impl Scenario {
     /// A variant it names that cannot be read or is not a good one, at its `variant` key. A text that is not TOML
     /// gives the standard: parsing the scenario says what is wrong with it.
     pub fn own_rules(source: &str, file: &str, read: Option<ReadVariant>) -> Result<CombatSystem, ScenarioError> {
-        #[derive(Deserialize)]
-        struct Named {
-            variant: Option<Spanned<String>>,
-        }
         let Ok(Named { variant: Some(name) }) = toml::from_str::<Named>(source) else {
             return Ok(CombatSystem::standard());
         };
@@ -247,6 +249,11 @@ impl Scenario {
             Some(system) => Ok(Arc::unwrap_or_clone(system)),
             None => Err(ScenarioError { file: file.to_string(), problems: r.problems }),
         }
+    }
+
+    /// Whether a scenario's text names a variant of its own (`variant = "…"`), read or not.
+    pub fn names_variant(source: &str) -> bool {
+        matches!(toml::from_str::<Named>(source), Ok(Named { variant: Some(_) }))
     }
 
     /// [`Scenario::parse`] for a game played by the standard rules, whatever variant the scenario names (the

@@ -1489,6 +1489,27 @@ fn a_game_under_layered_variants_saves_and_replays_by_the_same_rules() {
     assert!(EXAMPLE_SKIRMISH.contains("variant = \"skirmishers.toml\""));
 }
 
+/// A game by the standard rules of a battle that names a variant (as the laboratory plays `rules=standard`) saves
+/// them, and replays by them rather than by the battle's variant.
+#[test]
+fn a_standard_game_of_a_battle_that_names_a_variant_replays_by_the_standard_rules() {
+    use rand::{RngExt, SeedableRng};
+    let text = format!("variant = \"close-combat\"\n{}", crate::DEFAULT_SCENARIO);
+    let scenario = crate::Scenario::parse_standard(&text, "cc.toml").expect("the battle reads");
+    let mut game = crate::Game::with_scenario(std::sync::Arc::new(scenario), &text, "cc.toml", None, 5);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
+    while !game.battle().legal_actions().is_empty() {
+        let actions = game.battle().legal_actions();
+        game.act(actions[rng.random_range(0..actions.len())]).unwrap();
+    }
+    let back = crate::Game::load(&game.save_json()).expect("the save replays");
+    assert_eq!(back.log(), game.log());
+    assert_eq!(back.battle().scenario().system().name, "Standard");
+    // Without the battle's variant line, nothing changes: the save names no variant.
+    let plain = crate::Game::new(crate::DEFAULT_SCENARIO, "m.toml", None, 5).unwrap();
+    assert!(plain.save().variant.is_none());
+}
+
 proptest::proptest! {
     /// Two variant files made of their sections' pieces, the second laid over the first: read, or the second
     /// refused with every problem in its own file at a line inside it, never a panic; read, the rules laid
