@@ -1016,10 +1016,10 @@ fn capitalised(word: &str) -> String {
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
-/// The standard system: `rules/standard.toml` laid over the built-in rules it describes (read once).
-pub(super) fn standard() -> &'static CombatSystem {
-    static STANDARD_SYSTEM: std::sync::OnceLock<CombatSystem> = std::sync::OnceLock::new();
-    STANDARD_SYSTEM.get_or_init(read_standard)
+/// The standard system: `rules/standard.toml` laid over the built-in rules it describes (read once, shared).
+pub(super) fn standard() -> &'static std::sync::Arc<CombatSystem> {
+    static STANDARD_SYSTEM: std::sync::OnceLock<std::sync::Arc<CombatSystem>> = std::sync::OnceLock::new();
+    STANDARD_SYSTEM.get_or_init(|| std::sync::Arc::new(read_standard()))
 }
 
 fn read_standard() -> CombatSystem {

@@ -260,13 +260,12 @@ impl Eq for CombatSystem {}
 impl CombatSystem {
     /// The standard combat system (`rules/standard.toml`).
     pub fn standard() -> CombatSystem {
-        file::standard().clone()
+        CombatSystem::clone(file::standard())
     }
 
     /// The standard combat system, read once and shared: what a scenario without a variant is played by.
     pub fn shared_standard() -> std::sync::Arc<CombatSystem> {
-        static SHARED: std::sync::OnceLock<std::sync::Arc<CombatSystem>> = std::sync::OnceLock::new();
-        SHARED.get_or_init(|| std::sync::Arc::new(file::standard().clone())).clone()
+        file::standard().clone()
     }
 
     /// The standard system with the variant file `text` laid over it; `file` names it in messages.
