@@ -295,8 +295,8 @@ impl CombatSystem {
         self.modifiers.iter().find(|m| m.id == id)
     }
 
-    /// The rule a modifier of an attack cites and what it is, in words: a variant's own by its file, the built-in
-    /// ones as the engine names them.
+    /// The rule a modifier of an attack cites and what it is, in words: a variant's own by its file, a standard one
+    /// the variant renames by its new name, the others as the engine names them.
     ///
     /// ```
     /// use pacw_engine::Modifier;
@@ -317,8 +317,19 @@ impl CombatSystem {
                     None => (modifier.rule().to_string(), modifier.reason()),
                 }
             }
-            built_in => (built_in.rule().to_string(), built_in.reason()),
+            // A standard modifier the variant renames (or cites by another rule) is named as the variant says;
+            // else as the engine words it, which tells a flank charge from a rear one and names the cover.
+            built_in => match built_in.standard().and_then(|s| self.renamed(s.id())) {
+                Some(m) => (m.rule.clone(), m.name.clone()),
+                None => (built_in.rule().to_string(), built_in.reason()),
+            },
         }
+    }
+
+    /// The rule of a standard modifier's id when this system names or cites it otherwise than the standard does.
+    fn renamed(&self, id: &str) -> Option<&ModifierRule> {
+        let (rule, standard) = (self.modifier(id)?, file::standard().modifier(id)?);
+        (rule.name != standard.name || rule.rule != standard.rule).then_some(rule)
     }
 
     /// Whether an attack's outcome under it depends on more than the standard rules read (R6.3, R6.4): a modifier

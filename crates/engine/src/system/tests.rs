@@ -1489,6 +1489,22 @@ fn a_game_under_layered_variants_saves_and_replays_by_the_same_rules() {
     assert!(EXAMPLE_SKIRMISH.contains("variant = \"skirmishers.toml\""));
 }
 
+/// A standard modifier renamed by a variant, its condition kept or changed, is named as the variant says wherever
+/// an attack is described (the log, the odds); not renamed, it keeps the engine's words.
+#[test]
+fn a_renamed_standard_modifier_is_named_as_the_variant_says() {
+    use crate::attack::Modifier;
+    let kept = "name = \"Steady\"\n[[modifiers]]\nid = \"not_moved\"\nrule = \"R6.4\"\nname = \"steady aim\"\nvalue = 1\nwhen = \"not attacker.moved and attacker.arm != 'artillery'\"\n";
+    let changed = kept.replace("not attacker.moved and attacker.arm != 'artillery'", "not attacker.moved");
+    for text in [kept.to_string(), changed] {
+        let system = variant(&text).unwrap();
+        assert_eq!(system.describe(Modifier::DidNotMove), ("R6.4".to_string(), "steady aim".to_string()), "{text}");
+        assert_eq!(system.describe(Modifier::Canister).1, "artillery at distance 1 (canister)");
+    }
+    let standard = CombatSystem::standard();
+    assert_eq!(standard.describe(Modifier::RearCharge).1, "charge from the target's rear");
+}
+
 /// A game by the standard rules of a battle that names a variant (as the laboratory plays `rules=standard`) saves
 /// them, and replays by them rather than by the battle's variant.
 #[test]
