@@ -468,6 +468,26 @@ impl SimConfig {
         }
     }
 
+    /// Reads a variant file a [`RULES_AXIS`] compares (`file` as the axis names it) and checks it as it will be
+    /// played: laid over each scenario's own rules (the variant a battle names, else the standard), so that it may
+    /// name what they define (docs/variants.md, "Variants that combine").
+    ///
+    /// # Errors
+    /// When the file is not a good one over one of the scenarios' own rules: each problem at its line and column.
+    pub fn read_rule_set(&self, text: &str, file: &str) -> Result<VariantFile, SimError> {
+        let standard = CombatSystem::shared_standard();
+        let mut read = None;
+        for source in &self.scenarios {
+            let below = source.own_rules.as_ref().unwrap_or(&standard);
+            let (variant, _) = VariantFile::parse_over(text, file, below)?;
+            read.get_or_insert(variant);
+        }
+        match read {
+            Some(variant) => Ok(variant),
+            None => VariantFile::parse(text, file),
+        }
+    }
+
     /// Scenario `s` as its games are played: by the variant files laid over its own rules when there are some
     /// ([`Scenario::with_system`]: their numbers of the standard and their `[options]` become the scenario's
     /// options).
@@ -498,13 +518,15 @@ impl SimConfig {
                 return Ok(source.scenario.clone());
             }
             // The scenario names a variant of its own: `standard` is the standard rules all the same.
-            let standard = Scenario::parse_standard(&source.text, &source.file)
-                .map_err(|e| SimError::BadVariant { file: STANDARD_RULES.to_string(), message: e.to_string() })?;
+            let standard = Scenario::parse_standard(&source.text, &source.file).map_err(|e| SimError::BadVariant {
+                file: STANDARD_RULES.to_string(),
+                message: format!("under the standard rules: {e}"),
+            })?;
             return Ok(Arc::new(standard));
         }
         let file = self.rule_sets.iter().find(|f| f.file == *rules).ok_or_else(|| SimError::BadVariant {
             file: rules.clone(),
-            message: format!("not read: give the file's name as --compare {RULES_AXIS}= names it"),
+            message: format!("{rules}: not read: give the file's name as --compare {RULES_AXIS}= names it"),
         })?;
         played_by(&self.scenarios[s], std::slice::from_ref(file))
     }
@@ -731,6 +753,19 @@ mod tests {
         let back = saved.config().unwrap();
         assert_eq!(back.variant_files.len(), 2);
         assert_eq!(back.played_scenario(0).unwrap().variant(), Some(system));
+    }
+
+    #[test]
+    fn a_rules_axis_file_is_read_over_the_battle_s_own_variant_and_may_name_what_it_defines() {
+        // Close combat defines the modifier V1: a file that sets it is good over that battle, not over a plain one.
+        let mine = "name = \"Mine\"\n[options]\nmodifier.V1 = 2\n";
+        let text = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let c = SimConfig::new(Arc::new(Scenario::parse(&text, "m.toml").unwrap()), &text, "m.toml");
+        assert_eq!(c.read_rule_set(mine, "mine.toml").unwrap().name, "Mine");
+        let plain = pacw_engine::DEFAULT_SCENARIO;
+        let c = SimConfig::new(Arc::new(Scenario::parse(plain, "p.toml").unwrap()), plain, "p.toml");
+        let refused = c.read_rule_set(mine, "mine.toml").unwrap_err().to_string();
+        assert!(refused.starts_with("mine.toml:3:") && !refused.contains("mine.toml: mine.toml"), "{refused}");
     }
 
     #[test]

@@ -37,8 +37,8 @@ pub enum SimError {
     /// The same option on both axes of a grid.
     #[error("--compare {0} is given twice: a grid needs two different options")]
     SameAxisTwice(String),
-    /// A variant file that cannot be read.
-    #[error("{file}: {message}")]
+    /// A variant file that cannot be read (the message names the file, and the line and column of each problem).
+    #[error("{message}")]
     BadVariant {
         /// The file.
         file: String,

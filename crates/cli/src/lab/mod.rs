@@ -120,7 +120,8 @@ pub fn read_rule_sets(config: &mut SimConfig) -> Result<()> {
         .collect();
     for name in names {
         let text = std::fs::read_to_string(&name).with_context(|| format!("cannot read variant file {name}"))?;
-        config.rule_sets.push(VariantFile::parse(&text, &name)?);
+        let rules = config.read_rule_set(&text, &name)?;
+        config.rule_sets.push(rules);
     }
     Ok(())
 }
