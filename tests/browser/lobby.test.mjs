@@ -283,7 +283,8 @@ test('rules: a variant file of the player\'s own is uploaded in the lobby; a bro
   const dir = mkdtempSync(join(tmpdir(), 'pacw-variant-'));
   const good = join(dir, 'nerves.toml');
   writeFileSync(good, 'name = "Nerves"\n[[modifiers]]\nid = "N1"\nname = "steady nerves"\nvalue = 1\nwhen = "true"\n'
-    + '[rally]\nid = "MR1"\nname = "rally test"\nneeded = 4\n[[rally_modifiers]]\nid = "R1"\nname = "veterans"\nvalue = 1\nwhen = "unit.quality == \'veteran\'"\n');
+    + '[rally]\nid = "MR1"\nname = "rally test"\nneeded = 4\n[[rally_modifiers]]\nid = "R1"\nname = "veterans"\nvalue = 1\nwhen = "unit.quality == \'veteran\'"\n'
+    + '[[result_modifiers]]\nid = "H1"\nname = "veterans in cover stand firm"\nvalue = 1\nwhen = "target.quality == \'veteran\' and target.cover"\n');
   const broken = join(dir, 'broken.toml');
   writeFileSync(broken, 'name = "Broken"\n[[modifiers]]\nid = "N1"\nvalue = 9\nwhen = "true"\n');
   const page = await freshPage(env.browser);
@@ -309,6 +310,8 @@ test('rules: a variant file of the player\'s own is uploaded in the lobby; a bro
   const listed = await page.locator('#variant-rules').textContent();
   assert.match(listed, /MR1 rally test: a shaken unit activated rallies only on a die of 4 or more/);
   assert.match(listed, /R1 \+1 veterans to rally: when unit.quality == 'veteran'/);
+  // So is its modifier to the hit-result roll (R7.1).
+  assert.match(listed, /H1 \+1 veterans in cover stand firm: a hit target tests its strength at \+1 when target.quality == 'veteran' and target.cover/);
   await page.locator('#variant-rules').screenshot({ path: join(screenshots, 'variant-rally-1366.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.locator('#variant-rules').screenshot({ path: join(screenshots, 'variant-rally-390.png') });

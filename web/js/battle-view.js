@@ -49,7 +49,8 @@ export function layout(page) {
         ...(v.scenario.rules.after_attack || []).map((r) => h('li', {}, `${r.id} ${r.name}: the attacker ${r.attacker === 'advance' ? 'advances into the target’s square' : `is ${r.attacker}`} when ${r.when}`)),
         ...(v.scenario.rules.restrictions || []).map((r) => h('li', {}, `${r.id} ${r.name}: no attack when ${r.when}`)),
         ...(v.scenario.rules.rally ? [h('li', {}, `${v.scenario.rules.rally.id} ${v.scenario.rules.rally.name}: a shaken unit activated rallies only on ${v.scenario.rules.rally.needed === 'strength' ? 'a die at most its strength' : `a die of ${v.scenario.rules.rally.needed} or more`}`)] : []),
-        ...(v.scenario.rules.rally_modifiers || []).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name} to rally: when ${m.when}`))),
+        ...(v.scenario.rules.rally_modifiers || []).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name} to rally: when ${m.when}`)),
+        ...(v.scenario.rules.result_modifiers || []).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name}: a hit target tests its strength at ${m.value > 0 ? '+' : ''}${m.value} when ${m.when}`))),
       h('p', {}, h('a', { href: api.rulesHref(page.token, v.scenario), target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
     e.status,
     // A take-back asked of this player: above the board, where it is seen at once.

@@ -287,6 +287,10 @@ pub struct RulesView {
     /// Its rally modifiers (`[[rally_modifiers]]`), each `{id, name, value, when}`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rally_modifiers: Vec<serde_json::Value>,
+    /// Its modifiers to the hit-result roll (`[[result_modifiers]]`, R7.1), each `{id, name, value, when}`: the
+    /// value is added to the strength the hit target's roll is tested against.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub result_modifiers: Vec<serde_json::Value>,
 }
 
 /// The terrain kinds of a map's rules, described.
@@ -384,6 +388,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
                 restrictions: json["restrictions"].as_array().cloned().unwrap_or_default(),
                 rally: Some(json["rally"].clone()).filter(|r| !r.is_null()),
                 rally_modifiers: json["rally_modifiers"].as_array().cloned().unwrap_or_default(),
+                result_modifiers: json["result_modifiers"].as_array().cloned().unwrap_or_default(),
             }
         }),
     }
