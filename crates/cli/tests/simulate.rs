@@ -612,6 +612,43 @@ fn the_report_counts_what_attacks_did_to_their_attackers() {
     assert!(v["after_attack"][0]["total"].as_u64().unwrap() > 0, "{}", v["after_attack"]);
 }
 
+/// A variant's modifiers to the hit-result roll are counted in the report, each by its id and name, beside the
+/// standard rules (which have none: a dash).
+#[test]
+fn the_report_counts_how_often_the_hit_result_roll_was_modified() {
+    let dir = temp_dir("result-modifiers");
+    let file = dir.path().join("stand-firm.toml");
+    std::fs::write(
+        &file,
+        "name = \"Stand firm\"\n[[result_modifiers]]\nid = \"H1\"\nname = \"in cover stand firm\"\nvalue = 1\n\
+         when = \"target.cover\"\n",
+    )
+    .unwrap();
+    let rules = format!("rules=standard,{}", file.to_string_lossy());
+    let out =
+        pacw(&["simulate", "bloody-lane", "--games", "30", "--seed", "2", "--players", "greedy", "--compare", &rules]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("The hit-result roll modified"), "{said}");
+    let row =
+        said.lines().find(|l| l.trim_start().starts_with("H1 in cover stand firm")).unwrap_or_else(|| panic!("{said}"));
+    assert!(row.contains('—'), "the standard rules have no such modifier: {row}");
+    let v = json(&[
+        "simulate",
+        "bloody-lane",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+        "--players",
+        "greedy",
+        "--variant",
+        &file.to_string_lossy(),
+        "--json",
+    ]);
+    assert!(v["result_modified"][0]["total"].as_u64().unwrap() > 0, "{}", v["result_modified"]);
+}
+
 /// Battles pooled in one report whose own variants have different after-attack rules: the pooled counts are not
 /// named by the first battle's rules; each battle's part names its own.
 #[test]

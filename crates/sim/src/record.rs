@@ -6,7 +6,7 @@ use pacw_engine::HitResult;
 use pacw_engine::MAX_UNITS;
 use pacw_engine::UnitSet;
 use pacw_engine::odds::AttackResult;
-use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK};
+use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK, MAX_RESULT_MODIFIERS};
 use pacw_engine::terrain::{MAX_TERRAINS, TerrainKind, TerrainRules};
 use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, Square, UnitId};
 use serde::{Deserialize, Serialize};
@@ -122,6 +122,11 @@ pub struct GameStats {
     /// system's (`[[after_attack]]`, docs/variants.md); all 0 under the standard rules.
     #[serde(default)]
     pub after_attack: [u32; MAX_AFTER_ATTACK],
+    /// Times each of the variant's modifiers to the hit-result roll changed the strength a hit target was tested
+    /// against, by the modifier's place among the combat system's (`[[result_modifiers]]`, docs/variants.md); all 0
+    /// under the standard rules.
+    #[serde(default)]
+    pub result_modified: [u32; MAX_RESULT_MODIFIERS],
     /// Rally dice rolled by shaken units activated under a variant's rally roll (`[rally]`, docs/variants.md); 0
     /// under the standard rules, which rally without a die (R4.1).
     #[serde(default)]
@@ -251,6 +256,7 @@ impl<'a> Tally<'a> {
                 second_activation_kills: [0; 2],
                 shoot_then_charge: [0; 2],
                 after_attack: [0; MAX_AFTER_ATTACK],
+                result_modified: [0; MAX_RESULT_MODIFIERS],
                 rally_rolls: 0,
                 rallies_failed: 0,
                 arrivals: [0; 2],
@@ -434,6 +440,11 @@ impl<'a> Tally<'a> {
                     self.spells[unit.index()] = Some(Spell::default());
                 }
             }
+            Event::ResultModified { rule, .. } => {
+                if let Some(n) = self.stats.result_modified.get_mut(rule as usize) {
+                    *n += 1;
+                }
+            }
             Event::RallyRolled { unit, rallied, .. } => {
                 self.stats.rally_rolls += 1;
                 if rallied {
@@ -488,7 +499,6 @@ impl<'a> Tally<'a> {
             Event::ArrivalDelayed { unit, .. } => self.stats.arrivals_delayed[self.side(unit).index()] += 1,
             Event::InitiativeRolled { .. }
             | Event::Changed { .. }
-            | Event::ResultModified { .. }
             | Event::RallyModified { .. }
             | Event::ActivationsEnded { .. }
             | Event::Held { .. }

@@ -40,8 +40,9 @@ pub struct PerGame {
     pub per_game: f64,
 }
 
-/// Whether no after-attack rule ever befell an attacker (the standard rules have none).
-fn never_after_attack(counts: &[PerGame]) -> bool {
+/// Whether no rule counted by its place ever applied (an after-attack rule, a result modifier: the standard rules
+/// have none).
+fn never_applied(counts: &[PerGame]) -> bool {
     counts.iter().all(|c| c.total == 0)
 }
 
@@ -449,8 +450,12 @@ pub struct Summary {
     /// Times each of the variant's after-attack rules befell an attacker, a game, by the rule's place among its
     /// combat system's (`[[after_attack]]`; the report names them); all 0 under the standard rules, and then not
     /// written out.
-    #[serde(skip_serializing_if = "never_after_attack")]
+    #[serde(skip_serializing_if = "never_applied")]
     pub after_attack: Vec<PerGame>,
+    /// Times each of the variant's modifiers to the hit-result roll applied, a game, by its place among its combat
+    /// system's (`[[result_modifiers]]`); all 0 under the standard rules, and then not written out.
+    #[serde(default, skip_serializing_if = "never_applied")]
+    pub result_modified: Vec<PerGame>,
     /// Rally dice rolled a game under a variant's rally roll (`[rally]`): none under the standard rules, and then
     /// not written out.
     #[serde(skip_serializing_if = "PerGame::is_zero")]
@@ -631,6 +636,9 @@ impl Summary {
             doubles,
             after_attack: (0..pacw_engine::system::MAX_AFTER_ATTACK)
                 .map(|i| PerGame::new(sum(&|r| r.stats.after_attack[i]), games))
+                .collect(),
+            result_modified: (0..pacw_engine::system::MAX_RESULT_MODIFIERS)
+                .map(|i| PerGame::new(sum(&|r| r.stats.result_modified[i]), games))
                 .collect(),
             rally_rolls: PerGame::new(sum(&|r| r.stats.rally_rolls), games),
             rallies_failed: PerGame::new(sum(&|r| r.stats.rallies_failed), games),

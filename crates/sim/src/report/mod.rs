@@ -67,6 +67,10 @@ pub struct Part {
     /// [`Summary::after_attack`]: what the tables name its counts by. Empty where no column's rules have any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub after_attack_rules: Vec<Vec<String>>,
+    /// The modifiers to the hit-result roll of each column's rules (`[[result_modifiers]]`), as "H1 veterans in
+    /// cover stand firm", in the order of [`Summary::result_modified`]. Empty where no column's rules have any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub result_modifier_rules: Vec<Vec<String>>,
     /// The rally roll of each column's rules (`[rally]`), as "MR1 rally test", in the order of [`Part::columns`];
     /// `None` where a column's rules rally without a die (R4.1). Empty where no column's rules have one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -213,15 +217,26 @@ fn same_in_every_battle<T: PartialEq + Default>(
 
 /// The after-attack rules of each column's rules for scenario `s`, as "A1 failed charge"; empty when none has any.
 fn after_attack_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
+    rules_by_column(sim, s, |system| system.after_attack().iter().map(|r| format!("{} {}", r.id, r.name)).collect())
+}
+
+/// The modifiers to the hit-result roll of each column's rules for scenario `s`, as "H1 veterans in cover stand
+/// firm"; empty when none has any.
+fn result_modifier_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
+    rules_by_column(sim, s, |system| system.result_modifiers().iter().map(|m| format!("{} {}", m.id, m.name)).collect())
+}
+
+/// Some rules of each column's rules for scenario `s`, as `named` names them; empty when no column has any.
+fn rules_by_column(
+    sim: &Simulation,
+    s: usize,
+    named: impl Fn(&pacw_engine::system::CombatSystem) -> Vec<String>,
+) -> Vec<Vec<String>> {
     let c = &sim.config;
     let columns: Vec<Vec<String>> = c
         .variant_list()
         .iter()
-        .map(|v| {
-            let played = c.variant_scenario(s, v).ok();
-            let rules = played.as_ref().map_or(&[][..], |p| p.system().after_attack());
-            rules.iter().map(|r| format!("{} {}", r.id, r.name)).collect()
-        })
+        .map(|v| c.variant_scenario(s, v).ok().map_or_else(Vec::new, |p| named(p.system())))
         .collect();
     if columns.iter().all(Vec::is_empty) { Vec::new() } else { columns }
 }
@@ -469,6 +484,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         variant: played_variant(sim, s),
         terms,
         after_attack_rules: after_attack,
+        result_modifier_rules: same_in_every_battle(sim, s, result_modifier_rules),
         rally_rules: same_in_every_battle(sim, s, rally_rules),
         own_terrains: same_in_every_battle(sim, s, own_terrains),
         all,

@@ -255,8 +255,16 @@ pub fn sections(part: &Part) -> Vec<Section> {
             rows: doubles,
         },
     ];
-    if let Some(section) = after_attack_table(part) {
-        all.push(section);
+    let after_attack = "The variant's after-attack rules ([[after_attack]], docs/variants.md): times each befell an \
+                        attacker, a game; — where a column's rules have no such rule.";
+    if let Some(rows) = rule_counts(&part.after_attack_rules, &part.columns(), |s| &s.after_attack[..]) {
+        all.push(Section { title: "What attacks did to their attackers".into(), note: after_attack.into(), rows });
+    }
+    let result_modified = "The variant's modifiers to the hit-result roll ([[result_modifiers]], docs/variants.md): \
+                           times each changed the strength a hit target was tested against, a game; — where a \
+                           column's rules have no such modifier.";
+    if let Some(rows) = rule_counts(&part.result_modifier_rules, &part.columns(), |s| &s.result_modified[..]) {
+        all.push(Section { title: "The hit-result roll modified".into(), note: result_modified.into(), rows });
     }
     if let Some(section) = rally_table(part) {
         all.push(section);
@@ -333,15 +341,19 @@ pub fn differences_table(part: &Part) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
-/// The variant's after-attack rules (`[[after_attack]]`): how often each befell an attacker, a game, one row per
-/// rule (by its id and name) of any column's rules; `None` when no column's rules have any.
-fn after_attack_table(part: &Part) -> Option<Section> {
-    if part.after_attack_rules.is_empty() {
+/// Rules of a variant counted by their place (after-attack rules, result modifiers): how often each applied, a
+/// game, one row per rule (by its id and name, `rules` for each column) of any column's rules; `None` when no
+/// column's rules have any.
+fn rule_counts(
+    rules: &[Vec<String>],
+    columns: &[(String, &Summary)],
+    counted: fn(&Summary) -> &[PerGame],
+) -> Option<Vec<(String, Vec<String>)>> {
+    if rules.is_empty() {
         return None;
     }
-    let columns = part.columns();
     let mut labels: Vec<&String> = Vec::new();
-    for label in part.after_attack_rules.iter().flatten() {
+    for label in rules.iter().flatten() {
         if !labels.contains(&label) {
             labels.push(label);
         }
@@ -353,23 +365,14 @@ fn after_attack_table(part: &Part) -> Option<Section> {
                 .iter()
                 .enumerate()
                 .map(|(i, (_, s))| {
-                    let place = part.after_attack_rules.get(i).and_then(|rules| rules.iter().position(|r| r == label));
-                    place
-                        .and_then(|p| s.after_attack.get(p))
-                        .map_or("—".to_string(), |c| format!("{:.2}", c.per_game))
+                    let place = rules.get(i).and_then(|rules| rules.iter().position(|r| r == label));
+                    place.and_then(|p| counted(s).get(p)).map_or("—".to_string(), |c| format!("{:.2}", c.per_game))
                 })
                 .collect();
             (label.clone(), cells)
         })
         .collect();
-    Some(Section {
-        title: "What attacks did to their attackers".into(),
-        note:
-            "The variant's after-attack rules ([[after_attack]], docs/variants.md): times each befell an attacker, a \
-               game; — where a column's rules have no such rule."
-                .into(),
-        rows,
-    })
+    Some(rows)
 }
 
 /// The rally roll of each column's rules (`[rally]`): rally dice rolled a game, and the share that left the unit
