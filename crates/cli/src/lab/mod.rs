@@ -33,7 +33,8 @@ pub struct LabArgs {
     /// The two computer players, as A,B; they swap sides every other game.
     #[arg(long, value_name = "A,B", default_value = "random,random", help = players_help(), value_parser = crate::args::players)]
     pub players: [String; 2],
-    /// A variant file (docs/variants.md: modifiers, arms, a hit-result table, words and options) whose combat system
+    /// A variant file (docs/variants.md: to-hit modifiers, arms, the hit-result table and its modifiers, what attacks
+    /// do to attackers, restrictions, a rally roll, terrain, words and options) whose combat system
     /// plays every scenario, laid over any variant a scenario names; its options apply before --set. Give it again
     /// to lay more files over it, in order.
     #[arg(long, value_name = "FILE.toml")]
