@@ -576,26 +576,22 @@ fn a_scenario_of_a_variant_s_own_arms_plays_with_it_and_its_save_replays() {
     assert!(replay.status.success(), "{}", text(&replay.stderr));
 }
 
-/// A variant's after-attack rules are counted in the report, each by its id and name, beside the standard rules
-/// (which have none: a dash).
-#[test]
-fn the_report_counts_what_attacks_did_to_their_attackers() {
-    let dir = temp_dir("after-attack");
-    let file = dir.path().join("charge-home.toml");
-    std::fs::write(
-        &file,
-        "name = \"Charge home\"\n[[after_attack]]\nid = \"A1\"\nname = \"failed charge\"\n\
-         when = \"charge and result == 'miss'\"\nattacker = \"shaken\"\n",
-    )
-    .unwrap();
-    let rules = format!("rules=standard,{}", file.to_string_lossy());
+/// A variant's rules counted in the report (`variant`, a variant file's text with one such rule): the table
+/// `title` has its row `row` (its id and name) beside the standard rules (which have none: a dash), and the JSON's
+/// counts `key` have it applied at least once in 30 greedy games of Bloody Lane.
+fn a_variant_s_rule_is_counted(variant: &str, title: &str, row: &str, key: &str) {
+    let dir = temp_dir("counted");
+    let file = dir.path().join("counted.toml");
+    std::fs::write(&file, variant).unwrap();
+    let file = file.to_string_lossy();
+    let rules = format!("rules=standard,{file}");
     let out =
         pacw(&["simulate", "bloody-lane", "--games", "30", "--seed", "2", "--players", "greedy", "--compare", &rules]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let said = text(&out.stdout);
-    let row = said.lines().find(|l| l.trim_start().starts_with("A1 failed charge")).unwrap_or_else(|| panic!("{said}"));
-    assert!(said.contains("What attacks did to their attackers"), "{said}");
-    assert!(row.contains('—'), "the standard rules have no such rule: {row}");
+    assert!(said.contains(title), "{said}");
+    let line = said.lines().find(|l| l.trim_start().starts_with(row)).unwrap_or_else(|| panic!("{said}"));
+    assert!(line.contains('—'), "the standard rules have no such rule: {line}");
     let v = json(&[
         "simulate",
         "bloody-lane",
@@ -606,47 +602,34 @@ fn the_report_counts_what_attacks_did_to_their_attackers() {
         "--players",
         "greedy",
         "--variant",
-        &file.to_string_lossy(),
+        &file,
         "--json",
     ]);
-    assert!(v["after_attack"][0]["total"].as_u64().unwrap() > 0, "{}", v["after_attack"]);
+    assert!(v[key][0]["total"].as_u64().unwrap() > 0, "{}", v[key]);
 }
 
-/// A variant's modifiers to the hit-result roll are counted in the report, each by its id and name, beside the
-/// standard rules (which have none: a dash).
+/// A variant's after-attack rules are counted in the report, each by its id and name.
+#[test]
+fn the_report_counts_what_attacks_did_to_their_attackers() {
+    a_variant_s_rule_is_counted(
+        "name = \"Charge home\"\n[[after_attack]]\nid = \"A1\"\nname = \"failed charge\"\n\
+         when = \"charge and result == 'miss'\"\nattacker = \"shaken\"\n",
+        "What attacks did to their attackers",
+        "A1 failed charge",
+        "after_attack",
+    );
+}
+
+/// A variant's modifiers to the hit-result roll are counted in the report, each by its id and name.
 #[test]
 fn the_report_counts_how_often_the_hit_result_roll_was_modified() {
-    let dir = temp_dir("result-modifiers");
-    let file = dir.path().join("stand-firm.toml");
-    std::fs::write(
-        &file,
+    a_variant_s_rule_is_counted(
         "name = \"Stand firm\"\n[[result_modifiers]]\nid = \"H1\"\nname = \"in cover stand firm\"\nvalue = 1\n\
          when = \"target.cover\"\n",
-    )
-    .unwrap();
-    let rules = format!("rules=standard,{}", file.to_string_lossy());
-    let out =
-        pacw(&["simulate", "bloody-lane", "--games", "30", "--seed", "2", "--players", "greedy", "--compare", &rules]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let said = text(&out.stdout);
-    assert!(said.contains("The hit-result roll modified"), "{said}");
-    let row =
-        said.lines().find(|l| l.trim_start().starts_with("H1 in cover stand firm")).unwrap_or_else(|| panic!("{said}"));
-    assert!(row.contains('—'), "the standard rules have no such modifier: {row}");
-    let v = json(&[
-        "simulate",
-        "bloody-lane",
-        "--games",
-        "30",
-        "--seed",
-        "2",
-        "--players",
-        "greedy",
-        "--variant",
-        &file.to_string_lossy(),
-        "--json",
-    ]);
-    assert!(v["result_modified"][0]["total"].as_u64().unwrap() > 0, "{}", v["result_modified"]);
+        "The hit-result roll modified",
+        "H1 in cover stand firm",
+        "result_modified",
+    );
 }
 
 /// Battles pooled in one report whose own variants have different after-attack rules: the pooled counts are not
