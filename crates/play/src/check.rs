@@ -1,9 +1,11 @@
 //! Checking a scenario text without playing it (`POST /api/scenarios/check`, and in the browser the desk's `check`):
 //! every problem with its place in the text, the keys nothing reads, and a first guess at the battle's balance.
 
-use crate::view::{ScenarioView, scenario_view};
+use crate::view::{ScenarioView, TerrainView, scenario_view, terrain_views};
+use pacw_engine::system::CombatSystem;
 use pacw_engine::{Problem, Scenario, ScenarioError};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One problem of a scenario, with its place in the text where known (as `pacw check` reports it).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -60,12 +62,38 @@ pub struct CheckReply {
     /// When ok: the first side's expected score at the start as the evaluator judges it at once (a quick guess at
     /// the battle's balance; `POST /api/scenarios/balance` measures it by playing games).
     pub estimate: Option<f32>,
+    /// With a variant file given beside the text ([`GivenVariant`]) that reads: its terrain kinds, the standard six
+    /// first, then its own, ok or not (the editor's palette offers them before the battle passes).
+    pub terrains: Option<Vec<TerrainView>>,
 }
 
-/// Checks a scenario's `text` (`file` names it in messages), as `pacw check` does.
-pub fn check_scenario(text: &str, file: String) -> CheckReply {
+/// A variant file given beside a scenario's text (the API's `variant_text` and `variant_file`): the text is checked
+/// under its rules, in place of any variant the text names, as a game made with the same two is played.
+#[derive(Clone, Copy, Debug)]
+pub struct GivenVariant<'a> {
+    /// The variant file's text (docs/variants.md).
+    pub text: &'a str,
+    /// Its file name, for messages.
+    pub file: &'a str,
+}
+
+/// Checks a scenario's `text` (`file` names it in messages), as `pacw check` does: under `variant` when one is given
+/// beside it.
+pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -> CheckReply {
     let warnings = problem_views(&Scenario::ignored_keys(text));
-    match Scenario::parse(text, &file) {
+    let system = match variant.map(|v| CombatSystem::with_variant(v.text, v.file)).transpose() {
+        Ok(system) => system.map(Arc::new),
+        Err(e) => {
+            let problem = ProblemView { line: None, column: None, message: e.to_string(), square: None, unit: None };
+            return refused(vec![problem], e.to_string(), file, warnings, None);
+        }
+    };
+    let terrains = system.as_ref().map(|s| terrain_views(s.terrain_rules()));
+    let parsed = match system {
+        Some(system) => Scenario::parse_with(text, &file, system),
+        None => Scenario::parse(text, &file),
+    };
+    match parsed {
         Ok(s) => CheckReply {
             ok: true,
             problems: Vec::new(),
@@ -74,15 +102,19 @@ pub fn check_scenario(text: &str, file: String) -> CheckReply {
             estimate: Some(pacw_ai::evaluator::shared().value(&pacw_engine::Battle::from_scenario(s.into()))),
             file,
             warnings,
+            terrains,
         },
-        Err(e) => CheckReply {
-            ok: false,
-            problems: problems(&e),
-            message: e.to_string(),
-            scenario: None,
-            file,
-            warnings,
-            estimate: None,
-        },
+        Err(e) => refused(problems(&e), e.to_string(), file, warnings, terrains),
     }
+}
+
+/// The reply to a text that does not pass.
+fn refused(
+    problems: Vec<ProblemView>,
+    message: String,
+    file: String,
+    warnings: Vec<ProblemView>,
+    terrains: Option<Vec<TerrainView>>,
+) -> CheckReply {
+    CheckReply { ok: false, problems, message, scenario: None, file, warnings, estimate: None, terrains }
 }

@@ -289,9 +289,9 @@ pub struct RulesView {
     pub rally_modifiers: Vec<serde_json::Value>,
 }
 
-/// The terrain kinds of a map's rules, described.
-fn terrain_views(map: &pacw_engine::Map) -> Vec<TerrainView> {
-    map.terrain_rules()
+/// The terrain kinds of a terrain table (a map's rules, a variant's), described, the standard six first.
+pub fn terrain_views(rules: &pacw_engine::terrain::TerrainRules) -> Vec<TerrainView> {
+    rules
         .kinds()
         .iter()
         .map(|k| {
@@ -359,7 +359,13 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
         turns: s.turns,
         points_per_destroyed: s.points_per_destroyed,
         sides: [side(Side::A), side(Side::B)],
-        map: MapView { width: map.width(), height: map.height(), squares, fences, terrains: terrain_views(map) },
+        map: MapView {
+            width: map.width(),
+            height: map.height(),
+            squares,
+            fences,
+            terrains: terrain_views(map.terrain_rules()),
+        },
         objectives: s
             .objectives
             .iter()
