@@ -16,10 +16,20 @@ import { serverAndBrowser, freshPage, screenshots, binary, view, act } from './s
 const env = serverAndBrowser();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/// Where a square is on the page. The board is drawn again after each check, so that a square found may be gone
+/// before it is measured: it is found again (the new one lies where the old one did).
+async function boxOf(page, name) {
+  for (let tries = 0; tries < 20; tries++) {
+    const box = await page.locator(`[data-square="${name}"]`).boundingBox();
+    if (box) return box;
+  }
+  throw new Error(`no square ${name} on the board`);
+}
+
 /// Presses on a square and releases on another (the same for a click), as a mouse does.
 async function drag(page, from, to) {
-  const a = await page.locator(`[data-square="${from}"]`).boundingBox();
-  const b = await page.locator(`[data-square="${to}"]`).boundingBox();
+  const a = await boxOf(page, from);
+  const b = await boxOf(page, to);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
@@ -32,7 +42,7 @@ async function tool(page, name) {
 
 /// Clicks a square near its corner, beside any counter standing on it (painting under a unit is allowed).
 async function square(page, name) {
-  const box = await page.locator(`[data-square="${name}"]`).boundingBox();
+  const box = await boxOf(page, name);
   await page.mouse.click(box.x + 5, box.y + box.height - 5);
 }
 
@@ -233,6 +243,7 @@ test('a variant file of one’s own with terrain of its own: its kinds join the 
   await page.click('#new-board');
   await page.locator('.own-terrain-mark').first().waitFor({ state: 'detached' });
   await page.setInputFiles('#editor-upload', file);
+  await page.locator('.own-terrain-mark').nth(2).waitFor();
   await page.locator('#editor-problems .check-ok').waitFor();
   assert.equal(await page.locator('.own-terrain-mark').count(), 3);
   assert.equal(await page.locator('#battle-variant').inputValue(), 'entrenchments.toml');
