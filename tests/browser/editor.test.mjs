@@ -232,6 +232,7 @@ test('a variant file of one’s own with terrain of its own: its kinds join the 
   // Rules that lack the entrenchments are refused while the map holds them: nothing is lost.
   await page.selectOption('#battle-variant', '');
   await page.locator('.editor-hint', { hasText: 'no entrenchments on c3, d3, e3' }).waitFor();
+  assert.match(await page.locator('#rules-refused').textContent(), /^The standard rules have no entrenchments on c3, d3, e3\./, 'said beside the rules too');
   assert.equal(await page.locator('#battle-variant').inputValue(), 'entrenchments.toml');
   assert.equal(await page.locator('.own-terrain-mark').count(), 3);
 

@@ -95,6 +95,7 @@ class Editor {
   }
 
   afterChange() {
+    this.rulesRefused = null;
     save(this.model);
     this.render();
     this.scheduleCheck();
@@ -254,27 +255,34 @@ class Editor {
     const next = { ...this.model, variant: name };
     const title = name === '' ? 'The standard rules' : this.ownVariant(next) ? name : `The rules “${this.variants.find((v) => v.name === name)?.title || name}”`;
     const why = this.strayReason(this.kinds(next), title);
-    if (why) { this.say(why); this.renderSettings(); return; }
+    if (why) { this.refuseRules(why); return; }
     this.change((m) => { m.variant = name; });
+  }
+
+  /// Says why the rules were not changed, under the board and beside the choice of rules (on a phone, far apart).
+  refuseRules(why) {
+    this.say(why);
+    this.rulesRefused = why;
+    this.renderSettings();
   }
 
   /// Opens a variant file of one's own (docs/variants.md) as the battle's rules: the engine reads it beside the
   /// battle, and its terrain kinds join the palette.
   async openVariant(file) {
     // The battle names the file: a shipped variant's name would be read as the shipped variant.
-    if (this.variants.some((v) => v.name === file.name)) { this.say(`${file.name} is the name of a shipped variant: rename your file (my-rules.toml).`); return; }
+    if (this.variants.some((v) => v.name === file.name)) { this.refuseRules(`${file.name} is the name of a shipped variant: rename your file (my-rules.toml).`); return; }
     const own = { file: file.name, text: await file.text() };
     const next = { ...this.model, variant: own.file, ownVariant: own };
     let reply;
     try {
       reply = await api.check(toToml(next, this.kinds()), fileName(next), own);
     } catch (e) {
-      this.say(`${file.name} cannot be read: ${e.message}`);
+      this.refuseRules(`${file.name} cannot be read: ${e.message}`);
       return;
     }
-    if (!reply.terrains) { this.say(`${file.name} cannot be read as rules: ${reply.message}`); return; }
+    if (!reply.terrains) { this.refuseRules(`${file.name} cannot be read as rules: ${reply.message}`); return; }
     const why = this.strayReason(terrainKinds(reply.terrains), file.name);
-    if (why) { this.say(why); return; }
+    if (why) { this.refuseRules(why); return; }
     this.ownTerrains = reply.terrains;
     this.change((m) => { m.variant = own.file; m.ownVariant = own; });
     this.say(`The battle is played by ${file.name}. Keep it beside the downloaded battle: the battle names it (variant = "${file.name}").`);
@@ -510,6 +518,7 @@ class Editor {
           ...(m.ownVariant ? [[m.ownVariant.file, `${m.ownVariant.file} (your file)`]] : [])], m.variant || '', (v) => this.chooseRules(v))),
         h('label', { class: 'block', title: 'A variant file of your own (docs/variants.md): its terrain kinds join the palette' }, 'Or open a variant file ',
           h('input', { type: 'file', accept: '.toml,text/plain', id: 'variant-upload', onchange: (ev) => { const f = ev.target.files[0]; ev.target.value = ''; if (f) this.openVariant(f); } })),
+        this.rulesRefused ? h('p', { class: 'rules-refused', id: 'rules-refused', role: 'alert' }, this.rulesRefused) : '',
         h('label', { class: 'block' }, 'Description (the situation, the commanders, how to win)',
           h('textarea', { id: 'battle-description', rows: 5, onchange: (ev) => this.change((x) => { x.description = ev.target.value; }) }, m.description)),
         h('label', {}, 'Board ', numberInput('board-width', m.width, MIN_SIDE, MAX_SIDE, (v) => v && this.change((x) => Object.assign(x, resized(x, v, x.height)))),
