@@ -1,11 +1,10 @@
 //! Checking a scenario text without playing it (`POST /api/scenarios/check`, and in the browser the desk's `check`):
 //! every problem with its place in the text, the keys nothing reads, and a first guess at the battle's balance.
 
+use crate::game_rules::{GameRules, RulesRefused};
 use crate::view::{ScenarioView, TerrainView, scenario_view, terrain_views};
-use pacw_engine::system::CombatSystem;
-use pacw_engine::{Problem, Scenario, ScenarioError};
+use pacw_engine::{Problem, SavedVariant, Scenario, ScenarioError};
 use serde::Serialize;
-use std::sync::Arc;
 
 /// One problem of a scenario, with its place in the text where known (as `pacw check` reports it).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -68,7 +67,8 @@ pub struct CheckReply {
 }
 
 /// A variant file given beside a scenario's text (the API's `variant_text` and `variant_file`): the text is checked
-/// under its rules, in place of any variant the text names, as a game made with the same two is played.
+/// under it as a game made with the same two is played ([`GameRules`]: laid over the battle's own rules, or the
+/// battle's own when the battle names it).
 #[derive(Clone, Copy, Debug)]
 pub struct GivenVariant<'a> {
     /// The variant file's text (docs/variants.md).
@@ -81,19 +81,29 @@ pub struct GivenVariant<'a> {
 /// beside it.
 pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -> CheckReply {
     let warnings = problem_views(&Scenario::ignored_keys(text));
-    let system = match variant.map(|v| CombatSystem::with_variant(v.text, v.file)).transpose() {
-        Ok(system) => system.map(Arc::new),
-        Err(e) => {
-            let problem = ProblemView { line: None, column: None, message: e.to_string(), square: None, unit: None };
-            return refused(vec![problem], e.to_string(), file, warnings, None);
+    let rules = match variant {
+        Some(v) => GameRules::Over(SavedVariant { text: v.text.to_string(), file: v.file.to_string() }),
+        None => GameRules::Own,
+    };
+    let refusal = |e: RulesRefused| match e {
+        RulesRefused::Scenario(e) => (problems(&e), e.to_string()),
+        other => {
+            let message = other.to_string();
+            (
+                vec![ProblemView { line: None, column: None, message: message.clone(), square: None, unit: None }],
+                message,
+            )
         }
     };
-    let terrains = system.as_ref().map(|s| terrain_views(s.terrain_rules()));
-    let parsed = match system {
-        Some(system) => Scenario::parse_with(text, &file, system),
-        None => Scenario::parse(text, &file),
+    let system = match rules.system(text, &file) {
+        Ok(system) => system,
+        Err(e) => {
+            let (problems, message) = refusal(e);
+            return refused(problems, message, file, warnings, None);
+        }
     };
-    match parsed {
+    let terrains = variant.and(system.as_ref()).map(|s| terrain_views(s.terrain_rules()));
+    match rules.scenario(text, &file) {
         Ok(s) => CheckReply {
             ok: true,
             problems: Vec::new(),
@@ -104,7 +114,10 @@ pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -
             warnings,
             terrains,
         },
-        Err(e) => refused(problems(&e), e.to_string(), file, warnings, terrains),
+        Err(e) => {
+            let (problems, message) = refusal(e);
+            refused(problems, message, file, warnings, terrains)
+        }
     }
 }
 

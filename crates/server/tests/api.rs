@@ -908,7 +908,13 @@ async fn the_editor_learns_the_terrain_kinds_of_each_rules() {
     // A broken variant file is refused at its own line.
     let bad = check(battle, Some("name = \"V\"\n[[terrain]]\nid = \"x\"\nletter = \"#\"\n")).await;
     assert_eq!(bad["ok"], false);
-    assert!(bad["message"].as_str().unwrap().starts_with("entrenchments.toml:"), "{bad}");
+    assert!(bad["message"].as_str().unwrap().contains("entrenchments.toml:4:"), "{bad}");
+    // A game made from the same two is played by the file, once: the battle names it, as the editor writes it.
+    let created = api
+        .create(json!({"scenario_text": battle, "scenario_file": "b.toml", "mode": "hotseat",
+                       "variant_text": variant, "variant_file": "entrenchments.toml"}))
+        .await;
+    assert_eq!(created["view"]["scenario"]["rules"]["name"], "Entrenchments", "{created}");
 }
 
 /// The rules page of a game played by a variant: its modifiers, arms and hit results generated from the data in the
