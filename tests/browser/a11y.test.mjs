@@ -1,9 +1,9 @@
-// Accessibility: axe-core 4 in Chromium finds no serious or critical violation on the lobby (with a game in
-// progress), a game in progress with a unit selected, a two-player game with its chat, the result screen, the
-// review, the rules, the editor and the club's pages (log in and sign up, the waiting room, with the match maker
-// once logged in, the leaderboard, a player's page, one's own with its vacation days) and the header's menu opened
-// on a phone, in the light theme and the dark; the dark theme follows the system, and a switch overrides it,
-// remembered.
+// Accessibility: axe-core 4 in Chromium finds no serious or critical violation on the lobby (with a game in progress),
+// a game in progress with a unit selected, a two-player game with its chat, the result screen, the review, the rules,
+// the editor (also with a variant's own terrain painted, refusing rules without it) and the club's pages (log in and
+// sign up, the waiting room, with the match maker once logged in, the leaderboard, a player's page, one's own with its
+// vacation days) and the header's menu opened on a phone, in the light theme and the dark; the dark theme follows the
+// system, and a switch overrides it, remembered.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,6 +65,15 @@ test('axe-core finds no serious or critical violation on any page, at 1366 and 3
     ['the review', `game/${finished}?review`, async (page) => page.locator('#review-graph svg .chances-line').waitFor({ timeout: 60000 })],
     ['the rules', 'rules', async (page) => page.locator('h1').first().waitFor()],
     ['the editor', 'editor', async (page) => page.locator('[data-square]').first().waitFor()],
+    ['the editor under a variant with terrain of its own, painted, refusing rules without it', 'editor', async (page) => {
+      await page.locator('[data-square]').first().waitFor();
+      await page.setInputFiles('#variant-upload', join(here, '..', '..', 'docs', 'examples', 'entrenchments.toml'));
+      await page.click('[data-tool="terrain:trench"]');
+      await page.click('[data-square="c3"]');
+      await page.locator('.own-terrain-mark').waitFor();
+      await page.selectOption('#battle-variant', '');
+      await page.locator('#rules-refused').waitFor();
+    }],
     ['a two-player game with its chat', `game/${two}`, async (page) => page.locator('#chat-list li').waitFor()],
     ['log in and sign up', 'account', async (page) => page.locator('#signup-form').waitFor()],
     ['forgot the password', 'account', async (page) => { await page.click('details.forgot summary'); await page.locator('#forgot-who').waitFor(); }],

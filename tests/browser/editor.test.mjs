@@ -1,21 +1,35 @@
 // The scenario editor (/editor): a small battle made from an empty board by clicks only, downloaded, accepted by
 // `pacw check` and played for a few decisions; undo, redo and a reload keep the work; a shipped battle opened,
-// changed so that a unit stands on a river, and the problem marked on the board; a quick balance test.
+// changed so that a unit stands on a river, and the problem marked on the board; a quick balance test; a variant
+// file with a terrain of its own opened as the battle's rules, its kind painted, written, refused rules that lack it,
+// loaded again and played.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { serverAndBrowser, freshPage, screenshots, binary, view, act } from './server.mjs';
 
 const env = serverAndBrowser();
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/// Where a square is on the page. The board is drawn again after each check, so that a square found may be gone
+/// before it is measured: it is found again (the new one lies where the old one did).
+async function boxOf(page, name) {
+  for (let tries = 0; tries < 20; tries++) {
+    const box = await page.locator(`[data-square="${name}"]`).boundingBox();
+    if (box) return box;
+  }
+  throw new Error(`no square ${name} on the board`);
+}
 
 /// Presses on a square and releases on another (the same for a click), as a mouse does.
 async function drag(page, from, to) {
-  const a = await page.locator(`[data-square="${from}"]`).boundingBox();
-  const b = await page.locator(`[data-square="${to}"]`).boundingBox();
+  const a = await boxOf(page, from);
+  const b = await boxOf(page, to);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
@@ -28,7 +42,7 @@ async function tool(page, name) {
 
 /// Clicks a square near its corner, beside any counter standing on it (painting under a unit is allowed).
 async function square(page, name) {
-  const box = await page.locator(`[data-square="${name}"]`).boundingBox();
+  const box = await boxOf(page, name);
   await page.mouse.click(box.x + 5, box.y + box.height - 5);
 }
 
@@ -171,4 +185,78 @@ test('the editor offers the format the engine reads: the lists it falls back on 
   // Taken from the engine, the labels read as before.
   model.useFormat(f);
   assert.deepEqual(model.TERRAINS.map(([, , label]) => label), ['Open', 'Woods', 'Town', 'Sunken road', 'River', 'Ford']);
+});
+
+test('a variant file of one’s own with terrain of its own: its kinds join the palette, are painted, written, checked and loaded', async () => {
+  const variant = join(root, 'docs', 'examples', 'entrenchments.toml');
+  const page = await freshPage(env.browser);
+  await page.goto(`${env.server.url}editor`);
+  await page.fill('#new-width', '6');
+  await page.fill('#new-height', '6');
+  await page.click('#new-board');
+  assert.equal(await page.locator('[data-tool="terrain:trench"]').count(), 0, 'the standard rules have no entrenchments');
+  // The variant opened as the battle's rules: the engine reads it, and its entrenchments (E) join the palette.
+  await page.setInputFiles('#variant-upload', variant);
+  const trench = page.locator('[data-tool="terrain:trench"]');
+  await trench.waitFor();
+  assert.equal((await trench.textContent()).trim(), 'EEntrenchments', 'its swatch shows its map letter, then its name');
+  assert.match(await trench.getAttribute('title'), /E: entering ends the move; cover; one sees across it/);
+  assert.equal(await page.locator('#battle-variant').inputValue(), 'entrenchments.toml');
+  // Painted along row 3; a unit a side, so that the engine accepts the battle.
+  await tool(page, 'terrain:trench');
+  await drag(page, 'c3', 'e3');
+  await tool(page, 'unit:place');
+  await square(page, 'b1');
+  await page.selectOption('#template-side', '1');
+  await page.selectOption('#template-facing', 'S');
+  await square(page, 'e6');
+  await page.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await page.locator('.own-terrain-mark').count(), 3, 'the board marks each square of entrenchments');
+  await page.screenshot({ path: join(screenshots, 'editor-own-terrain-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'editor-own-terrain-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  // Written with the variant's letter, naming the file; beside it, pacw check accepts the battle.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const dir = mkdtempSync(join(tmpdir(), 'pacw-editor-'));
+  const file = join(dir, download.suggestedFilename());
+  await download.saveAs(file);
+  const text = readFileSync(file, 'utf8');
+  assert.match(text, /^variant = "entrenchments\.toml"/m);
+  assert.match(text, /terrain = """\n(?:.{6}\n){3}\.\.EEE\.\n/);
+  assert.match(text, /# Terrain: .*, E entrenchments\./);
+  writeFileSync(join(dir, 'entrenchments.toml'), readFileSync(variant));
+  execFileSync(binary, ['check', file], { encoding: 'utf8' });
+
+  // Rules that lack the entrenchments are refused while the map holds them: nothing is lost.
+  await page.selectOption('#battle-variant', '');
+  await page.locator('.editor-hint', { hasText: 'no entrenchments on c3, d3, e3' }).waitFor();
+  assert.match(await page.locator('#rules-refused').textContent(), /^The standard rules have no entrenchments on c3, d3, e3\./, 'said beside the rules too');
+  assert.equal(await page.locator('#battle-variant').inputValue(), 'entrenchments.toml');
+  assert.equal(await page.locator('.own-terrain-mark').count(), 3);
+
+  // A reload keeps the rules, the file and the squares; the battle loaded from the file shows them again.
+  await page.reload();
+  await page.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await page.locator('.own-terrain-mark').count(), 3);
+  page.once('dialog', (d) => d.accept()); // start again from an empty board, units and all
+  await page.click('#new-board');
+  await page.locator('.own-terrain-mark').first().waitFor({ state: 'detached' });
+  await page.setInputFiles('#editor-upload', file);
+  await page.locator('.own-terrain-mark').nth(2).waitFor();
+  await page.locator('#editor-problems .check-ok').waitFor();
+  assert.equal(await page.locator('.own-terrain-mark').count(), 3);
+  assert.equal(await page.locator('#battle-variant').inputValue(), 'entrenchments.toml');
+  assert.equal(await page.locator('.own-terrain-mark').first().textContent(), 'E');
+
+  // Played: the game is played by the variant, its squares of entrenchments as painted.
+  await page.selectOption('#play-mode', 'hotseat');
+  await page.click('#play');
+  await page.waitForURL(/\/game\//);
+  const v = await view(env.server.url, new URL(page.url()).pathname.split('/').pop());
+  assert.equal(v.scenario.rules.name, 'Entrenchments');
+  assert.deepEqual(v.scenario.map.squares.filter((s) => s.terrain === 'trench').map((s) => s.at), ['c3', 'd3', 'e3']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

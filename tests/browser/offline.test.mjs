@@ -1,11 +1,11 @@
-// The static build (scripts/static), installable (its manifest whole), played with the network gone: served once by
-// a plain static server from a folder of the host (/games/pacw/, every other address refused), which then stops,
-// with the browser context offline too. The lobby, a whole game against the computer (the engine in a Web Worker,
-// compiled to WebAssembly) and its review, the scenario editor (its checks and estimate in the worker) starting a
-// game, a hot-seat game of an uploaded scenario kept across a reload, and a unit's orders answered while the general
-// thinks (in a worker of its own), all come from the service worker's cache and the browser's own storage; the
-// first game's save then loads on a pacw server and in the CLI and replays to the very same events, from the same
-// seed and decisions.
+// The static build (scripts/static), installable (its manifest whole), played with the network gone: served once by a
+// plain static server from a folder of the host (/games/pacw/, every other address refused), which then stops, with the
+// browser context offline too. The lobby, a whole game against the computer (the engine in a Web Worker, compiled to
+// WebAssembly) and its review, the scenario editor (its checks and estimate in the worker, a variant file's terrain
+// too) starting a game, a hot-seat game of an uploaded scenario kept across a reload, and a unit's orders answered
+// while the general thinks (in a worker of its own), all come from the service worker's cache and the browser's own
+// storage; the first game's save then loads on a pacw server and in the CLI and replays to the very same events, from
+// the same seed and decisions.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -164,6 +164,19 @@ test('the static build plays a whole game against the computer offline, reviews 
   await tab.locator('[data-problem="c2"]').waitFor();
   assert.match(await tab.locator('#editor-problems').textContent(), /c2.*river/);
   await tab.click('#undo');
+  await tab.locator('#editor-problems .check-ok').waitFor();
+  // A variant file of one's own as the rules, read in the worker: its entrenchments join the palette and are
+  // painted; taken back, the standard rules again.
+  await tab.setInputFiles('#variant-upload', join(root, 'docs', 'examples', 'entrenchments.toml'));
+  await tab.click('[data-tool="terrain:trench"]');
+  const d4 = await tab.locator('[data-square="d4"]').boundingBox();
+  await tab.mouse.click(d4.x + 5, d4.y + d4.height - 5);
+  await tab.locator('.own-terrain-mark').waitFor();
+  await tab.locator('#editor-problems .check-ok').waitFor();
+  await tab.click('#undo');
+  await tab.locator('.own-terrain-mark').waitFor({ state: 'detached' });
+  await tab.selectOption('#battle-variant', '');
+  await tab.locator('[data-tool="terrain:trench"]').waitFor({ state: 'detached' });
   await tab.locator('#editor-problems .check-ok').waitFor();
   assert.equal(await tab.locator('#test-balance').count(), 0, 'testing the balance by playing games needs a server');
   assert.deepEqual(await tab.locator('#play-mode option').evaluateAll((os) => os.map((o) => o.value)), ['hotseat', 'computer']);

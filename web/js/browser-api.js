@@ -105,7 +105,7 @@ export const browser = {
   },
   info: () => file('info.json'),
   scenarios: () => file('scenarios.json'),
-  check: (text, file) => call({ op: 'check', text, file }),
+  check: (text, file, variant) => call({ op: 'check', text, file, variant_text: variant?.text, variant_file: variant?.file }),
   balance: () => refused('Testing a battle’s balance by playing games (`pacw balance` on the downloaded file does it)'),
   async create(request) {
     const id = newId();

@@ -8,8 +8,9 @@ import { Board, SIZE } from './board.js';
 import { mainRole, rememberCreated } from './games.js';
 import { h, percent } from './util.js';
 import {
-  ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, TERRAINS, boardView, cellAt, emptyScenario, fenceName,
-  fileOrder, fromView, newChange, newReinforcement, onBoard, resized, toToml, useFormat,
+  ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, boardView, cellAt, emptyScenario, fenceName,
+  fileOrder, fromView, isStandardTerrain, newChange, newReinforcement, onBoard, resized, strayTerrains, terrainKinds,
+  toToml, useFormat,
 } from './scenario-model.js';
 import { numberInput, select, swatch, textInput } from './forms.js';
 import { parseSquare, squareName } from './squares.js';
@@ -19,9 +20,11 @@ const HISTORY = 200;
 /// Milliseconds of quiet after an edit before the engine checks it.
 const CHECK_DELAY = 250;
 
-/// The palette: [tool, label, title]. A tool is `kind:value`. Made when drawn: the terrains are the engine's.
-const palette = () => [
-  ['Terrain', TERRAINS.map(([name, , label]) => [`terrain:${name}`, label, `Paint ${label.toLowerCase()} (drag to paint several squares)`])],
+/// The palette: [tool, label, title, a variant's own terrain's letter]. A tool is `kind:value`. Made when drawn: the
+/// terrains are those of the battle's rules, as the engine gives them (`kinds`).
+const palette = (kinds) => [
+  ['Terrain', kinds.map(([name, letter, label, about]) => [`terrain:${name}`, label,
+    `Paint ${label.toLowerCase()}${about ? ` (${letter}: ${about})` : ''} (drag to paint several squares)`, isStandardTerrain(name) ? null : letter])],
   ['Height', [0, 1, 2, 3].map((e) => [`elevation:${e}`, String(e), `Paint elevation ${e} (R1.2)`])],
   ['Roads and fences', [
     ['road:on', 'Road', 'Paint a road (R2.6)'],
@@ -53,6 +56,7 @@ class Editor {
     this.future = [];
     this.problems = [];
     this.checked = null; // the text the problems belong to
+    this.ownTerrains = null; // the terrain kinds of the variant file of one's own (`model.ownVariant`), once checked
     this.model = restore() || emptyScenario();
     this.build(app);
     this.render();
@@ -91,6 +95,7 @@ class Editor {
   }
 
   afterChange() {
+    this.rulesRefused = null;
     save(this.model);
     this.render();
     this.scheduleCheck();
@@ -187,12 +192,13 @@ class Editor {
   }
 
   async check() {
-    const text = toToml(this.model);
+    const text = this.text();
     if (text === this.checked) return;
     const order = fileOrder(this.model);
     try {
-      const reply = await api.check(text, fileName(this.model));
-      if (text !== toToml(this.model)) return; // edited meanwhile: the next check is on its way
+      const reply = await api.check(text, fileName(this.model), this.ownVariant());
+      if (reply.terrains && this.ownVariant()) this.learnOwnTerrains(reply.terrains);
+      if (text !== this.text()) { this.scheduleCheck(); return; } // edited meanwhile, or its letters just learnt
       this.checked = text;
       // The engine names units by their place in the file; the board by their place in the editor.
       this.problems = reply.problems.map((p) => ({ ...p, unit: p.unit === undefined ? undefined : order[p.unit] }));
@@ -204,6 +210,82 @@ class Editor {
     this.renderProblems();
     this.renderEstimate();
     this.renderBoard();
+  }
+
+  // ------------------------------------------------------------------ the rules and their terrain
+
+  /// The battle's file, as "Download" writes it and the engine checks it: its map in the letters of its rules.
+  text() {
+    return toToml(this.model, this.kinds());
+  }
+
+  /// The variant file of one's own the battle is played by (`{text, file}`, as the API takes it), if it is.
+  ownVariant(model = this.model) {
+    return model.ownVariant && model.variant === model.ownVariant.file ? model.ownVariant : undefined;
+  }
+
+  /// The terrain kinds of a battle's rules, from the engine: a shipped variant's from `GET /api/info`, a variant file
+  /// of one's own from its check, else the standard six.
+  kinds(model = this.model) {
+    if (this.ownVariant(model)) return terrainKinds(this.ownTerrains);
+    return terrainKinds(this.variants.find((v) => v.name === model.variant)?.terrains);
+  }
+
+  /// Keeps the kinds a check of one's own variant file gave; the palette and the board follow when they change.
+  learnOwnTerrains(terrains) {
+    if (JSON.stringify(terrains) === JSON.stringify(this.ownTerrains)) return;
+    this.ownTerrains = terrains;
+    this.renderPalette();
+    this.renderBoard();
+  }
+
+  /// Why rules of `kinds` cannot be chosen for the battle as painted, or null: a square painted with a kind they
+  /// lack would have no letter in its map.
+  strayReason(kinds, rules) {
+    const stray = strayTerrains(this.model, kinds);
+    if (!stray.size) return null;
+    const label = (id) => this.kinds().find(([k]) => k === id)?.[2].toLowerCase() || id;
+    const where = [...stray].map(([id, squares]) => `${label(id)} on ${squares.slice(0, 6).join(', ')}${squares.length > 6 ? ` and ${squares.length - 6} more` : ''}`);
+    return `${rules} have no ${where.join('; no ')}. Paint those squares with another terrain first: the rules stay as they were.`;
+  }
+
+  /// Chooses the battle's rules from the list (`''` for the standard, a shipped variant's name, or the file of
+  /// one's own already opened), unless the map holds a terrain they lack.
+  chooseRules(name) {
+    const next = { ...this.model, variant: name };
+    const title = name === '' ? 'The standard rules' : this.ownVariant(next) ? name : `The rules “${this.variants.find((v) => v.name === name)?.title || name}”`;
+    const why = this.strayReason(this.kinds(next), title);
+    if (why) { this.refuseRules(why); return; }
+    this.change((m) => { m.variant = name; });
+  }
+
+  /// Says why the rules were not changed, under the board and beside the choice of rules (on a phone, far apart).
+  refuseRules(why) {
+    this.say(why);
+    this.rulesRefused = why;
+    this.renderSettings();
+  }
+
+  /// Opens a variant file of one's own (docs/variants.md) as the battle's rules: the engine reads it beside the
+  /// battle, and its terrain kinds join the palette.
+  async openVariant(file) {
+    // The battle names the file: a shipped variant's name would be read as the shipped variant.
+    if (this.variants.some((v) => v.name === file.name)) { this.refuseRules(`${file.name} is the name of a shipped variant: rename your file (my-rules.toml).`); return; }
+    const own = { file: file.name, text: await file.text() };
+    const next = { ...this.model, variant: own.file, ownVariant: own };
+    let reply;
+    try {
+      reply = await api.check(toToml(next, this.kinds()), fileName(next), own);
+    } catch (e) {
+      this.refuseRules(`${file.name} cannot be read: ${e.message}`);
+      return;
+    }
+    if (!reply.terrains) { this.refuseRules(`${file.name} cannot be read as rules: ${reply.message}`); return; }
+    const why = this.strayReason(terrainKinds(reply.terrains), file.name);
+    if (why) { this.refuseRules(why); return; }
+    this.ownTerrains = reply.terrains;
+    this.change((m) => { m.variant = own.file; m.ownVariant = own; });
+    this.say(`The battle is played by ${file.name}. Keep it beside the downloaded battle: the battle names it (variant = "${file.name}").`);
   }
 
   // ------------------------------------------------------------------ the page
@@ -247,9 +329,19 @@ class Editor {
       const file = upload.files[0];
       upload.value = '';
       if (!file) return;
-      const reply = await api.check(await file.text(), file.name);
-      if (!reply.ok) { this.say(`${file.name} has problems the editor cannot show on a board; fix them in a text editor first: ${reply.message}`); return; }
-      this.replace(fromView(reply.scenario, this.defaults));
+      const text = await file.text();
+      // A battle naming the variant file of one's own opened here is read by it, as "Play" sends it.
+      const named = /^\s*variant\s*=\s*"([^"]*)"/m.exec(text)?.[1];
+      const own = this.model.ownVariant?.file === named ? this.model.ownVariant : undefined;
+      const reply = await api.check(text, file.name, own);
+      if (!reply.ok) {
+        const open = named?.endsWith('.toml') && !own ? ` (open ${named} under Rules first)` : '';
+        this.say(`${file.name} has problems the editor cannot show on a board; fix them in a text editor first${open}: ${reply.message}`);
+        return;
+      }
+      const model = fromView(reply.scenario, this.defaults);
+      if (own) { model.variant = own.file; this.ownTerrains = reply.terrains; }
+      this.replace(model);
       const dropped = (reply.warnings || []).map((w) => `line ${w.line}: ${w.message}`);
       if (dropped.length) this.say(`${file.name} is open. Keys nothing reads were left out — ${dropped.join('; ')}`);
     });
@@ -265,7 +357,9 @@ class Editor {
   /// Replaces the whole battle (a new board, a shipped battle, a file): one step of undo.
   replace(model) {
     this.selected = null;
-    this.change((m) => { for (const k of Object.keys(m)) delete m[k]; Object.assign(m, structuredClone(model)); });
+    // A variant file of one's own stays at hand (under Rules) whatever battle comes.
+    const ownVariant = this.model.ownVariant;
+    this.change((m) => { for (const k of Object.keys(m)) delete m[k]; Object.assign(m, structuredClone(model)); if (ownVariant) m.ownVariant = ownVariant; });
   }
 
   /// Pointer handling on the board's box, which outlives each redrawn board: a stroke of painting, a click, a drag.
@@ -327,7 +421,7 @@ class Editor {
   }
 
   renderBoard() {
-    const view = boardView(this.model, this.defaults);
+    const view = boardView(this.model, this.defaults, this.kinds());
     this.board = new Board(this.boardBox, view);
     const selectedUnit = this.selected?.kind === 'unit' ? this.selected.index : null;
     // The reinforcements' entry squares, dashed in their side's colour: they are not on the board at the start.
@@ -351,12 +445,15 @@ class Editor {
   }
 
   renderPalette() {
-    this.palette.replaceChildren(...palette().map(([group, tools]) => h('div', { class: 'palette-group', role: 'group', 'aria-label': group },
+    const kinds = this.kinds();
+    // A terrain the rules in force lack is no longer a tool.
+    if (this.tool.startsWith('terrain:') && !kinds.some(([id]) => `terrain:${id}` === this.tool)) this.tool = 'terrain:woods';
+    this.palette.replaceChildren(...palette(kinds).map(([group, tools]) => h('div', { class: 'palette-group', role: 'group', 'aria-label': group },
       h('span', { class: 'palette-title' }, group),
-      ...tools.map(([tool, label, title]) => h('button', {
+      ...tools.map(([tool, label, title, letter]) => h('button', {
         type: 'button', 'data-tool': tool, title, class: `tool${this.tool === tool ? ' chosen' : ''}`, 'aria-pressed': String(this.tool === tool),
         onclick: () => { this.tool = tool; this.say(title); this.renderPalette(); this.renderTemplate(); },
-      }, tool.startsWith('terrain:') ? swatch(tool.slice(8)) : null, label)))));
+      }, tool.startsWith('terrain:') ? swatch(tool.slice(8), letter) : null, label)))));
     this.renderTemplate();
   }
 
@@ -417,7 +514,11 @@ class Editor {
         h('label', { title: 'Reports that pool several battles count by attacker and defender when each names its attacker' }, 'Attacker ',
           select('battle-attacker', [['', 'neither (an encounter)'], ...m.sides.map((sd, i) => [String(i), sd.name])], m.attacker === null || m.attacker === undefined ? '' : String(m.attacker),
             set((x, v) => { x.attacker = v === '' ? null : Number(v); }))),
-        h('label', {}, 'Rules ', select('battle-variant', [['', 'Standard rules'], ...this.variants.map((v) => [v.name, v.title])], m.variant || '', set((x, v) => { x.variant = v; }))),
+        h('label', {}, 'Rules ', select('battle-variant', [['', 'Standard rules'], ...this.variants.map((v) => [v.name, v.title]),
+          ...(m.ownVariant ? [[m.ownVariant.file, `${m.ownVariant.file} (your file)`]] : [])], m.variant || '', (v) => this.chooseRules(v))),
+        h('label', { class: 'block', title: 'A variant file of your own (docs/variants.md): its terrain kinds join the palette' }, 'Or open a variant file ',
+          h('input', { type: 'file', accept: '.toml,text/plain', id: 'variant-upload', onchange: (ev) => { const f = ev.target.files[0]; ev.target.value = ''; if (f) this.openVariant(f); } })),
+        this.rulesRefused ? h('p', { class: 'rules-refused', id: 'rules-refused', role: 'alert' }, this.rulesRefused) : '',
         h('label', { class: 'block' }, 'Description (the situation, the commanders, how to win)',
           h('textarea', { id: 'battle-description', rows: 5, onchange: (ev) => this.change((x) => { x.description = ev.target.value; }) }, m.description)),
         h('label', {}, 'Board ', numberInput('board-width', m.width, MIN_SIDE, MAX_SIDE, (v) => v && this.change((x) => Object.assign(x, resized(x, v, x.height)))),
@@ -512,7 +613,7 @@ class Editor {
   // ------------------------------------------------------------------ leaving the editor
 
   download() {
-    const blob = new Blob([toToml(this.model)], { type: 'application/toml' });
+    const blob = new Blob([this.text()], { type: 'application/toml' });
     const a = h('a', { href: URL.createObjectURL(blob), download: fileName(this.model) });
     document.body.append(a);
     a.click();
@@ -522,7 +623,9 @@ class Editor {
 
   async play() {
     const mode = this.playMode || 'hotseat';
-    const request = { scenario_text: toToml(this.model), scenario_file: fileName(this.model), mode };
+    const request = { scenario_text: this.text(), scenario_file: fileName(this.model), mode };
+    const own = this.ownVariant();
+    if (own) Object.assign(request, { variant_text: own.text, variant_file: own.file });
     if (mode === 'computer') { request.human_side = 'A'; request.computer = 'greedy'; }
     if (mode === 'watch') request.computer = 'greedy';
     try {
@@ -541,7 +644,7 @@ class Editor {
     button.disabled = true;
     box.replaceChildren(h('p', {}, 'Playing greedy against greedy…'), h('progress', { max: 1, value: 0, id: 'balance-progress' }));
     try {
-      const result = await api.balance(toToml(this.model), fileName(this.model), (done, of) => {
+      const result = await api.balance(this.text(), fileName(this.model), (done, of) => {
         const bar = document.getElementById('balance-progress');
         if (bar) { bar.max = of; bar.value = done; }
       });

@@ -2,8 +2,10 @@
 
 import { h } from './util.js';
 
-/// A square of the terrain's colour, for the palette.
-export function swatch(terrain) {
+/// A square of the terrain's colour, for the palette; a variant's own kind, which has no colour of its own, shows its
+/// map `letter` as the board marks its squares.
+export function swatch(terrain, letter) {
+  if (letter) return h('span', { class: 'swatch own-terrain', 'aria-hidden': 'true' }, letter);
   return h('span', { class: `swatch terrain-${terrain}`, 'aria-hidden': 'true' });
 }
 

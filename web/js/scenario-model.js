@@ -8,7 +8,7 @@ import { parseSquare, squareName } from './squares.js';
 // `useFormat`) before it builds anything; these are the same lists, for a page or a test without a server, and the
 // editor's browser test checks that they still agree with the engine's.
 
-/// [name in views, map character, label] of each terrain.
+/// [name in views, map character, label] of each standard terrain: the terrain kinds of the standard rules.
 export let TERRAINS = [
   ['open', '.', 'Open'],
   ['woods', 'W', 'Woods'],
@@ -17,7 +17,6 @@ export let TERRAINS = [
   ['river', '~', 'River'],
   ['ford', 'F', 'Ford'],
 ];
-let CHAR = Object.fromEntries(TERRAINS.map(([name, c]) => [name, c]));
 export let HOMES = ['north', 'east', 'south', 'west'];
 const HOME_OF_DIR = { N: 'north', E: 'east', S: 'south', W: 'west' };
 export let ARMS = ['infantry', 'cavalry', 'artillery'];
@@ -32,8 +31,34 @@ export function useFormat(format) {
   if (!format) return;
   const label = (name) => name[0].toUpperCase() + name.slice(1).replace(/_/g, ' ');
   TERRAINS = format.terrains.map(({ name, char }) => [name, char, label(name)]);
-  CHAR = Object.fromEntries(TERRAINS.map(([name, c]) => [name, c]));
   ({ arms: ARMS, qualities: QUALITIES, facings: FACINGS, homes: HOMES, min_side: MIN_SIDE, max_side: MAX_SIDE } = format);
+}
+
+/// The terrain kinds of a variant's rules as the engine describes them (`GET /api/info`'s `variants[].terrains`, a
+/// check's `terrains`: `{id, name, letter}` each, the standard six first), in the shape of `TERRAINS`; the standard
+/// kinds without them.
+/// A kind from the engine has a fourth entry: what it does, in words.
+export function terrainKinds(terrains) {
+  if (!terrains) return TERRAINS;
+  return terrains.map(({ id, name, letter, movement, cover, blocks_sight: blocks }) => [id, letter, name[0].toUpperCase() + name.slice(1),
+    `${movement}; ${cover ? 'cover' : 'no cover'}; ${blocks ? 'blocks sight' : 'one sees across it'}`]);
+}
+
+/// Whether a terrain is one of the standard six (a variant's own kind is drawn with its letter).
+export function isStandardTerrain(id) {
+  return TERRAINS.some(([name]) => name === id);
+}
+
+/// The squares painted with a terrain that `kinds` lack, by terrain: what choosing rules of those kinds would lose.
+export function strayTerrains(model, kinds) {
+  const known = new Set(kinds.map(([id]) => id));
+  const stray = new Map();
+  model.cells.forEach((c, i) => {
+    if (known.has(c.terrain)) return;
+    if (!stray.has(c.terrain)) stray.set(c.terrain, []);
+    stray.get(c.terrain).push(squareName(i % model.width, Math.floor(i / model.width)));
+  });
+  return stray;
 }
 
 /// The display colours a side gets when the file names none (as the engine's defaults).
@@ -202,8 +227,11 @@ function layer(model, char) {
 }
 
 /// The scenario as a hand-written file would have it: commented sections, the map as rows of text, each side's
-/// units together.
-export function toToml(model) {
+/// units together. `kinds` are the terrain kinds of its rules (`terrainKinds`), whose letters the map is written
+/// in; a square of a kind they lack is written `?`, which the engine refuses at its place rather than the editor
+/// silently painting it over.
+export function toToml(model, kinds = TERRAINS) {
+  const letter = Object.fromEntries(kinds.map(([id, c]) => [id, c]));
   const out = [];
   out.push(`# ${model.name}: made with the pacw scenario editor. The format: /format (docs/scenario-format.md).`);
   out.push(`name = ${str(model.name)}`);
@@ -215,8 +243,8 @@ export function toToml(model) {
   out.push('');
   out.push('[map]');
   out.push(`# North at the top (row ${model.height}), a1 south-west. Columns a..${String.fromCharCode(96 + model.width)}, rows 1..${model.height}.`);
-  out.push('# Terrain: . open, W woods, T town, S sunken road, ~ river, F ford.');
-  out.push(`terrain = ${layer(model, (c) => CHAR[c.terrain] || '.')}`);
+  out.push(`# Terrain: ${kinds.map(([, c, label]) => `${c} ${label.toLowerCase()}`).join(', ')}.`);
+  out.push(`terrain = ${layer(model, (c) => letter[c.terrain] || '?')}`);
   if (model.cells.some((c) => c.elevation > 0)) {
     out.push('# Elevation 0 to 3.');
     out.push(`elevation = ${layer(model, (c) => String(c.elevation))}`);
@@ -319,8 +347,9 @@ export function fileOrder(model) {
   return [0, 1].flatMap((side) => model.units.map((u, i) => [u, i]).filter(([u]) => u.side === side).map(([, i]) => i));
 }
 
-/// What the board draws: the scenario view's shape (docs/api.md), with each unit's strength from the options.
-export function boardView(model, defaults) {
+/// What the board draws: the scenario view's shape (docs/api.md), with each unit's strength from the options and
+/// the terrain kinds of its rules (`kinds`), whose letters mark a variant's own.
+export function boardView(model, defaults, kinds = TERRAINS) {
   const option = (k) => Number(model.options[k] ?? defaults[k]);
   const squares = [];
   for (let y = 0; y < model.height; y++) {
@@ -333,7 +362,8 @@ export function boardView(model, defaults) {
   return {
     title: model.name,
     sides: model.sides.map((s, i) => ({ side: i ? 'B' : 'A', id: s.id, name: s.name, counter: s.counter || DEFAULT_COUNTER[i] })),
-    map: { width: model.width, height: model.height, squares, fences: model.fences.map((f) => f.split('-')) },
+    map: { width: model.width, height: model.height, squares, fences: model.fences.map((f) => f.split('-')),
+      terrains: kinds.map(([id, letter, name]) => ({ id, letter, name })) },
     units: model.units.map((u, i) => ({
       id: i,
       name: u.name || `${model.sides[u.side].name} ${u.arm}`,

@@ -84,7 +84,7 @@ export const server = {
   pageHref: (name) => `/${name}`,
   info: () => call('GET', '/api/info'),
   scenarios: () => call('GET', '/api/scenarios'),
-  check: (text, file) => call('POST', '/api/scenarios/check', { text, file }),
+  check: (text, file, variant) => call('POST', '/api/scenarios/check', { text, file, variant_text: variant?.text, variant_file: variant?.file }),
   balance,
   create: (request) => call('POST', '/api/games', request),
   view: (token, logFrom) => call('GET', `/api/play/${token}${logFrom ? `?log_from=${logFrom}` : ''}`),

@@ -1,8 +1,9 @@
 //! Checking a scenario text without playing it (`POST /api/scenarios/check`, and in the browser the desk's `check`):
 //! every problem with its place in the text, the keys nothing reads, and a first guess at the battle's balance.
 
-use crate::view::{ScenarioView, scenario_view};
-use pacw_engine::{Problem, Scenario, ScenarioError};
+use crate::game_rules::{GameRules, RulesRefused};
+use crate::view::{ScenarioView, TerrainView, scenario_view, terrain_views};
+use pacw_engine::{Problem, SavedVariant, Scenario, ScenarioError};
 use serde::Serialize;
 
 /// One problem of a scenario, with its place in the text where known (as `pacw check` reports it).
@@ -60,12 +61,49 @@ pub struct CheckReply {
     /// When ok: the first side's expected score at the start as the evaluator judges it at once (a quick guess at
     /// the battle's balance; `POST /api/scenarios/balance` measures it by playing games).
     pub estimate: Option<f32>,
+    /// With a variant file given beside the text ([`GivenVariant`]) that reads: its terrain kinds, the standard six
+    /// first, then its own, ok or not (the editor's palette offers them before the battle passes).
+    pub terrains: Option<Vec<TerrainView>>,
 }
 
-/// Checks a scenario's `text` (`file` names it in messages), as `pacw check` does.
-pub fn check_scenario(text: &str, file: String) -> CheckReply {
+/// A variant file given beside a scenario's text (the API's `variant_text` and `variant_file`): the text is checked
+/// under it as a game made with the same two is played ([`GameRules`]: laid over the battle's own rules, or the
+/// battle's own when the battle names it).
+#[derive(Clone, Copy, Debug)]
+pub struct GivenVariant<'a> {
+    /// The variant file's text (docs/variants.md).
+    pub text: &'a str,
+    /// Its file name, for messages.
+    pub file: &'a str,
+}
+
+/// Checks a scenario's `text` (`file` names it in messages), as `pacw check` does: under `variant` when one is given
+/// beside it.
+pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -> CheckReply {
     let warnings = problem_views(&Scenario::ignored_keys(text));
-    match Scenario::parse(text, &file) {
+    let rules = match variant {
+        Some(v) => GameRules::Over(SavedVariant { text: v.text.to_string(), file: v.file.to_string() }),
+        None => GameRules::Own,
+    };
+    let refusal = |e: RulesRefused| match e {
+        RulesRefused::Scenario(e) => (problems(&e), e.to_string()),
+        other => {
+            let message = other.to_string();
+            (
+                vec![ProblemView { line: None, column: None, message: message.clone(), square: None, unit: None }],
+                message,
+            )
+        }
+    };
+    let system = match rules.system(text, &file) {
+        Ok(system) => system,
+        Err(e) => {
+            let (problems, message) = refusal(e);
+            return refused(problems, message, file, warnings, None);
+        }
+    };
+    let terrains = variant.and(system.as_ref()).map(|s| terrain_views(s.terrain_rules()));
+    match rules.scenario(text, &file) {
         Ok(s) => CheckReply {
             ok: true,
             problems: Vec::new(),
@@ -74,15 +112,22 @@ pub fn check_scenario(text: &str, file: String) -> CheckReply {
             estimate: Some(pacw_ai::evaluator::shared().value(&pacw_engine::Battle::from_scenario(s.into()))),
             file,
             warnings,
+            terrains,
         },
-        Err(e) => CheckReply {
-            ok: false,
-            problems: problems(&e),
-            message: e.to_string(),
-            scenario: None,
-            file,
-            warnings,
-            estimate: None,
-        },
+        Err(e) => {
+            let (problems, message) = refusal(e);
+            refused(problems, message, file, warnings, terrains)
+        }
     }
+}
+
+/// The reply to a text that does not pass.
+fn refused(
+    problems: Vec<ProblemView>,
+    message: String,
+    file: String,
+    warnings: Vec<ProblemView>,
+    terrains: Option<Vec<TerrainView>>,
+) -> CheckReply {
+    CheckReply { ok: false, problems, message, scenario: None, file, warnings, estimate: None, terrains }
 }

@@ -86,19 +86,39 @@ impl GameRules {
     /// When the variant file is not a good one over the battle's own rules (nothing of it is applied), or the battle
     /// is not a good one under the rules.
     pub fn scenario(&self, text: &str, file: &str) -> Result<Scenario, RulesRefused> {
+        match self.system(text, file)? {
+            Some(system) => Scenario::parse_with(text, file, system),
+            None => Scenario::parse(text, file),
+        }
+        .map_err(RulesRefused::Scenario)
+    }
+
+    /// The combat system these rules play the battle `text` (named `file`) by, whether or not the rest of the battle
+    /// is good (the editor's palette offers its terrain kinds meanwhile); `None` for the battle's own as it names
+    /// them. A battle that names the uploaded file by its name (`variant = "my-rules.toml"`, as the editor writes it)
+    /// has it as its own, played once.
+    ///
+    /// # Errors
+    /// When the battle names a variant that cannot be read, or the variant file is not a good one over the battle's
+    /// own rules.
+    pub fn system(&self, text: &str, file: &str) -> Result<Option<Arc<CombatSystem>>, RulesRefused> {
         match self {
-            GameRules::Own | GameRules::Same(None) => Scenario::parse(text, file).map_err(RulesRefused::Scenario),
+            GameRules::Own | GameRules::Same(None) => Ok(None),
             GameRules::Over(layer) => {
-                let own = Scenario::own_rules(text, file, None).map_err(RulesRefused::Scenario)?;
+                let given = |name: &str| {
+                    if name == layer.file {
+                        Ok(layer.text.clone())
+                    } else {
+                        Err(format!("the variant file given beside the battle is {}", layer.file))
+                    }
+                };
+                let own = Scenario::own_rules(text, file, Some(&given)).map_err(RulesRefused::Scenario)?;
                 if own.source().is_some_and(|(_, own_text)| own_text == layer.text) {
-                    return Scenario::parse(text, file).map_err(RulesRefused::Scenario);
+                    return Ok(Some(Arc::new(own)));
                 }
-                let system = own.with_layer(&layer.text, &layer.file).map_err(RulesRefused::Variant)?;
-                Scenario::parse_with(text, file, Arc::new(system)).map_err(RulesRefused::Scenario)
+                own.with_layer(&layer.text, &layer.file).map(|s| Some(Arc::new(s))).map_err(RulesRefused::Variant)
             }
-            GameRules::Same(Some(system)) => {
-                Scenario::parse_with(text, file, system.clone()).map_err(RulesRefused::Scenario)
-            }
+            GameRules::Same(Some(system)) => Ok(Some(system.clone())),
         }
     }
 }

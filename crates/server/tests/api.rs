@@ -859,6 +859,64 @@ async fn a_game_is_played_by_a_shipped_or_an_uploaded_variant() {
     assert!(e["error"].as_str().unwrap().contains("close-combat"), "the known names: {e}");
 }
 
+/// The editor's palette follows the rules: each shipped variant's terrain kinds from its combat system, and those
+/// of a variant file given beside a checked text (docs/examples/entrenchments.toml: the entrenchments, `E`), whose
+/// map letters the text is then read by, as a game made with the same file plays it.
+#[tokio::test]
+async fn the_editor_learns_the_terrain_kinds_of_each_rules() {
+    let dir = TempDir::new("variant-terrain");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let (_, info) = api.get("/api/info").await;
+    for v in info["variants"].as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        let shipped = pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), name).unwrap();
+        let system = pacw_engine::system::CombatSystem::with_variant(shipped.text, shipped.file).unwrap();
+        let kinds: Vec<(String, String)> =
+            system.terrain_rules().kinds().iter().map(|k| (k.id.clone(), k.letter.to_string())).collect();
+        let offered: Vec<(String, String)> = v["terrains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["id"].as_str().unwrap().to_string(), t["letter"].as_str().unwrap().to_string()))
+            .collect();
+        assert_eq!(offered, kinds, "{name}");
+        assert_eq!(offered[3], ("sunken_road".to_string(), "S".to_string()), "{name}: the standard six first");
+    }
+    let variant = include_str!("../../../docs/examples/entrenchments.toml");
+    let battle = include_str!("../../../docs/examples/entrenched.toml");
+    let check = |text: &str, variant: Option<&str>| {
+        let body = match variant {
+            Some(v) => json!({"text": text, "file": "b.toml", "variant_text": v, "variant_file": "entrenchments.toml"}),
+            None => json!({"text": text, "file": "b.toml"}),
+        };
+        let api = &api;
+        async move { api.post("/api/scenarios/check", body).await.1 }
+    };
+    let c = check(battle, Some(variant)).await;
+    assert_eq!(c["ok"], true, "{c}");
+    let trench = json!({"id": "trench", "name": "entrenchments", "letter": "E", "cover": true, "blocks_sight": false,
+                        "movement": "entering ends the move"});
+    assert_eq!(c["terrains"][6], trench, "{c}");
+    assert_eq!(c["scenario"]["map"]["squares"][18]["terrain"], "trench", "c3, in row 3's entrenchments");
+    // Without the file the server cannot read the variant the battle names; a text that fails still gets the kinds.
+    let alone = check(battle, None).await;
+    assert!(alone["message"].as_str().unwrap().contains("entrenchments.toml"), "{alone}");
+    assert!(alone["terrains"].is_null());
+    let broken = check(&battle.replacen("turns = 6", "turns = 0", 1), Some(variant)).await;
+    assert_eq!((broken["ok"].as_bool(), &broken["terrains"][6]), (Some(false), &trench), "{broken}");
+    // A broken variant file is refused at its own line.
+    let bad = check(battle, Some("name = \"V\"\n[[terrain]]\nid = \"x\"\nletter = \"#\"\n")).await;
+    assert_eq!(bad["ok"], false);
+    assert!(bad["message"].as_str().unwrap().contains("entrenchments.toml:4:"), "{bad}");
+    // A game made from the same two is played by the file, once: the battle names it, as the editor writes it.
+    let created = api
+        .create(json!({"scenario_text": battle, "scenario_file": "b.toml", "mode": "hotseat",
+                       "variant_text": variant, "variant_file": "entrenchments.toml"}))
+        .await;
+    assert_eq!(created["view"]["scenario"]["rules"]["name"], "Entrenchments", "{created}");
+}
+
 /// The rules page of a game played by a variant: its modifiers, arms and hit results generated from the data in the
 /// game's words, above the rules of play; a variant's text is shown as written, never as markup.
 #[tokio::test]

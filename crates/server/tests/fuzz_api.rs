@@ -66,6 +66,11 @@ fn body(rng: &mut impl Rng, tokens: &[String]) -> (Option<&'static str>, Vec<u8>
         json!({"scenario": "meeting-engagement", "mode": "hotseat", "options": {"move.cavalry": n, "to_hit": n}}),
         json!({"scenario_text": "name = \"P\"\nturns = 3\n[map]\nterrain = \"\\néé\"\n", "mode": "hotseat"}),
         json!({"text": "turns = 0", "file": "x.toml"}),
+        json!({"text": *pick(rng, &["variant = \"v.toml\"\n[map]\nterrain = \"\"\"\nEEEE\n\"\"\"\n", "[[[", ""]), "variant_text": *pick(rng, &[
+            "name = \"V\"\n[[terrain]]\nid = \"trench\"\nletter = \"E\"\n",
+            "name = \"V\"\n[[terrain]]\nid = \"trench\"\nletter = \"#\"\n",
+            "[[[",
+        ]), "variant_file": *pick(rng, &["v.toml", "", "\u{0}"])}),
         json!({"scenario": scenario, "mode": mode, "variant": *pick(rng, &["close-combat", "hill-crest", "chess", ""])}),
         json!({"scenario": "bloody-lane", "mode": "hotseat", "variant_text": *pick(rng, &[
             "name = \"V\"\n[[modifiers]]\nid = \"V1\"\nvalue = 9\nwhen = \"charge and (\"\n",

@@ -5,7 +5,7 @@ use crate::Request;
 use pacw_ai::review::{ReviewConfig, ReviewJob};
 use pacw_engine::{Action, Battle, Game, Illegal, LegalActions, Options, Side, ToAct, UnitId};
 use pacw_play::board::{explain, turn_check, unit_orders};
-use pacw_play::check::check_scenario;
+use pacw_play::check::{GivenVariant, check_scenario};
 use pacw_play::game_rules::{GameRules, RulesRefused};
 use pacw_play::live::Live;
 use pacw_play::rules::{RULES_MARKDOWN, markdown_html, rules_markdown, rules_title};
@@ -178,11 +178,17 @@ impl Desk {
 
     fn answer(&mut self, req: Request) -> Answer {
         match req {
-            Request::Check { text, file } => {
-                if text.len() > MAX_SCENARIO_TEXT {
-                    return Err(bad(413, format!("a scenario is at most {} KiB here", MAX_SCENARIO_TEXT / 1024)));
+            Request::Check { text, file, variant_text, variant_file } => {
+                if text.len() > MAX_SCENARIO_TEXT || variant_text.as_ref().is_some_and(|v| v.len() > MAX_SCENARIO_TEXT)
+                {
+                    return Err(bad(
+                        413,
+                        format!("a scenario or a variant is at most {} KiB here", MAX_SCENARIO_TEXT / 1024),
+                    ));
                 }
-                value(check_scenario(&text, file.unwrap_or_else(|| "uploaded.toml".into())))
+                let variant_file = variant_file.as_deref().unwrap_or("variant.toml");
+                let variant = variant_text.as_deref().map(|text| GivenVariant { text, file: variant_file });
+                value(check_scenario(&text, file.unwrap_or_else(|| "uploaded.toml".into()), variant))
             }
             Request::Create {
                 id,

@@ -15,6 +15,10 @@ pub enum Request {
         text: String,
         /// Its file name, for messages (default `uploaded.toml`).
         file: Option<String>,
+        /// A variant file's text to check it under, in place of any variant it names.
+        variant_text: Option<String>,
+        /// The variant file's name, for messages (default `variant.toml`).
+        variant_file: Option<String>,
     },
     /// A new game (`POST /api/games`): a shipped scenario by name or a scenario's text, its options, the mode
     /// (`computer` or `hotseat`: the others need a server), the human's side and the computer player.

@@ -138,6 +138,11 @@ fn bad_requests_are_refused_in_words() {
     let checked = ok(&mut desk, json!({"op": "check", "text": "[map]\nwidth = 2\n", "file": "mine.toml"}));
     assert_eq!((checked["ok"].as_bool(), checked["file"].as_str()), (Some(false), Some("mine.toml")));
     assert!(!checked["problems"].as_array().unwrap().is_empty());
+    // With a variant file of one's own beside it (the editor's rules): the battle is read by its map letters.
+    let entrenched = json!({"op": "check", "text": include_str!("../../../docs/examples/entrenched.toml"),
+        "variant_text": include_str!("../../../docs/examples/entrenchments.toml"), "variant_file": "entrenchments.toml"});
+    let checked = ok(&mut desk, entrenched);
+    assert_eq!((checked["ok"].as_bool(), &checked["terrains"][6]["letter"]), (Some(true), &json!("E")), "{checked}");
     let variant = r#"{"op":"create","id":"v","scenario":"meeting-engagement","mode":"hotseat","seed":"1","variant_text":"[oops"}"#;
     let (status, why) = refused(&mut desk, variant);
     assert_eq!(status, 422, "{why}");

@@ -293,9 +293,9 @@ pub struct RulesView {
     pub result_modifiers: Vec<serde_json::Value>,
 }
 
-/// The terrain kinds of a map's rules, described.
-fn terrain_views(map: &pacw_engine::Map) -> Vec<TerrainView> {
-    map.terrain_rules()
+/// The terrain kinds of a terrain table (a map's rules, a variant's), described, the standard six first.
+pub fn terrain_views(rules: &pacw_engine::terrain::TerrainRules) -> Vec<TerrainView> {
+    rules
         .kinds()
         .iter()
         .map(|k| {
@@ -363,7 +363,13 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
         turns: s.turns,
         points_per_destroyed: s.points_per_destroyed,
         sides: [side(Side::A), side(Side::B)],
-        map: MapView { width: map.width(), height: map.height(), squares, fences, terrains: terrain_views(map) },
+        map: MapView {
+            width: map.width(),
+            height: map.height(),
+            squares,
+            fences,
+            terrains: terrain_views(map.terrain_rules()),
+        },
         objectives: s
             .objectives
             .iter()

@@ -10,7 +10,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use pacw_engine::{Options, Scenario, Terrain};
-use pacw_play::check::{CheckReply, check_scenario};
+use pacw_play::check::{CheckReply, GivenVariant, check_scenario};
+use pacw_play::view::{TerrainView, terrain_views};
 use pacw_sim::shipped_balance::{self, Figure};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -35,7 +36,7 @@ pub struct Info {
     /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
     pub option_specs: &'static [pacw_engine::OptionSpec],
     /// The shipped variants a game may be played by (`variant` when creating one), each `{name, title,
-    /// description}`.
+    /// description, terrains}`.
     pub variants: Vec<VariantInfo>,
     /// The largest request body, in bytes.
     pub body_limit: usize,
@@ -95,6 +96,8 @@ pub struct VariantInfo {
     pub title: String,
     /// What it changes and why.
     pub description: String,
+    /// The terrain kinds of its rules, the standard six first, then its own (the editor's palette under it).
+    pub terrains: Vec<TerrainView>,
 }
 
 /// `GET /api/info`.
@@ -117,7 +120,8 @@ pub fn offered() -> Info {
             .iter()
             .filter_map(|&pacw_engine::Shipped { name, file, text }| {
                 let system = pacw_engine::system::CombatSystem::with_variant(text, file).ok()?;
-                Some(VariantInfo { name, title: system.name, description: system.description })
+                let terrains = terrain_views(system.terrain_rules());
+                Some(VariantInfo { name, title: system.name, description: system.description, terrains })
             })
             .collect(),
         body_limit: crate::BODY_LIMIT,
@@ -179,11 +183,17 @@ pub struct CheckRequest {
     pub text: String,
     /// Its file name, for messages (default `uploaded.toml`).
     pub file: Option<String>,
+    /// A variant file's text to check it under, in place of any variant it names (as `POST /api/games` takes it).
+    pub variant_text: Option<String>,
+    /// The variant file's name, for messages (default `variant.toml`).
+    pub variant_file: Option<String>,
 }
 
 /// `POST /api/scenarios/check`: checks a scenario text without creating a game (always 200; see `ok`).
 pub async fn check(Body(req): Body<CheckRequest>) -> Json<CheckReply> {
-    Json(check_scenario(&req.text, req.file.unwrap_or_else(|| "uploaded.toml".to_string())))
+    let variant_file = req.variant_file.as_deref().unwrap_or("variant.toml");
+    let variant = req.variant_text.as_deref().map(|text| GivenVariant { text, file: variant_file });
+    Json(check_scenario(&req.text, req.file.unwrap_or_else(|| "uploaded.toml".to_string()), variant))
 }
 
 /// The games list.
