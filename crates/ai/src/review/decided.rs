@@ -287,6 +287,16 @@ fn chances(before: f32, after: f32) -> String {
     }
 }
 
+/// The size of a change of chances as [`chances`] words it, in tenths of a point.
+fn shown_size(before: f32, after: f32) -> i32 {
+    let whole = |p: f32| (100.0 * p).round() as i32;
+    if whole(before) == whole(after) {
+        ((1000.0 * after).round() - (1000.0 * before).round()).abs() as i32
+    } else {
+        10 * (whole(after) - whole(before)).abs()
+    }
+}
+
 /// Points of winning chances with their sign: "+15.8", "−9.7" (a true minus sign), "0.0".
 pub(super) fn signed(points: f32) -> String {
     let tenths = (1000.0 * points).round() / 10.0;
@@ -313,7 +323,7 @@ pub(super) fn decided(
     };
     let mut ranked: Vec<&Moment> = moments.0.iter().filter(|m| change(m).abs() >= NOTHING).collect();
     ranked.sort_by(|a, b| change(b).abs().total_cmp(&change(a).abs()).then(a.first.cmp(&b.first)));
-    let swings = ranked
+    let mut swings: Vec<(i32, Swing)> = ranked
         .into_iter()
         .take(SWINGS)
         .filter_map(|m| {
@@ -337,7 +347,7 @@ pub(super) fn decided(
             };
             let favoured = if after >= before { Side::A } else { Side::B };
             let (b, a) = if favoured == Side::A { (before, after) } else { (1.0 - before, 1.0 - after) };
-            Some(Swing {
+            let swing = Swing {
                 step: m.first,
                 last: m.last,
                 turn: first.turn,
@@ -352,10 +362,14 @@ pub(super) fn decided(
                     sides[favoured.index()],
                     chances(b, a)
                 ),
-            })
+            };
+            Some((shown_size(b, a), swing))
         })
         .collect();
-    Decided { swings, luck: luck_words(sides, summary) }
+    // Listed biggest first as the words show them: two swings of nearly the same size could read in the wrong order
+    // once rounded to whole percents. The sort is stable, so the bigger by the unrounded change stays first.
+    swings.sort_by_key(|(shown, _)| std::cmp::Reverse(*shown));
+    Decided { swings: swings.into_iter().map(|(_, swing)| swing).collect(), luck: luck_words(sides, summary) }
 }
 
 /// Each side's luck and the game's net luck in a sentence, the verdict first: "Confederate was the luckier side, by

@@ -391,6 +391,29 @@ fn the_swings_are_the_three_largest_by_their_size_the_biggest_first_in_words() {
     assert_eq!(decided::decided(&still, &one, &sides, &summary).swings, []);
 }
 
+/// Two swings of nearly one size read biggest first in their words' whole percents: +9.8 points said "31% → 40%"
+/// comes after +9.2 said "40% → 50%".
+#[test]
+fn the_swings_read_biggest_first_as_rounded_in_words() {
+    let values = [0.306, 0.404, 0.496];
+    let steps: Vec<ReviewStep> = values.windows(2).enumerate().map(|(i, w)| made_up(i as u8 + 1, w[0], w[1])).collect();
+    let mut moments = decided::Moments::default();
+    for i in 0..steps.len() {
+        moments.decision(i, Side::A, format!("the Union did thing {i}"));
+    }
+    let sides = ["Union".to_string(), "Confederate".to_string()];
+    let summary = summary::summarise(&steps, None, true);
+    let d = decided::decided(&steps, &moments, &sides, &summary);
+    let texts: Vec<&str> = d.swings.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Turn 2: the Union did thing 1: Union chances 40% → 50%",
+            "Turn 1: the Union did thing 0: Union chances 31% → 40%"
+        ]
+    );
+}
+
 #[test]
 fn a_reviews_swings_are_its_biggest_moments_and_an_attacks_dice_are_one() {
     let e = Evaluator::embedded();
