@@ -33,7 +33,8 @@ pub struct SelfPlayConfig {
     /// [`Network::widened`]: pacw_ai::network::Network::widened
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub widenings: Vec<Widening>,
-    /// The share of games on random battles (the rest on the shipped ones, Antietam included).
+    /// The share of games on random battles (the rest on the twelve shipped ones: the grand battle, Antietam, is not
+    /// among them).
     pub generated: f64,
     /// Rounds between two points of the learning curve.
     pub curve_every: u64,
