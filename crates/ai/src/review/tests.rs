@@ -361,10 +361,8 @@ fn made_up(turn: u8, before: f32, after: f32) -> ReviewStep {
     step(StepKind::Decision, Some(Side::A), String::new(), turn, 0, before, after)
 }
 
-#[test]
-fn the_swings_are_the_three_largest_by_their_size_the_biggest_first_in_words() {
-    // Changes +2, −15, +8, −8 (the later of two ties), +30 and none.
-    let values = [0.5, 0.52, 0.37, 0.45, 0.37, 0.67, 0.67];
+/// Why a made-up game of Union decisions moving the chances through `values` was decided, with its sides and summary.
+fn decided_of(values: &[f32]) -> (decided::Decided, [String; 2], [summary::SideSummary; 2]) {
     let steps: Vec<ReviewStep> = values.windows(2).enumerate().map(|(i, w)| made_up(i as u8 + 1, w[0], w[1])).collect();
     let mut moments = decided::Moments::default();
     for i in 0..steps.len() {
@@ -372,7 +370,14 @@ fn the_swings_are_the_three_largest_by_their_size_the_biggest_first_in_words() {
     }
     let sides = ["Union".to_string(), "Confederate".to_string()];
     let summary = summary::summarise(&steps, None, true);
-    let d = decided::decided(&steps, &moments, &sides, &summary);
+    (decided::decided(&steps, &moments, &sides, &summary), sides, summary)
+}
+
+#[test]
+fn the_swings_are_the_three_largest_by_their_size_the_biggest_first_in_words() {
+    // Changes +2, −15, +8, −8 (the later of two ties), +30 and none.
+    let values = [0.5, 0.52, 0.37, 0.45, 0.37, 0.67, 0.67];
+    let (d, sides, summary) = decided_of(&values);
     let texts: Vec<&str> = d.swings.iter().map(|s| s.text.as_str()).collect();
     assert_eq!(
         texts,
@@ -396,14 +401,7 @@ fn the_swings_are_the_three_largest_by_their_size_the_biggest_first_in_words() {
 #[test]
 fn the_swings_read_biggest_first_as_rounded_in_words() {
     let values = [0.306, 0.404, 0.496];
-    let steps: Vec<ReviewStep> = values.windows(2).enumerate().map(|(i, w)| made_up(i as u8 + 1, w[0], w[1])).collect();
-    let mut moments = decided::Moments::default();
-    for i in 0..steps.len() {
-        moments.decision(i, Side::A, format!("the Union did thing {i}"));
-    }
-    let sides = ["Union".to_string(), "Confederate".to_string()];
-    let summary = summary::summarise(&steps, None, true);
-    let d = decided::decided(&steps, &moments, &sides, &summary);
+    let (d, ..) = decided_of(&values);
     let texts: Vec<&str> = d.swings.iter().map(|s| s.text.as_str()).collect();
     assert_eq!(
         texts,
