@@ -5,7 +5,9 @@
 use crate::args::Usage;
 use anyhow::{Context, Result};
 use clap::Args;
-use pacw_learn::selfplay::{Checkpoint, CurvePoint, RateStep, RoundShard, SelfPlayConfig, Widening};
+use pacw_learn::selfplay::{
+    Averaging, Checkpoint, CurvePoint, GrandShare, RateStep, RoundShard, SelfPlayConfig, Widening,
+};
 use pacw_sim::Shard;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -53,13 +55,23 @@ pub struct SelfPlayArgs {
     /// The share of games on random battles (a new run only).
     #[arg(long, value_name = "F", default_value_t = SelfPlayConfig::default().generated)]
     generated: f64,
+    /// A share of the games on the grand battle, Antietam, from a number of games on, as GAMES=SHARE (e.g.
+    /// 263000=0.05), taken from the shipped battles' share; may be repeated. Given on resuming, as --rate-from.
+    #[arg(long = "grand-from", value_name = "GAMES=SHARE")]
+    grand: Vec<GrandShare>,
+    /// A running average of the weights from a number of games on, as GAMES=DECAY (e.g. 263000=0.98: each round
+    /// the average keeps 98% of itself and takes 2% of the new weights); the average is what the curve measures
+    /// and --export writes. A decay of 0 stops it. May be repeated; given on resuming, as --rate-from.
+    #[arg(long = "average-from", value_name = "GAMES=DECAY")]
+    averaging: Vec<Averaging>,
     /// Rounds between points of the learning curve (a new run only).
     #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().curve_every)]
     curve_every: u64,
     /// Games a shipped battle for each point of the learning curve, 0 for no curve (a new run only).
     #[arg(long, value_name = "N", default_value_t = SelfPlayConfig::default().curve_games)]
     curve_games: u64,
-    /// Also write the network as a weights file after every round (the file `crates/ai/weights/network.json` is).
+    /// Also write the network the run would ship as a weights file after every round (the file
+    /// `crates/ai/weights/network.json` is): the running average of the weights when the run keeps one.
     #[arg(long, value_name = "FILE")]
     export: Option<PathBuf>,
     /// Also write the learning curve as CSV after every point.
@@ -105,6 +117,8 @@ impl SelfPlayArgs {
             side_hidden: self.hidden.1,
             widenings: Vec::new(),
             generated: self.generated,
+            grand: Vec::new(),
+            averaging: Vec::new(),
             curve_every: self.curve_every,
             curve_games: self.curve_games,
         }
@@ -115,7 +129,9 @@ impl SelfPlayArgs {
         let rates = config.rate_steps.iter().map(|s| format!(" --rate-from {}={}", s.games, s.rate));
         let widths =
             config.widenings.iter().map(|w| format!(" --widen-from {}={},{}", w.games, w.unit_hidden, w.side_hidden));
-        let steps: String = rates.chain(widths).collect();
+        let grand = config.grand.iter().map(|g| format!(" --grand-from {}={}", g.games, g.share));
+        let averages = config.averaging.iter().map(|a| format!(" --average-from {}={}", a.games, a.decay));
+        let steps: String = rates.chain(widths).chain(grand).chain(averages).collect();
         format!(
             "pacw train selfplay --seed {} --games-per-round {} --lambda {} --learning-rate {} --exploration {} \
              --hidden {},{} --generated {}{steps}",
@@ -148,6 +164,12 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
     }
     if !args.widenings.is_empty() {
         run.rewiden(&args.widenings).map_err(|e| Usage(e.to_string()))?;
+    }
+    if !args.grand.is_empty() {
+        run.regrand(&args.grand).map_err(|e| Usage(e.to_string()))?;
+    }
+    if !args.averaging.is_empty() {
+        run.reaverage(&args.averaging).map_err(|e| Usage(e.to_string()))?;
     }
     let trained = args.trained(&run.config);
     if let Some(shard) = args.shard {
@@ -263,7 +285,7 @@ fn point(run: &mut Checkpoint, args: &SelfPlayArgs) -> Result<()> {
 fn save(run: &Checkpoint, args: &SelfPlayArgs) -> Result<()> {
     run.save(&args.checkpoint)?;
     if let Some(path) = &args.export {
-        let text = serde_json::to_string(&run.network)? + "\n";
+        let text = serde_json::to_string(run.shipped())? + "\n";
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

@@ -134,6 +134,7 @@ impl PositionArgs {
             per_game: self.per_game,
             held_out: self.held_out.clone(),
             generated: self.generated,
+            grand: 0.0,
             variants: self.variants,
             rules: self.rules()?,
         };

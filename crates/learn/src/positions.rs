@@ -12,7 +12,7 @@ use crate::generate;
 use pacw_ai::evaluator::{FEATURE_NAMES, FEATURES, Features, features, result_value};
 use pacw_ai::{GreedyPlayer, Player};
 use pacw_engine::system::CombatSystem;
-use pacw_engine::{Battle, Options, SHIPPED_SCENARIOS, Scenario, ToAct};
+use pacw_engine::{Battle, GRAND_BATTLE, Options, SHIPPED_SCENARIOS, Scenario, ToAct};
 use pacw_sim::Shard;
 use pacw_sim::seed::{game_seed, player_seed, splitmix64};
 use rand::{RngExt, SeedableRng};
@@ -50,6 +50,9 @@ pub struct PositionsConfig {
     pub held_out: Vec<String>,
     /// The share of games on random battles ([`generate::battle`]).
     pub generated: f64,
+    /// The share of games on the grand battle, Antietam ([`GRAND_BATTLE`]), taken from the shipped battles' share.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub grand: f64,
     /// The share of games under a random rule variant.
     pub variants: f64,
     /// The combat system every game is played by, as a variant file (name, text); `None` for the standard rules.
@@ -66,6 +69,7 @@ impl Default for PositionsConfig {
             per_game: 6,
             held_out: vec![DEFAULT_HELD_OUT.to_string()],
             generated: 0.25,
+            grand: 0.0,
             variants: 0.2,
             rules: None,
         }
@@ -125,7 +129,8 @@ impl PositionsConfig {
         if self.games == 0 || self.rollouts == 0 || self.per_game == 0 {
             return bad("games, rollouts and positions per game must each be at least 1".into());
         }
-        for (name, share) in [("generated", self.generated), ("variants", self.variants)] {
+        for (name, share) in [("generated", self.generated), ("grand battle", self.grand), ("variants", self.variants)]
+        {
             if !(0.0..=1.0).contains(&share) {
                 return bad(format!("the share of {name} games must be from 0 to 1, not {share}"));
             }
@@ -151,7 +156,11 @@ impl PositionsConfig {
         let seed = game_seed(self.seed, index);
         let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(seed ^ 0x7261_696e));
         let shipped = self.training_battles();
-        let (battle, text) = if shipped.is_empty() || rng.random_bool(self.generated) {
+        // The grand battle is drawn for only when it has a share, so that the games of settings without it stay
+        // what they were.
+        let (battle, text) = if self.grand > 0.0 && rng.random_bool(self.grand) {
+            (format!("shipped:{}", GRAND_BATTLE.name), GRAND_BATTLE.text.to_string())
+        } else if shipped.is_empty() || rng.random_bool(self.generated) {
             let battle_seed = rng.random::<u64>();
             (format!("generated:{battle_seed}"), generate::battle(battle_seed))
         } else {
@@ -181,6 +190,10 @@ impl PositionsConfig {
         let explore = [explore[rng.random_range(0..4)], explore[rng.random_range(0..4)]];
         TrainingGame { index, battle, scenario, options, variant, seed, explore }
     }
+}
+
+fn is_zero(share: &f64) -> bool {
+    *share == 0.0
 }
 
 /// One labelled position.

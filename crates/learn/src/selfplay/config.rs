@@ -36,6 +36,18 @@ pub struct SelfPlayConfig {
     /// The share of games on random battles (the rest on the twelve shipped ones: the grand battle, Antietam, is not
     /// among them).
     pub generated: f64,
+    /// Later shares of the games on the grand battle, Antietam, each from a number of games played on (taken from
+    /// the shipped battles' share): added as the learning rate's steps are, only ahead of the games already played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grand: Vec<GrandShare>,
+    /// Running averages of the weights, each from a number of games played on: after every round the average moves
+    /// towards the weights by 1 − its decay. The average is what the run ships and measures ([`Checkpoint`]): it
+    /// smooths the round-to-round wander of weights fitted at a constant step size. Added as the learning rate's
+    /// steps are, only ahead of the games already played; a decay of 0 stops averaging.
+    ///
+    /// [`Checkpoint`]: super::Checkpoint
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub averaging: Vec<Averaging>,
     /// Rounds between two points of the learning curve.
     pub curve_every: u64,
     /// Games a shipped battle for each point of the learning curve (sides swapping).
@@ -55,6 +67,8 @@ impl Default for SelfPlayConfig {
             side_hidden: 32,
             widenings: Vec::new(),
             generated: 0.5,
+            grand: Vec::new(),
+            averaging: Vec::new(),
             curve_every: 10,
             curve_games: 8,
         }
@@ -119,6 +133,27 @@ impl SelfPlayConfig {
             }
             (games, before) = (Some(w.games), after);
         }
+        if self.grand.len() > MAX_RATE_STEPS || self.averaging.len() > MAX_RATE_STEPS {
+            return bad(format!("at most {MAX_RATE_STEPS} changes of the grand battle's share or of the averaging"));
+        }
+        if let Some(g) = self.grand.iter().find(|g| !(0.0..=1.0).contains(&g.share)) {
+            return bad(format!("the share of the grand battle must be from 0 to 1, not {}", g.share));
+        }
+        if let Some(a) = self.averaging.iter().find(|a| !(0.0..1.0).contains(&a.decay)) {
+            return bad(format!("an average's decay must be at least 0 and below 1, not {}", a.decay));
+        }
+        let in_order = |games: &mut dyn Iterator<Item = u64>| {
+            let games: Vec<u64> = games.collect();
+            games.windows(2).all(|w| w[0] < w[1])
+        };
+        if !in_order(&mut self.grand.iter().map(|g| g.games)) || !in_order(&mut self.averaging.iter().map(|a| a.games))
+        {
+            return bad(
+                "changes of the grand battle's share and of the averaging must come in order of games, each at \
+                        a different count"
+                    .into(),
+            );
+        }
         Ok(())
     }
 
@@ -144,6 +179,36 @@ impl SelfPlayConfig {
         Ok(config)
     }
 
+    /// These settings with the grand battle's shares from `played` games on replaced by `ahead`, as
+    /// [`SelfPlayConfig::rescheduled`] does for the learning rate.
+    ///
+    /// # Errors
+    /// As [`SelfPlayConfig::rescheduled`].
+    pub fn regranded(&self, played: u64, ahead: &[GrandShare]) -> Result<SelfPlayConfig, LearnError> {
+        let mut config = self.clone();
+        config.grand = ahead_of(&self.grand, played, ahead, |g| g.games, "a share of the grand battle")?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// These settings with the averages from `played` games on replaced by `ahead`, as
+    /// [`SelfPlayConfig::rescheduled`] does for the learning rate.
+    ///
+    /// # Errors
+    /// As [`SelfPlayConfig::rescheduled`].
+    pub fn reaveraged(&self, played: u64, ahead: &[Averaging]) -> Result<SelfPlayConfig, LearnError> {
+        let mut config = self.clone();
+        config.averaging = ahead_of(&self.averaging, played, ahead, |a| a.games, "an average")?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// The decay of the running average of the weights after a round that starts after `played` games: `None`
+    /// when the run keeps no average then.
+    pub fn decay_at(&self, played: u64) -> Option<f32> {
+        self.averaging.iter().rev().find(|a| a.games <= played).map(|a| a.decay).filter(|&d| d > 0.0)
+    }
+
     /// Adam's step size for a round that starts after `played` games.
     pub fn rate_at(&self, played: u64) -> f32 {
         self.rate_steps.iter().rev().find(|s| s.games <= played).map_or(self.learning_rate, |s| s.rate)
@@ -162,12 +227,15 @@ impl SelfPlayConfig {
         Ok(config)
     }
 
-    /// The battles and dice of the games: the positions' own choice of battles, under the standard rules.
-    pub(super) fn battles(&self) -> PositionsConfig {
+    /// The battles and dice of game `index` and its neighbours: the positions' own choice of battles, under the
+    /// standard rules, with the grand battle's share in force at that game.
+    pub(super) fn battles(&self, index: u64) -> PositionsConfig {
+        let grand = self.grand.iter().rev().find(|g| g.games <= index).map_or(0.0, |g| g.share);
         PositionsConfig {
             seed: self.seed,
             held_out: Vec::new(),
             generated: self.generated,
+            grand,
             variants: 0.0,
             ..Default::default()
         }
@@ -211,9 +279,7 @@ impl std::str::FromStr for RateStep {
 
     /// Reads `GAMES=RATE`, as `80000=0.0003`.
     fn from_str(text: &str) -> Result<RateStep, String> {
-        let bad = || format!("'{text}' is not GAMES=RATE (a number of games and a learning rate, as 80000=0.0003)");
-        let (games, rate) = text.split_once('=').ok_or_else(bad)?;
-        let (games, rate) = (games.trim().parse().map_err(|_| bad())?, rate.trim().parse().map_err(|_| bad())?);
+        let (games, rate) = games_and(text, "GAMES=RATE", "a learning rate, as 80000=0.0003")?;
         Ok(RateStep { games, rate })
     }
 }
@@ -244,6 +310,54 @@ impl std::str::FromStr for Widening {
         let number = |t: &str| t.trim().parse().map_err(|_| bad());
         Ok(Widening { games: number(games)?, unit_hidden: number(u)? as usize, side_hidden: number(s)? as usize })
     }
+}
+
+/// A share of the games on the grand battle in a run's schedule.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrandShare {
+    /// Games played before the first game with this share.
+    pub games: u64,
+    /// The share of games on the grand battle from then on, taken from the shipped battles' share.
+    pub share: f64,
+}
+
+impl std::str::FromStr for GrandShare {
+    type Err = String;
+
+    /// Reads `GAMES=SHARE`, as `263000=0.05`.
+    fn from_str(text: &str) -> Result<GrandShare, String> {
+        let (games, share) = games_and(text, "GAMES=SHARE", "a share from 0 to 1, as 263000=0.05")?;
+        Ok(GrandShare { games, share })
+    }
+}
+
+/// A running average of the weights in a run's schedule.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Averaging {
+    /// Games played before the first round averaged with this decay.
+    pub games: u64,
+    /// How much of the average each round keeps, from 0 (no average) to below 1: 0.98 averages over about the last
+    /// 50 rounds.
+    pub decay: f32,
+}
+
+impl std::str::FromStr for Averaging {
+    type Err = String;
+
+    /// Reads `GAMES=DECAY`, as `263000=0.98`.
+    fn from_str(text: &str) -> Result<Averaging, String> {
+        let (games, decay) = games_and(text, "GAMES=DECAY", "a decay from 0 to below 1, as 263000=0.98")?;
+        Ok(Averaging { games, decay })
+    }
+}
+
+/// Reads `GAMES=VALUE`; `form` and `what` name the form and describe the value for the message.
+fn games_and<T: std::str::FromStr>(text: &str, form: &str, what: &str) -> Result<(u64, T), String> {
+    let bad = || format!("'{text}' is not {form} (a number of games and {what})");
+    let (games, value) = text.split_once('=').ok_or_else(bad)?;
+    Ok((games.trim().parse().map_err(|_| bad())?, value.trim().parse().map_err(|_| bad())?))
 }
 
 /// The most widenings a run may hold.

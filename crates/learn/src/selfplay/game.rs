@@ -40,7 +40,7 @@ impl Trajectory {
 /// Plays self-play game `index` with `network` on both sides: the positions to learn from, and every decision made
 /// (what a shard records for the merge to replay).
 pub(super) fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) -> (Trajectory, Vec<Action>) {
-    let seed = config.battles().game(index).seed;
+    let seed = config.battles(index).game(index).seed;
     let mut players =
         [0, 1].map(|slot| TdPlayer::new(network.clone(), player_seed(seed, slot)).exploring(config.exploration));
     let mut actions = Vec::new();
@@ -80,7 +80,7 @@ fn walk(
     index: u64,
     mut decide: impl FnMut(&Battle, Side) -> Option<Action>,
 ) -> Result<Trajectory, String> {
-    let game = config.battles().game(index);
+    let game = config.battles(index).game(index);
     let mut dice = ChaCha8Rng::seed_from_u64(game.seed);
     let mut b = Battle::new(game.scenario.clone(), game.options);
     let (mut positions, mut values) = (Vec::new(), Vec::new());

@@ -20,7 +20,8 @@ mod game;
 mod shard;
 
 pub use config::{
-    MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, MAX_WIDENINGS, RateStep, SelfPlayConfig, Widening,
+    Averaging, GrandShare, MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, MAX_WIDENINGS, RateStep,
+    SelfPlayConfig, Widening,
 };
 pub use curve::{CurvePoint, against_greedy};
 pub use fit::Adam;
@@ -54,6 +55,10 @@ pub struct Checkpoint {
     pub network: NetworkFile,
     /// The optimiser's state.
     pub adam: Adam,
+    /// The running average of the weights, when the run keeps one ([`SelfPlayConfig::averaging`]): what the run
+    /// ships and measures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub averaged: Option<NetworkFile>,
     /// The learning curve so far.
     pub curve: Vec<CurvePoint>,
     /// Seconds spent, over every session of the run.
@@ -72,6 +77,7 @@ impl Checkpoint {
             format: CHECKPOINT_FORMAT.into(),
             adam: Adam::new(network.parameters().len()),
             network: network.to_file("network-0", "untrained"),
+            averaged: None,
             config,
             rounds: 0,
             curve: Vec::new(),
@@ -109,6 +115,29 @@ impl Checkpoint {
     /// When the checkpoint's weights do not fit this build's network, or cannot be widened as the run says.
     pub fn network(&self) -> Result<Network, LearnError> {
         Ok(self.next()?.0)
+    }
+
+    /// The run with the grand battle's shares from now on replaced by `ahead` ([`SelfPlayConfig::regranded`]).
+    ///
+    /// # Errors
+    /// When a share would fall on games already played, or the shares are refused.
+    pub fn regrand(&mut self, ahead: &[GrandShare]) -> Result<(), LearnError> {
+        self.config = self.config.regranded(self.games(), ahead)?;
+        Ok(())
+    }
+
+    /// The run with its averages from now on replaced by `ahead` ([`SelfPlayConfig::reaveraged`]).
+    ///
+    /// # Errors
+    /// When an average would fall on rounds already played, or the averages are refused.
+    pub fn reaverage(&mut self, ahead: &[Averaging]) -> Result<(), LearnError> {
+        self.config = self.config.reaveraged(self.games(), ahead)?;
+        Ok(())
+    }
+
+    /// The weights the run would ship now: its running average when it keeps one, else the weights as they stand.
+    pub fn shipped(&self) -> &NetworkFile {
+        self.averaged.as_ref().unwrap_or(&self.network)
     }
 
     /// The network the next round plays with and the optimiser's state for its weights.
@@ -173,6 +202,10 @@ impl Checkpoint {
             )));
         }
         checkpoint.network().map_err(|e| LearnError::Config(format!("{}: {e}", path.display())))?;
+        if let Some(averaged) = &checkpoint.averaged {
+            Network::from_file(averaged)
+                .map_err(|e| LearnError::Config(format!("{}: the average of the weights: {e}", path.display())))?;
+        }
         Ok(checkpoint)
     }
 
@@ -210,12 +243,35 @@ impl Checkpoint {
         let seed = self.fit_seed();
         let rate = self.config.rate_at(self.games());
         let loss = fit(&mut network, &mut adam, &samples, rate, seed);
+        let averaged = self.config.decay_at(self.games()).map(|decay| self.average(&network, decay));
         self.adam = adam;
         self.rounds += 1;
         let version = format!("network-{}", self.games());
-        self.network = network.to_file(&version, &format!("{trained}; {} self-play games", self.games()));
+        let trained = format!("{trained}; {} self-play games", self.games());
+        self.network = network.to_file(&version, &trained);
+        self.averaged = averaged.map(|a| a.to_file(&format!("{version}-averaged"), &trained));
         let positions = games.iter().map(|g| g.positions.len()).sum();
         RoundReport { games: self.games(), positions, loss }
+    }
+
+    /// The running average moved towards `network` by 1 − `decay`; `network` itself when the run has no average
+    /// yet, or one of other layers (the network was widened).
+    fn average(&self, network: &Network, decay: f32) -> Network {
+        let Some(old) = self.averaged.as_ref().and_then(|a| Network::from_file(a).ok()) else {
+            return network.clone();
+        };
+        if old.hidden() != network.hidden() {
+            return network.clone();
+        }
+        let mut averaged = old;
+        let weights: Vec<f32> = averaged
+            .parameters()
+            .iter()
+            .zip(network.parameters())
+            .map(|(&a, &w)| decay * a + (1.0 - decay) * w)
+            .collect();
+        averaged.set_parameters(&weights);
+        averaged
     }
 
     /// Whether the learning curve is due a point now.
@@ -223,13 +279,17 @@ impl Checkpoint {
         self.rounds.is_multiple_of(self.config.curve_every) && self.curve.last().is_none_or(|p| p.games < self.games())
     }
 
-    /// Adds a point to the learning curve: the network as it stands against greedy.
+    /// Adds a point to the learning curve: the network the run would ship ([`Checkpoint::shipped`]) against greedy.
     ///
     /// # Errors
     /// When the checkpoint's weights do not fit this build's network.
     pub fn add_curve_point(&mut self) -> Result<CurvePoint, LearnError> {
         let started = std::time::Instant::now();
-        let network = Arc::new(self.network()?);
+        let network = match &self.averaged {
+            Some(averaged) => Network::from_file(averaged).map_err(|e| LearnError::Config(e.to_string()))?,
+            None => self.network()?,
+        };
+        let network = Arc::new(network);
         let mut point = against_greedy(&network, self.config.curve_games, self.config.seed);
         point.games = self.games();
         self.curve.push(point.clone());
@@ -322,6 +382,60 @@ mod tests {
         assert!(run.reschedule(&[RateStep { games: 12, rate: 0.0 }]).is_err());
         assert_eq!("80000=0.0003".parse::<RateStep>().unwrap(), RateStep { games: 80_000, rate: 0.0003 });
         assert!("80000".parse::<RateStep>().is_err());
+    }
+
+    #[test]
+    fn the_running_average_moves_towards_each_round_and_is_what_ships() {
+        let mut run = Checkpoint::start(small()).unwrap();
+        run.reaverage(&[Averaging { games: 3, decay: 0.25 }]).unwrap();
+        run.round("t").unwrap();
+        assert!(run.averaged.is_none(), "no average before its games");
+        assert_eq!(run.shipped(), &run.network);
+        run.round("t").unwrap();
+        assert_eq!(run.averaged.as_ref().unwrap().weights, run.network.weights, "it starts at the weights");
+        let before = run.network.weights.clone();
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.json");
+        run.save(&path).unwrap();
+        let mut resumed = Checkpoint::load(&path).unwrap();
+        run.round("t").unwrap();
+        resumed.round("t").unwrap();
+        let timeless = |c: &Checkpoint| Checkpoint { seconds: 0.0, ..c.clone() };
+        assert_eq!(timeless(&resumed), timeless(&run), "a resumed run averages alike");
+
+        let averaged = &run.averaged.as_ref().unwrap().weights;
+        for ((a, b), w) in averaged.iter().zip(&before).zip(&run.network.weights) {
+            assert!((a - (0.25 * b + 0.75 * w)).abs() < 1e-6, "{a} is not between {b} and {w}");
+        }
+        assert_ne!(averaged, &run.network.weights);
+        assert_eq!(run.shipped(), run.averaged.as_ref().unwrap());
+        assert!(run.shipped().version.ends_with("-averaged"));
+
+        run.reaverage(&[Averaging { games: 9, decay: 0.0 }]).unwrap();
+        run.round("t").unwrap();
+        assert!(run.averaged.is_none(), "a decay of 0 stops averaging");
+        assert!(run.reaverage(&[Averaging { games: 12, decay: 1.0 }]).is_err(), "an average that never moves");
+        assert!(run.reaverage(&[Averaging { games: 3, decay: 0.5 }]).is_err(), "rounds already played");
+        assert_eq!("263000=0.98".parse::<Averaging>().unwrap(), Averaging { games: 263_000, decay: 0.98 });
+        assert!("0.98".parse::<Averaging>().is_err());
+    }
+
+    #[test]
+    fn the_grand_battle_gets_its_share_of_the_games_from_its_games_on() {
+        let config = SelfPlayConfig { generated: 0.0, ..small() };
+        let grand = config.regranded(0, &[GrandShare { games: 4, share: 1.0 }]).unwrap();
+        for index in 0..8 {
+            let (before, after) = (config.battles(index).game(index), grand.battles(index).game(index));
+            if index < 4 {
+                assert_eq!((before.battle, before.seed), (after.battle, after.seed), "game {index} is unchanged");
+            } else {
+                assert_eq!(after.battle, "shipped:antietam");
+                assert_ne!(before.battle, "shipped:antietam");
+            }
+        }
+        assert!(config.regranded(0, &[GrandShare { games: 4, share: 1.5 }]).is_err());
+        assert_eq!("263000=0.05".parse::<GrandShare>().unwrap(), GrandShare { games: 263_000, share: 0.05 });
     }
 
     #[test]
