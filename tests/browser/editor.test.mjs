@@ -187,6 +187,51 @@ test('the editor offers the format the engine reads: the lists it falls back on 
   assert.deepEqual(model.TERRAINS.map(([, , label]) => label), ['Open', 'Woods', 'Town', 'Sunken road', 'River', 'Ford']);
 });
 
+test('a variant file of one’s own with an arm of its own: the lists of arms offer it, units of it are written and checked, and rules without it are refused', async () => {
+  const variant = join(root, 'docs', 'examples', 'skirmishers.toml');
+  const page = await freshPage(env.browser);
+  await page.goto(`${env.server.url}editor`);
+  await page.fill('#new-width', '6');
+  await page.fill('#new-height', '6');
+  await page.click('#new-board');
+  await tool(page, 'unit:place');
+  const offered = () => page.locator('#template-arm option').allTextContents();
+  assert.deepEqual(await offered(), ['infantry', 'cavalry', 'artillery'], 'the standard arms');
+  // The variant opened as the battle's rules: its skirmishers join the lists of arms.
+  await page.setInputFiles('#variant-upload', variant);
+  await page.locator('#template-arm option[value="skirmishers"]').waitFor({ state: 'attached' });
+  assert.deepEqual(await offered(), ['infantry', 'cavalry', 'artillery', 'skirmishers']);
+  await page.selectOption('#template-arm', 'skirmishers');
+  await square(page, 'b1');
+  await page.selectOption('#template-side', '1');
+  await page.selectOption('#template-arm', 'infantry');
+  await page.selectOption('#template-facing', 'S');
+  await square(page, 'e6');
+  await page.locator('#editor-problems .check-ok').waitFor();
+  await square(page, 'b1');
+  assert.equal(await page.locator('#unit-arm').inputValue(), 'skirmishers', 'the unit placed is a skirmisher');
+  assert.match(await page.locator('label', { has: page.locator('#unit-arm') }).getAttribute('title'), /acts as infantry; strength 3, moves 2, range 3/);
+
+  // Written with its arm, naming the file; beside it, pacw check accepts the battle.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const dir = mkdtempSync(join(tmpdir(), 'pacw-editor-'));
+  const file = join(dir, download.suggestedFilename());
+  await download.saveAs(file);
+  const text = readFileSync(file, 'utf8');
+  assert.match(text, /^variant = "skirmishers\.toml"/m);
+  assert.match(text, /^arm = "skirmishers"/m);
+  writeFileSync(join(dir, 'skirmishers.toml'), readFileSync(variant));
+  execFileSync(binary, ['check', file], { encoding: 'utf8' });
+
+  // Rules without skirmishers are refused while a unit is one: nothing is lost.
+  await page.selectOption('#battle-variant', '');
+  await page.locator('.editor-hint', { hasText: 'no skirmishers (the units on b1)' }).waitFor();
+  assert.match(await page.locator('#rules-refused').textContent(), /^The standard rules have no skirmishers \(the units on b1\)\. Give those units another arm first/);
+  assert.equal(await page.locator('#battle-variant').inputValue(), 'skirmishers.toml');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('a variant file of one’s own with terrain of its own: its kinds join the palette, are painted, written, checked and loaded', async () => {
   const variant = join(root, 'docs', 'examples', 'entrenchments.toml');
   const page = await freshPage(env.browser);

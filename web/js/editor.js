@@ -8,8 +8,8 @@ import { Board, SIZE } from './board.js';
 import { mainRole, rememberCreated } from './games.js';
 import { h, percent } from './util.js';
 import {
-  ARMS, FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, boardView, cellAt, emptyScenario, fenceName,
-  fileOrder, fromView, isStandardTerrain, newChange, newReinforcement, onBoard, resized, strayTerrains, terrainKinds,
+  FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, armKinds, boardView, cellAt, emptyScenario, fenceName,
+  fileOrder, fromView, isStandardTerrain, newChange, newReinforcement, onBoard, resized, strayArms, strayTerrains, terrainKinds,
   toToml, useFormat,
 } from './scenario-model.js';
 import { numberInput, select, swatch, textInput } from './forms.js';
@@ -57,6 +57,7 @@ class Editor {
     this.problems = [];
     this.checked = null; // the text the problems belong to
     this.ownTerrains = null; // the terrain kinds of the variant file of one's own (`model.ownVariant`), once checked
+    this.ownArms = null; // and its arms
     this.model = restore() || emptyScenario();
     this.build(app);
     this.render();
@@ -197,7 +198,7 @@ class Editor {
     const order = fileOrder(this.model);
     try {
       const reply = await api.check(text, fileName(this.model), this.ownVariant());
-      if (reply.terrains && this.ownVariant()) this.learnOwnTerrains(reply.terrains);
+      if (reply.terrains && this.ownVariant()) this.learnOwnKinds(reply);
       if (text !== this.text()) { this.scheduleCheck(); return; } // edited meanwhile, or its letters just learnt
       this.checked = text;
       // The engine names units by their place in the file; the board by their place in the editor.
@@ -231,22 +232,33 @@ class Editor {
     return terrainKinds(this.variants.find((v) => v.name === model.variant)?.terrains);
   }
 
-  /// Keeps the kinds a check of one's own variant file gave; the palette and the board follow when they change.
-  learnOwnTerrains(terrains) {
-    if (JSON.stringify(terrains) === JSON.stringify(this.ownTerrains)) return;
+  /// The arms of a battle's rules, from the engine as its terrain kinds are (`armKinds`).
+  arms(model = this.model) {
+    if (this.ownVariant(model)) return armKinds(this.ownArms);
+    return armKinds(this.variants.find((v) => v.name === model.variant)?.arms);
+  }
+
+  /// Keeps the terrain kinds and arms a check of one's own variant file gave (`reply`); the palette, the lists of
+  /// arms and the board follow when they change.
+  learnOwnKinds({ terrains, arms }) {
+    if (JSON.stringify([terrains, arms]) === JSON.stringify([this.ownTerrains, this.ownArms])) return;
     this.ownTerrains = terrains;
+    this.ownArms = arms;
     this.renderPalette();
+    this.renderSelected();
     this.renderBoard();
   }
 
-  /// Why rules of `kinds` cannot be chosen for the battle as painted, or null: a square painted with a kind they
-  /// lack would have no letter in its map.
-  strayReason(kinds, rules) {
-    const stray = strayTerrains(this.model, kinds);
-    if (!stray.size) return null;
+  /// Why rules of terrain `kinds` and `arms` cannot be chosen for the battle as made, or null: a square painted
+  /// with a kind they lack would have no letter in its map, a unit of an arm they lack no arm.
+  strayReason(kinds, arms, rules) {
+    const list = (places) => `${places.slice(0, 6).join(', ')}${places.length > 6 ? ` and ${places.length - 6} more` : ''}`;
     const label = (id) => this.kinds().find(([k]) => k === id)?.[2].toLowerCase() || id;
-    const where = [...stray].map(([id, squares]) => `${label(id)} on ${squares.slice(0, 6).join(', ')}${squares.length > 6 ? ` and ${squares.length - 6} more` : ''}`);
-    return `${rules} have no ${where.join('; no ')}. Paint those squares with another terrain first: the rules stay as they were.`;
+    const terrain = [...strayTerrains(this.model, kinds)].map(([id, squares]) => `${label(id)} on ${list(squares)}`);
+    const units = [...strayArms(this.model, arms)].map(([id, squares]) => `${id} (the units on ${list(squares)})`);
+    if (terrain.length) return `${rules} have no ${terrain.join('; no ')}. Paint those squares with another terrain first: the rules stay as they were.`;
+    if (units.length) return `${rules} have no ${units.join('; no ')}. Give those units another arm first: the rules stay as they were.`;
+    return null;
   }
 
   /// Chooses the battle's rules from the list (`''` for the standard, a shipped variant's name, or the file of
@@ -254,7 +266,7 @@ class Editor {
   chooseRules(name) {
     const next = { ...this.model, variant: name };
     const title = name === '' ? 'The standard rules' : this.ownVariant(next) ? name : `The rules “${this.variants.find((v) => v.name === name)?.title || name}”`;
-    const why = this.strayReason(this.kinds(next), title);
+    const why = this.strayReason(this.kinds(next), this.arms(next), title);
     if (why) { this.refuseRules(why); return; }
     this.change((m) => { m.variant = name; });
   }
@@ -281,9 +293,10 @@ class Editor {
       return;
     }
     if (!reply.terrains) { this.refuseRules(`${file.name} cannot be read as rules: ${reply.message}`); return; }
-    const why = this.strayReason(terrainKinds(reply.terrains), file.name);
+    const why = this.strayReason(terrainKinds(reply.terrains), armKinds(reply.arms), file.name);
     if (why) { this.refuseRules(why); return; }
     this.ownTerrains = reply.terrains;
+    this.ownArms = reply.arms;
     this.change((m) => { m.variant = own.file; m.ownVariant = own; });
     this.say(`The battle is played by ${file.name}. Keep it beside the downloaded battle: the battle names it (variant = "${file.name}").`);
   }
@@ -340,7 +353,7 @@ class Editor {
         return;
       }
       const model = fromView(reply.scenario, this.defaults);
-      if (own) { model.variant = own.file; this.ownTerrains = reply.terrains; }
+      if (own) { model.variant = own.file; this.ownTerrains = reply.terrains; this.ownArms = reply.arms; }
       this.replace(model);
       const dropped = (reply.warnings || []).map((w) => `line ${w.line}: ${w.message}`);
       if (dropped.length) this.say(`${file.name} is open. Keys nothing reads were left out — ${dropped.join('; ')}`);
@@ -461,9 +474,11 @@ class Editor {
   renderTemplate() {
     if (this.tool !== 'unit:place') { this.template_.replaceChildren(); return; }
     const t = this.template;
+    const arms = this.arms().map(([id]) => id);
+    if (!arms.includes(t.arm)) t.arm = 'infantry'; // an arm of rules no longer in force
     const field = (label, name, values, labels = values) => h('label', {}, `${label} `, select(`template-${name}`, values.map((v, i) => [String(v), labels[i]]), String(t[name]), (v) => { t[name] = name === 'side' ? Number(v) : v; }));
     this.template_.replaceChildren(h('p', { class: 'note' }, 'New units:'),
-      field('Side', 'side', [0, 1], this.model.sides.map((s) => s.name)), field('Arm', 'arm', ARMS), field('Quality', 'quality', QUALITIES), field('Facing', 'facing', FACINGS));
+      field('Side', 'side', [0, 1], this.model.sides.map((s) => s.name)), field('Arm', 'arm', arms), field('Quality', 'quality', QUALITIES), field('Facing', 'facing', FACINGS));
   }
 
   renderSelected() {
@@ -478,7 +493,7 @@ class Editor {
       box.replaceChildren(h('fieldset', { class: 'piece-form' }, h('legend', {}, `Unit on ${u.at}`),
         h('label', {}, 'Name ', textInput('unit-name', u.name, set('name'), 'a brigade or regiment')),
         h('label', {}, 'Side ', select('unit-side', this.model.sides.map((x, i) => [String(i), x.name]), String(u.side), set('side', Number))),
-        h('label', {}, 'Arm ', select('unit-arm', ARMS.map((a) => [a, a]), u.arm, set('arm'))),
+        h('label', { title: this.arms().find(([id]) => id === u.arm)?.[1] || '' }, 'Arm ', select('unit-arm', this.arms().map(([a]) => [a, a]), u.arm, set('arm'))),
         h('label', {}, 'Quality ', select('unit-quality', QUALITIES.map((q) => [q, q]), u.quality, set('quality'))),
         h('label', {}, 'Facing ', select('unit-facing', FACINGS.map((f) => [f, f]), u.facing, set('facing'))),
         del, h('span', { class: 'note' }, ' Drag it on the board to move it.')));
@@ -516,7 +531,7 @@ class Editor {
             set((x, v) => { x.attacker = v === '' ? null : Number(v); }))),
         h('label', {}, 'Rules ', select('battle-variant', [['', 'Standard rules'], ...this.variants.map((v) => [v.name, v.title]),
           ...(m.ownVariant ? [[m.ownVariant.file, `${m.ownVariant.file} (your file)`]] : [])], m.variant || '', (v) => this.chooseRules(v))),
-        h('label', { class: 'block', title: 'A variant file of your own (docs/variants.md): its terrain kinds join the palette' }, 'Or open a variant file ',
+        h('label', { class: 'block', title: 'A variant file of your own (docs/variants.md): its terrain kinds join the palette, its arms the lists of arms' }, 'Or open a variant file ',
           h('input', { type: 'file', accept: '.toml,text/plain', id: 'variant-upload', onchange: (ev) => { const f = ev.target.files[0]; ev.target.value = ''; if (f) this.openVariant(f); } })),
         this.rulesRefused ? h('p', { class: 'rules-refused', id: 'rules-refused', role: 'alert' }, this.rulesRefused) : '',
         h('label', { class: 'block' }, 'Description (the situation, the commanders, how to win)',
@@ -542,7 +557,7 @@ class Editor {
       h('label', {}, 'Arrive on turn ', turnInput(`reinf-${g}-turn`, r.turn, (x, v) => { x.reinforcements[g].turn = v; })),
       ...r.units.map((u, k) => h('div', { class: 'event-unit', 'data-unit-row': k },
         h('label', {}, `Unit ${k + 1} `, textInput(`reinf-${g}-unit-${k}-name`, u.name, set((x, v) => { x.reinforcements[g].units[k].name = v; }), 'name')),
-        h('label', {}, 'Arm ', select(`reinf-${g}-unit-${k}-arm`, ARMS.map((a) => [a, a]), u.arm, set((x, v) => { x.reinforcements[g].units[k].arm = v; }))),
+        h('label', {}, 'Arm ', select(`reinf-${g}-unit-${k}-arm`, this.arms().map(([a]) => [a, a]), u.arm, set((x, v) => { x.reinforcements[g].units[k].arm = v; }))),
         h('label', {}, 'Quality ', select(`reinf-${g}-unit-${k}-quality`, QUALITIES.map((q) => [q, q]), u.quality, set((x, v) => { x.reinforcements[g].units[k].quality = v; }))),
         h('label', {}, 'Enters at ', textInput(`reinf-${g}-unit-${k}-at`, u.at, set((x, v) => { x.reinforcements[g].units[k].at = v.trim().toLowerCase(); }), 'a1')),
         h('label', {}, 'Facing ', select(`reinf-${g}-unit-${k}-facing`, FACINGS.map((f) => [f, f]), u.facing, set((x, v) => { x.reinforcements[g].units[k].facing = v; }))),
@@ -647,7 +662,7 @@ class Editor {
       const result = await api.balance(this.text(), fileName(this.model), (done, of) => {
         const bar = document.getElementById('balance-progress');
         if (bar) { bar.max = of; bar.value = done; }
-      });
+      }, this.ownVariant());
       const side = (i) => this.model.sides[i].name;
       const line = (label, r) => h('li', {}, `${label}: ${percent(r.rate)} [${percent(r.low)}–${percent(r.high)}]`);
       box.replaceChildren(h('p', {}, `${result.games} games, greedy against greedy, sides swapping:`),

@@ -44,6 +44,30 @@ export function terrainKinds(terrains) {
     `${movement}; ${cover ? 'cover' : 'no cover'}; ${blocks ? 'blocks sight' : 'one sees across it'}`]);
 }
 
+/// The arms of a variant's rules as the engine gives them (`GET /api/info`'s `variants[].arms`, a check's `arms`:
+/// `{id, name, like, strength, movement, range}` each, the standard three first), as [id, what it is in words]; the
+/// standard arms without them.
+export function armKinds(arms) {
+  if (!arms) return ARMS.map((a) => [a, '']);
+  return arms.map(({ id, like, strength, movement, range }) => [id,
+    `${id === like ? '' : `acts as ${like}; `}strength ${strength}, moves ${movement}, range ${range}`]);
+}
+
+/// The units (on the board and among reinforcements) of an arm that `arms` (`armKinds`) lack, by arm, each unit
+/// named by its square: what choosing rules of those arms would lose.
+export function strayArms(model, arms) {
+  const known = new Set(arms.map(([id]) => id));
+  const stray = new Map();
+  const note = (u) => {
+    if (known.has(u.arm)) return;
+    if (!stray.has(u.arm)) stray.set(u.arm, []);
+    stray.get(u.arm).push(u.at);
+  };
+  model.units.forEach(note);
+  (model.reinforcements || []).forEach((r) => r.units.forEach(note));
+  return stray;
+}
+
 /// Whether a terrain is one of the standard six (a variant's own kind is drawn with its letter).
 export function isStandardTerrain(id) {
   return TERRAINS.some(([name]) => name === id);

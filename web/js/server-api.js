@@ -24,9 +24,11 @@ async function call(method, path, body) {
   return data;
 }
 
-/// `POST /api/scenarios/balance`: the reply is a stream of JSON lines, progress first and the result last.
-async function balance(text, file, progress) {
-  const reply = await fetch('/api/scenarios/balance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, file }) });
+/// `POST /api/scenarios/balance`: the reply is a stream of JSON lines, progress first and the result last. `own` is
+/// a variant file of one's own (`{text, file}`) the battle is played by, as `check` takes it.
+async function balance(text, file, progress, own) {
+  const body = { text, file, variant_text: own?.text, variant_file: own?.file };
+  const reply = await fetch('/api/scenarios/balance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!reply.ok) {
     const data = await reply.json().catch(() => ({}));
     throw new Error(data.error || `${reply.status} ${reply.statusText}`);

@@ -2,7 +2,7 @@
 //! every problem with its place in the text, the keys nothing reads, and a first guess at the battle's balance.
 
 use crate::game_rules::{GameRules, RulesRefused};
-use crate::view::{ScenarioView, TerrainView, scenario_view, terrain_views};
+use crate::view::{ArmView, ScenarioView, TerrainView, arm_views, scenario_view, terrain_views};
 use pacw_engine::{Problem, SavedVariant, Scenario, ScenarioError};
 use serde::Serialize;
 
@@ -64,6 +64,9 @@ pub struct CheckReply {
     /// With a variant file given beside the text ([`GivenVariant`]) that reads: its terrain kinds, the standard six
     /// first, then its own, ok or not (the editor's palette offers them before the battle passes).
     pub terrains: Option<Vec<TerrainView>>,
+    /// With a variant file given beside the text that reads: its arms, the standard three first, then its own, ok or
+    /// not (the editor's lists of arms offer them).
+    pub arms: Option<Vec<ArmView>>,
 }
 
 /// A variant file given beside a scenario's text (the API's `variant_text` and `variant_file`): the text is checked
@@ -99,10 +102,11 @@ pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -
         Ok(system) => system,
         Err(e) => {
             let (problems, message) = refusal(e);
-            return refused(problems, message, file, warnings, None);
+            return refused(problems, message, file, warnings, Kinds::default());
         }
     };
-    let terrains = variant.and(system.as_ref()).map(|s| terrain_views(s.terrain_rules()));
+    let given = variant.and(system.as_ref());
+    let kinds = Kinds { terrains: given.map(|s| terrain_views(s.terrain_rules())), arms: given.map(|s| arm_views(s)) };
     match rules.scenario(text, &file) {
         Ok(s) => CheckReply {
             ok: true,
@@ -112,11 +116,12 @@ pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -
             estimate: Some(pacw_ai::evaluator::shared().value(&pacw_engine::Battle::from_scenario(s.into()))),
             file,
             warnings,
-            terrains,
+            terrains: kinds.terrains,
+            arms: kinds.arms,
         },
         Err(e) => {
             let (problems, message) = refusal(e);
-            refused(problems, message, file, warnings, terrains)
+            refused(problems, message, file, warnings, kinds)
         }
     }
 }
@@ -127,7 +132,15 @@ fn refused(
     message: String,
     file: String,
     warnings: Vec<ProblemView>,
-    terrains: Option<Vec<TerrainView>>,
+    kinds: Kinds,
 ) -> CheckReply {
-    CheckReply { ok: false, problems, message, scenario: None, file, warnings, estimate: None, terrains }
+    let Kinds { terrains, arms } = kinds;
+    CheckReply { ok: false, problems, message, scenario: None, file, warnings, estimate: None, terrains, arms }
+}
+
+/// The terrain kinds and arms of a variant file given beside a text, when it reads.
+#[derive(Default)]
+struct Kinds {
+    terrains: Option<Vec<TerrainView>>,
+    arms: Option<Vec<ArmView>>,
 }

@@ -917,6 +917,36 @@ async fn the_editor_learns_the_terrain_kinds_of_each_rules() {
     assert_eq!(created["view"]["scenario"]["rules"]["name"], "Entrenchments", "{created}");
 }
 
+/// The editor's lists of arms follow the rules as its palette does: each shipped variant's arms from its combat system,
+/// and those of a variant file given beside a checked text (docs/examples/skirmishers.toml: the skirmishers).
+#[tokio::test]
+async fn the_editor_learns_the_arms_of_each_rules() {
+    let dir = TempDir::new("variant-arms");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let (_, info) = api.get("/api/info").await;
+    let ids = |arms: &serde_json::Value| -> Vec<String> {
+        arms.as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap().to_string()).collect()
+    };
+    for v in info["variants"].as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        let shipped = pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), name).unwrap();
+        let system = pacw_engine::system::CombatSystem::with_variant(shipped.text, shipped.file).unwrap();
+        assert_eq!(ids(&v["arms"]), system.arms().iter().map(|a| a.id.clone()).collect::<Vec<_>>(), "{name}");
+        assert_eq!(ids(&v["arms"])[..3], ["infantry", "cavalry", "artillery"], "{name}: the standard three first");
+    }
+    let variant = include_str!("../../../docs/examples/skirmishers.toml");
+    let battle = include_str!("../../../docs/examples/skirmish.toml");
+    let body = json!({"text": battle, "file": "b.toml", "variant_text": variant, "variant_file": "skirmishers.toml"});
+    let (_, c) = api.post("/api/scenarios/check", body).await;
+    assert_eq!(c["ok"], true, "{c}");
+    let skirmishers = json!({"id": "skirmishers", "name": "Skirmishers", "like": "infantry", "strength": 3,
+                             "movement": 2, "range": 3});
+    assert_eq!(c["arms"][3], skirmishers, "{c}");
+    let (_, alone) = api.post("/api/scenarios/check", json!({"text": battle, "file": "b.toml"})).await;
+    assert!(alone["arms"].is_null(), "no file beside it, no arms: {alone}");
+}
+
 /// The rules page of a game played by a variant: its modifiers, arms and hit results generated from the data in the
 /// game's words, above the rules of play; a variant's text is shown as written, never as markup.
 #[tokio::test]

@@ -75,6 +75,23 @@ async fn a_test_streams_its_progress_and_result_a_bad_one_is_refused_and_one_run
     assert_eq!(third.status(), StatusCode::OK);
     assert!(third.text().await.unwrap().contains("\"result\""));
 
+    // A battle that names a variant file of one's own is tested by the file when it is given beside it (as the editor
+    // sends it), and refused without it, naming the file; a bad file is refused at its line.
+    let own = include_str!("../../../docs/examples/skirmishers.toml");
+    let skirmish = include_str!("../../../docs/examples/skirmish.toml");
+    let (s, e) = api.post("/api/scenarios/balance", json!({"text": skirmish, "file": "skirmish.toml"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e.to_string().contains("skirmishers.toml"), "{e}");
+    let bad = json!({"text": skirmish, "variant_text": "name = \"V\"\nnope = 1\n", "variant_file": "skirmishers.toml"});
+    let (s, e) = api.post("/api/scenarios/balance", bad).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e.to_string().contains("skirmishers.toml:2:"), "{e}");
+    let given =
+        json!({"text": skirmish, "file": "skirmish.toml", "variant_text": own, "variant_file": "skirmishers.toml"});
+    let reply = post(&api, given).await;
+    assert_eq!(reply.status(), StatusCode::OK);
+    assert!(reply.text().await.unwrap().lines().last().unwrap().contains("\"result\""));
+
     // A grand battle plays fewer games, bounded by its size (units × turns), never fewer than the least.
     let grand = include_str!("../../../scenarios/antietam.toml");
     let of = games_for(128, 10);

@@ -58,6 +58,39 @@ pub struct TerrainView {
     pub movement: String,
 }
 
+/// An arm of the rules in force and its numbers (R2.2, R2.6): the standard three, then a variant's own.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct ArmView {
+    /// Its id, as a unit's `arm` takes it.
+    pub id: String,
+    /// Its name, for players.
+    pub name: String,
+    /// The standard arm it acts as (itself for the standard three).
+    pub like: pacw_engine::Arm,
+    /// Its strength (R2.2).
+    pub strength: u8,
+    /// Squares a move covers (R2.6).
+    pub movement: u8,
+    /// Its range in squares (R2.6).
+    pub range: u8,
+}
+
+/// The arms of a combat system, the standard three first.
+pub fn arm_views(system: &pacw_engine::system::CombatSystem) -> Vec<ArmView> {
+    system
+        .arms()
+        .iter()
+        .map(|a| ArmView {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            like: a.like,
+            strength: a.strength,
+            movement: a.movement,
+            range: a.range,
+        })
+        .collect()
+}
+
 /// A side as the scenario describes it.
 #[derive(Serialize, Clone, Debug)]
 pub struct SideView {

@@ -7,11 +7,13 @@ use crate::error::{ApiError, ApiResult};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use pacw_engine::Side;
+use pacw_play::game_rules::GameRules;
 use pacw_sim::record::first_side_score;
 use pacw_sim::significance::mean_interval;
 use pacw_sim::stats::Rate;
 use pacw_sim::{ScenarioSource, SimConfig};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Games a test plays at most: enough for an interval of about ±6 points on a win rate.
@@ -50,6 +52,11 @@ pub struct BalanceRequest {
     pub text: String,
     /// Its file name, for messages (default `uploaded.toml`).
     pub file: Option<String>,
+    /// A variant file's text the battle is played by, laid over its own rules as a game's `variant_text` is (the
+    /// editor sends the file of one's own the battle names).
+    pub variant_text: Option<String>,
+    /// That file's name, for messages and for the battle to name it.
+    pub variant_file: Option<String>,
 }
 
 /// A rate with its 95% interval.
@@ -148,7 +155,8 @@ pub fn play(
 /// thread cannot be started (500).
 pub async fn balance(Body(req): Body<BalanceRequest>) -> ApiResult<Response> {
     let file = req.file.unwrap_or_else(|| "uploaded.toml".to_string());
-    let source = ScenarioSource::parse(&req.text, &file).map_err(ApiError::Scenario)?;
+    let rules = GameRules::asked(None, req.variant_text.as_deref(), req.variant_file.as_deref())?;
+    let source = ScenarioSource::new(Arc::new(rules.scenario(&req.text, &file)?), &req.text, &file);
     if RUNNING.swap(true, Ordering::AcqRel) {
         return Err(ApiError::Unavailable(
             "another balance test is running on this server; try again in a few seconds".into(),

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use pacw_engine::{Options, Scenario, Terrain};
 use pacw_play::check::{CheckReply, GivenVariant, check_scenario};
-use pacw_play::view::{TerrainView, terrain_views};
+use pacw_play::view::{ArmView, TerrainView, arm_views, terrain_views};
 use pacw_sim::shipped_balance::{self, Figure};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ pub struct Info {
     /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
     pub option_specs: &'static [pacw_engine::OptionSpec],
     /// The shipped variants a game may be played by (`variant` when creating one), each `{name, title,
-    /// description, terrains}`.
+    /// description, terrains, arms}`.
     pub variants: Vec<VariantInfo>,
     /// The largest request body, in bytes.
     pub body_limit: usize,
@@ -98,6 +98,8 @@ pub struct VariantInfo {
     pub description: String,
     /// The terrain kinds of its rules, the standard six first, then its own (the editor's palette under it).
     pub terrains: Vec<TerrainView>,
+    /// The arms of its rules, the standard three first, then its own (the editor's lists of arms under it).
+    pub arms: Vec<ArmView>,
 }
 
 /// `GET /api/info`.
@@ -120,8 +122,8 @@ pub fn offered() -> Info {
             .iter()
             .filter_map(|&pacw_engine::Shipped { name, file, text }| {
                 let system = pacw_engine::system::CombatSystem::with_variant(text, file).ok()?;
-                let terrains = terrain_views(system.terrain_rules());
-                Some(VariantInfo { name, title: system.name, description: system.description, terrains })
+                let (terrains, arms) = (terrain_views(system.terrain_rules()), arm_views(&system));
+                Some(VariantInfo { name, title: system.name, description: system.description, terrains, arms })
             })
             .collect(),
         body_limit: crate::BODY_LIMIT,
