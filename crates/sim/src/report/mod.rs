@@ -495,7 +495,11 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
                     label: v.label(),
                     settings: v.settings.iter().cloned().collect(),
                     player_names: v.players.clone(),
-                    options: option_map(sc.option_pairs(options)),
+                    // Named by the rules the column is played by (a rule set's own modifiers).
+                    options: option_map(match c.variant_scenario(scenario_index, v) {
+                        Ok(played) => played.option_pairs(options),
+                        Err(_) => sc.option_pairs(options),
+                    }),
                     summary: Summary::new(
                         &sim.records_of(s, i),
                         &names(&v.players, first_mover_rule(options.initiative)),
@@ -576,6 +580,44 @@ impl Report {
                 Vec::new()
             },
         }
+    }
+
+    /// The rule sets a `--compare rules=…` axis compares, in the axis's order: each as the axis gives it
+    /// (`standard`, a file) with the name of its rules (`standard`, or the file's variant's name); empty without
+    /// such an axis.
+    pub fn rules_compared(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for v in &self.main.variants {
+            if let (Some(value), Some(name)) = (v.settings.get(RULES_AXIS), &v.rules)
+                && !out.iter().any(|(x, _)| x == value)
+            {
+                out.push((value.clone(), name.clone()));
+            }
+        }
+        out
+    }
+
+    /// The options in force alike in every column, as `name=value` (all of them, without columns), and the names of
+    /// those that differ from column to column (a compared option, or a number the rule sets compared set each
+    /// their own way); of the first scenario, with several.
+    pub fn options_by_column(&self) -> (Vec<String>, Vec<String>) {
+        let columns: Vec<&BTreeMap<String, String>> = self.main.variants.iter().map(|v| &v.options).collect();
+        let Some(first) = columns.first() else {
+            return (self.main.options.iter().map(|(k, v)| format!("{k}={v}")).collect(), Vec::new());
+        };
+        let mut names: Vec<&String> = columns.iter().flat_map(|c| c.keys()).collect();
+        names.sort();
+        names.dedup();
+        let (mut alike, mut differ) = (Vec::new(), Vec::new());
+        for name in names {
+            match first.get(name) {
+                Some(value) if columns.iter().all(|c| c.get(name) == Some(value)) => {
+                    alike.push(format!("{name}={value}"))
+                }
+                _ => differ.push(name.clone()),
+            }
+        }
+        (alike, differ)
     }
 
     /// Every part: the main one, then each scenario's when there are several.
@@ -661,12 +703,17 @@ mod tests {
             assert!(line.chars().count() <= text::WIDTH, "{} columns: {line}", line.chars().count());
         }
         assert!(text.contains("95% interval") && text.contains(&format!("rules=standard → rules={file}")), "{text}");
+        // The rules of each column are named, and what a file is laid over: each battle's own rules.
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            text.contains("own-rules.toml: Close combat, bloody-lane.toml: standard (named by the battle)"),
+            words.contains(&format!(
+                "rules by column: standard: the standard rules alone; {file}: Hard cover, laid over each battle's own \
+                 rules (own-rules.toml: Close combat, bloody-lane.toml: standard)"
+            )),
             "{text}"
         );
         assert_eq!(report.scenarios[0].variant.as_deref(), Some("Close combat"));
-        assert!(text.contains("== Meeting Engagement (own-rules.toml, variant: Close combat)"), "{text}");
+        assert!(text.contains("== Meeting Engagement (own-rules.toml, the battle's variant: Close combat)"), "{text}");
         assert_eq!(report.scenarios[1].variant, None, "the standard rules");
     }
 
@@ -827,6 +874,51 @@ mod tests {
         let report = compare_rules(vec![own], &["hard-cover", "no-cover"]);
         let text = render_text(&report);
         assert!(text.contains("  close combat (distance 1): attacks a game") && !text.contains("charge"), "{text}");
+    }
+
+    #[test]
+    fn the_header_of_a_comparison_of_rules_names_each_column_s_rules_and_the_options_they_share() {
+        let named = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let own = ScenarioSource::parse(&named, "own.toml").unwrap();
+        let report = compare_rules(vec![own], &["standard", "hard-hitting"]);
+        assert_eq!(
+            report.rules_compared(),
+            [
+                ("standard".to_string(), "standard".to_string()),
+                ("variants/hard-hitting.toml".to_string(), "Hard hitting".to_string())
+            ]
+        );
+        let text = render_text(&report);
+        let header: Vec<&str> = text.lines().take_while(|l| !l.starts_with("Results")).collect();
+        let header = header.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            header.contains(
+                "rules by column: standard: the standard rules alone; variants/hard-hitting.toml: Hard hitting, laid \
+                 over the battle's own rules (Close combat)"
+            ),
+            "{header}"
+        );
+        assert!(
+            !header.contains("variant: Close combat"),
+            "no column is played by the battle's variant alone: {header}"
+        );
+        // The options every column shares, and the names of those the rule sets set each their own way.
+        let (alike, differ) = report.options_by_column();
+        let columns: Vec<&BTreeMap<String, String>> = report.main.variants.iter().map(|v| &v.options).collect();
+        assert!(!differ.is_empty(), "the hard hitting rules set numbers of their own");
+        for name in &differ {
+            assert_ne!(columns[0].get(name), columns[1].get(name), "{name}");
+            assert!(!header.contains(&format!(" {name}=")), "{name} is not given one value: {header}");
+        }
+        for pair in &alike {
+            let (name, value) = pair.split_once('=').unwrap();
+            assert!(columns.iter().all(|c| c.get(name).map(String::as_str) == Some(value)), "{pair}");
+        }
+        assert!(header.contains(&format!("options alike in every column: {}", alike[0])), "{header}");
+        assert!(header.contains(&format!("options that differ by column: {}", differ.join(" "))), "{header}");
+        // Not a comparison of rules: the options line is as it was, the variant named.
+        let plain = render_text(&Report::new(&sim(None), None));
+        assert!(plain.contains("\noptions: ") && !plain.contains("rules by column"), "{plain}");
     }
 
     #[test]
