@@ -393,6 +393,28 @@ mod tests {
     }
 
     #[test]
+    fn battles_pooled_by_attacker_are_judged_on_the_attacker_s_wins() {
+        let source = |name: &str| {
+            let pacw_engine::Shipped { file, text, .. } =
+                pacw_engine::shipped_named(pacw_engine::SHIPPED_SCENARIOS.iter().copied(), name).unwrap();
+            ScenarioSource::parse(text, file).unwrap()
+        };
+        let mut c = SimConfig::of(vec![source("maryes-heights"), source("franklin")]);
+        c.games = 4;
+        let changes = plan(&mut c).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        assert!(sim.pooled_by_attacker());
+        let report = Report::against_first(&sim, None);
+        let tables = tables(&sim, &report, &changes);
+        assert_eq!(metric_in(&report.main, "first side wins"), "attacker wins");
+        for table in &tables {
+            assert!(table.rows.iter().all(|r| r.effects.len() == JUDGED_ON.len()), "{}", table.scenario);
+        }
+        let text = render_text(&SensitivityReport { tables, report });
+        assert!(text.contains("attacker") && text.contains("first") && !text.contains("  —"), "{text}");
+    }
+
+    #[test]
     fn a_number_nothing_uses_is_not_called_a_candidate_to_drop() {
         let pacw_engine::Shipped { file, text, .. } = pacw_engine::SHIPPED_SCENARIOS[1];
         assert!(!text.contains("\"cavalry\""), "Bloody Lane has no cavalry");
