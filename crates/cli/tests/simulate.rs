@@ -295,6 +295,14 @@ fn sensitivity_ranks_every_change_of_the_ten_numbers() {
     let out = pacw(&["sensitivity", "meeting-engagement", "--games", "4"]);
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("Verdicts"));
+    within_120_columns(&text(&out.stdout));
+}
+
+/// Every line of a text report is within 120 columns: a designer pastes it.
+fn within_120_columns(text: &str) {
+    for line in text.lines() {
+        assert!(line.chars().count() <= 120, "{} columns: {line}\n{text}", line.chars().count());
+    }
 }
 
 #[test]
@@ -315,12 +323,18 @@ fn balance_writes_the_scenario_with_only_its_numbers_changed() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("first side's score"), "{}", text(&out.stdout));
+    within_120_columns(&text(&out.stdout));
     let balanced = std::fs::read_to_string(&out_file).unwrap();
     let original =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/meeting-engagement.toml"))
             .unwrap();
     let differing = original.lines().zip(balanced.lines()).filter(|(a, b)| a != b).count();
     assert!(differing <= 1, "only the turns line may differ");
+    // Numbers raced one at a time (the grid of turns and both exhaustion points is too large): a race a line.
+    let out = pacw(&["balance", "bloody-lane", "--games", "8", "--players", "random,random"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("races:\n  turns ("), "{}", text(&out.stdout));
+    within_120_columns(&text(&out.stdout));
     let out = pacw(&["balance", "meeting-engagement", "--tune", "weather"]);
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();

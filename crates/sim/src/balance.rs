@@ -450,6 +450,61 @@ pub fn balance(
     }
 }
 
+/// The search's answer as text within [`crate::report::text::WIDTH`] columns: the battle and players, the variant
+/// played by, each number before and after, the scores, and each race on a line of its own; `out` is the file the
+/// balanced scenario was written to, if any. `file` is the scenario's file.
+pub fn render_text(b: &Balance, file: &str, config: &BalanceConfig, out: Option<&std::path::Path>) -> String {
+    use crate::report::text::{wrap, wrap_after};
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let mut text =
+        wrap(&format!("{} ({file}), {} vs {}, sides swapping", b.scenario, config.players[0], config.players[1]), 2);
+    if let Some(rules) = config.rules.as_ref().filter(|r| r.source().is_some()) {
+        text.push_str(&wrap(&format!("variant: {}", rules.name), 2));
+    }
+    if !config.sets.is_empty() {
+        let sets: Vec<String> = config.sets.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        text.push_str(&wrap(&format!("set: {}", sets.join(" ")), 2));
+    }
+    let width = b.changes.iter().map(|(name, _, _)| name.chars().count()).max().unwrap_or(0).max(24);
+    for (name, from, to) in &b.changes {
+        let mark = if from == to { "  (unchanged)" } else { "" };
+        text.push_str(&wrap_after(&format!("  {name:<width$} "), &format!("{from} → {to}{mark}"), 4));
+    }
+    text.push_str(&wrap(
+        &format!(
+            "first side's score {} [{}–{}] over {} games (a draw counts half); before: {}",
+            pct(b.score),
+            pct(b.score_ci.low),
+            pct(b.score_ci.high),
+            b.games,
+            pct(b.before_score)
+        ),
+        2,
+    ));
+    text.push_str(&wrap(
+        &format!(
+            "first side wins {} [{}–{}], draws {}; before: wins {}",
+            pct(b.first_side_wins.rate),
+            pct(b.first_side_wins.ci_low),
+            pct(b.first_side_wins.ci_high),
+            pct(b.draws.rate),
+            pct(b.before.rate)
+        ),
+        2,
+    ));
+    let races = b.races.len();
+    text.push_str(&format!("{} games in all, in {races} race{}:\n", b.games_total, if races == 1 { "" } else { "s" }));
+    for r in &b.races {
+        let race = format!("{} ({} candidates, {} games)", r.varied.join(" + "), r.candidates, r.games);
+        text.push_str(&wrap_after("  ", &race, 4));
+    }
+    match out {
+        Some(path) => text.push_str(&wrap(&format!("Balanced scenario: {}", path.display()), 2)),
+        None => text.push_str("Give --out FILE.toml to write the balanced scenario.\n"),
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,6 +545,64 @@ mod tests {
 
     fn knobs_err(s: &Scenario, name: &str) -> bool {
         knobs(s, &[name.to_string()]).is_err()
+    }
+
+    #[test]
+    fn the_text_keeps_within_120_columns_for_every_shipped_battle_and_long_names() {
+        let long = "Close combat as the designer of these rules wrote it in the second edition of his notes";
+        let variant = format!("name = \"{long}\"\n[terms]\ncharge = \"close combat\"\n");
+        let rules = CombatSystem::with_variant(&variant, "v.toml").unwrap();
+        let config = BalanceConfig {
+            players: ["general".into(), "mcts:400".into()],
+            tune: TUNABLE.map(String::from).to_vec(),
+            games: 1000,
+            seed: 3,
+            threads: None,
+            rules: Some(Arc::new(rules)),
+            sets: vec![("modifier.cover".into(), "-2".into()), ("initiative".into(), "alternate".into())],
+        };
+        for shipped in pacw_engine::offered_scenarios() {
+            let scenario = Scenario::parse(shipped.text, shipped.file).unwrap();
+            let tune: Vec<String> = TUNABLE
+                .iter()
+                .filter(|t| **t != "points" || !scenario.objectives.is_empty())
+                .map(|t| t.to_string())
+                .collect();
+            let knobs = knobs(&scenario, &tune).unwrap();
+            let names: Vec<String> = knobs.iter().map(|k| k.name(&scenario)).collect();
+            let values: Vec<i64> = knobs.iter().map(|k| k.value(&scenario)).collect();
+            // Every number in one race, then each in one of its own, three times over: the most races a search runs.
+            let race = |varied: Vec<String>| Race { varied, candidates: 150, games: 96_000, chosen: values.clone() };
+            let mut races = vec![race(names.clone())];
+            for _ in 0..3 {
+                races.extend(names.iter().map(|n| race(vec![n.clone()])));
+            }
+            let b = Balance {
+                scenario: scenario.name.clone(),
+                changes: names.iter().zip(&values).map(|(n, v)| (n.clone(), *v, v + 99)).collect(),
+                score: 0.5,
+                score_ci: Interval { low: 0.469, high: 0.531 },
+                first_side_wins: Rate::new(480, 1000),
+                draws: Rate::new(40, 1000),
+                before: Rate::new(700, 1000),
+                before_score: 0.72,
+                games: 1000,
+                games_total: 1_234_567,
+                races,
+                text: String::new(),
+            };
+            let file = format!("a/folder/of/battles/with/a/long/name/{}", shipped.file);
+            let out = std::path::Path::new("a/folder/for/the/balanced/battles/with/a/long/name/balanced.toml");
+            let text = render_text(&b, &file, &config, Some(out));
+            for line in text.lines() {
+                assert!(line.chars().count() <= crate::report::text::WIDTH, "{} columns: {line}", line.chars().count());
+            }
+            assert!(text.contains(&format!("variant: {long}")), "{text}");
+            for name in &names {
+                assert!(text.contains(&format!("  {name} ")), "{name}: {text}");
+            }
+            assert!(text.contains(&format!("{} races:\n  turns + exhaustion.", b.races.len())), "{text}");
+        }
     }
 
     #[test]

@@ -145,11 +145,25 @@ pub fn facts(report: &Report) -> Vec<Fact> {
             report.player_names.join(" vs ")
         ),
     ));
-    if let Some(v) = &report.variant_file {
-        out.push(Fact::text("Variant", format!("{}: {}", v.name, v.description)));
+    let rules = report.rules_compared();
+    match &report.variant_file {
+        Some(v) if !rules.is_empty() => out.push(Fact::text(
+            "Variant",
+            format!("{} (--variant), not played: each column is played by its rules", v.name),
+        )),
+        Some(v) => out.push(Fact::text("Variant", format!("{}: {}", v.name, v.description))),
+        None => {}
     }
-    let options: Vec<String> = report.main.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    out.push(Fact::code("Options", options.join(" ")));
+    if !rules.is_empty() {
+        out.push(Fact::text("Rules by column", crate::report::text::rules_words(report, &rules)));
+    }
+    let (alike, differ) = report.options_by_column();
+    if differ.is_empty() {
+        out.push(Fact::code("Options", alike.join(" ")));
+    } else {
+        out.push(Fact::code("Options alike in every column", alike.join(" ")));
+        out.push(Fact::code("Options that differ by column", differ.join(" ")));
+    }
     for axis in &report.compare {
         out.push(Fact::code("Compared", format!("{} = {}", axis.option, axis.values.join(", "))));
     }

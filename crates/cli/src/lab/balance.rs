@@ -5,7 +5,7 @@ use super::{progress_bar, sim_error};
 use crate::source::scenario_text;
 use anyhow::{Context, Result};
 use clap::Args;
-use pacw_sim::balance::{BalanceConfig, TUNABLE, balance, max_games};
+use pacw_sim::balance::{BalanceConfig, TUNABLE, balance, max_games, render_text};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -107,39 +107,6 @@ pub fn run(args: BalanceArgs) -> Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&b)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-    writeln!(out, "{} ({file}), {} vs {}, sides swapping", b.scenario, args.players[0], args.players[1])?;
-    for (name, from, to) in &b.changes {
-        let mark = if from == to { "  (unchanged)" } else { "" };
-        writeln!(out, "  {name:<24} {from} → {to}{mark}")?;
-    }
-    writeln!(
-        out,
-        "first side's score {} [{}–{}] over {} games (a draw counts half); before: {}",
-        pct(b.score),
-        pct(b.score_ci.low),
-        pct(b.score_ci.high),
-        b.games,
-        pct(b.before_score)
-    )?;
-    writeln!(
-        out,
-        "first side wins {} [{}–{}], draws {}; before: wins {}",
-        pct(b.first_side_wins.rate),
-        pct(b.first_side_wins.ci_low),
-        pct(b.first_side_wins.ci_high),
-        pct(b.draws.rate),
-        pct(b.before.rate)
-    )?;
-    let races: Vec<String> = b
-        .races
-        .iter()
-        .map(|r| format!("{} ({} candidates, {} games)", r.varied.join("+"), r.candidates, r.games))
-        .collect();
-    writeln!(out, "{} games in all; races: {}", b.games_total, races.join("; "))?;
-    match &args.out {
-        Some(path) => writeln!(out, "Balanced scenario: {}", path.display())?,
-        None => writeln!(out, "Give --out FILE.toml to write the balanced scenario.")?,
-    }
+    write!(out, "{}", render_text(&b, &file, &config, args.out.as_deref()))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -129,23 +129,50 @@ pub struct TerrainName {
     pub name: String,
 }
 
-/// A variant's words for fire and a charge (its `[terms]`, docs/variants.md), for the reports' tables.
+/// The words for fire and a charge (a variant's `[terms]`, docs/variants.md) that the reports' tables say for the
+/// attacks of a part's columns: one word where every column's rules say it alike, each column's word where they
+/// differ ("charges / close combat").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AttackWords {
-    /// Its word for fire (`fire` when it keeps it).
+    /// The word for fire (`fire` where the rules keep it); where columns' rules differ in it, each one, in the
+    /// columns' order, joined by ` / ` (`fire / volley`).
     pub fire: String,
-    /// Its word for a charge (`charge` when it keeps it).
+    /// The word for a charge, likewise (`charge / close combat`).
     pub charge: String,
+    /// Each distinct word for fire, in the columns' order.
+    #[serde(skip)]
+    fires: Vec<String>,
+    /// Each distinct word for a charge, in the columns' order.
+    #[serde(skip)]
+    charges: Vec<String>,
 }
 
 impl AttackWords {
+    /// The words of columns whose rules say fire and a charge as `columns` give them (one (fire, charge) pair per
+    /// column); `None` when every column says the standard words.
+    pub fn of_columns(columns: &[(String, String)]) -> Option<AttackWords> {
+        let mut fires: Vec<String> = Vec::new();
+        let mut charges: Vec<String> = Vec::new();
+        for (fire, charge) in columns {
+            if !fires.contains(fire) {
+                fires.push(fire.clone());
+            }
+            if !charges.contains(charge) {
+                charges.push(charge.clone());
+            }
+        }
+        let standard = fires.iter().all(|f| f == "fire") && charges.iter().all(|c| c == "charge");
+        (!standard).then(|| AttackWords { fire: fires.join(" / "), charge: charges.join(" / "), fires, charges })
+    }
+
     /// `text` with the standard words for attacks in these: "charges (distance 1)" becomes "close combat (distance
-    /// 1)"; "shooting" and "shoot" become the word for fire where it is renamed.
+    /// 1)"; "shooting" and "shoot" become the word for fire where it is renamed. Where columns differ in a word,
+    /// each column's is said, the standard one as `text` has it: "charges / close combat (distance 1)".
     pub fn say(&self, text: &str) -> String {
         // One pass, so that a word containing the standard one ("bayonet charge") is not renamed again.
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
-        let fire = self.fire != "fire";
+        let fire = self.fires.iter().any(|f| f != "fire");
         loop {
             let next_charge = rest.find("charge");
             let next_shoot = if fire { rest.find("shoot").or_else(|| rest.find("Shoot")) } else { None };
@@ -157,16 +184,31 @@ impl AttackWords {
             };
             out.push_str(&rest[..at]);
             rest = &rest[at..];
-            if charge {
-                out.push_str(&self.charge);
-                rest = rest["charge".len()..].strip_prefix('s').unwrap_or(&rest["charge".len()..]);
+            // The standard word as the text has it ("charges", "Shooting"), and the text after it.
+            let (standard, after) = if charge {
+                let after = &rest["charge".len()..];
+                let after = after.strip_prefix('s').unwrap_or(after);
+                (&rest[..rest.len() - after.len()], after)
             } else {
-                let capital = rest.starts_with('S');
-                let word = if capital { capitalised(&self.fire) } else { self.fire.clone() };
-                out.push_str(&word);
-                rest = &rest["shoot".len()..];
-                rest = rest.strip_prefix("ing").unwrap_or(rest);
-            }
+                let after = &rest["shoot".len()..];
+                let after = after.strip_prefix("ing").unwrap_or(after);
+                (&rest[..rest.len() - after.len()], after)
+            };
+            let capital = standard.starts_with('S');
+            let (words, kept) = if charge { (&self.charges, "charge") } else { (&self.fires, "fire") };
+            // A capital only where the text had one: on the first word said.
+            let said: Vec<String> = words
+                .iter()
+                .enumerate()
+                .map(|(i, w)| match (w == kept, capital && i == 0) {
+                    (true, true) => standard.to_string(),
+                    (true, false) => standard.to_lowercase(),
+                    (false, true) => capitalised(w),
+                    (false, false) => w.clone(),
+                })
+                .collect();
+            out.push_str(&said.join(" / "));
+            rest = after;
         }
         out.push_str(rest);
         out
@@ -178,25 +220,20 @@ fn capitalised(word: &str) -> String {
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
-/// The words every game of scenario `s` (or, `None`, of all scenarios) is played by, when a variant renames them
-/// and all its variants' rules say them alike; `None` for the standard words, or rules that differ in them.
+/// The words for the attacks of scenario `s`'s (or, `None`, of all scenarios') columns: every column's rules'
+/// words, in the columns' order ([`AttackWords::of_columns`]); `None` where all say the standard words.
 fn attack_words(sim: &Simulation, s: Option<usize>) -> Option<AttackWords> {
     let c = &sim.config;
     let scenarios: Vec<usize> = s.map_or_else(|| (0..c.scenarios.len()).collect(), |i| vec![i]);
-    let mut seen: Option<(String, String)> = None;
-    for i in scenarios {
-        for v in c.variant_list() {
+    let mut columns = Vec::new();
+    for v in c.variant_list() {
+        for &i in &scenarios {
             let played = c.variant_scenario(i, &v).ok()?;
             let terms = played.system().terms();
-            let words = (terms.fire.clone(), terms.charge.clone());
-            match &seen {
-                Some(before) if *before != words => return None,
-                _ => seen = Some(words),
-            }
+            columns.push((terms.fire.clone(), terms.charge.clone()));
         }
     }
-    let (fire, charge) = seen?;
-    (fire != "fire" || charge != "charge").then_some(AttackWords { fire, charge })
+    AttackWords::of_columns(&columns)
 }
 
 /// The same rules of every battle pooled in a part (`s` is `None`), or of battle `s`: the pooled counts are by each
@@ -458,7 +495,11 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
                     label: v.label(),
                     settings: v.settings.iter().cloned().collect(),
                     player_names: v.players.clone(),
-                    options: option_map(sc.option_pairs(options)),
+                    // Named by the rules the column is played by (a rule set's own modifiers).
+                    options: option_map(match c.variant_scenario(scenario_index, v) {
+                        Ok(played) => played.option_pairs(options),
+                        Err(_) => sc.option_pairs(options),
+                    }),
                     summary: Summary::new(
                         &sim.records_of(s, i),
                         &names(&v.players, first_mover_rule(options.initiative)),
@@ -539,6 +580,44 @@ impl Report {
                 Vec::new()
             },
         }
+    }
+
+    /// The rule sets a `--compare rules=…` axis compares, in the axis's order: each as the axis gives it
+    /// (`standard`, a file) with the name of its rules (`standard`, or the file's variant's name); empty without
+    /// such an axis.
+    pub fn rules_compared(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for v in &self.main.variants {
+            if let (Some(value), Some(name)) = (v.settings.get(RULES_AXIS), &v.rules)
+                && !out.iter().any(|(x, _)| x == value)
+            {
+                out.push((value.clone(), name.clone()));
+            }
+        }
+        out
+    }
+
+    /// The options in force alike in every column, as `name=value` (all of them, without columns), and the names of
+    /// those that differ from column to column (a compared option, or a number the rule sets compared set each
+    /// their own way); of the first scenario, with several.
+    pub fn options_by_column(&self) -> (Vec<String>, Vec<String>) {
+        let columns: Vec<&BTreeMap<String, String>> = self.main.variants.iter().map(|v| &v.options).collect();
+        let Some(first) = columns.first() else {
+            return (self.main.options.iter().map(|(k, v)| format!("{k}={v}")).collect(), Vec::new());
+        };
+        let mut names: Vec<&String> = columns.iter().flat_map(|c| c.keys()).collect();
+        names.sort();
+        names.dedup();
+        let (mut alike, mut differ) = (Vec::new(), Vec::new());
+        for name in names {
+            match first.get(name) {
+                Some(value) if columns.iter().all(|c| c.get(name) == Some(value)) => {
+                    alike.push(format!("{name}={value}"))
+                }
+                _ => differ.push(name.clone()),
+            }
+        }
+        (alike, differ)
     }
 
     /// Every part: the main one, then each scenario's when there are several.
@@ -624,12 +703,17 @@ mod tests {
             assert!(line.chars().count() <= text::WIDTH, "{} columns: {line}", line.chars().count());
         }
         assert!(text.contains("95% interval") && text.contains(&format!("rules=standard → rules={file}")), "{text}");
+        // The rules of each column are named, and what a file is laid over: each battle's own rules.
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            text.contains("own-rules.toml: Close combat, bloody-lane.toml: standard (named by the battle)"),
+            words.contains(&format!(
+                "rules by column: standard: the standard rules alone; {file}: Hard cover, laid over each battle's own \
+                 rules (own-rules.toml: Close combat, bloody-lane.toml: standard)"
+            )),
             "{text}"
         );
         assert_eq!(report.scenarios[0].variant.as_deref(), Some("Close combat"));
-        assert!(text.contains("== Meeting Engagement (own-rules.toml, variant: Close combat)"), "{text}");
+        assert!(text.contains("== Meeting Engagement (own-rules.toml, the battle's variant: Close combat)"), "{text}");
         assert_eq!(report.scenarios[1].variant, None, "the standard rules");
     }
 
@@ -710,13 +794,13 @@ mod tests {
 
     #[test]
     fn the_tables_say_a_variant_s_words_for_the_attacks() {
-        let words = AttackWords { fire: "volley".into(), charge: "close combat".into() };
+        let words = AttackWords::of_columns(&[("volley".into(), "close combat".into())]).unwrap();
         assert_eq!(words.say("Shooting versus charges"), "Volley versus close combat");
         assert_eq!(
             words.say("shoot, then charge on the next activation"),
             "volley, then close combat on the next activation"
         );
-        let bayonets = AttackWords { fire: "fire".into(), charge: "bayonet charge".into() };
+        let bayonets = AttackWords::of_columns(&[("fire".into(), "bayonet charge".into())]).unwrap();
         assert_eq!(bayonets.say("share of charges; shooting"), "share of bayonet charge; shooting");
         // A battle of close combat: its tables and differences say it, never "charge".
         let named = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
@@ -732,6 +816,109 @@ mod tests {
         c.games = 2;
         c.compare(vec![Axis::parse("rules=standard").unwrap()]).unwrap();
         assert_eq!(Report::new(&run(&c, &|| {}).unwrap(), None).main.terms, None);
+    }
+
+    /// A shipped variant, read as a `--compare rules=…` axis names it (`variants/NAME.toml`).
+    fn rule_set(name: &str) -> crate::config::VariantFile {
+        let shipped = pacw_engine::shipped_named(pacw_engine::SHIPPED_VARIANTS.iter().copied(), name).unwrap();
+        crate::config::VariantFile::parse(shipped.text, &format!("variants/{name}.toml")).unwrap()
+    }
+
+    /// A simulation of `scenarios` comparing the rule sets `rules` (`standard`, or shipped variants by name).
+    fn compare_rules(scenarios: Vec<ScenarioSource>, rules: &[&str]) -> Report {
+        let mut c = SimConfig::of(scenarios);
+        c.games = 4;
+        let mut values = Vec::new();
+        for name in rules {
+            if *name == crate::config::STANDARD_RULES {
+                values.push(name.to_string());
+            } else {
+                c.rule_sets.push(rule_set(name));
+                values.push(format!("variants/{name}.toml"));
+            }
+        }
+        c.compare(vec![Axis::parse(&format!("rules={}", values.join(","))).unwrap()]).unwrap();
+        Report::new(&run(&c, &|| {}).unwrap(), None)
+    }
+
+    #[test]
+    fn columns_of_different_words_for_the_attacks_say_each_column_s() {
+        let mixed = |columns: &[(&str, &str)]| {
+            let columns: Vec<(String, String)> = columns.iter().map(|(f, c)| (f.to_string(), c.to_string())).collect();
+            AttackWords::of_columns(&columns)
+        };
+        assert_eq!(mixed(&[("fire", "charge"), ("fire", "charge")]), None, "the standard words");
+        let words = mixed(&[("fire", "charge"), ("fire", "close combat")]).unwrap();
+        assert_eq!((words.fire.as_str(), words.charge.as_str()), ("fire", "charge / close combat"));
+        assert_eq!(words.say("Shooting versus charges"), "Shooting versus charges / close combat");
+        assert_eq!(words.say("shoot, then charge on the next"), "shoot, then charge / close combat on the next");
+        let words = mixed(&[("volley", "charge"), ("fire", "charge")]).unwrap();
+        assert_eq!(words.say("Shooting versus charges"), "Volley / shooting versus charges");
+        assert_eq!(words.say("  infantry shooting"), "  infantry volley / shooting");
+
+        // The standard rules beside close combat: every row says both words, the standard one first, as the
+        // columns come.
+        let report = compare_rules(vec![source("meeting-engagement")], &["standard", "close-combat"]);
+        assert_eq!(report.main.terms.as_ref().map(|t| t.charge.as_str()), Some("charge / close combat"));
+        let text = render_text(&report);
+        assert!(text.contains("Shooting versus charges / close combat"), "{text}");
+        assert!(text.contains("  charges / close combat (distance 1): attacks a game"), "{text}");
+        assert!(!text.contains("  charges (distance 1)"), "no row names one column's word alone: {text}");
+        assert!(report.main.differences.iter().any(|d| d.metric == "share of charges / close combat"));
+        let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(v["terms"]["charge"], "charge / close combat");
+
+        // Columns that agree (two files laid over a battle of close combat) say their one word.
+        let named = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let own = ScenarioSource::parse(&named, "own.toml").unwrap();
+        let report = compare_rules(vec![own], &["hard-cover", "no-cover"]);
+        let text = render_text(&report);
+        assert!(text.contains("  close combat (distance 1): attacks a game") && !text.contains("charge"), "{text}");
+    }
+
+    #[test]
+    fn the_header_of_a_comparison_of_rules_names_each_column_s_rules_and_the_options_they_share() {
+        let named = format!("variant = \"close-combat\"\n{}", pacw_engine::DEFAULT_SCENARIO);
+        let own = ScenarioSource::parse(&named, "own.toml").unwrap();
+        let report = compare_rules(vec![own], &["standard", "hard-hitting"]);
+        assert_eq!(
+            report.rules_compared(),
+            [
+                ("standard".to_string(), "standard".to_string()),
+                ("variants/hard-hitting.toml".to_string(), "Hard hitting".to_string())
+            ]
+        );
+        let text = render_text(&report);
+        let header: Vec<&str> = text.lines().take_while(|l| !l.starts_with("Results")).collect();
+        let header = header.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            header.contains(
+                "rules by column: standard: the standard rules alone; variants/hard-hitting.toml: Hard hitting, laid \
+                 over the battle's own rules (Close combat)"
+            ),
+            "{header}"
+        );
+        assert!(
+            !header.contains("variant: Close combat"),
+            "no column is played by the battle's variant alone: {header}"
+        );
+        // The options every column shares, and the names of those the rule sets set each their own way.
+        let (alike, differ) = report.options_by_column();
+        let columns: Vec<&BTreeMap<String, String>> = report.main.variants.iter().map(|v| &v.options).collect();
+        assert!(!differ.is_empty(), "the hard hitting rules set numbers of their own");
+        for name in &differ {
+            assert_ne!(columns[0].get(name), columns[1].get(name), "{name}");
+            assert!(!header.contains(&format!(" {name}=")), "{name} is not given one value: {header}");
+        }
+        for pair in &alike {
+            let (name, value) = pair.split_once('=').unwrap();
+            assert!(columns.iter().all(|c| c.get(name).map(String::as_str) == Some(value)), "{pair}");
+        }
+        assert!(header.contains(&format!("options alike in every column: {}", alike[0])), "{header}");
+        assert!(header.contains(&format!("options that differ by column: {}", differ.join(" "))), "{header}");
+        // Not a comparison of rules: the options line is as it was, the variant named.
+        let plain = render_text(&Report::new(&sim(None), None));
+        assert!(plain.contains("\noptions: ") && !plain.contains("rules by column"), "{plain}");
     }
 
     #[test]

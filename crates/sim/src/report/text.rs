@@ -16,13 +16,13 @@ fn pad(s: &str, width: usize) -> String {
 pub const WIDTH: usize = 120;
 
 /// `text` wrapped on spaces within [`WIDTH`], each line after the first indented by `indent` spaces.
-fn wrap(text: &str, indent: usize) -> String {
+pub(crate) fn wrap(text: &str, indent: usize) -> String {
     wrap_after("", text, indent)
 }
 
 /// `text` after `prefix` on its first line, wrapped on spaces within [`WIDTH`], each line after the first indented
 /// by `indent` spaces.
-fn wrap_after(prefix: &str, text: &str, indent: usize) -> String {
+pub(crate) fn wrap_after(prefix: &str, text: &str, indent: usize) -> String {
     let mut lines = vec![prefix.to_string()];
     // Whether the line being filled has a word yet (a line is never broken before its first word).
     let mut started = false;
@@ -60,7 +60,14 @@ pub fn render_text(report: &Report) -> String {
         ),
         2,
     ));
+    let rules = report.rules_compared();
     match (&report.variant_file, &report.main.variant) {
+        // Compared rule sets replace the variant files in every column: they are named, and not said to be played.
+        (Some(v), _) if !rules.is_empty() => out.push_str(&wrap(
+            &format!("variant: {} (--variant), not played: each column is played by its rules, below", v.name),
+            2,
+        )),
+        _ if !rules.is_empty() => {}
         // The variant files laid over a battle's own variant are named with it (`Skirmishers + Fences`).
         (Some(v), played) => out.push_str(&wrap(
             &format!(
@@ -73,8 +80,16 @@ pub fn render_text(report: &Report) -> String {
         (None, Some(named)) => out.push_str(&wrap(&format!("variant: {named} (named by the battle)"), 2)),
         (None, None) => {}
     }
-    let options: Vec<String> = report.main.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    out.push_str(&wrap(&format!("options: {}", options.join(" ")), 2));
+    if !rules.is_empty() {
+        out.push_str(&wrap(&format!("rules by column: {}", rules_words(report, &rules)), 2));
+    }
+    let (alike, differ) = report.options_by_column();
+    if differ.is_empty() {
+        out.push_str(&wrap(&format!("options: {}", alike.join(" ")), 2));
+    } else {
+        out.push_str(&wrap(&format!("options alike in every column: {}", alike.join(" ")), 2));
+        out.push_str(&wrap(&format!("options that differ by column: {}", differ.join(" ")), 2));
+    }
     out.push_str(&format!(
         "{:.2} s on {} thread{} ({})\n",
         report.seconds,
@@ -84,7 +99,13 @@ pub fn render_text(report: &Report) -> String {
     ));
     render_part(&mut out, &report.main, &report.test);
     for part in &report.scenarios {
-        let variant = part.variant.as_ref().map_or(String::new(), |v| format!(", variant: {v}"));
+        // With rule sets compared, the variant a battle names is what a file is laid over, not what every column
+        // plays by; with variant files too, no column plays by it.
+        let variant = match (&part.variant, rules.is_empty(), &report.variant_file) {
+            (Some(v), true, _) => format!(", variant: {v}"),
+            (Some(v), false, None) => format!(", the battle's variant: {v}"),
+            _ => String::new(),
+        };
         out.push('\n');
         out.push_str(&wrap(&format!("== {} ({}{variant})", part.scenario, part.scenario_file), 3));
         render_part(&mut out, part, &report.test);
@@ -94,6 +115,27 @@ pub fn render_text(report: &Report) -> String {
         trimmed.push('\n');
     }
     trimmed
+}
+
+/// The rule sets compared (`rules`, from [`Report::rules_compared`]) in words: "standard: the standard rules alone;
+/// variants/close-combat.toml: Close combat, laid over the battle's own rules (Hard cover)".
+pub(crate) fn rules_words(report: &Report, rules: &[(String, String)]) -> String {
+    // What a file is laid over: the battle's own rules, named where the battle names a variant (the variant files
+    // are not laid under it: a rule set replaces them).
+    let battle = if report.scenarios.is_empty() { "the battle's" } else { "each battle's" };
+    let below = match (&report.variant_file, &report.main.variant) {
+        (None, Some(named)) => format!("{battle} own rules ({named})"),
+        (None, None) => "the standard rules".to_string(),
+        (Some(_), _) => format!("{battle} own rules"),
+    };
+    rules
+        .iter()
+        .map(|(value, name)| match value.as_str() {
+            crate::config::STANDARD_RULES => format!("{value}: the standard rules alone"),
+            _ => format!("{value}: {name}, laid over {below}"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Writes `rows` under `header` in columns, each line indented by `indent` spaces.

@@ -38,6 +38,14 @@ pub const LARGE_TURNS: f64 = 0.2;
 pub const JUDGED_ON: [&str; 5] =
     ["first side wins", "turns", "losses to shooting", "share of charges", "shaken units hit again"];
 
+/// The name `part`'s differences give statistic `metric` (one of [`JUDGED_ON`]): pooled by attacker, "first side"
+/// is the attacker; under rules whose `[terms]` rename a charge, "share of charges" says their word.
+pub fn metric_in(part: &Part, metric: &str) -> String {
+    let pooled = part.differences.iter().any(|d| d.metric.starts_with("attacker"));
+    let metric = if pooled { metric.replace("first side", "attacker") } else { metric.to_string() };
+    part.terms.as_ref().map_or_else(|| metric.clone(), |words| words.say(&metric))
+}
+
 /// One change of one option.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Change {
@@ -181,7 +189,8 @@ pub fn table(part: &Part, changes: &[Change], changed: &[bool]) -> Table {
             let effects: Vec<Effect> = JUDGED_ON
                 .iter()
                 .filter_map(|metric| {
-                    let d = part.differences.iter().find(|d| d.metric == *metric && d.b == label)?;
+                    let named = metric_in(part, metric);
+                    let d = part.differences.iter().find(|d| d.metric == named && d.b == label)?;
                     let half = d.interval().width() / 2.0;
                     let evidence = if half > 0.0 {
                         d.difference.abs() / half
@@ -320,6 +329,89 @@ mod tests {
             assert_eq!(nothing, !any, "{}", v.option);
             assert!(!v.unused || !any, "{}: a change that altered no game cannot be significant", v.option);
         }
+    }
+
+    #[test]
+    fn the_text_keeps_within_120_columns_for_every_shipped_battle_and_long_names() {
+        let width = |text: &str| {
+            for line in text.lines() {
+                assert!(line.chars().count() <= crate::report::text::WIDTH, "{} columns: {line}", line.chars().count());
+            }
+        };
+        // Every shipped battle at once: pooled, then each one's table.
+        let sources = pacw_engine::SHIPPED_SCENARIOS.iter().map(|s| ScenarioSource::parse(s.text, s.file).unwrap());
+        let mut c = SimConfig::of(sources.collect());
+        c.games = 2;
+        let changes = plan(&mut c).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let report = Report::against_first(&sim, None);
+        let result = SensitivityReport { tables: tables(&sim, &report, &changes), report };
+        let text = render_text(&result);
+        width(&text);
+        assert_eq!(text.matches("\n== ").count(), pacw_engine::SHIPPED_SCENARIOS.len() + 1, "{text}");
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains("The 95% intervals are left to --json and to the report --out DIR"), "{text}");
+        // Each effect with its mark, not its interval, which the JSON keeps.
+        assert!(!text.contains(" … "), "{text}");
+        let row = &result.tables[0].rows[0];
+        let json = serde_json::to_value(&result).unwrap();
+        assert!(json["tables"][0]["rows"][0]["effects"][0]["difference"]["unpaired"]["low"].is_number());
+        let effect = &row.effects[0].difference;
+        let mark = if effect.significant { "*" } else { "" };
+        let line = text.lines().find(|l| l.trim_start().starts_with(&row.change.option)).unwrap();
+        assert!(line.contains(&format!("{:+.1}{mark}", 100.0 * effect.difference)), "{line}");
+
+        // A variant of a long name, with a modifier of a long id, in a file of a long path.
+        // The longest id a modifier may have, and a long word for a charge: too wide for the options beside their
+        // statistics, so each change is set above them.
+        let id = "elan_of_the_veteran_regt";
+        let text = format!(
+            "name = \"Close combat as the designer of these rules wrote it in the second edition of his notes\"\n\
+             [[modifiers]]\nid = \"{id}\"\nname = \"élan\"\nvalue = 1\nwhen = \"charge\"\n[terms]\ncharge = \"close combat with the bayonet and musket\"\n"
+        );
+        let file = "a/folder/of/variants/with/a/long/name/close-combat-as-the-designer-wrote-it-in-his-notes.toml";
+        let variant = crate::config::VariantFile::parse(&text, file).unwrap();
+        let none = |name: &str| Err(format!("no file {name}"));
+        let pacw_engine::Shipped { file: battle, text: scenario, .. } = pacw_engine::SHIPPED_SCENARIOS[1];
+        let source = ScenarioSource::parse_for(scenario, battle, std::slice::from_ref(&variant), &none).unwrap();
+        let mut c = SimConfig::of(vec![source]);
+        c.variant_files = vec![variant];
+        c.games = 2;
+        let changes = plan(&mut c).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        let report = Report::against_first(&sim, None);
+        let result = SensitivityReport { tables: tables(&sim, &report, &changes), report };
+        let text = render_text(&result);
+        width(&text);
+        assert!(text.contains(&format!("\n  modifier.{id} ")), "{text}");
+        assert!(text.contains("share of close combat with"), "{text}");
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains("variant: Close combat as the designer of these rules wrote it"), "{text}");
+        // The variant's word for a charge heads its column, and every change has a cell under it.
+        assert!(text.contains("close combat") && !text.contains("charge"), "{text}");
+        assert!(result.tables[0].rows.iter().all(|r| r.effects.len() == JUDGED_ON.len()));
+    }
+
+    #[test]
+    fn battles_pooled_by_attacker_are_judged_on_the_attacker_s_wins() {
+        let source = |name: &str| {
+            let pacw_engine::Shipped { file, text, .. } =
+                pacw_engine::shipped_named(pacw_engine::SHIPPED_SCENARIOS.iter().copied(), name).unwrap();
+            ScenarioSource::parse(text, file).unwrap()
+        };
+        let mut c = SimConfig::of(vec![source("maryes-heights"), source("franklin")]);
+        c.games = 4;
+        let changes = plan(&mut c).unwrap();
+        let sim = run(&c, &|| {}).unwrap();
+        assert!(sim.pooled_by_attacker());
+        let report = Report::against_first(&sim, None);
+        let tables = tables(&sim, &report, &changes);
+        assert_eq!(metric_in(&report.main, "first side wins"), "attacker wins");
+        for table in &tables {
+            assert!(table.rows.iter().all(|r| r.effects.len() == JUDGED_ON.len()), "{}", table.scenario);
+        }
+        let text = render_text(&SensitivityReport { tables, report });
+        assert!(text.contains("attacker") && text.contains("first") && !text.contains("  —"), "{text}");
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! A sensitivity run's output: the ranked table and the verdicts as text, and the report folder (`--out DIR`):
 //! `sensitivity.json`, `games.csv`, one tornado chart per statistic and `index.html`.
 
-use super::{JUDGED_ON, Row, Table};
+use super::{JUDGED_ON, Row, Table, metric_in};
 use crate::charts::tornado;
 use crate::error::SimError;
-use crate::report::{Report, games_csv, pct};
+use crate::report::text::{WIDTH, wrap, wrap_after};
+use crate::report::{Part, Report, games_csv, pct};
 use crate::run::Simulation;
 use crate::site::{self, ChartRef, Fact, Page, PagePart, write_file};
 use serde::Serialize;
@@ -32,9 +33,27 @@ fn cell(row: &Row, metric: &str) -> String {
     format!("{} [{} … {}]{}", f(d.difference), f(i.low), f(i.high), if d.significant { "*" } else { "" })
 }
 
+/// An effect as the text's cell, without its interval: `+3.1*`.
+fn short_cell(row: &Row, metric: &str) -> String {
+    let Some(e) = row.effects.iter().find(|e| e.metric == metric) else { return "—".into() };
+    let d = &e.difference;
+    let value = if d.is_rate { format!("{:+.1}", 100.0 * d.difference) } else { format!("{:+.2}", d.difference) };
+    format!("{value}{}", if d.significant { "*" } else { "" })
+}
+
+/// The judged statistics as `part` names them (the attacker's, pooled by attacker; a variant's word for a charge).
+fn metrics(part: &Part) -> Vec<String> {
+    JUDGED_ON.iter().map(|m| metric_in(part, m)).collect()
+}
+
 /// The header of the ranked table.
-fn header() -> Vec<String> {
-    ["option", "change"].into_iter().map(String::from).chain(JUDGED_ON.iter().map(|m| m.to_string())).collect()
+fn header(part: &Part) -> Vec<String> {
+    ["option", "change"].into_iter().map(String::from).chain(metrics(part)).collect()
+}
+
+/// A change in words: `removed (-1 → 0)`.
+fn change(row: &Row) -> String {
+    format!("{} ({} → {})", row.change.kind, row.change.from, row.change.to)
 }
 
 /// The ranked table's rows as text cells.
@@ -42,10 +61,7 @@ fn rows(table: &Table) -> Vec<Vec<String>> {
     table
         .rows
         .iter()
-        .map(|r| {
-            let change = format!("{} ({} → {})", r.change.kind, r.change.from, r.change.to);
-            [r.change.option.clone(), change].into_iter().chain(JUDGED_ON.iter().map(|m| cell(r, m))).collect()
-        })
+        .map(|r| [r.change.option.clone(), change(r)].into_iter().chain(JUDGED_ON.iter().map(|m| cell(r, m))).collect())
         .collect()
 }
 
@@ -54,7 +70,7 @@ fn base_line(report: &Report, part: usize) -> String {
     let Some(p) = report.parts().nth(part) else { return String::new() };
     let Some(base) = p.variants.first() else { return String::new() };
     let s = &base.summary;
-    format!(
+    let line = format!(
         "base: {} wins {}, turns {:.2}, losses to shooting {}, charges {} of attacks, shaken units hit again {}",
         s.sides[0].name,
         pct(s.sides[0].results.win_rate),
@@ -62,7 +78,8 @@ fn base_line(report: &Report, part: usize) -> String {
         pct(s.attacks.losses_to_shooting.rate),
         pct(s.attacks.charge_share.rate),
         pct(s.shaken.hit_again.rate)
-    )
+    );
+    p.terms.as_ref().map_or_else(|| line.clone(), |words| words.say(&line))
 }
 
 const NOTE: &str = "Each change played on the same games (seeds and sides) as the base; the change in each statistic \
@@ -71,48 +88,119 @@ const NOTE: &str = "Each change played on the same games (seeds and sides) as th
                     the strongest evidence of any effect. A verdict's \"moves\" needs a significant change of at \
                     least 2 points (rates) or 0.2 turns; a smaller significant one \"barely moves\".";
 
-/// The whole result as text.
+/// The note under the text's tables: as [`NOTE`], the intervals left to the JSON and the HTML report.
+const TEXT_NOTE: &str = "Each change played on the same games (seeds and sides) as the base; the change in each \
+                         statistic, in points of percentage for rates (turns in turns), ranked by the strongest \
+                         evidence of any effect; * marks a change significant after Holm's adjustment over all the \
+                         changes of that statistic. The 95% intervals are left to --json and to the report --out DIR \
+                         writes (index.html, sensitivity.json). A verdict's \"moves\" needs a significant change of at \
+                         least 2 points (rates) or 0.2 turns; a smaller significant one \"barely moves\".";
+
+/// A statistic's name as two lines of a header, broken between words where the longer line is shortest.
+fn two_lines(name: &str) -> [String; 2] {
+    let words: Vec<&str> = name.split(' ').collect();
+    (0..=words.len())
+        .map(|at| [words[..at].join(" "), words[at..].join(" ")])
+        .min_by_key(|[a, b]| (a.chars().count().max(b.chars().count()), b.is_empty()))
+        .unwrap_or_default()
+}
+
+/// Writes `lines` (cells in columns) indented by `indent`, each column as wide as its widest cell and a gap of two.
+fn columns(out: &mut String, indent: usize, lines: &[Vec<String>]) {
+    let count = lines.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..count)
+        .map(|c| lines.iter().filter_map(|l| l.get(c)).map(|x| x.chars().count()).max().unwrap_or(0) + 2)
+        .collect();
+    for line in lines {
+        let mut text = " ".repeat(indent);
+        for (cell, w) in line.iter().zip(&widths) {
+            text.push_str(cell);
+            text.push_str(&" ".repeat(w.saturating_sub(cell.chars().count())));
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+}
+
+/// The ranked table as text within [`WIDTH`]: a row per change, its option and change, then each statistic's
+/// change and significance mark under a header of two lines; where the options' names are too long for that, each
+/// change on a line of its own above its statistics.
+fn ranked_text(out: &mut String, table: &Table, part: &Part) {
+    let names: Vec<[String; 2]> = metrics(part).iter().map(|m| two_lines(m)).collect();
+    let cells: Vec<Vec<String>> =
+        table.rows.iter().map(|r| JUDGED_ON.iter().map(|m| short_cell(r, m)).collect()).collect();
+    let head = |i: usize| names.iter().map(|n| n[i].clone()).collect::<Vec<_>>();
+    let mut side: Vec<Vec<String>> = vec![
+        [String::new(), String::new()].into_iter().chain(head(0)).collect(),
+        ["option".to_string(), "change".to_string()].into_iter().chain(head(1)).collect(),
+    ];
+    for (r, c) in table.rows.iter().zip(&cells) {
+        side.push([r.change.option.clone(), change(r)].into_iter().chain(c.iter().cloned()).collect());
+    }
+    let mut wide = String::new();
+    columns(&mut wide, 2, &side);
+    if wide.lines().all(|l| l.chars().count() <= WIDTH) {
+        out.push_str(&wide);
+        return;
+    }
+    // Each change above its statistics' changes, these in columns under the header.
+    let mut below = String::new();
+    let mut lines = vec![head(0), head(1)];
+    lines.extend(cells.iter().cloned());
+    columns(&mut below, 4, &lines);
+    let mut below = below.lines();
+    out.push_str("  option, change\n");
+    for line in below.by_ref().take(2) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    for (r, line) in table.rows.iter().zip(below) {
+        out.push_str(&wrap_after("  ", &format!("{} {}", r.change.option, change(r)), 4));
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+/// The whole result as text, every line within [`WIDTH`]: the effects with their significance marks, their
+/// intervals left to the JSON and the HTML report.
 pub fn render_text(result: &SensitivityReport) -> String {
     let mut out = String::new();
     let r = &result.report;
-    out.push_str(&format!(
-        "Sensitivity of {} ({}): {} games a change, seed {}, {}\n",
-        r.main.scenario,
-        r.main.scenario_file,
-        r.games_per_variant,
-        r.seed,
-        r.player_names.join(" vs ")
+    out.push_str(&wrap(
+        &format!(
+            "Sensitivity of {} ({}): {} games a change, seed {}, {}",
+            r.main.scenario,
+            r.main.scenario_file,
+            r.games_per_variant,
+            r.seed,
+            r.player_names.join(" vs ")
+        ),
+        2,
     ));
+    if let Some(variant) = &r.main.variant {
+        out.push_str(&wrap(&format!("variant: {variant}"), 2));
+    }
     out.push_str(&format!(
         "{:.1} s on {} threads ({})\n",
         r.seconds,
         r.threads,
         crate::report::pace_words(r.games_per_second)
     ));
-    for (i, table) in result.tables.iter().enumerate() {
-        out.push_str(&format!("\n== {}\n{}\n\n", table.scenario, base_line(r, i)));
-        let header = header();
-        let rows = rows(table);
-        let widths: Vec<usize> = (0..header.len())
-            .map(|c| {
-                rows.iter().map(|row| row[c].chars().count()).chain([header[c].chars().count()]).max().unwrap_or(0) + 2
-            })
-            .collect();
-        for line in std::iter::once(&header).chain(&rows) {
-            let mut text = String::from("  ");
-            for (cell, w) in line.iter().zip(&widths) {
-                text.push_str(cell);
-                text.push_str(&" ".repeat(w.saturating_sub(cell.chars().count())));
-            }
-            out.push_str(text.trim_end());
-            out.push('\n');
-        }
+    for (i, (table, part)) in result.tables.iter().zip(r.parts()).enumerate() {
+        out.push('\n');
+        out.push_str(&wrap(&format!("== {}", table.scenario), 3));
+        out.push_str(&wrap(&base_line(r, i), 2));
+        out.push('\n');
+        ranked_text(&mut out, table, part);
         out.push_str("\n  Verdicts:\n");
         for v in &table.verdicts {
-            out.push_str(&format!("    {:<20} {}\n", v.option, v.words()));
+            let words = part.terms.as_ref().map_or_else(|| v.words(), |t| t.say(&v.words()));
+            let prefix = format!("    {:<20} ", v.option);
+            out.push_str(&wrap_after(&prefix, &words, prefix.chars().count().min(25)));
         }
     }
-    out.push_str(&format!("\n{NOTE}\n"));
+    out.push('\n');
+    out.push_str(&wrap(TEXT_NOTE, 0));
     out
 }
 
@@ -130,13 +218,14 @@ pub fn write_dir(result: &SensitivityReport, sim: &Simulation, dir: &Path) -> Re
     for (i, (part, table)) in result.report.parts().zip(&result.tables).enumerate() {
         let mut charts = Vec::new();
         for metric in JUDGED_ON {
-            let differences: Vec<_> = part.differences.iter().filter(|d| d.metric == metric).collect();
+            let named = metric_in(part, metric);
+            let differences: Vec<_> = part.differences.iter().filter(|d| d.metric == named).collect();
             let file = format!(
                 "tornado-{}{}.svg",
                 if i == 0 { String::new() } else { format!("{i}-") },
                 metric.replace([' ', '\''], "_")
             );
-            let title = format!("{metric}: change from the base");
+            let title = format!("{named}: change from the base");
             written.push(write_file(dir, &file, &tornado(&file, &title, &differences)?)?);
             charts.push(ChartRef {
                 file,
@@ -158,7 +247,7 @@ pub fn write_dir(result: &SensitivityReport, sim: &Simulation, dir: &Path) -> Re
         let ranked = site::Table {
             title: "Ranked changes".into(),
             note: format!("{} {NOTE}", base_line(&result.report, i)),
-            header: header(),
+            header: header(part),
             rows: rows(table),
         };
         parts.push(PagePart {
