@@ -83,31 +83,41 @@ pub struct Restricted {
 
 /// Counts what the restrictions of the rules in force take away at the decision `battle` waits on, into `counts`
 /// by the restriction's place among the combat system's: nothing unless a unit is choosing its order. Every
-/// attacking order the unit could be given (each target within reach, facing, and square a step away) is judged as
-/// a player's would be: one refused by a restriction's id is one the rules without the restrictions would list
-/// (the judge asks the standard rules first, and the listing and the judge agree, docs/variants.md). Judging them
-/// all is slow beside the listing, so it is asked only of games under restrictions.
+/// attacking order the unit could be given (each target within reach, facing, and square a step away) that is not
+/// listed is judged as a player's would be: one refused by a restriction's id is one the rules without the
+/// restrictions would list (the judge asks the standard rules first, and the listing and the judge agree,
+/// docs/variants.md). Orders out of range or out of the front arc (R6.1) are passed over unjudged, for speed: a
+/// refusal is put into words. Slow beside the listing all the same, so it is asked only of games under restrictions.
 pub fn count_restricted(battle: &Battle, counts: &mut [Restricted]) {
     let restrictions = battle.scenario().system().restrictions();
     let Some(unit) = battle.active_unit() else { return };
     if restrictions.is_empty() || !matches!(battle.to_act(), ToAct::Side(_)) || !battle.is_legal(Action::Hold) {
         return;
     }
-    let at = battle.unit(unit).at;
+    let listed = battle.legal_actions();
+    let state = battle.unit(unit);
     let side = battle.info(unit).side;
-    let reach = battle.range(unit).saturating_add(1); // a Move & Fire steps one square first
-    let mut squares = vec![at];
-    squares.extend(Dir::ALL.into_iter().filter_map(|d| battle.scenario().map.step(at, d)));
+    let range = battle.range(unit);
+    let mut squares = vec![state.at];
+    squares.extend(Dir::ALL.into_iter().filter_map(|d| battle.scenario().map.step(state.at, d)));
     let mut left_out = [0u32; MAX_RESTRICTIONS];
-    let enemies =
-        battle.alive_units().filter(|&u| battle.info(u).side != side && battle.unit(u).at.distance(at) <= reach);
-    for target in enemies {
-        let mut orders = vec![Action::FireMove { target }];
-        for facing in Dir::ALL {
-            orders.push(Action::Fire { target, facing });
-            orders.extend(squares.iter().map(|&to| Action::MoveFire { to, facing, target }));
+    let reach = range.saturating_add(1); // a Move & Fire steps one square first
+    let enemies = battle.alive_units().filter(|&u| battle.info(u).side != side);
+    for target in enemies.filter(|&u| battle.unit(u).at.distance(state.at) <= reach) {
+        let at = battle.unit(target).at;
+        let may_reach = |from: Square, facing: Dir| from.distance(at) <= range && from.front_arc_holds(facing, at);
+        let mut orders = Vec::new();
+        if may_reach(state.at, state.facing) {
+            orders.push(Action::FireMove { target });
         }
-        for order in orders {
+        for facing in Dir::ALL {
+            if may_reach(state.at, facing) {
+                orders.push(Action::Fire { target, facing });
+            }
+            let reached = squares.iter().filter(|&&to| may_reach(to, facing));
+            orders.extend(reached.map(|&to| Action::MoveFire { to, facing, target }));
+        }
+        for order in orders.into_iter().filter(|order| !listed.contains(order)) {
             let Err(refused) = battle.check(order) else { continue };
             let place = refused.variant_rule.and_then(|id| restrictions.iter().position(|r| r.id == id));
             if let Some(n) = place.and_then(|p| left_out.get_mut(p)) {
