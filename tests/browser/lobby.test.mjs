@@ -238,6 +238,8 @@ test('rules: a shipped variant chosen in the lobby is the game\'s rules, named o
   assert.match(await rules.locator('summary').textContent(), /Played by the variant “Close combat”/);
   await rules.locator('summary').click();
   assert.match(await rules.textContent(), /V1 \+1 veteran élan: when charge and attacker.quality == 'veteran'/);
+  // One variant alone: no word of which file wrote what.
+  assert.equal(await rules.locator('.rule-from, #rule-layers').count(), 0);
   await page.screenshot({ path: join(screenshots, 'variant-game-1366.png') });
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -270,6 +272,26 @@ test('rules: a battle that names a variant offers its own rules first, and a var
   const token = page.url().split('/game/')[1].split('?')[0];
   const v = await view(env.server.url, token);
   assert.equal(v.scenario.rules.name, 'Close combat + Hard cover');
+  assert.deepEqual(v.scenario.rules.layers.map((l) => l.file), ['close-combat.toml', 'hard-cover.toml']);
+  // The game page names the files in order and, beside each rule, the file that wrote it last.
+  const rules = page.locator('#variant-rules');
+  await rules.locator('summary').click();
+  assert.equal(await rules.locator('#rule-layers').textContent(),
+    'Its variant files, each laid over the ones before it: close-combat.toml (Close combat), then hard-cover.toml (Hard cover).');
+  const listed = await rules.textContent();
+  assert.match(listed, /V1 \+1 veteran élan: when charge and attacker.quality == 'veteran' — from close-combat\.toml/);
+  assert.match(listed, /H1 \+1 firing from higher ground: when not charge and attacker.higher — from hard-cover\.toml/);
+  assert.match(listed, /steady fire: none at most the strength, shaken above — from close-combat\.toml/);
+  assert.match(listed, /steady charge: [^—]* — from standard/);
+  await rules.screenshot({ path: join(screenshots, 'variant-layers-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await rules.screenshot({ path: join(screenshots, 'variant-layers-390.png') });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  // So does its rules page, in a last column of each table.
+  await page.goto(`${env.server.url}game/${token}/rules`);
+  assert.match(await page.locator('main, body').first().textContent(), /laid over the ones before it: close-combat\.toml \(Close combat\), then hard-cover\.toml \(Hard cover\)/);
+  assert.equal(await page.locator('th', { hasText: /^from$/ }).count(), 3, 'to-hit modifiers, arms, hit results');
+  assert.equal(await page.locator('tr', { has: page.locator('td', { hasText: /^H1$/ }) }).locator('td').last().textContent(), 'hard-cover.toml');
   // A shipped battle that names none: the standard rules first, every variant offered.
   await page.goto(env.server.url);
   await page.locator('.scenario-card[data-name="meeting-engagement"]').click();

@@ -41,17 +41,7 @@ export function layout(page) {
       h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
       e.menu),
     // A game played by a variant says so at once, with what it changes one click away.
-    v.scenario.rules ? h('details', { class: 'variant-rules', id: 'variant-rules' },
-      h('summary', {}, `Played by the variant “${v.scenario.rules.name}”`),
-      h('p', {}, v.scenario.rules.description),
-      h('ul', {}, ...v.scenario.rules.modifiers.filter((m) => m.rule === m.id).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name}: when ${m.when}`)),
-        ...Object.entries(v.scenario.rules.results).map(([row, [held, broke]]) => h('li', {}, `${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`)),
-        ...(v.scenario.rules.after_attack || []).map((r) => h('li', {}, `${r.id} ${r.name}: the attacker ${r.attacker === 'advance' ? 'advances into the target’s square' : `is ${r.attacker}`} when ${r.when}`)),
-        ...(v.scenario.rules.restrictions || []).map((r) => h('li', {}, `${r.id} ${r.name}: no attack when ${r.when}`)),
-        ...(v.scenario.rules.rally ? [h('li', {}, `${v.scenario.rules.rally.id} ${v.scenario.rules.rally.name}: a shaken unit activated rallies only on ${v.scenario.rules.rally.needed === 'strength' ? 'a die at most its strength' : `a die of ${v.scenario.rules.rally.needed} or more`}`)] : []),
-        ...(v.scenario.rules.rally_modifiers || []).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name} to rally: when ${m.when}`)),
-        ...(v.scenario.rules.result_modifiers || []).map((m) => h('li', {}, `${m.id} ${m.value > 0 ? '+' : ''}${m.value} ${m.name}: a hit target tests its strength at ${m.value > 0 ? '+' : ''}${m.value} when ${m.when}`))),
-      h('p', {}, h('a', { href: api.rulesHref(page.token, v.scenario), target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full'))) : '',
+    v.scenario.rules ? variantRules(v.scenario.rules, api.rulesHref(page.token, v.scenario)) : '',
     e.status,
     // A take-back asked of this player: above the board, where it is seen at once.
     page.takeback ? page.takeback.el : '',
@@ -577,4 +567,27 @@ function settingsMenu(page) {
   // It drops down over the page, as a menu does, and goes away at a press elsewhere.
   document.addEventListener('pointerdown', (ev) => { if (menu.open && !menu.contains(ev.target)) menu.open = false; });
   return menu;
+}
+
+/** The rules a game played by a variant is played by, one click away: what it changes, each rule by its id; with
+ * variant files laid together, the files in order and beside each rule the file that wrote it last. */
+function variantRules(rules, href) {
+  const layers = rules.layers || [];
+  const layered = layers.length > 1;
+  const from = (file) => (layered && file ? h('span', { class: 'rule-from' }, ` — from ${file}`) : '');
+  const signed = (n) => `${n > 0 ? '+' : ''}${n}`;
+  const item = (text, file) => h('li', {}, text, from(file));
+  return h('details', { class: 'variant-rules', id: 'variant-rules' },
+    h('summary', {}, `Played by the variant “${rules.name}”`),
+    h('p', {}, rules.description),
+    layered ? h('p', { class: 'rule-layers', id: 'rule-layers' },
+      `Its variant files, each laid over the ones before it: ${layers.map((l) => `${l.file} (${l.name})`).join(', then ')}.`) : '',
+    h('ul', {}, ...rules.modifiers.filter((m) => m.rule === m.id).map((m) => item(`${m.id} ${signed(m.value)} ${m.name}: when ${m.when}`, m.from)),
+      ...Object.entries(rules.results).map(([row, [held, broke]]) => item(`${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`, rules.from?.results?.[row])),
+      ...(rules.after_attack || []).map((r) => item(`${r.id} ${r.name}: the attacker ${r.attacker === 'advance' ? 'advances into the target’s square' : `is ${r.attacker}`} when ${r.when}`, r.from)),
+      ...(rules.restrictions || []).map((r) => item(`${r.id} ${r.name}: no attack when ${r.when}`, r.from)),
+      ...(rules.rally ? [item(`${rules.rally.id} ${rules.rally.name}: a shaken unit activated rallies only on ${rules.rally.needed === 'strength' ? 'a die at most its strength' : `a die of ${rules.rally.needed} or more`}`, rules.rally.from)] : []),
+      ...(rules.rally_modifiers || []).map((m) => item(`${m.id} ${signed(m.value)} ${m.name} to rally: when ${m.when}`, m.from)),
+      ...(rules.result_modifiers || []).map((m) => item(`${m.id} ${signed(m.value)} ${m.name}: a hit target tests its strength at ${signed(m.value)} when ${m.when}`, m.from))),
+    h('p', {}, h('a', { href, target: 'pacw-rules', id: 'variant-rules-page' }, 'This game’s rules in full')));
 }

@@ -646,6 +646,19 @@ fn the_report_counts_how_often_the_hit_result_roll_was_modified() {
     );
 }
 
+/// A variant's restrictions are counted in the report, each by its id and name: the orders given at which it took
+/// an attack away.
+#[test]
+fn the_report_counts_the_orders_the_restrictions_took_away() {
+    a_variant_s_rule_is_counted(
+        "name = \"Hold the line\"\n[[restrictions]]\nid = \"M1\"\nname = \"troops will not charge a steady line\"\n\
+         when = \"charge and not target.shaken\"\n",
+        "Orders the restrictions took away",
+        "M1 troops will not charge a steady line",
+        "restricted_decisions",
+    );
+}
+
 /// Battles pooled in one report whose own variants have different after-attack rules: the pooled counts are not
 /// named by the first battle's rules; each battle's part names its own.
 #[test]

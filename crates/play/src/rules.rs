@@ -3,7 +3,7 @@
 //! `/rules/{variant}`); the browser build's desk gives it to the offline app.
 
 use pacw_engine::HitResult;
-use pacw_engine::system::{AttackerEffect, CombatSystem, RallyNeed};
+use pacw_engine::system::{AttackerEffect, CombatSystem, Part, RallyNeed};
 use pulldown_cmark::{Options, Parser, html};
 use std::fmt::Write;
 
@@ -34,10 +34,42 @@ pub fn literal(s: &str) -> String {
     out
 }
 
+/// Which file wrote each rule, for the tables of [`rules_markdown`]: a last column, `from`, when variant files are
+/// laid together (docs/variants.md, "Variants that combine"); nothing for one variant, whose every rule is its own
+/// or the standard's.
+struct Provenance<'a> {
+    system: &'a CombatSystem,
+    layered: bool,
+}
+
+impl Provenance<'_> {
+    /// The column's header and its line under it, after a table's own.
+    fn head(&self) -> &'static str {
+        if self.layered { " from |\n" } else { "\n" }
+    }
+
+    /// The column's part of the line under a table's header.
+    fn line(&self) -> &'static str {
+        if self.layered { "---|" } else { "" }
+    }
+
+    /// The file that wrote the rule `id` of `part` last, or `standard`, when files are laid together.
+    fn file(&self, part: Part, id: &str) -> Option<String> {
+        self.layered.then(|| literal(self.system.written_by(part, id).map_or("standard", |l| l.file.as_str())))
+    }
+
+    /// The column's cell for the rule `id` of `part`.
+    fn cell(&self, part: Part, id: &str) -> String {
+        self.file(part, id).map_or_else(String::new, |file| format!(" {file} |"))
+    }
+}
+
 /// The rules of play under `system`, as Markdown: its modifiers, arms, hit results and words, generated from its data
-/// in its own terms, above the rules of play (whose sections they replace where they differ).
+/// in its own terms, above the rules of play (whose sections they replace where they differ). Variant files laid
+/// together are listed in order, and each rule says which of them wrote it last.
 pub fn rules_markdown(system: &CombatSystem) -> String {
     let terms = system.terms();
+    let from = Provenance { system, layered: system.layers().len() > 1 };
     let effect = |e: HitResult| match e {
         HitResult::NoEffect => "no effect".to_string(),
         HitResult::Shaken => literal(&terms.shaken),
@@ -52,50 +84,70 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
         "The tables below are this game's combat system, generated from the variant. Where they differ from the rules \
          of play further down, they are what the game plays. [The standard rules alone](/rules).\n"
     );
+    if from.layered {
+        let files: Vec<String> =
+            system.layers().iter().map(|l| format!("**{}** ({})", literal(&l.file), literal(&l.name))).collect();
+        let _ = writeln!(
+            md,
+            "Its variant files, each laid over the ones before it: {}. The last column of each table says which \
+             file wrote the rule last (`standard`: as the standard rules have it).\n",
+            files.join(", then ")
+        );
+    }
     let _ = writeln!(md, "## To-hit modifiers (R6.4) {{#this-game-modifiers}}\n");
     let _ = writeln!(md, "Each adds its value to the to-hit roll when its condition holds.\n");
-    let _ = writeln!(md, "| id | rule | modifier | value | when |\n|---|---|---|---|---|");
+    let _ = writeln!(md, "| id | rule | modifier | value | when |{}|---|---|---|---|---|{}", from.head(), from.line());
     for m in system.modifiers() {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {:+} | <code>{}</code> |",
+            "| {} | {} | {} | {:+} | <code>{}</code> |{}",
             literal(&m.id),
             literal(&m.rule),
             literal(&m.name),
             m.value,
-            literal(&m.when_text)
+            literal(&m.when_text),
+            from.cell(Part::Modifier, &m.id)
         );
     }
     let _ = writeln!(md, "\n## Arms (R2.2, R2.6) {{#this-game-arms}}\n");
-    let _ =
-        writeln!(md, "| arm | name | moves and is fired at as | strength | move | range |\n|---|---|---|---|---|---|");
+    let _ = writeln!(
+        md,
+        "| arm | name | moves and is fired at as | strength | move | range |{}|---|---|---|---|---|---|{}",
+        from.head(),
+        from.line()
+    );
     for a in system.arms() {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |{}",
             literal(&a.id),
             literal(&a.name),
             a.like.name(),
             a.strength,
             a.movement,
-            a.range
+            a.range,
+            from.cell(Part::Arm, &a.id)
         );
     }
     let _ = writeln!(md, "\n## Hit results (R7.1) {{#this-game-results}}\n");
     let _ = writeln!(
         md,
         "After a hit, the hit-result roll against the target's strength decides.\n\n\
-         | the target is | hit by | roll at most its strength | roll above its strength |\n|---|---|---|---|"
+         | the target is | hit by | roll at most its strength | roll above its strength |{}|---|---|---|---|{}",
+        from.head(),
+        from.line()
     );
     let t = system.results();
-    for (steady, by, [held, broke]) in [
-        (true, &terms.fire, t.steady_fire),
-        (true, &terms.charge, t.steady_charge),
-        (false, &terms.fire, t.shaken_fire),
-        (false, &terms.charge, t.shaken_charge),
+    for (steady, by, (row, [held, broke])) in [
+        (true, &terms.fire, ("steady_fire", t.steady_fire)),
+        (true, &terms.charge, ("steady_charge", t.steady_charge)),
+        (false, &terms.fire, ("shaken_fire", t.shaken_fire)),
+        (false, &terms.charge, ("shaken_charge", t.shaken_charge)),
     ] {
         let state = if steady { "steady".to_string() } else { literal(&terms.shaken) };
-        let _ = writeln!(md, "| {state} | {} | {} | {} |", literal(by), effect(held), effect(broke));
+        let by = literal(by);
+        let _ =
+            writeln!(md, "| {state} | {by} | {} | {} |{}", effect(held), effect(broke), from.cell(Part::Result, row));
     }
     if !system.after_attack().is_empty() {
         let _ = writeln!(md, "\n## What an attack does to the attacker {{#this-game-after-attack}}\n");
@@ -103,7 +155,9 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
             md,
             "After the dice, each rule whose condition holds (over the attack and its result) befalls the attacker, \
              in this order; an advance is into the square a charged target left.\n\n\
-             | id | rule | when | the attacker |\n|---|---|---|---|"
+             | id | rule | when | the attacker |{}|---|---|---|---|{}",
+            from.head(),
+            from.line()
         );
         for r in system.after_attack() {
             let what = match r.effect {
@@ -113,10 +167,11 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
             };
             let _ = writeln!(
                 md,
-                "| {} | {} | <code>{}</code> | {what} |",
+                "| {} | {} | <code>{}</code> | {what} |{}",
                 literal(&r.id),
                 literal(&r.name),
-                literal(&r.when_text)
+                literal(&r.when_text),
+                from.cell(Part::AfterAttack, &r.id)
             );
         }
     }
@@ -125,11 +180,14 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
         let _ = writeln!(
             md,
             "Each adds its value to the strength a hit target's roll is tested against when its condition holds.\n\n\
-             | id | modifier | value | when |\n|---|---|---|---|"
+             | id | modifier | value | when |{}|---|---|---|---|{}",
+            from.head(),
+            from.line()
         );
         for m in system.result_modifiers() {
             let (id, name, when) = (literal(&m.id), literal(&m.name), literal(&m.when_text));
-            let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |", m.value);
+            let file = from.cell(Part::ResultModifier, &m.id);
+            let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |{file}", m.value);
         }
     }
     if !system.restrictions().is_empty() {
@@ -137,11 +195,13 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
         let _ = writeln!(
             md,
             "An attack whose condition holds (over the attack, before its dice) may not be ordered.\n\n\
-             | id | restriction | when |\n|---|---|---|"
+             | id | restriction | when |{}|---|---|---|{}",
+            from.head(),
+            from.line()
         );
         for r in system.restrictions() {
-            let _ =
-                writeln!(md, "| {} | {} | <code>{}</code> |", literal(&r.id), literal(&r.name), literal(&r.when_text));
+            let (id, name, when) = (literal(&r.id), literal(&r.name), literal(&r.when_text));
+            let _ = writeln!(md, "| {id} | {name} | <code>{when}</code> |{}", from.cell(Part::Restriction, &r.id));
         }
     }
     if let Some(rally) = system.rally() {
@@ -158,16 +218,18 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
         );
         let _ = writeln!(
             md,
-            "**{} {}**: a {shaken} unit does not rally as it is activated. It rolls to rally at once, needing {needed};              it rallies if the roll passes, else it stays {shaken}. Either way it is then given its order.
+            "**{} {}**{}: a {shaken} unit does not rally as it is activated. It rolls to rally at once, needing {needed};              it rallies if the roll passes, else it stays {shaken}. Either way it is then given its order.
 ",
             literal(&rally.id),
-            literal(&rally.name)
+            literal(&rally.name),
+            from.file(Part::Rally, &rally.id).map_or_else(String::new, |file| format!(" (from {file})"))
         );
         if !system.rally_modifiers().is_empty() {
-            let _ = writeln!(md, "| id | modifier | value | when |\n|---|---|---|---|");
+            let _ = writeln!(md, "| id | modifier | value | when |{}|---|---|---|---|{}", from.head(), from.line());
             for m in system.rally_modifiers() {
                 let (id, name, when) = (literal(&m.id), literal(&m.name), literal(&m.when_text));
-                let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |", m.value);
+                let file = from.cell(Part::RallyModifier, &m.id);
+                let _ = writeln!(md, "| {id} | {name} | {:+} | <code>{when}</code> |{file}", m.value);
             }
         }
     }
@@ -179,9 +241,11 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
             md,
             "Each terrain's letter in maps, what entering it costs a move, and whether it gives cover and blocks \
              line of sight through it. A Move order entirely along a road goes {} square{} further.\n\n\
-             | terrain | letter | movement | cover | blocks sight |\n|---|---|---|---|---|",
+             | terrain | letter | movement | cover | blocks sight |{}|---|---|---|---|---|{}",
             terrain.road_bonus(),
-            if terrain.road_bonus() == 1 { "" } else { "s" }
+            if terrain.road_bonus() == 1 { "" } else { "s" },
+            from.head(),
+            from.line()
         );
         let yes = |b: bool| if b { "yes" } else { "no" };
         for k in terrain.kinds() {
@@ -191,11 +255,12 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
             }
             let _ = writeln!(
                 md,
-                "| {} | <code>{}</code> | {movement} | {} | {} |",
+                "| {} | <code>{}</code> | {movement} | {} | {} |{}",
                 literal(&k.name),
                 literal(&k.letter.to_string()),
                 yes(k.cover),
-                yes(k.blocks_sight)
+                yes(k.blocks_sight),
+                from.cell(Part::Terrain, &k.id)
             );
         }
     }
@@ -269,5 +334,68 @@ mod tests {
         assert!(view.map.squares.iter().any(|q| q.terrain == "swamp"));
         let swamp = view.map.terrains.iter().find(|k| k.id == "swamp").unwrap();
         assert_eq!((swamp.letter, swamp.movement.as_str(), swamp.cover), ('M', "entering ends the move", false));
+    }
+
+    /// A layer of the player's own over close combat: a to-hit modifier and a restriction.
+    const MINE: &str = "name = \"Smoke\"\n[[modifiers]]\nid = \"S1\"\nname = \"smoke\"\nvalue = -1\nwhen = \"not charge\"\n\
+                        [[restrictions]]\nid = \"M1\"\nname = \"no charge\"\nwhen = \"charge\"\n";
+
+    fn close_combat() -> CombatSystem {
+        let shipped = pacw_engine::SHIPPED_VARIANTS.iter().find(|v| v.name == "close-combat").unwrap();
+        CombatSystem::with_variant(shipped.text, shipped.file).unwrap()
+    }
+
+    #[test]
+    fn variant_files_laid_together_are_listed_and_each_rule_says_which_wrote_it() {
+        let both = close_combat().with_layer(MINE, "mine.toml").unwrap();
+        let md = rules_markdown(&both);
+        assert!(md.contains("**close-combat.toml** (Close combat), then **mine.toml** (Smoke)"), "{md}");
+        for row in [
+            "| S1 | S1 | smoke | -1 | <code>not charge</code> | mine.toml |",
+            "| V1 | V1 | veteran élan | +1 |",
+            "| M1 | no charge | <code>charge</code> | mine.toml |",
+            "| steady | fire | no effect | shaken | close-combat.toml |",
+            "| steady | close combat | retreat | destroyed | standard |",
+            "| infantry | Infantry | infantry | 4 | 1 | 2 | standard |",
+        ] {
+            assert!(md.contains(row), "{row}\n{md}");
+        }
+        assert!(md.lines().any(|l| l.starts_with("| V1 |") && l.ends_with("| close-combat.toml |")), "{md}");
+        let html = markdown_html(&md);
+        assert_eq!(html.matches("<th>from</th>").count(), 4, "to-hit, arms, hit results, restrictions: {html}");
+        // One variant alone: its rules are its own or the standard's, and nothing says so.
+        let one = rules_markdown(&close_combat());
+        assert!(
+            !one.contains("| from |") && !one.contains("Its variant files") && !one.contains("| standard |"),
+            "{one}"
+        );
+    }
+
+    #[test]
+    fn the_views_rules_name_their_files_in_order_and_the_file_of_each_rule() {
+        let both = std::sync::Arc::new(close_combat().with_layer(MINE, "mine.toml").unwrap());
+        let s = pacw_engine::Scenario::parse_with(pacw_engine::DEFAULT_SCENARIO, "m.toml", both).unwrap();
+        let rules = crate::view::scenario_view("m", &s).rules.unwrap();
+        let files: Vec<&str> = rules.layers.iter().map(|l| l["file"].as_str().unwrap()).collect();
+        assert_eq!(files, ["close-combat.toml", "mine.toml"]);
+        assert_eq!(rules.layers[1]["name"], "Smoke");
+        let from = |list: &[serde_json::Value], id: &str| list.iter().find(|r| r["id"] == id).unwrap()["from"].clone();
+        assert_eq!(from(&rules.modifiers, "S1"), "mine.toml");
+        assert_eq!(from(&rules.modifiers, "V1"), "close-combat.toml");
+        assert_eq!(from(&rules.modifiers, "cover"), "standard");
+        assert_eq!(from(&rules.restrictions, "M1"), "mine.toml");
+        assert_eq!(rules.from["results"]["steady_fire"], "close-combat.toml");
+        assert_eq!(rules.from["results"]["steady_charge"], "standard");
+        assert_eq!(rules.from["terms"]["charge"], "close-combat.toml");
+        let json = serde_json::to_value(&rules).unwrap();
+        assert_eq!(json["layers"][0]["file"], "close-combat.toml", "{json}");
+        // One variant: one file.
+        let one = pacw_engine::Scenario::parse_with(
+            pacw_engine::DEFAULT_SCENARIO,
+            "m.toml",
+            std::sync::Arc::new(close_combat()),
+        )
+        .unwrap();
+        assert_eq!(crate::view::scenario_view("m", &one).rules.unwrap().layers.len(), 1);
     }
 }

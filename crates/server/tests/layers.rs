@@ -63,10 +63,14 @@ fn modifier_ids(odds: &Value) -> Vec<String> {
     odds["modifiers"].as_array().unwrap().iter().map(|m| m["rule"].as_str().unwrap_or("").to_string()).collect()
 }
 
-/// Rules as the view shows them, without which file wrote each.
+/// Rules as the view shows them, without which file wrote each nor the files laid (a save keeps them as one).
 fn without_from(rules: &Value) -> Value {
     match rules {
-        Value::Object(m) => m.iter().filter(|(k, _)| *k != "from").map(|(k, v)| (k.clone(), without_from(v))).collect(),
+        Value::Object(m) => m
+            .iter()
+            .filter(|(k, _)| *k != "from" && *k != "layers")
+            .map(|(k, v)| (k.clone(), without_from(v)))
+            .collect(),
         Value::Array(a) => a.iter().map(without_from).collect(),
         other => other.clone(),
     }
@@ -84,6 +88,18 @@ async fn an_uploaded_variant_is_laid_over_the_battles_own() {
     assert!(ids.contains(&"V1") && ids.contains(&"S1"), "a modifier of each layer: {ids:?}");
     assert_eq!(rules["results"]["steady_fire"][0], "none", "the battle's own table: {rules}");
     assert_eq!(rules["terms"]["charge"], "close combat");
+    // The files in order, and which wrote each rule.
+    assert_eq!(
+        rules["layers"],
+        json!([{"file": "close-combat.toml", "name": "Close combat"}, {"file": "smoke.toml", "name": "Smoke"}])
+    );
+    let from =
+        |id: &str| rules["modifiers"].as_array().unwrap().iter().find(|m| m["id"] == id).unwrap()["from"].clone();
+    assert_eq!(
+        (from("S1"), from("V1"), from("cover")),
+        (json!("smoke.toml"), json!("close-combat.toml"), json!("standard"))
+    );
+    assert_eq!(rules["from"]["results"]["steady_fire"], "close-combat.toml", "{rules}");
     // In force: the fire cites the upload's modifier and is worked out by the battle's variant's table.
     let t = token(&created, "hotseat");
     let odds = first_fire_odds(&api, &t).await;
@@ -168,6 +184,7 @@ async fn the_save_and_a_rematch_keep_the_rules_laid_together() {
     // The rules page shows the rules laid together.
     let page = api.http.get(format!("{}/game/{t}/rules", api.base)).send().await.unwrap().text().await.unwrap();
     assert!(page.contains("smoke") && page.contains("veteran élan"), "both layers on the rules page");
+    assert!(page.contains("<th>from</th>") && page.contains("<td>smoke.toml</td>"), "each rule's file: {page}");
     // A rematch plays by them, not laid over the battle's variant again.
     let (s, rematch) = api.post(&format!("/api/play/{t}/rematch"), json!({})).await;
     assert_eq!(s, StatusCode::CREATED, "{rematch}");

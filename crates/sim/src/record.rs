@@ -6,9 +6,11 @@ use pacw_engine::HitResult;
 use pacw_engine::MAX_UNITS;
 use pacw_engine::UnitSet;
 use pacw_engine::odds::AttackResult;
-use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK, MAX_RESULT_MODIFIERS};
+use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS};
 use pacw_engine::terrain::{MAX_TERRAINS, TerrainKind, TerrainRules};
-use pacw_engine::{AttackKind, Card, EndReason, Event, Quality, Scenario, Side, Square, UnitId};
+use pacw_engine::{
+    Action, AttackKind, Battle, Card, Dir, EndReason, Event, Game, Quality, Scenario, Side, Square, ToAct, UnitId,
+};
 use serde::{Deserialize, Serialize};
 
 /// The kinds of attack, in the order of [`ByKind`]: shooting (distance 2 or more) and charges (distance 1, R6.1).
@@ -66,6 +68,97 @@ pub fn own_terrains(rules: &TerrainRules) -> Vec<(usize, &TerrainKind)> {
     let standard = TerrainRules::standard();
     let kinds = rules.kinds().iter().enumerate().take(MAX_TERRAINS);
     kinds.filter(|(i, kind)| standard.kinds().get(*i) != Some(*kind)).collect()
+}
+
+/// What one of a variant's restrictions (`[[restrictions]]`, docs/variants.md) took away in a game: the attacking
+/// orders it left out of the legal orders that the rules without it would have listed. An order that several
+/// restrictions forbid is counted under the first, the one its refusal cites.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Restricted {
+    /// Orders given (a unit's choice of its order, R4.2) at which it left out at least one attack.
+    pub decisions: u32,
+    /// The attacking orders it left out, at all those decisions together.
+    pub orders: u32,
+}
+
+/// Counts what the restrictions of the rules in force take away at the decision `battle` waits on, into `counts`
+/// by the restriction's place among the combat system's: nothing unless a unit is choosing its order. Every
+/// attacking order the unit could be given (each target within reach, facing, and square a step away) that is not
+/// listed is judged as a player's would be: one refused by a restriction's id is one the rules without the
+/// restrictions would list (the judge asks the standard rules first, and the listing and the judge agree,
+/// docs/variants.md). Orders out of range or out of the front arc (R6.1) are passed over unjudged, for speed: a
+/// refusal is put into words. Slow beside the listing all the same, so it is asked only of games under restrictions.
+pub fn count_restricted(battle: &Battle, counts: &mut [Restricted]) {
+    let restrictions = battle.scenario().system().restrictions();
+    let Some(unit) = battle.active_unit() else { return };
+    if restrictions.is_empty() || !matches!(battle.to_act(), ToAct::Side(_)) || !battle.is_legal(Action::Hold) {
+        return;
+    }
+    let listed = battle.legal_actions();
+    let state = battle.unit(unit);
+    let side = battle.info(unit).side;
+    let range = battle.range(unit);
+    let mut squares = vec![state.at];
+    squares.extend(Dir::ALL.into_iter().filter_map(|d| battle.scenario().map.step(state.at, d)));
+    let mut left_out = [0u32; MAX_RESTRICTIONS];
+    let reach = range.saturating_add(1); // a Move & Fire steps one square first
+    let enemies = battle.alive_units().filter(|&u| battle.info(u).side != side);
+    for target in enemies.filter(|&u| battle.unit(u).at.distance(state.at) <= reach) {
+        let at = battle.unit(target).at;
+        let may_reach = |from: Square, facing: Dir| from.distance(at) <= range && from.front_arc_holds(facing, at);
+        let mut orders = Vec::new();
+        if may_reach(state.at, state.facing) {
+            orders.push(Action::FireMove { target });
+        }
+        for facing in Dir::ALL {
+            if may_reach(state.at, facing) {
+                orders.push(Action::Fire { target, facing });
+            }
+            let reached = squares.iter().filter(|&&to| may_reach(to, facing));
+            orders.extend(reached.map(|&to| Action::MoveFire { to, facing, target }));
+        }
+        for order in orders.into_iter().filter(|order| !listed.contains(order)) {
+            let Err(refused) = battle.check(order) else { continue };
+            let place = refused.variant_rule.and_then(|id| restrictions.iter().position(|r| r.id == id));
+            if let Some(n) = place.and_then(|p| left_out.get_mut(p)) {
+                *n += 1;
+            }
+        }
+    }
+    for (count, &n) in counts.iter_mut().zip(&left_out) {
+        count.decisions += (n > 0) as u32;
+        count.orders += n;
+    }
+}
+
+/// What each of the restrictions of the rules `game` was played by took away in it ([`count_restricted`] at each of
+/// its decisions, the game replayed from its first position), by the restriction's place; empty under rules without
+/// restrictions, which are not replayed.
+pub fn restricted_in(game: &Game) -> Vec<Restricted> {
+    let scenario = game.battle().scenario();
+    let rules = scenario.system().restrictions().len().min(MAX_RESTRICTIONS);
+    if rules == 0 {
+        return Vec::new();
+    }
+    let mut counts = vec![Restricted::default(); rules];
+    let mut battle = Battle::new(scenario.clone(), *game.battle().options());
+    let (mut actions, mut outcomes) = (game.actions().iter(), game.outcomes().iter());
+    let mut events = Vec::new();
+    loop {
+        // The game's own steps, each accepted when it was played: one that would not replay ends the count.
+        let replayed = match battle.to_act() {
+            ToAct::Side(_) => actions.next().map(|&action| {
+                count_restricted(&battle, &mut counts);
+                battle.apply_into(action, &mut events)
+            }),
+            ToAct::Chance(_) => outcomes.next().map(|&outcome| battle.apply_chance_into(outcome, &mut events)),
+            ToAct::Over(_) => None,
+        };
+        events.clear();
+        if !matches!(replayed, Some(Ok(()))) {
+            return counts;
+        }
+    }
 }
 
 /// Everything the statistics need from one game, read from its events.
@@ -146,6 +239,11 @@ pub struct GameStats {
     /// rules, and then not written out, so that their records keep their size and shape.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TerrainCounts>,
+    /// What each of the variant's restrictions took away (`[[restrictions]]`), by the restriction's place among the
+    /// combat system's: no event says it, so it is not read from the events but counted on the game replayed
+    /// ([`restricted_in`]). None under rules without restrictions, and then not written out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restricted: Vec<Restricted>,
 }
 
 impl GameStats {
@@ -266,6 +364,7 @@ impl<'a> Tally<'a> {
                 } else {
                     Vec::new()
                 },
+                restricted: Vec::new(),
             },
             over: false,
             turn: 1,
@@ -846,5 +945,116 @@ pub(crate) mod tests {
         assert_eq!(g.attacks[AttackKind::Charge], OutcomeCounts([0, 0, 0, 1]));
         assert_eq!(g.destroyed, [1, 0]);
         assert_eq!(g.spells.spells, 0);
+    }
+
+    /// No charge on a steady line, no long shot of the guns (docs/variants.md's example of restrictions).
+    const HOLD_THE_LINE: &str = "name = \"Hold the line\"\n\
+        [[restrictions]]\nid = \"M1\"\nname = \"troops will not charge a steady line\"\n\
+        when = \"charge and not target.shaken\"\n\
+        [[restrictions]]\nid = \"M2\"\nname = \"guns spare their shot\"\n\
+        when = \"attacker.arm == 'artillery' and distance >= 3\"\n";
+
+    /// `scenario` under `variant`'s rules, or under the standard rules.
+    fn under(scenario: Scenario, variant: Option<&str>) -> Arc<Scenario> {
+        let Some(text) = variant else { return Arc::new(scenario) };
+        let system = pacw_engine::system::CombatSystem::with_variant(text, "hold.toml").unwrap();
+        Arc::new(scenario.with_system(Arc::new(system)).unwrap())
+    }
+
+    /// Two infantry units face to face a square apart on an open field, the first side's activated to give its order.
+    fn duel(variant: Option<&str>) -> Battle {
+        let unit = |side, y, facing| pacw_engine::UnitInfo {
+            name: format!("{side:?}"),
+            side,
+            arm: pacw_engine::Arm::Infantry,
+            quality: Quality::Regular,
+            at: Square::new(2, y),
+            facing,
+            own_arm: None,
+        };
+        let units = vec![unit(Side::A, 1, Dir::N), unit(Side::B, 2, Dir::S)];
+        let map = pacw_engine::Map::open(5, 6);
+        let s = Scenario::synthetic("duel", map, units, pacw_engine::Options::default()).unwrap();
+        let mut b = Battle::from_scenario(under(s, variant));
+        while !b.legal_actions().contains(&Action::Activate(UnitId(0))) {
+            match b.to_act() {
+                ToAct::Chance(_) => b.apply_chance(b.chance_branches().next().unwrap()).map(drop).unwrap(),
+                _ => b.apply(Action::EndActivations).map(drop).unwrap(),
+            }
+        }
+        b.apply(Action::Activate(UnitId(0))).unwrap();
+        b
+    }
+
+    /// The attacking orders listed in `b`.
+    fn attacks(b: &Battle) -> Vec<Action> {
+        b.legal_actions().into_iter().filter(|a| a.target().is_some()).collect()
+    }
+
+    #[test]
+    fn a_restriction_counts_the_attacks_it_leaves_out_of_the_orders_the_standard_rules_list() {
+        let (standard, held) = (duel(None), duel(Some(HOLD_THE_LINE)));
+        let left_out: Vec<Action> = attacks(&standard).into_iter().filter(|a| !attacks(&held).contains(a)).collect();
+        // The two charges, Fire straight ahead and Fire & Move; a step aside or back and fire is shooting, allowed.
+        let enemy = UnitId(1);
+        assert_eq!(left_out, [Action::Fire { target: enemy, facing: Dir::N }, Action::FireMove { target: enemy }]);
+        assert_eq!(attacks(&held).len(), 5, "Move & Fire from a square a step away: {:?}", attacks(&held));
+        let mut counts = vec![Restricted::default(); 2];
+        count_restricted(&held, &mut counts);
+        let m1 = Restricted { decisions: 1, orders: 2 };
+        assert_eq!(counts, [m1, Restricted::default()], "M1 took every charge away, M2 nothing (no guns)");
+        // The standard rules take nothing away, nor does a decision other than a unit's order.
+        let mut none = vec![Restricted::default(); 2];
+        count_restricted(&standard, &mut none);
+        let mut choosing = held.clone();
+        choosing.apply(Action::Hold).unwrap();
+        while let ToAct::Chance(_) = choosing.to_act() {
+            choosing.apply_chance(choosing.chance_branches().next().unwrap()).unwrap();
+        }
+        count_restricted(&choosing, &mut none);
+        assert_eq!(none, [Restricted::default(); 2]);
+    }
+
+    /// A whole game under restrictions: at every order given, the attacks the standard rules would list in the same
+    /// position and the rules in force do not are what [`restricted_in`] counts, each under the restriction that
+    /// refuses it.
+    #[test]
+    fn a_game_under_restrictions_counts_at_every_order_what_the_rules_without_them_would_list() {
+        let text = pacw_engine::DEFAULT_SCENARIO;
+        let base = Scenario::parse(text, "m.toml").unwrap();
+        let held = under(base.clone(), Some(HOLD_THE_LINE));
+        let mut game = Game::with_scenario(held.clone(), text, "m.toml", None, 7);
+        let mut standard = Battle::new(Arc::new(base), *game.battle().options());
+        let mut expected = vec![Restricted::default(); 2];
+        let mut chance = 0;
+        for step in 0..5_000usize {
+            while let (ToAct::Chance(_), Some(&o)) = (standard.to_act(), game.outcomes().get(chance)) {
+                standard.apply_chance(o).unwrap();
+                chance += 1;
+            }
+            let ToAct::Side(_) = game.battle().to_act() else { break };
+            let listed = game.battle().legal_actions();
+            if game.battle().is_legal(Action::Hold) {
+                let mut left_out = [0u32; 2];
+                for a in standard.legal_actions().into_iter().filter(|a| !listed.contains(a)) {
+                    let id = game.battle().check(a).unwrap_err().variant_rule.expect("refused by a restriction");
+                    left_out[held.system().restrictions().iter().position(|r| r.id == id).unwrap()] += 1;
+                }
+                for (e, n) in expected.iter_mut().zip(left_out) {
+                    e.decisions += (n > 0) as u32;
+                    e.orders += n;
+                }
+            }
+            // Attacks first where there are any, so that the restrictions are met often.
+            let attacks: Vec<Action> = listed.iter().copied().filter(|a| a.target().is_some()).collect();
+            let choice = if attacks.is_empty() { listed[step % listed.len()] } else { attacks[step % attacks.len()] };
+            game.act(choice).unwrap();
+            standard.apply(choice).unwrap();
+        }
+        assert!(matches!(game.battle().to_act(), ToAct::Over(_)), "the game ends");
+        assert!(expected[0].orders > 0, "charges were refused: {expected:?}");
+        assert_eq!(restricted_in(&game), expected);
+        let standard_game = Game::with_scenario(scenario(), text, "m.toml", None, 7);
+        assert!(restricted_in(&standard_game).is_empty(), "nothing is counted under the standard rules");
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::config::{SimConfig, Variant};
 use crate::error::SimError;
-use crate::record::{GameRecord, GameStats};
+use crate::record::{GameRecord, GameStats, restricted_in};
 use crate::seed::{game_seed, player_seed};
 use pacw_ai::Evaluator;
 use pacw_ai::review::{ReviewConfig, review};
@@ -272,8 +272,9 @@ fn run_stopping(
                     swapped: config.swapped(index),
                 };
                 let game = play_game(&spec, index)?;
-                let stats =
+                let mut stats =
                     GameStats::from_events(&played[s][v], game.log()).expect("a game that no side waits on is over");
+                stats.restricted = restricted_in(&game);
                 let save = match save.filter(|s| s.includes(index)) {
                     None => None,
                     Some(save) => {

@@ -456,6 +456,14 @@ pub struct Summary {
     /// system's (`[[result_modifiers]]`); all 0 under the standard rules, and then not written out.
     #[serde(default, skip_serializing_if = "never_applied")]
     pub result_modified: Vec<PerGame>,
+    /// Orders given a game at which each of the variant's restrictions left out at least one attack the rules
+    /// without it would list, by its place among its combat system's (`[[restrictions]]`); all 0 under the standard
+    /// rules, and then not written out.
+    #[serde(default, skip_serializing_if = "never_applied")]
+    pub restricted_decisions: Vec<PerGame>,
+    /// The attacking orders each of the variant's restrictions left out, a game, by its place as above.
+    #[serde(default, skip_serializing_if = "never_applied")]
+    pub restricted_orders: Vec<PerGame>,
     /// Rally dice rolled a game under a variant's rally roll (`[rally]`): none under the standard rules, and then
     /// not written out.
     #[serde(skip_serializing_if = "PerGame::is_zero")]
@@ -639,6 +647,12 @@ impl Summary {
                 .collect(),
             result_modified: (0..pacw_engine::system::MAX_RESULT_MODIFIERS)
                 .map(|i| PerGame::new(sum(&|r| r.stats.result_modified[i]), games))
+                .collect(),
+            restricted_decisions: (0..pacw_engine::system::MAX_RESTRICTIONS)
+                .map(|i| PerGame::new(sum(&|r| r.stats.restricted.get(i).map_or(0, |c| c.decisions)), games))
+                .collect(),
+            restricted_orders: (0..pacw_engine::system::MAX_RESTRICTIONS)
+                .map(|i| PerGame::new(sum(&|r| r.stats.restricted.get(i).map_or(0, |c| c.orders)), games))
                 .collect(),
             rally_rolls: PerGame::new(sum(&|r| r.stats.rally_rolls), games),
             rallies_failed: PerGame::new(sum(&|r| r.stats.rallies_failed), games),

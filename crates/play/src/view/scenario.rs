@@ -303,24 +303,31 @@ pub struct RulesView {
     pub name: String,
     /// What it changes and why.
     pub description: String,
-    /// Its to-hit modifiers beside the standard's, each `{id, name, value, when}`.
+    /// The variant files it was laid from, bottom first, each `{file, name}` (docs/variants.md, "Variants that
+    /// combine"): one for a single variant. Each rule below says by its `from` which of them wrote it last
+    /// (`standard` for a rule as the standard rules have it).
+    pub layers: Vec<serde_json::Value>,
+    /// Which file wrote each entry of `results` and `terms` last, `{results: {row: file}, terms: {term: file}}`,
+    /// as `from` says it of a rule.
+    pub from: serde_json::Value,
+    /// Its to-hit modifiers beside the standard's, each `{id, rule, name, value, when, from}`.
     pub modifiers: Vec<serde_json::Value>,
     /// Its hit-result table, row → [at most the strength, above].
     pub results: serde_json::Value,
     /// The words it shows players (`charge`, `shaken`, `retreat`, `destroyed`, `fire`) → its word.
     pub terms: serde_json::Value,
-    /// What its attacks do to their attackers (`[[after_attack]]`), each `{id, name, when, attacker}`.
+    /// What its attacks do to their attackers (`[[after_attack]]`), each `{id, name, when, attacker, from}`.
     pub after_attack: Vec<serde_json::Value>,
-    /// The attacks it forbids (`[[restrictions]]`), each `{id, name, when}`.
+    /// The attacks it forbids (`[[restrictions]]`), each `{id, name, when, from}`.
     pub restrictions: Vec<serde_json::Value>,
-    /// Its rally roll (`[rally]`), `{id, name, needed}` with `needed` a number or `"strength"`; none when a shaken
+    /// Its rally roll (`[rally]`), `{id, name, needed, from}` with `needed` a number or `"strength"`; none when a shaken
     /// unit rallies as it is activated (R4.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rally: Option<serde_json::Value>,
-    /// Its rally modifiers (`[[rally_modifiers]]`), each `{id, name, value, when}`.
+    /// Its rally modifiers (`[[rally_modifiers]]`), each `{id, name, value, when, from}`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rally_modifiers: Vec<serde_json::Value>,
-    /// Its modifiers to the hit-result roll (`[[result_modifiers]]`, R7.1), each `{id, name, value, when}`: the
+    /// Its modifiers to the hit-result roll (`[[result_modifiers]]`, R7.1), each `{id, name, value, when, from}`: the
     /// value is added to the strength the hit target's roll is tested against.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub result_modifiers: Vec<serde_json::Value>,
@@ -420,6 +427,8 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             RulesView {
                 name: system.name.clone(),
                 description: system.description.clone(),
+                layers: json["layers"].as_array().cloned().unwrap_or_default(),
+                from: serde_json::json!({ "results": json["from"]["results"], "terms": json["from"]["terms"] }),
                 modifiers: json["modifiers"].as_array().cloned().unwrap_or_default(),
                 results: json["results"].clone(),
                 terms: json["terms"].clone(),

@@ -71,6 +71,10 @@ pub struct Part {
     /// cover stand firm", in the order of [`Summary::result_modified`]. Empty where no column's rules have any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub result_modifier_rules: Vec<Vec<String>>,
+    /// The restrictions on orders of each column's rules (`[[restrictions]]`), as "M1 troops will not charge a
+    /// steady line", in the order of [`Summary::restricted_decisions`]. Empty where no column's rules have any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restriction_rules: Vec<Vec<String>>,
     /// The rally roll of each column's rules (`[rally]`), as "MR1 rally test", in the order of [`Part::columns`];
     /// `None` where a column's rules rally without a die (R4.1). Empty where no column's rules have one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -261,6 +265,12 @@ fn after_attack_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
 /// firm"; empty when none has any.
 fn result_modifier_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
     rules_by_column(sim, s, |system| system.result_modifiers().iter().map(|m| format!("{} {}", m.id, m.name)).collect())
+}
+
+/// The restrictions on orders of each column's rules for scenario `s`, as "M1 troops will not charge a steady line";
+/// empty when none has any.
+fn restriction_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
+    rules_by_column(sim, s, |system| system.restrictions().iter().map(|r| format!("{} {}", r.id, r.name)).collect())
 }
 
 /// Some rules of each column's rules for scenario `s`, as `named` names them; empty when no column has any.
@@ -526,6 +536,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         terms,
         after_attack_rules: after_attack,
         result_modifier_rules: same_in_every_battle(sim, s, result_modifier_rules),
+        restriction_rules: same_in_every_battle(sim, s, restriction_rules),
         rally_rules: same_in_every_battle(sim, s, rally_rules),
         own_terrains: same_in_every_battle(sim, s, own_terrains),
         all,
@@ -790,6 +801,46 @@ mod tests {
             assert_ne!(cells[1], "—", "{label}");
         }
         assert!(report.main.variants[0].summary.terrain.is_empty());
+    }
+
+    #[test]
+    fn a_variant_s_restrictions_get_a_table_of_what_they_took_away_and_the_standard_rules_a_dash() {
+        let mut c = SimConfig::of(vec![source("meeting-engagement")]);
+        c.games = 8;
+        let file = "hold.toml";
+        let hold = "name = \"Hold the line\"\n[[restrictions]]\nid = \"M1\"\n\
+                    name = \"troops will not charge a steady line\"\nwhen = \"charge and not target.shaken\"\n";
+        c.rule_sets.push(crate::config::VariantFile::parse(hold, file).unwrap());
+        c.compare(vec![Axis::parse(&format!("rules=standard,{file}")).unwrap()]).unwrap();
+        let played = run(&c, &|| {}).unwrap();
+        let report = Report::new(&played, None);
+        let m1 = "M1 troops will not charge a steady line".to_string();
+        assert_eq!(report.main.restriction_rules, [vec![], vec![m1.clone()]]);
+        // The counts are the games' own, summed; the standard rules' games count nothing.
+        let of = |v: usize| played.records.iter().filter(move |r| r.variant == v);
+        assert!(of(0).all(|r| r.stats.restricted.is_empty()));
+        let decisions: u32 = of(1).map(|r| r.stats.restricted[0].decisions).sum();
+        let orders: u32 = of(1).map(|r| r.stats.restricted[0].orders).sum();
+        assert!(decisions > 0 && orders >= decisions, "charges on steady troops were offered: {decisions}, {orders}");
+        let tables = sections(&report.main);
+        let table = tables.iter().find(|t| t.title == "Orders the restrictions took away").unwrap();
+        let per_game = |n: u32| format!("{:.2}", f64::from(n) / 8.0);
+        assert_eq!(
+            table.rows,
+            [
+                (m1, vec!["—".to_string(), per_game(decisions)]),
+                ("  attacking orders it left out".to_string(), vec!["—".to_string(), per_game(orders)]),
+            ]
+        );
+        let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(v["variants"][1]["restricted_decisions"][0]["total"], decisions);
+        assert_eq!(v["variants"][1]["restricted_orders"][0]["total"], orders);
+        assert!(v["variants"][0].get("restricted_decisions").is_none(), "none under the standard rules");
+        // The standard rules alone: no table, and the JSON keeps its shape.
+        let standard = Report::new(&sim(None), None);
+        assert!(!sections(&standard.main).iter().any(|t| t.title == "Orders the restrictions took away"));
+        let v: serde_json::Value = serde_json::from_str(&standard.to_json()).unwrap();
+        assert!(v.get("restricted_decisions").is_none() && v.get("restriction_rules").is_none());
     }
 
     #[test]

@@ -266,6 +266,9 @@ pub fn sections(part: &Part) -> Vec<Section> {
     if let Some(rows) = rule_counts(&part.result_modifier_rules, &part.columns(), |s| &s.result_modified[..]) {
         all.push(Section { title: "The hit-result roll modified".into(), note: result_modified.into(), rows });
     }
+    if let Some(section) = restrictions_table(part) {
+        all.push(section);
+    }
     if let Some(section) = rally_table(part) {
         all.push(section);
     }
@@ -373,6 +376,30 @@ fn rule_counts(
         })
         .collect();
     Some(rows)
+}
+
+/// What the restrictions on orders of each column's rules (`[[restrictions]]`) took away: for each, by its id and
+/// name, the orders given a game at which it left out at least one attack, and beneath it the attacking orders it
+/// left out a game; `None` when no column's rules have any.
+fn restrictions_table(part: &Part) -> Option<Section> {
+    let columns = part.columns();
+    let decisions = rule_counts(&part.restriction_rules, &columns, |s| &s.restricted_decisions[..])?;
+    let orders = rule_counts(&part.restriction_rules, &columns, |s| &s.restricted_orders[..])?;
+    let rows = decisions
+        .into_iter()
+        .zip(orders)
+        .flat_map(|(rule, (_, orders))| [rule, ("  attacking orders it left out".to_string(), orders)])
+        .collect();
+    Some(Section {
+        title: "Orders the restrictions took away".into(),
+        note:
+            "The variant's restrictions on orders ([[restrictions]], docs/variants.md): for each, the orders given a \
+               game at which it left out of the legal orders at least one attack the rules without it would list, \
+               and beneath it the attacking orders it left out a game (an attack several forbid is counted under \
+               the first, the one a refusal cites); — where a column's rules have no such restriction."
+                .into(),
+        rows,
+    })
 }
 
 /// The rally roll of each column's rules (`[rally]`): rally dice rolled a game, and the share that left the unit
