@@ -353,20 +353,16 @@ impl<S: ScenarioRef> Battle<S> {
     /// `move.<its id>`, else its file's).
     pub fn movement(&self, id: UnitId) -> u8 {
         let info = self.info(id);
-        match info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Move)) {
-            None => self.options.movement.get(info.arm),
-            Some(own) => own,
-        }
+        let own = info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Move));
+        own.unwrap_or_else(|| self.options.movement.get(info.arm))
     }
 
     /// This unit's range in squares (R2.6: the option `range.*`, or its own arm's: the option `range.<its id>`,
     /// else its file's).
     pub fn range(&self, id: UnitId) -> u8 {
         let info = self.info(id);
-        match info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Range)) {
-            None => self.options.range.get(info.arm),
-            Some(own) => own,
-        }
+        let own = info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Range));
+        own.unwrap_or_else(|| self.options.range.get(info.arm))
     }
 
     /// A number of the variant's own arm at `place` under the options in force. Out of line, so that the standard
@@ -587,9 +583,9 @@ mod tests {
         // 368 until the options held a variant's own modifiers (five bytes: one more 16-byte line; perft measured
         // the same, docs/PERFORMANCE.md).
         assert!(std::mem::size_of::<Battle>() <= 384, "{} bytes", std::mem::size_of::<Battle>());
-        // 32 bytes, copied in two moves: 33 (with the switch `events`) cost perft 1.2% more instructions, the battle
-        // then growing a line. 40 with the numbers of a variant's own arms, in the battle's padding (384 bytes still;
-        // docs/PERFORMANCE.md).
+        // 32 bytes, copied in two moves: 33 (with the switch `events`) cost perft 1.2% more instructions. 40 with the
+        // numbers of a variant's own arms, in the battle's padding (384 bytes still), cost perft 1.4% and greedy
+        // games 0.67% (docs/PERFORMANCE.md).
         assert_eq!(std::mem::size_of::<Options>(), 40);
         let small = Battle::from_scenario(Arc::new(Scenario::parse(&massed(12, 12), "m").unwrap()));
         assert!(!small.units.on_heap());
