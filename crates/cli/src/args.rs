@@ -2,12 +2,13 @@
 //! in every one: `--set`, `--players`, `--compare`, `--games`, `--shard`, `--save-only`.
 
 use pacw_engine::OptionError;
-use pacw_engine::{Options, Scenario};
+use pacw_engine::{ArmNumber, Options, Scenario};
 use pacw_sim::{Axis, Shard};
 
 /// `--set OPTION=VALUE`: a rule option (R11), checked against the engine's ranges (an exhaustion point names a side
-/// of the scenario, and `modifier.ID` may be a variant's own modifier: those are checked with the scenario and its
-/// variant, by [`apply_sets`]).
+/// of the scenario, `modifier.ID` may be a variant's own modifier and `strength.ID`, `move.ID` and `range.ID` a
+/// variant's own arm's number: those are checked with the scenario and its variant, by [`apply_sets`], their values
+/// here against the bounds of the standard's).
 ///
 /// # Errors
 /// When the text is not `OPTION=VALUE`, or the engine does not know the option or refuses the value.
@@ -15,11 +16,14 @@ pub fn set(text: &str) -> Result<(String, String), String> {
     let (name, value) = text.split_once('=').ok_or_else(|| format!("'{text}' is not OPTION=VALUE"))?;
     let (name, value) = (name.trim(), value.trim());
     let probe = if name.starts_with("exhaustion.") { "exhaustion.A" } else { name };
-    match Options::default().set(probe, value) {
-        Err(OptionError::Unknown(_)) if name.starts_with("modifier.") => Options::default()
-            .set("modifier.cover", value)
-            .map_err(|e| e.to_string().replace("modifier.cover", name))?,
-        checked => checked.map_err(|e| e.to_string().replace("exhaustion.A", name))?,
+    // An option the variant in force may have: its value is checked as the standard one of its kind.
+    let like =
+        |standard: &str| Options::default().set(standard, value).map_err(|e| e.to_string().replace(standard, name));
+    let table = name.split_once('.').map(|(table, _)| table);
+    match (Options::default().set(probe, value), table.and_then(ArmNumber::of)) {
+        (Err(OptionError::Unknown(_)), _) if table == Some("modifier") => like("modifier.cover")?,
+        (Err(OptionError::Unknown(_)), Some(number)) => like(&format!("{}.infantry", number.name()))?,
+        (checked, _) => checked.map_err(|e| e.to_string().replace("exhaustion.A", name))?,
     }
     Ok((name.to_string(), value.to_string()))
 }

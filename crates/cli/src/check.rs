@@ -106,11 +106,12 @@ pub fn show(arg: &str, as_json: bool) -> Result<ExitCode> {
     writeln!(out, "{} ({} turns)\n", scenario.name, scenario.turns)?;
     writeln!(out, "{}\n", scenario.description.trim())?;
     let variant = crate::source::variant_words(&scenario).map_or(String::new(), |v| format!("; variant: {v}"));
+    let options = scenario.options_text(&scenario.options);
     let battle = Battle::from_scenario(Arc::new(scenario));
     write!(out, "{}", board::render(&battle))?;
     writeln!(out)?;
     write!(out, "{}", board::unit_list(&battle))?;
-    writeln!(out, "Options: {}{variant}", battle.options())?;
+    writeln!(out, "Options: {options}{variant}")?;
     Ok(ExitCode::SUCCESS)
 }
 

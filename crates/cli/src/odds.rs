@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use pacw_engine::Aspect;
 use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
 use pacw_engine::system::CombatSystem;
-use pacw_engine::{Action, Arm, Battle, Dir, Game, Options, Prob, Quality, Square, UnitId};
+use pacw_engine::{Action, Arm, ArmNumber, Battle, Dir, Game, Options, Prob, Quality, Square, UnitId};
 use pacw_engine::{RetreatPath, Steadiness};
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -146,7 +146,8 @@ pub fn run(args: OddsArgs) -> Result<ExitCode> {
 fn options(base: Options, set: &[(String, String)], system: Option<&CombatSystem>) -> Result<Options, Usage> {
     let mut options = base;
     for (name, value) in set {
-        // A variant's own modifier (`modifier.V1`) is its option; every other is the standard's.
+        // A variant's own modifier (`modifier.V1`) or arm's number (`range.skirmishers`) is its option; every other
+        // is the standard's.
         let own = system.and_then(|system| system.set_own_option(&mut options, name, value));
         own.unwrap_or_else(|| options.set(name, value)).map_err(|e| Usage(e.to_string()))?;
     }
@@ -164,7 +165,9 @@ fn variant_and_options(args: &OddsArgs) -> Result<Result<(Option<Arc<CombatSyste
     let mut base = Options::default();
     if let Some(system) = &system {
         for (name, value) in system.changes_to_standard().iter().chain(system.options()) {
-            base.set(name, value).map_err(|e| Usage(format!("the variant's {name}: {e}")))?;
+            // Its own modifiers and arms (`modifier.V1`, `range.skirmishers`) are options of its own.
+            let own = system.set_own_option(&mut base, name, value);
+            own.unwrap_or_else(|| base.set(name, value)).map_err(|e| Usage(format!("the variant's {name}: {e}")))?;
         }
     }
     let options = options(base, &args.set, system.as_deref())?;
@@ -661,7 +664,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
     let words = Words::of(system.as_deref().unwrap_or(&CombatSystem::standard()));
     let (fire, charge) = (words.attack(false), words.attack(true));
     let charges = if charge == "charge" { "charges" } else { charge };
-    let own_range = attacker_own.and_then(|i| system.as_deref()?.arms().get(i as usize)).map(|a| a.range);
+    let own_range = attacker_own.and_then(|i| system.as_deref()?.arm_number(i as usize, ArmNumber::Range, &options));
     let shooting = if own_range.unwrap_or(options.range.get(attacker)) >= 2 {
         format!("{fire} at distance 2, {charges} at distance 1 from the front")
     } else {

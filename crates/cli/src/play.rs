@@ -316,7 +316,8 @@ pub fn play(args: PlayArgs, input: impl BufRead, mut out: impl Write) -> Result<
     let watching = players.iter().all(|p| p != HUMAN);
     let mut table = Table::new(game, players);
     let scenario = table.game.battle().scenario().clone();
-    writeln!(out, "{} — seed {} — options: {}", scenario.name, table.game.seed(), table.game.battle().options())?;
+    let options = scenario.options_text(table.game.battle().options());
+    writeln!(out, "{} — seed {} — options: {options}", scenario.name, table.game.seed())?;
     for side in Side::BOTH {
         writeln!(out, "{}: {}", scenario.side(side).name, table.players[side.index()])?;
     }

@@ -41,7 +41,7 @@ pub fn run(file: &Path, as_json: bool, legal: bool) -> Result<ExitCode> {
         scenario.name,
         game.seed(),
         game.actions().len(),
-        game.battle().options()
+        scenario.options_text(game.battle().options())
     )?;
     for event in game.log() {
         writeln!(out, "{}", narrate::event(scenario, event))?;

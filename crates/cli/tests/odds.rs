@@ -334,6 +334,33 @@ fn odds_know_a_variant_s_own_arms() {
     assert!(refused.contains("'skirmishers' is not an arm"), "{refused}");
 }
 
+/// A variant's own arm's numbers are options of the odds, as a standard arm's are (`--set strength.skirmishers=5`).
+#[test]
+fn odds_set_a_variant_s_own_arm_s_numbers() {
+    let v = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/skirmishers.toml");
+    let file = ok_json(&["--attacker", "inf", "--target", "skirmishers", "--variant", v]);
+    let set =
+        ok_json(&["--attacker", "inf", "--target", "skirmishers", "--variant", v, "--set", "strength.skirmishers=5"]);
+    assert_eq!((file["target_strength"].as_u64(), set["target_strength"].as_u64()), (Some(3), Some(5)));
+    assert_ne!(results(&file), results(&set), "a stronger target holds more often");
+    // Their range of 3 reaches 3 squares; an option's 2 does not.
+    let far = ["--attacker", "skirmishers", "--target", "inf", "--distance", "3", "--variant", v];
+    ok_json(&far);
+    let short = refused(&[&far[..], &["--set", "range.skirmishers=2"]].concat());
+    assert!(short.contains("distance 3 is beyond skirmishers's range of 2"), "{short}");
+    let table = ok_json(&["--table", "--attacker", "skirmishers", "--variant", v, "--set", "range.skirmishers=1"]);
+    let rows = table["rows"].as_array().unwrap();
+    assert!(rows.iter().all(|r| r["attack"] == "charge"), "a range of 1 leaves only charges");
+    for (given, said) in [
+        ("range.skirmishers=27", "option range.skirmishers: '27' is not allowed (a whole number from 1 to 26)"),
+        ("move.skirmishers=0", "option move.skirmishers: '0' is not allowed (a whole number from 1 to 26)"),
+        ("range.skirmisher=2", "(their arms: infantry, cavalry, artillery, skirmishers)"),
+    ] {
+        let e = refused(&["--attacker", "inf", "--target", "skirmishers", "--variant", v, "--set", given]);
+        assert!(e.contains(said), "{given}: {e}");
+    }
+}
+
 /// The worked example of docs/variants.md ("What an attack does to the attacker"): a veteran's charge into woods
 /// under rules that shake a failed charge and carry a successful one into the square, worked by hand.
 #[test]

@@ -590,6 +590,76 @@ fn a_scenario_of_a_variant_s_own_arms_plays_with_it_and_its_save_replays() {
     assert!(replay.status.success(), "{}", text(&replay.stderr));
 }
 
+/// A variant's own arm's numbers are options of the laboratory as a standard arm's are: compared, set and named in
+/// the records as the battle names the arm, refused out of their bounds or for an arm the rules lack; and a
+/// variant's own modifier is compared too. `docs/examples/skirmish.toml` names `skirmishers.toml` (range 3).
+#[test]
+fn compare_and_set_sweep_a_variant_s_own_arm_s_numbers_and_its_own_modifiers() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples");
+    let battle = format!("{examples}/skirmish.toml");
+    let base = ["simulate", &battle, "--games", "6", "--seed", "3", "--players", "greedy,greedy"];
+    let v = json(&[&base[..], &["--compare", "range.skirmishers=1,3", "--json"]].concat());
+    let variants = v["variants"].as_array().unwrap();
+    assert_eq!((variants[0]["option"].as_str(), variants[0]["value"].as_str()), (Some("range.skirmishers"), Some("1")));
+    assert_eq!(variants[0]["options"]["range.skirmishers"], "1");
+    assert_eq!(variants[1]["options"]["range.skirmishers"], "3");
+    assert_ne!(variants[0]["attacks"], variants[1]["attacks"], "skirmishers that reach 1 square fight otherwise");
+    // The text report's columns say it as the command did.
+    let out = pacw(&[&base[..], &["--compare", "range.skirmishers=1,3"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("range.skirmishers=1"), "{}", text(&out.stdout));
+    // Set for a whole run, its column the same games as the compared value's.
+    let set = json(&[&base[..], &["--set", "range.skirmishers=1", "--json"]].concat());
+    assert_eq!(set["options"]["range.skirmishers"], "1", "{}", set["options"]);
+    assert_eq!(set["attacks"], variants[0]["attacks"]);
+    for (given, said) in [
+        ("range.skirmishers=27", "option range.skirmishers: '27' is not allowed (a whole number from 1 to 26)"),
+        ("strength.skirmishers=7", "option strength.skirmishers: '7' is not allowed (a whole number from 1 to 6)"),
+        ("range.skirmisher=2", "(their arms: infantry, cavalry, artillery, skirmishers)"),
+    ] {
+        let out = pacw(&[&base[..], &["--set", given]].concat());
+        assert_eq!(out.status.code(), Some(2), "{given}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(said), "{given}: {}", text(&out.stderr));
+        let out = pacw(&[&base[..], &["--compare", &given.replace('=', "=1,")]].concat());
+        assert_eq!(out.status.code(), Some(2), "{given}: {}", text(&out.stderr));
+    }
+    let standard = pacw(&["simulate", "meeting-engagement", "--games", "2", "--set", "range.skirmishers=2"]);
+    assert_eq!(standard.status.code(), Some(2));
+    assert!(
+        text(&standard.stderr).contains("(their arms: infantry, cavalry, artillery)"),
+        "{}",
+        text(&standard.stderr)
+    );
+    // A variant's own modifier compares as well (fences.toml's F1, laid over the battle's variant).
+    let fences = format!("{examples}/fences.toml");
+    let v = json(&[&base[..], &["--variant", &fences, "--compare", "modifier.F1=0,-2", "--json"]].concat());
+    let variants = v["variants"].as_array().unwrap();
+    assert_eq!(
+        (variants[0]["options"]["modifier.F1"].as_str(), variants[1]["options"]["modifier.F1"].as_str()),
+        (Some("0"), Some("-2"))
+    );
+}
+
+/// A game of a variant's own arm with its number set at the terminal saves it and replays by it, and says so.
+#[test]
+fn play_sets_a_variant_s_own_arm_s_number_and_its_save_replays_by_it() {
+    let scratch = temp_dir("own-arm-set");
+    let battle = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples/skirmish.toml");
+    let save = scratch.path().join("game.json");
+    let play = Command::new(env!("CARGO_BIN_EXE_pacw"))
+        .args(["play", battle, "--players", "greedy,greedy", "--pace-ms", "0", "--seed", "2"])
+        .args(["--set", "range.skirmishers=1", "--save", &save.to_string_lossy()])
+        .output()
+        .unwrap();
+    assert!(play.status.success(), "{}", text(&play.stderr));
+    assert!(text(&play.stdout).lines().next().unwrap().contains("range.skirmishers=1"), "{}", text(&play.stdout));
+    let replay = pacw(&["replay", &save.to_string_lossy()]);
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(text(&replay.stdout).lines().next().unwrap().contains("range.skirmishers=1"), "{}", text(&replay.stdout));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(saved["options"]["own_arm"][3], serde_json::json!([null, null, 1]), "{}", saved["options"]);
+}
+
 /// A variant's rules counted in the report (`variant`, a variant file's text with one such rule): the table
 /// `title` has its row `row` (its id and name) beside the standard rules (which have none: a dash), and the JSON's
 /// counts `key` have it applied at least once in 30 greedy games of Bloody Lane.

@@ -36,7 +36,8 @@ pub use game::{Game, SaveError, SaveFile, SavedVariant, Step};
 pub use geometry::{Aspect, Dir, MAX_SIDE, MIN_SIDE, Square};
 pub use map::{Map, Terrain};
 pub use options::{
-    BlockedRetreat, Events, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm, StandardModifier,
+    ArmNumber, BlockedRetreat, Events, Initiative, OPTION_SPECS, OptionError, OptionSpec, Options, PerArm,
+    StandardModifier,
 };
 pub use rule::Rule;
 pub use scenario::{

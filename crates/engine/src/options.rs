@@ -263,6 +263,11 @@ pub struct Options {
     /// Whether the scenario's events happen (reinforcements, timed changes).
     #[serde(skip_serializing_if = "Events::is_on")]
     pub events: Events,
+    /// The numbers of a variant's own arms, as the options `strength.<its id>`, `move.<its id>` and
+    /// `range.<its id>` set them over its file's; set through [`crate::Scenario::set_option`], which knows the
+    /// variant.
+    #[serde(skip_serializing_if = "OwnArmValues::is_empty")]
+    pub own_arm: OwnArmValues,
 }
 
 /// The most modifiers a combat system has, and so of its own modifiers an option may set.
@@ -333,6 +338,129 @@ impl From<OwnModifierValues> for [Option<i8>; MAX_OWN_MODIFIERS] {
     }
 }
 
+/// The most arms a combat system has (the standard's three included), and so the last place among them whose own arm
+/// an option may set.
+pub const MAX_ARMS: usize = 8;
+
+/// The places of the standard arms among a combat system's, which come first: a variant's own arms have the places
+/// after them.
+const STANDARD_ARMS: usize = Arm::ALL.len();
+
+/// One of an arm's numbers (R2.2, R2.6), each an option of every arm: `strength.<arm>`, `move.<arm>` and
+/// `range.<arm>`, within the bounds a variant file's `[[arms]]` gives them too.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ArmNumber {
+    /// Its strength, 1..=6 (R2.2).
+    Strength,
+    /// Squares a move covers, 1..=[`MAX_MOVE_OR_RANGE`] (R2.6).
+    Move,
+    /// Its range in squares, 1..=[`MAX_MOVE_OR_RANGE`] (R2.6).
+    Range,
+}
+
+impl ArmNumber {
+    /// All three, in the order of a variant file's `[[arms]]`.
+    pub const ALL: [ArmNumber; 3] = [ArmNumber::Strength, ArmNumber::Move, ArmNumber::Range];
+
+    /// The option's name before the arm's (`range` of `range.infantry`), as a variant file names the number too.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ArmNumber::Strength => "strength",
+            ArmNumber::Move => "move",
+            ArmNumber::Range => "range",
+        }
+    }
+
+    /// The number of this name.
+    pub fn of(name: &str) -> Option<ArmNumber> {
+        ArmNumber::ALL.into_iter().find(|n| n.name() == name)
+    }
+
+    /// The least and the most it may be.
+    pub const fn bounds(self) -> (u8, u8) {
+        match self {
+            ArmNumber::Strength => (1, 6),
+            ArmNumber::Move | ArmNumber::Range => (1, MAX_MOVE_OR_RANGE),
+        }
+    }
+
+    /// How many codes its value takes in [`OwnArmValues`]: 0 for unset, then each value.
+    const fn codes(self) -> u64 {
+        self.bounds().1 as u64 + 1
+    }
+
+    /// What a code of it is worth within an arm's code: the product of the codes of the numbers before it.
+    const fn weight(self) -> u64 {
+        match self {
+            ArmNumber::Strength => 1,
+            ArmNumber::Move => ArmNumber::Strength.codes(),
+            ArmNumber::Range => ArmNumber::Strength.codes() * ArmNumber::Move.codes(),
+        }
+    }
+}
+
+/// The values options give a variant's own arms' numbers, by the arm's place among its system's arms (`None`: the
+/// file's number). An arm's three numbers are one code from 0 to 7 × 27 × 27 − 1 (each number's 0 unset), and the
+/// five own arms' codes the digits of one number of 64 bits, so that a battle, which holds its options, stays
+/// small; written as a list of eight arms, each `[strength, move, range]` of values or nulls (the standard's three
+/// always nulls).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(from = "[[Option<u8>; 3]; MAX_ARMS]", into = "[[Option<u8>; 3]; MAX_ARMS]")]
+pub struct OwnArmValues([u8; 8]);
+
+impl OwnArmValues {
+    /// How many codes one arm's numbers take together.
+    const ARM: u64 = ArmNumber::Range.weight() * ArmNumber::Range.codes();
+
+    /// What a code of the arm at place `place` is worth, if it is a place of an own arm.
+    fn weight(place: usize) -> Option<u64> {
+        (STANDARD_ARMS..MAX_ARMS).contains(&place).then(|| Self::ARM.pow((place - STANDARD_ARMS) as u32))
+    }
+
+    /// The value set for `number` of the arm at place `place`, if any.
+    pub fn get(&self, place: usize, number: ArmNumber) -> Option<u8> {
+        let arm = u64::from_le_bytes(self.0) / Self::weight(place)? % Self::ARM;
+        let code = arm / number.weight() % number.codes();
+        (code != 0).then_some(code as u8)
+    }
+
+    /// Sets `number` of the arm at place `place` to `value`, which is kept within the number's bounds (`None` unsets
+    /// it); a place that is not an own arm's (one of the standard's three, or beyond [`MAX_ARMS`]) is ignored.
+    pub fn set(&mut self, place: usize, number: ArmNumber, value: Option<u8>) {
+        let Some(weight) = Self::weight(place) else { return };
+        let (least, most) = number.bounds();
+        let all = u64::from_le_bytes(self.0);
+        let old = all / weight / number.weight() % number.codes();
+        let new = value.map_or(0, |v| v.clamp(least, most) as u64);
+        // The digit of that number is replaced: the others, below and above it, stay.
+        let all = all - old * weight * number.weight() + new * weight * number.weight();
+        self.0 = all.to_le_bytes();
+    }
+
+    /// Whether no value is set.
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 8]
+    }
+}
+
+impl From<[[Option<u8>; 3]; MAX_ARMS]> for OwnArmValues {
+    fn from(arms: [[Option<u8>; 3]; MAX_ARMS]) -> Self {
+        let mut out = OwnArmValues::default();
+        for (place, values) in arms.into_iter().enumerate() {
+            for (number, value) in ArmNumber::ALL.into_iter().zip(values) {
+                out.set(place, number, value);
+            }
+        }
+        out
+    }
+}
+
+impl From<OwnArmValues> for [[Option<u8>; 3]; MAX_ARMS] {
+    fn from(values: OwnArmValues) -> Self {
+        std::array::from_fn(|place| ArmNumber::ALL.map(|number| values.get(place, number)))
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -350,6 +478,7 @@ impl Default for Options {
             exhaustion: [None, None],
             own_modifier: OwnModifierValues::default(),
             events: Events::On,
+            own_arm: OwnArmValues::default(),
         }
     }
 }
@@ -360,6 +489,14 @@ pub enum OptionError {
     /// No such option.
     #[error("unknown option '{0}' (known: {known})", known = option_names())]
     Unknown(String),
+    /// `strength.ARM`, `move.ARM` or `range.ARM` names an arm the rules in force lack.
+    #[error("unknown option '{name}': no such arm in the rules in force (their arms: {arms})")]
+    UnknownArm {
+        /// The option.
+        name: String,
+        /// The arms of the rules in force, by their ids.
+        arms: String,
+    },
     /// `exhaustion.SIDE` names no side.
     #[error("option exhaustion.{0}: no such side (use the scenario's side ids)")]
     UnknownSide(String),
@@ -793,6 +930,53 @@ mod spec_tests {
         assert_eq!(listed, pairs);
         let e = Options::default().set("modifier.hill", "1").unwrap_err().to_string();
         assert!(e.contains("modifier.hill") && e.contains(&option_names()), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod own_arm_tests {
+    use super::*;
+
+    #[test]
+    fn own_arm_values_keep_each_number_of_each_arm_apart_and_read_back_from_their_list() {
+        let mut v = OwnArmValues::default();
+        assert!(v.is_empty());
+        // Every place of an own arm and every number, at both its bounds: the others stay as they were.
+        for place in STANDARD_ARMS..MAX_ARMS {
+            for number in ArmNumber::ALL {
+                let (least, most) = number.bounds();
+                v.set(place, number, Some(most));
+                assert_eq!(v.get(place, number), Some(most), "{place} {number:?}");
+                v.set(place, number, Some(least));
+                assert_eq!(v.get(place, number), Some(least), "{place} {number:?}");
+                v.set(place, number, Some(most));
+            }
+        }
+        for place in STANDARD_ARMS..MAX_ARMS {
+            assert_eq!(ArmNumber::ALL.map(|n| v.get(place, n)), [Some(6), Some(26), Some(26)]);
+        }
+        v.set(4, ArmNumber::Move, None);
+        v.set(7, ArmNumber::Strength, Some(9)); // kept within its bounds
+        v.set(1, ArmNumber::Range, Some(3)); // a standard arm's place: not an own one's
+        v.set(8, ArmNumber::Range, Some(3)); // beyond the last
+        assert_eq!(
+            (v.get(4, ArmNumber::Move), v.get(4, ArmNumber::Range), v.get(7, ArmNumber::Strength)),
+            (None, Some(26), Some(6))
+        );
+        assert_eq!((v.get(1, ArmNumber::Range), v.get(8, ArmNumber::Range)), (None, None));
+        let list: [[Option<u8>; 3]; MAX_ARMS] = v.into();
+        assert_eq!(OwnArmValues::from(list), v);
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(serde_json::from_str::<OwnArmValues>(&json).unwrap(), v);
+        let mut o = Options::default();
+        o.own_arm.set(3, ArmNumber::Range, Some(1));
+        let json = serde_json::to_string(&o).unwrap();
+        assert!(
+            json.contains("\"own_arm\":[[null,null,null],[null,null,null],[null,null,null],[null,null,1],"),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Options>(&json).unwrap(), o);
+        assert!(!serde_json::to_string(&Options::default()).unwrap().contains("own_arm"), "left out when unset");
     }
 }
 

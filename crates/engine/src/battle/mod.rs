@@ -22,7 +22,7 @@ use units::Units;
 pub use units::{INLINE_UNITS, UnitSet, UnitSetIter};
 
 use crate::geometry::{Dir, Square};
-use crate::options::{Initiative, Options};
+use crate::options::{ArmNumber, Initiative, Options};
 use crate::scenario::{MAX_OBJECTIVES, Scenario};
 use crate::unit::{Side, UnitId, UnitInfo};
 use deck::{Deck, initiative_value};
@@ -335,27 +335,43 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// A unit's strength under the options in force (R2.2, R11: `strength.*`, `quality.*`); a unit of a variant's
-    /// own arm has that arm's strength, with its quality's adjustment.
+    /// own arm has that arm's strength (the option `strength.<its id>`, else its file's), with its quality's
+    /// adjustment.
     pub fn strength(&self, id: UnitId) -> u8 {
         let info = self.info(id);
-        match self.own_arm(id) {
+        match info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Strength)) {
             None => self.options.strength_of(info.arm, info.quality),
             Some(own) => {
                 let standard =
                     self.options.strength_of(info.arm, info.quality) as i8 - self.options.strength.get(info.arm) as i8;
-                (own.strength as i8 + standard).clamp(0, 6) as u8
+                (own as i8 + standard).clamp(0, 6) as u8
             }
         }
     }
 
-    /// Squares a Move order of this unit may cover (R2.6: the option `move.*`, or its own arm's).
+    /// Squares a Move order of this unit may cover (R2.6: the option `move.*`, or its own arm's: the option
+    /// `move.<its id>`, else its file's).
     pub fn movement(&self, id: UnitId) -> u8 {
-        self.own_arm(id).map_or_else(|| self.options.movement.get(self.info(id).arm), |own| own.movement)
+        let info = self.info(id);
+        let own = info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Move));
+        own.unwrap_or_else(|| self.options.movement.get(info.arm))
     }
 
-    /// This unit's range in squares (R2.6: the option `range.*`, or its own arm's).
+    /// This unit's range in squares (R2.6: the option `range.*`, or its own arm's: the option `range.<its id>`,
+    /// else its file's).
     pub fn range(&self, id: UnitId) -> u8 {
-        self.own_arm(id).map_or_else(|| self.options.range.get(self.info(id).arm), |own| own.range)
+        let info = self.info(id);
+        let own = info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Range));
+        own.unwrap_or_else(|| self.options.range.get(info.arm))
+    }
+
+    /// A number of the variant's own arm at `place` under the options in force. Out of line, so that the standard
+    /// arms' numbers, asked at every step, stay a test and a read.
+    #[cold]
+    #[inline(never)]
+    fn own_number(&self, place: u8, number: ArmNumber) -> Option<u8> {
+        let place = place as usize;
+        self.scenario.system().arms().get(place).map(|own| own.number_under(place, number, &self.options))
     }
 
     /// Makes a unit shaken (R2.4) without an attack: for the odds of a described situation, which ask about a
@@ -567,8 +583,10 @@ mod tests {
         // 368 until the options held a variant's own modifiers (five bytes: one more 16-byte line; perft measured
         // the same, docs/PERFORMANCE.md).
         assert!(std::mem::size_of::<Battle>() <= 384, "{} bytes", std::mem::size_of::<Battle>());
-        // 32 bytes, copied in two moves: 33 (with the switch `events`) cost perft 1.2% more instructions.
-        assert_eq!(std::mem::size_of::<Options>(), 32);
+        // 32 bytes, copied in two moves: 33 (with the switch `events`) cost perft 1.2% more instructions. 40 with the
+        // numbers of a variant's own arms, in the battle's padding (384 bytes still), cost perft 1.4% and greedy
+        // games 0.67% (docs/PERFORMANCE.md).
+        assert_eq!(std::mem::size_of::<Options>(), 40);
         let small = Battle::from_scenario(Arc::new(Scenario::parse(&massed(12, 12), "m").unwrap()));
         assert!(!small.units.on_heap());
         assert_eq!(small.units.len(), 24);

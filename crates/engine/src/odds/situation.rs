@@ -137,7 +137,10 @@ impl Situation {
             return Err(Illegal::new(Rule::R2_2, "an arm of its own is an arm of the variant played"));
         };
         let (range, name) = match attacker_own {
-            Some(arm) => (arm.range, arm.id.as_str()),
+            Some(arm) => {
+                let place = self.attacker_own.unwrap_or_default() as usize;
+                (arm.number_under(place, crate::options::ArmNumber::Range, options), arm.id.as_str())
+            }
             None => (options.range.get(self.attacker), self.attacker.name()),
         };
         if d > range {

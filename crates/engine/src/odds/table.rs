@@ -3,7 +3,7 @@
 use super::{AttackOdds, Situation};
 use crate::action::Illegal;
 use crate::attack::Steadiness;
-use crate::options::Options;
+use crate::options::{ArmNumber, Options};
 use crate::system::CombatSystem;
 use crate::unit::{Arm, Quality};
 use std::sync::Arc;
@@ -52,7 +52,7 @@ pub fn table_of(
     options: &Options,
     system: Option<&Arc<CombatSystem>>,
 ) -> Result<Vec<TableRow>, Illegal> {
-    let own_range = attacker_own.and_then(|i| system?.arms().get(i as usize)).map(|a| a.range);
+    let own_range = attacker_own.and_then(|i| system?.arm_number(i as usize, ArmNumber::Range, options));
     let range = own_range.unwrap_or(options.range.get(attacker));
     let distances: &[u8] = if range >= 2 { &[2, 1] } else { &[1] };
     // Every arm a target may be of: the standard three, then the variant's own, each as the arm it acts as.

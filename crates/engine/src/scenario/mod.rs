@@ -155,9 +155,12 @@ impl Scenario {
     /// assert!(s.set_option(&mut o, "exhaustion.union", "7").is_err(), "the Union has 6 units");
     /// ```
     ///
+    /// The numbers of a variant's own arm are options too (`range.skirmishers`, within the bounds of its file's
+    /// `[[arms]]`), as are its own modifiers (`modifier.V1`).
+    ///
     /// # Errors
-    /// When there is no such option for this scenario (a side it does not have, a modifier its variant does not
-    /// add), or the value is not one the option takes: `options` is then unchanged.
+    /// When there is no such option for this scenario (a side it does not have, a modifier or an arm its variant
+    /// does not add), or the value is not one the option takes: `options` is then unchanged.
     pub fn set_option(&self, options: &mut Options, name: &str, value: &str) -> Result<(), OptionError> {
         if let Some(set) = self.system.set_own_option(options, name, value) {
             return set;
@@ -187,7 +190,8 @@ impl Scenario {
     }
 
     /// The options' values named as this scenario names things (`exhaustion.<side id>`, `modifier.<a variant's own
-    /// id>`), for records and reports.
+    /// id>`, and `strength.`, `move.` and `range.<a variant's own arm>` where an option sets them), for records and
+    /// reports.
     pub fn option_pairs(&self, options: &Options) -> Vec<(String, String)> {
         let mut pairs: Vec<(String, String)> = options
             .pairs()
@@ -203,7 +207,27 @@ impl Scenario {
                 pairs.push((format!("modifier.{}", rule.id), value.to_string()));
             }
         }
+        for (place, arm) in self.system.arms().iter().enumerate().skip(crate::unit::Arm::ALL.len()) {
+            for number in crate::options::ArmNumber::ALL {
+                if let Some(value) = options.own_arm.get(place, number) {
+                    pairs.push((format!("{}.{}", number.name(), arm.id), value.to_string()));
+                }
+            }
+        }
         pairs
+    }
+
+    /// The options as a person reads them, as [`Options`]' `Display` gives them (the initiative, moves and ranges
+    /// always, the other numbers where they differ from the defaults), then those of the variant's own modifiers and
+    /// arms that an option sets, named as this scenario names them (`range.skirmishers=1`): for the headers of a
+    /// game and of a scenario shown.
+    pub fn options_text(&self, options: &Options) -> String {
+        let own = self.option_pairs(options).into_iter().skip(options.pairs().len());
+        let mut text = options.to_string();
+        for (name, value) in own {
+            text += &format!(" {name}={value}");
+        }
+        text
     }
 }
 

@@ -12,7 +12,7 @@ use super::{
     MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS, ModifierKind, ModifierRule, RallyModifier, RallyNeed,
     RallyRule, Restriction, ResultModifier, ResultTable, STANDARD, Terms,
 };
-use crate::options::StandardModifier;
+use crate::options::{ArmNumber, StandardModifier};
 use crate::problem::Problem;
 use crate::unit::Arm;
 use serde::Deserialize;
@@ -305,7 +305,14 @@ impl VariantText {
         let terrain = super::terrain::read(&mut p, &raw.terrain, raw.movement.as_ref(), &arm_refs, &below.terrain);
         let results = read_results(&mut p, raw.results.as_ref());
         let terms = read_terms(&mut p, raw.terms.as_ref());
-        let options = read_options(&mut p, raw.options.as_ref(), &raw.modifiers, &below.modifiers);
+        let own_arms: Vec<&str> = below
+            .arms
+            .iter()
+            .map(|a| a.id.as_str())
+            .chain(raw.arms.iter().map(|a| a.get_ref().id.get_ref().as_str()))
+            .filter(|id| Arm::parse(id).is_none())
+            .collect();
+        let options = read_options(&mut p, raw.options.as_ref(), &raw.modifiers, &below.modifiers, &own_arms);
         if !p.list.is_empty() {
             return Err(fail(p.list));
         }
@@ -909,13 +916,15 @@ fn read_terms(
 
 /// The variant's `[options]` as `name=value` pairs, each checked as it stands in the file: an unknown option or a
 /// value it does not take is refused here, at its place, not later against the scenario a game is set up with.
-/// The options are the rules' (R11) and `modifier.<id>` of the file's own modifiers; `exhaustion.<side>` is checked
-/// against the scenario's sides when a game is set up. A modifier of one's own may be one of the rules below.
+/// The options are the rules' (R11), `modifier.<id>` of the file's own modifiers and `strength.`, `move.` and
+/// `range.<id>` of its own arms (`own_arms`); `exhaustion.<side>` is checked against the scenario's sides when a
+/// game is set up. A modifier of one's own may be one of the rules below.
 fn read_options(
     p: &mut Problems,
     raw: Option<&BTreeMap<Spanned<String>, Spanned<RawOption>>>,
     modifiers: &[Spanned<RawModifier>],
     below: &[ModifierRule],
+    own_arms: &[&str],
 ) -> Vec<(String, String)> {
     // The modifiers of one's own: those of the rules below, and the file's.
     let own: Vec<&str> = below
@@ -930,7 +939,7 @@ fn read_options(
             p.at(value.span(), format!("option {name} must be a number, a word or true/false"));
             return;
         };
-        match check_option(&name, text, &own) {
+        match check_option(&name, text, &own, own_arms) {
             Ok(()) => out.push((name, text.clone())),
             Err(OptionProblem::Unknown(message)) => p.at(key.span(), message),
             Err(OptionProblem::Value(message)) => p.at(value.span(), message),
@@ -956,13 +965,24 @@ enum OptionProblem {
 }
 
 /// Checks one option of a variant's `[options]` as far as it can be without a scenario: its name is an option of
-/// the rules (R11) or `modifier.<id>` of one of `own` (the file's own modifiers), and its value is one it takes.
-fn check_option(name: &str, value: &str, own: &[&str]) -> Result<(), OptionProblem> {
+/// the rules (R11), `modifier.<id>` of one of `own` (the file's own modifiers) or an arm's number of one of
+/// `own_arms` (`range.skirmishers`), and its value is one it takes.
+fn check_option(name: &str, value: &str, own: &[&str], own_arms: &[&str]) -> Result<(), OptionProblem> {
     if name.strip_prefix("modifier.").is_some_and(|id| own.contains(&id)) {
         return match value.parse::<i8>() {
             Ok(v) if (-3..=3).contains(&v) => Ok(()),
             _ => Err(OptionProblem::Value(format!(
                 "option {name}: '{value}' is not allowed (a whole number from -3 to 3) (R11)"
+            ))),
+        };
+    }
+    let own_arm = name.split_once('.').and_then(|(n, id)| ArmNumber::of(n).filter(|_| own_arms.contains(&id)));
+    if let Some(number) = own_arm {
+        let (least, most) = number.bounds();
+        return match value.parse::<u8>() {
+            Ok(v) if (least..=most).contains(&v) => Ok(()),
+            _ => Err(OptionProblem::Value(format!(
+                "option {name}: '{value}' is not allowed (a whole number from {least} to {most}) (R11)"
             ))),
         };
     }
@@ -974,6 +994,9 @@ fn check_option(name: &str, value: &str, own: &[&str]) -> Result<(), OptionProbl
             let mut known: Vec<String> =
                 crate::options::OPTION_SPECS.iter().map(|s| s.name.replace("SIDE", "<side>")).collect();
             known.extend(own.iter().map(|id| format!("modifier.{id}")));
+            for number in ArmNumber::ALL {
+                known.extend(own_arms.iter().map(|id| format!("{}.{id}", number.name())));
+            }
             let refs: Vec<&str> = known.iter().map(String::as_str).collect();
             // Within a table (`modifier.`), the entry alone is compared: the shared prefix would make any two near.
             let near = match name.split_once('.') {

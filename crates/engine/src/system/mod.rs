@@ -26,7 +26,7 @@ pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
 pub use steadiness::{MAX_RESULT_MODIFIERS, ResultModifier, result_modifiers};
 
 use crate::attack::{AttackKind, HitResult, Steadiness, standard_row};
-use crate::options::StandardModifier;
+use crate::options::{ArmNumber, StandardModifier};
 use crate::unit::Arm;
 use condition::Condition;
 use std::fmt::Write;
@@ -37,7 +37,7 @@ pub const STANDARD: &str = include_str!("../../../../rules/standard.toml");
 /// The most to-hit modifiers a combat system may have.
 pub const MAX_MODIFIERS: usize = crate::options::MAX_OWN_MODIFIERS;
 /// The most arms a combat system may have.
-pub const MAX_ARMS: usize = 8;
+pub const MAX_ARMS: usize = crate::options::MAX_ARMS;
 
 /// A to-hit modifier (R6.4): `value` added to the roll when `when` holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +104,32 @@ pub struct ArmRule {
     pub movement: u8,
     /// Its range in squares, 1..=26 (R2.6).
     pub range: u8,
+}
+
+impl ArmRule {
+    /// Its `number` as its file gives it.
+    pub const fn number(&self, number: ArmNumber) -> u8 {
+        match number {
+            ArmNumber::Strength => self.strength,
+            ArmNumber::Move => self.movement,
+            ArmNumber::Range => self.range,
+        }
+    }
+
+    /// Its `number` in a game with these options, it being the system's arm at `place` (R2.2, R2.6, R11): a
+    /// standard arm's is the option `<number>.<arm>`, a variant's own arm's the option `<number>.<its id>` when one
+    /// sets it, else its file's.
+    pub fn number_under(&self, place: usize, number: ArmNumber, options: &crate::Options) -> u8 {
+        let standard = match number {
+            ArmNumber::Strength => &options.strength,
+            ArmNumber::Move => &options.movement,
+            ArmNumber::Range => &options.range,
+        };
+        match place < Arm::ALL.len() {
+            true => standard.get(self.like),
+            false => options.own_arm.get(place, number).unwrap_or(self.number(number)),
+        }
+    }
 }
 
 /// The hit-result table (R7.1): for a steady or shaken target, hit by fire or a charge, the effect when its roll is
@@ -369,6 +395,12 @@ impl CombatSystem {
         self.arms.iter().find(|a| a.id == id)
     }
 
+    /// The `number` of its arm at `place` in a game with these options ([`ArmRule::number_under`]: a variant's own
+    /// arm's as an option sets it, else its file's), if it has an arm there.
+    pub fn arm_number(&self, place: usize, number: ArmNumber, options: &crate::Options) -> Option<u8> {
+        self.arms.get(place).map(|a| a.number_under(place, number, options))
+    }
+
     /// The hit-result table.
     pub fn results(&self) -> &ResultTable {
         &self.results
@@ -436,27 +468,61 @@ impl CombatSystem {
         changed
     }
 
-    /// Sets the option `modifier.<id>` of one of its own to-hit modifiers (not one of the standard's, which
-    /// [`crate::Options::set`] sets by name) to `value`, from −3 to 3; `None` when `name` is not such an option. On
-    /// error `options` is unchanged.
+    /// Sets an option of its own: `modifier.<id>` of one of its own to-hit modifiers (not one of the standard's,
+    /// which [`crate::Options::set`] sets by name) to `value`, from −3 to 3, or `strength.<id>`, `move.<id>` or
+    /// `range.<id>` of one of its own arms, within the bounds of its file's `[[arms]]` (1 to 6, 1 to 26, 1 to 26).
+    /// `None` when `name` is not such an option, nor an arm's number naming an arm it lacks (refused, naming its
+    /// arms). On error `options` is unchanged.
+    ///
+    /// ```
+    /// use pacw_engine::Options;
+    /// use pacw_engine::system::CombatSystem;
+    /// let text = "name = \"Skirmishers\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nrange = 3\n";
+    /// let s = CombatSystem::with_variant(text, "skirmishers.toml").unwrap();
+    /// let mut o = Options::default();
+    /// assert!(s.set_own_option(&mut o, "range.skirmishers", "1").unwrap().is_ok());
+    /// assert!(s.set_own_option(&mut o, "range.skirmishers", "27").unwrap().is_err());
+    /// assert!(s.set_own_option(&mut o, "range.skirmisher", "2").unwrap().is_err(), "no such arm");
+    /// assert!(s.set_own_option(&mut o, "range.infantry", "3").is_none(), "the standard option");
+    /// ```
     pub fn set_own_option(
         &self,
         options: &mut crate::Options,
         name: &str,
         value: &str,
     ) -> Option<Result<(), crate::options::OptionError>> {
-        let id = name.strip_prefix("modifier.")?;
-        let i = self.modifiers.iter().position(|m| m.id == id && m.is_own())?;
-        Some(match value.parse::<i8>().ok().filter(|v| (-3..=3).contains(v)) {
+        use crate::options::OptionError;
+        let (table, id) = name.split_once('.')?;
+        let bad = |least: i16, most: i16| OptionError::BadValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            allowed: format!("a whole number from {least} to {most}"),
+        };
+        if table == "modifier" {
+            let i = self.modifiers.iter().position(|m| m.id == id && m.is_own())?;
+            return Some(match value.parse::<i8>().ok().filter(|v| (-3..=3).contains(v)) {
+                Some(v) => {
+                    options.own_modifier.set(i, Some(v));
+                    Ok(())
+                }
+                None => Err(bad(-3, 3)),
+            });
+        }
+        let number = ArmNumber::of(table)?;
+        if Arm::parse(id).is_some() {
+            return None;
+        }
+        let Some(place) = self.arms.iter().position(|a| a.id == id) else {
+            let arms: Vec<&str> = self.arms.iter().map(|a| a.id.as_str()).collect();
+            return Some(Err(OptionError::UnknownArm { name: name.to_string(), arms: arms.join(", ") }));
+        };
+        let (least, most) = number.bounds();
+        Some(match value.parse::<u8>().ok().filter(|v| (least..=most).contains(v)) {
             Some(v) => {
-                options.own_modifier.set(i, Some(v));
+                options.own_arm.set(place, number, Some(v));
                 Ok(())
             }
-            None => Err(crate::options::OptionError::BadValue {
-                name: name.to_string(),
-                value: value.to_string(),
-                allowed: "a whole number from -3 to 3".to_string(),
-            }),
+            None => Err(bad(least.into(), most.into())),
         })
     }
 

@@ -572,6 +572,98 @@ fn units_of_a_variant_s_own_arm_have_its_numbers_and_its_name_and_conditions_see
     assert_eq!(odds.assessment.strength, 2, "fired at with their own strength");
 }
 
+/// [`SKIRMISH`] played by [`SKIRMISHERS`], with these options set.
+fn skirmish_with(set: &[(&str, &str)]) -> crate::Battle {
+    let system = std::sync::Arc::new(variant(SKIRMISHERS).unwrap());
+    let mut s = crate::Scenario::parse_with(SKIRMISH, "skirmish.toml", system).unwrap();
+    let mut options = s.options;
+    for (name, value) in set {
+        s.set_option(&mut options, name, value).unwrap();
+    }
+    s.options = options;
+    crate::Battle::from_scenario(std::sync::Arc::new(s))
+}
+
+#[test]
+fn a_variant_s_own_arm_s_numbers_are_options_of_its_games() {
+    let (skirmishers, line) = (crate::UnitId(0), crate::UnitId(1));
+    let b = skirmish_with(&[("range.skirmishers", "1"), ("move.skirmishers", "4"), ("strength.skirmishers", "5")]);
+    assert_eq!((b.strength(skirmishers), b.movement(skirmishers), b.range(skirmishers)), (5, 4, 1));
+    assert_eq!((b.strength(line), b.movement(line), b.range(line)), (4, 1, 2), "the standard arms as they were");
+    // In play: the line stands two squares away, within the file's range of 3 and beyond an option's 1 (they may
+    // still step up and charge it).
+    let fires_at_the_line = |mut b: crate::Battle| {
+        activated(&mut b, skirmishers);
+        b.legal_actions().iter().any(|a| matches!(a, crate::Action::Fire { target, .. } if *target == line))
+    };
+    assert!(fires_at_the_line(skirmish_with(&[])));
+    assert!(!fires_at_the_line(skirmish_with(&[("range.skirmishers", "1")])));
+    assert!(fires_at_the_line(skirmish_with(&[("range.skirmishers", "1"), ("range.skirmishers", "2")])));
+    // Fired at with the strength an option gives them.
+    let fired_at = |mut b: crate::Battle| {
+        activated(&mut b, line);
+        let fire = b.legal_actions().into_iter().find(|a| a.target() == Some(skirmishers)).expect("in range");
+        b.attack_odds(line, &fire).unwrap().assessment.strength
+    };
+    assert_eq!(fired_at(skirmish_with(&[])), 2, "the file's strength");
+    assert_eq!(fired_at(skirmish_with(&[("strength.skirmishers", "5")])), 5);
+    // Named in records as the scenario names the arm, the numbers no option sets left out as the file says them.
+    let s = b.scenario().clone();
+    let pairs = s.option_pairs(b.options());
+    for pair in [("strength.skirmishers", "5"), ("move.skirmishers", "4"), ("range.skirmishers", "1")] {
+        assert!(pairs.contains(&(pair.0.to_string(), pair.1.to_string())), "{pair:?} in {pairs:?}");
+    }
+    let plain = skirmish_with(&[]);
+    assert!(!plain.scenario().option_pairs(plain.options()).iter().any(|(k, _)| k.ends_with("skirmishers")));
+    // Refused out of the bounds of a file's [[arms]], and for an arm the rules in force lack: nothing changes.
+    let mut o = s.options;
+    for (name, value, allowed) in [
+        ("range.skirmishers", "27", "from 1 to 26"),
+        ("range.skirmishers", "0", "from 1 to 26"),
+        ("move.skirmishers", "two", "from 1 to 26"),
+        ("strength.skirmishers", "7", "from 1 to 6"),
+    ] {
+        let e = s.set_option(&mut o, name, value).unwrap_err().to_string();
+        assert!(e.contains(name) && e.contains(allowed) && e.contains("(R11)"), "{e}");
+    }
+    let e = s.set_option(&mut o, "range.skirmisher", "2").unwrap_err().to_string();
+    assert!(e.contains("'range.skirmisher'") && e.contains("infantry, cavalry, artillery, skirmishers"), "{e}");
+    assert_eq!(o, s.options, "a refused option changes nothing");
+    let plain = crate::Scenario::parse(crate::DEFAULT_SCENARIO, "m.toml").unwrap();
+    let e = plain.set_option(&mut plain.options.clone(), "range.skirmishers", "2").unwrap_err().to_string();
+    assert!(e.contains("(their arms: infantry, cavalry, artillery)"), "{e}");
+    // The variant's own [options] may set them, checked at their place as the file is read.
+    let short = variant(&format!("{SKIRMISHERS}\n[options]\nrange.skirmishers = 1\n")).unwrap();
+    let s = crate::Scenario::parse_with(SKIRMISH, "skirmish.toml", std::sync::Arc::new(short)).unwrap();
+    assert_eq!(crate::Battle::from_scenario(std::sync::Arc::new(s)).range(skirmishers), 1);
+    let e = variant(&format!("{SKIRMISHERS}\n[options]\nrange.skirmishers = 30\n")).unwrap_err().to_string();
+    assert!(e.contains("option range.skirmishers: '30' is not allowed (a whole number from 1 to 26)"), "{e}");
+    let e = variant(&format!("{SKIRMISHERS}\n[options]\nrange.skirmisher = 2\n")).unwrap_err().to_string();
+    assert!(e.contains("did you mean 'range.skirmishers'?"), "{e}");
+}
+
+#[test]
+fn a_game_with_an_own_arm_s_number_set_saves_it_and_replays_by_it() {
+    let b = skirmish_with(&[("range.skirmishers", "1"), ("strength.skirmishers", "6")]);
+    let (scenario, options) = (b.scenario().clone(), *b.options());
+    let mut game = crate::Game::with_scenario(scenario, SKIRMISH, "skirmish.toml", Some(options), 7);
+    for _ in 0..12 {
+        let Some(&action) = game.battle().legal_actions().first() else { break };
+        game.act(action).unwrap();
+    }
+    let json = game.save_json();
+    assert!(json.contains("\"own_arm\""), "{json}");
+    let loaded = crate::Game::load(&json).unwrap();
+    assert_eq!(*loaded.battle().options(), options);
+    assert_eq!(loaded.battle().range(crate::UnitId(0)), 1);
+    assert_eq!(loaded.battle().strength(crate::UnitId(0)), 6);
+    assert_eq!(loaded.log(), game.log());
+    // A save of a game that sets none says nothing of them, as before.
+    let plain = skirmish_with(&[]);
+    let game = crate::Game::with_scenario(plain.scenario().clone(), SKIRMISH, "skirmish.toml", None, 7);
+    assert!(!game.save_json().contains("own_arm"));
+}
+
 #[test]
 fn a_scenario_may_name_a_shipped_variant_and_is_played_by_it() {
     let text = crate::DEFAULT_SCENARIO.replacen("turns = ", "variant = \"close-combat\"\nturns = ", 1);

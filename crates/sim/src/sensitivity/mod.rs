@@ -17,14 +17,17 @@ use serde::Serialize;
 
 /// The options a sensitivity run varies (R11): the combat system's modifiers, strengths and quality steps, in the
 /// order of the engine's one list of options ([`pacw_engine::OPTION_SPECS`]), then the to-hit modifiers of
-/// the variant `scenario` is played by that are its own (`modifier.V1`).
+/// the variant `scenario` is played by that are its own (`modifier.V1`) and the strengths of its own arms
+/// (`strength.skirmishers`).
 pub fn options(scenario: &Scenario) -> Vec<String> {
     let standard: Vec<String> = pacw_engine::OPTION_SPECS
         .iter()
         .map(|s| s.name.to_string())
         .filter(|n| ["modifier.", "strength.", "quality."].iter().any(|p| n.starts_with(p)))
         .collect();
-    let own = scenario.system().modifiers().iter().map(|m| format!("modifier.{}", m.id));
+    let system = scenario.system();
+    let own = system.modifiers().iter().map(|m| format!("modifier.{}", m.id));
+    let own = own.chain(system.arms().iter().map(|a| format!("strength.{}", a.id)));
     let own: Vec<String> = own.filter(|name| !standard.contains(name)).collect();
     standard.into_iter().chain(own).collect()
 }
@@ -59,14 +62,18 @@ pub struct Change {
     pub kind: String,
 }
 
-/// An option's value in `options` for `scenario`, as a number: a variant's own modifier that no option sets is
-/// worth what its file says.
+/// An option's value in `options` for `scenario`, as a number: a variant's own modifier or arm that no option sets
+/// is worth what its file says.
 fn value_of(scenario: &Scenario, options: &Options, option: &str) -> Option<i64> {
     if let Some((_, v)) = scenario.option_pairs(options).into_iter().find(|(k, _)| k == option) {
         return v.parse().ok();
     }
-    let id = option.strip_prefix("modifier.")?;
-    scenario.system().modifier(id).map(|m| i64::from(m.value))
+    let (table, id) = option.split_once('.')?;
+    match pacw_engine::ArmNumber::of(table) {
+        Some(number) => scenario.system().arm(id).map(|a| i64::from(a.number(number))),
+        None if table == "modifier" => scenario.system().modifier(id).map(|m| i64::from(m.value)),
+        None => None,
+    }
 }
 
 /// The changes of every option of [`options`] from `base`: removal (for modifiers and quality, when not already
@@ -303,6 +310,31 @@ mod tests {
         let sim = run(&c, &|| {}).unwrap();
         let t = &tables(&sim, &Report::against_first(&sim, None), &planned)[0];
         assert!(t.verdicts.iter().any(|v| v.option == "modifier.V1"), "judged like any other number");
+    }
+
+    #[test]
+    fn a_variant_s_own_arm_s_strength_is_varied_too() {
+        let text = "name = \"S\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nstrength = 3\n";
+        let variant = crate::config::VariantFile::parse(text, "s.toml").unwrap();
+        let none = |name: &str| Err(format!("no file {name}"));
+        let source =
+            ScenarioSource::parse_for(pacw_engine::DEFAULT_SCENARIO, "m.toml", std::slice::from_ref(&variant), &none)
+                .unwrap();
+        assert!(options(&source.scenario).contains(&"strength.skirmishers".to_string()));
+        let all = changes(&source.scenario, &source.scenario.options);
+        let of = |options: &Options| {
+            let own = changes(&source.scenario, options).into_iter().filter(|c| c.option == "strength.skirmishers");
+            own.map(|c| (c.kind, c.from, c.to)).collect::<Vec<_>>()
+        };
+        assert_eq!(of(&source.scenario.options), [("-1".to_string(), 3, 2), ("+1".to_string(), 3, 4)]);
+        assert!(
+            all.iter().all(|c| c.option != "move.skirmishers"),
+            "moves and ranges are not varied, as the standard's"
+        );
+        // From an option's 6, the top of an arm's strength, only down.
+        let mut top = source.scenario.options;
+        source.scenario.set_option(&mut top, "strength.skirmishers", "6").unwrap();
+        assert_eq!(of(&top), [("-1".to_string(), 6, 5)]);
     }
 
     #[test]
