@@ -283,7 +283,7 @@ pub(crate) fn activations_left<S: ScenarioRef>(b: &Battle<S>, units: &[f32; 2]) 
 /// Fences and the ranging bonus are left out: they cost more than they tell.
 fn threat<S: ScenarioRef>(b: &Battle<S>, sight: &SightLines<S>, e: &Seen, t: &Seen) -> Threat {
     let options = b.options();
-    let range = options.range.get(e.arm);
+    let range = b.range(e.id);
     let distance = e.at.distance(t.at);
     let guns = e.arm == Arm::Artillery;
     if distance > range + !guns as u8 || (distance > 1 && sight.check(e.id, e.at, t.at).is_err()) {

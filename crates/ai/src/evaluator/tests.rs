@@ -148,3 +148,24 @@ fn a_network_file_is_read_as_an_evaluator_and_judges_like_the_network() {
     assert!((e.model_value(&b) - judge.estimate(&b)).abs() < 1e-6);
     assert!(Evaluator::parse(&EMBEDDED_NETWORK.replace("pacw-network", "pacw-other")).is_err());
 }
+
+/// A variant's own arm threatens by its own range, as the battle gives it (the option `range.<its id>` or its file's),
+/// not the range of the arm it acts as: a skirmisher reaching far threatens more than one reaching a square.
+#[test]
+fn a_variant_s_own_arm_threatens_by_its_own_range() {
+    let variant = include_str!("../../../../docs/examples/skirmishers.toml");
+    // One side's skirmishers only (the battle is symmetric, and the features weigh one side against the other).
+    let text = include_str!("../../../../docs/examples/skirmish.toml");
+    let second = text.rfind("arm = \"skirmishers\"").unwrap();
+    let text = format!("{}arm = \"infantry\"{}", &text[..second], &text[second + "arm = \"skirmishers\"".len()..]);
+    let system = pacw_engine::system::CombatSystem::with_variant(variant, "skirmishers.toml").unwrap();
+    let scenario = Arc::new(Scenario::parse_with(&text, "skirmish.toml", Arc::new(system)).unwrap());
+    let with_range = |range: &str| {
+        let mut options = scenario.options;
+        scenario.set_option(&mut options, "range.skirmishers", range).unwrap();
+        let b = Battle::new(scenario.clone(), options);
+        assert!(b.alive_units().any(|u| b.range(u) == range.parse::<u8>().unwrap()));
+        features(&b)
+    };
+    assert_ne!(with_range("1"), with_range("8"), "the skirmishers' reach is judged");
+}

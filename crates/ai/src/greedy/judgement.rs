@@ -208,8 +208,8 @@ impl View {
         let side = self.side;
         self.enemies.clear();
         self.enemies.extend(b.alive_units().filter(|&u| b.info(u).side != side).map(|u| {
-            let arm = b.info(u).arm;
-            (b.unit(u).at, arm, b.options().range.get(arm), b.unit(u).facing, b.unit(u).shaken)
+            // Its range as the battle has it: a variant's own arm's, not the arm it acts as.
+            (b.unit(u).at, b.info(u).arm, b.range(u), b.unit(u).facing, b.unit(u).shaken)
         }));
         self.objectives.clear();
         self.objectives.extend(b.scenario().objectives.iter().map(|o| (o.at, o.points)));
@@ -300,7 +300,7 @@ impl View {
             add(&mut score, w.cover[shaken_i]);
         }
         add(&mut score, w.elevation * map.elevation(at) as f32);
-        let my_range = b.options().range.get(info.arm);
+        let my_range = b.range(unit);
         for &(e_at, e_arm, e_range, _, e_shaken) in &self.enemies {
             let d = e_at.distance(at);
             let reach = e_range + (e_arm != Arm::Artillery) as u8;
