@@ -211,6 +211,15 @@ test('a variant file of one’s own with an arm of its own: the lists of arms of
   await square(page, 'b1');
   assert.equal(await page.locator('#unit-arm').inputValue(), 'skirmishers', 'the unit placed is a skirmisher');
   assert.match(await page.locator('label', { has: page.locator('#unit-arm') }).getAttribute('title'), /acts as infantry; strength 3, moves 2, range 3/);
+  // Drawn as the game draws it: marked as an arm of its own, with its own strength.
+  assert.equal(await page.locator('#editor-board .arm-symbol.own-arm').count(), 1);
+  const board = await page.locator('#editor-board').textContent();
+  assert.match(board, /skirmishers \(as infantry\), strength 3/);
+  assert.doesNotMatch(board, /NaN/);
+  await page.screenshot({ path: join(screenshots, 'editor-own-arm-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, 'editor-own-arm-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
 
   // Written with its arm, naming the file; beside it, pacw check accepts the battle.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);

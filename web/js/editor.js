@@ -434,7 +434,7 @@ class Editor {
   }
 
   renderBoard() {
-    const view = boardView(this.model, this.defaults, this.kinds());
+    const view = boardView(this.model, this.defaults, this.kinds(), this.arms());
     this.board = new Board(this.boardBox, view);
     const selectedUnit = this.selected?.kind === 'unit' ? this.selected.index : null;
     // The reinforcements' entry squares, dashed in their side's colour: they are not on the board at the start.

@@ -47,10 +47,12 @@ export function terrainKinds(terrains) {
 /// The arms of a variant's rules as the engine gives them (`GET /api/info`'s `variants[].arms`, a check's `arms`:
 /// `{id, name, like, strength, movement, range}` each, the standard three first), as [id, what it is in words]; the
 /// standard arms without them.
+/// A variant's own arm has two more entries: the standard arm it acts as, and its strength.
 export function armKinds(arms) {
   if (!arms) return ARMS.map((a) => [a, '']);
   return arms.map(({ id, like, strength, movement, range }) => [id,
-    `${id === like ? '' : `acts as ${like}; `}strength ${strength}, moves ${movement}, range ${range}`]);
+    `${id === like ? '' : `acts as ${like}; `}strength ${strength}, moves ${movement}, range ${range}`,
+    ...(id === like ? [] : [like, strength])]);
 }
 
 /// The units (on the board and among reinforcements) of an arm that `arms` (`armKinds`) lack, by arm, each unit
@@ -373,8 +375,11 @@ export function fileOrder(model) {
 
 /// What the board draws: the scenario view's shape (docs/api.md), with each unit's strength from the options and
 /// the terrain kinds of its rules (`kinds`), whose letters mark a variant's own.
-export function boardView(model, defaults, kinds = TERRAINS) {
+export function boardView(model, defaults, kinds = TERRAINS, arms = armKinds()) {
   const option = (k) => Number(model.options[k] ?? defaults[k]);
+  // A variant's own arm is drawn as the game draws it: as the arm it acts as, marked, with its own strength.
+  const own = Object.fromEntries(arms.filter((a) => a.length > 2).map(([id, , like, strength]) => [id, { like, strength }]));
+  const base = (arm) => (own[arm] ? Number(model.options[`strength.${arm}`] ?? own[arm].strength) : option(`strength.${arm}`));
   const squares = [];
   for (let y = 0; y < model.height; y++) {
     for (let x = 0; x < model.width; x++) {
@@ -392,9 +397,10 @@ export function boardView(model, defaults, kinds = TERRAINS) {
       id: i,
       name: u.name || `${model.sides[u.side].name} ${u.arm}`,
       side: u.side ? 'B' : 'A',
-      arm: u.arm,
+      arm: own[u.arm]?.like || u.arm,
+      ...(own[u.arm] ? { own_arm: u.arm } : {}),
       quality: u.quality,
-      strength: Math.max(1, option(`strength.${u.arm}`) + quality[u.quality]),
+      strength: Math.max(1, base(u.arm) + quality[u.quality]),
       at: u.at,
       facing: u.facing,
       alive: true,
