@@ -352,9 +352,9 @@ const STANDARD_ARMS: usize = Arm::ALL.len();
 pub enum ArmNumber {
     /// Its strength, 1..=6 (R2.2).
     Strength,
-    /// Squares a move covers, 1..=[`MAX_MOVE_OR_RANGE`] (R2.6).
+    /// Squares a move covers, 1..=26 (R2.6).
     Move,
-    /// Its range in squares, 1..=[`MAX_MOVE_OR_RANGE`] (R2.6).
+    /// Its range in squares, 1..=26 (R2.6).
     Range,
 }
 

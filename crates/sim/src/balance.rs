@@ -450,7 +450,7 @@ pub fn balance(
     }
 }
 
-/// The search's answer as text within [`crate::report::text::WIDTH`] columns: the battle and players, the variant
+/// The search's answer as text within 120 columns (the report's width): the battle and players, the variant
 /// played by, each number before and after, the scores, and each race on a line of its own; `out` is the file the
 /// balanced scenario was written to, if any. `file` is the scenario's file.
 pub fn render_text(b: &Balance, file: &str, config: &BalanceConfig, out: Option<&std::path::Path>) -> String {

@@ -161,7 +161,7 @@ fn ranked_text(out: &mut String, table: &Table, part: &Part) {
     }
 }
 
-/// The whole result as text, every line within [`WIDTH`]: the effects with their significance marks, their
+/// The whole result as text, every line within 120 columns: the effects with their significance marks, their
 /// intervals left to the JSON and the HTML report.
 pub fn render_text(result: &SensitivityReport) -> String {
     let mut out = String::new();
