@@ -2,13 +2,13 @@
 // `pacw check` and played for a few decisions; undo, redo and a reload keep the work; a shipped battle opened,
 // changed so that a unit stands on a river, and the problem marked on the board; a quick balance test; a variant
 // file with a terrain of its own opened as the battle's rules, its kind painted, written, refused rules that lack it,
-// loaded again and played.
+// loaded again and played; one with an arm of its own, offered, drawn, written and refused by rules that lack it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { serverAndBrowser, freshPage, screenshots, binary, view, act } from './server.mjs';
@@ -44,6 +44,26 @@ async function tool(page, name) {
 async function square(page, name) {
   const box = await boxOf(page, name);
   await page.mouse.click(box.x + 5, box.y + box.height - 5);
+}
+
+/// Screenshots of the page 1366 wide and, whole, 390 wide (`NAME-1366.png`, `NAME-390.png`).
+async function shots(page, name) {
+  await page.screenshot({ path: join(screenshots, `${name}-1366.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(screenshots, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+/// Downloads the battle into a fresh folder beside a copy of the variant file it names, and checks it there with
+/// `pacw check`: the file and its text.
+async function downloadChecked(page, variant) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const dir = mkdtempSync(join(tmpdir(), 'pacw-editor-'));
+  const file = join(dir, download.suggestedFilename());
+  await download.saveAs(file);
+  writeFileSync(join(dir, basename(variant)), readFileSync(variant));
+  execFileSync(binary, ['check', file], { encoding: 'utf8' });
+  return { file, text: readFileSync(file, 'utf8') };
 }
 
 test('a battle made by clicks from an empty board is downloaded, accepted by pacw check and played', async () => {
@@ -216,21 +236,12 @@ test('a variant file of one’s own with an arm of its own: the lists of arms of
   const board = await page.locator('#editor-board').textContent();
   assert.match(board, /skirmishers \(as infantry\), strength 3/);
   assert.doesNotMatch(board, /NaN/);
-  await page.screenshot({ path: join(screenshots, 'editor-own-arm-1366.png') });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(screenshots, 'editor-own-arm-390.png'), fullPage: true });
-  await page.setViewportSize({ width: 1366, height: 900 });
+  await shots(page, 'editor-own-arm');
 
   // Written with its arm, naming the file; beside it, pacw check accepts the battle.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
-  const dir = mkdtempSync(join(tmpdir(), 'pacw-editor-'));
-  const file = join(dir, download.suggestedFilename());
-  await download.saveAs(file);
-  const text = readFileSync(file, 'utf8');
+  const { text } = await downloadChecked(page, variant);
   assert.match(text, /^variant = "skirmishers\.toml"/m);
   assert.match(text, /^arm = "skirmishers"/m);
-  writeFileSync(join(dir, 'skirmishers.toml'), readFileSync(variant));
-  execFileSync(binary, ['check', file], { encoding: 'utf8' });
 
   // Rules without skirmishers are refused while a unit is one: nothing is lost.
   await page.selectOption('#battle-variant', '');
@@ -266,22 +277,13 @@ test('a variant file of one’s own with terrain of its own: its kinds join the 
   await square(page, 'e6');
   await page.locator('#editor-problems .check-ok').waitFor();
   assert.equal(await page.locator('.own-terrain-mark').count(), 3, 'the board marks each square of entrenchments');
-  await page.screenshot({ path: join(screenshots, 'editor-own-terrain-1366.png') });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(screenshots, 'editor-own-terrain-390.png'), fullPage: true });
-  await page.setViewportSize({ width: 1366, height: 900 });
+  await shots(page, 'editor-own-terrain');
 
   // Written with the variant's letter, naming the file; beside it, pacw check accepts the battle.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
-  const dir = mkdtempSync(join(tmpdir(), 'pacw-editor-'));
-  const file = join(dir, download.suggestedFilename());
-  await download.saveAs(file);
-  const text = readFileSync(file, 'utf8');
+  const { file, text } = await downloadChecked(page, variant);
   assert.match(text, /^variant = "entrenchments\.toml"/m);
   assert.match(text, /terrain = """\n(?:.{6}\n){3}\.\.EEE\.\n/);
   assert.match(text, /# Terrain: .*, E entrenchments\./);
-  writeFileSync(join(dir, 'entrenchments.toml'), readFileSync(variant));
-  execFileSync(binary, ['check', file], { encoding: 'utf8' });
 
   // Rules that lack the entrenchments are refused while the map holds them: nothing is lost.
   await page.selectOption('#battle-variant', '');

@@ -291,14 +291,20 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_variant_s_own_modifiers_are_varied_too() {
-        let text = "name = \"E\"\n[[modifiers]]\nid = \"V1\"\nname = \"élan\"\nvalue = 1\nwhen = \"charge\"\n";
-        let variant = crate::config::VariantFile::parse(text, "e.toml").unwrap();
+    /// The default scenario played by the variant file of this text laid over it, and the file.
+    fn under_variant(text: &str) -> (crate::config::VariantFile, ScenarioSource) {
+        let variant = crate::config::VariantFile::parse(text, "v.toml").unwrap();
         let none = |name: &str| Err(format!("no file {name}"));
         let source =
             ScenarioSource::parse_for(pacw_engine::DEFAULT_SCENARIO, "m.toml", std::slice::from_ref(&variant), &none)
                 .unwrap();
+        (variant, source)
+    }
+
+    #[test]
+    fn a_variant_s_own_modifiers_are_varied_too() {
+        let text = "name = \"E\"\n[[modifiers]]\nid = \"V1\"\nname = \"élan\"\nvalue = 1\nwhen = \"charge\"\n";
+        let (variant, source) = under_variant(text);
         assert!(options(&source.scenario).contains(&"modifier.V1".to_string()));
         let all = changes(&source.scenario, &source.scenario.options);
         let v1: Vec<_> = all.iter().filter(|c| c.option == "modifier.V1").map(|c| (c.kind.as_str(), c.to)).collect();
@@ -315,11 +321,7 @@ mod tests {
     #[test]
     fn a_variant_s_own_arm_s_strength_is_varied_too() {
         let text = "name = \"S\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nstrength = 3\n";
-        let variant = crate::config::VariantFile::parse(text, "s.toml").unwrap();
-        let none = |name: &str| Err(format!("no file {name}"));
-        let source =
-            ScenarioSource::parse_for(pacw_engine::DEFAULT_SCENARIO, "m.toml", std::slice::from_ref(&variant), &none)
-                .unwrap();
+        let (variant, source) = under_variant(text);
         assert!(options(&source.scenario).contains(&"strength.skirmishers".to_string()));
         let all = changes(&source.scenario, &source.scenario.options);
         let of = |options: &Options| {
