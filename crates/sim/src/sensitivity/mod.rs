@@ -321,7 +321,7 @@ mod tests {
     #[test]
     fn a_variant_s_own_arm_s_strength_is_varied_too() {
         let text = "name = \"S\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nstrength = 3\n";
-        let (variant, source) = under_variant(text);
+        let (_, source) = under_variant(text);
         assert!(options(&source.scenario).contains(&"strength.skirmishers".to_string()));
         let all = changes(&source.scenario, &source.scenario.options);
         let of = |options: &Options| {
