@@ -291,6 +291,14 @@ mod tests {
         );
     }
 
+    /// The sensitivity run of these settings, judged against the first side, as `pacw sensitivity` makes it.
+    fn measured(c: &mut SimConfig) -> SensitivityReport {
+        let changes = plan(c).unwrap();
+        let sim = run(c, &|| {}).unwrap();
+        let report = Report::against_first(&sim, None);
+        SensitivityReport { tables: tables(&sim, &report, &changes), report }
+    }
+
     /// The default scenario played by the variant file of this text laid over it, and the file.
     fn under_variant(text: &str) -> (crate::config::VariantFile, ScenarioSource) {
         let variant = crate::config::VariantFile::parse(text, "v.toml").unwrap();
@@ -376,10 +384,7 @@ mod tests {
         let sources = pacw_engine::SHIPPED_SCENARIOS.iter().map(|s| ScenarioSource::parse(s.text, s.file).unwrap());
         let mut c = SimConfig::of(sources.collect());
         c.games = 2;
-        let changes = plan(&mut c).unwrap();
-        let sim = run(&c, &|| {}).unwrap();
-        let report = Report::against_first(&sim, None);
-        let result = SensitivityReport { tables: tables(&sim, &report, &changes), report };
+        let result = measured(&mut c);
         let text = render_text(&result);
         width(&text);
         assert_eq!(text.matches("\n== ").count(), pacw_engine::SHIPPED_SCENARIOS.len() + 1, "{text}");
@@ -411,10 +416,7 @@ mod tests {
         let mut c = SimConfig::of(vec![source]);
         c.variant_files = vec![variant];
         c.games = 2;
-        let changes = plan(&mut c).unwrap();
-        let sim = run(&c, &|| {}).unwrap();
-        let report = Report::against_first(&sim, None);
-        let result = SensitivityReport { tables: tables(&sim, &report, &changes), report };
+        let result = measured(&mut c);
         let text = render_text(&result);
         width(&text);
         assert!(text.contains(&format!("\n  modifier.{id} ")), "{text}");
