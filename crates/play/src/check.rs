@@ -2,7 +2,9 @@
 //! every problem with its place in the text, the keys nothing reads, and a first guess at the battle's balance.
 
 use crate::game_rules::{GameRules, RulesRefused};
-use crate::view::{ArmView, ScenarioView, TerrainView, arm_views, scenario_view, terrain_views};
+use crate::view::{
+    ArmView, OwnModifierView, ScenarioView, TerrainView, arm_views, own_modifier_views, scenario_view, terrain_views,
+};
 use pacw_engine::{Problem, SavedVariant, Scenario, ScenarioError};
 use serde::Serialize;
 
@@ -67,6 +69,9 @@ pub struct CheckReply {
     /// With a variant file given beside the text that reads: its arms, the standard three first, then its own, ok or
     /// not (the editor's lists of arms offer them).
     pub arms: Option<Vec<ArmView>>,
+    /// With a variant file given beside the text that reads: the to-hit modifiers of its own, ok or not (the lobby
+    /// offers their options, `modifier.<id>`).
+    pub modifiers: Option<Vec<OwnModifierView>>,
 }
 
 /// A variant file given beside a scenario's text (the API's `variant_text` and `variant_file`): the text is checked
@@ -106,7 +111,11 @@ pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -
         }
     };
     let given = variant.and(system.as_ref());
-    let kinds = Kinds { terrains: given.map(|s| terrain_views(s.terrain_rules())), arms: given.map(|s| arm_views(s)) };
+    let kinds = Kinds {
+        terrains: given.map(|s| terrain_views(s.terrain_rules())),
+        arms: given.map(|s| arm_views(s)),
+        modifiers: given.map(|s| own_modifier_views(s)),
+    };
     match rules.scenario(text, &file) {
         Ok(s) => CheckReply {
             ok: true,
@@ -118,6 +127,7 @@ pub fn check_scenario(text: &str, file: String, variant: Option<GivenVariant>) -
             warnings,
             terrains: kinds.terrains,
             arms: kinds.arms,
+            modifiers: kinds.modifiers,
         },
         Err(e) => {
             let (problems, message) = refusal(e);
@@ -134,13 +144,25 @@ fn refused(
     warnings: Vec<ProblemView>,
     kinds: Kinds,
 ) -> CheckReply {
-    let Kinds { terrains, arms } = kinds;
-    CheckReply { ok: false, problems, message, scenario: None, file, warnings, estimate: None, terrains, arms }
+    let Kinds { terrains, arms, modifiers } = kinds;
+    CheckReply {
+        ok: false,
+        problems,
+        message,
+        scenario: None,
+        file,
+        warnings,
+        estimate: None,
+        terrains,
+        arms,
+        modifiers,
+    }
 }
 
-/// The terrain kinds and arms of a variant file given beside a text, when it reads.
+/// The terrain kinds, arms and own modifiers of a variant file given beside a text, when it reads.
 #[derive(Default)]
 struct Kinds {
     terrains: Option<Vec<TerrainView>>,
     arms: Option<Vec<ArmView>>,
+    modifiers: Option<Vec<OwnModifierView>>,
 }

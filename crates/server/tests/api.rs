@@ -896,7 +896,7 @@ async fn the_editor_learns_the_terrain_kinds_of_each_rules() {
     let c = check(battle, Some(variant)).await;
     assert_eq!(c["ok"], true, "{c}");
     let trench = json!({"id": "trench", "name": "entrenchments", "letter": "E", "cover": true, "blocks_sight": false,
-                        "movement": "entering ends the move"});
+                        "movement": "entering ends the move", "impassable": false});
     assert_eq!(c["terrains"][6], trench, "{c}");
     assert_eq!(c["scenario"]["map"]["squares"][18]["terrain"], "trench", "c3, in row 3's entrenchments");
     // Without the file the server cannot read the variant the battle names; a text that fails still gets the kinds.
@@ -945,6 +945,46 @@ async fn the_editor_learns_the_arms_of_each_rules() {
     assert_eq!(c["arms"][3], skirmishers, "{c}");
     let (_, alone) = api.post("/api/scenarios/check", json!({"text": battle, "file": "b.toml"})).await;
     assert!(alone["arms"].is_null(), "no file beside it, no arms: {alone}");
+}
+
+/// The lobby's option form follows the rules as the editor's lists do: each shipped variant's own to-hit modifiers
+/// (`modifier.<id>`) with their names and values, and the options a game under it starts from; those of a variant
+/// file given beside a checked text; and a game made with a changed one plays by it.
+#[tokio::test]
+async fn the_lobby_learns_the_options_of_each_rules() {
+    let dir = TempDir::new("variant-options");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let (_, info) = api.get("/api/info").await;
+    let variant = |name: &str| info["variants"].as_array().unwrap().iter().find(|v| v["name"] == name).unwrap().clone();
+    assert_eq!(variant("close-combat")["modifiers"], json!([{"id": "V1", "name": "veteran élan", "value": 1}]));
+    // A standard modifier a variant changes is the standard option, not one of its own; its value is where a game
+    // under it starts.
+    let hard = variant("hard-cover");
+    assert_eq!(hard["modifiers"], json!([{"id": "H1", "name": "firing from higher ground", "value": 1}]));
+    assert_eq!(hard["options"]["modifier.cover"], "-2", "{hard}");
+    assert_eq!(variant("no-cover")["modifiers"], json!([]));
+    // The standard rules' terrain says which kinds no unit may enter: the river.
+    let format = info["scenario_format"]["terrains"].as_array().unwrap();
+    let closed: Vec<&str> =
+        format.iter().filter(|t| t["impassable"] == true).map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(closed, ["river"], "{format:?}");
+    // A variant file of one's own: its modifiers beside its arms, from a check.
+    let own = "name = \"Mine\"\n[[modifiers]]\nid = \"M1\"\nname = \"élan\"\nvalue = 2\nwhen = \"charge\"\n\
+               [[modifiers]]\nid = \"cover\"\nvalue = -2\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\n";
+    let body = json!({"text": pacw_engine::DEFAULT_SCENARIO, "file": "b.toml", "variant_text": own, "variant_file": "mine.toml"});
+    let (_, c) = api.post("/api/scenarios/check", body).await;
+    assert_eq!(c["ok"], true, "{c}");
+    assert_eq!(c["modifiers"], json!([{"id": "M1", "name": "élan", "value": 2}]), "{c}");
+    assert_eq!(c["arms"][3]["id"], "skirmishers");
+    let (_, alone) = api.post("/api/scenarios/check", json!({"text": pacw_engine::DEFAULT_SCENARIO})).await;
+    assert!(alone["modifiers"].is_null(), "no file beside it, no modifiers: {alone}");
+    // The lobby sends a changed one as an option of the game.
+    let created = api
+        .create(json!({"scenario": "meeting-engagement", "mode": "hotseat", "variant": "close-combat",
+                       "options": {"modifier.V1": "3"}}))
+        .await;
+    assert_eq!(created["view"]["options"]["modifier.V1"], "3", "{}", created["view"]["options"]);
 }
 
 /// The rules page of a game played by a variant: its modifiers, arms and hit results generated from the data in the

@@ -84,7 +84,7 @@ impl ModifierRule {
 
     /// Whether it is a variant's own, set by an option of the variant's (`modifier.ID`) rather than of the standard
     /// rules.
-    pub(crate) fn is_own(&self) -> bool {
+    pub fn is_own(&self) -> bool {
         self.kind == ModifierKind::Own
     }
 }

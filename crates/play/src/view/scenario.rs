@@ -56,6 +56,9 @@ pub struct TerrainView {
     pub blocks_sight: bool,
     /// What entering it costs, in words ("entering ends the move"), then any arm's own ("cavalry: …").
     pub movement: String,
+    /// Whether no unit may enter it, nor stand in it (R1.5, R5.1: the standard's river); a terrain is impassable to
+    /// every arm or to none.
+    pub impassable: bool,
 }
 
 /// An arm of the rules in force and its numbers (R2.2, R2.6): the standard three, then a variant's own.
@@ -89,6 +92,36 @@ pub fn arm_views(system: &pacw_engine::system::CombatSystem) -> Vec<ArmView> {
             range: a.range,
         })
         .collect()
+}
+
+/// A to-hit modifier of a variant's own (docs/variants.md, R6.4): an option of the games played by the variant,
+/// `modifier.<id>`, from −3 to 3.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct OwnModifierView {
+    /// Its id, as its option names it (`modifier.V1`).
+    pub id: String,
+    /// What it is, in words ("veteran élan").
+    pub name: String,
+    /// What it adds to the roll as its file gives it.
+    pub value: i8,
+}
+
+/// The to-hit modifiers of a combat system's own, in its order: none under the standard rules, nor a standard
+/// modifier a variant changes (the standard option `modifier.cover` sets that).
+pub fn own_modifier_views(system: &pacw_engine::system::CombatSystem) -> Vec<OwnModifierView> {
+    system
+        .modifiers()
+        .iter()
+        .filter(|m| m.is_own())
+        .map(|m| OwnModifierView { id: m.id.clone(), name: m.name.clone(), value: m.value })
+        .collect()
+}
+
+/// The options a game played by a combat system starts from, name → value, over a battle's own: the numbers it
+/// changes of the standard rules (`modifier.cover`), then its `[options]` (`modifier.V1`, `to_hit`), as
+/// [`pacw_engine::Scenario::with_system`] sets them.
+pub fn system_options(system: &pacw_engine::system::CombatSystem) -> BTreeMap<String, String> {
+    system.changes_to_standard().into_iter().chain(system.options().iter().cloned()).collect()
 }
 
 /// A side as the scenario describes it.
@@ -350,6 +383,7 @@ pub fn terrain_views(rules: &pacw_engine::terrain::TerrainRules) -> Vec<TerrainV
                 cover: k.cover,
                 blocks_sight: k.blocks_sight,
                 movement,
+                impassable: k.entry == pacw_engine::terrain::Entry::Impassable,
             }
         })
         .collect()

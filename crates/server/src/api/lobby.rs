@@ -11,7 +11,9 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use pacw_engine::{Options, Scenario, Terrain};
 use pacw_play::check::{CheckReply, GivenVariant, check_scenario};
-use pacw_play::view::{ArmView, TerrainView, arm_views, terrain_views};
+use pacw_play::view::{
+    ArmView, OwnModifierView, TerrainView, arm_views, own_modifier_views, system_options, terrain_views,
+};
 use pacw_sim::shipped_balance::{self, Figure};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -36,7 +38,7 @@ pub struct Info {
     /// Every rule option with its rule, label, group and the values it takes: the engine's one list of them.
     pub option_specs: &'static [pacw_engine::OptionSpec],
     /// The shipped variants a game may be played by (`variant` when creating one), each `{name, title,
-    /// description, terrains, arms}`.
+    /// description, terrains, arms, modifiers, options}`.
     pub variants: Vec<VariantInfo>,
     /// The largest request body, in bytes.
     pub body_limit: usize,
@@ -70,13 +72,19 @@ pub struct TerrainInfo {
     pub name: Terrain,
     /// Its character in a scenario's map.
     pub char: char,
+    /// Whether no unit may enter it, nor stand in it, under the standard rules (R1.5: the river).
+    pub impassable: bool,
 }
 
 impl FormatInfo {
     fn of_engine() -> FormatInfo {
         use pacw_engine::{Arm, Dir, Quality};
+        let standard = pacw_engine::terrain::TerrainRules::standard();
         FormatInfo {
-            terrains: Terrain::ALL.iter().map(|&t| TerrainInfo { name: t, char: t.char() }).collect(),
+            terrains: Terrain::ALL
+                .iter()
+                .map(|&t| TerrainInfo { name: t, char: t.char(), impassable: !standard.passable(t) })
+                .collect(),
             arms: Arm::ALL.iter().map(|a| a.name()).collect(),
             qualities: Quality::ALL.iter().map(|q| q.name()).collect(),
             facings: Dir::ALL.iter().map(|d| d.letter()).collect(),
@@ -98,8 +106,14 @@ pub struct VariantInfo {
     pub description: String,
     /// The terrain kinds of its rules, the standard six first, then its own (the editor's palette under it).
     pub terrains: Vec<TerrainView>,
-    /// The arms of its rules, the standard three first, then its own (the editor's lists of arms under it).
+    /// The arms of its rules, the standard three first, then its own (the editor's lists of arms under it; the
+    /// lobby's options `strength.<id>`, `move.<id>` and `range.<id>` of its own).
     pub arms: Vec<ArmView>,
+    /// Its own to-hit modifiers (the lobby's options `modifier.<id>`), none when it has none.
+    pub modifiers: Vec<OwnModifierView>,
+    /// The options a game under it starts from, over the battle's own, name → value: the standard numbers it
+    /// changes (`modifier.cover`), then its `[options]`.
+    pub options: BTreeMap<String, String>,
 }
 
 /// `GET /api/info`.
@@ -123,7 +137,16 @@ pub fn offered() -> Info {
             .filter_map(|&pacw_engine::Shipped { name, file, text }| {
                 let system = pacw_engine::system::CombatSystem::with_variant(text, file).ok()?;
                 let (terrains, arms) = (terrain_views(system.terrain_rules()), arm_views(&system));
-                Some(VariantInfo { name, title: system.name, description: system.description, terrains, arms })
+                let (modifiers, options) = (own_modifier_views(&system), system_options(&system));
+                Some(VariantInfo {
+                    name,
+                    title: system.name,
+                    description: system.description,
+                    terrains,
+                    arms,
+                    modifiers,
+                    options,
+                })
             })
             .collect(),
         body_limit: crate::BODY_LIMIT,
