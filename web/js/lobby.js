@@ -182,29 +182,90 @@ class Lobby {
         h('div', { class: 'description', tabindex: 0, role: 'region', 'aria-label': `${s.title}: the situation` }, ...paragraphs(s.description)))));
     previewBoard(preview, s);
     this.renderSides();
+    this.numberInputs = [];
+    this.defaults = null;
+    // The Rules choices for this battle; they set the options' first values (`showRules`).
     this.renderVariants();
-    for (const f of this.optionFields) {
-      const select = this.optionInputs[f.name];
-      select.value = s.options[f.name] ?? Object.keys(f.values)[0];
-      select.dispatchEvent(new Event('change'));
-    }
-    this.renderNumbers(s);
   }
 
-  /// The battle's own numbers in "More numbers": its options, its turn limit and each side's exhaustion point.
-  renderNumbers(s) {
-    const fields = this.numberFields.map(([name, label, rule, min, max]) => ({ name, label, rule, min, max, value: s.options[name] }));
-    fields.push({ name: 'turns', label: 'Turns', rule: 'R8.2', min: 1, max: 99, value: s.options.turns ?? s.turns });
-    for (const side of s.sides) {
-      fields.push({ name: `exhaustion.${side.id}`, label: `${side.name} exhausted after losing`, rule: 'R8.1', min: 1, max: side.starting_units, value: s.options[`exhaustion.${side.id}`] ?? side.exhaustion });
+  /// The rule options' first values and the fields of "More numbers" under the rules chosen: the battle's own
+  /// options, then those the rules set (a variant's changes to the standard numbers, its `[options]`), and a field for
+  /// each option of a variant's own (its to-hit modifiers, its arms' numbers) with its file's value. A value the
+  /// player changed stays, where the rules chosen still have the option.
+  showRules() {
+    const s = this.chosen?.scenario;
+    if (!s || !this.numbers) return;
+    const rules = this.rulesChosen();
+    const before = this.defaults;
+    this.defaults = { ...s.options, ...rules.options };
+    for (const f of this.optionFields) {
+      const select = this.optionInputs[f.name];
+      const first = this.defaults[f.name] ?? Object.keys(f.values)[0];
+      // A choice the player made stays; one left as it was follows the rules.
+      if (!before || select.value === String(before[f.name] ?? Object.keys(f.values)[0])) select.value = first;
+      select.dispatchEvent(new Event('change'));
     }
-    this.numberInputs = fields.map((f) => {
-      const input = h('input', { type: 'number', name: f.name, min: f.min, max: f.max, step: 1, value: f.value, 'data-default': f.value });
-      input.addEventListener('input', () => input.classList.toggle('changed', input.value !== String(f.value)));
+    this.renderNumbers(s, rules);
+  }
+
+  /// What the rules chosen add to the battle's own: `{title, href, modifiers, arms, options}`, a variant's own
+  /// to-hit modifiers (`{id, name, value}`) and arms (`{id, name, like, strength, movement, range}`), and the options
+  /// a game under them starts from (name → value). A shipped variant's from `GET /api/info`, laid over the shipped
+  /// variant the battle names (if it does); a variant file of one's own from its check beside the battle (`ownRules`).
+  rulesChosen() {
+    const s = this.chosen?.scenario;
+    const shipped = (name) => (this.info.variants || []).find((v) => v.name === name);
+    const layers = [];
+    // The check of one's own file reads it over the battle's own rules already.
+    if (this.variant.value === OWN_VARIANT) {
+      if (this.ownRules) layers.push(this.ownRules);
+    } else {
+      for (const name of [s?.variant, this.variant.value]) if (shipped(name)) layers.push({ ...shipped(name), href: pageHref(`rules/${name}`) });
+    }
+    const byId = (lists) => [...new Map(lists.flat().map((x) => [x.id, x])).values()];
+    return {
+      title: layers.map((l) => l.title).join(' + '),
+      href: layers.length === 1 ? layers[0].href : null,
+      modifiers: byId(layers.map((l) => l.modifiers || [])),
+      arms: byId(layers.map((l) => (l.arms || []).filter((a) => a.id !== a.like))),
+      options: Object.assign({}, ...layers.map((l) => l.options || {})),
+    };
+  }
+
+  /// The battle's own numbers in "More numbers", as the rules chosen set them: its options, its turn limit and each
+  /// side's exhaustion point; then the options of the variant's own (`rules`, from `rulesChosen`), with its names.
+  renderNumbers(s, rules) {
+    const d = this.defaults;
+    const fields = this.numberFields.map(([name, label, rule, min, max]) => ({ name, label, rule, min, max, value: d[name] }));
+    fields.push({ name: 'turns', label: 'Turns', rule: 'R8.2', min: 1, max: 99, value: d.turns ?? s.turns });
+    for (const side of s.sides) {
+      fields.push({ name: `exhaustion.${side.id}`, label: `${side.name} exhausted after losing`, rule: 'R8.1', min: 1, max: side.starting_units, value: d[`exhaustion.${side.id}`] ?? side.exhaustion });
+    }
+    // A variant's own: each to-hit modifier (R6.4, cited by its id) and each arm's numbers (R2.2, R2.6).
+    const own = [
+      ...rules.modifiers.map((m) => ({ name: `modifier.${m.id}`, label: capital(m.name), cite: m.id, min: -3, max: 3, value: d[`modifier.${m.id}`] ?? m.value })),
+      ...rules.arms.flatMap((a) => [
+        { name: `strength.${a.id}`, label: `${a.name} strength`, rule: 'R2.2', min: 1, max: 6, value: d[`strength.${a.id}`] ?? a.strength },
+        { name: `move.${a.id}`, label: `${a.name} moves`, rule: 'R2.6', min: 1, max: 26, value: d[`move.${a.id}`] ?? a.movement },
+        { name: `range.${a.id}`, label: `${a.name} range`, rule: 'R2.6', min: 1, max: 26, value: d[`range.${a.id}`] ?? a.range },
+      ]),
+    ].map((f) => ({ ...f, own: true }));
+    // What the player changed stays where the field does (the Rules chosen anew); a new battle starts afresh.
+    const kept = Object.fromEntries((this.numberInputs || []).filter(({ field, input }) => input.value !== String(field.value)).map(({ field, input }) => [field.name, input.value]));
+    this.numberInputs = [...fields, ...own].map((f) => {
+      const input = h('input', { type: 'number', name: f.name, min: f.min, max: f.max, step: 1, value: kept[f.name] ?? f.value, 'data-default': f.value, 'aria-label': f.label });
+      const mark = () => input.classList.toggle('changed', input.value !== String(f.value));
+      input.addEventListener('input', mark);
+      mark();
       return { field: f, input };
     });
-    this.numbers.replaceChildren(...this.numberInputs.map(({ field: f, input }) => h('label', { class: 'number-row' },
-      h('span', {}, f.label, ' ', h('a', { href: ruleHref(f.rule), target: 'pacw-rules', class: 'rule' }, f.rule)), input)));
+    const row = ({ field: f, input }) => h('label', { class: `number-row${f.own ? ' own-number' : ''}` },
+      h('span', {}, f.label, ' ', f.rule ? h('a', { href: ruleHref(f.rule), target: 'pacw-rules', class: 'rule' }, f.rule)
+        : rules.href ? h('a', { href: rules.href, target: 'pacw-rules', class: 'rule' }, f.cite) : h('span', { class: 'rule' }, f.cite)), input);
+    const ownRows = this.numberInputs.filter(({ field }) => field.own);
+    this.numbers.replaceChildren(...this.numberInputs.filter(({ field }) => !field.own).map(row),
+      ...(ownRows.length ? [h('p', { class: 'own-numbers-heading', id: 'own-numbers' }, `The variant’s own — ${rules.title}`), ...ownRows.map(row)] : []));
+    this.numbersNote.textContent = ownRows.length ? `; ${ownRows.length} of the variant’s own` : '';
   }
 
   setupPanel() {
@@ -261,11 +322,13 @@ class Lobby {
     this.variant = h('select', { name: 'variant', 'aria-describedby': 'variant-help' });
     this.variantFile = h('input', { type: 'file', id: 'variant-file', accept: '.toml,text/plain', hidden: true, 'aria-label': 'Your variant file' });
     this.variant.addEventListener('change', () => this.showVariant());
+    this.variantFile.addEventListener('change', () => this.learnOwnRules());
     this.renderVariants();
     optionRows.unshift(h('div', { class: 'option-row' }, h('label', {}, 'Rules', this.variant), this.variantFile, variantHelp));
     this.numbers = h('div', { class: 'numbers', id: 'numbers' });
     this.numberInputs = [];
-    const more = h('details', { class: 'more-numbers' }, h('summary', {}, 'More numbers: movement, range, strength, modifiers, turns, exhaustion'), this.numbers);
+    this.numbersNote = h('span', { id: 'own-numbers-note' });
+    const more = h('details', { class: 'more-numbers' }, h('summary', {}, 'More numbers: movement, range, strength, modifiers, turns, exhaustion', this.numbersNote), this.numbers);
     this.startProblems = h('div', { class: 'error', id: 'start-problems' });
     this.links = h('div', { class: 'links', id: 'links' });
     this.start = h('button', { id: 'start', onclick: () => this.create() }, 'Start the battle');
@@ -303,6 +366,33 @@ class Lobby {
     else if (this.variant.value === OWN_VARIANT) this.variantHelp.replaceChildren(`A .toml file as docs/variants.md describes: its problems, if any, are shown when you start.${over}`);
     else if (own) this.variantHelp.replaceChildren(`The battle is played by the variant it names. ${s.rules.description}`, s.variant ? h('span', {}, ' ', h('a', { href: pageHref(`rules/${s.variant}`), target: 'pacw-rules' }, 'Its rules')) : '');
     else this.variantHelp.replaceChildren('The rules as written.');
+    if (this.variant.value === OWN_VARIANT) this.learnOwnRules();
+    else this.showRules();
+  }
+
+  /// Checks the battle beside the variant file of one's own (as a game with the two is played) for the options it
+  /// adds, `ownRules`, and shows them: none until a file is chosen, nor from a file that does not read (its problems
+  /// are shown at Start).
+  async learnOwnRules() {
+    const c = this.chosen;
+    const file = this.variantFile.files[0];
+    const ask = (this.ownAsked || 0) + 1;
+    this.ownAsked = ask;
+    this.ownRules = null;
+    this.showRules();
+    if (c && file && this.variant.value === OWN_VARIANT) {
+      try {
+        const variant = { text: await file.text(), file: file.name };
+        const reply = await api.check(c.kind === 'shipped' ? c.scenario.text : c.text, c.kind === 'shipped' ? c.scenario.file : c.name, variant);
+        if (ask !== this.ownAsked) return;
+        if (reply.modifiers || reply.arms) {
+          this.ownRules = { title: reply.scenario?.rules?.name || file.name, modifiers: reply.modifiers || [], arms: reply.arms || [], options: reply.scenario?.options || {} };
+        }
+      } catch {
+        // Not checked: its problems are shown at Start.
+      }
+      if (ask === this.ownAsked && this.ownRules) this.showRules();
+    }
   }
 
   renderSides() {
@@ -320,7 +410,7 @@ class Lobby {
     const options = {};
     for (const f of this.optionFields) {
       const v = this.optionInputs[f.name].value;
-      if (String(c.scenario.options[f.name]) !== v) options[f.name] = v;
+      if (String((this.defaults || c.scenario.options)[f.name]) !== v) options[f.name] = v;
     }
     for (const { field, input } of this.numberInputs) {
       if (input.value !== '' && input.value !== String(field.value)) options[field.name] = input.value;
@@ -457,6 +547,11 @@ function download(name, text) {
   a.remove();
 }
 
+
+/// A name with its first letter a capital ("veteran élan" → "Veteran élan").
+function capital(name) {
+  return name ? name[0].toUpperCase() + name.slice(1) : name;
+}
 
 /// A description's paragraphs, with the hard line breaks of the TOML file joined.
 function paragraphs(text) {
