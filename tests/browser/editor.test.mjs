@@ -199,7 +199,8 @@ test('the editor offers the format the engine reads: the lists it falls back on 
   const model = await import('../../web/js/scenario-model.js');
   const info = await (await fetch(`${env.server.url}api/info`)).json();
   const f = info.scenario_format;
-  assert.deepEqual(model.TERRAINS.map(([name, char]) => ({ name, char })), f.terrains);
+  assert.deepEqual(model.TERRAINS.map(([name, char]) => ({ name, char })), f.terrains.map(({ name, char }) => ({ name, char })));
+  assert.deepEqual(model.IMPASSABLE, f.terrains.filter((t) => t.impassable).map((t) => t.name), 'the kinds no unit may enter');
   assert.deepEqual([model.ARMS, model.QUALITIES, model.FACINGS, model.HOMES], [f.arms, f.qualities, f.facings, f.homes]);
   assert.deepEqual([model.MIN_SIDE, model.MAX_SIDE], [f.min_side, f.max_side]);
   // Taken from the engine, the labels read as before.

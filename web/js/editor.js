@@ -9,7 +9,7 @@ import { mainRole, rememberCreated } from './games.js';
 import { h, percent } from './util.js';
 import {
   FACINGS, HOMES, MAX_SIDE, MIN_SIDE, QUALITIES, armKinds, boardView, cellAt, emptyScenario, fenceName,
-  fileOrder, fromView, isStandardTerrain, newChange, newReinforcement, onBoard, resized, strayArms, strayTerrains, terrainKinds,
+  fileOrder, fromView, impassableKinds, isStandardTerrain, newChange, newReinforcement, onBoard, resized, strayArms, strayTerrains, terrainKinds,
   toToml, useFormat,
 } from './scenario-model.js';
 import { numberInput, select, swatch, textInput } from './forms.js';
@@ -156,7 +156,7 @@ class Editor {
         this.render();
         return 'drag-unit';
       }
-      if (cellAt(this.model, square).terrain === 'river') { this.say(`A unit cannot stand on a river (R1.5): ${square}.`); return null; }
+      if (this.refuseUnitOn(square)) return null;
       this.change((m) => m.units.push({ ...this.template, name: '', at: square }));
       this.selected = { kind: 'unit', index: this.model.units.length - 1 };
       this.render();
@@ -230,6 +230,17 @@ class Editor {
   kinds(model = this.model) {
     if (this.ownVariant(model)) return terrainKinds(this.ownTerrains);
     return terrainKinds(this.variants.find((v) => v.name === model.variant)?.terrains);
+  }
+
+  /// Whether a unit may not stand on `square` by the rules in force, its terrain being one no unit may enter (R1.5,
+  /// R5.1: the standard's river, or a variant's impassable kind); if so, says so, naming the terrain and the square.
+  refuseUnitOn(square) {
+    const terrain = cellAt(this.model, square).terrain;
+    const terrains = this.ownVariant() ? this.ownTerrains : this.variants.find((v) => v.name === this.model.variant)?.terrains;
+    const name = impassableKinds(terrains ?? undefined).get(terrain);
+    if (name === undefined) return false;
+    this.say(`A unit cannot stand on ${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name} (R1.5): ${square}.`);
+    return true;
   }
 
   /// The arms of a battle's rules, from the engine as its terrain kinds are (`armKinds`).
@@ -404,6 +415,7 @@ class Editor {
         const index = this.selected?.index;
         if (!square || square === g.from || index === undefined) return;
         if (this.model.units.some((u) => u.at === square)) { this.say(`${square} already holds a unit (R2.5).`); return; }
+        if (this.refuseUnitOn(square)) return;
         this.change((m) => { m.units[index].at = square; });
       }
     };

@@ -17,6 +17,8 @@ export let TERRAINS = [
   ['river', '~', 'River'],
   ['ford', 'F', 'Ford'],
 ];
+/// The standard terrains no unit may enter nor stand in (R1.5, R5.1).
+export let IMPASSABLE = ['river'];
 export let HOMES = ['north', 'east', 'south', 'west'];
 const HOME_OF_DIR = { N: 'north', E: 'east', S: 'south', W: 'west' };
 export let ARMS = ['infantry', 'cavalry', 'artillery'];
@@ -31,6 +33,7 @@ export function useFormat(format) {
   if (!format) return;
   const label = (name) => name[0].toUpperCase() + name.slice(1).replace(/_/g, ' ');
   TERRAINS = format.terrains.map(({ name, char }) => [name, char, label(name)]);
+  if (format.terrains.every((t) => t.impassable !== undefined)) IMPASSABLE = format.terrains.filter((t) => t.impassable).map((t) => t.name);
   ({ arms: ARMS, qualities: QUALITIES, facings: FACINGS, homes: HOMES, min_side: MIN_SIDE, max_side: MAX_SIDE } = format);
 }
 
@@ -42,6 +45,13 @@ export function terrainKinds(terrains) {
   if (!terrains) return TERRAINS;
   return terrains.map(({ id, name, letter, movement, cover, blocks_sight: blocks }) => [id, letter, name[0].toUpperCase() + name.slice(1),
     `${movement}; ${cover ? 'cover' : 'no cover'}; ${blocks ? 'blocks sight' : 'one sees across it'}`]);
+}
+
+/// The terrain kinds of a variant's rules (as `terrainKinds` takes them) that no unit may enter nor stand in (R1.5,
+/// R5.1: the engine's `impassable`), id → name; the standard kinds' without them (the river).
+export function impassableKinds(terrains) {
+  if (!terrains) return new Map(TERRAINS.filter(([id]) => IMPASSABLE.includes(id)).map(([id, , label]) => [id, label.toLowerCase()]));
+  return new Map(terrains.filter((t) => t.impassable).map((t) => [t.id, t.name]));
 }
 
 /// The arms of a variant's rules as the engine gives them (`GET /api/info`'s `variants[].arms`, a check's `arms`:
