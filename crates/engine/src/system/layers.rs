@@ -55,6 +55,11 @@ pub struct Layer {
 }
 
 impl Layer {
+    /// Its whole text, as it was given: what a save keeps of it, to lay it again where the game is loaded.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     pub(super) fn new(file: &str, name: &str, description: &str, text: &str) -> Layer {
         Layer {
             file: file.to_string(),
