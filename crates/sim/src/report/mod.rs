@@ -714,6 +714,22 @@ mod tests {
         }
     }
 
+    /// The tables' notes read as the sentences they are: single spaces, the reinforcements' note among them (its
+    /// literal once kept the indentation of its continuation lines).
+    #[test]
+    fn the_tables_notes_have_single_spaces() {
+        let text = include_str!("../../../../docs/examples/reinforcements.toml");
+        let mut c = SimConfig::of(vec![ScenarioSource::parse(text, "reinforcements.toml").unwrap()]);
+        c.games = 4;
+        let report = Report::new(&run(&c, &|| {}).unwrap(), None);
+        let sections = sections(&report.main);
+        let arrivals = sections.iter().find(|s| s.title == "Reinforcements").expect("the battle's reinforcements");
+        assert!(arrivals.note.contains("a unit due found its entry square held"), "{}", arrivals.note);
+        for section in &sections {
+            assert!(!section.note.contains("  "), "{}: {}", section.title, section.note);
+        }
+    }
+
     #[test]
     fn a_comparison_has_one_column_per_variant() {
         let report = Report::new(&sim(Some("to_hit=4,5")), None);
