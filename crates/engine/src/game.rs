@@ -78,6 +78,13 @@ pub struct SaveFile {
     /// The variant file the game is played by, if not the standard rules (docs/variants.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<SavedVariant>,
+    /// The variant files the rules were laid from, bottom first, each its name and whole text, when there are
+    /// several (docs/variants.md, "Variants that combine"): loaded, they are laid again in that order, so that each
+    /// rule names the file that last wrote it, as it did before the save. `variant` still holds them written as one
+    /// file, and they must make the rules it says; a save of one variant or none has no layers, and a save written
+    /// before they were kept has `variant` alone and loads by it, as it always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Option<Vec<SavedVariant>>,
     /// How many events the game had when saved, and a fingerprint of them, to detect a save that was edited.
     pub events: usize,
     /// FNV-1a hash of the event log's JSON, in hex.
@@ -104,6 +111,10 @@ pub enum SaveError {
     /// Its variant file is not valid.
     #[error("the save's variant is not valid:\n{0}")]
     Variant(#[from] crate::system::SystemError),
+    /// Its layers do not make the rules its variant file says, or it has layers without that file: one of the two
+    /// was altered.
+    #[error("{0}; the save was altered or damaged")]
+    Layers(String),
     /// Its options are out of range.
     #[error("the save's options are not valid: {0}")]
     Options(#[from] crate::options::OptionError),
@@ -321,6 +332,7 @@ impl Game {
             declared: self.declared.filter(|d| !matches!(d, Declared::Resigned(_))),
             players: None,
             variant: self.saved_variant(),
+            layers: self.saved_layers(),
             events: self.log.len(),
             fingerprint: fingerprint(&self.log),
         }
@@ -338,6 +350,37 @@ impl Game {
             }),
             None => None,
         }
+    }
+
+    /// The variant files the rules were laid from, as a save keeps them, when there are several.
+    fn saved_layers(&self) -> Option<Vec<SavedVariant>> {
+        let layers = self.battle.scenario().system().layers();
+        let saved = |l: &crate::system::Layer| SavedVariant { file: l.file.clone(), text: l.text().to_string() };
+        (layers.len() > 1).then(|| layers.iter().map(saved).collect())
+    }
+
+    /// The rules of a save that keeps its layers: each file laid again over the ones below it, bottom first, which
+    /// must make the rules that its variant file says.
+    fn laid_again(variant: Option<&SavedVariant>, layers: &[SavedVariant]) -> Result<CombatSystem, SaveError> {
+        let Some(variant) = variant else {
+            let message =
+                "the save keeps the variant files its rules were laid from (layers) without the one that says them all";
+            return Err(SaveError::Layers(message.to_string()));
+        };
+        let mut system = CombatSystem::standard();
+        for layer in layers {
+            system = system.with_layer(&layer.text, &layer.file)?;
+        }
+        if system != CombatSystem::with_variant(&variant.text, &variant.file)? {
+            let files: Vec<&str> = layers.iter().map(|l| l.file.as_str()).collect();
+            let files = if files.is_empty() { "none".to_string() } else { files.join(", ") };
+            let message = format!(
+                "the save's layers ({files}, laid in order) do not make the rules its variant file {} says",
+                variant.file
+            );
+            return Err(SaveError::Layers(message));
+        }
+        Ok(system)
     }
 
     /// The save as pretty JSON.
@@ -360,18 +403,21 @@ impl Game {
     /// Replays a parsed save.
     ///
     /// # Errors
-    /// When the save is of another format or version, its scenario, variant or options are no longer valid, a
-    /// decision is not legal when replayed, or the events do not match its fingerprint (it was altered).
+    /// When the save is of another format or version, its scenario, variant, layers or options are no longer valid
+    /// (its layers not making the rules its variant says), a decision is not legal when replayed, or the events do not
+    /// match its fingerprint (it was altered).
     pub fn from_save(save: &SaveFile) -> Result<Game, SaveError> {
         if save.format != SAVE_FORMAT || save.version != SAVE_VERSION {
             return Err(SaveError::Format { format: save.format.clone(), version: save.version });
         }
         save.options.validate()?;
-        let scenario = match &save.variant {
-            Some(v) => {
-                let system = CombatSystem::with_variant(&v.text, &v.file)?;
-                Scenario::parse_with(&save.scenario, &save.scenario_file, Arc::new(system))?
-            }
+        let system = match (&save.variant, &save.layers) {
+            (_, Some(layers)) => Some(Game::laid_again(save.variant.as_ref(), layers)?),
+            (Some(v), None) => Some(CombatSystem::with_variant(&v.text, &v.file)?),
+            (None, None) => None,
+        };
+        let scenario = match system {
+            Some(system) => Scenario::parse_with(&save.scenario, &save.scenario_file, Arc::new(system))?,
             None => Scenario::parse(&save.scenario, &save.scenario_file)?,
         };
         let mut game =

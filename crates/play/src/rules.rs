@@ -218,7 +218,8 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
         );
         let _ = writeln!(
             md,
-            "**{} {}**{}: a {shaken} unit does not rally as it is activated. It rolls to rally at once, needing {needed};              it rallies if the roll passes, else it stays {shaken}. Either way it is then given its order.
+            "**{} {}**{}: a {shaken} unit does not rally as it is activated. It rolls to rally at once, needing \
+             {needed}; it rallies if the roll passes, else it stays {shaken}. Either way it is then given its order.
 ",
             literal(&rally.id),
             literal(&rally.name),
@@ -310,6 +311,10 @@ mod tests {
         let md = rules_markdown(&CombatSystem::with_variant(text, "four.toml").unwrap());
         assert!(md.contains("**MR1 rally test**") && md.contains("a D6 of 4 or more"), "{md}");
         assert!(md.contains("| R1 | veterans | +1 | <code>unit.quality == &#39;veteran&#39;</code> |"), "{md}");
+        // The paragraph reads as one: single spaces where its literal goes on to the next line.
+        let own = md.strip_suffix(RULES_MARKDOWN).expect("the rules follow");
+        assert!(own.contains("each modifier added to the roll; it rallies if the roll passes"), "{own}");
+        assert!(!own.contains("  "), "{own}");
     }
 
     #[test]

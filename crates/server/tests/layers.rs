@@ -63,19 +63,6 @@ fn modifier_ids(odds: &Value) -> Vec<String> {
     odds["modifiers"].as_array().unwrap().iter().map(|m| m["rule"].as_str().unwrap_or("").to_string()).collect()
 }
 
-/// Rules as the view shows them, without which file wrote each nor the files laid (a save keeps them as one).
-fn without_from(rules: &Value) -> Value {
-    match rules {
-        Value::Object(m) => m
-            .iter()
-            .filter(|(k, _)| *k != "from" && *k != "layers")
-            .map(|(k, v)| (k.clone(), without_from(v)))
-            .collect(),
-        Value::Array(a) => a.iter().map(without_from).collect(),
-        other => other.clone(),
-    }
-}
-
 #[tokio::test]
 async fn an_uploaded_variant_is_laid_over_the_battles_own() {
     let dir = TempDir::new("layers");
@@ -177,9 +164,10 @@ async fn the_save_and_a_rematch_keep_the_rules_laid_together() {
     assert_eq!(s, StatusCode::OK);
     let (_, save) = api.get(&format!("/api/play/{t}/save")).await;
     assert_eq!(save["variant"]["file"], "close-combat.toml + smoke.toml", "one file that says them all: {save}");
-    // The save read back, alone, is the same rules (the one file wrote them all): it replays by them.
+    // It keeps each file too: the save read back is the same rules, each from the same file, and replays by them.
+    assert_eq!(save["layers"][1], json!({"file": "smoke.toml", "text": SMOKE}), "{save}");
     let loaded = api.create(json!({"save": save.to_string(), "mode": "hotseat"})).await;
-    assert_eq!(without_from(&loaded["view"]["scenario"]["rules"]), without_from(&created["view"]["scenario"]["rules"]));
+    assert_eq!(loaded["view"]["scenario"]["rules"], created["view"]["scenario"]["rules"]);
     assert_eq!(loaded["view"]["decisions"], 1, "{}", loaded["view"]);
     // The rules page shows the rules laid together.
     let page = api.http.get(format!("{}/game/{t}/rules", api.base)).send().await.unwrap().text().await.unwrap();
@@ -196,4 +184,39 @@ async fn the_save_and_a_rematch_keep_the_rules_laid_together() {
     assert_eq!(s, StatusCode::OK);
     let (_, again) = api.get(&format!("/api/play/{r}/save")).await;
     assert_eq!(again["variant"], save["variant"], "the rematch's save keeps the same file");
+}
+
+/// Issue 40: a game's rules reloaded from the server's database after a restart still name the files they were laid
+/// from and, beside each rule, the file that wrote it, in the view and on the game's rules page.
+#[tokio::test]
+async fn a_restarted_server_keeps_which_file_wrote_each_rule() {
+    let dir = TempDir::new("layers-restart");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let created = api.create(new_game(json!({"variant_text": SMOKE, "variant_file": "smoke.toml"}))).await;
+    let t = token(&created, "hotseat");
+    first_fire_odds(&api, &t).await;
+    let before = api.view(&t).await;
+    assert_eq!(before["scenario"]["rules"], created["view"]["scenario"]["rules"]);
+    server.stop().await;
+
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let after = api.view(&t).await;
+    assert_eq!(after["decisions"], 1, "{after}");
+    let rules = &after["scenario"]["rules"];
+    assert_eq!(
+        rules["layers"],
+        json!([{"file": "close-combat.toml", "name": "Close combat"}, {"file": "smoke.toml", "name": "Smoke"}])
+    );
+    let from =
+        |id: &str| rules["modifiers"].as_array().unwrap().iter().find(|m| m["id"] == id).unwrap()["from"].clone();
+    assert_eq!(
+        (from("S1"), from("V1"), from("cover")),
+        (json!("smoke.toml"), json!("close-combat.toml"), json!("standard"))
+    );
+    assert_eq!(rules, &before["scenario"]["rules"], "the same rules, each from the same file");
+    let page = api.http.get(format!("{}/game/{t}/rules", api.base)).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains("<td>smoke.toml</td>") && page.contains("<td>close-combat.toml</td>"), "{page}");
+    server.stop().await;
 }

@@ -4,7 +4,8 @@
 //!
 //! A system of several layers is saved as one variant file that says it all ([`CombatSystem::to_toml`]): read
 //! back over the standard, it is the same system, so that saves, the server's stored games and the laboratory's
-//! shards keep one variant file each, as they did before variants combined.
+//! shards keep one variant file each, as they did before variants combined. A save keeps each layer's text beside it
+//! ([`Layer::text`], the save's `layers`), so that a game loaded from it lays them again and names the same files.
 
 use super::file::{MAX_VARIANT_BYTES, VariantText};
 use super::{CombatSystem, SystemError};
@@ -50,11 +51,16 @@ pub struct Layer {
     pub name: String,
     /// The variant's own description.
     pub description: String,
-    /// Its text, which a game by this file alone saves.
+    /// Its text, which a save keeps: the whole rules of a game by this file alone, one of its `layers` otherwise.
     text: String,
 }
 
 impl Layer {
+    /// Its whole text, as it was given: what a save keeps of it, to lay it again where the game is loaded.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     pub(super) fn new(file: &str, name: &str, description: &str, text: &str) -> Layer {
         Layer {
             file: file.to_string(),

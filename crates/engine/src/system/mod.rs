@@ -235,7 +235,8 @@ pub struct CombatSystem {
     /// is set up).
     options: Vec<(String, String)>,
     /// The variant files laid over the standard and which wrote each rule (layers.rs); a save keeps them as one
-    /// file ([`CombatSystem::source`]) so that the game replays by them.
+    /// file ([`CombatSystem::source`]) so that the game replays by them, and each file's text ([`Layer::text`]) so
+    /// that a game loaded from it names them.
     layers: layers::Layers,
     /// Whether an attack's facts are read for its rules ([`CombatSystem::reads_attack_facts`]), settled when made.
     reads_attack_facts: bool,

@@ -1581,6 +1581,104 @@ fn a_game_under_layered_variants_saves_and_replays_by_the_same_rules() {
     assert!(EXAMPLE_SKIRMISH.contains("variant = \"skirmishers.toml\""));
 }
 
+/// A game of the example's layers, a few random decisions in.
+fn a_layered_game(system: CombatSystem) -> crate::Game {
+    use rand::{RngExt, SeedableRng};
+    let scenario = crate::Scenario::parse_with(EXAMPLE_SKIRMISH, "skirmish.toml", std::sync::Arc::new(system))
+        .expect("the example reads");
+    let mut game =
+        crate::Game::with_scenario(std::sync::Arc::new(scenario), EXAMPLE_SKIRMISH, "skirmish.toml", None, 11);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..30 {
+        let actions = game.battle().legal_actions();
+        if actions.is_empty() {
+            break;
+        }
+        game.act(actions[rng.random_range(0..actions.len())]).unwrap();
+    }
+    game
+}
+
+/// Issue 40: a game of layered variants loaded from its save names the files it was laid from and which wrote each
+/// rule, as the game did before it was saved (`pacw rules --json`, the API's `scenario.rules`).
+#[test]
+fn a_layered_games_save_keeps_each_file_and_which_wrote_each_rule() {
+    let game = a_layered_game(skirmishers_with_fences());
+    let save = game.save();
+    let kept: Vec<(&str, &str)> = save.layers.iter().flatten().map(|l| (l.file.as_str(), l.text.as_str())).collect();
+    assert_eq!(kept, [("skirmishers.toml", EXAMPLE_SKIRMISHERS), ("fences.toml", EXAMPLE_FENCES)], "in order");
+    let back = crate::Game::load(&game.save_json()).expect("the save replays");
+    let (before, after) = (game.battle().scenario().system(), back.battle().scenario().system());
+    assert_eq!(after.to_json(), before.to_json());
+    assert_eq!(after.to_json()["layers"][1]["file"], "fences.toml");
+    assert_eq!(after.written_by(Part::Arm, "skirmishers").map(|l| l.file.as_str()), Some("skirmishers.toml"));
+    assert_eq!(after.source(), before.source(), "the one file that says them all, as before");
+    assert_eq!(back.log(), game.log());
+    // Saved again, it keeps them again.
+    assert_eq!(back.save(), save);
+    // A single variant's save is as it was: its one file, no layers.
+    let single = CombatSystem::with_variant(EXAMPLE_SKIRMISHERS, "skirmishers.toml").unwrap();
+    let json = a_layered_game(single).save_json();
+    assert!(!json.contains("\"layers\"") && json.contains("\"file\": \"skirmishers.toml\""), "{json}");
+}
+
+/// The save of a layered game without its layers, as saves were written before they were kept, loads as it did: by
+/// its one file, which its rules name as the file that wrote them (tests/rules/upgrades.rs loads one written then).
+#[test]
+fn a_layered_save_without_its_layers_loads_by_its_one_file() {
+    let game = a_layered_game(skirmishers_with_fences());
+    let mut json: serde_json::Value = serde_json::from_str(&game.save_json()).unwrap();
+    json.as_object_mut().unwrap().remove("layers").expect("the save keeps them");
+    let back = crate::Game::load(&json.to_string()).expect("the old form loads");
+    let system = back.battle().scenario().system();
+    assert_eq!(system, game.battle().scenario().system(), "the same rules");
+    assert_eq!(back.log(), game.log());
+    let rules = system.to_json();
+    let one = serde_json::json!([{"file": "skirmishers.toml + fences.toml", "name": "Skirmishers + Fences"}]);
+    assert_eq!(rules["layers"], one);
+    assert_eq!(
+        system.written_by(Part::Modifier, "F1").map(|l| l.file.as_str()),
+        Some("skirmishers.toml + fences.toml")
+    );
+    // Saved again, it is the same old form: nothing it did not keep is made up.
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&back.save_json()).unwrap(), json);
+}
+
+/// A save whose layers are damaged is refused with a message that says so, never loaded by other rules nor a panic:
+/// a layer that is not a good variant file, layers that do not make the rules the save's one file says, layers
+/// without that file.
+#[test]
+fn a_save_with_damaged_layers_is_refused_with_a_clear_message() {
+    let game = a_layered_game(skirmishers_with_fences());
+    let good: serde_json::Value = serde_json::from_str(&game.save_json()).unwrap();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut json = good.clone();
+        edit(&mut json);
+        match crate::Game::load(&json.to_string()) {
+            Ok(_) => panic!("loaded: {json}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let e = refused(&|j| j["layers"][1]["text"] = "name = \"Fences\"\n[[modifiers]]\nid = 3\n".into());
+    assert!(e.contains("variant is not valid") && e.contains("fences.toml:"), "{e}");
+    let e = refused(&|j| {
+        j["layers"][1]["text"] = EXAMPLE_FENCES.replace("value = -1", "value = -2").into();
+    });
+    assert!(e.contains("layers") && e.contains("do not make"), "{e}");
+    let e = refused(&|j| {
+        j["layers"].as_array_mut().unwrap().pop();
+    });
+    assert!(e.contains("layers"), "{e}");
+    let e = refused(&|j| {
+        j.as_object_mut().unwrap().remove("variant");
+    });
+    assert!(e.contains("layers") && e.contains("variant"), "{e}");
+    let e = refused(&|j| j["layers"] = serde_json::json!([]));
+    assert!(e.contains("layers"), "{e}");
+    let e = refused(&|j| j["layers"][0] = serde_json::json!({"file": "skirmishers.toml"}));
+    assert!(e.contains("damaged"), "{e}");
+}
+
 /// A standard modifier renamed by a variant, its condition kept or changed, is named as the variant says wherever
 /// an attack is described (the log, the odds); not renamed, it keeps the engine's words.
 #[test]

@@ -50,7 +50,9 @@ pub struct Part {
     pub scenario: String,
     /// Its file (pooled: the files, comma-separated).
     pub scenario_file: String,
-    /// The base options: the scenario's, with the variant file and `--set` (pooled: the first scenario's).
+    /// The base options: the scenario's, with the variant files and `--set` (pooled: the first scenario's), named
+    /// by the rules the games are played by (a variant file's own modifiers and arms among them); before any
+    /// compared setting, which each column's own [`VariantReport::options`] hold.
     pub options: BTreeMap<String, String>,
     /// The name of the variant its games are played by (`--variant`, or the one the battle names), when it is not
     /// the standard rules; pooled, each scenario's when they differ.
@@ -527,11 +529,13 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
             d.metric = words.say(&d.metric);
         }
     }
-    let base = c.base_options(scenario_index).unwrap_or(sc.options);
+    // Named by the rules the games are played by, the variant files laid: their own modifiers and arms are options.
+    let played = c.played_scenario(scenario_index).unwrap_or_else(|_| sc.clone());
+    let base = c.base_options(scenario_index).unwrap_or(played.options);
     Part {
         scenario: name,
         scenario_file: file,
-        options: option_map(sc.option_pairs(&base)),
+        options: option_map(played.option_pairs(&base)),
         variant: played_variant(sim, s),
         terms,
         after_attack_rules: after_attack,
@@ -680,6 +684,50 @@ mod tests {
         assert!(!text.contains("Differences"));
         let csv = games_csv(&sim).unwrap();
         assert_eq!(csv.lines().count(), 13);
+    }
+
+    /// results.json's options: the part's are the base options named by the rules played, the variant file's own
+    /// modifier among them (they were named by the battle's own rules, which left it out); each column's are the
+    /// options it was played under, its compared arm's range or modifier's value.
+    #[test]
+    fn the_part_names_the_variant_files_options_and_each_column_keeps_its_own() {
+        let mut c = SimConfig::of(vec![source("meeting-engagement")]);
+        c.games = 2;
+        let own = "name = \"Sk\"\n[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\nrange = 3\n\
+                   [[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge\"\n[options]\nmodifier.V1 = 2\n";
+        c.variant_files = vec![crate::config::VariantFile::parse(own, "sk.toml").unwrap()];
+        let option = |options: &BTreeMap<String, String>, name: &str| options.get(name).cloned();
+        let report = Report::new(&run(&c, &|| {}).unwrap(), None);
+        assert_eq!(option(&report.main.options, "modifier.V1").as_deref(), Some("2"), "{:?}", report.main.options);
+        assert!(render_text(&report).contains("modifier.V1=2"));
+        for (axis, name, values) in [
+            ("range.skirmishers=1,2", "range.skirmishers", ["1", "2"]),
+            ("modifier.V1=-1,3", "modifier.V1", ["-1", "3"]),
+        ] {
+            c.compare(vec![Axis::parse(axis).unwrap()]).unwrap();
+            let report = Report::new(&run(&c, &|| {}).unwrap(), None);
+            let columns: Vec<Option<String>> = report.main.variants.iter().map(|v| option(&v.options, name)).collect();
+            assert_eq!(columns, values.map(|v| Some(v.to_string())), "{axis}");
+            assert_eq!(option(&report.main.options, "modifier.V1").as_deref(), Some("2"), "the base: {axis}");
+            let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+            assert_eq!(json["variants"][1]["options"][name], values[1], "{axis}");
+        }
+    }
+
+    /// The tables' notes read as the sentences they are: single spaces, the reinforcements' note among them (its
+    /// literal once kept the indentation of its continuation lines).
+    #[test]
+    fn the_tables_notes_have_single_spaces() {
+        let text = include_str!("../../../../docs/examples/reinforcements.toml");
+        let mut c = SimConfig::of(vec![ScenarioSource::parse(text, "reinforcements.toml").unwrap()]);
+        c.games = 4;
+        let report = Report::new(&run(&c, &|| {}).unwrap(), None);
+        let sections = sections(&report.main);
+        let arrivals = sections.iter().find(|s| s.title == "Reinforcements").expect("the battle's reinforcements");
+        assert!(arrivals.note.contains("a unit due found its entry square held"), "{}", arrivals.note);
+        for section in &sections {
+            assert!(!section.note.contains("  "), "{}: {}", section.title, section.note);
+        }
     }
 
     #[test]

@@ -458,7 +458,9 @@ fn arrivals_table(part: &Part) -> Option<Section> {
     ];
     Some(Section {
         title: "Reinforcements".into(),
-        note: "The scenario's reinforcements, a game: units that entered the board, and the times a unit due found                its entry square held and waited a turn (each turn it waited counts). Compare with and without them                with --compare events=on,off."
+        note: "The scenario's reinforcements, a game: units that entered the board, and the times a unit due found \
+               its entry square held and waited a turn (each turn it waited counts). Compare with and without them \
+               with --compare events=on,off."
             .into(),
         rows,
     })
