@@ -43,7 +43,7 @@ pub use rule::Rule;
 pub use scenario::{
     ChangeKind, Colour, CounterColour, Problem, ReadVariant, Reinforcement, Scenario, ScenarioError, TimedChange,
 };
-pub use unit::{Arm, MAX_UNITS, Quality, Side, UnitId, UnitInfo};
+pub use unit::{Arm, MAX_UNITS, Quality, Side, UnitId, UnitInfo, UnitNumbers};
 
 /// The default scenario, a small symmetric meeting engagement, embedded in the library.
 pub const DEFAULT_SCENARIO: &str = SHIPPED_SCENARIOS[0].text;

@@ -647,12 +647,26 @@ impl Options {
 
     /// A unit's strength (R2.2): its arm's base plus its quality's adjustment, kept within 0..=6.
     pub fn strength_of(&self, arm: Arm, quality: crate::unit::Quality) -> u8 {
+        self.adjusted_strength(self.strength.get(arm), quality)
+    }
+
+    /// The arms' values of `number`: `strength`, `movement` or `range`.
+    pub const fn per_arm(&self, number: ArmNumber) -> &PerArm {
+        match number {
+            ArmNumber::Strength => &self.strength,
+            ArmNumber::Move => &self.movement,
+            ArmNumber::Range => &self.range,
+        }
+    }
+
+    /// A strength of `base` with `quality`'s adjustment (R2.2), kept within 0..=6.
+    pub fn adjusted_strength(&self, base: u8, quality: crate::unit::Quality) -> u8 {
         let adjust = match quality {
             crate::unit::Quality::Green => self.quality.green,
             crate::unit::Quality::Regular => 0,
             crate::unit::Quality::Veteran => self.quality.veteran,
         };
-        (self.strength.get(arm) as i8 + adjust).clamp(0, 6) as u8
+        (base as i8 + adjust).clamp(0, 6) as u8
     }
 }
 

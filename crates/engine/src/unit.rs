@@ -193,6 +193,24 @@ pub struct UnitInfo {
     /// fires and is fired at as `arm` (the own arm's `like`), with the own arm's strength, move and range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub own_arm: Option<u8>,
+    /// Its strength, move and range as the game plays them: filled by the scenario and by [`crate::Battle::new`]
+    /// from the combat system and the options, so a struct literal may leave them `UnitNumbers::default()`.
+    #[serde(skip)]
+    pub numbers: UnitNumbers,
+}
+
+/// A unit's numbers in a game (R2.2, R2.6, R11): its arm's as the options set them (`strength.infantry`,
+/// `range.skirmishers`, …; a variant's own arm's, when no option sets one, as its file gives it), its strength with
+/// its quality's adjustment. Held with the unit, resolved once for a battle's options, so that a unit's strength,
+/// move and range, asked at every step of a search, are one read (docs/PERFORMANCE.md).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct UnitNumbers {
+    /// Its strength, its quality's adjustment made (R2.2).
+    pub strength: u8,
+    /// Squares a move covers (R2.6).
+    pub movement: u8,
+    /// Its range in squares (R2.6).
+    pub range: u8,
 }
 
 impl UnitInfo {

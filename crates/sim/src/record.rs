@@ -971,6 +971,7 @@ pub(crate) mod tests {
             at: Square::new(2, y),
             facing,
             own_arm: None,
+            numbers: Default::default(),
         };
         let units = vec![unit(Side::A, 1, Dir::N), unit(Side::B, 2, Dir::S)];
         let map = pacw_engine::Map::open(5, 6);

@@ -5,7 +5,7 @@
 use pacw_engine::Aspect;
 use pacw_engine::RetreatPath;
 use pacw_engine::odds::AttackOdds;
-use pacw_engine::{Action, Arm, AttackAssessment, Battle, Dir, Map, Options, Prob, Scenario, Side, Square, UnitId};
+use pacw_engine::{Action, Arm, AttackAssessment, Battle, Dir, Options, Prob, Scenario, Side, Square, UnitId};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -169,7 +169,7 @@ impl View {
             enemies: Vec::new(),
             goals: Vec::new(),
             objectives: Vec::new(),
-            scored: RefCell::new(ScoredSquares::new(&b.scenario().map)),
+            scored: RefCell::new(ScoredSquares::new(b.scenario())),
             attacks: RefCell::new(Vec::new()),
             blocked: RefCell::new(Vec::new()),
             seen: (Vec::new(), Vec::new()),
@@ -192,7 +192,7 @@ impl View {
         if !same_battle {
             self.scenario = b.scenario().clone();
             self.options = *b.options();
-            *self.scored.borrow_mut() = ScoredSquares::new(&b.scenario().map);
+            *self.scored.borrow_mut() = ScoredSquares::new(b.scenario());
         }
         self.see(b);
         if !(same_judge && self.seen.0 == self.enemies && self.seen.1 == self.goals) {
@@ -257,9 +257,10 @@ impl View {
         scores[facing.index()]
     }
 
-    /// All that a square's score knows of the unit: its arm, and whether it is shaken.
+    /// All that a square's score knows of the unit: its arm (a variant's own arm apart from the arm it acts as,
+    /// since its range may differ), and whether it is shaken.
     fn class(b: &Battle, unit: UnitId) -> usize {
-        b.info(unit).arm as usize * 2 + b.unit(unit).shaken as usize
+        b.info(unit).arm_place() as usize * 2 + b.unit(unit).shaken as usize
     }
 
     /// [`View::square_score`] of each facing into `out`, remembered for the unit's `class`.
@@ -347,13 +348,13 @@ struct ScoredSquares {
 }
 
 impl ScoredSquares {
-    /// The kinds of unit a score tells apart: three arms, steady or shaken.
-    const CLASSES: usize = 6;
-
-    fn new(map: &Map) -> ScoredSquares {
-        let (width, height) = (map.width() as usize, map.height() as usize);
+    /// Room for the squares of `scenario`'s map, for each kind of unit a score tells apart: each arm of its rules
+    /// (the standard three, and a variant's own), steady or shaken ([`View::class`]).
+    fn new(scenario: &Scenario) -> ScoredSquares {
+        let (width, height) = (scenario.map.width() as usize, scenario.map.height() as usize);
         let squares = width * height;
-        ScoredSquares { width, squares, round: 1, slots: vec![(0, [0.0; 4]); Self::CLASSES * squares] }
+        let classes = scenario.system().arms().len() * 2;
+        ScoredSquares { width, squares, round: 1, slots: vec![(0, [0.0; 4]); classes * squares] }
     }
 
     /// Forgets every score.
@@ -470,5 +471,40 @@ impl<'a> OrderJudge<'a> {
             Action::FireMove { .. } => attack + view.weights.fire_move,
             _ => 0.0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pacw_engine::system::CombatSystem;
+
+    /// A square's score is kept for the kind of unit it was scored for: a variant's own arm, whose range differs
+    /// from the arm's it acts as (skirmishers reach 3, infantry 2), is scored by its own range, whichever of the two
+    /// the view scored first.
+    #[test]
+    fn a_variant_s_own_arm_is_scored_by_its_own_range_whoever_was_scored_first() {
+        let variant = include_str!("../../../../docs/examples/skirmishers.toml");
+        let text = include_str!("../../../../docs/examples/skirmish.toml");
+        let system = CombatSystem::with_variant(variant, "skirmishers.toml").unwrap();
+        let b = Battle::from_scenario(Arc::new(Scenario::parse_with(text, "skirmish.toml", Arc::new(system)).unwrap()));
+        let side = Side::A;
+        let of_side = |own: bool| {
+            b.unit_ids().find(|&u| {
+                let info = b.info(u);
+                info.side == side && info.arm == Arm::Infantry && info.own_arm.is_some() == own
+            })
+        };
+        let (skirmisher, infantry) = (of_side(true).unwrap(), of_side(false).unwrap());
+        assert_ne!(b.range(skirmisher), b.range(infantry));
+        let squares: Vec<Square> = b.scenario().map.squares().collect();
+        let scores = |view: &View, unit| -> Vec<f32> {
+            squares.iter().flat_map(|&at| Dir::ALL.map(|facing| view.square_score(&b, unit, at, facing))).collect()
+        };
+        let alone = scores(&View::new(&b, side, &Weights::GREEDY), skirmisher);
+        let after_infantry = View::new(&b, side, &Weights::GREEDY);
+        let infantry_scores = scores(&after_infantry, infantry);
+        assert_ne!(alone, infantry_scores, "some square is scored apart by the range");
+        assert_eq!(scores(&after_infantry, skirmisher), alone);
     }
 }

@@ -22,7 +22,7 @@ use units::Units;
 pub use units::{INLINE_UNITS, UnitSet, UnitSetIter};
 
 use crate::geometry::{Dir, Square};
-use crate::options::{ArmNumber, Initiative, Options};
+use crate::options::{Initiative, Options};
 use crate::scenario::{MAX_OBJECTIVES, Scenario};
 use crate::unit::{Side, UnitId, UnitInfo};
 use deck::{Deck, initiative_value};
@@ -171,6 +171,7 @@ pub struct Battle<S = Arc<Scenario>> {
 impl Battle {
     /// A battle at the start of the scenario, under `options` (the scenario's own, or overridden).
     pub fn new(scenario: Arc<Scenario>, options: Options) -> Battle {
+        let scenario = scenario.under(&options);
         let mut waiting = UnitSet::EMPTY;
         for unit in scenario.reinforcements.iter().flat_map(|r| r.units()) {
             waiting.insert(unit);
@@ -338,40 +339,19 @@ impl<S: ScenarioRef> Battle<S> {
     /// own arm has that arm's strength (the option `strength.<its id>`, else its file's), with its quality's
     /// adjustment.
     pub fn strength(&self, id: UnitId) -> u8 {
-        let info = self.info(id);
-        match info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Strength)) {
-            None => self.options.strength_of(info.arm, info.quality),
-            Some(own) => {
-                let standard =
-                    self.options.strength_of(info.arm, info.quality) as i8 - self.options.strength.get(info.arm) as i8;
-                (own as i8 + standard).clamp(0, 6) as u8
-            }
-        }
+        self.info(id).numbers.strength
     }
 
     /// Squares a Move order of this unit may cover (R2.6: the option `move.*`, or its own arm's: the option
     /// `move.<its id>`, else its file's).
     pub fn movement(&self, id: UnitId) -> u8 {
-        let info = self.info(id);
-        let own = info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Move));
-        own.unwrap_or_else(|| self.options.movement.get(info.arm))
+        self.info(id).numbers.movement
     }
 
     /// This unit's range in squares (R2.6: the option `range.*`, or its own arm's: the option `range.<its id>`,
     /// else its file's).
     pub fn range(&self, id: UnitId) -> u8 {
-        let info = self.info(id);
-        let own = info.own_arm.and_then(|place| self.own_number(place, ArmNumber::Range));
-        own.unwrap_or_else(|| self.options.range.get(info.arm))
-    }
-
-    /// A number of the variant's own arm at `place` under the options in force. Out of line, so that the standard
-    /// arms' numbers, asked at every step, stay a test and a read.
-    #[cold]
-    #[inline(never)]
-    fn own_number(&self, place: u8, number: ArmNumber) -> Option<u8> {
-        let place = place as usize;
-        self.scenario.system().arms().get(place).map(|own| own.number_under(place, number, &self.options))
+        self.info(id).numbers.range
     }
 
     /// Makes a unit shaken (R2.4) without an attack: for the odds of a described situation, which ask about a
@@ -584,8 +564,8 @@ mod tests {
         // the same, docs/PERFORMANCE.md).
         assert!(std::mem::size_of::<Battle>() <= 384, "{} bytes", std::mem::size_of::<Battle>());
         // 32 bytes, copied in two moves: 33 (with the switch `events`) cost perft 1.2% more instructions. 40 with the
-        // numbers of a variant's own arms, in the battle's padding (384 bytes still), cost perft 1.4% and greedy
-        // games 0.67% (docs/PERFORMANCE.md).
+        // numbers of a variant's own arms, in the battle's padding (384 bytes still), cost perft 1.4%
+        // (docs/PERFORMANCE.md: the battle reads a unit's numbers from its scenario, not from these).
         assert_eq!(std::mem::size_of::<Options>(), 40);
         let small = Battle::from_scenario(Arc::new(Scenario::parse(&massed(12, 12), "m").unwrap()));
         assert!(!small.units.on_heap());

@@ -208,6 +208,7 @@ impl Situation {
             at,
             facing,
             own_arm,
+            numbers: Default::default(),
         };
         let units = vec![
             unit("attacker", Side::A, self.attacker, self.attacker_quality, a_at, Dir::N, self.attacker_own),

@@ -15,9 +15,9 @@ pub use parse::{Problem, ReadVariant, ScenarioError};
 
 use crate::geometry::{Dir, MAX_SIDE, MIN_SIDE, Square};
 use crate::map::Map;
-use crate::options::{OptionError, Options};
+use crate::options::{ArmNumber, OptionError, Options};
 use crate::system::CombatSystem;
-use crate::unit::{Side, UnitInfo};
+use crate::unit::{Side, UnitInfo, UnitNumbers};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -246,7 +246,7 @@ impl Scenario {
     /// use pacw_engine::{Arm, Dir, Map, Options, Quality, Scenario, Side, Square, UnitInfo};
     /// let unit = |side, x, y, facing| UnitInfo {
     ///     name: format!("{side:?}"), side, arm: Arm::Infantry, quality: Quality::Regular,
-    ///     at: Square::new(x, y), facing, own_arm: None,
+    ///     at: Square::new(x, y), facing, own_arm: None, numbers: Default::default(),
     /// };
     /// let units = vec![unit(Side::A, 2, 0, Dir::N), unit(Side::B, 2, 2, Dir::S)];
     /// let s = Scenario::synthetic("two brigades", Map::open(5, 4), units, Options::default()).unwrap();
@@ -304,7 +304,7 @@ impl Scenario {
             counter: CounterColour::default_for(side),
             exhaustion: counts[side.index()].div_ceil(2) as u8,
         };
-        Ok(Scenario {
+        let mut scenario = Scenario {
             name: name.to_string(),
             description: String::new(),
             turns: MAX_TURNS,
@@ -319,7 +319,9 @@ impl Scenario {
             options,
             system: CombatSystem::shared_standard(),
             checked: Checked,
-        })
+        };
+        scenario.resolve_numbers(&options);
+        Ok(scenario)
     }
 
     /// This scenario played by `system` (a variant laid over the standard rules): its modifiers and hit-result
@@ -351,7 +353,47 @@ impl Scenario {
             self.set_option(&mut options, name, value)?;
         }
         self.options = options;
+        self.resolve_numbers(&options);
         Ok(self)
+    }
+
+    /// Each unit's numbers under `options` ([`UnitInfo::numbers`]): its arm's as the options set them (a variant's
+    /// own arm's, when none does, as its file gives them), its strength with its quality's adjustment (R2.2, R2.6,
+    /// R11).
+    fn numbers_under<'a>(&'a self, options: &'a Options) -> impl Iterator<Item = UnitNumbers> + 'a {
+        let arms = self.system.arms();
+        self.units.iter().map(move |info| {
+            let place = info.arm_place() as usize;
+            let number = |n| match arms.get(place) {
+                Some(arm) => arm.number_under(place, n, options),
+                None => options.per_arm(n).get(info.arm),
+            };
+            UnitNumbers {
+                strength: options.adjusted_strength(number(ArmNumber::Strength), info.quality),
+                movement: number(ArmNumber::Move),
+                range: number(ArmNumber::Range),
+            }
+        })
+    }
+
+    /// Gives its units their numbers under `options` ([`UnitInfo::numbers`]).
+    fn resolve_numbers(&mut self, options: &Options) {
+        let numbers: Vec<UnitNumbers> = self.numbers_under(options).collect();
+        for (info, numbers) in self.units.iter_mut().zip(numbers) {
+            info.numbers = numbers;
+        }
+    }
+
+    /// This scenario with its units' numbers under `options` ([`UnitInfo::numbers`]): itself when they are so
+    /// already (under the scenario's own options), else a copy. A battle reads a unit's numbers from its scenario,
+    /// so that they are one read at every step of a search.
+    pub(crate) fn under(self: &Arc<Scenario>, options: &Options) -> Arc<Scenario> {
+        if self.numbers_under(options).zip(&self.units).all(|(numbers, info)| numbers == info.numbers) {
+            return Arc::clone(self);
+        }
+        let mut scenario = Scenario::clone(self);
+        scenario.resolve_numbers(options);
+        Arc::new(scenario)
     }
 
     /// The rule a modifier cites and what it is, in words ("R6.4", "attacker did not move"): a variant's own
@@ -382,6 +424,8 @@ impl Scenario {
     /// which set the options themselves.
     pub(crate) fn set_system(&mut self, system: Arc<CombatSystem>) {
         self.system = system;
+        let options = self.options;
+        self.resolve_numbers(&options);
     }
 
     /// The combat system it is played by, to keep.

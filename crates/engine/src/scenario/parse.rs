@@ -470,7 +470,7 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
             ),
         }
     }
-    Some(Scenario {
+    let mut scenario = Scenario {
         name,
         description: raw.description.unwrap_or_default(),
         turns,
@@ -485,7 +485,9 @@ fn check(raw: RawScenario, r: &mut Report) -> Option<Scenario> {
         options,
         system: CombatSystem::shared_standard(),
         checked: super::Checked,
-    })
+    };
+    scenario.resolve_numbers(&options);
+    Some(scenario)
 }
 
 fn check_map(raw: Spanned<RawMap>, r: &mut Report) -> Option<Map> {
@@ -887,7 +889,7 @@ pub(super) fn check_unit(
             None => ids.get(side.index()).cloned().unwrap_or_default(),
         };
         let name = u.name.clone().unwrap_or_else(|| format!("{side_name} {} {n}", arm.short()));
-        UnitInfo { name, side, arm, quality, at, facing, own_arm }
+        UnitInfo { name, side, arm, quality, at, facing, own_arm, numbers: Default::default() }
     } else {
         // Keep indices aligned with the file for later messages; this scenario is rejected anyway.
         UnitInfo {
@@ -898,6 +900,7 @@ pub(super) fn check_unit(
             at: Square::new(255, 255),
             facing: Dir::N,
             own_arm: None,
+            numbers: Default::default(),
         }
     }
 }

@@ -120,13 +120,8 @@ impl ArmRule {
     /// standard arm's is the option `<number>.<arm>`, a variant's own arm's the option `<number>.<its id>` when one
     /// sets it, else its file's.
     pub fn number_under(&self, place: usize, number: ArmNumber, options: &crate::Options) -> u8 {
-        let standard = match number {
-            ArmNumber::Strength => &options.strength,
-            ArmNumber::Move => &options.movement,
-            ArmNumber::Range => &options.range,
-        };
         match place < Arm::ALL.len() {
-            true => standard.get(self.like),
+            true => options.per_arm(number).get(self.like),
             false => options.own_arm.get(place, number).unwrap_or(self.number(number)),
         }
     }

@@ -358,6 +358,7 @@ fn duel_with(gap: u8, system: Option<CombatSystem>, set: &[(&str, &str)]) -> cra
         at: Square::new(2, y),
         facing,
         own_arm: None,
+        numbers: Default::default(),
     };
     let units = vec![unit(Side::A, Quality::Veteran, 0, Dir::N), unit(Side::B, Quality::Regular, gap, Dir::S)];
     let mut s = crate::Scenario::synthetic("duel", crate::map::Map::open(5, 6), units, crate::Options::default())
@@ -1748,4 +1749,25 @@ proptest::proptest! {
             }
         }
     }
+}
+
+/// A battle's units have the numbers of its own options, whatever options its scenario was read with: two battles
+/// of one scenario under different options do not share them. A variant's own arm keeps its quality's adjustment
+/// even where the arm it acts as is at the most strength.
+#[test]
+fn a_battle_s_units_have_the_numbers_of_its_own_options() {
+    let (skirmishers, line) = (crate::UnitId(0), crate::UnitId(1));
+    let system = std::sync::Arc::new(variant(SKIRMISHERS).unwrap());
+    let veterans = SKIRMISH.replace("name = \"Sharpshooters\"", "name = \"Sharpshooters\"\nquality = \"veteran\"");
+    let s = std::sync::Arc::new(crate::Scenario::parse_with(&veterans, "skirmish.toml", system).unwrap());
+    let mut options = s.options;
+    for (name, value) in [("range.infantry", "3"), ("strength.infantry", "6"), ("range.skirmishers", "1")] {
+        s.set_option(&mut options, name, value).unwrap();
+    }
+    let set = crate::Battle::new(s.clone(), options);
+    let plain = crate::Battle::from_scenario(s.clone());
+    assert_eq!((set.range(line), set.strength(line), set.range(skirmishers)), (3, 6, 1));
+    assert_eq!((plain.range(line), plain.strength(line), plain.range(skirmishers)), (2, 4, 3), "not shared");
+    assert_eq!((set.strength(skirmishers), plain.strength(skirmishers)), (3, 3), "the file's 2, and a veteran's +1");
+    assert!(std::sync::Arc::ptr_eq(plain.scenario(), &s), "under the scenario's own options, the scenario itself");
 }
