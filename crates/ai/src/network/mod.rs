@@ -462,9 +462,23 @@ impl Network {
 }
 
 /// Adds the weighted inputs to `sums` (which start as the biases): `by_input` holds, input after input, that
-/// input's weight for every hidden unit.
+/// input's weight for every hidden unit. The layers' sizes that training makes (`--hidden`, `--widen-from`) are
+/// compiled for their size, so that the sums stay in registers (two to three times fewer instructions); every size
+/// takes the same sums in the same order, so the result is the same to the bit.
 #[inline(always)]
 fn layer(by_input: &[f32], inputs: &[f32], sums: &mut [f32]) {
+    if let Ok(sums) = <&mut [f32; 64]>::try_from(&mut *sums) {
+        layer_of_size(by_input, inputs, sums);
+    } else if let Ok(sums) = <&mut [f32; 32]>::try_from(&mut *sums) {
+        layer_of_size(by_input, inputs, sums);
+    } else {
+        layer_of_any_size(by_input, inputs, sums);
+    }
+}
+
+/// [`layer`] of any size, the sums in memory.
+#[inline(always)]
+fn layer_of_any_size(by_input: &[f32], inputs: &[f32], sums: &mut [f32]) {
     let hidden = sums.len();
     for (&x, weights) in inputs.iter().zip(by_input.chunks_exact(hidden)) {
         if x != 0.0 {
@@ -473,6 +487,21 @@ fn layer(by_input: &[f32], inputs: &[f32], sums: &mut [f32]) {
             }
         }
     }
+}
+
+/// [`layer`] of `H` hidden units, known when compiled: the sums are kept in registers while the inputs are added.
+#[inline(always)]
+fn layer_of_size<const H: usize>(by_input: &[f32], inputs: &[f32], sums: &mut [f32; H]) {
+    let mut kept = *sums;
+    let (by_input, _) = by_input.as_chunks::<H>();
+    for (&x, weights) in inputs.iter().zip(by_input) {
+        if x != 0.0 {
+            for (sum, w) in kept.iter_mut().zip(weights) {
+                *sum += w * x;
+            }
+        }
+    }
+    *sums = kept;
 }
 
 /// Fills `weights` uniformly within ±√(6 / fan_in) (Glorot's bound).

@@ -160,6 +160,30 @@ fn the_forward_pass_gives_the_same_bits_on_every_processor() {
 }
 
 #[test]
+fn a_layer_of_a_size_compiled_for_gives_the_same_bits_as_of_any_size() {
+    let net = Network::random(64, 32, 5);
+    let mut x = Encoding::default();
+    for b in positions(1).iter().step_by(5) {
+        encode(b, &mut x);
+        for (units, hidden) in x.units.iter().zip([64, 32]) {
+            let by_input: Vec<f32> = net.by_input[0].iter().copied().cycle().take(UNIT_INPUTS * hidden).collect();
+            for row in units.chunks_exact(UNIT_INPUTS) {
+                let (mut sized, mut any) = (bias_of(hidden), bias_of(hidden));
+                layer(&by_input, row, &mut sized);
+                layer_of_any_size(&by_input, row, &mut any);
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+                assert_eq!(bits(&sized), bits(&any));
+                assert!(sized.iter().zip(&bias_of(hidden)).any(|(s, b)| s != b), "the inputs were added");
+            }
+        }
+    }
+}
+
+fn bias_of(hidden: usize) -> Vec<f32> {
+    (0..hidden).map(|j| j as f32 / 100.0 - 0.2).collect()
+}
+
+#[test]
 fn a_weights_file_is_read_back_and_a_bad_one_refused() {
     let net = Network::random(4, 3, 9);
     let text = serde_json::to_string(&net.to_file("network-test", "pacw train selfplay")).unwrap();
