@@ -34,7 +34,7 @@ function coverWorth(v) {
   const rule = (v.scenario.rules?.modifiers || []).find((m) => m.id === 'cover');
   const given = v.options?.['modifier.cover'] ?? rule?.value;
   const worth = given === undefined ? '' : Number(given) ? `, ${signed(Number(given))} to hit` : ', no change to hit (modifier.cover 0)';
-  return rule && rule.from !== 'standard' ? `${worth} (by ${rule.from}, when ${rule.when})` : worth;
+  return rule?.from && rule.from !== 'standard' ? `${worth} (by ${rule.from}, when ${rule.when})` : worth;
 }
 
 /// A square's terrain in a few words under the rules in force (R1.5): whether it blocks sight, what entering it
