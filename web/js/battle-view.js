@@ -41,7 +41,7 @@ export function layout(page) {
       h('h1', { class: 'battle-title' }, v.scenario.title, h('span', { class: 'muted' }, ` — ${roleText(v)}`)),
       e.menu),
     // A game played by a variant says so at once, with what it changes one click away.
-    v.scenario.rules ? variantRules(v.scenario.rules, api.rulesHref(page.token, v.scenario)) : '',
+    v.scenario.rules ? variantRules(v.scenario.rules, api.rulesHref(page.token, v.scenario), v.scenario.map.terrains) : '',
     e.status,
     // A take-back asked of this player: above the board, where it is seen at once.
     page.takeback ? page.takeback.el : '',
@@ -569,9 +569,24 @@ function settingsMenu(page) {
   return menu;
 }
 
-/** The rules a game played by a variant is played by, one click away: what it changes, each rule by its id; with
- * variant files laid together, the files in order and beside each rule the file that wrote it last. */
-function variantRules(rules, href) {
+/** Whether a file other than the standard rules wrote a rule (its `from`). */
+const changed = (from) => Boolean(from) && from !== 'standard';
+
+/** The arms a variant adds or changes (R2.2, R2.6). */
+function ownArms(rules) {
+  return (rules.arms || []).filter((a) => changed(a.from));
+}
+
+/** The terrain kinds a variant adds or changes (R1.5), each beside its description in the map's `terrains`. */
+function ownTerrain(rules, terrains) {
+  return (rules.terrain || []).filter((k) => changed(k.from))
+    .map((k) => [k, terrains.find((t) => t.id === k.id) || { movement: String(k.move) }]);
+}
+
+/** The rules a game played by a variant is played by, one click away: what it changes, each rule by its id (its
+ * modifiers, a standard one it changes, its arms, terrain kinds and road bonus); with variant files laid together,
+ * the files in order and beside each rule the file that wrote it last. */
+function variantRules(rules, href, terrains = []) {
   const layers = rules.layers || [];
   const layered = layers.length > 1;
   const from = (file) => (layered && file ? h('span', { class: 'rule-from' }, ` — from ${file}`) : '');
@@ -582,7 +597,10 @@ function variantRules(rules, href) {
     h('p', {}, rules.description),
     layered ? h('p', { class: 'rule-layers', id: 'rule-layers' },
       `Its variant files, each laid over the ones before it: ${layers.map((l) => `${l.file} (${l.name})`).join(', then ')}.`) : '',
-    h('ul', {}, ...rules.modifiers.filter((m) => m.rule === m.id).map((m) => item(`${m.id} ${signed(m.value)} ${m.name}: when ${m.when}`, m.from)),
+    h('ul', {}, ...rules.modifiers.filter((m) => m.rule === m.id || (m.from && m.from !== 'standard')).map((m) => item(`${m.rule === m.id ? m.id : `${m.id} (${m.rule})`} ${signed(m.value)} ${m.name}: when ${m.when}`, m.from)),
+      ...ownArms(rules).map((a) => item(`${a.name}: ${a.id === a.like ? '' : `as ${a.like}, `}strength ${a.strength}, move ${a.move}, range ${a.range} (R2.2, R2.6)`, a.from)),
+      ...ownTerrain(rules, terrains).map(([k, said]) => item(`${k.name} (${k.letter}): ${said.movement}${k.cover ? ', cover' : ''}${k.blocks_sight ? ', blocks sight' : ''} (R1.5)`, k.from)),
+      ...(changed(rules.from?.movement?.road_bonus) ? [item(`road bonus +${rules.movement.road_bonus} square${rules.movement.road_bonus === 1 ? '' : 's'} for a Move along a road (R1.6)`, rules.from.movement.road_bonus)] : []),
       ...Object.entries(rules.results).map(([row, [held, broke]]) => item(`${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`, rules.from?.results?.[row])),
       ...(rules.after_attack || []).map((r) => item(`${r.id} ${r.name}: the attacker ${r.attacker === 'advance' ? 'advances into the target’s square' : `is ${r.attacker}`} when ${r.when}`, r.from)),
       ...(rules.restrictions || []).map((r) => item(`${r.id} ${r.name}: no attack when ${r.when}`, r.from)),

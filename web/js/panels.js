@@ -24,7 +24,30 @@ function resultSaid(v, key) {
 }
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-const COVER_TERRAIN = new Set(['woods', 'town', 'sunken_road']);
+
+/// A number as a modifier reads: +1, −2 (a true minus sign), 0.
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+
+/// What cover does to the roll under the rules in force (R6.3): the game's `modifier.cover` (the variant's value,
+/// or an option's), then, when the variant changes the cover rule, its file and its condition.
+function coverWorth(v) {
+  const rule = (v.scenario.rules?.modifiers || []).find((m) => m.id === 'cover');
+  const given = v.options?.['modifier.cover'] ?? rule?.value;
+  const worth = given === undefined ? '' : Number(given) ? `, ${signed(Number(given))} to hit` : ', no change to hit (modifier.cover 0)';
+  return rule?.from && rule.from !== 'standard' ? `${worth} (by ${rule.from}, when ${rule.when})` : worth;
+}
+
+/// A square's terrain in a few words under the rules in force (R1.5): whether it blocks sight, what entering it
+/// costs; and that the variant made it or changed it.
+function terrainNote(v, kind) {
+  if (!kind) return '';
+  const standard = Object.hasOwn(TERRAIN_WORDS, kind.id);
+  const from = (v.scenario.rules?.terrain || []).find((k) => k.id === kind.id)?.from;
+  const changed = !standard || (from && from !== 'standard');
+  const parts = [kind.blocks_sight ? 'blocks sight' : '', kind.movement === 'normal' && !changed ? '' : kind.movement].filter(Boolean);
+  if (!parts.length) return '';
+  return `${parts.join('; ')} ${changed ? "(the variant's)" : kind.impassable ? '(R1.5, R5.1)' : '(R1.5)'}`;
+}
 
 /// A unit's side tag and name: "Union 1st Brigade".
 export function unitLabel(v, id) {
@@ -42,7 +65,9 @@ export function unitInfo(v, id) {
   // The ranging bonus is the guns' alone (R6.4): the memory is shown for artillery only.
   const ranged = v.units.filter((g) => g.arm === 'artillery' && g.ranging_on === id && g.alive).map((g) => g.name);
   const cards = v.options.initiative === 'cards';
-  const quality = { green: 'green (−1)', regular: 'regular', veteran: 'veteran (+1)' }[u.quality];
+  // What quality adds to the strength is the game's option (R2.2, `quality.veteran`, `quality.green`).
+  const shift = (q, standard) => signed(Number(v.options?.[`quality.${q}`] ?? standard));
+  const quality = { green: `green (${shift('green', -1)})`, regular: 'regular', veteran: `veteran (${shift('veteran', 1)})` }[u.quality];
   return h('div', { class: 'unit-info' },
     h('h2', {}, sideTag(v.scenario, u.side), ' ', u.name),
     h('table', { class: 'facts' },
@@ -62,24 +87,25 @@ export function squareInfo(v, name) {
   if (!s) return '';
   const objective = v.objectives.find((o) => o.at === name);
   const occupant = v.units.find((u) => u.alive && u.at === name);
-  // A variant's own terrain is described by the view's list of the rules' terrains (docs/variants.md).
+  // Every kind is described by the view's list of the rules' terrains (docs/variants.md), a variant's own or changed
+  // ones as the standard's: what the panel says is what the game plays.
   const kind = (v.scenario.map.terrains || []).find((k) => k.id === s.terrain);
-  const own = !TERRAIN_WORDS[s.terrain] && kind;
-  const covers = own ? kind.cover : COVER_TERRAIN.has(s.terrain);
-  const cover = covers
-    ? withRuleLinks('yes: the terrain gives cover (R6.3a), −1 to hit')
+  const worth = coverWorth(v);
+  const cover = kind?.cover
+    ? withRuleLinks(`yes: the terrain gives cover (R6.3a)${worth}`)
     : s.fences.length
-      ? withRuleLinks(`against fire across its fence (${s.fences.join(', ')} edge), R6.3c`)
-      : withRuleLinks(s.elevation > 0 ? 'against a charge from lower ground (R6.3b)' : 'none');
-  const terrainNote = own
-    ? `${kind.blocks_sight ? 'blocks sight; ' : ''}${kind.movement} (the variant's)`
-    : { woods: 'blocks sight; entering ends a move (R1.5)', town: 'blocks sight; entering ends a move (R1.5)', river: 'impassable (R5.1)', ford: 'entering ends a move (R1.5)' }[s.terrain];
+      ? withRuleLinks(`against fire across its fence (${s.fences.join(', ')} edge), R6.3c${worth}`)
+      : withRuleLinks(s.elevation > 0 ? `against a charge from lower ground (R6.3b)${worth}` : 'none');
+  const note = terrainNote(v, kind);
+  const bonus = v.scenario.map.road_bonus ?? 1;
+  const bonusFrom = v.scenario.rules?.from?.movement?.road_bonus;
+  const road = `yes: ${bonus ? `+${bonus} square${bonus === 1 ? '' : 's'}` : 'no extra square'} for a Move along it (R1.6${bonusFrom && bonusFrom !== 'standard' ? `, ${bonusFrom}` : ''})`;
   return h('div', { class: 'square-info' },
     h('h2', {}, `Square ${name}`),
     h('table', { class: 'facts' },
-      row('Terrain', own ? kind.name : TERRAIN_WORDS[s.terrain], terrainNote ? h('span', { class: 'muted' }, ' — ', withRuleLinks(terrainNote)) : ''),
+      row('Terrain', kind && !Object.hasOwn(TERRAIN_WORDS, kind.id) ? kind.name : TERRAIN_WORDS[s.terrain] ?? s.terrain, note ? h('span', { class: 'muted' }, ' — ', withRuleLinks(note)) : ''),
       row('Elevation', String(s.elevation), s.elevation ? h('span', { class: 'muted' }, ' ', withRuleLinks('(R1.3, R6.2c)')) : ''),
-      row('Road', s.road ? withRuleLinks('yes: +1 square for a Move along it (R1.6)') : 'no'),
+      row('Road', s.road ? withRuleLinks(road) : 'no'),
       row('Fences', s.fences.length ? s.fences.join(', ') : 'none'),
       row('Cover', cover),
       objective ? row('Objective', `${objective.points} point${objective.points === 1 ? '' : 's'}, held by `, objective.holder ? sideTag(v.scenario, objective.holder) : 'nobody', ' ', withRuleLinks('(R8.2)')) : '',
@@ -92,14 +118,23 @@ export function oddsBox(v, odds, title) {
   const mods = odds.modifiers.length
     ? odds.modifiers.map((m) => h('li', {}, withRuleLinks(`${m.rule} ${m.value > 0 ? '+' : ''}${m.value} ${m.reason}`)))
     : [h('li', { class: 'muted' }, 'no modifiers')];
+  // A variant's modifiers to the hit-result roll (R7.1, `[[result_modifiers]]`): each by its id and name, as the
+  // to-hit modifiers are, and the strength the roll is then tested against.
+  const held = odds.result_modifiers || [];
+  const tested = odds.tested_strength ?? odds.target_strength;
+  const strength = held.length
+    ? `target strength ${odds.target_strength}, its hit-result roll tested at ${tested} (R7.1)`
+    : `target strength ${odds.target_strength}`;
   const shown = (r) => r in odds.fractions && (!['stand', 'no_effect'].includes(r) || odds.fractions[r] !== '0');
   const rows = RESULTS.filter(shown).map((r) =>
     h('tr', {}, h('td', {}, resultWord(v, r)), h('td', { class: 'fraction' }, odds.fractions[r]), h('td', {}, percent(odds.decimals[r])),
       h('td', { class: 'bar-cell' }, h('span', { class: `bar ${r}`, style: `width:${Math.round(odds.decimals[r] * 100)}%` }))));
   return h('div', { class: 'odds', id: 'odds' },
     h('strong', {}, title || `${odds.charge ? capital(chargeWord(v)) : 'Fire at'}${odds.charge && chargeWord(v) !== 'charge' ? ':' : ''} ${target.name}`),
-    h('div', {}, withRuleLinks(`${odds.charge ? `A ${chargeWord(v)} (R6.1, R7.1)` : `Fire at distance ${odds.distance}`}: needs ${odds.needed}+ on the die (R6.4); target strength ${odds.target_strength}${odds.target_shaken ? ', shaken' : ''}`)),
+    h('div', {}, withRuleLinks(`${odds.charge ? `A ${chargeWord(v)} (R6.1, R7.1)` : `Fire at distance ${odds.distance}`}: needs ${odds.needed}+ on the die (R6.4); ${strength}${odds.target_shaken ? ', shaken' : ''}`)),
     h('ul', { class: 'modifiers' }, ...mods),
+    held.length ? h('ul', { class: 'modifiers result-modifiers', id: 'result-modifiers', 'aria-label': 'Modifiers to the hit-result roll' },
+      ...held.map((m) => h('li', {}, withRuleLinks(`${m.rule} ${m.value > 0 ? '+' : ''}${m.value} ${m.reason} (to the hit-result roll's strength, R7.1)`)))) : '',
     odds.retreat_blocked ? h('div', {}, withRuleLinks('The target has nowhere to retreat (R7.3, R7.4)')) : '',
     h('table', {}, h('caption', { class: 'visually-hidden' }, 'Chance of each result'), ...rows),
     // A variant's after-attack rules: what the dice may do to the attacker, beside the target's results.

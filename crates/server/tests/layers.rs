@@ -100,6 +100,42 @@ async fn an_uploaded_variant_is_laid_over_the_battles_own() {
     assert!(!modifier_ids(&odds).contains(&"S1".to_string()), "{odds}");
 }
 
+/// A layer that changes the ground and the hit-result roll: slower woods, a road bonus of 2 and a result
+/// modifier on every fire. The game's view says what the game page describes a square and an attack by: the road
+/// bonus in force (1 under the standard rules), each terrain kind and the road bonus with the file that wrote it,
+/// and the strength the target's roll is tested against beside its own.
+#[tokio::test]
+async fn the_view_carries_the_ground_and_the_tested_strength_of_the_rules_in_force() {
+    let dir = TempDir::new("layers-ground");
+    let server = start(&dir.0).await;
+    let api = Api::new(&server);
+    let ground = "name = \"Ground\"\n[[terrain]]\nid = \"woods\"\nmove = 2\n[movement]\nroad_bonus = 2\n\
+                  [[result_modifiers]]\nid = \"F1\"\nname = \"dug in\"\nvalue = 1\nwhen = \"not charge\"\n";
+    let created = api.create(new_game(json!({"variant_text": ground, "variant_file": "ground.toml"}))).await;
+    let view = &created["view"]["scenario"];
+    assert_eq!(view["map"]["road_bonus"], 2, "{}", view["map"]);
+    let rules = &view["rules"];
+    assert_eq!(
+        (&rules["movement"]["road_bonus"], &rules["from"]["movement"]["road_bonus"]),
+        (&json!(2), &json!("ground.toml"))
+    );
+    let kind = |id: &str| rules["terrain"].as_array().unwrap().iter().find(|k| k["id"] == id).unwrap().clone();
+    assert_eq!((kind("woods")["move"].clone(), kind("woods")["from"].clone()), (json!(2), json!("ground.toml")));
+    assert_eq!(kind("town")["from"], "standard");
+    let arms: Vec<&str> = rules["arms"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap()).collect();
+    assert_eq!(arms, ["infantry", "cavalry", "artillery"]);
+    let odds = first_fire_odds(&api, &token(&created, "hotseat")).await;
+    assert_eq!(odds["result_modifiers"][0]["rule"], "F1", "{odds}");
+    assert_eq!(odds["target_strength"], 4, "{odds}");
+    assert_eq!(odds["tested_strength"], 5, "the roll is tested at the strength plus F1: {odds}");
+    // The battle alone: the standard road bonus, and the roll tested at the strength.
+    let own = api.create(new_game(json!({}))).await;
+    assert_eq!(own["view"]["scenario"]["map"]["road_bonus"], 1);
+    let odds = first_fire_odds(&api, &token(&own, "hotseat")).await;
+    assert_eq!((odds["target_strength"].as_u64(), odds["tested_strength"].as_u64()), (Some(4), Some(4)), "{odds}");
+    assert!(odds.get("result_modifiers").is_none(), "{odds}");
+}
+
 #[tokio::test]
 async fn a_layer_may_name_what_the_battles_variant_defines_and_a_bad_one_creates_nothing() {
     let dir = TempDir::new("layers-bad");

@@ -37,6 +37,9 @@ pub struct OddsReport {
     /// the target's roll is tested against; absent where none does.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub result_modifiers: Vec<ModifierReport>,
+    /// The number the target's hit-result roll is tested against (R7.1): its strength with the result modifiers
+    /// added, at least 0; the strength itself where none applies.
+    pub tested_strength: u8,
     /// Whether the target is shaken now.
     pub target_shaken: bool,
     /// Whether the target has no square to retreat to (R7.3, R7.4).
@@ -104,6 +107,7 @@ impl AttackOdds {
                 .collect(),
             target_strength: a.strength,
             result_modifiers: self.result_modifiers(system),
+            tested_strength: a.tested_strength(),
             target_shaken: a.target_shaken,
             retreat_blocked: self.retreat_path.is_blocked(),
             blocked_retreat: self.blocked_retreat.name(),

@@ -39,6 +39,9 @@ pub struct MapView {
     pub fences: Vec<[Square; 2]>,
     /// The terrain kinds of the rules in force, the standard six first, then a variant's own (docs/variants.md).
     pub terrains: Vec<TerrainView>,
+    /// The squares a Move entirely along a road goes further (R1.6): 1 by the standard rules, or a variant's
+    /// `[movement] road_bonus`.
+    pub road_bonus: u8,
 }
 
 /// A terrain kind and what it does under the rules in force (R1.5).
@@ -340,11 +343,18 @@ pub struct RulesView {
     /// combine"): one for a single variant. Each rule below says by its `from` which of them wrote it last
     /// (`standard` for a rule as the standard rules have it).
     pub layers: Vec<serde_json::Value>,
-    /// Which file wrote each entry of `results` and `terms` last, `{results: {row: file}, terms: {term: file}}`,
-    /// as `from` says it of a rule.
+    /// Which file wrote each entry of `results` and `terms` last, and the road bonus, `{results: {row: file},
+    /// terms: {term: file}, movement: {road_bonus: file}}`, as `from` says it of a rule.
     pub from: serde_json::Value,
     /// Its to-hit modifiers beside the standard's, each `{id, rule, name, value, when, from}`.
     pub modifiers: Vec<serde_json::Value>,
+    /// Its arms, the standard three first, each `{id, name, like, strength, move, range, from}` (R2.2, R2.6).
+    pub arms: Vec<serde_json::Value>,
+    /// Its terrain kinds, the standard six first, each `{id, name, letter, move, move_by_arm, cover, blocks_sight,
+    /// from}` (R1.5).
+    pub terrain: Vec<serde_json::Value>,
+    /// Its movement, `{road_bonus}` (R1.6).
+    pub movement: serde_json::Value,
     /// Its hit-result table, row → [at most the strength, above].
     pub results: serde_json::Value,
     /// The words it shows players (`charge`, `shaken`, `retreat`, `destroyed`, `fire`) → its word.
@@ -443,6 +453,7 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
             squares,
             fences,
             terrains: terrain_views(map.terrain_rules()),
+            road_bonus: map.terrain_rules().road_bonus(),
         },
         objectives: s
             .objectives
@@ -462,8 +473,15 @@ pub fn scenario_view(name: &str, s: &Scenario) -> ScenarioView {
                 name: system.name.clone(),
                 description: system.description.clone(),
                 layers: json["layers"].as_array().cloned().unwrap_or_default(),
-                from: serde_json::json!({ "results": json["from"]["results"], "terms": json["from"]["terms"] }),
+                from: serde_json::json!({
+                    "results": json["from"]["results"],
+                    "terms": json["from"]["terms"],
+                    "movement": json["from"]["movement"],
+                }),
                 modifiers: json["modifiers"].as_array().cloned().unwrap_or_default(),
+                arms: json["arms"].as_array().cloned().unwrap_or_default(),
+                terrain: json["terrain"].as_array().cloned().unwrap_or_default(),
+                movement: json["movement"].clone(),
                 results: json["results"].clone(),
                 terms: json["terms"].clone(),
                 after_attack: json["after_attack"].as_array().cloned().unwrap_or_default(),
