@@ -10,7 +10,8 @@ use clap::{Args, ValueEnum};
 use pacw_engine::Aspect;
 use pacw_engine::odds::{self, AttackOdds, Exact, Sequence, Situation, TableRow, TargetState};
 use pacw_engine::system::CombatSystem;
-use pacw_engine::{Action, Arm, ArmNumber, Battle, Dir, Game, Options, Prob, Quality, Square, UnitId};
+use pacw_engine::terrain::TerrainRules;
+use pacw_engine::{Action, Arm, ArmNumber, Battle, Dir, Game, Options, Prob, Quality, Square, Terrain, UnitId};
 use pacw_engine::{RetreatPath, Steadiness};
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -55,9 +56,10 @@ pub struct OddsArgs {
     /// The attacker has moved this activation: no "did not move" bonus (R6.4).
     #[arg(long)]
     pub moved: bool,
-    /// The target is in cover: woods (R6.3a).
-    #[arg(long)]
-    pub cover: bool,
+    /// The target stands in woods, in cover (R6.3a); or in KIND, a terrain of the rules in force (a variant's own
+    /// among them: open, woods, town, sunken_road, ford, …), in cover if that kind gives cover under them (R1.5).
+    #[arg(long, value_name = "KIND", num_args = 0..=1, default_missing_value = "woods")]
+    pub cover: Option<String>,
     /// A charge from the target's flank (R6.4).
     #[arg(long, conflicts_with = "rear")]
     pub flank: bool,
@@ -207,6 +209,23 @@ fn parse_unit(what: &str, text: &str, system: Option<&CombatSystem>) -> Result<D
     Ok((arm, own, quality))
 }
 
+/// The terrain rules in force: the variant's, or the standard's.
+fn rules_of(system: Option<&CombatSystem>) -> Arc<TerrainRules> {
+    system.map_or_else(TerrainRules::standard, |system| system.terrain_rules().clone())
+}
+
+/// `--cover KIND`: a terrain kind of the rules in force, by its id (`sunken_road`, or `sunken road`; a variant's own
+/// `swamp`).
+fn parse_terrain(kind: &str, rules: &TerrainRules) -> Result<Terrain, Usage> {
+    match rules.by_id(&kind.to_ascii_lowercase()) {
+        Some(terrain) => Ok(terrain),
+        None => {
+            let kinds: Vec<&str> = rules.kinds().iter().map(|k| k.id.as_str()).collect();
+            usage(format!("--cover {kind}: not a terrain of the rules in force ({})", kinds.join(", ")))
+        }
+    }
+}
+
 /// An arm's name: a standard arm's, or the variant's own arm's id.
 fn arm_name(arm: Arm, own: Option<u8>, system: &CombatSystem) -> String {
     own.and_then(|i| system.arms().get(i as usize)).map_or_else(|| arm.name().to_string(), |a| a.id.clone())
@@ -234,6 +253,10 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
     };
     let (attacker, attacker_own, attacker_quality) = parse_unit("attacker", attacker, system.as_deref())?;
     let (target, target_own, target_quality) = parse_unit("target", target, system.as_deref())?;
+    let terrain = match &args.cover {
+        Some(kind) => parse_terrain(kind, &rules_of(system.as_deref()))?,
+        None => Terrain::Open,
+    };
     let distance = args.distance.unwrap_or(2);
     let from = if args.flank {
         Aspect::Flank
@@ -249,7 +272,7 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
         target_quality,
         distance,
         moved: args.moved,
-        cover: args.cover,
+        terrain,
         from,
         target_state: Steadiness::of(args.shaken),
         ranging: args.ranging,
@@ -347,15 +370,18 @@ fn describe(s: &Situation, strength: u8, system: &CombatSystem) -> String {
         Aspect::Rear => text += " from its rear",
         Aspect::Front => {}
     }
-    let mut state = vec![words.state(s.target_state.is_shaken())];
-    if s.cover {
-        state.push("in woods");
+    let mut state = vec![words.state(s.target_state.is_shaken()).to_string()];
+    let rules = system.terrain_rules();
+    if let Some(kind) = rules.kinds().get(s.terrain.index()).filter(|_| s.terrain != Terrain::Open) {
+        // A kind that gives no cover under these rules is said so: the odds have no cover modifier.
+        let no_cover = if s.in_cover(rules) { "" } else { " (no cover, R1.5)" };
+        state.push(format!("in {}{no_cover}", kind.name));
     }
     if s.retreat.is_blocked() {
-        state.push("cannot retreat");
+        state.push("cannot retreat".to_string());
     }
     if s.ranging {
-        state.push("ranged on");
+        state.push("ranged on".to_string());
     }
     format!("{text}; target {}", state.join(", "))
 }
@@ -366,7 +392,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
         &[
             ("--distance", args.distance.is_some()),
             ("--moved", args.moved),
-            ("--cover", args.cover),
+            ("--cover", args.cover.is_some()),
             ("--flank", args.flank),
             ("--rear", args.rear),
             ("--ranging", args.ranging),
@@ -636,7 +662,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
             ("--scenario", args.scenario.is_some()),
             ("--target", args.target.is_some()),
             ("--distance", args.distance.is_some()),
-            ("--cover", args.cover),
+            ("--cover", args.cover.is_some()),
             ("--flank", args.flank),
             ("--rear", args.rear),
             ("--shaken", args.shaken),
@@ -671,10 +697,19 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         format!("{charges} at distance 1 from the front (its range is 1: no {fire})")
     };
     let attacker_name = arm_name(attacker, attacker_own, system.as_deref().unwrap_or(&CombatSystem::standard()));
-    let title = format!("Odds for {attacker_name} {moved}: {shooting}; cover is woods (R6.3a)");
+    let rules = rules_of(system.as_deref());
+    // The terrain of the rows in cover: the first kind of the rules in force that gives cover.
+    let cover = match Situation::cover_terrain(&rules) {
+        Some(t) => format!("cover: {} (R6.3a)", rules.kind(t).name),
+        None => "cover: none, no terrain gives it (R1.5)".to_string(),
+    };
+    let mut title = format!("Odds for {attacker_name} {moved}: {shooting}; {cover}");
+    if title.chars().count() > MAX_WIDTH {
+        title = format!("Odds for {attacker_name} {moved}: {shooting}\nC{}", &cover[1..]);
+    }
     if args.json {
         let system = system.clone().unwrap_or_else(|| Arc::new(CombatSystem::standard()));
-        let rows: Vec<Value> = rows.iter().map(|r| row_json(r, &system)).collect();
+        let rows: Vec<Value> = rows.iter().map(|r| row_json(r, &options, &system)).collect();
         let mut v = json!({
             "attacker": attacker_name,
             "moved": args.moved,
@@ -689,7 +724,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
     }
     let system = system.unwrap_or_else(|| Arc::new(CombatSystem::standard()));
     // A hit that changes nothing has its own column only where the variant's table has such hits.
-    let no_effect = rows.iter().any(|r| r.odds.has_no_effect());
+    let no_effect = rows.iter().any(|r| r.odds.as_ref().is_ok_and(AttackOdds::has_no_effect));
     let mut out = format!("{title}\n");
     if let Some(variant) = crate::source::system_words(&system) {
         out += &format!("Variant: {variant}\n");
@@ -717,24 +752,37 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
     );
     for r in &rows {
         let s = &r.situation;
-        let o = &r.odds;
-        out += &format!(
-            "{:<19} {:>3}  {:<attack_w$} {:<5} {:<state_w$} {:>5}+  {:>6}{} {:>shaken_w$} {:>retreat_w$} {:>destroyed_w$}\n",
+        // The columns that say the situation, then its odds, or the restriction that forbids it.
+        let strength = r
+            .odds
+            .as_ref()
+            .map_or_else(|_| s.target_strength_under(&options, Some(&system)), |o| o.assessment.strength);
+        let situation = format!(
+            "{:<19} {:>3}  {:<attack_w$} {:<5} {:<state_w$} ",
             format!("{} {}", s.target_quality, arm_name(s.target, s.target_own, &system)),
-            o.assessment.strength,
+            strength,
             words.attack(s.charge()),
-            if s.cover { "yes" } else { "no" },
+            if s.in_cover(&rules) { "yes" } else { "no" },
             words.state(s.target_state.is_shaken()),
-            o.to_hit(),
-            o.miss.to_string(),
-            if no_effect { format!(" {:>9}", o.no_effect.to_string()) } else { String::new() },
-            o.shaken.to_string(),
-            o.retreat.to_string(),
-            o.destroyed.to_string(),
         );
+        let odds = match &r.odds {
+            Ok(o) => format!(
+                "{:>5}+  {:>6}{} {:>shaken_w$} {:>retreat_w$} {:>destroyed_w$}",
+                o.to_hit(),
+                o.miss.to_string(),
+                if no_effect { format!(" {:>9}", o.no_effect.to_string()) } else { String::new() },
+                o.shaken.to_string(),
+                o.retreat.to_string(),
+                o.destroyed.to_string(),
+            ),
+            Err(forbidden) => {
+                fitted(&format!("forbidden: {forbidden}"), MAX_WIDTH.saturating_sub(situation.chars().count()))
+            }
+        };
+        out += &format!("{situation}{odds}\n");
     }
     let mut modifiers: Vec<String> = Vec::new();
-    for m in rows.iter().flat_map(|r| r.odds.modifiers().applied()) {
+    for m in rows.iter().filter_map(|r| r.odds.as_ref().ok()).flat_map(|o| o.modifiers().applied()) {
         let (rule, reason) = system.describe(m.modifier);
         let said = format!("{rule} {:+} {reason}", m.value);
         if !modifiers.contains(&said) {
@@ -742,17 +790,73 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
         }
     }
     out += &format!("\nModifiers used: {}\n", modifiers.join("; "));
+    // Each restriction that forbids a row, whole: a row may have had to cut its name.
+    let mut forbidding: Vec<&odds::Forbidden> = Vec::new();
+    for f in rows.iter().filter_map(|r| r.odds.as_ref().err()) {
+        if !forbidding.contains(&f) {
+            forbidding.push(f);
+        }
+    }
+    if !forbidding.is_empty() {
+        out += "Forbidden by the variant's restrictions on orders (R4.2), the attacks are refused in play:\n";
+        for f in forbidding {
+            out += &wrapped("  ", &f.to_string(), "    ");
+        }
+    }
     Ok(Ok(out))
 }
 
-fn row_json(r: &TableRow, system: &CombatSystem) -> Value {
+/// The widest line the table prints.
+const MAX_WIDTH: usize = 120;
+
+/// `text` in at most `width` characters: cut with "…" if longer.
+fn fitted(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
+    format!("{}…", kept.trim_end())
+}
+
+/// `text` as lines of at most [`MAX_WIDTH`] characters where its words allow, broken between words: the first
+/// line after `first`, each other after `indent`.
+fn wrapped(first: &str, text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut fresh = true;
+    for word in text.split_whitespace() {
+        if !fresh && line.chars().count() + 1 + word.chars().count() > MAX_WIDTH {
+            out += &line;
+            out.push('\n');
+            line = indent.to_string();
+            fresh = true;
+        }
+        if !fresh {
+            line.push(' ');
+        }
+        line += word;
+        fresh = false;
+    }
+    out + &line + "\n"
+}
+
+fn row_json(r: &TableRow, options: &Options, system: &CombatSystem) -> Value {
     let s = &r.situation;
-    let mut v = serde_json::to_value(r.odds.report(Some(system))).expect("odds serialize");
+    let mut v = match &r.odds {
+        Ok(odds) => serde_json::to_value(odds.report(Some(system))).expect("odds serialize"),
+        // No odds: the restriction that forbids the attack, cited as a refusal of it is (docs/api.md).
+        Err(forbidden) => json!({
+            "charge": s.charge(),
+            "target_strength": s.target_strength_under(options, Some(system)),
+            "forbidden": { "rule": forbidden.id, "name": forbidden.name },
+        }),
+    };
     v.as_object_mut().expect("a report is an object").remove("target");
     v["target_arm"] = json!(arm_name(s.target, s.target_own, system));
     v["quality"] = json!(s.target_quality.name());
     v["attack"] = json!(if s.charge() { "charge" } else { "shooting" });
-    v["cover"] = json!(s.cover);
+    v["cover"] = json!(s.in_cover(system.terrain_rules()));
+    v["terrain"] = json!(system.terrain_rules().kinds().get(s.terrain.index()).map(|k| k.id.as_str()));
     v["target_state"] = json!(if s.target_state.is_shaken() { "shaken" } else { "steady" });
     v
 }

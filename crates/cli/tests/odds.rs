@@ -413,3 +413,118 @@ fn odds_test_the_hit_result_roll_with_a_variant_s_result_modifiers_as_worked_by_
     assert_eq!(results(&standard), ["2/3", "5/18", "1/18", "0"]);
     assert!(standard.get("result_modifiers").is_none());
 }
+
+/// A variant file written in a folder of its own, removed when the returned folder is dropped.
+fn variant_file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new().prefix("pacw-odds-variant-").tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    (dir, file)
+}
+
+/// docs/variants.md's restriction M1 ("Orders forbidden") forbids a charge on a steady unit: the table shows those
+/// rows forbidden, citing its id and name, and computes the others as usual, in the text (within 120 columns) and in
+/// the JSON.
+#[test]
+fn odds_table_shows_the_rows_a_variant_s_restriction_forbids() {
+    let m1 = "name = \"Steady lines\"\n[[restrictions]]\nid = \"M1\"\nname = \"troops will not charge a steady line\"\n\
+              when = \"charge and not target.shaken\"\n";
+    let (_dir, file) = variant_file("m1.toml", m1);
+    let v = file.to_str().unwrap();
+    let out = pacw(&["--table", "--variant", v]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let forbidden: Vec<&str> = text.lines().filter(|l| l.contains("forbidden: M1")).collect();
+    assert_eq!(forbidden.len(), 3 * 3 * 2, "{text}");
+    assert!(forbidden.iter().all(|l| l.contains(" charge ") && l.contains(" steady ")), "{text}");
+    assert!(
+        text.lines().any(|l| l
+            == "regular infantry      4  charge   no    steady  forbidden: M1 troops will not charge a steady line"),
+        "{text}"
+    );
+    // The rows M1 leaves alone, as the standard's.
+    assert!(
+        text.contains("regular infantry      4  charge   no    shaken      4+     1/2       0     1/3       1/6\n")
+    );
+    assert!(
+        text.contains("regular infantry      4  shooting no    steady      4+     1/2     1/3     1/6         0\n")
+    );
+    assert!(text.contains("(R4.2), the attacks are refused in play:\n  M1 troops will not charge a steady line\n"));
+    assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+    let json = ok_json(&["--table", "--variant", v]);
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 72);
+    for r in rows {
+        let refused = r["attack"] == "charge" && r["target_state"] == "steady";
+        if refused {
+            let said = serde_json::json!({"rule": "M1", "name": "troops will not charge a steady line"});
+            assert_eq!(r["forbidden"], said, "{r}");
+            assert!(r.get("fractions").is_none(), "{r}");
+            assert!(r["target_strength"].is_u64() && r["target_arm"].is_string(), "{r}");
+        } else {
+            assert!(r.get("forbidden").is_none(), "{r}");
+            results(r);
+        }
+    }
+    // A long name is cut in its rows to keep them within 120 columns, and given whole below the table.
+    let long = m1.replace("troops will not charge a steady line", &"a steady line stands ".repeat(8));
+    let (_dir, file) = variant_file("long.toml", &long);
+    let out = pacw(&["--table", "--variant", file.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+    assert!(text.lines().any(|l| l.contains("forbidden: M1 a steady line stands") && l.ends_with('…')), "{text}");
+    let whole: String =
+        text.split("refused in play:\n").nth(1).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(whole, format!("M1 {}", "a steady line stands ".repeat(8).trim_end()));
+}
+
+/// The abstract situation's terrain is read by the variant's terrain rules (docs/variants.md, "Terrain and
+/// movement"): woods that give no cover give none, and `--cover` names the variant's own kinds.
+#[test]
+fn odds_cover_is_read_by_the_variant_s_terrain() {
+    let (_dir, file) = variant_file(
+        "open-woods.toml",
+        "name = \"Open woods\"\n[[terrain]]\nid = \"woods\"\ncover = false\n\
+         [[terrain]]\nid = \"thicket\"\nletter = \"K\"\nmove = 2\ncover = true\nblocks_sight = true\n",
+    );
+    let v = file.to_str().unwrap();
+    let reasons = |j: &Value| -> Vec<String> {
+        j["modifiers"].as_array().unwrap().iter().map(|m| m["reason"].as_str().unwrap().to_string()).collect()
+    };
+    // --cover alone is woods, which give no cover here: +1 did not move only, 4+.
+    for args in [&["--cover"][..], &["--cover", "woods"]] {
+        let j = ok_json(&[&["--attacker", "inf", "--target", "inf", "--variant", v][..], args].concat());
+        assert_eq!(reasons(&j), ["attacker did not move"], "{args:?}");
+        assert_eq!(j["needed"], 4);
+        assert_eq!(results(&j), ["1/2", "1/3", "1/6", "0"]);
+    }
+    let out = pacw(&["--attacker", "inf", "--target", "inf", "--cover", "--variant", v]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().next().unwrap().ends_with("target steady, in woods (no cover, R1.5)"), "{text}");
+    assert!(!text.contains("cover: woods"), "{text}");
+    // Its own kind that gives cover, by its id.
+    let j = ok_json(&["--attacker", "inf", "--target", "inf", "--cover", "thicket", "--variant", v]);
+    assert_eq!(reasons(&j), ["attacker did not move", "cover: thicket"]);
+    assert_eq!(j["needed"], 5);
+    // The standard's kinds by name, and a kind the rules lack refused with theirs.
+    let j = ok_json(&["--attacker", "inf", "--target", "inf", "--cover", "sunken_road"]);
+    assert_eq!(reasons(&j), ["attacker did not move", "cover: sunken road"]);
+    let e = refused(&["--attacker", "inf", "--target", "inf", "--cover", "thicket"]);
+    assert!(
+        e.contains(
+            "--cover thicket: not a terrain of the rules in force (open, woods, town, sunken_road, river, ford)"
+        ),
+        "{e}"
+    );
+    let e = refused(&["--attacker", "inf", "--target", "inf", "--cover", "swamp", "--variant", v]);
+    assert!(e.contains("(open, woods, town, sunken_road, river, ford, thicket)"), "{e}");
+    let e = refused(&["--attacker", "inf", "--target", "inf", "--cover", "river"]);
+    assert!(e.contains("the target cannot stand in river: it is impassable (R1.5)"), "{e}");
+    // The table's cover is the first kind that gives it: here the town.
+    let table = ok_json(&["--table", "--variant", v]);
+    let covered: Vec<&Value> = table["rows"].as_array().unwrap().iter().filter(|r| r["cover"] == true).collect();
+    assert_eq!(covered.len(), 36);
+    assert!(covered.iter().all(|r| r["terrain"] == "town" && reasons(r).contains(&"cover: town".to_string())));
+    let out = pacw(&["--table", "--variant", v]);
+    assert!(String::from_utf8_lossy(&out.stdout).lines().next().unwrap().ends_with("; cover: town (R6.3a)"));
+}

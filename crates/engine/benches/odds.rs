@@ -6,13 +6,16 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use pacw_engine::Steadiness;
 use pacw_engine::odds::{AttackOdds, Situation, TargetState, table};
-use pacw_engine::{Arm, BlockedRetreat, Options, Quality};
+use pacw_engine::{Arm, BlockedRetreat, Options, Quality, Terrain};
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {
     let options = Options::default();
-    let situation =
-        Situation { cover: true, target_quality: Quality::Veteran, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    let situation = Situation {
+        terrain: Terrain::Woods,
+        target_quality: Quality::Veteran,
+        ..Situation::new(Arm::Infantry, Arm::Infantry)
+    };
     let setup = situation.setup(&options).unwrap();
     let odds = setup.battle.attack_odds(setup.attacker, &setup.order).unwrap();
 

@@ -88,12 +88,18 @@ impl Map {
     /// This map played under other terrain rules (a variant's, [`crate::Scenario::with_system`]); `None` when one
     /// of its squares has a terrain those rules do not have (a variant's own kind, under rules without it).
     pub fn with_terrain_rules(mut self, rules: Arc<TerrainRules>) -> Option<Map> {
+        self.set_terrain_rules(rules).then_some(self)
+    }
+
+    /// Plays this map under other terrain rules, as [`Map::with_terrain_rules`]: `false`, the map unchanged, when
+    /// one of its squares has a terrain those rules do not have.
+    pub(crate) fn set_terrain_rules(&mut self, rules: Arc<TerrainRules>) -> bool {
         if self.cells.iter().any(|c| c.terrain.index() >= rules.kinds().len()) {
-            return None;
+            return false;
         }
         self.terrain_rules = rules;
         self.read_terrain();
-        Some(self)
+        true
     }
 
     /// The terrain kinds of the rules it is played by, and what each does (R1.5, R1.6).

@@ -47,7 +47,7 @@ mod table;
 pub use report::{AttackerReport, ModifierReport, OddsReport, decimal};
 pub use sequence::{Sequence, StateDistribution, TargetState, approx};
 pub use situation::{Situation, SituationBattle};
-pub use table::{TableRow, table, table_of, table_under};
+pub use table::{Forbidden, TableRow, table, table_of, table_under};
 
 /// An exact probability or expectation of any size: the fractions of a run of attacks outgrow [`Prob`].
 pub type Exact = BigRational;

@@ -12,6 +12,7 @@ use crate::options::Options;
 use crate::rule::Rule;
 use crate::scenario::Scenario;
 use crate::system::CombatSystem;
+use crate::terrain::TerrainRules;
 use crate::unit::{Arm, Quality, Side, UnitId, UnitInfo};
 use std::sync::Arc;
 
@@ -32,8 +33,10 @@ pub struct Situation {
     /// The attacker has moved this activation: no "did not move" bonus (R6.4). Made as a Fire & Move, which
     /// counts as moved (R4.2); artillery cannot (R4.3).
     pub moved: bool,
-    /// The target stands in woods (R6.3a).
-    pub cover: bool,
+    /// The terrain the target stands in (R1.3): open ground, or woods for the cover of R6.3a, or any kind of the
+    /// rules in force that a unit may stand on (a variant's own among them, docs/variants.md). The target is in cover
+    /// when that kind gives cover under those rules (R1.5), and only then.
+    pub terrain: Terrain,
     /// Which side of the target a charge comes from: front, flank or rear (R2.3, R6.4). Front unless a charge.
     pub from: Aspect,
     /// The target is steady, or already shaken (R7.1).
@@ -75,7 +78,7 @@ impl Situation {
             target_quality: Quality::Regular,
             distance: 2,
             moved: false,
-            cover: false,
+            terrain: Terrain::Open,
             from: Aspect::Front,
             target_state: Steadiness::Steady,
             ranging: false,
@@ -93,6 +96,18 @@ impl Situation {
         Some((arm.like, (i >= Arm::ALL.len()).then_some(i as u8)))
     }
 
+    /// The terrain kind that stands for cover under `rules` in the reference table ([`crate::odds::table`]): the
+    /// first kind after open ground that gives cover and may be stood on, woods under the standard rules (R1.5,
+    /// R6.3a); `None` when no kind gives cover.
+    pub fn cover_terrain(rules: &TerrainRules) -> Option<Terrain> {
+        (1..rules.kinds().len()).map(Terrain::at).find(|&t| rules.gives_cover(t) && rules.passable(t))
+    }
+
+    /// Whether the target is in cover by its terrain under `rules` (R1.5, R6.3a).
+    pub fn in_cover(&self, rules: &TerrainRules) -> bool {
+        self.terrain.index() < rules.kinds().len() && rules.gives_cover(self.terrain)
+    }
+
     /// Whether this is a charge (distance 1, R6.1).
     pub fn charge(&self) -> bool {
         self.distance == 1
@@ -100,7 +115,15 @@ impl Situation {
 
     /// The target's strength (R2.2) under `options` (`strength.*`, `quality.*`).
     pub fn target_strength(&self, options: &Options) -> u8 {
-        options.strength_of(self.target, self.target_quality)
+        self.target_strength_under(options, None)
+    }
+
+    /// [`Situation::target_strength`] under a variant's combat system when given: a target of its own arm has that
+    /// arm's strength (docs/variants.md).
+    pub fn target_strength_under(&self, options: &Options, system: Option<&CombatSystem>) -> u8 {
+        let own =
+            self.target_own.and_then(|i| system?.arm_number(i as usize, crate::options::ArmNumber::Strength, options));
+        options.adjusted_strength(own.unwrap_or(options.strength.get(self.target)), self.target_quality)
     }
 
     /// Refuses combinations the rules make impossible, naming the rule. Others (range, artillery moving) are
@@ -152,6 +175,23 @@ impl Situation {
                 format!("distance {d} does not fit on the largest board ({MAX_SIDE} squares)"),
             ));
         }
+        // The target's terrain is one of the rules in force, and one a unit may stand on.
+        let rules = terrain_rules(system);
+        let Some(kind) = rules.kinds().get(self.terrain.index()) else {
+            return Err(Illegal::new(Rule::R1_5, "the target's terrain is not one of the rules in force"));
+        };
+        if !rules.passable(self.terrain) {
+            return Err(Illegal::new(
+                Rule::R1_5,
+                format!("the target cannot stand in {}: it is impassable", kind.name),
+            ));
+        }
+        if self.retreat.is_blocked() && retreat_wall(&rules).is_none() {
+            return Err(Illegal::new(
+                Rule::R7_4,
+                "no terrain of the rules in force is impassable, so none can block the target's retreat",
+            ));
+        }
         Ok(())
     }
 
@@ -159,14 +199,17 @@ impl Situation {
     ///
     /// On an open board 7 squares wide, the attacker (side A) stands on row 1 facing north and the target
     /// (side B) `distance` squares straight ahead, facing the attacker, or for a charge from the flank or rear,
-    /// facing east or north. Cover puts the target in woods; a blocked retreat puts river on the three squares it
-    /// could retreat to. A shaken target is made shaken as it stands (R2.4), not by an earlier hit, since a
+    /// facing east or north. The target stands in its [`Situation::terrain`]; a blocked retreat puts river (under a
+    /// variant whose river may be crossed, its first impassable kind) on the three squares it could retreat to. The
+    /// board is read under the terrain rules of the combat system played, as a battle's is
+    /// ([`Scenario::with_system`]). A shaken target is made shaken as it stands (R2.4), not by an earlier hit, since a
     /// variant's hit-result table may have no hit that shakes a steady unit; the ranging bonus comes from a real
     /// earlier attack of the gun at the target (to-hit die 1, a miss), whose die is chosen, not sampled.
     ///
     /// # Errors
     /// When the situation is not one the rules under `options` allow (ranging by a unit that is not artillery, a
-    /// flank or rear attack that is not a charge, a distance beyond the attacker's range), citing the rule.
+    /// flank or rear attack that is not a charge, a distance beyond the attacker's range, a target on a terrain it
+    /// may not stand on), citing the rule.
     pub fn setup(&self, options: &Options) -> Result<SituationBattle, Illegal> {
         self.setup_under(options, None)
     }
@@ -184,14 +227,17 @@ impl Situation {
         let d = self.distance;
         let x = SYNTHETIC_WIDTH / 2;
         let (a_at, t_at) = (Square::new(x, 0), Square::new(x, d));
-        let mut map = Map::open(SYNTHETIC_WIDTH, d + 3);
-        if self.cover {
-            map.set_terrain(t_at, Terrain::Woods);
-        }
-        if self.retreat.is_blocked() {
+        let rules = terrain_rules(system);
+        let setup_error =
+            |e: &dyn std::fmt::Display| Illegal::new(Rule::R11, format!("cannot set up the situation: {e}"));
+        let mut map = Map::open(SYNTHETIC_WIDTH, d + 3)
+            .with_terrain_rules(rules.clone())
+            .ok_or_else(|| setup_error(&"the open board is not of the rules in force"))?;
+        map.set_terrain(t_at, self.terrain);
+        if let (true, Some(wall)) = (self.retreat.is_blocked(), retreat_wall(&rules)) {
             for dir in [Dir::W, Dir::N, Dir::E] {
                 if let Some(s) = map.step(t_at, dir) {
-                    map.set_terrain(s, Terrain::River);
+                    map.set_terrain(s, wall);
                 }
             }
         }
@@ -215,10 +261,9 @@ impl Situation {
             unit("target", Side::B, self.target, self.target_quality, t_at, t_facing, self.target_own),
         ];
         let (attacker, target) = (UnitId(0), UnitId(1));
-        let mut scenario = Scenario::synthetic("odds", map, units, *options)
-            .map_err(|e| Illegal::new(Rule::R11, format!("cannot set up the situation: {e}")))?;
+        let mut scenario = Scenario::synthetic("odds", map, units, *options).map_err(|e| setup_error(&e))?;
         if let Some(system) = system {
-            scenario.set_system(system.clone());
+            scenario.set_system(system.clone()).map_err(|e| setup_error(&e))?;
         }
         let mut battle = Battle::new(Arc::new(scenario), *options);
         if self.ranging {
@@ -249,6 +294,18 @@ impl Situation {
         let s = self.setup_under(options, system)?;
         s.battle.attack_odds(s.attacker, &s.order)
     }
+}
+
+/// The terrain rules a situation is read under: `system`'s, or the standard's.
+fn terrain_rules(system: Option<&Arc<CombatSystem>>) -> Arc<TerrainRules> {
+    system.map_or_else(TerrainRules::standard, |system| system.terrain_rules().clone())
+}
+
+/// The terrain that blocks a retreat under `rules`: the river, or when it may be crossed the first impassable kind
+/// (R1.5, R7.4); `None` when every kind may be entered.
+fn retreat_wall(rules: &TerrainRules) -> Option<Terrain> {
+    let kinds = (0..rules.kinds().len()).map(Terrain::at);
+    std::iter::once(Terrain::River).chain(kinds).find(|&t| !rules.passable(t))
 }
 
 /// `unit` fires at `target` with the given dice, through the battle's own actions and chance outcomes.

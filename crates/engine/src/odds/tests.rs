@@ -42,7 +42,7 @@ fn odds_r6_3a_cover_and_moving_cost_a_point_each() {
     // Moved (no bonus) and in woods (−1): needs 6, hit 1/6. Veteran infantry, strength 5, steady.
     let s = Situation {
         moved: true,
-        cover: true,
+        terrain: Terrain::Woods,
         target_quality: Quality::Veteran,
         ..Situation::new(Arm::Infantry, Arm::Infantry)
     };
@@ -163,7 +163,7 @@ fn odds_sequence_r7_4_blocked_charge_destroys_on_any_hit_result() {
 
 #[test]
 fn odds_sequences_are_exact_for_long_runs() {
-    let run = odds(Situation { cover: true, ..Situation::new(Arm::Artillery, Arm::Infantry) }).sequence();
+    let run = odds(Situation { terrain: Terrain::Woods, ..Situation::new(Arm::Artillery, Arm::Infantry) }).sequence();
     let d = run.after(TargetState::Steady, 60);
     assert_eq!(&d.steady + &d.shaken + &d.destroyed, Exact::one());
     assert!(d.steady.denom().bits() > 64);
@@ -217,11 +217,12 @@ fn odds_table_covers_every_case() {
     let rows = table(Arm::Infantry, false, &Options::default()).unwrap();
     assert_eq!(rows.len(), 3 * 3 * 2 * 2 * 2);
     for r in &rows {
-        let total: Prob = r.odds.results().map(|(_, p)| p).sum();
+        let odds = r.odds.as_ref().expect("the standard rules forbid no attack of the table");
+        let total: Prob = odds.results().map(|(_, p)| p).sum();
         assert_eq!(total, Prob::from_integer(1));
-        assert_eq!(r.odds.assessment.strength, r.situation.target_strength(&Options::default()));
-        assert_eq!(r.odds.assessment.target_shaken, r.situation.target_state.is_shaken());
-        assert_eq!(r.odds.assessment.charge, r.situation.charge());
+        assert_eq!(odds.assessment.strength, r.situation.target_strength(&Options::default()));
+        assert_eq!(odds.assessment.target_shaken, r.situation.target_state.is_shaken());
+        assert_eq!(odds.assessment.charge, r.situation.charge());
     }
     // Cavalry (range 1) only charges.
     assert_eq!(table(Arm::Cavalry, false, &Options::default()).unwrap().len(), 36);
@@ -229,7 +230,7 @@ fn odds_table_covers_every_case() {
 
 #[test]
 fn odds_json_names_each_result_and_modifier() {
-    let o = odds(Situation { cover: true, ..Situation::new(Arm::Infantry, Arm::Infantry) });
+    let o = odds(Situation { terrain: Terrain::Woods, ..Situation::new(Arm::Infantry, Arm::Infantry) });
     let v = serde_json::to_value(o.report(None)).unwrap();
     assert_eq!(v["needed"], 5);
     assert_eq!((&v["fractions"]["miss"], &v["fractions"]["hit"]), (&"2/3".into(), &"1/3".into()));
@@ -286,5 +287,95 @@ fn a_variant_s_own_arm_attacks_and_is_attacked_with_its_own_numbers_and_has_its_
     // The table has the standard targets' rows, then its own.
     let rows = table_of(Arm::Infantry, None, false, &o, Some(&system)).unwrap();
     assert_eq!(rows.len(), 4 * 24);
-    assert!(rows[72..].iter().all(|r| r.situation.target_own == own && r.odds.assessment.strength <= 3));
+    assert!(
+        rows[72..].iter().all(|r| r.situation.target_own == own && r.odds.as_ref().unwrap().assessment.strength <= 3)
+    );
+}
+
+/// The restrictions of docs/variants.md ("Orders forbidden"): M1 forbids a charge on a steady unit.
+const STEADY_LINES: &str = "name = \"Steady lines\"\n[[restrictions]]\nid = \"M1\"\n\
+                            name = \"troops will not charge a steady line\"\nwhen = \"charge and not target.shaken\"\n";
+
+#[test]
+fn the_table_shows_the_rows_a_restriction_forbids_and_computes_the_others() {
+    let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(STEADY_LINES, "m1.toml").unwrap());
+    let o = Options::default();
+    let rows = table_under(Arm::Infantry, false, &o, Some(&system)).expect("a forbidden row is a row of the table");
+    let standard = table(Arm::Infantry, false, &o).unwrap();
+    assert_eq!(rows.len(), standard.len());
+    let m1 = Forbidden { id: "M1".into(), name: "troops will not charge a steady line".into() };
+    assert_eq!(m1.to_string(), "M1 troops will not charge a steady line");
+    for (r, s) in rows.iter().zip(&standard) {
+        assert_eq!(r.situation, s.situation);
+        if r.situation.charge() && !r.situation.target_state.is_shaken() {
+            assert_eq!(r.odds, Err(m1.clone()), "{:?}", r.situation);
+        } else {
+            // The rows M1 leaves alone are the standard's.
+            let (odds, want) = (r.odds.as_ref().unwrap(), s.odds.as_ref().unwrap());
+            assert_eq!(odds.results().collect::<Vec<_>>(), want.results().collect::<Vec<_>>(), "{:?}", r.situation);
+        }
+    }
+    assert_eq!(rows.iter().filter(|r| r.odds.is_err()).count(), 3 * 3 * 2, "arm × quality × cover, charged steady");
+    // A refusal that is not a restriction's is no row's: the situation cannot be asked at all.
+    let refusal = Situation { distance: 3, ..Situation::new(Arm::Infantry, Arm::Infantry) }
+        .odds_under(&o, Some(&system))
+        .unwrap_err();
+    assert_eq!(Forbidden::of(&refusal, Some(&system)), None);
+}
+
+/// A variant's terrain (docs/variants.md, "Terrain and movement"): woods that give no cover, a thicket that does,
+/// a swamp that does not.
+const OPEN_WOODS: &str = "name = \"Open woods\"\n[[terrain]]\nid = \"woods\"\ncover = false\n\
+                          [[terrain]]\nid = \"thicket\"\nletter = \"K\"\nmove = 2\ncover = true\nblocks_sight = true\n\
+                          [[terrain]]\nid = \"swamp\"\nletter = \"M\"\nmove = \"stop\"\n";
+
+#[test]
+fn a_situation_s_terrain_is_read_by_the_variant_s_terrain_rules() {
+    let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(OPEN_WOODS, "open.toml").unwrap());
+    let o = Options::default();
+    let rules = system.terrain_rules();
+    let (thicket, swamp) = (rules.by_id("thicket").unwrap(), rules.by_id("swamp").unwrap());
+    let at = |terrain| Situation { terrain, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    // Woods give no cover under these rules: +1 did not move alone, 4+.
+    let woods = at(Terrain::Woods).odds_under(&o, Some(&system)).unwrap();
+    assert_eq!(woods.modifiers().iter().collect::<Vec<_>>(), vec![Modifier::DidNotMove]);
+    assert_eq!(woods.to_hit(), 4);
+    assert!(!at(Terrain::Woods).in_cover(rules));
+    // The thicket does, cited by its name (R6.3a); the swamp does not.
+    let in_thicket = at(thicket).odds_under(&o, Some(&system)).unwrap();
+    assert_eq!(in_thicket.to_hit(), 5);
+    let cover = in_thicket.modifiers().applied().find(|m| m.modifier == Modifier::Cover(Cover::Terrain(thicket)));
+    assert_eq!(system.describe(cover.expect("cover by the thicket").modifier).1, "cover: thicket");
+    assert_eq!(at(swamp).odds_under(&o, Some(&system)).unwrap().to_hit(), 4);
+    // Under the standard rules the woods still cover, and there is no thicket.
+    assert_eq!(at(Terrain::Woods).odds(&o).unwrap().to_hit(), 5);
+    assert_eq!(at(thicket).odds(&o).unwrap_err().rule, "R1.5");
+    // The table's cover is the first kind that gives it: the town here.
+    assert_eq!(Situation::cover_terrain(rules), Some(Terrain::Town));
+    let rows = table_under(Arm::Infantry, false, &o, Some(&system)).unwrap();
+    let covered: Vec<&TableRow> = rows.iter().filter(|r| r.situation.terrain != Terrain::Open).collect();
+    assert_eq!(covered.len(), rows.len() / 2);
+    for r in covered {
+        assert_eq!(r.situation.terrain, Terrain::Town);
+        let cover = Modifier::Cover(Cover::Terrain(Terrain::Town));
+        assert!(r.odds.as_ref().unwrap().modifiers().iter().any(|m| m == cover), "{:?}", r.situation);
+    }
+}
+
+#[test]
+fn a_situation_s_target_stands_only_where_the_rules_let_a_unit_stand_and_a_blocked_retreat_stays_blocked() {
+    let o = Options::default();
+    let at = |terrain| Situation { terrain, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    assert_eq!(at(Terrain::River).odds(&o).unwrap_err().rule, "R1.5");
+    // A river that may be forded: a retreat is blocked by the variant's impassable kind instead.
+    let fordable = "name = \"Fordable\"\n[[terrain]]\nid = \"river\"\nmove = \"stop\"\n";
+    let cliffs = format!("{fordable}[[terrain]]\nid = \"cliff\"\nletter = \"C\"\nmove = \"impassable\"\n");
+    let blocked = Situation { retreat: RetreatPath::Blocked, ..at(Terrain::Open) };
+    let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(&cliffs, "cliffs.toml").unwrap());
+    let odds = blocked.odds_under(&o, Some(&system)).unwrap();
+    assert!(odds.retreat_path.is_blocked());
+    assert_eq!(odds.retreat, p("0"), "a blocked retreat is destroyed (R7.4)");
+    // With no impassable kind nothing can block it: refused rather than left open.
+    let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(fordable, "fordable.toml").unwrap());
+    assert_eq!(blocked.odds_under(&o, Some(&system)).unwrap_err().rule, "R7.4");
 }

@@ -342,13 +342,9 @@ impl Scenario {
     /// An option of the variant's that this scenario refuses (an exhaustion point beyond a side's units, say).
     pub fn with_system(mut self, system: Arc<CombatSystem>) -> Result<Scenario, OptionError> {
         let changed = system.changes_to_standard();
-        self.map = self
-            .map
-            .with_terrain_rules(system.terrain_rules().clone())
-            .ok_or_else(|| OptionError::Terrain(system.name.clone()))?;
-        let mut options = self.options;
         // Played by it first, so that its options may set its own modifiers (`modifier.V1`).
-        self.system = system.clone();
+        self.take_system(system.clone())?;
+        let mut options = self.options;
         for (name, value) in changed.iter().chain(system.options()) {
             self.set_option(&mut options, name, value)?;
         }
@@ -421,11 +417,31 @@ impl Scenario {
     }
 
     /// Plays it by `system` as it stands, its options left as they are: for the odds of an abstract situation,
-    /// which set the options themselves.
-    pub(crate) fn set_system(&mut self, system: Arc<CombatSystem>) {
-        self.system = system;
+    /// which set the options themselves. Its map is read under the system's terrain rules, as
+    /// [`Scenario::with_system`] reads it.
+    ///
+    /// # Errors
+    /// As [`Scenario::take_system`]: the scenario is then unchanged.
+    pub(crate) fn set_system(&mut self, system: Arc<CombatSystem>) -> Result<(), OptionError> {
+        self.take_system(system)?;
         let options = self.options;
         self.resolve_numbers(&options);
+        Ok(())
+    }
+
+    /// Takes `system` as the rules it is played by: its attacks decided by the system, and its map read under the
+    /// system's terrain rules (R1.5: what each kind costs a move, whether it covers, whether it blocks sight). The
+    /// one place a scenario takes a combat system, so that [`Scenario::with_system`] and [`Scenario::set_system`]
+    /// read a battle alike.
+    ///
+    /// # Errors
+    /// When the map has a terrain of a variant's own that `system` lacks: the scenario is then unchanged.
+    fn take_system(&mut self, system: Arc<CombatSystem>) -> Result<(), OptionError> {
+        if !self.map.set_terrain_rules(system.terrain_rules().clone()) {
+            return Err(OptionError::Terrain(system.name.clone()));
+        }
+        self.system = system;
+        Ok(())
     }
 
     /// The combat system it is played by, to keep.

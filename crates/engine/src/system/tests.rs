@@ -1129,12 +1129,16 @@ when = "target.quality == 'veteran' and target.cover"
 #[test]
 fn a_result_modifier_changes_the_strength_tested_in_the_battle_and_the_odds_alike() {
     use crate::Prob;
+    use crate::Terrain;
     use crate::odds::{Situation, TargetState};
     use crate::unit::{Arm, Quality};
     let system = std::sync::Arc::new(variant(STEADY_VETERANS).unwrap());
     assert_eq!(variant(&system.to_toml()).unwrap(), *system, "{}", system.to_toml());
-    let situation =
-        Situation { target_quality: Quality::Veteran, cover: true, ..Situation::new(Arm::Infantry, Arm::Infantry) };
+    let situation = Situation {
+        target_quality: Quality::Veteran,
+        terrain: Terrain::Woods,
+        ..Situation::new(Arm::Infantry, Arm::Infantry)
+    };
     // Worked by hand: 5 less 1 (did not move) plus 1 (cover) is 5+, a hit 1/3; the veteran's strength 5 tested at
     // 6 holds on every face: shaken 1/3, never a retreat (the standard: shaken 5/18, retreat 1/18).
     let plain = situation.odds(&crate::Options::default()).unwrap();

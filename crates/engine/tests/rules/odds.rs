@@ -8,7 +8,7 @@ use pacw_engine::system::CombatSystem;
 use pacw_engine::{
     Action, Arm, Battle, BlockedRetreat, ChanceKind, Initiative, Options, Quality, Scenario, Square, ToAct, UnitId,
 };
-use pacw_engine::{RetreatPath, Steadiness};
+use pacw_engine::{RetreatPath, Steadiness, Terrain};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -60,7 +60,12 @@ fn abstract_situations() -> Vec<(Situation, Options)> {
     vec![
         (s(Arm::Infantry, Arm::Infantry), d),
         (
-            Situation { moved: true, cover: true, target_quality: Quality::Veteran, ..s(Arm::Infantry, Arm::Infantry) },
+            Situation {
+                moved: true,
+                terrain: Terrain::Woods,
+                target_quality: Quality::Veteran,
+                ..s(Arm::Infantry, Arm::Infantry)
+            },
             d,
         ),
         (Situation { target_state: Steadiness::Shaken, ..s(Arm::Infantry, Arm::Cavalry) }, d),
@@ -94,10 +99,18 @@ fn abstract_situations() -> Vec<(Situation, Options)> {
             },
             d,
         ),
-        (Situation { distance: 3, cover: true, ..s(Arm::Artillery, Arm::Artillery) }, d),
+        (Situation { distance: 3, terrain: Terrain::Woods, ..s(Arm::Artillery, Arm::Artillery) }, d),
         (Situation { retreat: RetreatPath::Blocked, ..s(Arm::Infantry, Arm::Infantry) }, d),
         (Situation { retreat: RetreatPath::Blocked, ..s(Arm::Infantry, Arm::Infantry) }, stand),
-        (Situation { distance: 1, retreat: RetreatPath::Blocked, cover: true, ..s(Arm::Infantry, Arm::Cavalry) }, d),
+        (
+            Situation {
+                distance: 1,
+                retreat: RetreatPath::Blocked,
+                terrain: Terrain::Woods,
+                ..s(Arm::Infantry, Arm::Cavalry)
+            },
+            d,
+        ),
         (
             Situation {
                 distance: 1,
@@ -136,7 +149,7 @@ fn abstract_situations() -> Vec<(Situation, Options)> {
             Options { initiative: Initiative::Alternate, ..d },
         ),
         (
-            Situation { distance: 4, ranging: true, cover: true, ..s(Arm::Artillery, Arm::Infantry) },
+            Situation { distance: 4, ranging: true, terrain: Terrain::Woods, ..s(Arm::Artillery, Arm::Infantry) },
             Options { once_per_turn: true, ..d },
         ),
         (Situation { moved: true, distance: 1, ..s(Arm::Infantry, Arm::Infantry) }, Options { to_hit: 6, ..d }),
@@ -249,7 +262,12 @@ fn every_shipped_variant_s_odds_agree_with_its_sampled_attacks() {
     let s = Situation::new;
     // Long-range fire into cover by veteran guns; fire at a shaken unit; a veteran charge into a shaken unit's flank.
     let situations = [
-        Situation { attacker_quality: Quality::Veteran, distance: 3, cover: true, ..s(Arm::Artillery, Arm::Infantry) },
+        Situation {
+            attacker_quality: Quality::Veteran,
+            distance: 3,
+            terrain: Terrain::Woods,
+            ..s(Arm::Artillery, Arm::Infantry)
+        },
         Situation { target_state: Steadiness::Shaken, ..s(Arm::Infantry, Arm::Infantry) },
         Situation {
             attacker_quality: Quality::Veteran,
