@@ -212,8 +212,10 @@ pub fn differences(sim: &Simulation, s: Option<usize>, pairs: &[(usize, usize)])
     let games: Vec<Vec<&GameRecord>> = (0..sim.variants.len()).map(|v| sim.records_of(s, v)).collect();
     let mut out = Vec::new();
     let players_differ = sim.variants.windows(2).any(|w| w[0].players != w[1].players);
+    // Pooled by attacker, the first side of every record is the attacker: the statistics say so.
+    let by_attacker = s.is_none() && sim.pooled_by_attacker();
     for metric in METRICS.iter().filter(|m| m.applies(&games, players_differ)) {
-        let name = metric.name.to_string();
+        let name = if by_attacker { metric.name.replace("first side", "attacker") } else { metric.name.to_string() };
         let start = out.len();
         for &(a, b) in pairs {
             let (value_a, value_b, paired, unpaired, test) = compare(metric, &games[a], &games[b]);

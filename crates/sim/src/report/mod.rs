@@ -524,11 +524,6 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
     let after_attack = same_in_every_battle(sim, s, after_attack_rules);
     let mut differences =
         if variants.is_empty() { Vec::new() } else { differences(sim, s, &contrasts(variants.len(), against_first)) };
-    // The statistics of the first side name it as the part does: a battle's side by its name, the attacker when
-    // pooled by attacker (the first side of every record), else "first side".
-    for d in &mut differences {
-        d.metric = d.metric.replace("first side", &sides[0].1);
-    }
     if let Some(words) = &terms {
         for d in &mut differences {
             d.metric = words.say(&d.metric);
@@ -1070,12 +1065,10 @@ mod tests {
         assert_eq!(player_wins(&report.main.all), player_wins(mh) + player_wins(franklin));
         let text = render_text(&report);
         assert!(text.contains("pooled by attacker and defender") && text.contains("attacker wins"), "{text}");
-        // The differences pooled are the attacker's too; each scenario's are its first side's, named.
+        // The differences pooled are the attacker's too; each scenario's are its first side's.
         let metrics = |p: &Part| p.differences.iter().map(|d| d.metric.clone()).collect::<Vec<_>>();
         assert_eq!(metrics(&report.main)[..2], ["attacker wins", "attacker's score (a draw counts half)"]);
         assert!(!metrics(&report.main).iter().any(|m| m.contains("first side")));
-        let first = &sim.config.scenarios[1].scenario.sides[0].name;
-        assert_eq!(metrics(&report.scenarios[1])[0], format!("{first} wins"));
-        assert!(metrics(&report.scenarios[1])[1].starts_with(&format!("{first}'s score")));
+        assert_eq!(metrics(&report.scenarios[1])[0], "first side wins");
     }
 }

@@ -41,11 +41,11 @@ pub const LARGE_TURNS: f64 = 0.2;
 pub const JUDGED_ON: [&str; 5] =
     ["first side wins", "turns", "losses to shooting", "share of charges", "shaken units hit again"];
 
-/// The name `part`'s differences give statistic `metric` (one of [`JUDGED_ON`]): "first side" is the part's first
-/// side as it names it (a battle's side, or the attacker when pooled by attacker); under rules whose `[terms]` rename
-/// a charge, "share of charges" says their word.
+/// The name `part`'s differences give statistic `metric` (one of [`JUDGED_ON`]): pooled by attacker, "first side"
+/// is the attacker; under rules whose `[terms]` rename a charge, "share of charges" says their word.
 pub fn metric_in(part: &Part, metric: &str) -> String {
-    let metric = metric.replace("first side", &part.all.sides[0].name);
+    let pooled = part.differences.iter().any(|d| d.metric.starts_with("attacker"));
+    let metric = if pooled { metric.replace("first side", "attacker") } else { metric.to_string() };
     part.terms.as_ref().map_or_else(|| metric.clone(), |words| words.say(&metric))
 }
 
@@ -447,8 +447,7 @@ mod tests {
             assert!(table.rows.iter().all(|r| r.effects.len() == JUDGED_ON.len()), "{}", table.scenario);
         }
         let text = render_text(&SensitivityReport { tables, report });
-        // Each battle's own table is judged on its first side's wins, named (Marye's Heights: the Union).
-        assert!(text.contains("attacker wins") && text.contains("base: Union wins") && !text.contains("  —"), "{text}");
+        assert!(text.contains("attacker") && text.contains("first") && !text.contains("  —"), "{text}");
     }
 
     #[test]
