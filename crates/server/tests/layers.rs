@@ -76,16 +76,7 @@ async fn an_uploaded_variant_is_laid_over_the_battles_own() {
     assert_eq!(rules["results"]["steady_fire"][0], "none", "the battle's own table: {rules}");
     assert_eq!(rules["terms"]["charge"], "close combat");
     // The files in order, and which wrote each rule.
-    assert_eq!(
-        rules["layers"],
-        json!([{"file": "close-combat.toml", "name": "Close combat"}, {"file": "smoke.toml", "name": "Smoke"}])
-    );
-    let from =
-        |id: &str| rules["modifiers"].as_array().unwrap().iter().find(|m| m["id"] == id).unwrap()["from"].clone();
-    assert_eq!(
-        (from("S1"), from("V1"), from("cover")),
-        (json!("smoke.toml"), json!("close-combat.toml"), json!("standard"))
-    );
+    assert_close_combat_then_smoke(rules);
     assert_eq!(rules["from"]["results"]["steady_fire"], "close-combat.toml", "{rules}");
     // In force: the fire cites the upload's modifier and is worked out by the battle's variant's table.
     let t = token(&created, "hotseat");
@@ -241,6 +232,15 @@ async fn a_restarted_server_keeps_which_file_wrote_each_rule() {
     let after = api.view(&t).await;
     assert_eq!(after["decisions"], 1, "{after}");
     let rules = &after["scenario"]["rules"];
+    assert_close_combat_then_smoke(rules);
+    assert_eq!(rules, &before["scenario"]["rules"], "the same rules, each from the same file");
+    let page = api.http.get(format!("{}/game/{t}/rules", api.base)).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains("<td>smoke.toml</td>") && page.contains("<td>close-combat.toml</td>"), "{page}");
+    server.stop().await;
+}
+
+/// `rules` are close-combat.toml with smoke.toml laid over it: both files in order, and which wrote each modifier.
+fn assert_close_combat_then_smoke(rules: &Value) {
     assert_eq!(
         rules["layers"],
         json!([{"file": "close-combat.toml", "name": "Close combat"}, {"file": "smoke.toml", "name": "Smoke"}])
@@ -251,8 +251,4 @@ async fn a_restarted_server_keeps_which_file_wrote_each_rule() {
         (from("S1"), from("V1"), from("cover")),
         (json!("smoke.toml"), json!("close-combat.toml"), json!("standard"))
     );
-    assert_eq!(rules, &before["scenario"]["rules"], "the same rules, each from the same file");
-    let page = api.http.get(format!("{}/game/{t}/rules", api.base)).send().await.unwrap().text().await.unwrap();
-    assert!(page.contains("<td>smoke.toml</td>") && page.contains("<td>close-combat.toml</td>"), "{page}");
-    server.stop().await;
 }
