@@ -231,6 +231,11 @@ fn arm_name(arm: Arm, own: Option<u8>, system: &CombatSystem) -> String {
     own.and_then(|i| system.arms().get(i as usize)).map_or_else(|| arm.name().to_string(), |a| a.id.clone())
 }
 
+/// Whether `own` names an arm of the variant's own (named by its id) rather than a standard arm.
+fn own_arm(own: Option<u8>, system: &CombatSystem) -> bool {
+    own.is_some_and(|i| (i as usize) >= Arm::ALL.len() && system.arms().get(i as usize).is_some())
+}
+
 fn check_attacks(args: &OddsArgs) -> Result<(), Usage> {
     match args.attacks {
         Some(k) if k > MAX_ATTACKS => usage(format!("--attacks is at most {MAX_ATTACKS}")),
@@ -352,8 +357,10 @@ fn describe(s: &Situation, strength: u8, system: &CombatSystem) -> String {
     let verb = if s.charge() { &words.charge_verb } else { &words.fire_verb };
     // A renamed attack is said as the log says it: "attacks … (close combat, strength 4)".
     let renamed = (verb == "attacks").then(|| format!("{}, ", words.attack(s.charge())));
+    // A variant's own arm is named by its id, often a plural ("skirmishers"): "a unit of" lets the verb agree.
+    let a_unit_of = if own_arm(s.attacker_own, system) { "a unit of " } else { "" };
     let mut text = format!(
-        "{} {}{} {verb} {} {} ({}strength {})",
+        "{a_unit_of}{} {}{} {verb} {} {} ({}strength {})",
         s.attacker_quality,
         arm_name(s.attacker, s.attacker_own, system),
         if s.moved { " that moved" } else { "" },

@@ -323,7 +323,12 @@ fn odds_know_a_variant_s_own_arms() {
     let out = pacw(&["--attacker", "skirmishers", "--target", "inf:veteran", "--distance", "3", "--variant", v]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(said.starts_with("regular skirmishers shoots at veteran infantry (strength 5) 3 squares away"), "{said}");
+    // Named by its id, often a plural: "a unit of" lets the verb agree; a standard arm is said as it always was.
+    let own = "a unit of regular skirmishers shoots at veteran infantry (strength 5) 3 squares away";
+    assert!(said.starts_with(own), "{said}");
+    let out = pacw(&["--attacker", "inf", "--target", "skirmishers", "--distance", "2", "--variant", v]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("regular infantry shoots at regular skirmishers (strength 2) 2 squares away"), "{said}");
     let v2 = ok_json(&["--attacker", "inf", "--target", "skirmishers", "--variant", v]);
     assert_eq!(v2["target_strength"], 2, "{v2}");
     let table = ok_json(&["--table", "--attacker", "skirmishers", "--variant", v]);
@@ -347,7 +352,7 @@ fn odds_set_a_variant_s_own_arm_s_numbers() {
     let far = ["--attacker", "skirmishers", "--target", "inf", "--distance", "3", "--variant", v];
     ok_json(&far);
     let short = refused(&[&far[..], &["--set", "range.skirmishers=2"]].concat());
-    assert!(short.contains("distance 3 is beyond skirmishers's range of 2"), "{short}");
+    assert!(short.contains("distance 3 is beyond the range of skirmishers, 2"), "{short}");
     let table = ok_json(&["--table", "--attacker", "skirmishers", "--variant", v, "--set", "range.skirmishers=1"]);
     let rows = table["rows"].as_array().unwrap();
     assert!(rows.iter().all(|r| r["attack"] == "charge"), "a range of 1 leaves only charges");

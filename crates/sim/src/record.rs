@@ -6,7 +6,9 @@ use pacw_engine::HitResult;
 use pacw_engine::MAX_UNITS;
 use pacw_engine::UnitSet;
 use pacw_engine::odds::AttackResult;
-use pacw_engine::system::{AttackerEffect, MAX_AFTER_ATTACK, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS};
+use pacw_engine::system::{
+    AttackerEffect, MAX_AFTER_ATTACK, MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS,
+};
 use pacw_engine::terrain::{MAX_TERRAINS, TerrainKind, TerrainRules};
 use pacw_engine::{
     Action, AttackKind, Battle, Card, Dir, EndReason, Event, Game, Quality, Scenario, Side, Square, ToAct, UnitId,
@@ -227,6 +229,10 @@ pub struct GameStats {
     /// Of those, the ones that left the unit shaken.
     #[serde(default)]
     pub rallies_failed: u32,
+    /// Rally dice each of the variant's rally modifiers applied to, by the modifier's place among the combat
+    /// system's (`[[rally_modifiers]]`, docs/variants.md); all 0 under the standard rules.
+    #[serde(default)]
+    pub rally_modified: [u32; MAX_RALLY_MODIFIERS],
     /// Units of each side that arrived as the scenario's reinforcements (docs/scenario-format.md#events).
     #[serde(default)]
     pub arrivals: [u32; 2],
@@ -357,6 +363,7 @@ impl<'a> Tally<'a> {
                 result_modified: [0; MAX_RESULT_MODIFIERS],
                 rally_rolls: 0,
                 rallies_failed: 0,
+                rally_modified: [0; MAX_RALLY_MODIFIERS],
                 arrivals: [0; 2],
                 arrivals_delayed: [0; 2],
                 terrain: if counted.contains(&true) {
@@ -544,6 +551,11 @@ impl<'a> Tally<'a> {
                     *n += 1;
                 }
             }
+            Event::RallyModified { rule, .. } => {
+                if let Some(n) = self.stats.rally_modified.get_mut(rule as usize) {
+                    *n += 1;
+                }
+            }
             Event::RallyRolled { unit, rallied, .. } => {
                 self.stats.rally_rolls += 1;
                 if rallied {
@@ -598,7 +610,6 @@ impl<'a> Tally<'a> {
             Event::ArrivalDelayed { unit, .. } => self.stats.arrivals_delayed[self.side(unit).index()] += 1,
             Event::InitiativeRolled { .. }
             | Event::Changed { .. }
-            | Event::RallyModified { .. }
             | Event::ActivationsEnded { .. }
             | Event::Held { .. }
             | Event::ObjectiveTaken { .. }

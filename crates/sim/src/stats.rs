@@ -471,6 +471,10 @@ pub struct Summary {
     /// Of those, the ones that left the unit shaken.
     #[serde(skip_serializing_if = "PerGame::is_zero")]
     pub rallies_failed: PerGame,
+    /// Rally dice each of the variant's rally modifiers applied to, a game, by its place among its combat system's
+    /// (`[[rally_modifiers]]`); all 0 under the standard rules, and then not written out.
+    #[serde(default, skip_serializing_if = "never_applied")]
+    pub rally_modified: Vec<PerGame>,
     /// Reinforcements' units that arrived a game, per side (docs/scenario-format.md#events): none in a battle
     /// without them, and then not written out.
     #[serde(skip_serializing_if = "no_arrivals")]
@@ -656,6 +660,9 @@ impl Summary {
                 .collect(),
             rally_rolls: PerGame::new(sum(&|r| r.stats.rally_rolls), games),
             rallies_failed: PerGame::new(sum(&|r| r.stats.rallies_failed), games),
+            rally_modified: (0..pacw_engine::system::MAX_RALLY_MODIFIERS)
+                .map(|i| PerGame::new(sum(&|r| r.stats.rally_modified[i]), games))
+                .collect(),
             arrivals: [0, 1].map(|i| PerGame::new(sum(&|r| r.stats.arrivals[i]), games)),
             arrivals_delayed: [0, 1].map(|i| PerGame::new(sum(&|r| r.stats.arrivals_delayed[i]), games)),
             terrain: terrain(records),

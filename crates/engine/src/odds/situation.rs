@@ -167,7 +167,7 @@ impl Situation {
             None => (options.range.get(self.attacker), self.attacker.name()),
         };
         if d > range {
-            return Err(Illegal::new(Rule::R6_1, format!("distance {d} is beyond {name}'s range of {range}")));
+            return Err(Illegal::new(Rule::R6_1, format!("distance {d} is beyond the range of {name}, {range}")));
         }
         if d + 3 > MAX_SIDE {
             return Err(Illegal::new(

@@ -890,7 +890,7 @@ fn the_odds_give_the_attacker_s_outcomes_exactly_as_the_battle_plays_them() {
 }
 
 /// Pieces of a variant file, new sections among them, for texts built at random.
-const VARIANT_PIECES: [&str; 38] = [
+const VARIANT_PIECES: [&str; 43] = [
     "name = \"x\"\n",
     "[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\n",
     "when = \"target.arm == 'skirmishers'\"\n",
@@ -929,7 +929,26 @@ const VARIANT_PIECES: [&str; 38] = [
     "cover = true\nblocks_sight = true\n",
     "[movement]\nroad_bonus = 3\n",
     "when = \"target.terrain == 'swamp'\"\n",
+    "[[result_modifiers]]\nid = \"H1\"\nvalue = 1\n",
+    "when = \"target.quality == 'veteran' and target.cover\"\n",
+    "[terms]\ncharge = \"close combat\"\n",
+    "fire = \"volley\"\nshaken = \"wavering\"\n",
+    "retreat = \"fall back\"\ndestroyed = \"broken\"\n",
 ];
+
+/// Every section a variant file may have (the ones an unknown key's refusal lists) has a piece above, so that the
+/// texts built at random exercise them all.
+#[test]
+fn the_variant_pieces_have_every_section_of_a_variant_file() {
+    let e = variant("unknown = 1\n").unwrap_err().to_string();
+    let expected = e.split("expected one of").nth(1).unwrap_or_else(|| panic!("{e}"));
+    let sections: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    assert!(sections.contains(&"rally_modifiers"), "{e}");
+    for section in sections.into_iter().filter(|s| !["name", "description"].contains(s)) {
+        let header = |p: &&str| p.starts_with(&format!("[{section}]")) || p.starts_with(&format!("[[{section}]]"));
+        assert!(VARIANT_PIECES.iter().any(header), "no piece has [{section}]");
+    }
+}
 
 proptest::proptest! {
     /// A variant file made of its sections' pieces in any order is read, or refused with every problem at a line

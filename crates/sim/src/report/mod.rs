@@ -81,6 +81,10 @@ pub struct Part {
     /// `None` where a column's rules rally without a die (R4.1). Empty where no column's rules have one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rally_rules: Vec<Option<String>>,
+    /// The modifiers to the rally roll of each column's rules (`[[rally_modifiers]]`), as "R1 veterans", in the
+    /// order of [`Summary::rally_modified`]. Empty where no column's rules have any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rally_modifier_rules: Vec<Vec<String>>,
     /// The terrain kinds of each column's rules of their own (a variant's `[[terrain]]`, new or a standard kind
     /// changed; [`crate::record::own_terrains`]), in the order of [`Part::columns`]: what the tables name the counts
     /// of [`Summary::terrain`] by. Empty where no column's rules have any.
@@ -267,6 +271,12 @@ fn after_attack_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
 /// firm"; empty when none has any.
 fn result_modifier_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
     rules_by_column(sim, s, |system| system.result_modifiers().iter().map(|m| format!("{} {}", m.id, m.name)).collect())
+}
+
+/// The modifiers to the rally roll of each column's rules for scenario `s`, as "R1 veterans"; empty when none has
+/// any.
+fn rally_modifier_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
+    rules_by_column(sim, s, |system| system.rally_modifiers().iter().map(|m| format!("{} {}", m.id, m.name)).collect())
 }
 
 /// The restrictions on orders of each column's rules for scenario `s`, as "M1 troops will not charge a steady line";
@@ -542,6 +552,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         result_modifier_rules: same_in_every_battle(sim, s, result_modifier_rules),
         restriction_rules: same_in_every_battle(sim, s, restriction_rules),
         rally_rules: same_in_every_battle(sim, s, rally_rules),
+        rally_modifier_rules: same_in_every_battle(sim, s, rally_modifier_rules),
         own_terrains: same_in_every_battle(sim, s, own_terrains),
         all,
         variants,
@@ -889,6 +900,55 @@ mod tests {
         assert!(!sections(&standard.main).iter().any(|t| t.title == "Orders the restrictions took away"));
         let v: serde_json::Value = serde_json::from_str(&standard.to_json()).unwrap();
         assert!(v.get("restricted_decisions").is_none() && v.get("restriction_rules").is_none());
+    }
+
+    #[test]
+    fn a_variant_s_rally_modifiers_are_counted_under_its_rally_rolls_by_their_ids() {
+        let mut c = SimConfig::of(vec![source("bloody-lane")]);
+        c.games = 8;
+        let file = "rally.toml";
+        // Every roll is a veteran's or not: the two modifiers' counts share out the rolls.
+        let rally = "name = \"Rally on four\"\n[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n\
+                     [[rally_modifiers]]\nid = \"R1\"\nname = \"veterans\"\nvalue = 1\n\
+                     when = \"unit.quality == 'veteran'\"\n\
+                     [[rally_modifiers]]\nid = \"R2\"\nname = \"not veterans\"\nvalue = -1\n\
+                     when = \"unit.quality != 'veteran'\"\n";
+        c.rule_sets.push(crate::config::VariantFile::parse(rally, file).unwrap());
+        c.compare(vec![Axis::parse(&format!("rules=standard,{file}")).unwrap()]).unwrap();
+        let played = run(&c, &|| {}).unwrap();
+        let report = Report::new(&played, None);
+        let (r1, r2) = ("R1 veterans".to_string(), "R2 not veterans".to_string());
+        assert_eq!(report.main.rally_modifier_rules, [vec![], vec![r1.clone(), r2.clone()]]);
+        let of = |v: usize| played.records.iter().filter(move |r| r.variant == v);
+        assert!(of(0).all(|r| r.stats.rally_modified == [0; pacw_engine::system::MAX_RALLY_MODIFIERS]));
+        let rolls: u32 = of(1).map(|r| r.stats.rally_rolls).sum();
+        let applied = |m: usize| of(1).map(|r| r.stats.rally_modified[m]).sum::<u32>();
+        assert!(rolls > 0, "shaken units were activated");
+        assert_eq!(applied(0) + applied(1), rolls, "each roll is a veteran's or not");
+        let tables = sections(&report.main);
+        let table = tables.iter().find(|t| t.title == "Rally rolls").unwrap();
+        let per_game = |n: u32| format!("{:.2}", f64::from(n) / 8.0);
+        assert_eq!(
+            table.rows[3..],
+            [
+                (format!("  {r1}: dice it applied to"), vec!["—".to_string(), per_game(applied(0))]),
+                (format!("  {r2}: dice it applied to"), vec!["—".to_string(), per_game(applied(1))]),
+            ]
+        );
+        let v: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(v["variants"][1]["rally_modified"][0]["total"], applied(0));
+        assert_eq!(v["variants"][1]["rally_modified"][1]["total"], applied(1));
+        assert_eq!(v["rally_modifier_rules"][1], serde_json::json!([r1, r2]));
+        assert!(v["variants"][0].get("rally_modified").is_none(), "none under the standard rules");
+        let text = render_text(&report);
+        assert!(text.contains("R1 veterans: dice it applied to"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+        let html = crate::site::index_html(&report, &[]).unwrap();
+        assert!(html.contains("R1 veterans: dice it applied to"), "the page's tables are the report's");
+        // The standard rules alone: no such rows, and the JSON keeps its shape.
+        let standard = Report::new(&sim(None), None);
+        let v: serde_json::Value = serde_json::from_str(&standard.to_json()).unwrap();
+        assert!(v.get("rally_modified").is_none() && v.get("rally_modifier_rules").is_none());
     }
 
     #[test]

@@ -402,8 +402,9 @@ fn restrictions_table(part: &Part) -> Option<Section> {
     })
 }
 
-/// The rally roll of each column's rules (`[rally]`): rally dice rolled a game, and the share that left the unit
-/// shaken; `None` when no column's rules have one.
+/// The rally roll of each column's rules (`[rally]`): rally dice rolled a game, the share that left the unit shaken,
+/// and beneath them the dice each of its modifiers (`[[rally_modifiers]]`) applied to, a game; `None` when no
+/// column's rules have one.
 fn rally_table(part: &Part) -> Option<Section> {
     if part.rally_rules.is_empty() {
         return None;
@@ -422,7 +423,7 @@ fn rally_table(part: &Part) -> Option<Section> {
     let rule: Vec<String> = (0..columns.len())
         .map(|i| part.rally_rules.get(i).cloned().flatten().unwrap_or_else(|| "—".to_string()))
         .collect();
-    let rows = vec![
+    let mut rows = vec![
         ("rule".to_string(), rule),
         ("rally dice a game".to_string(), cells(&|s| format!("{:.2}", s.rally_rolls.per_game))),
         (
@@ -433,10 +434,14 @@ fn rally_table(part: &Part) -> Option<Section> {
             }),
         ),
     ];
+    let modified = rule_counts(&part.rally_modifier_rules, &columns, |s| &s.rally_modified[..]).unwrap_or_default();
+    rows.extend(modified.into_iter().map(|(label, cells)| (format!("  {label}: dice it applied to"), cells)));
     Some(Section {
         title: "Rally rolls".into(),
         note: "The variant's rally roll ([rally], docs/variants.md): dice a shaken unit rolled as it was activated, a \
-               game, and the share that left it shaken; — where a column's rules rally without a die (R4.1)."
+               game, and the share that left it shaken; beneath them each of its modifiers ([[rally_modifiers]]), by \
+               its id and name: the dice it applied to, a game; — where a column's rules rally without a die (R4.1) \
+               or have no such modifier."
             .into(),
         rows,
     })
