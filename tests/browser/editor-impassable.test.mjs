@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverAndBrowser, freshPage, screenshots } from './server.mjs';
+import { serverAndBrowser, freshPage, screenshots, settledBox } from './server.mjs';
 
 const env = serverAndBrowser();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -20,7 +20,7 @@ const SHALLOWS = 'name = "Shallows"\n[[terrain]]\nid = "river"\nmove = "stop"\n'
 
 /// Clicks a square near its corner, beside any counter standing on it.
 async function square(page, name) {
-  const box = await page.locator(`[data-square="${name}"]`).boundingBox();
+  const box = await settledBox(page.locator(`[data-square="${name}"]`));
   await page.mouse.click(box.x + 5, box.y + box.height - 5);
 }
 
@@ -56,8 +56,8 @@ test('a variant\'s own impassable terrain takes no unit, placed or dragged, and 
   await square(page, 'e5');
   assert.deepEqual(await unitSquares(page), ['b1', 'e5']);
   await page.evaluate(() => { document.querySelector('.editor-hint').textContent = ''; });
-  const from = await page.locator('[data-square="b1"]').boundingBox();
-  const to = await page.locator('[data-square="c3"]').boundingBox();
+  const from = await settledBox(page.locator('[data-square="b1"]'));
+  const to = await settledBox(page.locator('[data-square="c3"]'));
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 6 });

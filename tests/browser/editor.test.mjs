@@ -11,20 +11,14 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { serverAndBrowser, freshPage, screenshots, binary, view, act } from './server.mjs';
+import { serverAndBrowser, freshPage, screenshots, binary, view, act, settledBox } from './server.mjs';
 
 const env = serverAndBrowser();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /// Where a square is on the page. The board is drawn again after each check, so that a square found may be gone
 /// before it is measured: it is found again (the new one lies where the old one did).
-async function boxOf(page, name) {
-  for (let tries = 0; tries < 20; tries++) {
-    const box = await page.locator(`[data-square="${name}"]`).boundingBox();
-    if (box) return box;
-  }
-  throw new Error(`no square ${name} on the board`);
-}
+const boxOf = (page, name) => settledBox(page.locator(`[data-square="${name}"]`));
 
 /// Presses on a square and releases on another (the same for a click), as a mouse does.
 async function drag(page, from, to) {
@@ -84,7 +78,7 @@ test('a battle made by clicks from an empty board is downloaded, accepted by pac
   await tool(page, 'road:on');
   await drag(page, 'a1', 'a6');
   await tool(page, 'fence:toggle');
-  const c2 = await page.locator('[data-square="c2"]').boundingBox();
+  const c2 = await boxOf(page, 'c2');
   await page.mouse.click(c2.x + c2.width / 2, c2.y + 3);
   // Units: two for the first side facing north, two for the second facing south; an objective worth 2 at d4.
   await tool(page, 'unit:place');

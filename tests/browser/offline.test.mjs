@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { binary, launchBrowser, screenshots, startServer, watchErrors } from './server.mjs';
+import { binary, launchBrowser, screenshots, startServer, watchErrors, settledBox } from './server.mjs';
 import { buildStatic, removeStatic, serveStatic } from './static.mjs';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -159,7 +159,7 @@ test('the static build plays a whole game against the computer offline, reviews 
   await tab.locator('#estimate', { hasText: 'Estimated balance' }).waitFor();
   await tab.click('[data-tool="terrain:river"]');
   await tab.locator('[data-square="c2"]').scrollIntoViewIfNeeded();
-  const c2 = await tab.locator('[data-square="c2"]').boundingBox();
+  const c2 = await settledBox(tab.locator('[data-square="c2"]'));
   await tab.mouse.click(c2.x + 5, c2.y + c2.height - 5);
   await tab.locator('[data-problem="c2"]').waitFor();
   assert.match(await tab.locator('#editor-problems').textContent(), /c2.*river/);
@@ -169,7 +169,7 @@ test('the static build plays a whole game against the computer offline, reviews 
   // painted; taken back, the standard rules again.
   await tab.setInputFiles('#variant-upload', join(root, 'docs', 'examples', 'entrenchments.toml'));
   await tab.click('[data-tool="terrain:trench"]');
-  const d4 = await tab.locator('[data-square="d4"]').boundingBox();
+  const d4 = await settledBox(tab.locator('[data-square="d4"]'));
   await tab.mouse.click(d4.x + 5, d4.y + d4.height - 5);
   await tab.locator('.own-terrain-mark').waitFor();
   await tab.locator('#editor-problems .check-ok').waitFor();
