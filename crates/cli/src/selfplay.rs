@@ -6,7 +6,7 @@ use crate::args::Usage;
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_learn::selfplay::{
-    Averaging, Checkpoint, CurvePoint, GrandShare, RateStep, RoundShard, SelfPlayConfig, Widening,
+    Averaging, Checkpoint, CurvePoint, RateStep, RoundShard, SelfPlayConfig, ShareFrom, Widening,
 };
 use pacw_sim::Shard;
 use std::path::{Path, PathBuf};
@@ -58,7 +58,11 @@ pub struct SelfPlayArgs {
     /// A share of the games on the grand battle, Antietam, from a number of games on, as GAMES=SHARE (e.g.
     /// 263000=0.05), taken from the shipped battles' share; may be repeated. Given on resuming, as --rate-from.
     #[arg(long = "grand-from", value_name = "GAMES=SHARE")]
-    grand: Vec<GrandShare>,
+    grand: Vec<ShareFrom>,
+    /// A share of the games the network plays against greedy rather than against itself, from a number of games on,
+    /// as GAMES=SHARE (e.g. 303000=0.5); may be repeated. Given on resuming, as --rate-from.
+    #[arg(long = "spar-from", value_name = "GAMES=SHARE")]
+    sparring: Vec<ShareFrom>,
     /// A running average of the weights from a number of games on, as GAMES=DECAY (e.g. 263000=0.98: each round
     /// the average keeps 98% of itself and takes 2% of the new weights); the average is what the curve measures
     /// and --export writes. A decay of 0 stops it. May be repeated; given on resuming, as --rate-from.
@@ -118,6 +122,7 @@ impl SelfPlayArgs {
             widenings: Vec::new(),
             generated: self.generated,
             grand: Vec::new(),
+            sparring: Vec::new(),
             averaging: Vec::new(),
             curve_every: self.curve_every,
             curve_games: self.curve_games,
@@ -130,8 +135,9 @@ impl SelfPlayArgs {
         let widths =
             config.widenings.iter().map(|w| format!(" --widen-from {}={},{}", w.games, w.unit_hidden, w.side_hidden));
         let grand = config.grand.iter().map(|g| format!(" --grand-from {}={}", g.games, g.share));
+        let spars = config.sparring.iter().map(|g| format!(" --spar-from {}={}", g.games, g.share));
         let averages = config.averaging.iter().map(|a| format!(" --average-from {}={}", a.games, a.decay));
-        let steps: String = rates.chain(widths).chain(grand).chain(averages).collect();
+        let steps: String = rates.chain(widths).chain(grand).chain(spars).chain(averages).collect();
         format!(
             "pacw train selfplay --seed {} --games-per-round {} --lambda {} --learning-rate {} --exploration {} \
              --hidden {},{} --generated {}{steps}",
@@ -167,6 +173,9 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
     }
     if !args.grand.is_empty() {
         run.regrand(&args.grand).map_err(|e| Usage(e.to_string()))?;
+    }
+    if !args.sparring.is_empty() {
+        run.respar(&args.sparring).map_err(|e| Usage(e.to_string()))?;
     }
     if !args.averaging.is_empty() {
         run.reaverage(&args.averaging).map_err(|e| Usage(e.to_string()))?;

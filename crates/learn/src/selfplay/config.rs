@@ -2,6 +2,10 @@
 
 use crate::LearnError;
 use crate::positions::PositionsConfig;
+use pacw_engine::Side;
+use pacw_sim::seed::{game_seed, splitmix64};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 /// What decides a training run: the same from its first round to its last.
@@ -39,7 +43,13 @@ pub struct SelfPlayConfig {
     /// Later shares of the games on the grand battle, Antietam, each from a number of games played on (taken from
     /// the shipped battles' share): added as the learning rate's steps are, only ahead of the games already played.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub grand: Vec<GrandShare>,
+    pub grand: Vec<ShareFrom>,
+    /// Later shares of the games the network plays against greedy (its side alternating with the game's place)
+    /// rather than against itself, each from a number of games on: added as the learning rate's steps are, only
+    /// ahead of the games already played. Its positions are learnt from as a self-play game's are, so the network
+    /// learns the value of positions against the opponent it is measured against.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sparring: Vec<ShareFrom>,
     /// Running averages of the weights, each from a number of games played on: after every round the average moves
     /// towards the weights by 1 − its decay. The average is what the run ships and measures ([`Checkpoint`]): it
     /// smooths the round-to-round wander of weights fitted at a constant step size. Added as the learning rate's
@@ -68,6 +78,7 @@ impl Default for SelfPlayConfig {
             widenings: Vec::new(),
             generated: 0.5,
             grand: Vec::new(),
+            sparring: Vec::new(),
             averaging: Vec::new(),
             curve_every: 10,
             curve_games: 8,
@@ -133,11 +144,15 @@ impl SelfPlayConfig {
             }
             (games, before) = (Some(w.games), after);
         }
-        if self.grand.len() > MAX_RATE_STEPS || self.averaging.len() > MAX_RATE_STEPS {
-            return bad(format!("at most {MAX_RATE_STEPS} changes of the grand battle's share or of the averaging"));
+        if [self.grand.len(), self.sparring.len(), self.averaging.len()].iter().any(|&n| n > MAX_RATE_STEPS) {
+            return bad(format!(
+                "at most {MAX_RATE_STEPS} changes of the grand battle's share, of the sparring share or of the averaging"
+            ));
         }
-        if let Some(g) = self.grand.iter().find(|g| !(0.0..=1.0).contains(&g.share)) {
-            return bad(format!("the share of the grand battle must be from 0 to 1, not {}", g.share));
+        for (what, shares) in [("the grand battle", &self.grand), ("games against greedy", &self.sparring)] {
+            if let Some(g) = shares.iter().find(|g| !(0.0..=1.0).contains(&g.share)) {
+                return bad(format!("the share of {what} must be from 0 to 1, not {}", g.share));
+            }
         }
         if let Some(a) = self.averaging.iter().find(|a| !(0.0..1.0).contains(&a.decay)) {
             return bad(format!("an average's decay must be at least 0 and below 1, not {}", a.decay));
@@ -146,11 +161,13 @@ impl SelfPlayConfig {
             let games: Vec<u64> = games.collect();
             games.windows(2).all(|w| w[0] < w[1])
         };
-        if !in_order(&mut self.grand.iter().map(|g| g.games)) || !in_order(&mut self.averaging.iter().map(|a| a.games))
+        if !in_order(&mut self.grand.iter().map(|g| g.games))
+            || !in_order(&mut self.sparring.iter().map(|g| g.games))
+            || !in_order(&mut self.averaging.iter().map(|a| a.games))
         {
             return bad(
-                "changes of the grand battle's share and of the averaging must come in order of games, each at \
-                        a different count"
+                "changes of the grand battle's share, of the sparring share and of the averaging must come in order \
+                 of games, each at a different count"
                     .into(),
             );
         }
@@ -184,11 +201,32 @@ impl SelfPlayConfig {
     ///
     /// # Errors
     /// As [`SelfPlayConfig::rescheduled`].
-    pub fn regranded(&self, played: u64, ahead: &[GrandShare]) -> Result<SelfPlayConfig, LearnError> {
+    pub fn regranded(&self, played: u64, ahead: &[ShareFrom]) -> Result<SelfPlayConfig, LearnError> {
         let mut config = self.clone();
         config.grand = ahead_of(&self.grand, played, ahead, |g| g.games, "a share of the grand battle")?;
         config.check()?;
         Ok(config)
+    }
+
+    /// These settings with the shares of games against greedy from `played` games on replaced by `ahead`, as
+    /// [`SelfPlayConfig::rescheduled`] does for the learning rate.
+    ///
+    /// # Errors
+    /// As [`SelfPlayConfig::rescheduled`].
+    pub fn resparred(&self, played: u64, ahead: &[ShareFrom]) -> Result<SelfPlayConfig, LearnError> {
+        let mut config = self.clone();
+        config.sparring = ahead_of(&self.sparring, played, ahead, |g| g.games, "a share of games against greedy")?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// The side greedy plays in game `index`, when the sparring share in force then draws it as a game against
+    /// greedy: drawn from the game's own seed, and only under a share, so that the games of a run without one stay
+    /// what they were.
+    pub(super) fn greedy_side(&self, index: u64) -> Option<Side> {
+        let share = self.sparring.iter().rev().find(|g| g.games <= index).map_or(0.0, |g| g.share);
+        let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(game_seed(self.seed, index) ^ 0x7370_6172));
+        (share > 0.0 && rng.random_bool(share)).then_some(if index.is_multiple_of(2) { Side::B } else { Side::A })
     }
 
     /// These settings with the averages from `played` games on replaced by `ahead`, as
@@ -312,23 +350,24 @@ impl std::str::FromStr for Widening {
     }
 }
 
-/// A share of the games on the grand battle in a run's schedule.
+/// A share of the games in a run's schedule: of those on the grand battle ([`SelfPlayConfig::grand`]), or of those
+/// against greedy ([`SelfPlayConfig::sparring`]).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GrandShare {
+pub struct ShareFrom {
     /// Games played before the first game with this share.
     pub games: u64,
-    /// The share of games on the grand battle from then on, taken from the shipped battles' share.
+    /// The share of games from then on.
     pub share: f64,
 }
 
-impl std::str::FromStr for GrandShare {
+impl std::str::FromStr for ShareFrom {
     type Err = String;
 
     /// Reads `GAMES=SHARE`, as `263000=0.05`.
-    fn from_str(text: &str) -> Result<GrandShare, String> {
+    fn from_str(text: &str) -> Result<ShareFrom, String> {
         let (games, share) = games_and(text, "GAMES=SHARE", "a share from 0 to 1, as 263000=0.05")?;
-        Ok(GrandShare { games, share })
+        Ok(ShareFrom { games, share })
     }
 }
 

@@ -5,7 +5,7 @@ use pacw_ai::evaluator::result_value;
 use pacw_ai::network::encoding::{Encoding, encode};
 use pacw_ai::network::judge::estimates;
 use pacw_ai::network::{Network, Scratch, sigmoid};
-use pacw_ai::{Player, TdPlayer};
+use pacw_ai::{GreedyPlayer, Player, TdPlayer};
 use pacw_engine::{Action, Battle, Side, ToAct};
 use pacw_sim::seed::player_seed;
 use rand::SeedableRng;
@@ -37,12 +37,20 @@ impl Trajectory {
     }
 }
 
-/// Plays self-play game `index` with `network` on both sides: the positions to learn from, and every decision made
+/// Plays self-play game `index` with `network` on both sides, or on one side against greedy when the run's sparring
+/// share draws the game ([`SelfPlayConfig::greedy_side`]): the positions to learn from, and every decision made
 /// (what a shard records for the merge to replay).
 pub(super) fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) -> (Trajectory, Vec<Action>) {
     let seed = config.battles(index).game(index).seed;
-    let mut players =
-        [0, 1].map(|slot| TdPlayer::new(network.clone(), player_seed(seed, slot)).exploring(config.exploration));
+    let greedy = config.greedy_side(index);
+    let mut players = [Side::A, Side::B].map(|side| -> Box<dyn Player> {
+        let seed = player_seed(seed, side.index());
+        if greedy == Some(side) {
+            Box::new(GreedyPlayer::new(seed))
+        } else {
+            Box::new(TdPlayer::new(network.clone(), seed).exploring(config.exploration))
+        }
+    });
     let mut actions = Vec::new();
     let trajectory = walk(config, network, index, |b, side| {
         let action = players[side.index()].choose(b);
@@ -108,4 +116,44 @@ fn walk(
     }
     let result = b.result().map_or(0.5, result_value);
     Ok(Trajectory { positions, values, result })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selfplay::ShareFrom;
+
+    #[test]
+    fn a_game_against_greedy_is_drawn_from_its_share_and_greedy_makes_every_choice_of_its_side() {
+        let config =
+            SelfPlayConfig { games_per_round: 3, unit_hidden: 6, side_hidden: 5, generated: 1.0, ..Default::default() };
+        let sparring = config.resparred(0, &[ShareFrom { games: 4, share: 1.0 }]).unwrap();
+        let sides: Vec<Option<Side>> = (0..8).map(|index| sparring.greedy_side(index)).collect();
+        assert_eq!(&sides[..4], [None; 4], "self-play before the share's games");
+        assert_eq!(&sides[4..], [Some(Side::B), Some(Side::A), Some(Side::B), Some(Side::A)], "sides alternate");
+        assert!((0..8).all(|index| config.greedy_side(index).is_none()), "no share, no greedy");
+        let some = config.resparred(0, &[ShareFrom { games: 0, share: 0.5 }]).unwrap();
+        let drawn = (0..200).filter(|&index| some.greedy_side(index).is_some()).count();
+        assert!((70..130).contains(&drawn), "{drawn} of 200 games drawn at a share of one half");
+        assert!(config.resparred(0, &[ShareFrom { games: 4, share: 1.5 }]).is_err());
+
+        let network = Arc::new(Network::random(6, 5, 7));
+        for index in [4, 5] {
+            let (trajectory, actions) = play(&sparring, &network, index);
+            let side = sparring.greedy_side(index).unwrap();
+            let mut greedy = GreedyPlayer::new(player_seed(sparring.battles(index).game(index).seed, side.index()));
+            let (mut recorded, mut chosen_by_greedy) = (actions.iter(), 0);
+            let replayed = walk(&sparring, &network, index, |b, to_act| {
+                let action = recorded.next().copied();
+                if to_act == side {
+                    assert_eq!(action, Some(greedy.choose(b)), "game {index}: greedy's choice");
+                    chosen_by_greedy += 1;
+                }
+                action
+            })
+            .unwrap();
+            assert!(chosen_by_greedy > 0);
+            assert_eq!(replayed.values, trajectory.values, "every position learnt from, greedy's too");
+        }
+    }
 }

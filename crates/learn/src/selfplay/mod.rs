@@ -20,8 +20,8 @@ mod game;
 mod shard;
 
 pub use config::{
-    Averaging, GrandShare, MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, MAX_WIDENINGS, RateStep,
-    SelfPlayConfig, Widening,
+    Averaging, MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, MAX_WIDENINGS, RateStep,
+    SelfPlayConfig, ShareFrom, Widening,
 };
 pub use curve::{CurvePoint, against_greedy};
 pub use fit::Adam;
@@ -121,8 +121,18 @@ impl Checkpoint {
     ///
     /// # Errors
     /// When a share would fall on games already played, or the shares are refused.
-    pub fn regrand(&mut self, ahead: &[GrandShare]) -> Result<(), LearnError> {
+    pub fn regrand(&mut self, ahead: &[ShareFrom]) -> Result<(), LearnError> {
         self.config = self.config.regranded(self.games(), ahead)?;
+        Ok(())
+    }
+
+    /// The run with its shares of games against greedy from now on replaced by `ahead`
+    /// ([`SelfPlayConfig::resparred`]).
+    ///
+    /// # Errors
+    /// When a share would fall on games already played, or the shares are refused.
+    pub fn respar(&mut self, ahead: &[ShareFrom]) -> Result<(), LearnError> {
+        self.config = self.config.resparred(self.games(), ahead)?;
         Ok(())
     }
 
@@ -424,7 +434,7 @@ mod tests {
     #[test]
     fn the_grand_battle_gets_its_share_of_the_games_from_its_games_on() {
         let config = SelfPlayConfig { generated: 0.0, ..small() };
-        let grand = config.regranded(0, &[GrandShare { games: 4, share: 1.0 }]).unwrap();
+        let grand = config.regranded(0, &[ShareFrom { games: 4, share: 1.0 }]).unwrap();
         for index in 0..8 {
             let (before, after) = (config.battles(index).game(index), grand.battles(index).game(index));
             if index < 4 {
@@ -434,8 +444,8 @@ mod tests {
                 assert_ne!(before.battle, "shipped:antietam");
             }
         }
-        assert!(config.regranded(0, &[GrandShare { games: 4, share: 1.5 }]).is_err());
-        assert_eq!("263000=0.05".parse::<GrandShare>().unwrap(), GrandShare { games: 263_000, share: 0.05 });
+        assert!(config.regranded(0, &[ShareFrom { games: 4, share: 1.5 }]).is_err());
+        assert_eq!("263000=0.05".parse::<ShareFrom>().unwrap(), ShareFrom { games: 263_000, share: 0.05 });
     }
 
     #[test]
