@@ -69,6 +69,10 @@ pub struct OddsArgs {
     /// The target is shaken (R7.1). On a board: as if it were.
     #[arg(long)]
     pub shaken: bool,
+    /// The attacker gives its order shaken, as a variant's rally roll failed leaves it (docs/variants.md); refused
+    /// under rules that rally a shaken unit when it is activated (R4.1). On a board the unit's own state counts.
+    #[arg(long)]
+    pub attacker_shaken: bool,
     /// Artillery attacking the same target again, neither having moved (R6.4 ranging bonus).
     #[arg(long)]
     pub ranging: bool,
@@ -280,6 +284,7 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
         terrain,
         from,
         target_state: Steadiness::of(args.shaken),
+        attacker_state: Steadiness::of(args.attacker_shaken),
         ranging: args.ranging,
         retreat: RetreatPath::of(args.blocked),
         attacker_own,
@@ -359,8 +364,9 @@ fn describe(s: &Situation, strength: u8, system: &CombatSystem) -> String {
     let renamed = (verb == "attacks").then(|| format!("{}, ", words.attack(s.charge())));
     // A variant's own arm is named by its id, often a plural ("skirmishers"): "a unit of" lets the verb agree.
     let a_unit_of = if own_arm(s.attacker_own, system) { "a unit of " } else { "" };
+    let shaken = if s.attacker_state.is_shaken() { format!("{} ", words.state(true)) } else { String::new() };
     let mut text = format!(
-        "{a_unit_of}{} {}{} {verb} {} {} ({}strength {})",
+        "{a_unit_of}{shaken}{} {}{} {verb} {} {} ({}strength {})",
         s.attacker_quality,
         arm_name(s.attacker, s.attacker_own, system),
         if s.moved { " that moved" } else { "" },
@@ -404,6 +410,7 @@ fn on_board(args: &OddsArgs) -> Result<Result<String>, Usage> {
             ("--rear", args.rear),
             ("--ranging", args.ranging),
             ("--blocked", args.blocked),
+            ("--attacker-shaken", args.attacker_shaken),
         ],
     )?;
     check_attacks(args)?;
@@ -673,6 +680,7 @@ fn table(args: &OddsArgs) -> Result<Result<String>, Usage> {
             ("--flank", args.flank),
             ("--rear", args.rear),
             ("--shaken", args.shaken),
+            ("--attacker-shaken", args.attacker_shaken),
             ("--ranging", args.ranging),
             ("--blocked", args.blocked),
             ("--attacks", args.attacks.is_some()),

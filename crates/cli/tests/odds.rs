@@ -533,3 +533,31 @@ fn odds_cover_is_read_by_the_variant_s_terrain() {
     let out = pacw(&["--table", "--variant", v]);
     assert!(String::from_utf8_lossy(&out.stdout).lines().next().unwrap().ends_with("; cover: town (R6.3a)"));
 }
+
+/// A shaken attacker is asked under a variant's rally roll (`--attacker-shaken`), said so, and its own modifiers and
+/// restrictions apply; where activation rallies it (R4.1), or on a board, the question is refused.
+#[test]
+fn odds_ask_a_shaken_attacker_under_a_rally_roll() {
+    let dir = tempfile::Builder::new().prefix("pacw-odds-shaken-").tempdir().unwrap();
+    let variant = dir.path().join("shaken.toml");
+    std::fs::write(
+        &variant,
+        "name = \"Shaken orders\"\n[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n[[modifiers]]\n\
+         id = \"S1\"\nname = \"shaken troops shoot wild\"\nvalue = -1\nwhen = \"attacker.shaken\"\n",
+    )
+    .unwrap();
+    let v = variant.to_str().unwrap();
+    let out = pacw(&["--attacker", "inf", "--target", "inf", "--attacker-shaken", "--variant", v]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.starts_with("shaken regular infantry shoots at regular infantry (strength 4)"), "{said}");
+    assert!(said.contains("shaken troops shoot wild"), "{said}");
+    let wild = ok_json(&["--attacker", "inf", "--target", "inf", "--attacker-shaken", "--variant", v]);
+    let calm = ok_json(&["--attacker", "inf", "--target", "inf", "--variant", v]);
+    assert_eq!((wild["needed"].as_u64(), calm["needed"].as_u64()), (Some(5), Some(4)));
+    let standard = refused(&["--attacker", "inf", "--target", "inf", "--attacker-shaken"]);
+    assert!(standard.contains("R4.1") && standard.contains("rallied when it is activated"), "{standard}");
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/maryes-heights.toml");
+    let board = refused(&["--scenario", scenario, "--attacker", "b4", "--target", "f4", "--attacker-shaken"]);
+    assert!(board.contains("--attacker-shaken"), "{board}");
+}

@@ -41,6 +41,10 @@ pub struct Situation {
     pub from: Aspect,
     /// The target is steady, or already shaken (R7.1).
     pub target_state: Steadiness,
+    /// The attacker gives its order steady, or shaken: only under a variant's rally roll, which a shaken unit may
+    /// fail and still be given its order (docs/variants.md); under the standard rules a shaken unit is rallied when
+    /// it is activated (R4.1).
+    pub attacker_state: Steadiness,
     /// An artillery attacker made its previous attack at this target from here, neither having moved since (R6.4).
     pub ranging: bool,
     /// Whether the target has a square to retreat to (R7.3, R7.4).
@@ -81,6 +85,7 @@ impl Situation {
             terrain: Terrain::Open,
             from: Aspect::Front,
             target_state: Steadiness::Steady,
+            attacker_state: Steadiness::Steady,
             ranging: false,
             retreat: RetreatPath::Open,
             attacker_own: None,
@@ -137,6 +142,13 @@ impl Situation {
             return Err(Illegal::new(
                 Rule::R6_4,
                 format!("the flank or rear bonus is for a charge (distance 1) only; at distance {d} this is shooting"),
+            ));
+        }
+        if self.attacker_state.is_shaken() && system.is_none_or(|system| system.rally().is_none()) {
+            return Err(Illegal::new(
+                Rule::R4_1,
+                "a shaken unit is rallied when it is activated, so it never gives its order shaken; only a variant's \
+                 rally roll, failed, leaves it shaken",
             ));
         }
         if self.ranging && self.attacker != Arm::Artillery {
@@ -203,13 +215,14 @@ impl Situation {
     /// variant whose river may be crossed, its first impassable kind) on the three squares it could retreat to. The
     /// board is read under the terrain rules of the combat system played, as a battle's is
     /// ([`Scenario::with_system`]). A shaken target is made shaken as it stands (R2.4), not by an earlier hit, since a
-    /// variant's hit-result table may have no hit that shakes a steady unit; the ranging bonus comes from a real
+    /// variant's hit-result table may have no hit that shakes a steady unit; a shaken attacker is made shaken once
+    /// activated, as a failed rally roll leaves it; the ranging bonus comes from a real
     /// earlier attack of the gun at the target (to-hit die 1, a miss), whose die is chosen, not sampled.
     ///
     /// # Errors
     /// When the situation is not one the rules under `options` allow (ranging by a unit that is not artillery, a
     /// flank or rear attack that is not a charge, a distance beyond the attacker's range, a target on a terrain it
-    /// may not stand on), citing the rule.
+    /// may not stand on, a shaken attacker where no rally roll can leave one shaken), citing the rule.
     pub fn setup(&self, options: &Options) -> Result<SituationBattle, Illegal> {
         self.setup_under(options, None)
     }
@@ -272,7 +285,12 @@ impl Situation {
         if self.target_state.is_shaken() {
             battle.set_shaken(target);
         }
-        let battle = ready_to_order(&battle, attacker)?;
+        let mut battle = ready_to_order(&battle, attacker)?;
+        // Activated steady, then shaken as it stands: what a failed rally roll leaves (the roll's own odds are the
+        // rally rule's, not the attack's).
+        if self.attacker_state.is_shaken() {
+            battle.set_shaken(attacker);
+        }
         let order = if self.moved { Action::FireMove { target } } else { Action::Fire { target, facing: Dir::N } };
         Ok(SituationBattle { battle, attacker, target, order })
     }

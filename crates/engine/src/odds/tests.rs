@@ -379,3 +379,30 @@ fn a_situation_s_target_stands_only_where_the_rules_let_a_unit_stand_and_a_block
     let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(fordable, "fordable.toml").unwrap());
     assert_eq!(blocked.odds_under(&o, Some(&system)).unwrap_err().rule, "R7.4");
 }
+
+/// A rally roll (docs/variants.md, "Rally"), a to-hit modifier for a shaken attacker and a restriction on it.
+const SHAKEN_ORDERS: &str = "name = \"Shaken orders\"\n[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n\
+                             [[modifiers]]\nid = \"S1\"\nname = \"shaken troops shoot wild\"\nvalue = -1\n\
+                             when = \"attacker.shaken\"\n[[restrictions]]\nid = \"M1\"\n\
+                             name = \"shaken troops will not charge\"\nwhen = \"attacker.shaken and charge\"\n";
+
+#[test]
+fn a_shaken_attacker_is_asked_under_a_rally_roll_and_refused_where_activation_rallies() {
+    let system = std::sync::Arc::new(crate::system::CombatSystem::with_variant(SHAKEN_ORDERS, "s.toml").unwrap());
+    let o = Options::default();
+    let steady = Situation::new(Arm::Infantry, Arm::Infantry);
+    let shaken = Situation { attacker_state: Steadiness::Shaken, ..steady };
+    // Under the standard rules R4.1 rallies it on activation: the question has no answer.
+    let refusal = shaken.odds(&o).unwrap_err();
+    assert_eq!(refusal.rule, Rule::R4_1, "{refusal}");
+    // Under the variant the shaken attacker gives its order shaken, and S1 takes 1 from its roll: 5+ for 4+.
+    let (calm, wild) = (steady.odds_under(&o, Some(&system)).unwrap(), shaken.odds_under(&o, Some(&system)).unwrap());
+    assert_eq!(calm.assessment.needed, 4);
+    assert_eq!(wild.assessment.needed, 5);
+    assert!(wild.results().zip(calm.results()).any(|(a, b)| a != b));
+    // M1 forbids it a charge, and the refusal names M1.
+    let charge = Situation { distance: 1, ..shaken };
+    let forbidden = charge.odds_under(&o, Some(&system)).unwrap_err();
+    assert_eq!(Forbidden::of(&forbidden, Some(&system)).map(|f| f.id), Some("M1".to_string()), "{forbidden}");
+    assert!(Situation { distance: 1, ..steady }.odds_under(&o, Some(&system)).is_ok());
+}
