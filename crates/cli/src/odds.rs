@@ -292,7 +292,13 @@ fn abstract_odds(args: &OddsArgs) -> Result<Result<String>, Usage> {
     };
     let odds = match situation.odds_under(&options, system.as_ref()) {
         Ok(odds) => odds,
-        Err(e) => return usage(format!("impossible: {e}")),
+        // A restriction's refusal is said by its rule, not by the placeholder units the situation is played by.
+        Err(e) => match odds::Forbidden::of(&e, system.as_deref()) {
+            Some(rule) => {
+                return usage(format!("forbidden by the variant's restrictions on orders (R4.2): {rule}"));
+            }
+            None => return usage(format!("impossible: {e}")),
+        },
     };
     let system = system.unwrap_or_else(|| Arc::new(CombatSystem::standard()));
     let title = describe(&situation, odds.assessment.strength, &system);

@@ -555,6 +555,16 @@ fn odds_ask_a_shaken_attacker_under_a_rally_roll() {
     let wild = ok_json(&["--attacker", "inf", "--target", "inf", "--attacker-shaken", "--variant", v]);
     let calm = ok_json(&["--attacker", "inf", "--target", "inf", "--variant", v]);
     assert_eq!((wild["needed"].as_u64(), calm["needed"].as_u64()), (Some(5), Some(4)));
+    std::fs::write(
+        &variant,
+        "name = \"Shaken orders\"\n[rally]\nid = \"MR1\"\nname = \"rally test\"\nneeded = 4\n[[restrictions]]\n\
+         id = \"M1\"\nname = \"shaken troops will not charge\"\nwhen = \"attacker.shaken and charge\"\n",
+    )
+    .unwrap();
+    let forbidden =
+        refused(&["--attacker", "inf", "--target", "inf", "--distance", "1", "--attacker-shaken", "--variant", v]);
+    let said = "forbidden by the variant's restrictions on orders (R4.2): M1 shaken troops will not charge";
+    assert!(forbidden.contains(said), "{forbidden}");
     let standard = refused(&["--attacker", "inf", "--target", "inf", "--attacker-shaken"]);
     assert!(standard.contains("R4.1") && standard.contains("rallied when it is activated"), "{standard}");
     let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/maryes-heights.toml");
