@@ -1135,20 +1135,9 @@ fn under_restrictions_the_listed_attacks_are_exactly_the_accepted_ones() {
     assert!(refused > 0, "the restrictions were met");
 }
 
-/// docs/variants.md's worked example ("Orders forbidden"): under a rally roll a unit that fails it gives its order
-/// shaken, and then will not advance.
-const SHAKEN_WILL_NOT_ADVANCE: &str = r#"
-name = "Shaken troops will not advance"
-[rally]
-id = "MR1"
-name = "rally test"
-needed = 4
-
-[[restrictions]]
-id = "M3"
-name = "shaken troops will not advance"
-when = "unit.shaken and closer"
-"#;
+/// docs/variants.md's worked example ("Restrictions on orders"): under a rally roll a unit that fails it gives its
+/// order shaken, and then will not advance.
+const SHAKEN_WILL_NOT_ADVANCE: &str = include_str!("../../../../docs/examples/shaken-will-not-advance.toml");
 
 #[test]
 fn a_restriction_is_over_orders_or_attacks_by_the_facts_it_names_and_one_mixing_both_is_refused_at_its_place() {
