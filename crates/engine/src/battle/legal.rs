@@ -310,6 +310,8 @@ impl<S: ScenarioRef> Battle<S> {
     /// Checks `order` for `unit` as the player choosing it sees it: while a unit is to be chosen, as if `unit` were
     /// activated now (its activation is checked first); while `unit` gives or carries out its order, as
     /// [`Battle::check`]. Lets a player ask why an order is refused before activating the unit. Changes nothing.
+    /// A shaken unit under a variant's restrictions is judged as it will stand once rallied (R4.1), as
+    /// [`ActivationOrders::for_each`] lists its orders.
     ///
     /// # Errors
     /// When `unit` could not be activated now, or could not carry out `order` once activated, citing the rule.
@@ -317,6 +319,11 @@ impl<S: ScenarioRef> Battle<S> {
         match self.phase {
             Phase::ChooseUnit => {
                 self.check(Action::Activate(unit))?;
+                if self.units[unit.index()].shaken && !self.scenario.system().restrictions().is_empty() {
+                    let mut rallied = self.clone();
+                    rallied.units[unit.index()].shaken = false;
+                    return rallied.check_order(unit, order);
+                }
                 self.check_order(unit, order)
             }
             Phase::ChooseOrder { unit: active } | Phase::Advance { unit: active, .. } if active != unit => {

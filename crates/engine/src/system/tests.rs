@@ -1255,6 +1255,9 @@ fn a_restriction_on_orders_refuses_a_move_with_its_id_and_name_leaves_it_out_of_
     rallied.apply(forward).expect("a steady unit advances");
     let no_roll = "name = \"x\"\n[[restrictions]]\nid = \"M3\"\nwhen = \"unit.shaken and closer\"\n";
     let mut standard_rally = shaken_duel(3, Some(variant(no_roll).unwrap()));
+    // Asked before it is activated, the order is judged and listed as the unit will stand, rallied.
+    assert_eq!(standard_rally.check_order_for(unit, forward), Ok(()));
+    assert!(standard_rally.orders_for(unit).iter().any(|(a, _)| *a == forward));
     standard_rally.apply(Action::Activate(unit)).unwrap();
     assert!(!standard_rally.unit(unit).shaken);
     standard_rally.apply(forward).expect("rallied on activation (R4.1), it is not shaken when ordered");
