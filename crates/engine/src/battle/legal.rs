@@ -181,8 +181,20 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// Why a variant's restriction on orders forbids `order` to `unit`, if one does (`[[restrictions]]`, R4.2): the
-    /// judge's side of [`Battle::order_forbidden`]. A unit forbidden every order may always Hold.
+    /// judge's side of [`Battle::order_forbidden`]. A unit forbidden every order may always Hold. Under rules without
+    /// any, a test of one flag, inlined; the rest kept apart ([`Battle::restricted_order_refusal`]).
+    #[inline(always)]
     fn order_refusal(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
+        if !self.scenario.system().restricts_orders() {
+            return Ok(());
+        }
+        self.restricted_order_refusal(unit, order)
+    }
+
+    /// [`Battle::order_refusal`] under a variant with restrictions on orders.
+    #[cold]
+    #[inline(never)]
+    fn restricted_order_refusal(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
         let Some(i) = self.order_forbidden(unit, order) else { return Ok(()) };
         if order == Action::Hold {
             // Held only when nothing else is left: the listing's fallback, asked of the listing itself.
@@ -256,7 +268,9 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// [`Battle::check_order`] by the standard rules and the variant's rules on attacks, its restrictions on orders
-    /// left out.
+    /// left out. Inlined: [`Battle::check_order`] is this and a test of one flag under rules without restrictions on
+    /// orders.
+    #[inline(always)]
     fn check_order_as_the_standard(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
         if let Some(target) = order.target()
             && target.0 >= self.unit_count()
@@ -493,14 +507,16 @@ impl<S: ScenarioRef> Battle<S> {
         visit: &mut dyn FnMut(Action, Option<&AttackAssessment>),
     ) {
         let (mut hold_forbidden, mut listed) = (false, false);
-        self.for_each_order_of::<ASSESS>(unit, occ, |action, assessment| {
+        // Through `dyn` again, the listing's copy for a `dyn` visitor (a shaken unit's, [`ActivationOrders`]) serves.
+        let filtered: &mut dyn FnMut(Action, Option<&AttackAssessment>) = &mut |action, assessment| {
             if self.order_forbidden(unit, action).is_some() {
                 hold_forbidden |= action == Action::Hold;
             } else {
                 listed = true;
                 visit(action, assessment);
             }
-        });
+        };
+        self.for_each_order_of::<ASSESS>(unit, occ, filtered);
         if hold_forbidden && !listed {
             visit(Action::Hold, None);
         }

@@ -890,7 +890,7 @@ fn the_odds_give_the_attacker_s_outcomes_exactly_as_the_battle_plays_them() {
 }
 
 /// Pieces of a variant file, new sections among them, for texts built at random.
-const VARIANT_PIECES: [&str; 43] = [
+const VARIANT_PIECES: [&str; 45] = [
     "name = \"x\"\n",
     "[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\n",
     "when = \"target.arm == 'skirmishers'\"\n",
@@ -910,6 +910,8 @@ const VARIANT_PIECES: [&str; 43] = [
     "[results]\nsteady_fire = [\"none\", \"shaken\"]\n",
     "[[restrictions]]\n",
     "when = \"charge and not target.shaken\"\n",
+    "when = \"unit.shaken and closer or order == 'hold'\"\n",
+    "when = \"order == 'move' and charge\"\n",
     "[rally]\nid = \"MR1\"\n",
     "needed = 4\n",
     "needed = \"strength\"\n",
