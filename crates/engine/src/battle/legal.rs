@@ -239,7 +239,7 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// The facts of `order` given to `unit` as the units stand now, a restriction on orders is decided by
-    /// (docs/variants.md, "Orders forbidden"); `None` for an action that is no order, and for the move after a
+    /// (docs/variants.md, "Restrictions on orders"); `None` for an action that is no order, and for the move after a
     /// Fire & Move that keeps the unit's square and facing.
     pub fn order_facts(&self, unit: UnitId, order: Action) -> Option<OrderFacts> {
         let kind = OrderKind::of(&order)?;
