@@ -603,7 +603,7 @@ function variantRules(rules, href, terrains = []) {
       ...(changed(rules.from?.movement?.road_bonus) ? [item(`road bonus +${rules.movement.road_bonus} square${rules.movement.road_bonus === 1 ? '' : 's'} for a Move along a road (R1.6)`, rules.from.movement.road_bonus)] : []),
       ...Object.entries(rules.results).map(([row, [held, broke]]) => item(`${row.replace('_', ' ')}: ${held} at most the strength, ${broke} above`, rules.from?.results?.[row])),
       ...(rules.after_attack || []).map((r) => item(`${r.id} ${r.name}: the attacker ${r.attacker === 'advance' ? 'advances into the target’s square' : `is ${r.attacker}`} when ${r.when}`, r.from)),
-      ...(rules.restrictions || []).map((r) => item(`${r.id} ${r.name}: no attack when ${r.when}`, r.from)),
+      ...(rules.restrictions || []).map((r) => item(`${r.id} ${r.name}: ${r.forbids === 'orders' ? 'no such order' : 'no attack'} when ${r.when}`, r.from)),
       ...(rules.rally ? [item(`${rules.rally.id} ${rules.rally.name}: a shaken unit activated rallies only on ${rules.rally.needed === 'strength' ? 'a die at most its strength' : `a die of ${rules.rally.needed} or more`}`, rules.rally.from)] : []),
       ...(rules.rally_modifiers || []).map((m) => item(`${m.id} ${signed(m.value)} ${m.name} to rally: when ${m.when}`, m.from)),
       ...(rules.result_modifiers || []).map((m) => item(`${m.id} ${signed(m.value)} ${m.name}: a hit target tests its strength at ${signed(m.value)} when ${m.when}`, m.from))),

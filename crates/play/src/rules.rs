@@ -3,6 +3,7 @@
 //! `/rules/{variant}`); the browser build's desk gives it to the offline app.
 
 use pacw_engine::HitResult;
+use pacw_engine::system::condition::Over;
 use pacw_engine::system::{AttackerEffect, CombatSystem, Part, RallyNeed};
 use pulldown_cmark::{Options, Parser, html};
 use std::fmt::Write;
@@ -192,9 +193,20 @@ pub fn rules_markdown(system: &CombatSystem) -> String {
     }
     if !system.restrictions().is_empty() {
         let _ = writeln!(md, "\n## Orders forbidden {{#this-game-restrictions}}\n");
+        let over_orders: Vec<&str> =
+            system.restrictions().iter().filter(|r| r.over == Over::Order).map(|r| r.id.as_str()).collect();
+        let orders = if over_orders.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " An order whose condition holds (over the order and the unit given it: `order`, `closer`, \
+                 `squares` …) may not be given either: {} of these forbid orders.",
+                literal(&over_orders.join(", "))
+            )
+        };
         let _ = writeln!(
             md,
-            "An attack whose condition holds (over the attack, before its dice) may not be ordered.\n\n\
+            "An attack whose condition holds (over the attack, before its dice) may not be ordered.{orders}\n\n\
              | id | restriction | when |{}|---|---|---|{}",
             from.head(),
             from.line()
@@ -339,6 +351,23 @@ mod tests {
         assert!(view.map.squares.iter().any(|q| q.terrain == "swamp"));
         let swamp = view.map.terrains.iter().find(|k| k.id == "swamp").unwrap();
         assert_eq!((swamp.letter, swamp.movement.as_str(), swamp.cover), ('M', "entering ends the move", false));
+    }
+
+    #[test]
+    fn restrictions_on_orders_are_listed_with_those_on_attacks_and_said_to_forbid_orders() {
+        let text = "name = \"Shaken\"\n[[restrictions]]\nid = \"M1\"\nname = \"no charge\"\nwhen = \"charge\"\n\
+                    [[restrictions]]\nid = \"M3\"\nname = \"shaken troops will not advance\"\n\
+                    when = \"unit.shaken and closer\"\n";
+        let md = rules_markdown(&CombatSystem::with_variant(text, "shaken.toml").unwrap());
+        for said in [
+            "| M1 | no charge | <code>charge</code> |",
+            "| M3 | shaken troops will not advance | <code>unit.shaken and closer</code> |",
+            "may not be given either: M3 of these forbid orders.",
+        ] {
+            assert!(md.contains(said), "{said}\n{md}");
+        }
+        let attacks_only = rules_markdown(&CombatSystem::with_variant(MINE, "mine.toml").unwrap());
+        assert!(!attacks_only.contains("forbid orders"), "{attacks_only}");
     }
 
     /// A layer of the player's own over close combat: a to-hit modifier and a restriction.

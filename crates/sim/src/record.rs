@@ -73,13 +73,14 @@ pub fn own_terrains(rules: &TerrainRules) -> Vec<(usize, &TerrainKind)> {
 }
 
 /// What one of a variant's restrictions (`[[restrictions]]`, docs/variants.md) took away in a game: the attacking
-/// orders it left out of the legal orders that the rules without it would have listed. An order that several
-/// restrictions forbid is counted under the first, the one its refusal cites.
+/// orders it left out of the legal orders that the rules without it would have listed, and under a restriction on
+/// orders the Holds and Moves too. An order that several restrictions forbid is counted under the first, the one its
+/// refusal cites.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Restricted {
-    /// Orders given (a unit's choice of its order, R4.2) at which it left out at least one attack.
+    /// Orders given (a unit's choice of its order, R4.2) at which it left out at least one order.
     pub decisions: u32,
-    /// The attacking orders it left out, at all those decisions together.
+    /// The orders it left out, at all those decisions together.
     pub orders: u32,
 }
 
@@ -89,20 +90,48 @@ pub struct Restricted {
 /// listed is judged as a player's would be: one refused by a restriction's id is one the rules without the
 /// restrictions would list (the judge asks the standard rules first, and the listing and the judge agree,
 /// docs/variants.md). Orders out of range or out of the front arc (R6.1) are passed over unjudged, for speed: a
-/// refusal is put into words. Slow beside the listing all the same, so it is asked only of games under restrictions.
+/// refusal is put into words. Under restrictions on orders, Hold and every Move within the unit's reach (its move
+/// and the road bonus) are judged too. Slow beside the listing all the same, so it is asked only of games under
+/// restrictions.
 pub fn count_restricted(battle: &Battle, counts: &mut [Restricted]) {
-    let restrictions = battle.scenario().system().restrictions();
+    let system = battle.scenario().system();
+    let restrictions = system.restrictions();
     let Some(unit) = battle.active_unit() else { return };
-    if restrictions.is_empty() || !matches!(battle.to_act(), ToAct::Side(_)) || !battle.is_legal(Action::Hold) {
+    // A unit choosing its order may Hold, unless a restriction forbids it.
+    let choosing = || battle.check(Action::Hold).map_or_else(|e| e.variant_rule.is_some(), |()| true);
+    if restrictions.is_empty() || !matches!(battle.to_act(), ToAct::Side(_)) || !choosing() {
         return;
     }
     let listed = battle.legal_actions();
     let state = battle.unit(unit);
     let side = battle.info(unit).side;
     let range = battle.range(unit);
+    let map = &battle.scenario().map;
     let mut squares = vec![state.at];
-    squares.extend(Dir::ALL.into_iter().filter_map(|d| battle.scenario().map.step(state.at, d)));
+    squares.extend(Dir::ALL.into_iter().filter_map(|d| map.step(state.at, d)));
     let mut left_out = [0u32; MAX_RESTRICTIONS];
+    let mut judge = |order: Action| {
+        if listed.contains(&order) {
+            return;
+        }
+        let Err(refused) = battle.check(order) else { return };
+        let place = refused.variant_rule.and_then(|id| restrictions.iter().position(|r| r.id == id));
+        if let Some(n) = place.and_then(|p| left_out.get_mut(p)) {
+            *n += 1;
+        }
+    };
+    if system.restricts_orders() {
+        judge(Action::Hold);
+        let reach = battle.movement(unit).saturating_add(system.terrain_rules().road_bonus());
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                let to = Square::new(x, y);
+                if state.at.distance(to) <= reach {
+                    Dir::ALL.into_iter().for_each(|facing| judge(Action::Move { to, facing }));
+                }
+            }
+        }
+    }
     let reach = range.saturating_add(1); // a Move & Fire steps one square first
     let enemies = battle.alive_units().filter(|&u| battle.info(u).side != side);
     for target in enemies.filter(|&u| battle.unit(u).at.distance(state.at) <= reach) {
@@ -119,13 +148,7 @@ pub fn count_restricted(battle: &Battle, counts: &mut [Restricted]) {
             let reached = squares.iter().filter(|&&to| may_reach(to, facing));
             orders.extend(reached.map(|&to| Action::MoveFire { to, facing, target }));
         }
-        for order in orders.into_iter().filter(|order| !listed.contains(order)) {
-            let Err(refused) = battle.check(order) else { continue };
-            let place = refused.variant_rule.and_then(|id| restrictions.iter().position(|r| r.id == id));
-            if let Some(n) = place.and_then(|p| left_out.get_mut(p)) {
-                *n += 1;
-            }
-        }
+        orders.into_iter().for_each(&mut judge);
     }
     for (count, &n) in counts.iter_mut().zip(&left_out) {
         count.decisions += (n > 0) as u32;
@@ -1025,6 +1048,20 @@ pub(crate) mod tests {
         }
         count_restricted(&choosing, &mut none);
         assert_eq!(none, [Restricted::default(); 2]);
+    }
+
+    #[test]
+    fn a_restriction_on_orders_counts_the_holds_and_moves_it_leaves_out() {
+        let standard = duel(None);
+        let still = "name = \"Still\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"charge\"\n\
+                     [[restrictions]]\nid = \"M2\"\nname = \"no idling\"\nwhen = \"order == 'hold' or order == 'move'\"\n";
+        let held = duel(Some(still));
+        let moves = standard.legal_actions().into_iter().filter(|a| matches!(a, Action::Move { .. })).count();
+        assert!(moves > 0);
+        let mut counts = vec![Restricted::default(); 2];
+        count_restricted(&held, &mut counts);
+        assert_eq!(counts[1], Restricted { decisions: 1, orders: moves as u32 + 1 }, "every Move and the Hold");
+        assert_eq!(counts[0], Restricted { decisions: 1, orders: 2 }, "the two charges, as before");
     }
 
     /// A whole game under restrictions: at every order given, the attacks the standard rules would list in the same

@@ -441,13 +441,14 @@ impl<S: ScenarioRef> Battle<S> {
 
     /// The first of the variant's restrictions that forbids this attack, by its place (`[[restrictions]]`): the one
     /// predicate both the judge of an order ([`Battle::try_assess`]) and the list of legal actions
-    /// ([`Battle::listed_attack`]) ask, so that a restriction is written once. `None` under rules without any: that
+    /// ([`Battle::listed_attack`]) ask, so that a restriction is written once. `None` under rules without any on
+    /// attacks (restrictions on orders are asked of the order, [`Battle::order_forbidden`]): that
     /// test is inlined into the listing's loops, the conditions' reading kept apart ([`Battle::first_restriction`])
     /// so that the loops stay as small as the standard rules need.
     #[inline(always)]
     fn forbidden(&self, attacker: UnitId, from: Square, target: UnitId, moved: bool, sighted: Sighted) -> Option<u8> {
         let system = self.scenario.system();
-        if system.restrictions().is_empty() {
+        if !system.restricts_attacks() {
             return None;
         }
         self.first_restriction(system, attacker, from, target, moved, sighted)

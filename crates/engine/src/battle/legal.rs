@@ -11,6 +11,8 @@ use crate::action::{Action, Illegal};
 use crate::geometry::{Dir, Square};
 use crate::options::Initiative;
 use crate::rule::Rule;
+use crate::system::condition::{OrderFacts, OrderKind};
+use crate::system::{CombatSystem, first_forbidding_order};
 use crate::unit::MAX_UNITS;
 use crate::unit::{Arm, UnitId};
 
@@ -163,7 +165,8 @@ impl<S: ScenarioRef> Battle<S> {
             (Phase::ChooseOrder { unit }, order) => self.check_order(unit, order),
             (Phase::Advance { unit, vacated }, Action::Advance { to, facing }) => {
                 let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
-                self.check_move(unit, to, facing, kind)
+                self.check_move(unit, to, facing, kind)?;
+                self.order_refusal(unit, action)
             }
             (Phase::Advance { .. }, _) => Err(Illegal::new(
                 Rule::R4_2,
@@ -173,6 +176,102 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     pub(crate) fn check_order(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
+        self.check_order_as_the_standard(unit, order)?;
+        self.order_refusal(unit, order)
+    }
+
+    /// Why a variant's restriction on orders forbids `order` to `unit`, if one does (`[[restrictions]]`, R4.2): the
+    /// judge's side of [`Battle::order_forbidden`]. A unit forbidden every order may always Hold. Under rules without
+    /// any, a test of one flag, inlined; the rest kept apart ([`Battle::restricted_order_refusal`]).
+    #[inline(always)]
+    fn order_refusal(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
+        if !self.scenario.system().restricts_orders() {
+            return Ok(());
+        }
+        self.restricted_order_refusal(unit, order)
+    }
+
+    /// [`Battle::order_refusal`] under a variant with restrictions on orders.
+    #[cold]
+    #[inline(never)]
+    fn restricted_order_refusal(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
+        let Some(i) = self.order_forbidden(unit, order) else { return Ok(()) };
+        if order == Action::Hold {
+            // Held only when nothing else is left: the listing's fallback, asked of the listing itself.
+            let mut held = false;
+            self.for_each_order_seen::<false>(unit, &self.occupancy(self.info(unit).side), |a, _| {
+                held |= a == Action::Hold
+            });
+            if held {
+                return Ok(());
+            }
+        }
+        let said = self.scenario.system().restrictions().get(i as usize);
+        let (id, name) = said.map_or(("variant", ""), |r| (r.id.as_str(), r.name.as_str()));
+        let what = match order {
+            Action::Move { .. } => "this move".to_string(),
+            Action::Advance { .. } => "this move after its attack".to_string(),
+            other => format!("this {} order", other.order_name()),
+        };
+        let reason = format!("{name}: this variant forbids {} {what}", self.side_and_name(unit));
+        Err(Illegal::by_variant(id, Rule::R4_2, reason))
+    }
+
+    /// The first of the variant's restrictions on orders that forbids `order` to `unit`, by its place
+    /// (`[[restrictions]]` over an order's facts): the one predicate both the judge of an order
+    /// ([`Battle::check`]) and the list of legal actions ask, so that a restriction is written once. `None` under
+    /// rules without any (the standard rules: no order's facts are read), and for the move after a Fire & Move that
+    /// keeps the unit's square and facing, which is never forbidden, so that the order can always be finished.
+    #[inline(always)]
+    pub(crate) fn order_forbidden(&self, unit: UnitId, order: Action) -> Option<u8> {
+        let system = self.scenario.system();
+        if !system.restricts_orders() {
+            return None;
+        }
+        self.first_order_restriction(system, unit, order)
+    }
+
+    /// [`Battle::order_forbidden`] under a variant with restrictions on orders.
+    #[inline(never)]
+    fn first_order_restriction(&self, system: &CombatSystem, unit: UnitId, order: Action) -> Option<u8> {
+        let facts = self.order_facts(unit, order)?;
+        first_forbidding_order(system.restrictions(), &facts)
+    }
+
+    /// The facts of `order` given to `unit` as the units stand now, a restriction on orders is decided by
+    /// (docs/variants.md, "Restrictions on orders"); `None` for an action that is no order, and for the move after a
+    /// Fire & Move that keeps the unit's square and facing.
+    pub fn order_facts(&self, unit: UnitId, order: Action) -> Option<OrderFacts> {
+        let kind = OrderKind::of(&order)?;
+        let state = self.units[unit.index()];
+        let to = match order {
+            Action::Advance { to, facing } if to == state.at && facing == state.facing => return None,
+            Action::Move { to, .. } | Action::MoveFire { to, .. } | Action::Advance { to, .. } => to,
+            _ => state.at,
+        };
+        let side = self.info(unit).side;
+        let (mut near_from, mut near_to) = (u8::MAX, u8::MAX);
+        for e in self.on_board[side.other().index()].iter() {
+            let at = self.units[e.index()].at;
+            near_from = near_from.min(state.at.distance(at));
+            near_to = near_to.min(to.distance(at));
+        }
+        Some(OrderFacts {
+            order: kind,
+            unit: self.rally_facts(unit),
+            shaken: state.shaken,
+            squares: state.at.distance(to),
+            closer: near_to < near_from,
+            ends_adjacent: near_to == 1,
+            into_terrain: self.scenario.map.terrain(to),
+        })
+    }
+
+    /// [`Battle::check_order`] by the standard rules and the variant's rules on attacks, its restrictions on orders
+    /// left out. Inlined: [`Battle::check_order`] is this and a test of one flag under rules without restrictions on
+    /// orders.
+    #[inline(always)]
+    fn check_order_as_the_standard(&self, unit: UnitId, order: Action) -> Result<(), Illegal> {
         if let Some(target) = order.target()
             && target.0 >= self.unit_count()
         {
@@ -225,6 +324,8 @@ impl<S: ScenarioRef> Battle<S> {
     /// Checks `order` for `unit` as the player choosing it sees it: while a unit is to be chosen, as if `unit` were
     /// activated now (its activation is checked first); while `unit` gives or carries out its order, as
     /// [`Battle::check`]. Lets a player ask why an order is refused before activating the unit. Changes nothing.
+    /// A shaken unit under a variant's restrictions is judged as it will stand once rallied (R4.1), as
+    /// [`ActivationOrders::for_each`] lists its orders.
     ///
     /// # Errors
     /// When `unit` could not be activated now, or could not carry out `order` once activated, citing the rule.
@@ -232,6 +333,11 @@ impl<S: ScenarioRef> Battle<S> {
         match self.phase {
             Phase::ChooseUnit => {
                 self.check(Action::Activate(unit))?;
+                if self.units[unit.index()].shaken && !self.scenario.system().restrictions().is_empty() {
+                    let mut rallied = self.clone();
+                    rallied.units[unit.index()].shaken = false;
+                    return rallied.check_order(unit, order);
+                }
                 self.check_order(unit, order)
             }
             Phase::ChooseOrder { unit: active } | Phase::Advance { unit: active, .. } if active != unit => {
@@ -312,7 +418,12 @@ impl<S: ScenarioRef> Battle<S> {
             Phase::Advance { unit, vacated } => {
                 let kind = MoveKind { take_ground: vacated, ..Self::ONE_STEP };
                 let occ = self.occupancy(self.info(unit).side);
-                self.for_each_move(unit, kind, true, &occ, |to, facing| visit(Action::Advance { to, facing }, None));
+                self.for_each_move(unit, kind, true, &occ, |to, facing| {
+                    let advance = Action::Advance { to, facing };
+                    if self.order_forbidden(unit, advance).is_none() {
+                        visit(advance, None)
+                    }
+                });
             }
             _ => {}
         }
@@ -367,8 +478,52 @@ impl<S: ScenarioRef> Battle<S> {
     }
 
     /// Calls `visit` with every order `unit` may be given, the units' squares as its side sees them, and the
-    /// assessment of each attacking order when `ASSESS`.
+    /// assessment of each attacking order when `ASSESS`. Under a variant's restrictions on orders, those they
+    /// forbid are left out ([`Battle::for_each_order_restricted`]); under rules without any, the listing is the
+    /// standard one, asked of nothing more.
+    #[inline(always)]
     fn for_each_order_seen<const ASSESS: bool>(
+        &self,
+        unit: UnitId,
+        occ: &Occupancy,
+        mut visit: impl FnMut(Action, Option<&AttackAssessment>),
+    ) {
+        if self.scenario.system().restricts_orders() {
+            return self.for_each_order_restricted::<ASSESS>(unit, occ, &mut visit);
+        }
+        self.for_each_order_of::<ASSESS>(unit, occ, visit)
+    }
+
+    /// [`Battle::for_each_order_seen`] under a variant's restrictions on orders: each order the standard listing
+    /// gives, less those [`Battle::order_forbidden`] forbids; Hold, if forbidden, only when no other order is
+    /// left (a unit always has an order). Rare, and through `dyn` so that it makes no second copy of the listing
+    /// for each caller.
+    #[cold]
+    #[inline(never)]
+    fn for_each_order_restricted<const ASSESS: bool>(
+        &self,
+        unit: UnitId,
+        occ: &Occupancy,
+        visit: &mut dyn FnMut(Action, Option<&AttackAssessment>),
+    ) {
+        let (mut hold_forbidden, mut listed) = (false, false);
+        // Through `dyn` again, the listing's copy for a `dyn` visitor (a shaken unit's, [`ActivationOrders`]) serves.
+        let filtered: &mut dyn FnMut(Action, Option<&AttackAssessment>) = &mut |action, assessment| {
+            if self.order_forbidden(unit, action).is_some() {
+                hold_forbidden |= action == Action::Hold;
+            } else {
+                listed = true;
+                visit(action, assessment);
+            }
+        };
+        self.for_each_order_of::<ASSESS>(unit, occ, filtered);
+        if hold_forbidden && !listed {
+            visit(Action::Hold, None);
+        }
+    }
+
+    /// The orders of [`Battle::for_each_order_seen`] by the standard rules and the variant's rules on attacks.
+    fn for_each_order_of<const ASSESS: bool>(
         &self,
         unit: UnitId,
         occ: &Occupancy,

@@ -18,7 +18,13 @@
 //!            | result                          (after the dice only: [[after_attack]])
 //! rally fact = unit "." (arm | quality | cover | terrain) | enemy_adjacent | friends_adjacent
 //!                                              (the rallying unit's, and only those: [[rally_modifiers]])
+//! order fact = order | unit "." shaken | squares | closer | ends_adjacent | into "." terrain | rally fact
+//!                                              (an order's and the unit given it: [[restrictions]] only)
 //! ```
+//!
+//! A restriction (`[[restrictions]]`) asks about an attack before its dice or about an order, never both: which, is
+//! settled by the facts it names ([`Condition::parse_restriction`]), and one naming facts of both is refused where
+//! the second kind first stands.
 
 use crate::attack::AttackResult;
 use crate::map::Terrain;
@@ -65,6 +71,103 @@ pub enum Moment {
     AfterDice,
     /// A shaken unit's rally roll: the facts of the unit activated ([`RallyFacts`]), no attack's.
     Rally,
+    /// A restriction (`[[restrictions]]`): the facts of an attack before its dice, or those of an order
+    /// ([`OrderFacts`]), one or the other ([`Condition::parse_restriction`]).
+    Restriction,
+}
+
+/// What a restriction forbids, settled by the facts its condition names: attacks (by their facts before the dice,
+/// as every restriction did before orders had facts of their own), or orders (by an order's facts).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Over {
+    /// An attack: the condition names no fact of an order (a condition naming no fact at all, `true`, is one).
+    Attack,
+    /// An order: the condition names a fact of an order ([`OrderFacts`]) and none of an attack.
+    Order,
+}
+
+/// The orders of R4.2, as a restriction's condition names them (`order == 'move'`). The move after a Fire & Move
+/// attack is part of that order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OrderKind {
+    /// Hold: nothing.
+    Hold,
+    /// Move.
+    Move,
+    /// Fire.
+    Fire,
+    /// Move & Fire.
+    MoveAndFire,
+    /// Fire & Move, its move after the attack included.
+    FireAndMove,
+}
+
+impl OrderKind {
+    /// Every order, in R4.2's order.
+    pub const ALL: [OrderKind; 5] =
+        [OrderKind::Hold, OrderKind::Move, OrderKind::Fire, OrderKind::MoveAndFire, OrderKind::FireAndMove];
+
+    /// Its name in a condition: `hold`, `move`, `fire`, `move_and_fire`, `fire_and_move`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            OrderKind::Hold => "hold",
+            OrderKind::Move => "move",
+            OrderKind::Fire => "fire",
+            OrderKind::MoveAndFire => "move_and_fire",
+            OrderKind::FireAndMove => "fire_and_move",
+        }
+    }
+
+    /// The order an action gives or carries out (an [`crate::Action::Advance`] is Fire & Move's move); `None` for
+    /// an activation or its end.
+    pub const fn of(action: &crate::Action) -> Option<OrderKind> {
+        use crate::Action;
+        Some(match action {
+            Action::Hold => OrderKind::Hold,
+            Action::Move { .. } => OrderKind::Move,
+            Action::Fire { .. } => OrderKind::Fire,
+            Action::MoveFire { .. } => OrderKind::MoveAndFire,
+            Action::FireMove { .. } | Action::Advance { .. } => OrderKind::FireAndMove,
+            Action::Activate(_) | Action::EndActivations => return None,
+        })
+    }
+}
+
+/// What a restriction on orders may be told of one order and the unit given it (`[[restrictions]]` whose condition
+/// names an order's facts). A move's facts compare where it ends with where the unit stands; an order that does
+/// not move ends where it stands. (The default: a regular unit of the first arm holding on open ground, no unit
+/// near it.)
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OrderFacts {
+    /// The order (`order`).
+    pub order: OrderKind,
+    /// The unit where it stands, as a rally modifier reads it: `unit.arm`, `unit.quality`, `unit.cover`,
+    /// `unit.terrain`, `enemy_adjacent`, `friends_adjacent`.
+    pub unit: RallyFacts,
+    /// It is shaken (`unit.shaken`): never under the standard rules, where it rallies on activation (R4.1).
+    pub shaken: bool,
+    /// Squares between where it stands and where it ends (`squares`, R1.2): 0 when it stays or only turns.
+    pub squares: u8,
+    /// It ends nearer the nearest enemy unit than it stands (`closer`).
+    pub closer: bool,
+    /// It ends next to an enemy unit (`ends_adjacent`, R1.2: sharing an edge).
+    pub ends_adjacent: bool,
+    /// The terrain of the square it ends on (`into.terrain`): its own when it does not move.
+    pub into_terrain: Terrain,
+}
+
+impl Default for OrderFacts {
+    fn default() -> Self {
+        OrderFacts {
+            order: OrderKind::Hold,
+            unit: RallyFacts::default(),
+            shaken: false,
+            squares: 0,
+            closer: false,
+            ends_adjacent: false,
+            into_terrain: Terrain::Open,
+        }
+    }
 }
 
 /// What a condition of a rally modifier may be told of the shaken unit activated (`[[rally_modifiers]]`). (The
@@ -107,6 +210,20 @@ trait Facts {
 impl Facts for AttackFacts {
     fn value(&self, fact: Fact) -> Value {
         fact.value(self)
+    }
+}
+
+impl Facts for OrderFacts {
+    fn value(&self, fact: Fact) -> Value {
+        match fact {
+            Fact::Order(OrderFact::Order) => Value::Order(self.order),
+            Fact::Order(OrderFact::Shaken) => Value::Bool(self.shaken),
+            Fact::Order(OrderFact::Squares) => Value::Int(self.squares.into()),
+            Fact::Order(OrderFact::Closer) => Value::Bool(self.closer),
+            Fact::Order(OrderFact::EndsAdjacent) => Value::Bool(self.ends_adjacent),
+            Fact::Order(OrderFact::IntoTerrain) => Value::Terrain(self.into_terrain),
+            other => self.unit.value(other),
+        }
     }
 }
 
@@ -235,14 +352,55 @@ impl Condition {
     ///
     /// The first problem found, with its place in `text`.
     pub fn parse_in(text: &str, arms: &[&str], terrains: &[&str], moment: Moment) -> Result<Condition, ConditionError> {
+        Condition::parse_sided(text, arms, terrains, moment).map(|(c, _)| c)
+    }
+
+    /// Reads `text` as a restriction's condition (`[[restrictions]]`): over an attack's facts before its dice, or
+    /// over an order's ([`OrderFacts`]), which it names says which. One that names facts of both is refused where
+    /// the facts of the second kind first stand.
+    ///
+    /// ```
+    /// use pacw_engine::system::condition::{Condition, OrderFacts, OrderKind, Over};
+    /// use pacw_engine::Terrain;
+    /// let terrains = ["open", "woods", "town", "sunken_road", "river", "ford"];
+    /// let (c, over) = Condition::parse_restriction("unit.shaken and closer", &["infantry"], &terrains).unwrap();
+    /// assert_eq!(over, Over::Order);
+    /// let advance = OrderFacts { order: OrderKind::Move, shaken: true, closer: true, ..OrderFacts::default() };
+    /// assert!(c.holds_for_order(&advance));
+    /// let (_, over) = Condition::parse_restriction("charge", &["infantry"], &terrains).unwrap();
+    /// assert_eq!(over, Over::Attack);
+    /// let mixed = Condition::parse_restriction("charge and closer", &["infantry"], &terrains).unwrap_err();
+    /// assert_eq!(mixed.offset, 11);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, with its place in `text`.
+    pub fn parse_restriction(
+        text: &str,
+        arms: &[&str],
+        terrains: &[&str],
+    ) -> Result<(Condition, Over), ConditionError> {
+        Condition::parse_sided(text, arms, terrains, Moment::Restriction)
+            .map(|(c, order)| (c, if order.is_some() { Over::Order } else { Over::Attack }))
+    }
+
+    /// Reads `text` at `moment`, with the first fact of an order it names, if any.
+    fn parse_sided(
+        text: &str,
+        arms: &[&str],
+        terrains: &[&str],
+        moment: Moment,
+    ) -> Result<(Condition, Option<(usize, String)>), ConditionError> {
         let tokens = lex(text)?;
-        let mut parser = Parser { tokens, at: 0, arms, terrains, end: text.len(), moment };
+        let mut parser =
+            Parser { tokens, at: 0, arms, terrains, end: text.len(), moment, first_attack: None, first_order: None };
         let condition = parser.or()?;
         if let Some(t) = parser.tokens.get(parser.at) {
             return Err(unexpected(t, "'and', 'or' or the end"));
         }
         expect_bool(&condition)?;
-        Ok(Condition(condition.node))
+        Ok((Condition(condition.node), parser.first_order))
     }
 
     /// Whether it holds in an attack with these facts.
@@ -259,6 +417,11 @@ impl Condition {
     /// assert!(Condition::parse_at("charge", &["infantry"], Moment::Rally).is_err(), "no attack at a rally");
     /// ```
     pub fn holds_for_rally(&self, facts: &RallyFacts) -> bool {
+        self.0.truth(facts)
+    }
+
+    /// Whether it holds for an order with these facts (a restriction's condition over an order, [`Over::Order`]).
+    pub fn holds_for_order(&self, facts: &OrderFacts) -> bool {
         self.0.truth(facts)
     }
 }
@@ -305,6 +468,7 @@ enum Value {
     Arm(u8),
     Quality(Quality),
     Terrain(Terrain),
+    Order(OrderKind),
     /// No result yet (a condition before the dice is never asked for one: checked when it is read).
     Result(Option<AttackResult>),
 }
@@ -318,6 +482,7 @@ enum Kind {
     Quality,
     Terrain,
     Result,
+    Order,
     /// A 'string' not yet compared with a fact, so not yet known to be an arm, a quality or a terrain.
     Text,
 }
@@ -331,6 +496,7 @@ impl Kind {
             Kind::Quality => "a quality",
             Kind::Terrain => "a terrain",
             Kind::Result => "a result",
+            Kind::Order => "an order",
             Kind::Text => "a 'string'",
         }
     }
@@ -350,8 +516,21 @@ enum Fact {
     TargetTerrain,
     TargetBehindFence,
     Result,
-    /// A fact of a unit's rally roll.
+    /// A fact of a unit's rally roll (and of the unit given an order).
     Rally(RallyFact),
+    /// A fact of an order.
+    Order(OrderFact),
+}
+
+/// One fact of an order given, and of its move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum OrderFact {
+    Order,
+    Shaken,
+    Squares,
+    Closer,
+    EndsAdjacent,
+    IntoTerrain,
 }
 
 /// One fact of a shaken unit activated under a rally roll.
@@ -375,8 +554,9 @@ enum UnitFact {
     Higher,
 }
 
-/// Every fact's name, for parsing and for the message that lists them: an attack's, then a rally's.
-const FACTS: [(&str, Fact); 25] = [
+/// Every fact's name, for parsing and for the message that lists them: an attack's, then a rally's, then an
+/// order's.
+const FACTS: [(&str, Fact); 31] = [
     ("charge", Fact::Charge),
     ("distance", Fact::Distance),
     ("flank", Fact::Flank),
@@ -402,28 +582,43 @@ const FACTS: [(&str, Fact); 25] = [
     ("unit.terrain", Fact::Rally(RallyFact::Terrain)),
     ("enemy_adjacent", Fact::Rally(RallyFact::EnemyAdjacent)),
     ("friends_adjacent", Fact::Rally(RallyFact::FriendsAdjacent)),
+    ("order", Fact::Order(OrderFact::Order)),
+    ("unit.shaken", Fact::Order(OrderFact::Shaken)),
+    ("squares", Fact::Order(OrderFact::Squares)),
+    ("closer", Fact::Order(OrderFact::Closer)),
+    ("ends_adjacent", Fact::Order(OrderFact::EndsAdjacent)),
+    ("into.terrain", Fact::Order(OrderFact::IntoTerrain)),
 ];
 
 /// The facts a condition decided at `moment` may ask for.
 fn facts_at(moment: Moment) -> impl Iterator<Item = &'static (&'static str, Fact)> {
     FACTS.iter().filter(move |(_, fact)| match (moment, fact) {
         (Moment::Rally, Fact::Rally(_)) => true,
-        (Moment::Rally, _) | (_, Fact::Rally(_)) => false,
-        (Moment::BeforeDice, Fact::Result) => false,
+        (Moment::Restriction, Fact::Rally(_) | Fact::Order(_)) => true,
+        (Moment::Rally, _) | (_, Fact::Rally(_) | Fact::Order(_)) => false,
+        (Moment::BeforeDice | Moment::Restriction, Fact::Result) => false,
         _ => true,
     })
 }
 
 impl Fact {
+    /// Whether it is a fact of an order (and of the unit given it), rather than of an attack.
+    fn of_order(self) -> bool {
+        matches!(self, Fact::Rally(_) | Fact::Order(_))
+    }
+
     fn kind(self) -> Kind {
         match self {
-            Fact::Distance | Fact::Rally(RallyFact::FriendsAdjacent) => Kind::Int,
+            Fact::Distance | Fact::Rally(RallyFact::FriendsAdjacent) | Fact::Order(OrderFact::Squares) => Kind::Int,
             Fact::Attacker(UnitFact::Arm) | Fact::Target(UnitFact::Arm) | Fact::Rally(RallyFact::Arm) => Kind::Arm,
             Fact::Attacker(UnitFact::Quality) | Fact::Target(UnitFact::Quality) | Fact::Rally(RallyFact::Quality) => {
                 Kind::Quality
             }
-            Fact::TargetTerrain | Fact::Rally(RallyFact::Terrain) => Kind::Terrain,
+            Fact::TargetTerrain | Fact::Rally(RallyFact::Terrain) | Fact::Order(OrderFact::IntoTerrain) => {
+                Kind::Terrain
+            }
             Fact::Result => Kind::Result,
+            Fact::Order(OrderFact::Order) => Kind::Order,
             _ => Kind::Bool,
         }
     }
@@ -448,7 +643,8 @@ impl Fact {
             Fact::TargetTerrain => Value::Terrain(f.target_terrain),
             Fact::TargetBehindFence => Value::Bool(f.target_behind_fence),
             Fact::Result => Value::Result(f.result),
-            Fact::Rally(_) => Value::Bool(false), // a rally's fact: refused in an attack's condition when it is read
+            // A rally's or an order's fact: refused in an attack's condition when it is read.
+            Fact::Rally(_) | Fact::Order(_) => Value::Bool(false),
         }
     }
 }
@@ -642,6 +838,10 @@ struct Parser<'a> {
     end: usize,
     /// When the condition is decided: whether it may ask for the result.
     moment: Moment,
+    /// The first fact of an attack the condition names, and where (a restriction names an attack's or an order's).
+    first_attack: Option<(usize, String)>,
+    /// The first fact of an order the condition names, and where.
+    first_order: Option<(usize, String)>,
 }
 
 /// A parsed expression: its node, its kind, and where it starts.
@@ -666,6 +866,31 @@ fn expect_bool(t: &Typed) -> Result<(), ConditionError> {
 }
 
 impl Parser<'_> {
+    /// Notes that the condition names `fact` (written `word`) at `at`; a restriction's that names facts of both an
+    /// attack and an order is refused where the second kind first stands.
+    fn one_side(&mut self, word: &str, fact: Fact, at: usize) -> Result<(), ConditionError> {
+        if self.moment != Moment::Restriction {
+            return Ok(());
+        }
+        let (mine, other) = if fact.of_order() {
+            (&mut self.first_order, &self.first_attack)
+        } else {
+            (&mut self.first_attack, &self.first_order)
+        };
+        if let Some((_, seen)) = other {
+            let (attack, order) = if fact.of_order() { (seen.as_str(), word) } else { (word, seen.as_str()) };
+            return Err(error(
+                at,
+                format!(
+                    "a restriction forbids attacks or orders, not both: '{attack}' is a fact of an attack (before its \
+                     dice) and '{order}' of an order; write two restrictions"
+                ),
+            ));
+        }
+        mine.get_or_insert_with(|| (at, word.to_string()));
+        Ok(())
+    }
+
     fn peek_word(&self, word: &str) -> bool {
         matches!(self.tokens.get(self.at), Some(Spanned { token: Token::Word(w), .. }) if w == word)
     }
@@ -760,12 +985,16 @@ impl Parser<'_> {
             }
             Token::Word(w) => match FACTS.iter().find(|(name, _)| *name == w) {
                 Some(&(_, fact)) if facts_at(self.moment).any(|&(_, f)| f == fact) => {
+                    self.one_side(&w, fact, at)?;
                     Ok(Typed::new(Node::Fact(fact), fact.kind(), at))
                 }
-                Some((_, Fact::Result)) if self.moment == Moment::BeforeDice => Err(error(
-                    at,
-                    "'result' is known only after the dice: ask for it in [[after_attack]], not in a to-hit modifier",
-                )),
+                Some((_, Fact::Result)) if matches!(self.moment, Moment::BeforeDice | Moment::Restriction) => {
+                    Err(error(
+                        at,
+                        "'result' is known only after the dice: ask for it in [[after_attack]], not in a to-hit \
+                         modifier or a restriction",
+                    ))
+                }
                 Some(_) if self.moment == Moment::Rally => Err(error(
                     at,
                     format!(
@@ -773,10 +1002,15 @@ impl Parser<'_> {
                         fact_names(Moment::Rally)
                     ),
                 )),
+                Some((_, Fact::Order(_))) => Err(error(
+                    at,
+                    format!("'{w}' is a fact of an order, asked only in [[restrictions]]: {}", fact_names(self.moment)),
+                )),
                 Some(_) => Err(error(
                     at,
                     format!(
-                        "'{w}' is a fact of a rally roll, asked only in [[rally_modifiers]]: {}",
+                        "'{w}' is a fact of a rally roll, asked only in [[rally_modifiers]] (or of an order, in \
+                         [[restrictions]]): {}",
                         fact_names(self.moment)
                     ),
                 )),
@@ -817,6 +1051,10 @@ fn text_as(t: Typed, kind: Kind, arms: &[&str], terrains: &[&str]) -> Result<Typ
         Kind::Terrain => match terrains.iter().position(|t| t == text || t.replace('_', " ") == *text) {
             Some(i) => Value::Terrain(Terrain::at(i)),
             None => return unknown("terrain", terrains.to_vec()),
+        },
+        Kind::Order => match OrderKind::ALL.iter().find(|o| o.name() == text || o.name().replace('_', " ") == *text) {
+            Some(&order) => Value::Order(order),
+            None => return unknown("order", OrderKind::ALL.iter().map(|o| o.name()).collect()),
         },
         Kind::Result => match RESULTS.iter().find(|r| r.name() == text || r.name().replace('_', " ") == *text) {
             Some(&result) => Value::Result(Some(result)),

@@ -571,7 +571,12 @@ fn read_modifiers(
 
 /// A condition of the file, at `moment`, or its problem at its place in the file (inside the quotes).
 fn read_condition(p: &mut Problems, w: &Spanned<String>, names: &Names, moment: Moment) -> Option<Condition> {
-    match Condition::parse_in(w.get_ref(), names.arms, names.terrains, moment) {
+    condition_read(p, w, Condition::parse_in(w.get_ref(), names.arms, names.terrains, moment))
+}
+
+/// A condition `w` read, or its problem noted where it stands in the file.
+fn condition_read<T>(p: &mut Problems, w: &Spanned<String>, read: Result<T, ConditionError>) -> Option<T> {
+    match read {
         Ok(c) => Some(c),
         Err(ConditionError { offset, message }) => {
             let start = w.span().start + 1 + offset;
@@ -628,7 +633,8 @@ fn read_after_attack(
     out
 }
 
-/// `[[restrictions]]`: each whole (id, name, when), its condition read before the dice.
+/// `[[restrictions]]`: each whole (id, name, when), its condition read over an attack before the dice or over an
+/// order, as the facts it names say.
 fn read_restrictions(
     p: &mut Problems,
     raw: &[Spanned<RawRestriction>],
@@ -647,12 +653,13 @@ fn read_restrictions(
         }
         seen.push(id.clone());
         let Some(w) = &r.when else {
-            p.at(span, format!("restriction '{id}' needs `when`, the attacks it forbids"));
+            p.at(span, format!("restriction '{id}' needs `when`, the attacks or orders it forbids"));
             continue;
         };
-        if let Some(when) = read_condition(p, w, names, Moment::BeforeDice) {
+        let read = Condition::parse_restriction(w.get_ref(), names.arms, names.terrains);
+        if let Some((when, over)) = condition_read(p, w, read) {
             let name = r.name.as_ref().map_or_else(|| id.clone(), |n| n.get_ref().clone());
-            out.push(Restriction { id: id.clone(), name, when, when_text: w.get_ref().clone() });
+            out.push(Restriction { id: id.clone(), name, when, when_text: w.get_ref().clone(), over });
         }
     }
     out
@@ -1069,6 +1076,8 @@ fn read_standard() -> CombatSystem {
         layers: Layers::default(),
         reads_attack_facts: false,
         standard_places: 0,
+        restricts_attacks: false,
+        restricts_orders: false,
     };
     // The standard file names all five modifiers with their conditions; a test checks it is read without a problem.
     let mut standard = match VariantText::parse(STANDARD, "rules/standard.toml", &bare) {

@@ -22,7 +22,7 @@ pub use after::{AfterAttackRule, Aftermath, AttackerEffect, AttackerFate, MAX_AF
 pub use file::SystemError;
 pub use layers::{Layer, Part};
 pub use rally::{MAX_RALLY_MODIFIERS, RallyModifier, RallyNeed, RallyRule, RallyTest, rally_modifiers};
-pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding};
+pub use restriction::{MAX_RESTRICTIONS, Restriction, first_forbidding, first_forbidding_order};
 pub use steadiness::{MAX_RESULT_MODIFIERS, ResultModifier, result_modifiers};
 
 use crate::attack::{AttackKind, HitResult, Steadiness, standard_row};
@@ -237,6 +237,10 @@ pub struct CombatSystem {
     reads_attack_facts: bool,
     /// [`CombatSystem::standard_places`], settled when made.
     standard_places: u8,
+    /// Whether a restriction forbids attacks ([`CombatSystem::restricts_attacks`]), settled when made.
+    restricts_attacks: bool,
+    /// Whether a restriction forbids orders ([`CombatSystem::restricts_orders`]), settled when made.
+    restricts_orders: bool,
 }
 
 impl PartialEq for CombatSystem {
@@ -367,8 +371,23 @@ impl CombatSystem {
         self.standard_places
     }
 
+    /// Whether one of its restrictions forbids attacks (by their facts before the dice): the battle reads an
+    /// attack's facts for its restrictions only then.
+    pub(crate) fn restricts_attacks(&self) -> bool {
+        self.restricts_attacks
+    }
+
+    /// Whether one of its restrictions forbids orders (by an order's facts): the battle reads an order's facts only
+    /// then, and lists the orders of the standard rules, and of variants without one, as it always did.
+    pub fn restricts_orders(&self) -> bool {
+        self.restricts_orders
+    }
+
     /// Settles what is worked out from its rules once they are all laid: called when a system is made.
     fn settle(&mut self) {
+        use condition::Over;
+        self.restricts_attacks = self.restrictions.iter().any(|r| r.over == Over::Attack);
+        self.restricts_orders = self.restrictions.iter().any(|r| r.over == Over::Order);
         let standard = |m: &ModifierRule| matches!(m.kind, ModifierKind::Standard(_));
         self.standard_places = self
             .modifiers
@@ -557,7 +576,8 @@ impl CombatSystem {
                 "from": from(Part::AfterAttack, &r.id),
             })).collect::<Vec<_>>(),
             "restrictions": self.restrictions.iter().map(|r| json!({
-                "id": r.id, "name": r.name, "when": r.when_text, "from": from(Part::Restriction, &r.id),
+                "id": r.id, "name": r.name, "when": r.when_text, "forbids": r.forbids(),
+                "from": from(Part::Restriction, &r.id),
             })).collect::<Vec<_>>(),
             "result_modifiers": self.result_modifiers.iter().map(|m| json!({
                 "id": m.id, "name": m.name, "value": m.value, "when": m.when_text,

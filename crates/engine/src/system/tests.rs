@@ -890,7 +890,7 @@ fn the_odds_give_the_attacker_s_outcomes_exactly_as_the_battle_plays_them() {
 }
 
 /// Pieces of a variant file, new sections among them, for texts built at random.
-const VARIANT_PIECES: [&str; 43] = [
+const VARIANT_PIECES: [&str; 45] = [
     "name = \"x\"\n",
     "[[arms]]\nid = \"skirmishers\"\nlike = \"infantry\"\n",
     "when = \"target.arm == 'skirmishers'\"\n",
@@ -910,6 +910,8 @@ const VARIANT_PIECES: [&str; 43] = [
     "[results]\nsteady_fire = [\"none\", \"shaken\"]\n",
     "[[restrictions]]\n",
     "when = \"charge and not target.shaken\"\n",
+    "when = \"unit.shaken and closer or order == 'hold'\"\n",
+    "when = \"order == 'move' and charge\"\n",
     "[rally]\nid = \"MR1\"\n",
     "needed = 4\n",
     "needed = \"strength\"\n",
@@ -1133,6 +1135,266 @@ fn under_restrictions_the_listed_attacks_are_exactly_the_accepted_ones() {
         }
     }
     assert!(refused > 0, "the restrictions were met");
+}
+
+/// docs/variants.md's worked example ("Restrictions on orders"): under a rally roll a unit that fails it gives its
+/// order shaken, and then will not advance.
+const SHAKEN_WILL_NOT_ADVANCE: &str = include_str!("../../../../docs/examples/shaken-will-not-advance.toml");
+
+#[test]
+fn a_restriction_is_over_orders_or_attacks_by_the_facts_it_names_and_one_mixing_both_is_refused_at_its_place() {
+    use condition::Over;
+    let over = |when: &str| {
+        let text = format!("name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"{when}\"\n");
+        variant(&text).unwrap_or_else(|e| panic!("{when}: {e}")).restrictions()[0].over
+    };
+    for when in [
+        "unit.shaken and closer",
+        "order == 'hold' and unit.quality == 'green' and unit.terrain == 'open'",
+        "order == 'move and fire' or order == 'fire_and_move' and squares >= 1",
+        "ends_adjacent and unit.arm == 'cavalry' and not unit.cover",
+        "into.terrain == 'woods' or enemy_adjacent or friends_adjacent < 2",
+    ] {
+        assert_eq!(over(when), Over::Order, "{when}");
+    }
+    for when in ["charge and not target.shaken", "attacker.shaken and charge", "true"] {
+        assert_eq!(over(when), Over::Attack, "{when}: as every restriction was before orders had facts");
+    }
+    let home = variant(SHAKEN_WILL_NOT_ADVANCE).unwrap();
+    assert!(home.restricts_orders() && !home.restricts_attacks());
+    assert_eq!(variant(&home.to_toml()).unwrap(), home, "printed and read back the same");
+    assert_eq!(home.to_json()["restrictions"][0]["forbids"], "orders");
+    for (text, expected) in [
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"charge and closer\"\n",
+            "v.toml:4:20: when: a restriction forbids attacks or orders, not both: 'charge' is a fact of an attack \
+             (before its dice) and 'closer' of an order",
+        ),
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"(order == 'move') or target.shaken\"\n",
+            "v.toml:4:30: when: a restriction forbids attacks or orders, not both: 'target.shaken' is a fact of an \
+             attack (before its dice) and 'order' of an order",
+        ),
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"order == 'charge'\"\n",
+            "v.toml:4:18: when: unknown order 'charge' (known: hold, move, fire, move_and_fire, fire_and_move)",
+        ),
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"squares == 'woods'\"\n",
+            "v.toml:4:20: when: cannot compare a 'string' with a number",
+        ),
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"order < 'move'\"\n",
+            "v.toml:4:15: when: an order has no order",
+        ),
+        (
+            "name = \"x\"\n[[restrictions]]\nid = \"M1\"\nwhen = \"unit.shakn\"\n",
+            "v.toml:4:9: when: unknown fact 'unit.shakn': did you mean 'unit.shaken'?",
+        ),
+        (
+            "name = \"x\"\n[[modifiers]]\nid = \"V1\"\nvalue = 1\nwhen = \"charge and closer\"\n",
+            "v.toml:5:20: when: 'closer' is a fact of an order, asked only in [[restrictions]]",
+        ),
+        (
+            "name = \"x\"\n[rally]\nid = \"MR1\"\nneeded = 4\n[[rally_modifiers]]\nid = \"R1\"\nvalue = 1\n\
+             when = \"order == 'hold'\"\n",
+            "v.toml:8:9: when: a rally modifier asks about the unit rallying",
+        ),
+    ] {
+        let said = problems(text);
+        assert!(said.contains(expected), "{text}\n{said}");
+    }
+}
+
+#[test]
+fn a_restriction_on_orders_refuses_a_move_with_its_id_and_name_leaves_it_out_of_the_legal_actions_and_the_state_unchanged()
+ {
+    use crate::Action;
+    use crate::chance::Outcome;
+    use crate::geometry::{Dir, Square};
+    let unit = crate::UnitId(0);
+    // Three squares apart: a step forward closes on the enemy, a step aside does not.
+    let (forward, aside) = (
+        Action::Move { to: Square::new(2, 1), facing: Dir::S },
+        Action::Move { to: Square::new(1, 0), facing: Dir::S },
+    );
+    let shaken_and_ordered = |roll: u8| {
+        let mut b = shaken_duel(3, Some(variant(SHAKEN_WILL_NOT_ADVANCE).unwrap()));
+        b.apply(Action::Activate(unit)).unwrap();
+        b.apply_chance(Outcome::Die(roll)).unwrap();
+        b
+    };
+    let mut b = shaken_and_ordered(1);
+    assert!(b.unit(unit).shaken, "the rally failed");
+    let before = b.clone();
+    let refused = b.apply(forward).unwrap_err();
+    assert_eq!(b, before, "a refused order changes nothing");
+    assert_eq!((refused.rule, refused.variant_rule.as_deref()), (crate::rule::Rule::R4_2, Some("M3")));
+    assert_eq!(
+        refused.to_string(),
+        "shaken troops will not advance: this variant forbids Side A A this move (M3)",
+        "the restriction's name and id, as an attack's refusal"
+    );
+    let listed = b.legal_actions();
+    assert!(listed.contains(&Action::Hold) && listed.contains(&aside), "{listed:?}");
+    for a in &listed {
+        let facts = b.order_facts(unit, *a).expect("an order");
+        assert!(!facts.closer, "no order listed closes on the enemy: {a:?}");
+    }
+    assert!(!listed.iter().any(|a| matches!(a, Action::Move { to, .. } if *to == Square::new(2, 1))));
+    let step_and_fire = *shaken_and_ordered(4)
+        .legal_actions()
+        .iter()
+        .find(|a| matches!(a, Action::MoveFire { to, .. } if *to == Square::new(2, 1)))
+        .expect("steady, it may step forward and fire");
+    assert_eq!(b.check(step_and_fire).unwrap_err().variant_rule.as_deref(), Some("M3"), "nor a Move & Fire closer");
+    assert!(!listed.contains(&step_and_fire));
+    assert!(b.orders_for(unit).iter().all(|(a, _)| listed.contains(a)), "the orders a player sees are the same");
+    b.apply(aside).expect("a step aside is allowed");
+    // Rallied, the same unit may advance; under the standard rally (R4.1) it is never shaken when ordered.
+    let mut rallied = shaken_and_ordered(4);
+    assert!(rallied.legal_actions().contains(&forward));
+    rallied.apply(forward).expect("a steady unit advances");
+    let no_roll = "name = \"x\"\n[[restrictions]]\nid = \"M3\"\nwhen = \"unit.shaken and closer\"\n";
+    let mut standard_rally = shaken_duel(3, Some(variant(no_roll).unwrap()));
+    // Asked before it is activated, the order is judged and listed as the unit will stand, rallied.
+    assert_eq!(standard_rally.check_order_for(unit, forward), Ok(()));
+    assert!(standard_rally.orders_for(unit).iter().any(|(a, _)| *a == forward));
+    standard_rally.apply(Action::Activate(unit)).unwrap();
+    assert!(!standard_rally.unit(unit).shaken);
+    standard_rally.apply(forward).expect("rallied on activation (R4.1), it is not shaken when ordered");
+}
+
+#[test]
+fn an_old_restriction_on_attacks_forbids_as_before_beside_one_on_orders() {
+    // M1 of "Hold the line" and an order restriction that forbids every Hold.
+    let both =
+        format!("{HOLD_THE_LINE}\n[[restrictions]]\nid = \"M4\"\nname = \"no idling\"\nwhen = \"order == 'hold'\"\n");
+    let system = variant(&both).unwrap();
+    assert!(system.restricts_attacks() && system.restricts_orders());
+    let charge = first_attack(&duel(1, None));
+    let b = duel(1, Some(system));
+    assert_eq!(b.check(charge).unwrap_err().variant_rule.as_deref(), Some("M1"), "the charge refused by M1 still");
+    let refused = b.check(crate::Action::Hold).unwrap_err();
+    assert_eq!(refused.to_string(), "no idling: this variant forbids Side A A this Hold order (M4)");
+    assert!(!b.legal_actions().contains(&crate::Action::Hold));
+    assert!(b.legal_actions().iter().any(|a| a.target().is_some()), "fire after a step back is neither's");
+}
+
+#[test]
+fn a_unit_every_order_of_which_is_forbidden_may_still_hold() {
+    let nothing =
+        "name = \"x\"\n[[restrictions]]\nid = \"M5\"\nname = \"frozen\"\nwhen = \"true or order == 'hold'\"\n";
+    let b = duel(1, Some(variant(nothing).unwrap()));
+    assert_eq!(b.legal_actions(), [crate::Action::Hold], "Hold, forbidden, is all that is left");
+    assert!(b.check(crate::Action::Hold).is_ok());
+    let mut b = b;
+    b.apply(crate::Action::Hold).expect("and it is accepted");
+}
+
+/// A restriction on orders that never holds lists the standard's orders exactly: the same perft counts.
+#[test]
+fn a_restriction_on_orders_that_never_holds_changes_no_listing() {
+    use crate::perft::perft;
+    let never = "name = \"x\"\n[[restrictions]]\nid = \"M6\"\nwhen = \"order == 'hold' and squares > 0\"\n";
+    for name in ["meeting-engagement", "bloody-lane"] {
+        let (standard, restricted) = (battle(name, None), battle(name, Some(variant(never).unwrap())));
+        assert!(restricted.scenario().system().restricts_orders());
+        assert_eq!(perft(&standard, 3), perft(&restricted, 3), "{name}");
+    }
+}
+
+/// Conditions over orders for random restrictions, some forbidding often (every Hold, every Fire), with an attack's
+/// beside them.
+const ORDER_CONDITIONS: [&str; 10] = [
+    "unit.shaken and closer",
+    "order == 'hold' and unit.terrain == 'open'",
+    "order == 'move' and squares >= 2",
+    "ends_adjacent and unit.arm == 'cavalry'",
+    "into.terrain == 'woods' and order != 'hold'",
+    "order == 'fire_and_move' and closer",
+    "order == 'hold' or order == 'fire'",
+    "not enemy_adjacent and order == 'move_and_fire'",
+    "friends_adjacent >= 2 and order != 'move'",
+    "charge and not target.shaken",
+];
+
+/// Every order the unit choosing its order could be given: Hold, a move to every square near it with each facing,
+/// and every attack; or, after a Fire & Move attack, every advance.
+fn every_order(b: &crate::Battle, unit: crate::UnitId) -> Vec<crate::Action> {
+    use crate::Action;
+    use crate::geometry::{Dir, Square};
+    let at = b.unit(unit).at;
+    let map = &b.scenario().map;
+    let near: Vec<Square> = (0..map.height())
+        .flat_map(|y| (0..map.width()).map(move |x| Square::new(x, y)))
+        .filter(|s| s.distance(at) <= 3)
+        .collect();
+    let moves = |make: fn(Square, Dir) -> Action| {
+        near.iter().flat_map(move |&to| Dir::ALL.into_iter().map(move |facing| make(to, facing))).collect::<Vec<_>>()
+    };
+    if b.is_legal(Action::Hold) || b.check(Action::Hold).is_err_and(|e| e.variant_rule.is_some()) {
+        let mut out = vec![Action::Hold];
+        out.extend(moves(|to, facing| Action::Move { to, facing }));
+        out.extend(every_attack(b, unit));
+        out
+    } else {
+        moves(|to, facing| Action::Advance { to, facing })
+    }
+}
+
+/// Under random restrictions on orders (with a rally roll, so that units are ordered shaken), the orders listed are
+/// exactly the orders the rules accept, at every order of whole random games, and a side to act always has one.
+#[test]
+fn under_restrictions_on_orders_the_listed_orders_are_exactly_the_accepted_ones() {
+    use rand::{RngExt, SeedableRng};
+    let mut refused = [0u32; 8];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(40);
+    for (round, name) in ["bloody-lane", "meeting-engagement", "brandy-station", "maryes-heights"]
+        .into_iter()
+        .cycle()
+        .take(8)
+        .enumerate()
+    {
+        let mut text = "name = \"Random orders\"\n[rally]\nid = \"MR1\"\nneeded = 5\n".to_string();
+        let mut chosen = Vec::new();
+        while chosen.len() < 3 {
+            let c = ORDER_CONDITIONS[rng.random_range(0..ORDER_CONDITIONS.len())];
+            if !chosen.contains(&c) {
+                chosen.push(c);
+            }
+        }
+        for (i, when) in chosen.iter().enumerate() {
+            text += &format!("[[restrictions]]\nid = \"M{i}\"\nwhen = \"{when}\"\n");
+        }
+        let mut b = battle(name, Some(variant(&text).unwrap()));
+        for _ in 0..600 {
+            match b.to_act() {
+                crate::ToAct::Over(_) => break,
+                crate::ToAct::Chance(_) => {
+                    b.apply_chance(b.sample_chance(&mut rng).unwrap()).unwrap();
+                }
+                crate::ToAct::Side(_) => {
+                    let legal = b.legal_actions();
+                    assert!(!legal.is_empty(), "{name} {chosen:?}: a side to act has an action");
+                    if let Some(unit) = b.active_unit() {
+                        for a in every_order(&b, unit) {
+                            let accepted = b.check(a);
+                            assert_eq!(accepted.is_ok(), legal.contains(&a), "{name} {chosen:?} {a:?}: {accepted:?}");
+                            if let Err(e) = accepted
+                                && let Some(id) = &e.variant_rule
+                            {
+                                refused[round] += 1;
+                                assert!(id.starts_with('M'), "{e}");
+                            }
+                        }
+                    }
+                    b.apply(legal[rng.random_range(0..legal.len())]).unwrap();
+                }
+            }
+        }
+    }
+    assert!(refused.iter().filter(|&&n| n > 0).count() >= 6, "the restrictions were met: {refused:?}");
 }
 
 /// Veterans in cover test their strength at +1 (docs/variants.md, "The hit-result roll").

@@ -361,7 +361,8 @@ pub struct RulesView {
     pub terms: serde_json::Value,
     /// What its attacks do to their attackers (`[[after_attack]]`), each `{id, name, when, attacker, from}`.
     pub after_attack: Vec<serde_json::Value>,
-    /// The attacks it forbids (`[[restrictions]]`), each `{id, name, when, from}`.
+    /// The attacks and orders it forbids (`[[restrictions]]`), each `{id, name, when, forbids, from}`, `forbids`
+    /// being `"attacks"` or `"orders"` as the facts its condition names say.
     pub restrictions: Vec<serde_json::Value>,
     /// Its rally roll (`[rally]`), `{id, name, needed, from}` with `needed` a number or `"strength"`; none when a shaken
     /// unit rallies as it is activated (R4.1).

@@ -77,6 +77,10 @@ pub struct Part {
     /// steady line", in the order of [`Summary::restricted_decisions`]. Empty where no column's rules have any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restriction_rules: Vec<Vec<String>>,
+    /// Those of [`Part::restriction_rules`] that forbid orders, not only attacks (a condition over an order's facts,
+    /// docs/variants.md): what they left out counts Holds and Moves too.
+    #[serde(skip)]
+    pub order_restriction_rules: Vec<String>,
     /// The rally roll of each column's rules (`[rally]`), as "MR1 rally test", in the order of [`Part::columns`];
     /// `None` where a column's rules rally without a die (R4.1). Empty where no column's rules have one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -283,6 +287,17 @@ fn rally_modifier_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
 /// empty when none has any.
 fn restriction_rules(sim: &Simulation, s: usize) -> Vec<Vec<String>> {
     rules_by_column(sim, s, |system| system.restrictions().iter().map(|r| format!("{} {}", r.id, r.name)).collect())
+}
+
+/// The restrictions of [`restriction_rules`] that forbid orders, by the same names, of every column's rules for
+/// scenario `s`.
+fn order_restriction_rules(sim: &Simulation, s: usize) -> Vec<String> {
+    let on_orders = |system: &pacw_engine::system::CombatSystem| {
+        let over_orders =
+            system.restrictions().iter().filter(|r| r.over == pacw_engine::system::condition::Over::Order);
+        over_orders.map(|r| format!("{} {}", r.id, r.name)).collect()
+    };
+    rules_by_column(sim, s, on_orders).into_iter().flatten().collect()
 }
 
 /// Some rules of each column's rules for scenario `s`, as `named` names them; empty when no column has any.
@@ -551,6 +566,7 @@ fn part(sim: &Simulation, s: Option<usize>, against_first: bool) -> Part {
         after_attack_rules: after_attack,
         result_modifier_rules: same_in_every_battle(sim, s, result_modifier_rules),
         restriction_rules: same_in_every_battle(sim, s, restriction_rules),
+        order_restriction_rules: same_in_every_battle(sim, s, order_restriction_rules),
         rally_rules: same_in_every_battle(sim, s, rally_rules),
         rally_modifier_rules: same_in_every_battle(sim, s, rally_modifier_rules),
         own_terrains: same_in_every_battle(sim, s, own_terrains),
@@ -840,6 +856,34 @@ mod tests {
         assert_eq!(report.scenarios[0].own_terrains, [vec![TerrainName { place: 6, name: "entrenchments".into() }]]);
         assert!(sections(&report.scenarios[0]).iter().any(|t| t.title == "Fighting in the variant's terrain"));
         assert!(report.scenarios[1].own_terrains.is_empty());
+    }
+
+    #[test]
+    fn a_restriction_on_orders_is_reported_with_the_orders_it_left_out_holds_and_moves_among_them() {
+        let mut c = SimConfig::of(vec![source("meeting-engagement")]);
+        c.games = 4;
+        let file = "no-idling.toml";
+        let text = "name = \"No idling\"\n[[restrictions]]\nid = \"M1\"\nname = \"no charge\"\nwhen = \"charge\"\n\
+                    [[restrictions]]\nid = \"M2\"\nname = \"no idling\"\nwhen = \"order == 'hold'\"\n";
+        c.rule_sets.push(crate::config::VariantFile::parse(text, file).unwrap());
+        c.compare(vec![Axis::parse(&format!("rules=standard,{file}")).unwrap()]).unwrap();
+        let played = run(&c, &|| {}).unwrap();
+        let report = Report::new(&played, None);
+        assert_eq!(report.main.order_restriction_rules, ["M2 no idling"]);
+        let tables = sections(&report.main);
+        let table = tables.iter().find(|t| t.title == "Orders the restrictions took away").unwrap();
+        let labels: Vec<&str> = table.rows.iter().map(|(label, _)| label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "M1 no charge",
+                "  attacking orders it left out",
+                "M2 no idling",
+                "  orders it left out (Holds, Moves, attacks)"
+            ]
+        );
+        let holds: u32 = played.records.iter().filter(|r| r.variant == 1).map(|r| r.stats.restricted[1].orders).sum();
+        assert!(holds > 0, "Holds were taken away");
     }
 
     #[test]

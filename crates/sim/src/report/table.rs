@@ -388,15 +388,24 @@ fn restrictions_table(part: &Part) -> Option<Section> {
     let rows = decisions
         .into_iter()
         .zip(orders)
-        .flat_map(|(rule, (_, orders))| [rule, ("  attacking orders it left out".to_string(), orders)])
+        .flat_map(|(rule, (_, orders))| {
+            let on_orders = part.order_restriction_rules.contains(&rule.0);
+            let what = if on_orders {
+                "  orders it left out (Holds, Moves, attacks)"
+            } else {
+                "  attacking orders it left out"
+            };
+            [rule, (what.to_string(), orders)]
+        })
         .collect();
     Some(Section {
         title: "Orders the restrictions took away".into(),
         note:
             "The variant's restrictions on orders ([[restrictions]], docs/variants.md): for each, the orders given a \
-               game at which it left out of the legal orders at least one attack the rules without it would list, \
-               and beneath it the attacking orders it left out a game (an attack several forbid is counted under \
-               the first, the one a refusal cites); — where a column's rules have no such restriction."
+               game at which it left out of the legal orders at least one attack the rules without it would list \
+               (or, for a restriction over orders, a Hold or a Move too), and beneath it the orders it left out a \
+               game (an order several forbid is counted under the first, the one a refusal cites); — where a \
+               column's rules have no such restriction."
                 .into(),
         rows,
     })
