@@ -36,7 +36,7 @@ fn game(g: u64) -> (Game, Side) {
     (game, if g.is_multiple_of(2) { Side::A } else { Side::B })
 }
 
-/// The general (`mcts:g3200:e3:f0`) on one thread.
+/// The general as it played until 2026-12-07 (`mcts:g3200:e3:f0`, the fitted evaluator at its leaves) on one thread.
 fn general(seed: u64) -> MctsPlayer {
     let config = MctsConfig {
         budget: Budget::Scaled(3200),
