@@ -38,10 +38,12 @@ use std::sync::Arc;
 pub const EMBEDDED_WEIGHTS: &str = include_str!("../../weights/evaluator.json");
 
 /// The weights this build judges by: the review (its chances, luck and better orders), the barometer, the
-/// editor's estimate and the laboratory's luck. The value network: its review's better orders hold up when played on
-/// (`pacw advice`, docs/findings.md §10) where the fitted evaluator's mostly do not. The general's search judges by
-/// the fitted evaluator by name (`mcts`'s `:e3`), until the network is measured there.
-pub const JUDGE_WEIGHTS: &str = EMBEDDED_NETWORK;
+/// editor's estimate and the laboratory's luck. A value network from self-play alone (network-240200): its review's
+/// better orders hold up when played on (`pacw advice`, docs/findings.md §10) where the fitted evaluator's mostly do
+/// not. The network the computer players play by ([`EMBEDDED_NETWORK`]: `td`, the general's leaves) is a later one
+/// that also learnt from games against greedy: it plays better, and judges no better (docs/findings.md §10), and a
+/// judge's better orders should not lean towards what beats greedy.
+pub const JUDGE_WEIGHTS: &str = include_str!("../../weights/judge.json");
 
 /// How many chance events in a row [`Evaluator::value`] averages over before it judges the position as it stands
 /// (a tie of initiative dice is rolled again, R3.7, so a chain of chance events has no bound of its own).

@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 /// The `format` field of a network's weights file.
 pub const NETWORK_FORMAT: &str = "pacw-network";
 
-/// The network this build plays and judges by (written by `pacw train selfplay`).
+/// The network this build plays by (written by `pacw train selfplay`): `td` and the general's leaves. Positions are
+/// judged by [`crate::evaluator::JUDGE_WEIGHTS`].
 pub const EMBEDDED_NETWORK: &str = include_str!("../../weights/network.json");
 
 /// The network the computer players of this process play by (`td`, and the search's `:e4` leaves) with its name:

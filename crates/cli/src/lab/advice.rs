@@ -17,7 +17,7 @@ use std::process::ExitCode;
 #[command(after_help = "Examples:
   pacw simulate bloody-lane --games 10 --players greedy,greedy --save-games saves/
   pacw advice saves/*.json                                    # the review's advice, checked by 400 continuations
-  pacw advice saves/*.json --weights crates/ai/weights/network.json --continuations 1000 --json")]
+  pacw advice saves/*.json --weights crates/ai/weights/judge.json --continuations 1000 --json")]
 pub struct AdviceArgs {
     /// Save files (JSON), as `pacw play --save`, `simulate --save-games` or the web app's download write them.
     #[arg(required = true, value_name = "SAVE")]
