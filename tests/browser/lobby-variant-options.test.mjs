@@ -93,3 +93,28 @@ test('a variant file of one\'s own: its arm\'s numbers are offered with its valu
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a variant file\'s restriction on orders is listed on the game page as forbidding orders, beside the rally roll', async () => {
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  await page.locator('.more-numbers summary').click();
+  await page.selectOption('select[name="variant"]', 'own-file');
+  await page.setInputFiles('#variant-file', join(root, 'docs', 'examples', 'shaken-will-not-advance.toml'));
+  await page.selectOption('select[name="mode"]', 'hotseat');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  const v = await view(env.server.url, tokenOf(page));
+  assert.equal(v.scenario.rules.restrictions[0].forbids, 'orders');
+  const rules = page.locator('#variant-rules');
+  await rules.locator('summary').click();
+  await rules.getByText('M3 shaken troops will not advance: no such order when unit.shaken and closer').waitFor();
+  assert.match(await rules.textContent(), /MR1 rally test: a shaken unit activated rallies only on a die of 4 or more/);
+  await rules.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshots, 'variant-orders-restricted-1366.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await rules.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshots, 'variant-orders-restricted-390.png') });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
