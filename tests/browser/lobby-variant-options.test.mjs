@@ -5,6 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serverAndBrowser, freshPage, screenshots, view } from './server.mjs';
 
@@ -115,6 +117,29 @@ test('a variant file\'s restriction on orders is listed on the game page as forb
   await page.setViewportSize({ width: 390, height: 844 });
   await rules.scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(screenshots, 'variant-orders-restricted-390.png') });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a variant file\'s rules on the attacker and on the hit-result roll are listed on the game page', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacw-after-'));
+  const file = join(dir, 'bloody.toml');
+  writeFileSync(file, 'name = "Bloody"\n[[after_attack]]\nid = "A1"\nname = "failed charge"\n'
+    + 'when = "charge and result == \'miss\'"\nattacker = "shaken"\n[[result_modifiers]]\nid = "H1"\n'
+    + 'name = "veterans in cover stand firm"\nvalue = 1\nwhen = "target.quality == \'veteran\' and target.cover"\n');
+  const page = await freshPage(env.browser);
+  await page.goto(env.server.url);
+  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
+  await page.locator('.more-numbers summary').click();
+  await page.selectOption('select[name="variant"]', 'own-file');
+  await page.setInputFiles('#variant-file', file);
+  await page.selectOption('select[name="mode"]', 'hotseat');
+  await page.click('#start');
+  await page.waitForURL(/\/game\//);
+  const rules = page.locator('#variant-rules');
+  await rules.locator('summary').click();
+  await rules.getByText('A1 failed charge: the attacker is shaken when charge and result == \'miss\'').waitFor();
+  await rules.getByText('H1 +1 veterans in cover stand firm: a hit target tests its strength at +1 when').waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -354,6 +354,26 @@ mod tests {
     }
 
     #[test]
+    fn after_attack_rules_and_hit_result_modifiers_are_tables_of_the_page() {
+        let text = "name = \"Bloody\"\n[[after_attack]]\nid = \"A1\"\nname = \"failed charge\"\n\
+                    when = \"charge and result == 'miss'\"\nattacker = \"shaken\"\n[[after_attack]]\nid = \"A2\"\n\
+                    name = \"charge home\"\nwhen = \"charge and result == 'destroyed'\"\nattacker = \"advance\"\n\
+                    [[result_modifiers]]\nid = \"H1\"\nname = \"veterans in cover stand firm\"\nvalue = 1\n\
+                    when = \"target.quality == 'veteran' and target.cover\"\n";
+        let md = rules_markdown(&CombatSystem::with_variant(text, "bloody.toml").unwrap());
+        assert!(md.contains("## What an attack does to the attacker {#this-game-after-attack}"), "{md}");
+        let failed = "| A1 | failed charge | <code>charge and result == &#39;miss&#39;</code> | is shaken |";
+        assert!(md.contains(failed), "{md}");
+        assert!(md.contains("| A2 | charge home |") && md.contains("| advances into the target's square |"), "{md}");
+        assert!(md.contains("## Hit-result modifiers (R7.1) {#this-game-result-modifiers}"), "{md}");
+        assert!(
+            md.contains("| H1 | veterans in cover stand firm | +1 | <code>target.quality == &#39;veteran&#39; and")
+        );
+        let standard = rules_markdown(&CombatSystem::standard());
+        assert!(!standard.contains("this-game-after-attack") && !standard.contains("this-game-result-modifiers"));
+    }
+
+    #[test]
     fn restrictions_on_orders_are_listed_with_those_on_attacks_and_said_to_forbid_orders() {
         let text = "name = \"Shaken\"\n[[restrictions]]\nid = \"M1\"\nname = \"no charge\"\nwhen = \"charge\"\n\
                     [[restrictions]]\nid = \"M3\"\nname = \"shaken troops will not advance\"\n\

@@ -8,6 +8,7 @@ use pacw_engine::UnitSet;
 use pacw_engine::odds::AttackResult;
 use pacw_engine::system::{
     AttackerEffect, MAX_AFTER_ATTACK, MAX_RALLY_MODIFIERS, MAX_RESTRICTIONS, MAX_RESULT_MODIFIERS,
+    first_forbidding_order,
 };
 use pacw_engine::terrain::{MAX_TERRAINS, TerrainKind, TerrainRules};
 use pacw_engine::{
@@ -121,13 +122,21 @@ pub fn count_restricted(battle: &Battle, counts: &mut [Restricted]) {
         }
     };
     if system.restricts_orders() {
-        judge(Action::Hold);
+        // A Hold or a Move only a restriction on orders can forbid: judged (its refusal put into words) only when
+        // one would.
+        let mut judge_order = |order: Action| {
+            let facts = battle.order_facts(unit, order);
+            if facts.is_some_and(|facts| first_forbidding_order(restrictions, &facts).is_some()) {
+                judge(order);
+            }
+        };
+        judge_order(Action::Hold);
         let reach = battle.movement(unit).saturating_add(system.terrain_rules().road_bonus());
         for y in 0..map.height() {
             for x in 0..map.width() {
                 let to = Square::new(x, y);
                 if state.at.distance(to) <= reach {
-                    Dir::ALL.into_iter().for_each(|facing| judge(Action::Move { to, facing }));
+                    Dir::ALL.into_iter().for_each(|facing| judge_order(Action::Move { to, facing }));
                 }
             }
         }

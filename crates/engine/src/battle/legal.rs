@@ -242,6 +242,31 @@ impl<S: ScenarioRef> Battle<S> {
     /// (docs/variants.md, "Restrictions on orders"); `None` for an action that is no order, and for the move after a
     /// Fire & Move that keeps the unit's square and facing.
     pub fn order_facts(&self, unit: UnitId, order: Action) -> Option<OrderFacts> {
+        OrderKind::of(&order)?;
+        self.order_facts_from(&self.standing(unit), unit, order)
+    }
+
+    /// What the facts of every order given to `unit` share, worked out once for a whole listing
+    /// ([`Battle::for_each_order_restricted`]): the unit where it stands, as a rally modifier reads it, and how near
+    /// its nearest enemy is.
+    fn standing(&self, unit: UnitId) -> Standing {
+        let state = self.units[unit.index()];
+        let enemies = self.on_board[self.info(unit).side.other().index()].iter();
+        let near = enemies.map(|e| state.at.distance(self.units[e.index()].at)).min().unwrap_or(u8::MAX);
+        let facts = OrderFacts {
+            order: OrderKind::Hold,
+            unit: self.rally_facts(unit),
+            shaken: state.shaken,
+            squares: 0,
+            closer: false,
+            ends_adjacent: near == 1,
+            into_terrain: self.scenario.map.terrain(state.at),
+        };
+        Standing { facts, near }
+    }
+
+    /// [`Battle::order_facts`] from what the unit's orders share ([`Battle::standing`]).
+    fn order_facts_from(&self, standing: &Standing, unit: UnitId, order: Action) -> Option<OrderFacts> {
         let kind = OrderKind::of(&order)?;
         let state = self.units[unit.index()];
         let to = match order {
@@ -249,21 +274,19 @@ impl<S: ScenarioRef> Battle<S> {
             Action::Move { to, .. } | Action::MoveFire { to, .. } | Action::Advance { to, .. } => to,
             _ => state.at,
         };
-        let side = self.info(unit).side;
-        let (mut near_from, mut near_to) = (u8::MAX, u8::MAX);
-        for e in self.on_board[side.other().index()].iter() {
-            let at = self.units[e.index()].at;
-            near_from = near_from.min(state.at.distance(at));
-            near_to = near_to.min(to.distance(at));
-        }
+        let near_to = if to == state.at {
+            standing.near
+        } else {
+            let enemies = self.on_board[self.info(unit).side.other().index()].iter();
+            enemies.map(|e| to.distance(self.units[e.index()].at)).min().unwrap_or(u8::MAX)
+        };
         Some(OrderFacts {
             order: kind,
-            unit: self.rally_facts(unit),
-            shaken: state.shaken,
             squares: state.at.distance(to),
-            closer: near_to < near_from,
+            closer: near_to < standing.near,
             ends_adjacent: near_to == 1,
             into_terrain: self.scenario.map.terrain(to),
+            ..standing.facts
         })
     }
 
@@ -507,9 +530,14 @@ impl<S: ScenarioRef> Battle<S> {
         visit: &mut dyn FnMut(Action, Option<&AttackAssessment>),
     ) {
         let (mut hold_forbidden, mut listed) = (false, false);
+        let (restrictions, standing) = (self.scenario.system().restrictions(), self.standing(unit));
+        let forbidden = |action| {
+            let facts = self.order_facts_from(&standing, unit, action);
+            facts.is_some_and(|facts| first_forbidding_order(restrictions, &facts).is_some())
+        };
         // Through `dyn` again, the listing's copy for a `dyn` visitor (a shaken unit's, [`ActivationOrders`]) serves.
         let filtered: &mut dyn FnMut(Action, Option<&AttackAssessment>) = &mut |action, assessment| {
-            if self.order_forbidden(unit, action).is_some() {
+            if forbidden(action) {
                 hold_forbidden |= action == Action::Hold;
             } else {
                 listed = true;
@@ -642,4 +670,14 @@ impl<S: ScenarioRef> ActivationOrders<'_, S> {
         rallied.units[unit.index()].shaken = false;
         rallied.for_each_order_seen::<true>(unit, &self.occ, visit);
     }
+}
+
+/// What the facts of every order given to a unit share ([`Battle::standing`]): the facts of a Hold, and the distance
+/// to the nearest enemy from where the unit stands.
+#[derive(Copy, Clone)]
+struct Standing {
+    /// The facts of a Hold where the unit stands.
+    facts: OrderFacts,
+    /// Squares to its nearest enemy unit (`u8::MAX` with none on the board).
+    near: u8,
 }
