@@ -96,16 +96,22 @@ test('a variant file of one\'s own: its arm\'s numbers are offered with its valu
   await page.context().close();
 });
 
-test('a variant file\'s restriction on orders is listed on the game page as forbidding orders, beside the rally roll', async () => {
+/// A hot-seat game of Meeting Engagement started from the lobby under a variant file of one's own, on its page.
+async function hotseatWithVariantFile(file) {
   const page = await freshPage(env.browser);
   await page.goto(env.server.url);
   await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
   await page.locator('.more-numbers summary').click();
   await page.selectOption('select[name="variant"]', 'own-file');
-  await page.setInputFiles('#variant-file', join(root, 'docs', 'examples', 'shaken-will-not-advance.toml'));
+  await page.setInputFiles('#variant-file', file);
   await page.selectOption('select[name="mode"]', 'hotseat');
   await page.click('#start');
   await page.waitForURL(/\/game\//);
+  return page;
+}
+
+test('a variant file\'s restriction on orders is listed on the game page as forbidding orders, beside the rally roll', async () => {
+  const page = await hotseatWithVariantFile(join(root, 'docs', 'examples', 'shaken-will-not-advance.toml'));
   const v = await view(env.server.url, tokenOf(page));
   assert.equal(v.scenario.rules.restrictions[0].forbids, 'orders');
   const rules = page.locator('#variant-rules');
@@ -127,15 +133,7 @@ test('a variant file\'s rules on the attacker and on the hit-result roll are lis
   writeFileSync(file, 'name = "Bloody"\n[[after_attack]]\nid = "A1"\nname = "failed charge"\n'
     + 'when = "charge and result == \'miss\'"\nattacker = "shaken"\n[[result_modifiers]]\nid = "H1"\n'
     + 'name = "veterans in cover stand firm"\nvalue = 1\nwhen = "target.quality == \'veteran\' and target.cover"\n');
-  const page = await freshPage(env.browser);
-  await page.goto(env.server.url);
-  await page.locator('.scenario-card[data-name="meeting-engagement"]').click();
-  await page.locator('.more-numbers summary').click();
-  await page.selectOption('select[name="variant"]', 'own-file');
-  await page.setInputFiles('#variant-file', file);
-  await page.selectOption('select[name="mode"]', 'hotseat');
-  await page.click('#start');
-  await page.waitForURL(/\/game\//);
+  const page = await hotseatWithVariantFile(file);
   const rules = page.locator('#variant-rules');
   await rules.locator('summary').click();
   await rules.getByText('A1 failed charge: the attacker is shaken when charge and result == \'miss\'').waitFor();

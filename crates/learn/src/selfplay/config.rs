@@ -224,9 +224,10 @@ impl SelfPlayConfig {
     /// greedy: drawn from the game's own seed, and only under a share, so that the games of a run without one stay
     /// what they were.
     pub(super) fn greedy_side(&self, index: u64) -> Option<Side> {
-        let share = self.sparring.iter().rev().find(|g| g.games <= index).map_or(0.0, |g| g.share);
-        let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(game_seed(self.seed, index) ^ 0x7370_6172));
-        (share > 0.0 && rng.random_bool(share)).then_some(if index.is_multiple_of(2) { Side::B } else { Side::A })
+        let share = share_at(&self.sparring, index);
+        let drawn = share > 0.0
+            && ChaCha8Rng::seed_from_u64(splitmix64(game_seed(self.seed, index) ^ 0x7370_6172)).random_bool(share);
+        drawn.then_some(if index.is_multiple_of(2) { Side::B } else { Side::A })
     }
 
     /// These settings with the averages from `played` games on replaced by `ahead`, as
@@ -268,7 +269,7 @@ impl SelfPlayConfig {
     /// The battles and dice of game `index` and its neighbours: the positions' own choice of battles, under the
     /// standard rules, with the grand battle's share in force at that game.
     pub(super) fn battles(&self, index: u64) -> PositionsConfig {
-        let grand = self.grand.iter().rev().find(|g| g.games <= index).map_or(0.0, |g| g.share);
+        let grand = share_at(&self.grand, index);
         PositionsConfig {
             seed: self.seed,
             held_out: Vec::new(),
@@ -278,6 +279,11 @@ impl SelfPlayConfig {
             ..Default::default()
         }
     }
+}
+
+/// The share of `shares` in force at game `index`: 0 before the first.
+fn share_at(shares: &[ShareFrom], index: u64) -> f64 {
+    shares.iter().rev().find(|g| g.games <= index).map_or(0.0, |g| g.share)
 }
 
 /// A run's changes (`steps`) with those from `played` games on replaced by `ahead`: the changes that governed the
