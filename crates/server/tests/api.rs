@@ -850,9 +850,13 @@ async fn a_game_is_played_by_a_shipped_or_an_uploaded_variant() {
     let text = "name = \"Mine\"\n[[modifiers]]\nid = \"M1\"\nvalue = 1\nwhen = \"charge\"\n";
     let mine = api.create(json!({"scenario": "bloody-lane", "mode": "hotseat", "variant_text": text})).await;
     assert_eq!(mine["view"]["scenario"]["rules"]["name"], "Mine");
+    let games = |list: &Value| list["games"].as_array().map_or(0, Vec::len);
+    let (_, before) = api.get("/api/games").await;
     let (s, e) = api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "hotseat", "variant_text": text.replace("charge", "charj"), "variant_file": "mine.toml"})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(e["error"].as_str().unwrap().contains("mine.toml:5:"), "{e}");
+    let (_, after) = api.get("/api/games").await;
+    assert!(games(&before) > 0 && games(&after) == games(&before), "a refused file makes no game: {after}");
     let (s, e) =
         api.post("/api/games", json!({"scenario": "bloody-lane", "mode": "hotseat", "variant": "chess"})).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
