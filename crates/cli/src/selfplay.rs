@@ -63,6 +63,12 @@ pub struct SelfPlayArgs {
     /// as GAMES=SHARE (e.g. 303000=0.5); may be repeated. Given on resuming, as --rate-from.
     #[arg(long = "spar-from", value_name = "GAMES=SHARE")]
     sparring: Vec<ShareFrom>,
+    /// A share of the games greedy plays on both sides while the network learns from their positions (the chances
+    /// of greedy play, which the laboratory and the review's continuations use), from a number of games on, as
+    /// GAMES=SHARE (e.g. 240200=0.8); every game on the grand battle is watched while a share is in force. May be
+    /// repeated; given on resuming, as --rate-from.
+    #[arg(long = "watch-from", value_name = "GAMES=SHARE")]
+    watching: Vec<ShareFrom>,
     /// A running average of the weights from a number of games on, as GAMES=DECAY (e.g. 263000=0.98: each round
     /// the average keeps 98% of itself and takes 2% of the new weights); the average is what the curve measures
     /// and --export writes. A decay of 0 stops it. May be repeated; given on resuming, as --rate-from.
@@ -123,6 +129,7 @@ impl SelfPlayArgs {
             generated: self.generated,
             grand: Vec::new(),
             sparring: Vec::new(),
+            watching: Vec::new(),
             averaging: Vec::new(),
             curve_every: self.curve_every,
             curve_games: self.curve_games,
@@ -136,8 +143,9 @@ impl SelfPlayArgs {
             config.widenings.iter().map(|w| format!(" --widen-from {}={},{}", w.games, w.unit_hidden, w.side_hidden));
         let grand = config.grand.iter().map(|g| format!(" --grand-from {}={}", g.games, g.share));
         let spars = config.sparring.iter().map(|g| format!(" --spar-from {}={}", g.games, g.share));
+        let watches = config.watching.iter().map(|g| format!(" --watch-from {}={}", g.games, g.share));
         let averages = config.averaging.iter().map(|a| format!(" --average-from {}={}", a.games, a.decay));
-        let steps: String = rates.chain(widths).chain(grand).chain(spars).chain(averages).collect();
+        let steps: String = rates.chain(widths).chain(grand).chain(spars).chain(watches).chain(averages).collect();
         format!(
             "pacw train selfplay --seed {} --games-per-round {} --lambda {} --learning-rate {} --exploration {} \
              --hidden {},{} --generated {}{steps}",
@@ -176,6 +184,9 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
     }
     if !args.sparring.is_empty() {
         run.respar(&args.sparring).map_err(|e| Usage(e.to_string()))?;
+    }
+    if !args.watching.is_empty() {
+        run.rewatch(&args.watching).map_err(|e| Usage(e.to_string()))?;
     }
     if !args.averaging.is_empty() {
         run.reaverage(&args.averaging).map_err(|e| Usage(e.to_string()))?;

@@ -147,18 +147,31 @@ impl PositionsConfig {
         Ok(())
     }
 
+    /// Whether game `index` is on the grand battle: the first draw [`PositionsConfig::game`] makes.
+    pub fn on_grand_battle(&self, index: u64) -> bool {
+        self.grand_drawn(&mut self.battle_draws(index))
+    }
+
+    /// The draws that choose game `index`'s battle.
+    fn battle_draws(&self, index: u64) -> ChaCha8Rng {
+        ChaCha8Rng::seed_from_u64(splitmix64(game_seed(self.seed, index) ^ 0x7261_696e))
+    }
+
+    /// Draws whether a game is on the grand battle, only when it has a share, so that the games of settings
+    /// without it stay what they were.
+    fn grand_drawn(&self, rng: &mut ChaCha8Rng) -> bool {
+        self.grand > 0.0 && rng.random_bool(self.grand)
+    }
+
     /// Training game `index`.
     ///
     /// # Panics
     /// If a share is outside 0 to 1 ([`PositionsConfig::check`] refuses that), or the engine refuses a training battle
     /// or one of the training variants, which the tests rule out.
     pub fn game(&self, index: u64) -> TrainingGame {
-        let seed = game_seed(self.seed, index);
-        let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(seed ^ 0x7261_696e));
+        let mut rng = self.battle_draws(index);
         let shipped = self.training_battles();
-        // The grand battle is drawn for only when it has a share, so that the games of settings without it stay
-        // what they were.
-        let (battle, text) = if self.grand > 0.0 && rng.random_bool(self.grand) {
+        let (battle, text) = if self.grand_drawn(&mut rng) {
             (format!("shipped:{}", GRAND_BATTLE.name), GRAND_BATTLE.text.to_string())
         } else if shipped.is_empty() || rng.random_bool(self.generated) {
             let battle_seed = rng.random::<u64>();
@@ -188,7 +201,7 @@ impl PositionsConfig {
         }
         let explore = [0.0, 0.0, 0.05, 0.2];
         let explore = [explore[rng.random_range(0..4)], explore[rng.random_range(0..4)]];
-        TrainingGame { index, battle, scenario, options, variant, seed, explore }
+        TrainingGame { index, battle, scenario, options, variant, seed: game_seed(self.seed, index), explore }
     }
 }
 

@@ -50,6 +50,13 @@ pub struct SelfPlayConfig {
     /// learns the value of positions against the opponent it is measured against.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sparring: Vec<ShareFrom>,
+    /// Later shares of the games greedy plays on both sides while the network only watches, each from a number of
+    /// games on (drawn before the sparring share): added as the learning rate's steps are. The network learns from
+    /// their positions as from its own, so it learns the chances of greedy play, the play the laboratory, the
+    /// review's continuations and the calibration measure by. While a share is in force every game on the grand
+    /// battle is watched, since a game there by the network player costs some 800 times one of a shipped battle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub watching: Vec<ShareFrom>,
     /// Running averages of the weights, each from a number of games played on: after every round the average moves
     /// towards the weights by 1 − its decay. The average is what the run ships and measures ([`Checkpoint`]): it
     /// smooths the round-to-round wander of weights fitted at a constant step size. Added as the learning rate's
@@ -79,6 +86,7 @@ impl Default for SelfPlayConfig {
             generated: 0.5,
             grand: Vec::new(),
             sparring: Vec::new(),
+            watching: Vec::new(),
             averaging: Vec::new(),
             curve_every: 10,
             curve_games: 8,
@@ -144,12 +152,19 @@ impl SelfPlayConfig {
             }
             (games, before) = (Some(w.games), after);
         }
-        if [self.grand.len(), self.sparring.len(), self.averaging.len()].iter().any(|&n| n > MAX_RATE_STEPS) {
+        let changes = [self.grand.len(), self.sparring.len(), self.watching.len(), self.averaging.len()];
+        if changes.iter().any(|&n| n > MAX_RATE_STEPS) {
             return bad(format!(
-                "at most {MAX_RATE_STEPS} changes of the grand battle's share, of the sparring share or of the averaging"
+                "at most {MAX_RATE_STEPS} changes of the grand battle's share, of the sparring or watching share or of \
+                 the averaging"
             ));
         }
-        for (what, shares) in [("the grand battle", &self.grand), ("games against greedy", &self.sparring)] {
+        let shares = [
+            ("the grand battle", &self.grand),
+            ("games against greedy", &self.sparring),
+            ("games watched", &self.watching),
+        ];
+        for (what, shares) in shares {
             if let Some(g) = shares.iter().find(|g| !(0.0..=1.0).contains(&g.share)) {
                 return bad(format!("the share of {what} must be from 0 to 1, not {}", g.share));
             }
@@ -163,11 +178,12 @@ impl SelfPlayConfig {
         };
         if !in_order(&mut self.grand.iter().map(|g| g.games))
             || !in_order(&mut self.sparring.iter().map(|g| g.games))
+            || !in_order(&mut self.watching.iter().map(|g| g.games))
             || !in_order(&mut self.averaging.iter().map(|a| a.games))
         {
             return bad(
-                "changes of the grand battle's share, of the sparring share and of the averaging must come in order \
-                 of games, each at a different count"
+                "changes of the grand battle's share, of the sparring and watching shares and of the averaging must \
+                 come in order of games, each at a different count"
                     .into(),
             );
         }
@@ -218,6 +234,27 @@ impl SelfPlayConfig {
         config.sparring = ahead_of(&self.sparring, played, ahead, |g| g.games, "a share of games against greedy")?;
         config.check()?;
         Ok(config)
+    }
+
+    /// These settings with the shares of games watched from `played` games on replaced by `ahead`, as
+    /// [`SelfPlayConfig::rescheduled`] does for the learning rate.
+    ///
+    /// # Errors
+    /// As [`SelfPlayConfig::rescheduled`].
+    pub fn rewatched(&self, played: u64, ahead: &[ShareFrom]) -> Result<SelfPlayConfig, LearnError> {
+        let mut config = self.clone();
+        config.watching = ahead_of(&self.watching, played, ahead, |g| g.games, "a share of games watched")?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Whether greedy plays both sides of game `index` ([`SelfPlayConfig::watching`]): every game on the grand
+    /// battle while a share is in force, and the others drawn from the game's own seed, only under a share.
+    pub(super) fn watched(&self, index: u64) -> bool {
+        let share = share_at(&self.watching, index);
+        share > 0.0
+            && (self.battles(index).on_grand_battle(index)
+                || ChaCha8Rng::seed_from_u64(splitmix64(game_seed(self.seed, index) ^ 0x7761_7463)).random_bool(share))
     }
 
     /// The side greedy plays in game `index`, when the sparring share in force then draws it as a game against

@@ -37,15 +37,17 @@ impl Trajectory {
     }
 }
 
-/// Plays self-play game `index` with `network` on both sides, or on one side against greedy when the run's sparring
-/// share draws the game ([`SelfPlayConfig::greedy_side`]): the positions to learn from, and every decision made
-/// (what a shard records for the merge to replay).
+/// Plays self-play game `index` with `network` on both sides, on one side against greedy when the run's sparring
+/// share draws the game ([`SelfPlayConfig::greedy_side`]), or on neither when its watching share does
+/// ([`SelfPlayConfig::watched`]): the positions to learn from, and every decision made (what a shard records for the
+/// merge to replay).
 pub(super) fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) -> (Trajectory, Vec<Action>) {
     let seed = config.battles(index).game(index).seed;
-    let greedy = config.greedy_side(index);
+    let watched = config.watched(index);
+    let greedy = if watched { None } else { config.greedy_side(index) };
     let mut players = [Side::A, Side::B].map(|side| -> Box<dyn Player> {
         let seed = player_seed(seed, side.index());
-        if greedy == Some(side) {
+        if watched || greedy == Some(side) {
             Box::new(GreedyPlayer::new(seed))
         } else {
             Box::new(TdPlayer::new(network.clone(), seed).exploring(config.exploration))
@@ -155,5 +157,39 @@ mod tests {
             assert!(chosen_by_greedy > 0);
             assert_eq!(replayed.values, trajectory.values, "every position learnt from, greedy's too");
         }
+    }
+
+    #[test]
+    fn a_watched_game_is_greedy_on_both_sides_and_every_game_on_the_grand_battle_is_watched() {
+        let config =
+            SelfPlayConfig { games_per_round: 3, unit_hidden: 6, side_hidden: 5, generated: 1.0, ..Default::default() };
+        let watching = config.rewatched(0, &[ShareFrom { games: 2, share: 1.0 }]).unwrap();
+        let watched: Vec<bool> = (0..6).map(|index| watching.watched(index)).collect();
+        assert_eq!(watched, [false, false, true, true, true, true]);
+        assert!((0..6).all(|index| !config.watched(index)), "no share, no game watched");
+        // Watching takes the game from the sparring share too.
+        let both = watching.resparred(0, &[ShareFrom { games: 0, share: 1.0 }]).unwrap();
+        let network = Arc::new(Network::random(6, 5, 7));
+        let (trajectory, actions) = play(&both, &network, 3);
+        let seed = both.battles(3).game(3).seed;
+        let mut greedy = [Side::A, Side::B].map(|side| GreedyPlayer::new(player_seed(seed, side.index())));
+        let mut recorded = actions.iter();
+        let replayed = walk(&both, &network, 3, |b, side| {
+            let action = recorded.next().copied();
+            assert_eq!(action, Some(greedy[side.index()].choose(b)), "greedy's choice for {side:?}");
+            action
+        })
+        .unwrap();
+        assert!(!trajectory.positions.is_empty());
+        assert_eq!(replayed.values, trajectory.values, "every position of a watched game is learnt from");
+
+        let grand = config.regranded(0, &[ShareFrom { games: 0, share: 0.3 }]).unwrap();
+        let barely = grand.rewatched(0, &[ShareFrom { games: 0, share: 0.01 }]).unwrap();
+        let on_grand: Vec<u64> = (0..100).filter(|&index| grand.battles(index).on_grand_battle(index)).collect();
+        assert!((15..45).contains(&on_grand.len()), "{} of 100 games on the grand battle", on_grand.len());
+        assert!(on_grand.iter().all(|&index| barely.watched(index)), "every grand battle watched under a share");
+        assert!(on_grand.iter().all(|&index| !grand.watched(index)), "and none without one");
+        let others = (0..100).filter(|&index| !on_grand.contains(&index) && barely.watched(index)).count();
+        assert!(others < 6, "{others} other games watched at a share of 0.01");
     }
 }

@@ -136,6 +136,15 @@ impl Checkpoint {
         Ok(())
     }
 
+    /// The run with its shares of games watched from now on replaced by `ahead` ([`SelfPlayConfig::rewatched`]).
+    ///
+    /// # Errors
+    /// When a share would fall on games already played, or the shares are refused.
+    pub fn rewatch(&mut self, ahead: &[ShareFrom]) -> Result<(), LearnError> {
+        self.config = self.config.rewatched(self.games(), ahead)?;
+        Ok(())
+    }
+
     /// The run with its averages from now on replaced by `ahead` ([`SelfPlayConfig::reaveraged`]).
     ///
     /// # Errors
