@@ -36,7 +36,7 @@ pub use greedy::GreedyPlayer;
 pub use levels::{DEFAULT_LEVEL, OFFERED, Offered, offered, plays_as};
 pub use mcts::{
     Allocation, Budget, DEFAULT_ITERATIONS, DEFAULT_STOP_EARLY, Leaf, MIN_SCALED_ITERATIONS, MctsConfig, MctsPlayer,
-    Measured, WorldChance,
+    Measured, Ranking, WorldChance,
 };
 pub use random::RandomPlayer;
 pub use recruit::{RECRUIT_TEMPERATURE, RecruitPlayer};
@@ -75,7 +75,8 @@ pub trait Player {
 /// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on the thinking time whatever
 /// the budget: [`MctsConfig::time_limit`]), `:race` (the play-outs of candidates that can no longer win go to those
 /// that can: [`Allocation::Racing`]), `:bN` (a decision may spend up to N times its budget from what earlier decisions
-/// saved: [`MctsConfig::bank`]), `:check` (a choice to leave the greedy choice measured again on fresh worlds:
+/// saved: [`MctsConfig::bank`]), `:net` (its candidates ranked and its default choice made by the value network at
+/// one ply, as `td` plays: [`Ranking::Network`]), `:check` (a choice to leave the greedy choice measured again on fresh worlds:
 /// [`MctsConfig::second_opinion`]), `:pgsN` (its side played by scripts assigned to its units by Portfolio Greedy
 /// Search, each unit's scripts compared on N worlds: [`MctsConfig::portfolio_worlds`]; with `:k1` the scripts alone
 /// choose; `:uN`, the units whose scripts are compared at a decision: [`MctsConfig::portfolio_units`]), as in
@@ -136,7 +137,7 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
 }
 
 /// One setting of `mcts` (see [`PLAYERS`]): a bare number of iterations, a number of milliseconds (`500ms`), a
-/// flag (`check`, `race`, `even`, `crn`, `tree`, `cseq`, `cevent`, `rend`, `soff`), or a key of letters followed
+/// flag (`check`, `race`, `even`, `crn`, `tree`, `cseq`, `cevent`, `rend`, `soff`, `net`), or a key of letters followed
 /// by its value (`k8`, `pgs200`, `z1.5`). The key is every letter before the value, so no key is read as the start
 /// of a longer one (`p3` and `pgs3` are told apart by their whole key). `None` for an unknown setting or a value out
 /// of its range.
@@ -160,6 +161,7 @@ fn apply_setting(config: &mut MctsConfig, part: &str) -> Option<()> {
             "cevent" => config.chance = WorldChance::ByEvent,
             "rend" => config.rollout_decisions = u16::MAX,
             "soff" => config.stop_early = None,
+            "net" => config.ranking = Ranking::Network,
             _ => return None,
         },
         ("u", _) => config.portfolio_units = value.parse().ok().filter(|n| (1..=128).contains(n))?,

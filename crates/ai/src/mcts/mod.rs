@@ -92,8 +92,11 @@ pub struct MctsConfig {
     /// the activation and the order are searched apart). The order chosen with the unit is then played without a
     /// second search.
     pub orders_per_unit: usize,
-    /// The search's own judgement of a decision: it ranks the candidates, makes the default choice and plays the
-    /// search's side in the play-outs. The other side is played as `greedy` plays ([`Weights::GREEDY`]).
+    /// What ranks the root's candidates and makes the default choice (`:net`: the value network's one-ply
+    /// judgement, as `td` plays; by default greedy's judgement, [`MctsConfig::weights`]).
+    pub ranking: Ranking,
+    /// The search's own judgement of a decision: it ranks the candidates (unless [`MctsConfig::ranking`] says
+    /// otherwise), makes the default choice and plays the search's side in the play-outs. The other side is played as `greedy` plays ([`Weights::GREEDY`]).
     pub weights: Weights,
     /// How much of the play-outs' luck is taken out of their values (`:vB`; 0: none). Each attack's dice are
     /// judged as they fall: the leaf value just after them, less its mean over every way they could have fallen
@@ -162,6 +165,7 @@ impl Default for MctsConfig {
             stop_early: Some(DEFAULT_STOP_EARLY),
             chance: WorldChance::Sequential,
             orders_per_unit: 0,
+            ranking: Ranking::Greedy,
             weights: Weights::GREEDY,
             luck: 0.0,
             time_limit: None,
@@ -174,6 +178,18 @@ impl Default for MctsConfig {
             portfolio_units: DEFAULT_PORTFOLIO_UNITS,
         }
     }
+}
+
+/// What ranks the common-world search's candidates and makes its default choice, the one kept unless another is
+/// confidently better.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ranking {
+    /// Greedy's judgement ([`MctsConfig::weights`]): the default choice is greedy's.
+    Greedy,
+    /// The value network at one ply, as `td` chooses (`:net`): each plan (an activation with its order, or a lone
+    /// action) judged by the network in play after it, the default choice `td`'s; greedy's choice is always among
+    /// the candidates, second, so that the search measures the two players' choices against each other.
+    Network,
 }
 
 /// How a common world decides the chance events of a play-out.

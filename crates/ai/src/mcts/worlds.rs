@@ -2,11 +2,14 @@
 //! same sampled worlds, and the greedy choice kept unless another candidate is confidently better.
 
 use super::chance::outcome_in_world;
-use super::{Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Measured, Plan, Playout, WorldChance, side_weights};
+use super::{
+    Allocation, Budget, DEFAULT_STOP_EARLY, MctsConfig, Measured, Plan, Playout, Ranking, WorldChance, side_weights,
+};
+use crate::TdPlayer;
 use crate::clock::Instant;
 use crate::greedy::judgement::Weights;
 use crate::greedy::scripts::Assignment;
-use crate::greedy::{GreedyPlayer, ranked_actions, ranked_unit_orders};
+use crate::greedy::{GreedyPlayer, greedy_choice, ranked_actions, ranked_unit_orders};
 use pacw_engine::{Action, Battle, Side, ToAct};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -41,7 +44,7 @@ pub(super) fn common_world_search(
         }
     };
     let mut ranker = policy(seed, side_weights(config, side));
-    let candidates = candidates(&mut ranker, root, config);
+    let candidates = candidates(&mut ranker, root, config, seed);
     if candidates.len() == 1 {
         return Searched { plan: candidates[0], worlds: 0, saved, measured: Vec::new() };
     }
@@ -214,9 +217,13 @@ fn play_round(
     })
 }
 
-/// The search's candidates, best first by the greedy judgement (the first is the greedy choice).
-fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig) -> Vec<Plan> {
+/// The search's candidates, best first by the greedy judgement (the first is the greedy choice), or by the
+/// network's under [`Ranking::Network`].
+fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig, seed: u64) -> Vec<Plan> {
     let single = |action| Plan { action, order: None };
+    if config.ranking == Ranking::Network {
+        return network_candidates(ranker, root, config.max_children, seed);
+    }
     if config.orders_per_unit == 0 || root.active_unit().is_some() {
         return ranked_actions(ranker, root).into_iter().take(config.max_children).map(single).collect();
     }
@@ -231,6 +238,31 @@ fn candidates(ranker: &mut GreedyPlayer, root: &Battle, config: &MctsConfig) -> 
         plans.insert(at, end);
     }
     plans.into_iter().take(config.max_children).map(|(plan, _)| plan).collect()
+}
+
+/// The network's best plans at one ply (`td`'s ranking; its choice first), with greedy's choice second: at most
+/// `max_children`, and never fewer than the two choices.
+fn network_candidates(ranker: &mut GreedyPlayer, root: &Battle, max_children: usize, seed: u64) -> Vec<Plan> {
+    let ToAct::Side(side) = root.to_act() else { return Vec::new() };
+    let mut td = TdPlayer::new(crate::network::shared(), seed);
+    let mut judged = td.judge_plans(root, side).to_vec();
+    // Best first; the engine's order breaks ties, so the ranking is the same for a seed.
+    judged.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut plans: Vec<Plan> = judged.iter().map(|(c, _)| Plan { action: c.first, order: c.then }).collect();
+    let Ok(action) = greedy_choice(ranker, root) else { return plans.into_iter().take(max_children).collect() };
+    // Greedy chooses an activation's order once the unit is active: its plan is the activation alone.
+    let greedy = Plan { action, order: None };
+    let at = plans.iter().position(|&p| p == greedy);
+    match at {
+        Some(i) if i > 0 => {
+            let plan = plans.remove(i);
+            plans.insert(1, plan);
+        }
+        Some(_) => {}
+        None => plans.insert(1.min(plans.len()), greedy),
+    }
+    plans.truncate(max_children.max(2));
+    plans
 }
 
 /// For each candidate, the worlds it was played in and the sum and the sum of squares over them of its play-outs'
@@ -330,9 +362,29 @@ impl Tally {
 
 #[cfg(test)]
 mod tests {
-    use super::{Plan, Tally, common_world_search, play_rounds};
-    use crate::mcts::{Allocation, Budget, MctsConfig};
+    use super::{Plan, Tally, candidates, common_world_search, play_rounds};
+    use crate::mcts::{Allocation, Budget, MctsConfig, Ranking};
+    use crate::{GreedyPlayer, Player, TdPlayer};
     use std::sync::Arc;
+
+    #[test]
+    fn ranked_by_the_network_the_first_candidate_is_tds_plan_and_the_second_greedys_choice() {
+        let battle = crate::mcts::tests::first_activation();
+        let config = MctsConfig { ranking: Ranking::Network, max_children: 5, ..Default::default() };
+        let plans = candidates(&mut GreedyPlayer::new(3), &battle, &config, 3);
+        assert_eq!(plans.len(), 5);
+        let mut td = TdPlayer::new(crate::network::shared(), 3);
+        let activation = td.choose(&battle);
+        let mut activated = battle.clone();
+        activated.apply(activation).unwrap();
+        let order = td.choose(&activated);
+        assert_eq!(plans[0], Plan { action: activation, order: Some(order) }, "td's activation and its order");
+        let greedy = GreedyPlayer::new(3).choose(&battle);
+        assert_eq!(plans[1], Plan { action: greedy, order: None }, "greedy's choice, its order left to greedy");
+        assert!(plans.iter().enumerate().all(|(i, p)| plans[..i].iter().all(|q| q != p)), "no plan twice");
+        let greedy_ranked = candidates(&mut GreedyPlayer::new(3), &battle, &MctsConfig::default(), 3);
+        assert_eq!(greedy_ranked[0], Plan { action: greedy, order: None }, "by default greedy's choice is first");
+    }
 
     #[test]
     fn a_time_limit_stops_the_search_long_before_its_budget() {
