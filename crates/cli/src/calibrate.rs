@@ -39,6 +39,10 @@ pub struct CalibrateArgs {
     /// Also write every judged position to this CSV file.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Also play each scored position out this many times by the game's own players with fresh dice, and score the
+    /// play-outs' mean beside the judges: about as near the truth as a judge of these players' games can come.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    playouts: u32,
     /// Print the measurement as JSON.
     #[arg(long)]
     json: bool,
@@ -81,7 +85,7 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
     };
     let games = calibrate::games(&battles, &pairs, &counts, args.seed);
     let bar = progress_bar(games.len() as u64);
-    let work = || calibrate::judge_games(&games, &evaluator, &|| bar.inc(1));
+    let work = || calibrate::judge_games(&games, &evaluator, args.playouts, &|| bar.inc(1));
     let positions = match args.threads {
         None => work(),
         Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t as usize).build()?.install(work),
@@ -91,7 +95,8 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
     if let Some(path) = &args.out {
         let mut out = csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
         for j in &judged {
-            out.serialize((&j.battle, &j.players[0], &j.players[1], j.checkpoint, j.evaluator, j.baseline, j.result))?;
+            let row = (&j.battle, &j.players[0], &j.players[1], j.checkpoint, j.evaluator, j.baseline, j.playouts);
+            out.serialize((row, j.result))?;
         }
         out.flush()?;
     }
@@ -108,11 +113,18 @@ pub fn run(args: CalibrateArgs) -> Result<ExitCode> {
 
 fn print_tables(out: &mut impl Write, version: &str, c: &Calibration) -> std::io::Result<()> {
     writeln!(out, "{version}: {} games, half of them scored (the baseline is fitted to the other half)\n", c.games)?;
-    writeln!(out, "{:<34} {:>9} {:>10} {:>10} {:>12}", "positions", "judged", "evaluator", "baseline", "improvement")?;
+    let played_out = c.brier.iter().all(|r| r.playouts.is_some());
+    let heading = if played_out { format!(" {:>10}", "play-outs") } else { String::new() };
+    writeln!(
+        out,
+        "{:<34} {:>9} {:>10} {:>10} {:>12}{heading}",
+        "positions", "judged", "evaluator", "baseline", "improvement"
+    )?;
     for r in &c.brier {
+        let playouts = r.playouts.map_or(String::new(), |p| format!(" {p:>10.4}"));
         writeln!(
             out,
-            "{:<34} {:>9} {:>10.4} {:>10.4} {:>11.1}%",
+            "{:<34} {:>9} {:>10.4} {:>10.4} {:>11.1}%{playouts}",
             r.what,
             r.positions,
             r.evaluator,

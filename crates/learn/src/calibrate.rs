@@ -3,7 +3,9 @@
 //! chances compared with what happened — the Brier score beside a baseline that knows the battle: a logistic
 //! regression on material and shaken strength (three numbers: an intercept and a weight each) fitted for each battle
 //! and each point of the game to half of the games, both scored on the other half — and a reliability table by
-//! tenths of the chance.
+//! tenths of the chance. On request each scored position is also played out many times from where it stands by the
+//! game's own players with fresh dice: the mean of those play-outs is as near the true chance as any judge of these
+//! players' games can come, so its Brier score shows how much of the judges' error is the dice's and not theirs.
 
 use crate::LearnError;
 use crate::fit::fit_logistic;
@@ -65,6 +67,8 @@ pub struct Position {
     pub evaluator: f32,
     /// The baseline's inputs ([`BASELINE_FEATURES`]).
     pub baseline_inputs: [f32; 2],
+    /// The first side's mean result over the play-outs from this position, when asked for ([`judge_game`]).
+    pub playouts: Option<f32>,
     /// The game's result for the first side.
     pub result: f32,
 }
@@ -82,6 +86,8 @@ pub struct Judged {
     pub evaluator: f32,
     /// The baseline's.
     pub baseline: f32,
+    /// The play-outs' mean, when asked for.
+    pub playouts: Option<f32>,
     /// The game's result for the first side.
     pub result: f32,
 }
@@ -114,8 +120,9 @@ pub fn games(
     out
 }
 
-/// Plays `game` and judges it at each checkpoint; `None` if a player name is unknown.
-pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator) -> Option<Vec<Position>> {
+/// Plays `game` and judges it at each checkpoint, and when it is a scored game plays each judged position out
+/// `playouts` times (0: never); `None` if a player name is unknown.
+pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator, playouts: u32) -> Option<Vec<Position>> {
     let mut players = [
         pacw_ai::player(&game.players[0], player_seed(game.seed, 0))?,
         pacw_ai::player(&game.players[1], player_seed(game.seed, 1))?,
@@ -147,6 +154,11 @@ pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator) -> Option<Vec<P
             .map(|&c| {
                 let at = &before_decisions[((c * n as f32) as usize).min(n - 1)];
                 let x = features(at);
+                let playouts = (playouts > 0 && game.half == Half::Score).then(|| {
+                    let key = splitmix64(game.seed ^ (c * 100.0) as u64 ^ 0x706c_6179);
+                    let sum: f32 = (0..u64::from(playouts)).map(|k| play_out(game, at, game_seed(key, k))).sum();
+                    sum / playouts as f32
+                });
                 Position {
                     battle: game.battle.clone(),
                     players: game.players.clone(),
@@ -154,11 +166,38 @@ pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator) -> Option<Vec<P
                     half: game.half,
                     evaluator: evaluator.value(at),
                     baseline_inputs: columns.map(|i| x[i]),
+                    playouts,
                     result,
                 }
             })
             .collect(),
     )
+}
+
+/// The first side's result of `at` played to its end by `game`'s players, they and the dice seeded by `seed`; a
+/// draw where a player's choice is refused (never: they choose legal actions).
+fn play_out(game: &CalibrationGame, at: &Battle, seed: u64) -> f32 {
+    let players = [0, 1].map(|i| pacw_ai::player(&game.players[i], player_seed(seed, i)));
+    let [Some(mut first), Some(mut second)] = players else { return 0.5 };
+    let mut dice = ChaCha8Rng::seed_from_u64(seed);
+    let mut b = at.clone();
+    loop {
+        match b.to_act() {
+            ToAct::Over(result) => return result_value(result),
+            ToAct::Chance(_) => {
+                let Some(outcome) = b.sample_chance(&mut dice) else { return 0.5 };
+                if b.apply_chance(outcome).is_err() {
+                    return 0.5;
+                }
+            }
+            ToAct::Side(side) => {
+                let player = if side.index() == 0 { &mut first } else { &mut second };
+                if b.apply(player.choose(&b)).is_err() {
+                    return 0.5;
+                }
+            }
+        }
+    }
 }
 
 /// Fits the baseline for each battle and checkpoint to the positions of the fitting half, and scores both judges on
@@ -191,6 +230,7 @@ pub fn score(positions: &[Position]) -> Result<Vec<Judged>, LearnError> {
                 checkpoint: p.checkpoint,
                 evaluator: p.evaluator,
                 baseline: pacw_ai::evaluator::sigmoid(z),
+                playouts: p.playouts,
                 result: p.result,
             });
         }
@@ -205,12 +245,13 @@ pub fn score(positions: &[Position]) -> Result<Vec<Judged>, LearnError> {
 pub fn judge_games(
     games: &[CalibrationGame],
     evaluator: &Evaluator,
+    playouts: u32,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Position>, LearnError> {
     let judged: Option<Vec<Vec<Position>>> = games
         .par_iter()
         .map(|g| {
-            let j = judge_game(g, evaluator);
+            let j = judge_game(g, evaluator, playouts);
             progress();
             j
         })
@@ -231,6 +272,8 @@ pub struct BrierRow {
     pub baseline: f64,
     /// How much lower the evaluator's is, as a share of the baseline's.
     pub improvement: f64,
+    /// The play-outs' Brier score, when every position was played out.
+    pub playouts: Option<f64>,
 }
 
 /// One tenth of the chance: the positions judged in it, the mean chance given and the share won.
@@ -267,12 +310,14 @@ pub fn summarise(judged: &[Judged], games: usize) -> Calibration {
         let score =
             |f: fn(&Judged) -> f32| set.iter().map(|j| (f(j) as f64 - j.result as f64).powi(2)).sum::<f64>() / n;
         let (e, b) = (score(|j| j.evaluator), score(|j| j.baseline));
+        let playouts = set.iter().all(|j| j.playouts.is_some()).then(|| score(|j| j.playouts.unwrap_or(0.5)));
         BrierRow {
             what,
             positions: set.len(),
             evaluator: e,
             baseline: b,
             improvement: if b > 0.0 { 1.0 - e / b } else { 0.0 },
+            playouts,
         }
     };
     let mut rows: Vec<BrierRow> = CHECKPOINTS
@@ -322,6 +367,7 @@ mod tests {
             checkpoint,
             evaluator,
             baseline,
+            playouts: None,
             result,
         }
     }
@@ -351,9 +397,19 @@ mod tests {
         let halves: Vec<Half> = games.iter().map(|g| g.half).collect();
         assert_eq!(halves, [Half::Fit, Half::Fit, Half::Score, Half::Score], "each half holds both seatings");
         let e = Evaluator::embedded();
-        let j = judge_game(&games[0], &e).unwrap();
+        let j = judge_game(&games[0], &e, 0).unwrap();
         assert_eq!(j.iter().map(|j| j.checkpoint).collect::<Vec<_>>(), CHECKPOINTS);
         assert!(j.iter().all(|j| j.result == j.result.clamp(0.0, 1.0) && (0.0..=1.0).contains(&j.evaluator)));
+        assert!(j.iter().all(|j| j.playouts.is_none()), "no play-outs unless asked");
+        assert!(judge_game(&games[0], &e, 8).unwrap().iter().all(|j| j.playouts.is_none()), "a fitting game: none");
+        let scored = judge_game(&games[2], &e, 8).unwrap();
+        assert_eq!(scored[0].players[0], "greedy", "greedy plays first in the scored game");
+        for (p, again) in scored.iter().zip(judge_game(&games[2], &e, 8).unwrap()) {
+            let mean = p.playouts.unwrap();
+            assert!((mean * 16.0 - (mean * 16.0).round()).abs() < 1e-4, "a mean of eight results: {mean}");
+            assert!(mean > 0.5, "greedy wins most play-outs against random: {mean}");
+            assert_eq!(p.playouts, again.playouts, "the same play-outs for the same seed");
+        }
     }
 
     fn position(battle: &str, half: Half, material: f32, result: f32) -> Position {
@@ -364,6 +420,7 @@ mod tests {
             half,
             evaluator: 0.5,
             baseline_inputs: [material, 0.0],
+            playouts: None,
             result,
         }
     }
