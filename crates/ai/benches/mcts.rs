@@ -1,11 +1,12 @@
 //! Search speed: iterations per second of `mcts` (both searches, and with the evaluator judging each play-out's last
 //! position: positions judged per second), and the time of one decision of `greedy` and of each level, on a mid-game
-//! position of the default scenario, and of one assignment of scripts improved by Portfolio Greedy Search (`:pgs50`).
+//! position of the default scenario, and of one assignment of scripts improved by Portfolio Greedy Search (`:pgs50`);
+//! and one decision of the general on two threads at mid-game on every shipped battle, the grand battle included.
 //! Run: `cargo bench -p pacw-ai --bench mcts`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pacw_ai::{Budget, GreedyPlayer, Leaf, MctsConfig, MctsPlayer, Player};
-use pacw_engine::{Battle, DEFAULT_SCENARIO, Game, ToAct};
+use pacw_engine::{Battle, DEFAULT_SCENARIO, GRAND_BATTLE, Game, SHIPPED_SCENARIOS, ToAct};
 use std::hint::black_box;
 
 /// A position after greedy play where a side chooses which unit to activate, after `after` decisions.
@@ -21,6 +22,24 @@ fn activation_choice(after: usize) -> Battle {
         game.act(a).unwrap();
     }
     panic!("no choice of a unit to activate after {after} decisions")
+}
+
+/// The first choice of a unit to activate in `text` after greedy play of half as many decisions as the battle's
+/// units times its turns (about mid-game).
+fn mid_game(text: &str) -> Battle {
+    let mut game = Game::new(text, "bench", None, 3).unwrap();
+    let b = game.battle();
+    let after = b.scenario().units.len() * b.turn_limit().max(1) as usize / 2;
+    let mut greedy = GreedyPlayer::new(3);
+    while let ToAct::Side(_) = game.battle().to_act() {
+        let b = game.battle();
+        if game.actions().len() >= after && b.active_unit().is_none() && b.legal_actions().len() > 2 {
+            return b.clone();
+        }
+        let a = greedy.choose(b);
+        game.act(a).unwrap();
+    }
+    panic!("no choice of a unit to activate at mid-game")
 }
 
 /// A position after greedy play where a unit has many orders to choose from.
@@ -74,6 +93,17 @@ fn benches(c: &mut Criterion) {
         });
     }
     levels.finish();
+    // The general's decision as it plays, on two threads, at mid-game on every shipped battle (the goal: at most a
+    // second each).
+    let mut battles = c.benchmark_group("general_mid_game_2_threads");
+    battles.sample_size(10);
+    for shipped in SHIPPED_SCENARIOS.iter().chain([&GRAND_BATTLE]) {
+        let battle = mid_game(shipped.text);
+        battles.bench_function(shipped.name, |b| {
+            b.iter(|| black_box(pacw_ai::player("general:t2", 1).expect("a level").choose(&battle)))
+        });
+    }
+    battles.finish();
     // Portfolio Greedy Search's assignment of scripts, improved at a choice of the unit to activate (`:k1`: the
     // scripts alone choose), every script played on its 50 worlds (no early stop): play-outs judged per second.
     let activation = activation_choice(20);

@@ -75,8 +75,8 @@ pub trait Player {
 /// play-outs' dice luck taken out of their values: [`MctsConfig::luck`]), `:lMS` (a bound on the thinking time whatever
 /// the budget: [`MctsConfig::time_limit`]), `:race` (the play-outs of candidates that can no longer win go to those
 /// that can: [`Allocation::Racing`]), `:bN` (a decision may spend up to N times its budget from what earlier decisions
-/// saved: [`MctsConfig::bank`]), `:net` (its candidates ranked and its default choice made by the value network at
-/// one ply, as `td` plays: [`Ranking::Network`]), `:check` (a choice to leave the greedy choice measured again on fresh worlds:
+/// saved: [`MctsConfig::bank`]), `:n1` (its candidates ranked and its default choice made by the value network at
+/// one ply, as `td` plays: [`Ranking::Network`]; `:n0` by greedy's judgement), `:check` (a choice to leave the greedy choice measured again on fresh worlds:
 /// [`MctsConfig::second_opinion`]), `:pgsN` (its side played by scripts assigned to its units by Portfolio Greedy
 /// Search, each unit's scripts compared on N worlds: [`MctsConfig::portfolio_worlds`]; with `:k1` the scripts alone
 /// choose; `:uN`, the units whose scripts are compared at a decision: [`MctsConfig::portfolio_units`]), as in
@@ -137,7 +137,7 @@ pub fn player(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
 }
 
 /// One setting of `mcts` (see [`PLAYERS`]): a bare number of iterations, a number of milliseconds (`500ms`), a
-/// flag (`check`, `race`, `even`, `crn`, `tree`, `cseq`, `cevent`, `rend`, `soff`, `net`), or a key of letters followed
+/// flag (`check`, `race`, `even`, `crn`, `tree`, `cseq`, `cevent`, `rend`, `soff`), or a key of letters followed
 /// by its value (`k8`, `pgs200`, `z1.5`). The key is every letter before the value, so no key is read as the start
 /// of a longer one (`p3` and `pgs3` are told apart by their whole key). `None` for an unknown setting or a value out
 /// of its range.
@@ -161,7 +161,6 @@ fn apply_setting(config: &mut MctsConfig, part: &str) -> Option<()> {
             "cevent" => config.chance = WorldChance::ByEvent,
             "rend" => config.rollout_decisions = u16::MAX,
             "soff" => config.stop_early = None,
-            "net" => config.ranking = Ranking::Network,
             _ => return None,
         },
         ("u", _) => config.portfolio_units = value.parse().ok().filter(|n| (1..=128).contains(n))?,
@@ -171,6 +170,8 @@ fn apply_setting(config: &mut MctsConfig, part: &str) -> Option<()> {
         ("r", _) => config.rollout_decisions = value.parse().ok()?,
         ("z", _) => config.confidence = real(0.0..=10.0)?,
         ("s", _) => config.stop_early = Some(real(0.0..=10.0)?),
+        ("n", "0") => config.ranking = Ranking::Greedy,
+        ("n", "1") => config.ranking = Ranking::Network,
         ("w", "0") => config.weights = Weights::GREEDY,
         ("w", "1") => config.weights = Weights::TUNED,
         ("e", "0") => config.leaf = Leaf::Material,
@@ -233,6 +234,8 @@ mod settings_tests {
         assert_eq!((a.rollout_decisions, a.stop_early, a.leaf), (u16::MAX, None, Leaf::Evaluator));
         assert_eq!(config(&["2000"]).unwrap().budget, Budget::Iterations(2000));
         assert_eq!(config(&["g3200", "f0"]).unwrap().budget, Budget::Scaled(3200));
+        assert_eq!(config(&["n1"]).unwrap().ranking, Ranking::Network);
+        assert_eq!(config(&["n1", "n0"]).unwrap().ranking, Ranking::Greedy, "a later setting overrides");
     }
 
     #[test]
@@ -245,7 +248,9 @@ mod settings_tests {
 
     #[test]
     fn an_unknown_setting_or_a_value_out_of_range_is_refused() {
-        for bad in ["q5", "w2", "e9", "0", "0ms", "ms", "z11", "t0", "u0", "pgs", "checks", "s-1", "", "k0", "b17"] {
+        for bad in
+            ["q5", "w2", "e9", "n2", "0", "0ms", "ms", "z11", "t0", "u0", "pgs", "checks", "s-1", "", "k0", "b17"]
+        {
             assert!(config(&[bad]).is_none(), "{bad}");
             assert!(player(&format!("mcts:{bad}"), 1).is_none(), "{bad}");
         }

@@ -92,7 +92,7 @@ pub struct MctsConfig {
     /// the activation and the order are searched apart). The order chosen with the unit is then played without a
     /// second search.
     pub orders_per_unit: usize,
-    /// What ranks the root's candidates and makes the default choice (`:net`: the value network's one-ply
+    /// What ranks the root's candidates and makes the default choice (`:n1`: the value network's one-ply
     /// judgement, as `td` plays; by default greedy's judgement, [`MctsConfig::weights`]).
     pub ranking: Ranking,
     /// The search's own judgement of a decision: it ranks the candidates (unless [`MctsConfig::ranking`] says
@@ -184,9 +184,9 @@ impl Default for MctsConfig {
 /// confidently better.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Ranking {
-    /// Greedy's judgement ([`MctsConfig::weights`]): the default choice is greedy's.
+    /// Greedy's judgement ([`MctsConfig::weights`]): the default choice is greedy's (`:n0`).
     Greedy,
-    /// The value network at one ply, as `td` chooses (`:net`): each plan (an activation with its order, or a lone
+    /// The value network at one ply, as `td` chooses (`:n1`): each plan (an activation with its order, or a lone
     /// action) judged by the network in play after it, the default choice `td`'s; greedy's choice is always among
     /// the candidates, second, so that the search measures the two players' choices against each other.
     Network,
