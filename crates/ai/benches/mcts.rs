@@ -9,9 +9,9 @@ use pacw_ai::{Budget, GreedyPlayer, Leaf, MctsConfig, MctsPlayer, Player};
 use pacw_engine::{Battle, DEFAULT_SCENARIO, GRAND_BATTLE, Game, SHIPPED_SCENARIOS, ToAct};
 use std::hint::black_box;
 
-/// A position after greedy play where a side chooses which unit to activate, after `after` decisions.
-fn activation_choice(after: usize) -> Battle {
-    let mut game = Game::new(DEFAULT_SCENARIO, "default", None, 3).unwrap();
+/// A position of `text` after greedy play where a side chooses which unit to activate, after `after` decisions.
+fn activation_choice(text: &str, after: usize) -> Battle {
+    let mut game = Game::new(text, "bench", None, 3).unwrap();
     let mut greedy = GreedyPlayer::new(3);
     while let ToAct::Side(_) = game.battle().to_act() {
         let b = game.battle();
@@ -27,19 +27,8 @@ fn activation_choice(after: usize) -> Battle {
 /// The first choice of a unit to activate in `text` after greedy play of half as many decisions as the battle's
 /// units times its turns (about mid-game).
 fn mid_game(text: &str) -> Battle {
-    let mut game = Game::new(text, "bench", None, 3).unwrap();
-    let b = game.battle();
-    let after = b.scenario().units.len() * b.turn_limit().max(1) as usize / 2;
-    let mut greedy = GreedyPlayer::new(3);
-    while let ToAct::Side(_) = game.battle().to_act() {
-        let b = game.battle();
-        if game.actions().len() >= after && b.active_unit().is_none() && b.legal_actions().len() > 2 {
-            return b.clone();
-        }
-        let a = greedy.choose(b);
-        game.act(a).unwrap();
-    }
-    panic!("no choice of a unit to activate at mid-game")
+    let b = Game::new(text, "bench", None, 3).unwrap().battle().clone();
+    activation_choice(text, b.scenario().units.len() * b.turn_limit().max(1) as usize / 2)
 }
 
 /// A position after greedy play where a unit has many orders to choose from.
@@ -106,7 +95,7 @@ fn benches(c: &mut Criterion) {
     battles.finish();
     // Portfolio Greedy Search's assignment of scripts, improved at a choice of the unit to activate (`:k1`: the
     // scripts alone choose), every script played on its 50 worlds (no early stop): play-outs judged per second.
-    let activation = activation_choice(20);
+    let activation = activation_choice(DEFAULT_SCENARIO, 20);
     let mut portfolio = c.benchmark_group("portfolio");
     portfolio.sample_size(10);
     for threads in [1, 2] {
