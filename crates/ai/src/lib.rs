@@ -76,11 +76,11 @@ pub trait Player {
 /// the budget: [`MctsConfig::time_limit`]), `:race` (the play-outs of candidates that can no longer win go to those
 /// that can: [`Allocation::Racing`]), `:bN` (a decision may spend up to N times its budget from what earlier decisions
 /// saved: [`MctsConfig::bank`]), `:n1` (its candidates ranked and its default choice made by the value network at
-/// one ply, as `td` plays: [`Ranking::Network`]; `:n0` by greedy's judgement), `:check` (a choice to leave the greedy choice measured again on fresh worlds:
-/// [`MctsConfig::second_opinion`]), `:pgsN` (its side played by scripts assigned to its units by Portfolio Greedy
-/// Search, each unit's scripts compared on N worlds: [`MctsConfig::portfolio_worlds`]; with `:k1` the scripts alone
-/// choose; `:uN`, the units whose scripts are compared at a decision: [`MctsConfig::portfolio_units`]), as in
-/// `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
+/// one ply, as `td` plays: [`Ranking::Network`]; `:n0` by greedy's judgement), `:check` (a choice to leave the
+/// greedy choice measured again on fresh worlds: [`MctsConfig::second_opinion`]), `:pgsN` (its side played by
+/// scripts assigned to its units by Portfolio Greedy Search, each unit's scripts compared on N worlds:
+/// [`MctsConfig::portfolio_worlds`]; with `:k1` the scripts alone choose; `:uN`, the units whose scripts are compared
+/// at a decision: [`MctsConfig::portfolio_units`]), as in `mcts:2000:t2` or `mcts:500ms:k4:r20:z1.5`.
 pub const PLAYERS: [&str; OFFERED.len()] = {
     let mut names = [""; OFFERED.len()];
     let mut i = 0;

@@ -175,29 +175,11 @@ pub fn judge_game(game: &CalibrationGame, evaluator: &Evaluator, playouts: u32) 
 }
 
 /// The first side's result of `at` played to its end by `game`'s players, they and the dice seeded by `seed`; a
-/// draw where a player's choice is refused (never: they choose legal actions).
+/// draw if a player's name is unknown (never: the game itself was played by them).
 fn play_out(game: &CalibrationGame, at: &Battle, seed: u64) -> f32 {
     let players = [0, 1].map(|i| pacw_ai::player(&game.players[i], player_seed(seed, i)));
     let [Some(mut first), Some(mut second)] = players else { return 0.5 };
-    let mut dice = ChaCha8Rng::seed_from_u64(seed);
-    let mut b = at.clone();
-    loop {
-        match b.to_act() {
-            ToAct::Over(result) => return result_value(result),
-            ToAct::Chance(_) => {
-                let Some(outcome) = b.sample_chance(&mut dice) else { return 0.5 };
-                if b.apply_chance(outcome).is_err() {
-                    return 0.5;
-                }
-            }
-            ToAct::Side(side) => {
-                let player = if side.index() == 0 { &mut first } else { &mut second };
-                if b.apply(player.choose(&b)).is_err() {
-                    return 0.5;
-                }
-            }
-        }
-    }
+    crate::positions::play_out_by(at, seed, [first.as_mut(), second.as_mut()])
 }
 
 /// Fits the baseline for each battle and checkpoint to the positions of the fitting half, and scores both judges on

@@ -297,11 +297,21 @@ pub fn label_game(config: &PositionsConfig, game: &TrainingGame) -> Vec<Row> {
 /// The result for the first side of greedy against greedy from `b` to the end, with dice and choices from `seed`.
 ///
 /// # Panics
-/// If greedy chooses an illegal action, or the engine cannot sample the chance event it says is pending: greedy's and
-/// the engine's tests rule both out.
+/// As [`play_out_by`].
 pub fn play_out(b: &Battle, seed: u64) -> f32 {
-    let mut dice = ChaCha8Rng::seed_from_u64(seed);
     let mut players = [GreedyPlayer::new(player_seed(seed, 0)), GreedyPlayer::new(player_seed(seed, 1))];
+    let [first, second] = &mut players;
+    play_out_by(b, seed, [first, second])
+}
+
+/// The result for the first side of `b` played to its end by `players` (the first side's first), the dice drawn
+/// from `seed`; a draw if it has not ended within the guard on a game's decisions.
+///
+/// # Panics
+/// If a player chooses an illegal action, or the engine cannot sample the chance event it says is pending: the
+/// players' and the engine's tests rule both out.
+pub fn play_out_by(b: &Battle, seed: u64, players: [&mut dyn Player; 2]) -> f32 {
+    let mut dice = ChaCha8Rng::seed_from_u64(seed);
     let mut b = b.clone();
     for _ in 0..MAX_DECISIONS {
         match b.to_act() {
@@ -312,7 +322,7 @@ pub fn play_out(b: &Battle, seed: u64) -> f32 {
             }
             ToAct::Side(side) => {
                 let action = players[side.index()].choose(&b);
-                b.apply(action).expect("greedy chooses legal actions");
+                b.apply(action).expect("players choose legal actions");
             }
         }
     }

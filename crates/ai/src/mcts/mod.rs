@@ -96,7 +96,8 @@ pub struct MctsConfig {
     /// judgement, as `td` plays; by default greedy's judgement, [`MctsConfig::weights`]).
     pub ranking: Ranking,
     /// The search's own judgement of a decision: it ranks the candidates (unless [`MctsConfig::ranking`] says
-    /// otherwise), makes the default choice and plays the search's side in the play-outs. The other side is played as `greedy` plays ([`Weights::GREEDY`]).
+    /// otherwise), makes the default choice and plays the search's side in the play-outs. The other side is played
+    /// as `greedy` plays ([`Weights::GREEDY`]).
     pub weights: Weights,
     /// How much of the play-outs' luck is taken out of their values (`:vB`; 0: none). Each attack's dice are
     /// judged as they fall: the leaf value just after them, less its mean over every way they could have fallen
