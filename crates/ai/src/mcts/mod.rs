@@ -188,8 +188,9 @@ pub enum Ranking {
     /// Greedy's judgement ([`MctsConfig::weights`]): the default choice is greedy's (`:n0`).
     Greedy,
     /// The value network at one ply, as `td` chooses (`:n1`): each plan (an activation with its order, or a lone
-    /// action) judged by the network in play after it, the default choice `td`'s; greedy's choice is always among
-    /// the candidates, second, so that the search measures the two players' choices against each other.
+    /// action) judged by the network in play after it, the default choice `td`'s; plans that differ only in the
+    /// facing they end with are one candidate, by their best-judged facing; greedy's choice is always among the
+    /// candidates, second, so that the search measures the two players' choices against each other.
     Network,
 }
 

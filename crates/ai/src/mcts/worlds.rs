@@ -248,7 +248,19 @@ fn network_candidates(ranker: &mut GreedyPlayer, root: &Battle, max_children: us
     let mut judged = td.judge_plans(root, side).to_vec();
     // Best first; the engine's order breaks ties, so the ranking is the same for a seed.
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let mut plans: Vec<Plan> = judged.iter().map(|(c, _)| Plan { action: c.first, order: c.then }).collect();
+    // Plans that differ only in the facing they end with are one candidate, the best-judged facing standing for
+    // them: the search's slots go to different squares, targets and units.
+    let mut seen = Vec::new();
+    let mut plans: Vec<Plan> = judged
+        .iter()
+        .filter(|(c, _)| {
+            let key = (c.first, c.then.map(without_facing));
+            let new = !seen.contains(&key);
+            seen.push(key);
+            new
+        })
+        .map(|(c, _)| Plan { action: c.first, order: c.then })
+        .collect();
     let Ok(action) = greedy_choice(ranker, root) else { return plans.into_iter().take(max_children).collect() };
     // Greedy chooses an activation's order once the unit is active: its plan is the activation alone.
     let greedy = Plan { action, order: None };
@@ -263,6 +275,19 @@ fn network_candidates(ranker: &mut GreedyPlayer, root: &Battle, max_children: us
     }
     plans.truncate(max_children.max(2));
     plans
+}
+
+/// `order` with the facing it ends with set aside (all read as north): the square it ends on, its target and its kind
+/// kept.
+fn without_facing(order: Action) -> Action {
+    use pacw_engine::Dir;
+    match order {
+        Action::Move { to, .. } => Action::Move { to, facing: Dir::N },
+        Action::MoveFire { to, target, .. } => Action::MoveFire { to, facing: Dir::N, target },
+        Action::Advance { to, .. } => Action::Advance { to, facing: Dir::N },
+        Action::Fire { target, .. } => Action::Fire { target, facing: Dir::N },
+        other => other,
+    }
 }
 
 /// For each candidate, the worlds it was played in and the sum and the sum of squares over them of its play-outs'
@@ -382,6 +407,12 @@ mod tests {
         let greedy = GreedyPlayer::new(3).choose(&battle);
         assert_eq!(plans[1], Plan { action: greedy, order: None }, "greedy's choice, its order left to greedy");
         assert!(plans.iter().enumerate().all(|(i, p)| plans[..i].iter().all(|q| q != p)), "no plan twice");
+        let facings_apart = |p: &Plan| (p.action, p.order.map(super::without_facing));
+        let others: Vec<&Plan> = plans.iter().enumerate().filter(|&(i, _)| i != 1).map(|(_, p)| p).collect();
+        assert!(
+            others.iter().enumerate().all(|(i, p)| others[..i].iter().all(|q| facings_apart(q) != facings_apart(p))),
+            "no two of the network's plans differ only in the facing they end with: {plans:?}"
+        );
         let greedy_ranked = candidates(&mut GreedyPlayer::new(3), &battle, &MctsConfig::default(), 3);
         assert_eq!(greedy_ranked[0], Plan { action: greedy, order: None }, "by default greedy's choice is first");
     }
