@@ -79,6 +79,7 @@ fn player_names_and_settings_are_checked() {
         "mcts:g3200:e3:f0",
         "mcts:g3200:e4:f0",
         "mcts:g3200:e4:f0:n1",
+        "general:z2",
         "general:n0",
         "recruit:0.1",
         "general:t1:l5000",
