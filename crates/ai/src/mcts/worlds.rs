@@ -256,12 +256,19 @@ fn network_candidates(ranker: &mut GreedyPlayer, root: &Battle, max_children: us
         .filter(|(c, _)| {
             let key = (c.first, c.then.map(without_facing));
             let new = !seen.contains(&key);
-            seen.push(key);
+            if new {
+                seen.push(key);
+            }
             new
         })
         .map(|(c, _)| Plan { action: c.first, order: c.then })
+        // No more than the search can take: greedy's choice, if further down, is put second all the same.
+        .take(max_children.max(2))
         .collect();
-    let Ok(action) = greedy_choice(ranker, root) else { return plans.into_iter().take(max_children).collect() };
+    let Ok(action) = greedy_choice(ranker, root) else {
+        plans.truncate(max_children);
+        return plans;
+    };
     // Greedy chooses an activation's order once the unit is active: its plan is the activation alone.
     let greedy = Plan { action, order: None };
     let at = plans.iter().position(|&p| p == greedy);
