@@ -6,7 +6,7 @@ use crate::args::Usage;
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_learn::selfplay::{
-    Averaging, Checkpoint, CurvePoint, RateStep, RoundShard, SelfPlayConfig, ShareFrom, Widening,
+    Averaging, Checkpoint, CurvePoint, LambdaFrom, RateStep, RoundShard, SelfPlayConfig, ShareFrom, Widening,
 };
 use pacw_sim::Shard;
 use std::path::{Path, PathBuf};
@@ -59,6 +59,11 @@ pub struct SelfPlayArgs {
     /// 263000=0.05), taken from the shipped battles' share; may be repeated. Given on resuming, as --rate-from.
     #[arg(long = "grand-from", value_name = "GAMES=SHARE")]
     grand: Vec<ShareFrom>,
+    /// λ for the games on the grand battle from a number of games on, as GAMES=LAMBDA (e.g. 240200=1: each of its
+    /// positions learns the game's result, which TD(λ) at the run's λ carries back only a few decisions of its
+    /// thousand); may be repeated. Given on resuming, as --rate-from.
+    #[arg(long = "grand-lambda-from", value_name = "GAMES=LAMBDA")]
+    grand_lambda: Vec<LambdaFrom>,
     /// A share of the games the network plays against greedy rather than against itself, from a number of games on,
     /// as GAMES=SHARE (e.g. 303000=0.5); may be repeated. Given on resuming, as --rate-from.
     #[arg(long = "spar-from", value_name = "GAMES=SHARE")]
@@ -128,6 +133,7 @@ impl SelfPlayArgs {
             widenings: Vec::new(),
             generated: self.generated,
             grand: Vec::new(),
+            grand_lambda: Vec::new(),
             sparring: Vec::new(),
             watching: Vec::new(),
             averaging: Vec::new(),
@@ -142,10 +148,12 @@ impl SelfPlayArgs {
         let widths =
             config.widenings.iter().map(|w| format!(" --widen-from {}={},{}", w.games, w.unit_hidden, w.side_hidden));
         let grand = config.grand.iter().map(|g| format!(" --grand-from {}={}", g.games, g.share));
+        let grand_lambda = config.grand_lambda.iter().map(|l| format!(" --grand-lambda-from {}={}", l.games, l.lambda));
         let spars = config.sparring.iter().map(|g| format!(" --spar-from {}={}", g.games, g.share));
         let watches = config.watching.iter().map(|g| format!(" --watch-from {}={}", g.games, g.share));
         let averages = config.averaging.iter().map(|a| format!(" --average-from {}={}", a.games, a.decay));
-        let steps: String = rates.chain(widths).chain(grand).chain(spars).chain(watches).chain(averages).collect();
+        let steps: String =
+            rates.chain(widths).chain(grand).chain(grand_lambda).chain(spars).chain(watches).chain(averages).collect();
         format!(
             "pacw train selfplay --seed {} --games-per-round {} --lambda {} --learning-rate {} --exploration {} \
              --hidden {},{} --generated {}{steps}",
@@ -181,6 +189,9 @@ pub fn run(args: SelfPlayArgs) -> Result<ExitCode> {
     }
     if !args.grand.is_empty() {
         run.regrand(&args.grand).map_err(|e| Usage(e.to_string()))?;
+    }
+    if !args.grand_lambda.is_empty() {
+        run.relambda(&args.grand_lambda).map_err(|e| Usage(e.to_string()))?;
     }
     if !args.sparring.is_empty() {
         run.respar(&args.sparring).map_err(|e| Usage(e.to_string()))?;

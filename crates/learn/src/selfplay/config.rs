@@ -44,6 +44,13 @@ pub struct SelfPlayConfig {
     /// the shipped battles' share): added as the learning rate's steps are, only ahead of the games already played.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grand: Vec<ShareFrom>,
+    /// Later values of λ for the games on the grand battle, each from a number of games played on: added as the
+    /// learning rate's steps are. A grand battle lasts ten times the decisions of a shipped one, and TD(λ) carries
+    /// the result back only about 1 / (1 − λ) decisions before it leans on the network's own estimates: with the
+    /// run's λ its result barely reaches the middle of the game, so the network stays timid about it
+    /// (docs/findings.md §10, "Judging Antietam by its results").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grand_lambda: Vec<LambdaFrom>,
     /// Later shares of the games the network plays against greedy (its side alternating with the game's place)
     /// rather than against itself, each from a number of games on: added as the learning rate's steps are, only
     /// ahead of the games already played. Its positions are learnt from as a self-play game's are, so the network
@@ -85,6 +92,7 @@ impl Default for SelfPlayConfig {
             widenings: Vec::new(),
             generated: 0.5,
             grand: Vec::new(),
+            grand_lambda: Vec::new(),
             sparring: Vec::new(),
             watching: Vec::new(),
             averaging: Vec::new(),
@@ -152,11 +160,12 @@ impl SelfPlayConfig {
             }
             (games, before) = (Some(w.games), after);
         }
-        let changes = [self.grand.len(), self.sparring.len(), self.watching.len(), self.averaging.len()];
+        let changes =
+            [self.grand.len(), self.grand_lambda.len(), self.sparring.len(), self.watching.len(), self.averaging.len()];
         if changes.iter().any(|&n| n > MAX_RATE_STEPS) {
             return bad(format!(
-                "at most {MAX_RATE_STEPS} changes of the grand battle's share, of the sparring or watching share or of \
-                 the averaging"
+                "at most {MAX_RATE_STEPS} changes of the grand battle's share or λ, of the sparring or watching share \
+                 or of the averaging"
             ));
         }
         let shares = [
@@ -169,6 +178,9 @@ impl SelfPlayConfig {
                 return bad(format!("the share of {what} must be from 0 to 1, not {}", g.share));
             }
         }
+        if let Some(l) = self.grand_lambda.iter().find(|l| !(0.0..=1.0).contains(&l.lambda)) {
+            return bad(format!("λ must be from 0 to 1, not {}", l.lambda));
+        }
         if let Some(a) = self.averaging.iter().find(|a| !(0.0..1.0).contains(&a.decay)) {
             return bad(format!("an average's decay must be at least 0 and below 1, not {}", a.decay));
         }
@@ -180,10 +192,11 @@ impl SelfPlayConfig {
             || !in_order(&mut self.sparring.iter().map(|g| g.games))
             || !in_order(&mut self.watching.iter().map(|g| g.games))
             || !in_order(&mut self.averaging.iter().map(|a| a.games))
+            || !in_order(&mut self.grand_lambda.iter().map(|l| l.games))
         {
             return bad(
-                "changes of the grand battle's share, of the sparring and watching shares and of the averaging must \
-                 come in order of games, each at a different count"
+                "changes of the grand battle's share and λ, of the sparring and watching shares and of the averaging \
+                 must come in order of games, each at a different count"
                     .into(),
             );
         }
@@ -222,6 +235,27 @@ impl SelfPlayConfig {
         config.grand = ahead_of(&self.grand, played, ahead, |g| g.games, "a share of the grand battle")?;
         config.check()?;
         Ok(config)
+    }
+
+    /// These settings with the grand battle's values of λ from `played` games on replaced by `ahead`, as
+    /// [`SelfPlayConfig::rescheduled`] does for the learning rate.
+    ///
+    /// # Errors
+    /// As [`SelfPlayConfig::rescheduled`].
+    pub fn relambdaed(&self, played: u64, ahead: &[LambdaFrom]) -> Result<SelfPlayConfig, LearnError> {
+        let mut config = self.clone();
+        config.grand_lambda = ahead_of(&self.grand_lambda, played, ahead, |l| l.games, "a λ of the grand battle")?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// λ for the positions of game `index`: the grand battle's in force then on the grand battle, else the run's.
+    pub(super) fn lambda_for(&self, index: u64) -> f32 {
+        let grand = self.grand_lambda.iter().rev().find(|l| l.games <= index);
+        match grand {
+            Some(l) if self.battles(index).on_grand_battle(index) => l.lambda,
+            _ => self.lambda,
+        }
     }
 
     /// These settings with the shares of games against greedy from `played` games on replaced by `ahead`, as
@@ -411,6 +445,26 @@ impl std::str::FromStr for ShareFrom {
     fn from_str(text: &str) -> Result<ShareFrom, String> {
         let (games, share) = games_and(text, "GAMES=SHARE", "a share from 0 to 1, as 263000=0.05")?;
         Ok(ShareFrom { games, share })
+    }
+}
+
+/// A value of λ in a run's schedule ([`SelfPlayConfig::grand_lambda`]).
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LambdaFrom {
+    /// Games played before the first game with this λ.
+    pub games: u64,
+    /// λ from then on, from 0 to 1.
+    pub lambda: f32,
+}
+
+impl std::str::FromStr for LambdaFrom {
+    type Err = String;
+
+    /// Reads `GAMES=LAMBDA`, as `240200=1`.
+    fn from_str(text: &str) -> Result<LambdaFrom, String> {
+        let (games, lambda) = games_and(text, "GAMES=LAMBDA", "a λ from 0 to 1, as 240200=1")?;
+        Ok(LambdaFrom { games, lambda })
     }
 }
 

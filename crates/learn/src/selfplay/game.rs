@@ -16,17 +16,20 @@ use std::sync::Arc;
 pub(super) const MAX_DECISIONS: usize = 200_000;
 
 /// One self-play game: every position the network player's judge estimates (a side to act, a card to be drawn:
-/// [`estimates`]), the network's value of each (for the first side), and the result.
+/// [`estimates`]), the network's value of each (for the first side), the result, and the λ it is learnt with
+/// ([`SelfPlayConfig::lambda_for`]).
 pub(super) struct Trajectory {
     pub(super) positions: Vec<Encoding>,
     pub(super) values: Vec<f32>,
     pub(super) result: f32,
+    pub(super) lambda: f32,
 }
 
 impl Trajectory {
     /// Each position with its λ-return: the result for the last, and for each other (1 − λ) times the next
     /// position's value plus λ times the next position's λ-return.
-    pub(super) fn targets(&self, lambda: f32) -> Vec<(&Encoding, f32)> {
+    pub(super) fn targets(&self) -> Vec<(&Encoding, f32)> {
+        let lambda = self.lambda;
         let mut targets = vec![0.0; self.positions.len()];
         let mut ahead = self.result;
         for t in (0..self.positions.len()).rev() {
@@ -60,7 +63,8 @@ pub(super) fn play(config: &SelfPlayConfig, network: &Arc<Network>, index: u64) 
         Some(action)
     });
     // The player's own choices are legal, so the walk reads them all.
-    (trajectory.unwrap_or_else(|_| Trajectory { positions: Vec::new(), values: Vec::new(), result: 0.5 }), actions)
+    let nothing = |_| Trajectory { positions: Vec::new(), values: Vec::new(), result: 0.5, lambda: config.lambda };
+    (trajectory.unwrap_or_else(nothing), actions)
 }
 
 /// Game `index` played again from its recorded decisions (a shard's), its positions judged by `network`: the
@@ -117,13 +121,13 @@ fn walk(
         }
     }
     let result = b.result().map_or(0.5, result_value);
-    Ok(Trajectory { positions, values, result })
+    Ok(Trajectory { positions, values, result, lambda: config.lambda_for(index) })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selfplay::ShareFrom;
+    use crate::selfplay::{LambdaFrom, ShareFrom};
 
     #[test]
     fn a_game_against_greedy_is_drawn_from_its_share_and_greedy_makes_every_choice_of_its_side() {
@@ -191,5 +195,21 @@ mod tests {
         assert!(on_grand.iter().all(|&index| !grand.watched(index)), "and none without one");
         let others = (0..100).filter(|&index| !on_grand.contains(&index) && barely.watched(index)).count();
         assert!(others < 6, "{others} other games watched at a share of 0.01");
+    }
+
+    #[test]
+    fn the_grand_battle_learns_with_its_own_lambda_from_its_games_on() {
+        let config = SelfPlayConfig { generated: 0.0, ..Default::default() };
+        let grand = config.regranded(0, &[ShareFrom { games: 0, share: 0.5 }]).unwrap();
+        let results = grand.relambdaed(0, &[LambdaFrom { games: 40, lambda: 1.0 }]).unwrap();
+        let (on_grand, elsewhere): (Vec<u64>, Vec<u64>) =
+            (0..80).partition(|&index| grand.battles(index).on_grand_battle(index));
+        assert!(on_grand.iter().any(|&i| i < 40) && on_grand.iter().any(|&i| i >= 40) && !elsewhere.is_empty());
+        for index in on_grand {
+            assert_eq!(results.lambda_for(index), if index < 40 { 0.7 } else { 1.0 }, "grand battle game {index}");
+        }
+        assert!(elsewhere.iter().all(|&index| results.lambda_for(index) == 0.7), "other battles keep the run's λ");
+        assert!(grand.relambdaed(0, &[LambdaFrom { games: 0, lambda: 1.5 }]).is_err());
+        assert_eq!("240200=1".parse::<LambdaFrom>(), Ok(LambdaFrom { games: 240_200, lambda: 1.0 }));
     }
 }

@@ -20,7 +20,7 @@ mod game;
 mod shard;
 
 pub use config::{
-    Averaging, MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, MAX_WIDENINGS, RateStep,
+    Averaging, LambdaFrom, MAX_CURVE_GAMES, MAX_GAMES, MAX_GAMES_PER_ROUND, MAX_RATE_STEPS, MAX_WIDENINGS, RateStep,
     SelfPlayConfig, ShareFrom, Widening,
 };
 pub use curve::{CurvePoint, against_greedy};
@@ -133,6 +133,15 @@ impl Checkpoint {
     /// When a share would fall on games already played, or the shares are refused.
     pub fn respar(&mut self, ahead: &[ShareFrom]) -> Result<(), LearnError> {
         self.config = self.config.resparred(self.games(), ahead)?;
+        Ok(())
+    }
+
+    /// The run with the grand battle's values of λ from now on replaced by `ahead` ([`SelfPlayConfig::relambdaed`]).
+    ///
+    /// # Errors
+    /// When a value would fall on games already played, or the values are refused.
+    pub fn relambda(&mut self, ahead: &[LambdaFrom]) -> Result<(), LearnError> {
+        self.config = self.config.relambdaed(self.games(), ahead)?;
         Ok(())
     }
 
@@ -258,7 +267,7 @@ impl Checkpoint {
     /// Fits `network` (the round's, with the optimiser's state `adam`) to a round's games and makes it the
     /// checkpoint's, one round on.
     fn learn(&mut self, mut network: Network, mut adam: Adam, games: &[Trajectory], trained: &str) -> RoundReport {
-        let samples: Vec<(&Encoding, f32)> = games.iter().flat_map(|g| g.targets(self.config.lambda)).collect();
+        let samples: Vec<(&Encoding, f32)> = games.iter().flat_map(Trajectory::targets).collect();
         let seed = self.fit_seed();
         let rate = self.config.rate_at(self.games());
         let loss = fit(&mut network, &mut adam, &samples, rate, seed);
@@ -514,13 +523,17 @@ mod tests {
     #[test]
     fn the_lambda_return_runs_from_the_result_back() {
         let x = Encoding::default();
-        let game = Trajectory { positions: vec![x.clone(), x.clone(), x], values: vec![0.5, 0.6, 0.8], result: 1.0 };
-        let t: Vec<f32> = game.targets(0.5).into_iter().map(|(_, t)| t).collect();
+        let positions = vec![x.clone(), x.clone(), x];
+        let game =
+            |lambda| Trajectory { positions: positions.clone(), values: vec![0.5, 0.6, 0.8], result: 1.0, lambda };
+        let t: Vec<f32> = game(0.5).targets().into_iter().map(|(_, t)| t).collect();
         assert_eq!(t[2], 1.0);
         assert!((t[1] - (0.5 * 0.8 + 0.5 * 1.0)).abs() < 1e-6);
         assert!((t[0] - (0.5 * 0.6 + 0.5 * t[1])).abs() < 1e-6);
-        let td0: Vec<f32> = game.targets(0.0).into_iter().map(|(_, t)| t).collect();
+        let td0: Vec<f32> = game(0.0).targets().into_iter().map(|(_, t)| t).collect();
         assert_eq!(td0, vec![0.6, 0.8, 1.0]);
+        let monte_carlo: Vec<f32> = game(1.0).targets().into_iter().map(|(_, t)| t).collect();
+        assert_eq!(monte_carlo, vec![1.0; 3], "with λ = 1 every position learns the result");
     }
 
     #[test]
