@@ -45,6 +45,19 @@ pub const EMBEDDED_WEIGHTS: &str = include_str!("../../weights/evaluator.json");
 /// judge's better orders should not lean towards what beats greedy.
 pub const JUDGE_WEIGHTS: &str = include_str!("../../weights/judge.json");
 
+/// The judge of grand battles (more than [`GRAND_BATTLE_UNITS`] units): the judge's network taught further on
+/// greedy's games of the grand battle, Antietam, each position by the game's result (λ = 1). A grand battle lasts
+/// about ten times the decisions of a shipped one, and TD(λ) at λ = 0.7 carries a result back only a few of them,
+/// so the judge of the small battles stays timid about a grand one; taught so, a network judges the grand battle
+/// better than the baseline the calibration measures by, and the small ones much worse (docs/findings.md §10), so
+/// each size has its own, as GNU Backgammon has a network for each class of position.
+pub const JUDGE_GRAND_WEIGHTS: &str = include_str!("../../weights/judge-grand.json");
+
+/// A battle of more units than this is judged by the grand battles' judge ([`JUDGE_GRAND_WEIGHTS`]). The judge of
+/// the small battles learnt on battles of up to 32 units, the grand one on Antietam's 128: between the two, the one
+/// whose games are nearer in length.
+pub const GRAND_BATTLE_UNITS: usize = 64;
+
 /// How many chance events in a row [`Evaluator::value`] averages over before it judges the position as it stands
 /// (a tie of initiative dice is rolled again, R3.7, so a chain of chance events has no bound of its own).
 pub const CHANCE_DEPTH: u8 = 4;
@@ -55,6 +68,8 @@ pub struct Evaluator {
     version: String,
     trained: String,
     model: Judging,
+    /// The judge of battles of more than [`GRAND_BATTLE_UNITS`] units, when it is not this one.
+    grand: Option<Arc<Evaluator>>,
 }
 
 /// What an evaluator judges by.
@@ -77,7 +92,19 @@ impl Evaluator {
     /// # Panics
     /// If the embedded weights are not a valid weights file, which a test rules out.
     pub fn embedded() -> Evaluator {
-        Evaluator::parse(JUDGE_WEIGHTS).expect("the embedded weights are checked by a test")
+        let grand = Evaluator::parse(JUDGE_GRAND_WEIGHTS).expect("the embedded weights are checked by a test");
+        Evaluator::parse(JUDGE_WEIGHTS).expect("the embedded weights are checked by a test").with_grand(grand)
+    }
+
+    /// This evaluator with `grand` judging the battles of more than [`GRAND_BATTLE_UNITS`] units in its place; its
+    /// version and how it was trained then name both.
+    pub fn with_grand(self, grand: Evaluator) -> Evaluator {
+        Evaluator {
+            version: format!("{} (grand battles: {})", self.version, grand.version),
+            trained: format!("{} (grand battles: {})", self.trained, grand.trained),
+            grand: Some(Arc::new(grand)),
+            ..self
+        }
     }
 
     /// The fitted model of the twenty features ([`EMBEDDED_WEIGHTS`]): the reference the value network is measured
@@ -114,6 +141,7 @@ impl Evaluator {
                 version: file.version,
                 trained: file.trained,
                 model: Judging::Network(Arc::new(network)),
+                grand: None,
             });
         }
         Evaluator::from_file(&ModelFile::parse(text)?)
@@ -128,6 +156,7 @@ impl Evaluator {
             version: file.version.clone(),
             trained: file.trained.clone(),
             model: Judging::Features(file.net()?),
+            grand: None,
         })
     }
 
@@ -158,6 +187,9 @@ impl Evaluator {
     /// The model's judgement of the position as it stands (its result once the battle is over), with no average
     /// over a pending chance event.
     pub fn model_value<S: ScenarioRef>(&self, b: &Battle<S>) -> f32 {
+        if let Some(grand) = self.grand.as_ref().filter(|_| b.scenario_ref().units.len() > GRAND_BATTLE_UNITS) {
+            return grand.model_value(b);
+        }
         match (b.result(), &self.model) {
             (Some(result), _) => result_value(result),
             (None, Judging::Features(net)) => net.value(&features(b)),
@@ -222,6 +254,7 @@ pub fn shared_network() -> &'static Evaluator {
             version: in_play.version.clone(),
             trained: in_play.trained.clone(),
             model: Judging::Network(in_play.network.clone()),
+            grand: None,
         }
     })
 }

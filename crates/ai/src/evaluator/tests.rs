@@ -149,6 +149,25 @@ fn a_network_file_is_read_as_an_evaluator_and_judges_like_the_network() {
     assert!(Evaluator::parse(&EMBEDDED_NETWORK.replace("pacw-network", "pacw-other")).is_err());
 }
 
+#[test]
+fn a_grand_battle_is_judged_by_the_grand_judge_and_the_others_by_the_judge() {
+    let (judge, grand) = (Evaluator::parse(JUDGE_WEIGHTS).unwrap(), Evaluator::parse(JUDGE_GRAND_WEIGHTS).unwrap());
+    let embedded = Evaluator::embedded();
+    assert!(embedded.version().contains(judge.version()) && embedded.version().contains(grand.version()));
+    let every = pacw_engine::SHIPPED_SCENARIOS.iter().chain([&pacw_engine::GRAND_BATTLE]);
+    for &pacw_engine::Shipped { name, text, .. } in every {
+        let mut b = battle(text);
+        while let ToAct::Chance(_) = b.to_act() {
+            let (outcome, _) = b.chance_outcomes()[0];
+            b.apply_chance(outcome).unwrap();
+        }
+        let by = if b.scenario().units.len() > GRAND_BATTLE_UNITS { &grand } else { &judge };
+        assert_eq!(embedded.value(&b).to_bits(), by.value(&b).to_bits(), "{name}");
+        assert_ne!(judge.value(&b).to_bits(), grand.value(&b).to_bits(), "{name}: the two judges differ");
+    }
+    assert!(battle(pacw_engine::GRAND_BATTLE.text).scenario().units.len() > GRAND_BATTLE_UNITS);
+}
+
 /// A variant's own arm threatens by its own range, as the battle gives it (the option `range.<its id>` or its file's),
 /// not the range of the arm it acts as: a skirmisher reaching far threatens more than one reaching a square.
 #[test]

@@ -349,7 +349,8 @@ fn a_judge_averaging_cards_averages_the_draw_where_the_plain_judge_estimates_it(
 
 #[test]
 fn the_shipped_weights_say_how_they_were_made_without_a_machine_s_folders() {
-    for text in [EMBEDDED_NETWORK, crate::evaluator::JUDGE_WEIGHTS, crate::evaluator::EMBEDDED_WEIGHTS] {
+    let judges = [crate::evaluator::JUDGE_WEIGHTS, crate::evaluator::JUDGE_GRAND_WEIGHTS];
+    for text in [EMBEDDED_NETWORK, crate::evaluator::EMBEDDED_WEIGHTS].into_iter().chain(judges) {
         let file: serde_json::Value = serde_json::from_str(text).unwrap();
         let trained = file["trained"].as_str().unwrap();
         assert!(trained.starts_with("pacw train"), "{trained}");
