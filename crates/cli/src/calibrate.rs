@@ -1,7 +1,7 @@
 //! `pacw train calibrate`: how well the evaluator's chances match what happens in games it never saw.
 
 use crate::args::Usage;
-use crate::lab::progress_bar;
+use crate::progress::progress_bar;
 use crate::source::scenario_text;
 use anyhow::{Context, Result};
 use clap::Args;

@@ -22,6 +22,7 @@ mod lab;
 mod odds;
 mod perft;
 mod play;
+mod progress;
 mod replay;
 mod review;
 mod rules;

@@ -1,6 +1,6 @@
 //! `pacw review`: a saved game judged step by step — who was winning, which decisions lost it, how much was luck.
 
-use crate::lab::progress_bar;
+use crate::progress::progress_bar;
 use anyhow::{Context, Result};
 use clap::Args;
 use pacw_ai::Evaluator;

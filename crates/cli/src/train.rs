@@ -1,7 +1,8 @@
 //! `pacw train`: the evaluator's training — labelled positions (sharded), the fit, and its calibration.
 
 use crate::args::Usage;
-use crate::lab::{portable_command_line, progress_bar};
+use crate::lab::portable_command_line;
+use crate::progress::progress_bar;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use pacw_engine::system::CombatSystem;

@@ -1,7 +1,8 @@
 //! `pacw balance`: a scenario's turn limit, exhaustion points and objective points tuned toward an even game
 //! (pacw-sim's `balance`).
 
-use super::{progress_bar, sim_error};
+use super::sim_error;
+use crate::progress::progress_bar;
 use crate::source::scenario_text;
 use anyhow::{Context, Result};
 use clap::Args;

@@ -1,5 +1,5 @@
 //! The laboratory's commands (pacw-sim): `simulate`, `merge`, `sensitivity`, `balance` and `tournament`, with what
-//! they share: the scenarios, players, options and a progress bar.
+//! they share: the scenarios, players and options.
 
 pub mod advice;
 pub mod balance;
@@ -12,9 +12,7 @@ use crate::args::Usage;
 use crate::source::scenario_text;
 use anyhow::{Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use pacw_sim::{ScenarioSource, SimConfig, SimError, VariantFile};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// What every simulation of the laboratory is told: scenarios, players, options, games, seed, threads.
@@ -130,25 +128,6 @@ pub fn read_rule_sets(config: &mut SimConfig) -> Result<()> {
 /// A failed check of the settings: bad usage (exit 2) or a failure (exit 1).
 pub fn sim_error(e: SimError) -> anyhow::Error {
     if e.is_usage() { Usage(e.to_string()).into() } else { e.into() }
-}
-
-/// A progress bar of `total` games on the terminal (hidden when output is piped).
-///
-/// # Panics
-/// If indicatif refuses the bar's template, a constant it accepts.
-pub fn progress_bar(total: u64) -> ProgressBar {
-    if !(std::io::stderr().is_terminal() && std::io::stdout().is_terminal()) {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {rate}  {elapsed} elapsed, {eta} left")
-            .expect("a valid template")
-            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", pacw_sim::report::pace_words(state.per_sec()));
-            }),
-    );
-    bar
 }
 
 /// The command line as typed, for the report.

@@ -1,6 +1,7 @@
 //! `pacw sensitivity`: which numbers of the combat system change outcomes (pacw-sim's `sensitivity`).
 
-use super::{LabArgs, command_line, config, progress_bar, sim_error};
+use super::{LabArgs, command_line, config, sim_error};
+use crate::progress::progress_bar;
 use anyhow::Result;
 use clap::Args;
 use pacw_sim::run::game_count;

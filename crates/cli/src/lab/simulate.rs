@@ -1,7 +1,8 @@
 //! `pacw simulate`: many computer-vs-computer games, with statistics, intervals, charts and reports (pacw-sim).
 
-use super::{LabArgs, command_line, config, progress_bar, sim_error};
+use super::{LabArgs, command_line, config, sim_error};
 use crate::args::Usage;
+use crate::progress::progress_bar;
 use anyhow::Result;
 use clap::Args;
 use pacw_sim::run::{SaveGames, game_count};

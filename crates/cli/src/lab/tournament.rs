@@ -1,8 +1,9 @@
 //! `pacw tournament`: a round robin between computer players on the shipped battles, with Elo ratings
 //! (pacw-sim's `tournament`).
 
-use super::{progress_bar, read_scenarios, sim_error};
+use super::{read_scenarios, sim_error};
 use crate::args::Usage;
+use crate::progress::progress_bar;
 use anyhow::Result;
 use clap::Args;
 use pacw_engine::SHIPPED_SCENARIOS;
