@@ -39,7 +39,7 @@ pub const OFFERED: [Offered; 7] = [
         name: "general",
         about: "the strongest: takes the order its trained judgement likes best and checks it against the \
                 others by playing the battle out hundreds of times; may think a few seconds",
-        plays_as: "mcts:g3200:e4:f0:n1:z1",
+        plays_as: "mcts:g12800:e4:f0:n1:z1:k32:race",
         level: true,
     },
     Offered {
@@ -79,7 +79,7 @@ pub fn offered(name: &str) -> Option<&'static Offered> {
 }
 
 /// What a name plays as: a level's laboratory player with the settings given after the level's name appended (so
-/// that they override the level's own: `general:t1` is `mcts:g3200:e4:f0:n1:z1:t1`); any other name as it is.
+/// that they override the level's own: `general:t1` is `mcts:g12800:e4:f0:n1:z1:k32:race:t1`); any other name as it is.
 pub fn plays_as(name: &str) -> String {
     let (first, rest) = name.split_once(':').map_or((name, None), |(f, r)| (f, Some(r)));
     match offered(first) {

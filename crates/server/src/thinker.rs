@@ -394,7 +394,7 @@ mod tests {
         assert_eq!(bounded("recruit"), "recruit");
         assert_eq!(bounded("veteran"), "veteran", "the veteran answers at once");
         assert_eq!(bounded("general"), "general:t1:l5000");
-        assert_eq!(pacw_ai::plays_as(&bounded("general")), "mcts:g3200:e4:f0:n1:z1:t1:l5000");
+        assert_eq!(pacw_ai::plays_as(&bounded("general")), "mcts:g12800:e4:f0:n1:z1:k32:race:t1:l5000");
         assert!(pacw_ai::is_player(&bounded("mcts")));
     }
 }
