@@ -90,66 +90,50 @@ impl<W: Write + Send + std::fmt::Debug> TermLike for Lines<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
-    fn written(lines: &Lines<Vec<u8>>) -> String {
-        String::from_utf8(lines.out.lock().unwrap().clone()).unwrap()
+    /// A buffer the test keeps a handle on while a bar owns the writer.
+    #[derive(Clone, Debug, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(bytes)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Buffer {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
     }
 
     #[test]
     fn a_redirected_run_writes_a_line_only_once_the_interval_has_passed() {
-        let quiet = Lines::new(Vec::new(), Duration::from_secs(3600));
-        quiet.write_line("3/120 games").unwrap();
-        assert_eq!(written(&quiet), "", "nothing within the first interval");
+        let quiet = Buffer::default();
+        let lines = Lines::new(quiet.clone(), Duration::from_secs(3600));
+        lines.write_line("3/120 games").unwrap();
+        assert_eq!(quiet.text(), "", "nothing within the first interval");
 
-        let chatty = Lines::new(Vec::new(), Duration::ZERO);
-        chatty.write_line("3/120 games   ").unwrap();
-        chatty.write_str("").unwrap();
-        chatty.write_str("4/120 games").unwrap();
-        assert_eq!(written(&chatty), "3/120 games\n4/120 games\n", "whole lines, blank ones left out");
+        let chatty = Buffer::default();
+        let lines = Lines::new(chatty.clone(), Duration::ZERO);
+        lines.write_line("3/120 games   ").unwrap();
+        lines.write_str("").unwrap();
+        lines.write_str("4/120 games").unwrap();
+        assert_eq!(chatty.text(), "3/120 games\n4/120 games\n", "whole lines, blank ones left out");
     }
 
     #[test]
     fn a_bar_drawn_to_lines_reports_its_games() {
-        let lines = std::sync::Arc::new(Lines::new(Vec::new(), Duration::ZERO));
-        let bar =
-            ProgressBar::with_draw_target(Some(10), ProgressDrawTarget::term_like(Box::new(Shared(lines.clone()))));
+        let out = Buffer::default();
+        let lines = Lines::new(out.clone(), Duration::ZERO);
+        let bar = ProgressBar::with_draw_target(Some(10), ProgressDrawTarget::term_like(Box::new(lines)));
         bar.set_style(ProgressStyle::with_template("{pos}/{len} games").unwrap());
         bar.inc(7);
         bar.tick();
-        assert!(written(&lines).contains("7/10 games"), "{}", written(&lines));
-    }
-
-    /// Lets the test read what a bar it gave away wrote.
-    #[derive(Debug)]
-    struct Shared(std::sync::Arc<Lines<Vec<u8>>>);
-
-    impl TermLike for Shared {
-        fn width(&self) -> u16 {
-            self.0.width()
-        }
-        fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-            self.0.move_cursor_up(n)
-        }
-        fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-            self.0.move_cursor_down(n)
-        }
-        fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-            self.0.move_cursor_right(n)
-        }
-        fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-            self.0.move_cursor_left(n)
-        }
-        fn write_line(&self, s: &str) -> std::io::Result<()> {
-            self.0.write_line(s)
-        }
-        fn write_str(&self, s: &str) -> std::io::Result<()> {
-            self.0.write_str(s)
-        }
-        fn clear_line(&self) -> std::io::Result<()> {
-            self.0.clear_line()
-        }
-        fn flush(&self) -> std::io::Result<()> {
-            self.0.flush()
-        }
+        assert!(out.text().contains("7/10 games"), "{}", out.text());
     }
 }
